@@ -1,0 +1,138 @@
+//! Problems found while reading a session file, each tied to a line.
+//!
+//! A diagnostic never hides data: the line it names is either a usable entry or is kept
+//! verbatim as a [`crate::session::MalformedLine`].
+
+use serde::Serialize;
+
+/// What kind of problem a line has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum DiagnosticKind {
+    /// The line is not valid JSON (or not valid UTF-8).
+    MalformedJson,
+    /// The line is JSON but not a usable entry (missing `id`, wrong field types, …).
+    InvalidEntry,
+    /// The JSON nests deeper than the parser's limit.
+    TooDeep,
+    /// The line is longer than the configured maximum.
+    LineTooLong,
+    /// The file has no session header on line 1.
+    MissingHeader,
+    /// Line 1 is a session header that cannot be read.
+    InvalidHeader,
+    /// The file starts with a UTF-8 byte order mark (accepted).
+    Bom,
+    /// Lines end in CRLF (accepted).
+    Crlf,
+    /// The last line has no newline and is not valid JSON: an interrupted write.
+    TornLastLine,
+    /// The last line is a complete entry without its newline (accepted; the store adds one).
+    MissingFinalNewline,
+    /// A blank line (ignored).
+    BlankLine,
+    /// Two entries share an id; the later one wins, as in pi.
+    DuplicateId,
+    /// `parentId` names no entry; the entry is treated as a root.
+    DanglingParent,
+    /// Following `parentId` loops; the link that closes the loop is ignored.
+    ParentCycle,
+    /// An entry type this version does not know (kept, left out of the context).
+    UnknownEntryType,
+    /// The file was written in an older format and was migrated in memory.
+    Migrated,
+}
+
+impl DiagnosticKind {
+    /// How serious the problem is.
+    pub fn severity(self) -> Severity {
+        match self {
+            DiagnosticKind::MalformedJson
+            | DiagnosticKind::InvalidEntry
+            | DiagnosticKind::TooDeep
+            | DiagnosticKind::LineTooLong
+            | DiagnosticKind::MissingHeader
+            | DiagnosticKind::InvalidHeader
+            | DiagnosticKind::TornLastLine
+            | DiagnosticKind::ParentCycle => Severity::Error,
+            DiagnosticKind::DuplicateId | DiagnosticKind::DanglingParent => Severity::Warning,
+            DiagnosticKind::Bom
+            | DiagnosticKind::Crlf
+            | DiagnosticKind::MissingFinalNewline
+            | DiagnosticKind::BlankLine
+            | DiagnosticKind::UnknownEntryType
+            | DiagnosticKind::Migrated => Severity::Info,
+        }
+    }
+
+    /// The kebab-case name used in JSON output.
+    pub fn name(self) -> &'static str {
+        match self {
+            DiagnosticKind::MalformedJson => "malformed-json",
+            DiagnosticKind::InvalidEntry => "invalid-entry",
+            DiagnosticKind::TooDeep => "too-deep",
+            DiagnosticKind::LineTooLong => "line-too-long",
+            DiagnosticKind::MissingHeader => "missing-header",
+            DiagnosticKind::InvalidHeader => "invalid-header",
+            DiagnosticKind::Bom => "bom",
+            DiagnosticKind::Crlf => "crlf",
+            DiagnosticKind::TornLastLine => "torn-last-line",
+            DiagnosticKind::MissingFinalNewline => "missing-final-newline",
+            DiagnosticKind::BlankLine => "blank-line",
+            DiagnosticKind::DuplicateId => "duplicate-id",
+            DiagnosticKind::DanglingParent => "dangling-parent",
+            DiagnosticKind::ParentCycle => "parent-cycle",
+            DiagnosticKind::UnknownEntryType => "unknown-entry-type",
+            DiagnosticKind::Migrated => "migrated",
+        }
+    }
+}
+
+/// How serious a diagnostic is. `check` fails on warnings and errors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+/// One problem, on one line (1-based; the header is line 1; 0 for the file as a whole).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    pub line: usize,
+    pub kind: DiagnosticKind,
+    pub message: String,
+}
+
+impl Diagnostic {
+    pub fn new(line: usize, kind: DiagnosticKind, message: impl Into<String>) -> Self {
+        Diagnostic {
+            line,
+            kind,
+            message: message.into(),
+        }
+    }
+
+    pub fn severity(&self) -> Severity {
+        self.kind.severity()
+    }
+}
+
+impl std::fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let severity = match self.severity() {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        };
+        write!(
+            f,
+            "line {}: {severity}[{}]: {}",
+            self.line,
+            self.kind.name(),
+            self.message
+        )
+    }
+}

@@ -1,0 +1,454 @@
+//! Session entries: the header line and the typed envelope of every other line.
+//!
+//! An [`Entry`] owns the exact JSON text of its line, so writing it back is byte-identical
+//! and nothing it carries is lost. The envelope fields (type, id, parent, timestamp) and the
+//! small fields the engine needs (a message's role, a compaction's summary and first kept id,
+//! a label's target) are parsed eagerly; message bodies are parsed on demand with
+//! [`Entry::message`], which keeps loading fast and memory close to the file size.
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::message::AgentMessage;
+
+/// The first line of a session file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    /// Always `session`.
+    #[serde(rename = "type")]
+    pub entry_type: String,
+    /// 1 when absent (pi's first format), otherwise 2 or 3.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timestamp: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    #[serde(
+        rename = "parentSession",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub parent_session: Option<String>,
+    /// Fields this version does not model (v1 headers carry `provider`, `modelId`, …).
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Header {
+    /// The format version this header declares (1 when it has no `version`).
+    pub fn format_version(&self) -> u32 {
+        self.version.unwrap_or(1)
+    }
+}
+
+/// The format version this crate writes.
+pub const CURRENT_VERSION: u32 = 3;
+
+/// What a line holds besides its envelope, typed for the fields compaction reads.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EntryKind {
+    /// A conversation message; the body is parsed on demand.
+    Message {
+        role: String,
+    },
+    ThinkingLevelChange {
+        thinking_level: String,
+    },
+    ModelChange {
+        provider: String,
+        model_id: String,
+    },
+    Compaction(CompactionData),
+    BranchSummary(BranchSummaryData),
+    /// Extension state, never in the context.
+    Custom {
+        custom_type: String,
+    },
+    /// A message injected by an extension; in the context as a user message.
+    CustomMessage {
+        custom_type: String,
+        display: bool,
+    },
+    Label {
+        target_id: String,
+        label: Option<String>,
+    },
+    SessionInfo {
+        name: Option<String>,
+    },
+    /// An entry type this version does not know. Kept and round-tripped, never in the context.
+    Unknown {
+        entry_type: String,
+    },
+}
+
+impl EntryKind {
+    /// The `type` string of the entry.
+    pub fn type_name(&self) -> &str {
+        match self {
+            EntryKind::Message { .. } => "message",
+            EntryKind::ThinkingLevelChange { .. } => "thinking_level_change",
+            EntryKind::ModelChange { .. } => "model_change",
+            EntryKind::Compaction(_) => "compaction",
+            EntryKind::BranchSummary(_) => "branch_summary",
+            EntryKind::Custom { .. } => "custom",
+            EntryKind::CustomMessage { .. } => "custom_message",
+            EntryKind::Label { .. } => "label",
+            EntryKind::SessionInfo { .. } => "session_info",
+            EntryKind::Unknown { entry_type } => entry_type,
+        }
+    }
+}
+
+/// The fields of a `compaction` entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompactionData {
+    pub summary: String,
+    pub first_kept_entry_id: String,
+    pub tokens_before: u64,
+    pub details: Option<Value>,
+    pub from_hook: bool,
+}
+
+/// The fields of a `branch_summary` entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BranchSummaryData {
+    pub from_id: String,
+    pub summary: String,
+    pub details: Option<Value>,
+    pub from_hook: bool,
+}
+
+/// One parsed entry line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// 1-based line number in the file (the header is line 1).
+    pub line: usize,
+    pub id: String,
+    pub parent_id: Option<String>,
+    pub timestamp: Option<String>,
+    pub kind: EntryKind,
+    raw: Box<str>,
+}
+
+impl Entry {
+    /// The exact JSON text of the line, without its line ending.
+    pub fn raw(&self) -> &str {
+        &self.raw
+    }
+
+    /// The whole entry as a JSON value.
+    pub fn to_value(&self) -> Result<Value, serde_json::Error> {
+        serde_json::from_str(&self.raw)
+    }
+
+    /// Whether this is a `message` entry.
+    pub fn is_message(&self) -> bool {
+        matches!(self.kind, EntryKind::Message { .. })
+    }
+
+    /// The message role of a `message` entry.
+    pub fn role(&self) -> Option<&str> {
+        match &self.kind {
+            EntryKind::Message { role } => Some(role),
+            EntryKind::ThinkingLevelChange { .. }
+            | EntryKind::ModelChange { .. }
+            | EntryKind::Compaction(_)
+            | EntryKind::BranchSummary(_)
+            | EntryKind::Custom { .. }
+            | EntryKind::CustomMessage { .. }
+            | EntryKind::Label { .. }
+            | EntryKind::SessionInfo { .. }
+            | EntryKind::Unknown { .. } => None,
+        }
+    }
+
+    /// Parses the `message` body of a `message` entry (`None` for other entry types).
+    pub fn message(&self) -> Option<Result<AgentMessage, serde_json::Error>> {
+        if !self.is_message() {
+            return None;
+        }
+        #[derive(Deserialize)]
+        struct Body {
+            message: AgentMessage,
+        }
+        Some(serde_json::from_str::<Body>(&self.raw).map(|body| body.message))
+    }
+
+    /// Parses one line into an entry. The caller has already checked the line is not the
+    /// header. Errors describe what is wrong in words fit for a diagnostic.
+    pub fn parse(line: usize, raw: &str) -> Result<Entry, EntryError> {
+        let envelope: Envelope<'_> = serde_json::from_str(raw).map_err(EntryError::from_json)?;
+        // Skipped fields are not depth-checked by serde_json; check the whole line so every
+        // later full parse of it is known to succeed.
+        if json_depth_exceeds(raw.as_bytes(), MAX_JSON_DEPTH) {
+            return Err(EntryError::TooDeep);
+        }
+        Entry::from_envelope(line, raw.into(), envelope)
+    }
+
+    /// Builds an entry from a JSON value (used for new entries and migrated lines).
+    pub fn from_value(line: usize, value: &Value) -> Result<Entry, EntryError> {
+        let raw = serde_json::to_string(value).map_err(EntryError::from_json)?;
+        Entry::parse(line, &raw)
+    }
+
+    fn from_envelope(line: usize, raw: Box<str>, e: Envelope<'_>) -> Result<Entry, EntryError> {
+        let entry_type = e.entry_type.ok_or(EntryError::Missing("type"))?;
+        let id = e.id.ok_or(EntryError::Missing("id"))?.into_owned();
+        if id.is_empty() {
+            return Err(EntryError::Invalid("`id` is empty".into()));
+        }
+        let kind = match entry_type.as_ref() {
+            "message" => {
+                let head = e.message.ok_or(EntryError::Missing("message"))?;
+                EntryKind::Message {
+                    role: head.role.into_owned(),
+                }
+            }
+            "thinking_level_change" => EntryKind::ThinkingLevelChange {
+                thinking_level: e.thinking_level.map(Cow::into_owned).unwrap_or_default(),
+            },
+            "model_change" => EntryKind::ModelChange {
+                provider: e.provider.map(Cow::into_owned).unwrap_or_default(),
+                model_id: e.model_id.map(Cow::into_owned).unwrap_or_default(),
+            },
+            "compaction" => EntryKind::Compaction(CompactionData {
+                summary: e.summary.unwrap_or_default(),
+                first_kept_entry_id: e
+                    .first_kept_entry_id
+                    .map(Cow::into_owned)
+                    .ok_or(EntryError::Missing("firstKeptEntryId"))?,
+                tokens_before: e.tokens_before.map(number_to_u64).unwrap_or(0),
+                details: e.details,
+                from_hook: e.from_hook.unwrap_or(false),
+            }),
+            "branch_summary" => EntryKind::BranchSummary(BranchSummaryData {
+                from_id: e.from_id.map(Cow::into_owned).unwrap_or_default(),
+                summary: e.summary.unwrap_or_default(),
+                details: e.details,
+                from_hook: e.from_hook.unwrap_or(false),
+            }),
+            "custom" => EntryKind::Custom {
+                custom_type: e.custom_type.map(Cow::into_owned).unwrap_or_default(),
+            },
+            "custom_message" => EntryKind::CustomMessage {
+                custom_type: e.custom_type.map(Cow::into_owned).unwrap_or_default(),
+                display: e.display.unwrap_or(false),
+            },
+            "label" => EntryKind::Label {
+                target_id: e
+                    .target_id
+                    .map(Cow::into_owned)
+                    .ok_or(EntryError::Missing("targetId"))?,
+                label: e.label,
+            },
+            "session_info" => EntryKind::SessionInfo { name: e.name },
+            "session" => return Err(EntryError::Invalid("a second session header".into())),
+            other => EntryKind::Unknown {
+                entry_type: other.to_owned(),
+            },
+        };
+        Ok(Entry {
+            line,
+            id,
+            parent_id: e.parent_id.map(Cow::into_owned),
+            timestamp: e.timestamp.and_then(|t| t.as_str().map(str::to_owned)),
+            kind,
+            raw,
+        })
+    }
+}
+
+/// The deepest nesting serde_json parses (its recursion limit).
+pub const MAX_JSON_DEPTH: usize = 127;
+
+/// Whether arrays and objects in `json` nest deeper than `limit`. Linear; strings are
+/// skipped with `memchr`, so long text content costs little.
+pub fn json_depth_exceeds(json: &[u8], limit: usize) -> bool {
+    let mut depth = 0usize;
+    let mut at = 0;
+    while at < json.len() {
+        match json[at] {
+            b'"' => {
+                // Jump to the closing quote, skipping escaped characters.
+                let mut cursor = at + 1;
+                loop {
+                    match memchr::memchr2(b'"', b'\\', &json[cursor.min(json.len())..]) {
+                        Some(found) if json[cursor + found] == b'\\' => cursor += found + 2,
+                        Some(found) => {
+                            cursor += found;
+                            break;
+                        }
+                        None => return false,
+                    }
+                }
+                at = cursor + 1;
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > limit {
+                    return true;
+                }
+                at += 1;
+            }
+            b']' | b'}' => {
+                depth = depth.saturating_sub(1);
+                at += 1;
+            }
+            _ => at += 1,
+        }
+    }
+    false
+}
+
+fn number_to_u64(value: f64) -> u64 {
+    if value.is_finite() && value > 0.0 {
+        value.round() as u64
+    } else {
+        0
+    }
+}
+
+/// Why a line is not a usable entry.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum EntryError {
+    /// The line is not valid JSON (or not an object).
+    #[error("invalid JSON: {0}")]
+    Json(String),
+    /// The JSON nests deeper than the parser allows.
+    #[error("JSON nesting is too deep")]
+    TooDeep,
+    /// A required field is absent.
+    #[error("missing field `{0}`")]
+    Missing(&'static str),
+    /// A field has the wrong type or value.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl EntryError {
+    fn from_json(error: serde_json::Error) -> Self {
+        let text = error.to_string();
+        if text.contains("recursion limit exceeded") {
+            EntryError::TooDeep
+        } else if error.is_data() {
+            EntryError::Invalid(text)
+        } else {
+            EntryError::Json(text)
+        }
+    }
+}
+
+/// The eagerly parsed part of an entry line. Unknown fields and message bodies are skipped.
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    #[serde(rename = "type", borrow, default)]
+    entry_type: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    id: Option<Cow<'a, str>>,
+    #[serde(rename = "parentId", borrow, default)]
+    parent_id: Option<Cow<'a, str>>,
+    #[serde(default)]
+    timestamp: Option<Value>,
+    #[serde(borrow, default)]
+    message: Option<MessageHead<'a>>,
+    #[serde(rename = "thinkingLevel", borrow, default)]
+    thinking_level: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    provider: Option<Cow<'a, str>>,
+    #[serde(rename = "modelId", borrow, default)]
+    model_id: Option<Cow<'a, str>>,
+    #[serde(default)]
+    summary: Option<String>,
+    #[serde(rename = "firstKeptEntryId", borrow, default)]
+    first_kept_entry_id: Option<Cow<'a, str>>,
+    #[serde(rename = "tokensBefore", default)]
+    tokens_before: Option<f64>,
+    #[serde(default)]
+    details: Option<Value>,
+    #[serde(rename = "fromHook", default)]
+    from_hook: Option<bool>,
+    #[serde(rename = "fromId", borrow, default)]
+    from_id: Option<Cow<'a, str>>,
+    #[serde(rename = "customType", borrow, default)]
+    custom_type: Option<Cow<'a, str>>,
+    #[serde(default)]
+    display: Option<bool>,
+    #[serde(rename = "targetId", borrow, default)]
+    target_id: Option<Cow<'a, str>>,
+    #[serde(default)]
+    label: Option<String>,
+    #[serde(default)]
+    name: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct MessageHead<'a> {
+    #[serde(borrow)]
+    role: Cow<'a, str>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn envelope_fields_are_parsed_and_raw_is_kept() {
+        let raw = r#"{"type":"compaction","id":"a1b2c3d4","parentId":"00000001","timestamp":"2025-01-01T00:00:00Z","summary":"S","firstKeptEntryId":"00000002","tokensBefore":1234,"details":{"readFiles":["a"]},"fromHook":false,"zz":1}"#;
+        let entry = Entry::parse(3, raw).unwrap();
+        assert_eq!(entry.raw(), raw);
+        assert_eq!(entry.parent_id.as_deref(), Some("00000001"));
+        let EntryKind::Compaction(data) = &entry.kind else {
+            panic!("{:?}", entry.kind)
+        };
+        assert_eq!(data.first_kept_entry_id, "00000002");
+        assert_eq!(data.tokens_before, 1234);
+    }
+
+    #[test]
+    fn message_body_is_parsed_on_demand() {
+        let raw = r#"{"type":"message","id":"x","parentId":null,"timestamp":"t","message":{"role":"user","content":"hello"}}"#;
+        let entry = Entry::parse(2, raw).unwrap();
+        assert_eq!(entry.role(), Some("user"));
+        assert_eq!(entry.parent_id, None);
+        let message = entry.message().unwrap().unwrap();
+        assert_eq!(message, AgentMessage::user_text("hello"));
+    }
+
+    #[test]
+    fn missing_fields_are_errors_and_unknown_types_are_kept() {
+        assert_eq!(
+            Entry::parse(2, r#"{"type":"message","parentId":null}"#),
+            Err(EntryError::Missing("id"))
+        );
+        assert!(matches!(Entry::parse(2, "{nope"), Err(EntryError::Json(_))));
+        let entry = Entry::parse(2, r#"{"type":"future_thing","id":"q","parentId":null}"#).unwrap();
+        assert_eq!(entry.kind.type_name(), "future_thing");
+    }
+}
+
+#[cfg(test)]
+mod depth_tests {
+    use super::*;
+
+    #[test]
+    fn depth_check_agrees_with_serde_json_limit() {
+        for depth in 120..136 {
+            let text = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+            let serde_ok = serde_json::from_str::<Value>(&text).is_ok();
+            assert_eq!(
+                !json_depth_exceeds(text.as_bytes(), MAX_JSON_DEPTH),
+                serde_ok,
+                "{depth}"
+            );
+        }
+        assert!(!json_depth_exceeds(br#"{"a":"[[[[\"[[[["}"#, 2));
+    }
+}

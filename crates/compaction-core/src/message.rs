@@ -1,0 +1,482 @@
+//! Agent messages as pi stores them in `message` entries.
+//!
+//! Every struct keeps the fields it does not know in `extra`, and unknown roles and content
+//! block types are kept as raw JSON values, so a message survives parse → serialize as an
+//! equal JSON value. Fields the compaction engine reads are typed; everything else rides along.
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Value};
+
+/// JSON object holding the fields a struct does not model.
+pub type Extra = Map<String, Value>;
+
+/// A plain text block.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TextContent {
+    pub text: String,
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// An image block: base64 data and its MIME type.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ImageContent {
+    #[serde(default)]
+    pub data: String,
+    #[serde(rename = "mimeType", default)]
+    pub mime_type: String,
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// A reasoning block of an assistant reply (its signature stays in `extra`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ThinkingContent {
+    pub thinking: String,
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// A tool call made by the assistant. `arguments` keeps its key order and number forms.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolCall {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub arguments: Value,
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// One block of message content.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ContentBlock {
+    Text(TextContent),
+    Image(ImageContent),
+    Thinking(ThinkingContent),
+    ToolCall(ToolCall),
+    /// A block type this version does not know, kept verbatim.
+    Other(Value),
+}
+
+impl ContentBlock {
+    /// A text block with no extra fields.
+    pub fn text(text: impl Into<String>) -> Self {
+        ContentBlock::Text(TextContent {
+            text: text.into(),
+            extra: Extra::new(),
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for ContentBlock {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        let kind = value
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let block = match kind {
+            "text" => ContentBlock::Text(without_type(value).map_err(D::Error::custom)?),
+            "image" => ContentBlock::Image(without_type(value).map_err(D::Error::custom)?),
+            "thinking" => ContentBlock::Thinking(without_type(value).map_err(D::Error::custom)?),
+            "toolCall" => ContentBlock::ToolCall(without_type(value).map_err(D::Error::custom)?),
+            _ => ContentBlock::Other(value),
+        };
+        Ok(block)
+    }
+}
+
+impl Serialize for ContentBlock {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            ContentBlock::Text(block) => with_tag("type", "text", block, serializer),
+            ContentBlock::Image(block) => with_tag("type", "image", block, serializer),
+            ContentBlock::Thinking(block) => with_tag("type", "thinking", block, serializer),
+            ContentBlock::ToolCall(block) => with_tag("type", "toolCall", block, serializer),
+            ContentBlock::Other(value) => value.serialize(serializer),
+        }
+    }
+}
+
+/// Content that pi allows to be a bare string or a list of blocks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Content {
+    Text(String),
+    Blocks(Vec<ContentBlock>),
+}
+
+impl Default for Content {
+    fn default() -> Self {
+        Content::Blocks(Vec::new())
+    }
+}
+
+impl Content {
+    /// The content as blocks (a bare string becomes one text block).
+    pub fn blocks(&self) -> Vec<ContentBlock> {
+        match self {
+            Content::Text(text) => vec![ContentBlock::text(text.clone())],
+            Content::Blocks(blocks) => blocks.clone(),
+        }
+    }
+
+    /// All text of the content joined with newlines (images and other blocks skipped).
+    pub fn joined_text(&self) -> String {
+        match self {
+            Content::Text(text) => text.clone(),
+            Content::Blocks(blocks) => joined_text(blocks),
+        }
+    }
+}
+
+/// Joins the text blocks of a block list with newlines.
+pub fn joined_text(blocks: &[ContentBlock]) -> String {
+    let mut out = String::new();
+    for block in blocks {
+        if let ContentBlock::Text(text) = block {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&text.text);
+        }
+    }
+    out
+}
+
+/// Token usage an assistant reply reports.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Usage {
+    #[serde(default)]
+    pub input: u64,
+    #[serde(default)]
+    pub output: u64,
+    #[serde(default)]
+    pub cache_read: u64,
+    #[serde(default)]
+    pub cache_write: u64,
+    #[serde(default)]
+    pub total_tokens: u64,
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+impl Usage {
+    /// The tokens this usage says the context held: `totalTokens`, or the sum of its parts
+    /// when the total is zero (pi's rule).
+    pub fn context_tokens(&self) -> u64 {
+        if self.total_tokens > 0 {
+            self.total_tokens
+        } else {
+            self.input + self.output + self.cache_read + self.cache_write
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UserMessage {
+    #[serde(default)]
+    pub content: Content,
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AssistantMessage {
+    #[serde(default)]
+    pub content: Vec<ContentBlock>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
+    /// `stop`, `length`, `toolUse`, `error` or `aborted` (kept as text so new reasons parse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_message: Option<String>,
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+impl AssistantMessage {
+    /// Whether the reply ended in an error or was aborted; its usage then says nothing about
+    /// the context.
+    pub fn is_failed(&self) -> bool {
+        matches!(self.stop_reason.as_deref(), Some("error") | Some("aborted"))
+    }
+
+    /// The tool calls of this reply, in order.
+    pub fn tool_calls(&self) -> impl Iterator<Item = &ToolCall> {
+        self.content.iter().filter_map(|block| match block {
+            ContentBlock::ToolCall(call) => Some(call),
+            ContentBlock::Text(_)
+            | ContentBlock::Image(_)
+            | ContentBlock::Thinking(_)
+            | ContentBlock::Other(_) => None,
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolResultMessage {
+    #[serde(default)]
+    pub tool_call_id: String,
+    #[serde(default)]
+    pub tool_name: String,
+    #[serde(default)]
+    pub content: Content,
+    #[serde(default)]
+    pub is_error: bool,
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BashExecutionMessage {
+    #[serde(default)]
+    pub command: String,
+    #[serde(default)]
+    pub output: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i64>,
+    #[serde(default)]
+    pub cancelled: bool,
+    #[serde(default)]
+    pub truncated: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub full_output_path: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exclude_from_context: Option<bool>,
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomMessage {
+    #[serde(default)]
+    pub custom_type: String,
+    #[serde(default)]
+    pub content: Content,
+    #[serde(default)]
+    pub display: bool,
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SummaryMessage {
+    pub summary: String,
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// A message on the agent's side of the conversation, tagged by `role`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AgentMessage {
+    User(UserMessage),
+    Assistant(AssistantMessage),
+    ToolResult(ToolResultMessage),
+    BashExecution(BashExecutionMessage),
+    Custom(CustomMessage),
+    BranchSummary(SummaryMessage),
+    CompactionSummary(SummaryMessage),
+    /// A role this version does not know, kept verbatim.
+    Other(Value),
+}
+
+impl AgentMessage {
+    /// The `role` string as stored in the session.
+    pub fn role(&self) -> &str {
+        match self {
+            AgentMessage::User(_) => "user",
+            AgentMessage::Assistant(_) => "assistant",
+            AgentMessage::ToolResult(_) => "toolResult",
+            AgentMessage::BashExecution(_) => "bashExecution",
+            AgentMessage::Custom(_) => "custom",
+            AgentMessage::BranchSummary(_) => "branchSummary",
+            AgentMessage::CompactionSummary(_) => "compactionSummary",
+            AgentMessage::Other(value) => value
+                .get("role")
+                .and_then(Value::as_str)
+                .unwrap_or("unknown"),
+        }
+    }
+
+    /// A user message with plain text content.
+    pub fn user_text(text: impl Into<String>) -> Self {
+        AgentMessage::User(UserMessage {
+            content: Content::Text(text.into()),
+            extra: Extra::new(),
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for AgentMessage {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        let role = value
+            .get("role")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let message = match role {
+            "user" => AgentMessage::User(without_tag(value, "role").map_err(D::Error::custom)?),
+            "assistant" => {
+                AgentMessage::Assistant(without_tag(value, "role").map_err(D::Error::custom)?)
+            }
+            "toolResult" => {
+                AgentMessage::ToolResult(without_tag(value, "role").map_err(D::Error::custom)?)
+            }
+            "bashExecution" => {
+                AgentMessage::BashExecution(without_tag(value, "role").map_err(D::Error::custom)?)
+            }
+            // `hookMessage` is the v2 name of `custom`; migration renames it on disk, and the
+            // reader accepts it so an unmigrated message still reaches the model.
+            "custom" | "hookMessage" => {
+                AgentMessage::Custom(without_tag(value, "role").map_err(D::Error::custom)?)
+            }
+            "branchSummary" => {
+                AgentMessage::BranchSummary(without_tag(value, "role").map_err(D::Error::custom)?)
+            }
+            "compactionSummary" => AgentMessage::CompactionSummary(
+                without_tag(value, "role").map_err(D::Error::custom)?,
+            ),
+            _ => AgentMessage::Other(value),
+        };
+        Ok(message)
+    }
+}
+
+impl Serialize for AgentMessage {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            AgentMessage::User(m) => with_tag("role", "user", m, serializer),
+            AgentMessage::Assistant(m) => with_tag("role", "assistant", m, serializer),
+            AgentMessage::ToolResult(m) => with_tag("role", "toolResult", m, serializer),
+            AgentMessage::BashExecution(m) => with_tag("role", "bashExecution", m, serializer),
+            AgentMessage::Custom(m) => with_tag("role", "custom", m, serializer),
+            AgentMessage::BranchSummary(m) => with_tag("role", "branchSummary", m, serializer),
+            AgentMessage::CompactionSummary(m) => {
+                with_tag("role", "compactionSummary", m, serializer)
+            }
+            AgentMessage::Other(value) => value.serialize(serializer),
+        }
+    }
+}
+
+fn without_type<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, serde_json::Error> {
+    without_tag(value, "type")
+}
+
+fn without_tag<T: serde::de::DeserializeOwned>(
+    mut value: Value,
+    tag: &str,
+) -> Result<T, serde_json::Error> {
+    if let Value::Object(map) = &mut value {
+        map.shift_remove(tag);
+    }
+    serde_json::from_value(value)
+}
+
+/// Serializes `inner` as an object with `tag` first.
+fn with_tag<T: Serialize, S: Serializer>(
+    tag: &str,
+    name: &str,
+    inner: &T,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::Error as _;
+    let value = serde_json::to_value(inner).map_err(S::Error::custom)?;
+    let mut map = Map::new();
+    map.insert(tag.to_owned(), Value::String(name.to_owned()));
+    if let Value::Object(fields) = value {
+        map.extend(fields);
+    }
+    Value::Object(map).serialize(serializer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+    use serde_json::json;
+
+    fn round_trip(value: Value) {
+        let message: AgentMessage = serde_json::from_value(value.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&message).unwrap(), value);
+    }
+
+    #[test]
+    fn every_role_round_trips_with_unknown_fields() {
+        round_trip(json!({"role":"user","content":"hi","timestamp":1,"zz":{"a":[1,2.5]}}));
+        round_trip(
+            json!({"role":"user","content":[{"type":"text","text":"a","cache":true},
+            {"type":"image","data":"QQ==","mimeType":"image/png"},{"type":"video","url":"x"}]}),
+        );
+        round_trip(json!({"role":"assistant","content":[
+            {"type":"thinking","thinking":"hmm","thinkingSignature":"sig"},
+            {"type":"toolCall","id":"c1","name":"read","arguments":{"path":"a.rs","offset":30,"limit":30.0,"2":1,"1":2}}],
+            "api":"openai-responses","provider":"openai","model":"gpt-5",
+            "usage":{"input":10,"output":5,"cacheRead":0,"cacheWrite":0,"totalTokens":15,"cost":{"total":0.1}},
+            "stopReason":"toolUse","timestamp":1700000000000u64}));
+        round_trip(
+            json!({"role":"toolResult","toolCallId":"c1","toolName":"read",
+            "content":[{"type":"text","text":"fn main"}],"isError":false,"details":{"diff":"x"},"timestamp":2}),
+        );
+        round_trip(
+            json!({"role":"bashExecution","command":"ls","output":"a\n","exitCode":0,
+            "cancelled":false,"truncated":false,"excludeFromContext":true,"timestamp":3}),
+        );
+        round_trip(
+            json!({"role":"custom","customType":"note","content":"x","display":true,"details":{"k":1}}),
+        );
+        round_trip(json!({"role":"branchSummary","summary":"s","fromId":"abcd1234","timestamp":4}));
+        round_trip(
+            json!({"role":"compactionSummary","summary":"s","tokensBefore":100,"timestamp":5}),
+        );
+        round_trip(json!({"role":"futureRole","anything":[1]}));
+    }
+
+    #[test]
+    fn integer_and_float_arguments_keep_their_form() {
+        let text = r#"{"role":"assistant","content":[{"type":"toolCall","id":"1","name":"t","arguments":{"n":30,"f":30.0}}]}"#;
+        let message: AgentMessage = serde_json::from_str(text).unwrap();
+        let out = serde_json::to_string(&message).unwrap();
+        assert!(out.contains(r#""n":30,"f":30.0"#), "{out}");
+    }
+
+    #[test]
+    fn usage_falls_back_to_sum_of_parts() {
+        let usage = Usage {
+            input: 3,
+            output: 4,
+            cache_read: 5,
+            cache_write: 6,
+            ..Usage::default()
+        };
+        assert_eq!(usage.context_tokens(), 18);
+        let usage = Usage {
+            total_tokens: 7,
+            ..usage
+        };
+        assert_eq!(usage.context_tokens(), 7);
+    }
+
+    #[test]
+    fn hook_message_reads_as_custom() {
+        let message: AgentMessage = serde_json::from_value(
+            json!({"role":"hookMessage","customType":"x","content":"c","display":false}),
+        )
+        .unwrap();
+        assert_eq!(message.role(), "custom");
+    }
+}

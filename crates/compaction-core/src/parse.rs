@@ -1,0 +1,505 @@
+//! Reading a session file's bytes into a [`Session`] with diagnostics.
+//!
+//! Invariant: every line of the input ends up as the header, an entry, or a
+//! [`MalformedLine`] holding its exact bytes, and every problem is a [`Diagnostic`] with its
+//! line number. The parser never panics on input and never loops: nesting depth is bounded
+//! by serde_json's recursion limit and long lines by [`ParseOptions::max_line_bytes`].
+//!
+//! Lines can be fed one at a time ([`SessionParser::push_line`]) so a caller streaming a
+//! large file keeps only the entries in memory, not a second copy of the file.
+
+use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::entry::{Entry, EntryError, EntryKind, Header};
+use crate::migrate;
+use crate::session::{MalformedLine, Session};
+
+/// Limits applied while parsing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParseOptions {
+    /// Lines longer than this many bytes are reported and kept only as a prefix-free
+    /// placeholder (their bytes are not held in memory).
+    pub max_line_bytes: usize,
+}
+
+/// Default maximum line size: 64 MiB.
+pub const DEFAULT_MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        ParseOptions {
+            max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+        }
+    }
+}
+
+/// Parses a whole file held in memory.
+pub fn parse_session(bytes: &[u8]) -> Session {
+    parse_session_with(bytes, ParseOptions::default())
+}
+
+/// Parses a whole file held in memory with the given limits.
+pub fn parse_session_with(bytes: &[u8], options: ParseOptions) -> Session {
+    let mut parser = SessionParser::new(options);
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        match memchr::memchr(b'\n', rest) {
+            Some(end) => {
+                parser.push_line(&rest[..end], true);
+                rest = &rest[end + 1..];
+            }
+            None => {
+                parser.push_line(rest, false);
+                rest = &[];
+            }
+        }
+    }
+    parser.finish()
+}
+
+/// Incremental parser: feed lines in file order, then [`SessionParser::finish`].
+#[derive(Debug)]
+pub struct SessionParser {
+    options: ParseOptions,
+    line: usize,
+    header: Option<Header>,
+    header_raw: Option<String>,
+    entries: Vec<Entry>,
+    malformed: Vec<MalformedLine>,
+    diagnostics: Vec<Diagnostic>,
+    saw_crlf: bool,
+    had_bom: bool,
+    ended_with_newline: bool,
+    /// Byte offset of the next line in the input.
+    offset: u64,
+    /// Format version declared by the header (3 when there is no header).
+    source_version: u32,
+    /// Id of the previous entry, for linking v1 entries into a chain.
+    previous_id: Option<String>,
+}
+
+impl SessionParser {
+    pub fn new(options: ParseOptions) -> Self {
+        SessionParser {
+            options,
+            line: 0,
+            header: None,
+            header_raw: None,
+            entries: Vec::new(),
+            malformed: Vec::new(),
+            diagnostics: Vec::new(),
+            saw_crlf: false,
+            had_bom: false,
+            ended_with_newline: true,
+            offset: 0,
+            source_version: crate::entry::CURRENT_VERSION,
+            previous_id: None,
+        }
+    }
+
+    fn advance(&mut self, length: usize, terminated: bool) -> (usize, u64) {
+        self.line += 1;
+        self.ended_with_newline = terminated;
+        let offset = self.offset;
+        self.offset += length as u64 + u64::from(terminated);
+        (self.line, offset)
+    }
+
+    /// Reports a line too long to hold: the caller skipped its bytes.
+    pub fn push_oversized_line(&mut self, length: usize, terminated: bool) {
+        let (line, offset) = self.advance(length, terminated);
+        self.diagnostics.push(Diagnostic::new(
+            line,
+            DiagnosticKind::LineTooLong,
+            format!(
+                "line is {length} bytes, over the limit of {} bytes; it is left as it is",
+                self.options.max_line_bytes
+            ),
+        ));
+        self.malformed.push(MalformedLine {
+            line,
+            offset,
+            bytes: None,
+            length,
+        });
+    }
+
+    /// Feeds one line without its `\n`. `terminated` says whether a `\n` followed it.
+    pub fn push_line(&mut self, bytes: &[u8], terminated: bool) {
+        if bytes.len() > self.options.max_line_bytes {
+            self.push_oversized_line(bytes.len(), terminated);
+            return;
+        }
+        let (line, offset) = self.advance(bytes.len(), terminated);
+        let mut bytes = bytes;
+        if line == 1 && bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+            bytes = &bytes[3..];
+            self.had_bom = true;
+            self.diagnostics.push(Diagnostic::new(
+                line,
+                DiagnosticKind::Bom,
+                "file starts with a UTF-8 byte order mark",
+            ));
+        }
+        if let Some(stripped) = bytes.strip_suffix(b"\r") {
+            bytes = stripped;
+            if !self.saw_crlf {
+                self.saw_crlf = true;
+                self.diagnostics.push(Diagnostic::new(
+                    line,
+                    DiagnosticKind::Crlf,
+                    "lines end in CRLF",
+                ));
+            }
+        }
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            if !(bytes.is_empty() && !terminated) {
+                self.diagnostics.push(Diagnostic::new(
+                    line,
+                    DiagnosticKind::BlankLine,
+                    "blank line",
+                ));
+            }
+            return;
+        }
+        let text = match std::str::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(error) => {
+                let kind = if terminated {
+                    DiagnosticKind::MalformedJson
+                } else {
+                    DiagnosticKind::TornLastLine
+                };
+                self.reject(line, offset, bytes, kind, format!("invalid UTF-8: {error}"));
+                return;
+            }
+        };
+        if line == 1 {
+            self.push_first_line(offset, text, terminated);
+        } else {
+            self.push_entry_line(line, offset, text, terminated);
+        }
+    }
+
+    fn push_first_line(&mut self, offset: u64, text: &str, terminated: bool) {
+        let value: serde_json::Value = match serde_json::from_str(text) {
+            Ok(value) => value,
+            Err(error) => {
+                self.reject(
+                    1,
+                    offset,
+                    text.as_bytes(),
+                    DiagnosticKind::InvalidHeader,
+                    format!("the session header is not valid JSON: {error}"),
+                );
+                if !terminated {
+                    self.diagnostics.push(Diagnostic::new(
+                        1,
+                        DiagnosticKind::TornLastLine,
+                        "the only line has no newline and is not valid JSON",
+                    ));
+                }
+                return;
+            }
+        };
+        if value.get("type").and_then(serde_json::Value::as_str) == Some("session") {
+            match serde_json::from_value::<Header>(value) {
+                Ok(header) => {
+                    self.source_version = header.format_version();
+                    self.header = Some(header);
+                    self.header_raw = Some(text.to_owned());
+                }
+                Err(error) => self.reject(
+                    1,
+                    offset,
+                    text.as_bytes(),
+                    DiagnosticKind::InvalidHeader,
+                    format!("the session header has an invalid field: {error}"),
+                ),
+            }
+        } else {
+            self.diagnostics.push(Diagnostic::new(
+                1,
+                DiagnosticKind::MissingHeader,
+                "line 1 is not a session header (`\"type\":\"session\"`)",
+            ));
+            self.push_entry_line(1, offset, text, terminated);
+        }
+    }
+
+    fn push_entry_line(&mut self, line: usize, offset: u64, text: &str, terminated: bool) {
+        let parsed = if self.source_version < crate::entry::CURRENT_VERSION {
+            let position = if self.header.is_some() {
+                line - 1
+            } else {
+                line
+            };
+            migrate::migrate_line(
+                text,
+                self.source_version,
+                position,
+                self.previous_id.as_deref(),
+            )
+            .and_then(|migrated| Entry::parse(line, &migrated))
+        } else {
+            Entry::parse(line, text)
+        };
+        match parsed {
+            Ok(entry) => {
+                self.previous_id = Some(entry.id.clone());
+                if let EntryKind::Unknown { entry_type } = &entry.kind {
+                    self.diagnostics.push(Diagnostic::new(
+                        line,
+                        DiagnosticKind::UnknownEntryType,
+                        format!("unknown entry type `{entry_type}` (kept, not in the context)"),
+                    ));
+                }
+                self.entries.push(entry);
+            }
+            Err(error) => {
+                let (kind, message) = match (&error, terminated) {
+                    (EntryError::Json(_), false) | (EntryError::TooDeep, false) => (
+                        DiagnosticKind::TornLastLine,
+                        format!("last line has no newline and is not valid JSON ({error})"),
+                    ),
+                    (EntryError::Json(_), true) => {
+                        (DiagnosticKind::MalformedJson, error.to_string())
+                    }
+                    (EntryError::TooDeep, true) => (DiagnosticKind::TooDeep, error.to_string()),
+                    (EntryError::Missing(_) | EntryError::Invalid(_), _) => {
+                        (DiagnosticKind::InvalidEntry, error.to_string())
+                    }
+                };
+                self.reject(line, offset, text.as_bytes(), kind, message);
+            }
+        }
+    }
+
+    fn reject(
+        &mut self,
+        line: usize,
+        offset: u64,
+        bytes: &[u8],
+        kind: DiagnosticKind,
+        message: String,
+    ) {
+        self.diagnostics.push(Diagnostic::new(line, kind, message));
+        self.malformed.push(MalformedLine {
+            line,
+            offset,
+            bytes: Some(bytes.to_vec()),
+            length: bytes.len(),
+        });
+    }
+
+    /// Finishes parsing: migrates older formats in memory and indexes the tree.
+    pub fn finish(mut self) -> Session {
+        if self.line == 0 {
+            self.diagnostics.push(Diagnostic::new(
+                0,
+                DiagnosticKind::MissingHeader,
+                "the file is empty: no session header",
+            ));
+        }
+        if !self.ended_with_newline
+            && self.line > 0
+            && !self.malformed.iter().any(|m| m.line == self.line)
+        {
+            self.diagnostics.push(Diagnostic::new(
+                self.line,
+                DiagnosticKind::MissingFinalNewline,
+                "the last line has no newline (it is complete and kept)",
+            ));
+        }
+        let source_version = self.source_version;
+        let mut header = self.header;
+        let mut header_raw = self.header_raw;
+        let migrated = source_version < crate::entry::CURRENT_VERSION;
+        if migrated {
+            self.diagnostics.push(Diagnostic::new(
+                1,
+                DiagnosticKind::Migrated,
+                format!(
+                    "version {source_version} session migrated to version {} in memory \
+                     (the file is unchanged; `compaction migrate` rewrites it)",
+                    crate::entry::CURRENT_VERSION
+                ),
+            ));
+            if let Some(header) = &mut header {
+                header.version = Some(crate::entry::CURRENT_VERSION);
+                header_raw = serde_json::to_string(header).ok();
+            }
+        }
+        let entries = self.entries;
+        Session::from_parts(
+            header,
+            header_raw,
+            source_version,
+            migrated,
+            entries,
+            self.malformed,
+            self.diagnostics,
+            crate::session::LineStyle {
+                bom: self.had_bom,
+                crlf: self.saw_crlf,
+            },
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::DiagnosticKind as K;
+
+    const HEADER: &str =
+        r#"{"type":"session","version":3,"id":"s1","timestamp":"2025-01-01T00:00:00Z","cwd":"/w"}"#;
+
+    fn kinds(session: &Session) -> Vec<(usize, K)> {
+        session
+            .diagnostics()
+            .iter()
+            .map(|d| (d.line, d.kind))
+            .collect()
+    }
+
+    fn msg(id: &str, parent: Option<&str>, role: &str) -> String {
+        let parent = parent.map_or("null".to_owned(), |p| format!("\"{p}\""));
+        format!(
+            r#"{{"type":"message","id":"{id}","parentId":{parent},"timestamp":"t","message":{{"role":"{role}","content":"x"}}}}"#
+        )
+    }
+
+    #[test]
+    fn clean_file_has_no_diagnostics() {
+        let text = format!(
+            "{HEADER}\n{}\n{}\n",
+            msg("a", None, "user"),
+            msg("b", Some("a"), "assistant")
+        );
+        let session = parse_session(text.as_bytes());
+        assert_eq!(kinds(&session), vec![]);
+        assert_eq!(session.entries().len(), 2);
+        assert_eq!(session.source_version(), 3);
+    }
+
+    #[test]
+    fn malformed_lines_are_kept_with_their_bytes() {
+        let text = format!(
+            "{HEADER}\n{}\n{{oops\n{}\n",
+            msg("a", None, "user"),
+            msg("b", Some("a"), "user")
+        );
+        let session = parse_session(text.as_bytes());
+        assert_eq!(kinds(&session), vec![(3, K::MalformedJson)]);
+        assert_eq!(session.malformed()[0].bytes.as_deref(), Some(&b"{oops"[..]));
+        assert_eq!(session.entries().len(), 2);
+    }
+
+    #[test]
+    fn bom_and_crlf_are_accepted_and_reported() {
+        let text = format!("\u{feff}{HEADER}\r\n{}\r\n", msg("a", None, "user"));
+        let session = parse_session(text.as_bytes());
+        assert_eq!(kinds(&session), vec![(1, K::Bom), (1, K::Crlf)]);
+        assert!(session.header().is_some());
+        assert_eq!(session.entries().len(), 1);
+    }
+
+    #[test]
+    fn torn_last_line_is_reported_not_fused() {
+        let text = format!("{HEADER}\n{}\n{{\"type\":\"mess", msg("a", None, "user"));
+        let session = parse_session(text.as_bytes());
+        assert_eq!(kinds(&session), vec![(3, K::TornLastLine)]);
+        assert_eq!(session.entries().len(), 1);
+    }
+
+    #[test]
+    fn complete_last_line_without_newline_is_kept() {
+        let text = format!("{HEADER}\n{}", msg("a", None, "user"));
+        let session = parse_session(text.as_bytes());
+        assert_eq!(kinds(&session), vec![(2, K::MissingFinalNewline)]);
+        assert_eq!(session.entries().len(), 1);
+    }
+
+    #[test]
+    fn missing_and_invalid_headers() {
+        let session = parse_session(format!("{}\n", msg("a", None, "user")).as_bytes());
+        assert_eq!(kinds(&session), vec![(1, K::MissingHeader)]);
+        assert_eq!(session.entries().len(), 1);
+        let session = parse_session(format!("garbage\n{}\n", msg("a", None, "user")).as_bytes());
+        assert_eq!(kinds(&session), vec![(1, K::InvalidHeader)]);
+        let session = parse_session(b"");
+        assert_eq!(kinds(&session), vec![(0, K::MissingHeader)]);
+        let session = parse_session(b"{\"type\":\"session\",\"version\":\"three\"}\n");
+        assert_eq!(kinds(&session), vec![(1, K::InvalidHeader)]);
+    }
+
+    #[test]
+    fn duplicate_dangling_and_unknown() {
+        let text = format!(
+            "{HEADER}\n{}\n{}\n{}\n{}\n",
+            msg("a", None, "user"),
+            msg("a", None, "user"),
+            msg("c", Some("zzz"), "user"),
+            r#"{"type":"mystery","id":"d","parentId":"c"}"#
+        );
+        let session = parse_session(text.as_bytes());
+        assert_eq!(
+            kinds(&session),
+            vec![
+                (5, K::UnknownEntryType),
+                (3, K::DuplicateId),
+                (4, K::DanglingParent)
+            ]
+        );
+    }
+
+    #[test]
+    fn parent_cycle_is_reported_and_broken() {
+        let text = format!(
+            "{HEADER}\n{}\n{}\n{}\n",
+            msg("a", Some("c"), "user"),
+            msg("b", Some("a"), "assistant"),
+            msg("c", Some("b"), "user"),
+        );
+        let session = parse_session(text.as_bytes());
+        assert_eq!(
+            kinds(&session)
+                .iter()
+                .filter(|(_, k)| *k == K::ParentCycle)
+                .count(),
+            1
+        );
+        // The cycle is cut at one link, so every walk up the tree ends.
+        let path = session.path_to_leaf();
+        assert!(!path.is_empty() && path.len() <= 3);
+        assert_eq!(session.roots().len(), 1);
+    }
+
+    #[test]
+    fn deep_nesting_is_a_diagnostic() {
+        let deep = format!(
+            r#"{{"type":"custom","id":"a","parentId":null,"data":{}{}}}"#,
+            "[".repeat(5000),
+            "]".repeat(5000)
+        );
+        let session = parse_session(format!("{HEADER}\n{deep}\n").as_bytes());
+        assert_eq!(kinds(&session), vec![(2, K::TooDeep)]);
+    }
+
+    #[test]
+    fn oversized_lines_are_reported_without_keeping_bytes() {
+        let text = format!("{HEADER}\n{}\n", msg("a", None, "user"));
+        let session = parse_session_with(text.as_bytes(), ParseOptions { max_line_bytes: 90 });
+        assert_eq!(kinds(&session), vec![(2, K::LineTooLong)]);
+        assert_eq!(session.malformed()[0].bytes, None);
+        assert_eq!(session.malformed()[0].offset, HEADER.len() as u64 + 1);
+    }
+
+    #[test]
+    fn invalid_utf8_is_malformed() {
+        let mut bytes = format!("{HEADER}\n").into_bytes();
+        bytes.extend_from_slice(b"{\"type\":\"\xff\"}\n");
+        let session = parse_session(&bytes);
+        assert_eq!(kinds(&session), vec![(2, K::MalformedJson)]);
+    }
+}
