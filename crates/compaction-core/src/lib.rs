@@ -21,11 +21,18 @@ pub mod diagnostic;
 pub mod entry;
 pub mod message;
 pub mod migrate;
+pub mod models;
 pub mod parse;
 pub mod session;
+pub mod settings;
+pub mod tokens;
+pub mod trigger;
 
 pub use diagnostic::{Diagnostic, DiagnosticKind, Severity};
 pub use entry::{Entry, EntryKind, Header};
 pub use message::AgentMessage;
 pub use parse::{ParseOptions, SessionParser, parse_session, parse_session_with};
 pub use session::Session;
+pub use settings::CompactionSettings;
+pub use tokens::{ContextTokens, TokenEstimator, context_tokens, estimator_by_name};
+pub use trigger::{TriggerDecision, TriggerReason, should_compact};
