@@ -19,6 +19,7 @@
 pub mod context;
 pub mod diagnostic;
 pub mod entry;
+pub mod generate;
 pub mod message;
 pub mod migrate;
 pub mod parse;
