@@ -16,9 +16,11 @@
 //! assert_eq!(context.items.len(), 1);
 //! ```
 
+pub mod branch;
 pub mod context;
 pub mod diagnostic;
 pub mod entry;
+pub mod files;
 pub mod message;
 pub mod migrate;
 pub mod parse;
