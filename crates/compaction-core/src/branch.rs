@@ -504,6 +504,98 @@ mod tests {
         assert_eq!(prepared.read_files, Vec::<String>::new());
     }
 
+    /// A random tree: entry `i` hangs from an earlier entry (or is a root) and is one of a
+    /// few kinds, with text of random length.
+    fn random_session(shape: &[(Option<usize>, u8, usize)]) -> Session {
+        let mut lines = Vec::new();
+        for (i, &(parent, kind, len)) in shape.iter().enumerate() {
+            let id = format!("e{i}");
+            let parent = parent.filter(|_| i > 0).map(|p| format!("e{}", p % i));
+            let parent = parent.as_deref();
+            let text = "t".repeat(len);
+            lines.push(match kind % 5 {
+                0 => user(&id, parent, &text),
+                1 => {
+                    let mut line =
+                        assistant(&id, "x", &text, &[("read", "r.rs"), ("edit", "e.rs")]);
+                    line["parentId"] = json!(parent);
+                    line
+                }
+                2 => {
+                    let mut line = tool_result(&id, "x");
+                    line["parentId"] = json!(parent);
+                    line
+                }
+                3 => {
+                    let mut line =
+                        branch_summary(&id, "x", &text, json!({"readFiles": ["d.rs"]}), false);
+                    line["parentId"] = json!(parent);
+                    line
+                }
+                _ => json!({"type": "label", "id": id, "parentId": parent, "timestamp": "t",
+                            "targetId": "e0", "label": "l"}),
+            });
+        }
+        session(&lines)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn collection_is_the_chain_below_the_deepest_common_ancestor(
+            shape in proptest::collection::vec(
+                (proptest::option::weighted(0.9, 0usize..1000), 0u8..5, 0usize..40), 1..40),
+            from in 0usize..1000,
+            to in 0usize..1000,
+            budget in 0u64..80,
+        ) {
+            let s = random_session(&shape);
+            let (from, to) = (from % shape.len(), to % shape.len());
+            let collected = collect_branch_entries(&s, from, to);
+            let to_path = s.path(to);
+            let from_path = s.path(from);
+            // The ancestor is on both paths, and nothing below it on the old path is on the
+            // target's path.
+            if let Some(ancestor) = collected.common_ancestor {
+                proptest::prop_assert!(to_path.contains(&ancestor) && from_path.contains(&ancestor));
+            }
+            for &index in &collected.entries {
+                proptest::prop_assert!(!to_path.contains(&index));
+            }
+            // One parent chain from just below the ancestor to the old leaf.
+            let mut expected_parent = collected.common_ancestor;
+            for &index in &collected.entries {
+                proptest::prop_assert_eq!(s.parent_of(index), expected_parent);
+                expected_parent = Some(index);
+            }
+            if collected.common_ancestor != Some(from) {
+                proptest::prop_assert_eq!(collected.entries.last().copied(), Some(from));
+            }
+
+            // The prepared messages are a newest run of the message-producing entries.
+            let prepared = prepare_branch_entries(&s, &collected.entries, budget, &chars);
+            let producing: Vec<String> = collected
+                .entries
+                .iter()
+                .filter(|&&index| branch_message(&s, index).is_some())
+                .map(|&index| s.entries()[index].id.clone())
+                .collect();
+            proptest::prop_assert!(producing.ends_with(&prepared.entry_ids));
+            proptest::prop_assert!(prepared.messages.iter().all(|m| m.role() != "toolResult"));
+            proptest::prop_assert_eq!(
+                prepared.total_tokens,
+                prepared.messages.iter().map(chars).sum::<u64>()
+            );
+            if budget > 0 && prepared.total_tokens > budget {
+                // Only a summary taken last (the oldest one) may overflow the budget.
+                let oldest = s.index_of(&prepared.entry_ids[0]).unwrap();
+                proptest::prop_assert!(is_summary_entry(&s.entries()[oldest].kind));
+            }
+            if budget == 0 {
+                proptest::prop_assert_eq!(prepared.entry_ids.len(), producing.len());
+            }
+        }
+    }
+
     #[test]
     fn entry_fields_carry_the_summary_and_file_lists() {
         let details =
