@@ -17,11 +17,14 @@
 //! ```
 
 pub mod context;
+pub mod cut;
 pub mod diagnostic;
 pub mod entry;
+pub mod files;
 pub mod message;
 pub mod migrate;
 pub mod parse;
+pub mod prepare;
 pub mod session;
 
 pub use diagnostic::{Diagnostic, DiagnosticKind, Severity};
