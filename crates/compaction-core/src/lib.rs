@@ -16,6 +16,7 @@
 //! assert_eq!(context.items.len(), 1);
 //! ```
 
+pub mod budget;
 pub mod context;
 pub mod cut;
 pub mod diagnostic;
@@ -25,6 +26,7 @@ pub mod message;
 pub mod migrate;
 pub mod parse;
 pub mod prepare;
+pub mod serialize;
 pub mod session;
 
 pub use diagnostic::{Diagnostic, DiagnosticKind, Severity};

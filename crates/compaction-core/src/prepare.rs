@@ -7,11 +7,11 @@
 //! would do. Invariant: `messages_to_summarize` and `turn_prefix_messages` together are the
 //! message-producing entries of the region before the first kept entry, in path order.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::cut::{CutOptions, CutPoint, find_cut_point};
 use crate::entry::EntryKind;
-use crate::files::FileOperations;
+use crate::files::{FileOperations, file_lists_appendix};
 use crate::message::{AgentMessage, CustomMessage, Extra, SummaryMessage};
 use crate::session::Session;
 
@@ -91,6 +91,35 @@ impl CompactionPreparation {
     /// Files written or edited (sorted).
     pub fn modified_files(&self) -> Vec<String> {
         self.file_operations.modified()
+    }
+
+    /// The fields of the `compaction` entry recording this preparation with `summary`
+    /// (the store adds `id`, `parentId` and `timestamp`). The file lists are appended to
+    /// the summary in pi's format and stored in `details`.
+    pub fn entry_fields(&self, summary: &str, usage: Option<Value>) -> Map<String, Value> {
+        let read_files = self.read_files();
+        let modified_files = self.modified_files();
+        let mut fields = Map::new();
+        fields.insert("type".into(), Value::from("compaction"));
+        fields.insert(
+            "summary".into(),
+            Value::from(format!(
+                "{}{}",
+                summary.trim_end(),
+                file_lists_appendix(&read_files, &modified_files)
+            )),
+        );
+        fields.insert("firstKeptEntryId".into(), Value::from(self.first_kept_entry_id.clone()));
+        fields.insert("tokensBefore".into(), Value::from(self.tokens_before));
+        fields.insert(
+            "details".into(),
+            serde_json::json!({ "readFiles": read_files, "modifiedFiles": modified_files }),
+        );
+        if let Some(usage) = usage {
+            fields.insert("usage".into(), usage);
+        }
+        fields.insert("fromHook".into(), Value::Bool(false));
+        fields
     }
 }
 
