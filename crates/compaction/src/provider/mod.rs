@@ -662,7 +662,19 @@ impl ProviderClient {
             }
         }
         if let Some(event) = parser.finish() {
-            handle(&mut decoder, &event)?;
+            // An event the stream ended in the middle of: a cut, not a server bug.
+            handle(&mut decoder, &event).map_err(|failure| match failure {
+                Failure::Malformed(message) => Failure::Cut(format!(
+                    "the stream ended in the middle of an event ({message})"
+                )),
+                other @ (Failure::Status { .. }
+                | Failure::Provider { .. }
+                | Failure::Overflow(_)
+                | Failure::Connect(_)
+                | Failure::Timeout(_)
+                | Failure::Cut(_)
+                | Failure::Empty) => other,
+            })?;
         }
         decoder.finish()
     }
