@@ -143,6 +143,37 @@ impl Decoder {
     }
 }
 
+/// A whole (non-streamed) message, for proxies that ignore `stream: true`.
+pub fn parse_whole(body: &str) -> Result<Completed, Failure> {
+    let value: Value = serde_json::from_str(body)
+        .map_err(|error| Failure::Malformed(format!("response is not valid JSON ({error})")))?;
+    if value.get("type").and_then(Value::as_str) == Some("error") {
+        return Err(stream_error(&value, body));
+    }
+    let mut decoder = Decoder::default();
+    for block in value
+        .get("content")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+    {
+        if block.get("type").and_then(Value::as_str) == Some("text")
+            && let Some(text) = block.get("text").and_then(Value::as_str)
+        {
+            decoder.text.push_str(text);
+        }
+    }
+    if let Some(usage) = value.get("usage") {
+        decoder.merge_usage(usage);
+    }
+    decoder.stop_reason = value
+        .get("stop_reason")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    decoder.done = true;
+    decoder.finish()
+}
+
 /// An `error` event: `{"type":"error","error":{"type":"overloaded_error","message":"…"}}`.
 fn stream_error(value: &Value, raw: &str) -> Failure {
     let error = value.get("error");
@@ -248,6 +279,16 @@ mod tests {
                 cost: None
             }
         );
+        Ok(())
+    }
+
+    #[test]
+    fn whole_message() -> Result<(), Failure> {
+        let completed = parse_whole(
+            r#"{"id":"m","type":"message","content":[{"type":"thinking","thinking":"t"},{"type":"text","text":"Sum"}],"stop_reason":"end_turn","usage":{"input_tokens":9,"output_tokens":2}}"#,
+        )?;
+        assert_eq!(completed.text, "Sum");
+        assert_eq!(completed.usage.output_tokens, 2);
         Ok(())
     }
 

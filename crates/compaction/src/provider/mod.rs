@@ -622,6 +622,37 @@ impl ProviderClient {
                 retry_after,
             });
         }
+        if is_json(response.headers()) {
+            // The server ignored `stream: true` and sent the whole message at once.
+            let text = match tokio::time::timeout(idle, response.text()).await {
+                Err(_elapsed) => {
+                    return Err(Failure::Timeout(format!(
+                        "the response body did not arrive within {}",
+                        seconds(idle)
+                    )));
+                }
+                Ok(Err(error)) => {
+                    return Err(Failure::Cut(format!(
+                        "the response body broke off: {}",
+                        error_chain(&error)
+                    )));
+                }
+                Ok(Ok(text)) => text,
+            };
+            let completed = match self.config.kind {
+                ProviderKind::OpenAi => openai::parse_whole(&text)?,
+                ProviderKind::Anthropic => anthropic::parse_whole(&text)?,
+            };
+            let chars = completed.text.chars().count();
+            if chars > 0 {
+                *delivered = true;
+                progress(SummaryProgress::Output {
+                    chars,
+                    estimated_tokens: (chars as u64).div_ceil(4),
+                });
+            }
+            return Ok(completed);
+        }
         let mut parser = SseParser::new();
         let mut decoder = Decoder::new(self.config.kind);
         let mut chars = 0_usize;
@@ -678,6 +709,14 @@ impl ProviderClient {
         }
         decoder.finish()
     }
+}
+
+/// Whether a response is a plain JSON document rather than an event stream.
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.trim_start().starts_with("application/json"))
 }
 
 /// Classifies an error from sending a request.

@@ -107,6 +107,37 @@ impl Decoder {
     }
 }
 
+/// A whole (non-streamed) chat completion, for servers that ignore `stream: true`.
+pub fn parse_whole(body: &str) -> Result<Completed, Failure> {
+    let value: Value = serde_json::from_str(body)
+        .map_err(|error| Failure::Malformed(format!("response is not valid JSON ({error})")))?;
+    if let Some(error) = value.get("error").filter(|error| !error.is_null()) {
+        return Err(stream_error(error, body));
+    }
+    let choice = value
+        .get("choices")
+        .and_then(Value::as_array)
+        .and_then(|choices| choices.first());
+    let text = choice
+        .and_then(|choice| choice.get("message"))
+        .and_then(|message| message.get("content"))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned();
+    let finish_reason = choice
+        .and_then(|choice| choice.get("finish_reason"))
+        .and_then(Value::as_str);
+    Ok(Completed {
+        text,
+        usage: value
+            .get("usage")
+            .filter(|usage| usage.is_object())
+            .map(parse_usage)
+            .unwrap_or_default(),
+        truncated: finish_reason == Some("length"),
+    })
+}
+
 /// An `error` object sent inside the stream.
 fn stream_error(error: &Value, raw: &str) -> Failure {
     let message = error
@@ -212,6 +243,28 @@ mod tests {
                 cost: None
             }
         );
+        assert!(!completed.truncated);
+        Ok(())
+    }
+
+    #[test]
+    fn length_finish_is_truncated() -> Result<(), Failure> {
+        let mut decoder = Decoder::default();
+        feed(
+            &mut decoder,
+            r#"{"choices":[{"delta":{"content":"x"},"finish_reason":"length"}]}"#,
+        )?;
+        assert!(decoder.finish()?.truncated);
+        Ok(())
+    }
+
+    #[test]
+    fn whole_response() -> Result<(), Failure> {
+        let completed = parse_whole(
+            r#"{"choices":[{"index":0,"message":{"role":"assistant","content":"Sum"},"finish_reason":"stop"}],"usage":{"prompt_tokens":9,"completion_tokens":2}}"#,
+        )?;
+        assert_eq!(completed.text, "Sum");
+        assert_eq!(completed.usage.input_tokens, 9);
         assert!(!completed.truncated);
         Ok(())
     }

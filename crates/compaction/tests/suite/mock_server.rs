@@ -34,6 +34,8 @@ pub enum Reply {
         body: String,
         headers: Vec<(String, String)>,
     },
+    /// No response at all (not even headers) for a minute.
+    Hang,
     /// A `200 text/event-stream` body sent chunk by chunk with `delay` before each chunk.
     Stream {
         chunks: Vec<String>,
@@ -168,6 +170,13 @@ async fn handle(
             .status(StatusCode::NOT_IMPLEMENTED)
             .body(Body::from("no scripted reply"))
             .unwrap(),
+        Some(Reply::Hang) => {
+            tokio::time::sleep(Duration::from_secs(60)).await;
+            Response::builder()
+                .status(StatusCode::GATEWAY_TIMEOUT)
+                .body(Body::empty())
+                .unwrap()
+        }
         Some(Reply::Body {
             status,
             body,

@@ -52,6 +52,8 @@ both_providers!(
     cancellation_is_prompt,
     connection_refused_fails,
     error_event_in_stream,
+    no_response_headers_times_out,
+    whole_json_response_is_accepted,
 );
 
 struct Fixture {
@@ -650,4 +652,51 @@ async fn error_event_in_stream(kind: ProviderKind) {
     let response = run(&fixture.summarizer()).await.unwrap();
     assert_eq!(response.text, "recovered");
     assert_eq!(fixture.server.requests().len(), 2);
+}
+
+async fn no_response_headers_times_out(kind: ProviderKind) {
+    let fixture = Fixture::start(kind).await;
+    fixture.server.always(Reply::Hang);
+    let mut config = fixture.config();
+    config.idle_timeout = Duration::from_millis(100);
+    config.max_retries = 1;
+    let error = fixture
+        .summarizer_with(config)
+        .summarize(&request(), &CancellationToken::new(), &ignore_progress)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&error, SummarizerError::Timeout { attempts: 2, message, .. } if message.contains("no response")),
+        "{error:?}"
+    );
+}
+
+async fn whole_json_response_is_accepted(kind: ProviderKind) {
+    let fixture = Fixture::start(kind).await;
+    let body = match kind {
+        ProviderKind::OpenAi => json!({
+            "id": "chatcmpl-1", "object": "chat.completion",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": "not streamed"}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 3}
+        }),
+        ProviderKind::Anthropic => json!({
+            "id": "msg_1", "type": "message", "role": "assistant",
+            "content": [{"type": "text", "text": "not streamed"}],
+            "stop_reason": "end_turn", "usage": {"input_tokens": 10, "output_tokens": 3}
+        }),
+    };
+    fixture.server.push(Reply::status(200, body.to_string()));
+    let response = run(&fixture.summarizer()).await.unwrap();
+    assert_eq!(
+        response,
+        SummaryResponse {
+            text: "not streamed".to_owned(),
+            usage: SummaryUsage {
+                input_tokens: 10,
+                output_tokens: 3,
+                ..SummaryUsage::default()
+            },
+            truncated: false,
+        }
+    );
 }
