@@ -34,3 +34,4 @@ pub use entry::{Entry, EntryKind, Header};
 pub use message::AgentMessage;
 pub use parse::{ParseOptions, SessionParser, parse_session, parse_session_with};
 pub use session::Session;
+pub mod prompts;
