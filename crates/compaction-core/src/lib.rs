@@ -26,6 +26,7 @@ pub mod message;
 pub mod migrate;
 pub mod parse;
 pub mod prepare;
+pub mod prompts;
 pub mod serialize;
 pub mod session;
 
@@ -34,4 +35,3 @@ pub use entry::{Entry, EntryKind, Header};
 pub use message::AgentMessage;
 pub use parse::{ParseOptions, SessionParser, parse_session, parse_session_with};
 pub use session::Session;
-pub mod prompts;
