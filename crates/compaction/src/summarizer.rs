@@ -8,6 +8,7 @@
 
 use std::time::Duration;
 
+use compaction_core::message::AgentMessage;
 use compaction_core::prompts::{self, PromptTask};
 use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
@@ -28,7 +29,7 @@ pub enum SummaryKind {
 }
 
 /// Everything a summarizer needs for one summary.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SummaryRequest {
     /// Which task prompt to use.
     pub kind: SummaryKind,
@@ -44,6 +45,10 @@ pub struct SummaryRequest {
     pub language: Option<String>,
     /// Upper bound on the summary's length, in tokens.
     pub max_output_tokens: u32,
+    /// The messages the transcript was rendered from, for summarizers that work on
+    /// structure rather than text (the offline summarizer). Empty for the second and later
+    /// chunks of a split transcript.
+    pub messages: Vec<AgentMessage>,
 }
 
 impl SummaryRequest {
@@ -58,6 +63,7 @@ impl SummaryRequest {
             instructions: None,
             language: None,
             max_output_tokens,
+            messages: Vec::new(),
         }
     }
 
@@ -245,6 +251,12 @@ pub trait Summarizer: Send + Sync {
 
     /// A short label of what does the summarizing, e.g. `anthropic/claude-sonnet-4-5`.
     fn label(&self) -> String;
+
+    /// The summary model's context window in tokens; `None` when it has none (the
+    /// offline summarizer), so transcripts are never split for it.
+    fn context_window(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// Renders the user message for a summarizing request: the transcript inside

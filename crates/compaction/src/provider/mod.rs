@@ -752,12 +752,19 @@ fn seconds(duration: Duration) -> String {
 #[derive(Debug, Clone)]
 pub struct LlmSummarizer {
     client: ProviderClient,
+    context_window: u64,
 }
 
 impl LlmSummarizer {
     /// Summarizes with `client` (its model is the summary model).
     pub fn new(client: ProviderClient) -> Self {
-        Self { client }
+        Self { client, context_window: DEFAULT_SUMMARY_WINDOW }
+    }
+
+    /// Sets the summary model's context window (requests are split to fit it).
+    pub fn with_context_window(mut self, tokens: u64) -> Self {
+        self.context_window = tokens;
+        self
     }
 
     /// Builds the client from `config`, reading the API key from the environment.
@@ -793,7 +800,14 @@ impl Summarizer for LlmSummarizer {
         let config = self.client.config();
         format!("{}/{}", config.kind, config.model)
     }
+
+    fn context_window(&self) -> Option<u64> {
+        Some(self.context_window)
+    }
 }
+
+/// The summary model's window when nothing better is known.
+pub const DEFAULT_SUMMARY_WINDOW: u64 = 128_000;
 
 #[cfg(test)]
 mod tests {
