@@ -111,7 +111,7 @@ pub fn prepare_branch_entries(
     token_budget: u64,
     estimate: &dyn Fn(&AgentMessage) -> u64,
 ) -> BranchPreparation {
-    let mut files = FileOperations::new();
+    let mut files = FileOperations::default();
     for &index in entries {
         if let EntryKind::BranchSummary(data) = &session.entries()[index].kind
             && !data.from_hook
@@ -126,7 +126,7 @@ pub fn prepare_branch_entries(
     let mut total_tokens: u64 = 0;
     for &index in entries.iter().rev() {
         let Some(message) = branch_message(session, index) else { continue };
-        files.extract_from_message(&message);
+        files.add_message(&message);
         let tokens = estimate(&message);
         let entry = &session.entries()[index];
         if token_budget > 0 && total_tokens.saturating_add(tokens) > token_budget {
