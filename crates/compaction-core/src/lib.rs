@@ -21,6 +21,7 @@ pub mod diagnostic;
 pub mod entry;
 pub mod message;
 pub mod migrate;
+pub mod offline;
 pub mod parse;
 pub mod session;
 
