@@ -25,6 +25,7 @@ pub mod entry;
 pub mod files;
 pub mod message;
 pub mod migrate;
+pub mod offline;
 pub mod parse;
 pub mod prepare;
 pub mod prompts;
