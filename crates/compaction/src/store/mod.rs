@@ -676,10 +676,10 @@ fn undo(writer: &mut dyn SyncWrite, length: u64) -> bool {
 
 impl Drop for SessionStore {
     fn drop(&mut self) {
-        if self.unsynced > 0 {
-            if let Some(writer) = self.writer.as_mut() {
-                let _ = writer.sync_data();
-            }
+        if self.unsynced > 0
+            && let Some(writer) = self.writer.as_mut()
+        {
+            let _ = writer.sync_data();
         }
     }
 }

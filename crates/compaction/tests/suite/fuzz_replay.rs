@@ -1,4 +1,5 @@
-//! Replays the fuzzing corpus (`fuzz/corpus/`) and property-tests the parser and the
+//! Replays the committed fuzzing seeds (`fuzz/seeds/`) and any local corpus `cargo fuzz`
+//! grew (`fuzz/corpus/`, not committed), and property-tests the parser and the
 //! context rebuild on arbitrary and mutated input, on stable Rust.
 //!
 //! The checks are those of the `cargo fuzz` targets in `fuzz/`: parsing never panics, the
@@ -34,14 +35,18 @@ fn check(bytes: &[u8]) {
     }
 }
 
-fn corpus_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/corpus")
+fn fuzz_dir(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fuzz")
+        .join(name)
 }
 
 #[test]
 fn the_fuzz_corpus_replays_cleanly() {
     let mut files = 0;
-    for target in std::fs::read_dir(corpus_dir()).unwrap() {
+    let seeds = std::fs::read_dir(fuzz_dir("seeds")).unwrap();
+    let corpus = std::fs::read_dir(fuzz_dir("corpus")).into_iter().flatten();
+    for target in seeds.chain(corpus) {
         for file in std::fs::read_dir(target.unwrap().path()).unwrap() {
             let path = file.unwrap().path();
             check(&std::fs::read(&path).unwrap());

@@ -107,7 +107,7 @@ fn every_acknowledged_entry_survives_sigkill_at_random_moments() {
     let mut torn_recoveries = 0;
     for round in 0..rounds {
         let mut process = child("append-loop", &path, 1_000_000).spawn().unwrap();
-        std::thread::sleep(Duration::from_micros(rng.random_range(2_000..25_000)));
+        std::thread::sleep(Duration::from_micros(rng.random_range(5_000..40_000)));
         process.kill().unwrap();
         let output = process.wait_with_output().unwrap();
         let acked = acknowledged(&output.stdout);
