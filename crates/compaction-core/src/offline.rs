@@ -9,8 +9,9 @@
 //!
 //! Invariants: the output is a pure function of the input (same input, same bytes); it never
 //! exceeds `max_chars` characters, dropping the least important items first while keeping
-//! every section heading whenever the headings alone fit; text is only ever cut on character
-//! boundaries; tool outputs are scanned line by line and never copied whole.
+//! every section heading whenever the empty skeleton (headings and `(none)` lines) fits;
+//! text is only ever cut on character boundaries; tool outputs are scanned line by line and
+//! never copied whole.
 
 use std::collections::BTreeSet;
 
@@ -422,28 +423,28 @@ fn looks_like_identifier(text: &str) -> bool {
         && !text.contains(char::is_whitespace)
         && !looks_like_path(text)
         && text.chars().any(|c| c.is_alphabetic())
+        // Short plain words (`out`, `ok`) say little; `Vec`, `f()` or `a_b` still count.
+        && (length >= 4 || text.chars().any(|c| c.is_uppercase() || "_:()".contains(c)))
 }
 
 fn content_text(content: &Content) -> String {
     content.joined_text()
 }
 
-/// Lines of the text blocks of `content`, without joining them.
-fn content_lines(content: &Content) -> Vec<&str> {
-    match content {
-        Content::Text(text) => text.lines().collect(),
-        Content::Blocks(blocks) => blocks
-            .iter()
-            .filter_map(|block| match block {
-                ContentBlock::Text(text) => Some(text.text.as_str()),
-                ContentBlock::Image(_)
-                | ContentBlock::Thinking(_)
-                | ContentBlock::ToolCall(_)
-                | ContentBlock::Other(_) => None,
-            })
-            .flat_map(str::lines)
-            .collect(),
-    }
+/// Lines of the text blocks of `content`, lazily: nothing is joined or collected.
+fn content_lines(content: &Content) -> impl Iterator<Item = &str> + Clone {
+    let (text, blocks): (Option<&str>, &[ContentBlock]) = match content {
+        Content::Text(text) => (Some(text.as_str()), &[]),
+        Content::Blocks(blocks) => (None, blocks.as_slice()),
+    };
+    let block_texts = blocks.iter().filter_map(|block| match block {
+        ContentBlock::Text(text) => Some(text.text.as_str()),
+        ContentBlock::Image(_)
+        | ContentBlock::Thinking(_)
+        | ContentBlock::ToolCall(_)
+        | ContentBlock::Other(_) => None,
+    });
+    text.into_iter().chain(block_texts).flat_map(str::lines)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1040,12 +1041,12 @@ impl Digest {
         match (tool_role(&call.name), call.path.clone(), call.command.clone()) {
             (ToolRole::Modify(verb), Some(path), _) => {
                 if result.is_error {
-                    let scan = scan_output(lines.iter().copied());
+                    let scan = scan_output(lines.clone());
                     let first = scan
                         .errors
                         .first()
                         .cloned()
-                        .or_else(|| first_line(&lines).map(|l| code(&l)));
+                        .or_else(|| first_line(lines.clone()).map(|l| code(&l)));
                     let detail = first.as_deref().map(|e| format!(": {e}")).unwrap_or_default();
                     self.fail(
                         format!("modify:{path}"),
@@ -1070,7 +1071,7 @@ impl Digest {
             }
             (ToolRole::Read, Some(path), _) => {
                 if result.is_error {
-                    let first = first_line(&lines).map(|l| code(&l));
+                    let first = first_line(lines.clone()).map(|l| code(&l));
                     let detail = first.as_deref().map(|e| format!(": {e}")).unwrap_or_default();
                     self.fail(
                         format!("read:{path}"),
@@ -1084,7 +1085,7 @@ impl Digest {
                 }
             }
             (ToolRole::Shell, _, Some(command)) => {
-                let scan = scan_output(lines.iter().copied());
+                let scan = scan_output(lines.clone());
                 let failed = result.is_error
                     || scan.exit_code.is_some_and(|code| code != 0)
                     || scan.tests_failed;
@@ -1092,12 +1093,12 @@ impl Digest {
             }
             (ToolRole::Modify(_) | ToolRole::Read | ToolRole::Shell | ToolRole::Other, _, _) => {
                 if result.is_error {
-                    let scan = scan_output(lines.iter().copied());
+                    let scan = scan_output(lines.clone());
                     let first = scan
                         .errors
                         .first()
                         .cloned()
-                        .or_else(|| first_line(&lines).map(|l| code(&l)));
+                        .or_else(|| first_line(lines.clone()).map(|l| code(&l)));
                     let detail = first.as_deref().map(|e| format!(": {e}")).unwrap_or_default();
                     let target = call
                         .path
@@ -1666,8 +1667,8 @@ fn command_argument(arguments: &Value) -> Option<String> {
         .filter(|command| !command.is_empty())
 }
 
-fn first_line(lines: &[&str]) -> Option<String> {
-    lines.iter().map(|line| line.trim()).find(|line| !line.is_empty()).map(|line| clip(line, 240))
+fn first_line<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
+    lines.map(str::trim).find(|line| !line.is_empty()).map(|line| clip(line, 240))
 }
 
 fn capitalised(name: &str) -> String {
