@@ -73,9 +73,7 @@ pub fn build_context_for_path(session: &Session, path: Vec<usize>) -> SessionCon
     let mut compaction_position = None;
     for (position, &index) in path.iter().enumerate() {
         match &entries[index].kind {
-            EntryKind::ThinkingLevelChange {
-                thinking_level: level,
-            } => {
+            EntryKind::ThinkingLevelChange { thinking_level: level } => {
                 thinking_level = Some(level.clone());
             }
             EntryKind::Compaction(_) => compaction_position = Some(position),
@@ -95,14 +93,9 @@ pub fn build_context_for_path(session: &Session, path: Vec<usize>) -> SessionCon
     match compaction_position {
         Some(compaction_at) => {
             let compaction = path[compaction_at];
-            items.push(ContextItem {
-                entry: compaction,
-                kind: ContextItemKind::CompactionSummary,
-            });
-            let first_kept = match &entries[compaction].kind {
-                EntryKind::Compaction(data) => Some(data.first_kept_entry_id.as_str()),
-                _ => None,
-            };
+            items.push(ContextItem { entry: compaction, kind: ContextItemKind::CompactionSummary });
+            let first_kept =
+                entries[compaction].kind.as_compaction().map(|d| d.first_kept_entry_id.as_str());
             let start = path[..compaction_at]
                 .iter()
                 .position(|&index| Some(entries[index].id.as_str()) == first_kept);
@@ -158,22 +151,24 @@ fn last_model(session: &Session, path: &[usize]) -> Option<ModelRef> {
         let entry = &session.entries()[index];
         match &entry.kind {
             EntryKind::ModelChange { provider, model_id } => {
-                return Some(ModelRef {
-                    provider: provider.clone(),
-                    model_id: model_id.clone(),
-                });
+                return Some(ModelRef { provider: provider.clone(), model_id: model_id.clone() });
             }
             EntryKind::Message { role } if role == "assistant" => {
-                if let Some(Ok(AgentMessage::Assistant(message))) = entry.message() {
-                    if let (Some(provider), Some(model)) = (message.provider, message.model) {
-                        return Some(ModelRef {
-                            provider,
-                            model_id: model,
-                        });
-                    }
+                if let Some(Ok(AgentMessage::Assistant(message))) = entry.message()
+                    && let (Some(provider), Some(model)) = (message.provider, message.model)
+                {
+                    return Some(ModelRef { provider, model_id: model });
                 }
             }
-            _ => {}
+            EntryKind::Message { .. }
+            | EntryKind::ThinkingLevelChange { .. }
+            | EntryKind::Compaction(_)
+            | EntryKind::BranchSummary(_)
+            | EntryKind::Custom { .. }
+            | EntryKind::CustomMessage { .. }
+            | EntryKind::Label { .. }
+            | EntryKind::SessionInfo { .. }
+            | EntryKind::Unknown { .. } => {}
         }
     }
     None
@@ -198,9 +193,7 @@ pub fn agent_message(session: &Session, item: ContextItem) -> AgentMessage {
             Some(Err(_)) | None => {
                 let value = entry.to_value().ok();
                 AgentMessage::Other(
-                    value
-                        .and_then(|v| v.get("message").cloned())
-                        .unwrap_or_default(),
+                    value.and_then(|v| v.get("message").cloned()).unwrap_or_default(),
                 )
             }
         },
@@ -220,13 +213,7 @@ pub fn agent_message(session: &Session, item: ContextItem) -> AgentMessage {
                 extra: with_timestamp(extra),
             })
         }
-        (
-            EntryKind::CustomMessage {
-                custom_type,
-                display,
-            },
-            _,
-        ) => {
+        (EntryKind::CustomMessage { custom_type, display }, _) => {
             let value = entry.to_value().unwrap_or_default();
             let content = value
                 .get("content")
@@ -259,18 +246,12 @@ pub fn agent_message(session: &Session, item: ContextItem) -> AgentMessage {
 impl SessionContext {
     /// The context as agent messages (the session's own roles).
     pub fn agent_messages(&self, session: &Session) -> Vec<AgentMessage> {
-        self.items
-            .iter()
-            .map(|&item| agent_message(session, item))
-            .collect()
+        self.items.iter().map(|&item| agent_message(session, item)).collect()
     }
 
     /// The context as the LLM receives it: only `user`, `assistant` and `toolResult`.
     pub fn llm_messages(&self, session: &Session) -> Vec<AgentMessage> {
-        self.items
-            .iter()
-            .filter_map(|&item| to_llm(agent_message(session, item)))
-            .collect()
+        self.items.iter().filter_map(|&item| to_llm(agent_message(session, item))).collect()
     }
 }
 
@@ -383,17 +364,11 @@ mod tests {
     }
 
     fn roles(s: &Session, c: &SessionContext) -> Vec<String> {
-        c.agent_messages(s)
-            .iter()
-            .map(|m| m.role().to_owned())
-            .collect()
+        c.agent_messages(s).iter().map(|m| m.role().to_owned()).collect()
     }
 
     fn ids(s: &Session, c: &SessionContext) -> Vec<String> {
-        c.items
-            .iter()
-            .map(|i| s.entries()[i.entry].id.clone())
-            .collect()
+        c.items.iter().map(|i| s.entries()[i.entry].id.clone()).collect()
     }
 
     #[test]
@@ -417,21 +392,13 @@ mod tests {
         assert_eq!(c.thinking_level, "high");
         assert_eq!(
             c.model,
-            Some(ModelRef {
-                provider: "anthropic".into(),
-                model_id: "claude".into()
-            })
+            Some(ModelRef { provider: "anthropic".into(), model_id: "claude".into() })
         );
         let llm = c.llm_messages(&s);
         assert_eq!(llm.len(), 4);
-        let AgentMessage::User(user) = &llm[3] else {
-            panic!()
-        };
+        let AgentMessage::User(user) = &llm[3] else { panic!() };
         let text = user.content.joined_text();
-        assert!(
-            text.contains("<summary>\nwent elsewhere\n</summary>"),
-            "{text}"
-        );
+        assert!(text.contains("<summary>\nwent elsewhere\n</summary>"), "{text}");
     }
 
     #[test]
@@ -470,9 +437,7 @@ mod tests {
         let c = build_context(&s, s.leaf());
         let llm = c.llm_messages(&s);
         assert_eq!(llm.len(), 1);
-        let AgentMessage::User(user) = &llm[0] else {
-            panic!()
-        };
+        let AgentMessage::User(user) = &llm[0] else { panic!() };
         assert_eq!(
             user.content.joined_text(),
             "The user ran a shell command:\n$ cargo test\nok\n[exit code 0]"

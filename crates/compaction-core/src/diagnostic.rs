@@ -108,11 +108,7 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn new(line: usize, kind: DiagnosticKind, message: impl Into<String>) -> Self {
-        Diagnostic {
-            line,
-            kind,
-            message: message.into(),
-        }
+        Diagnostic { line, kind, message: message.into() }
     }
 
     pub fn severity(&self) -> Severity {
@@ -127,12 +123,6 @@ impl std::fmt::Display for Diagnostic {
             Severity::Warning => "warning",
             Severity::Error => "error",
         };
-        write!(
-            f,
-            "line {}: {severity}[{}]: {}",
-            self.line,
-            self.kind.name(),
-            self.message
-        )
+        write!(f, "line {}: {severity}[{}]: {}", self.line, self.kind.name(), self.message)
     }
 }

@@ -28,11 +28,7 @@ pub struct Header {
     pub timestamp: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cwd: Option<String>,
-    #[serde(
-        rename = "parentSession",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "parentSession", default, skip_serializing_if = "Option::is_none")]
     pub parent_session: Option<String>,
     /// Fields this version does not model (v1 headers carry `provider`, `modelId`, …).
     #[serde(flatten)]
@@ -102,6 +98,18 @@ impl EntryKind {
             EntryKind::SessionInfo { .. } => "session_info",
             EntryKind::Unknown { entry_type } => entry_type,
         }
+    }
+}
+
+impl EntryKind {
+    /// The compaction fields, for a `compaction` entry.
+    pub fn as_compaction(&self) -> Option<&CompactionData> {
+        if let EntryKind::Compaction(data) = self { Some(data) } else { None }
+    }
+
+    /// The branch summary fields, for a `branch_summary` entry.
+    pub fn as_branch_summary(&self) -> Option<&BranchSummaryData> {
+        if let EntryKind::BranchSummary(data) = self { Some(data) } else { None }
     }
 }
 
@@ -207,9 +215,7 @@ impl Entry {
         let kind = match entry_type.as_ref() {
             "message" => {
                 let head = e.message.ok_or(EntryError::Missing("message"))?;
-                EntryKind::Message {
-                    role: head.role.into_owned(),
-                }
+                EntryKind::Message { role: head.role.into_owned() }
             }
             "thinking_level_change" => EntryKind::ThinkingLevelChange {
                 thinking_level: e.thinking_level.map(Cow::into_owned).unwrap_or_default(),
@@ -250,9 +256,7 @@ impl Entry {
             },
             "session_info" => EntryKind::SessionInfo { name: e.name },
             "session" => return Err(EntryError::Invalid("a second session header".into())),
-            other => EntryKind::Unknown {
-                entry_type: other.to_owned(),
-            },
+            other => EntryKind::Unknown { entry_type: other.to_owned() },
         };
         Ok(Entry {
             line,
@@ -308,11 +312,7 @@ pub fn json_depth_exceeds(json: &[u8], limit: usize) -> bool {
 }
 
 fn number_to_u64(value: f64) -> u64 {
-    if value.is_finite() && value > 0.0 {
-        value.round() as u64
-    } else {
-        0
-    }
+    if value.is_finite() && value > 0.0 { value.round() as u64 } else { 0 }
 }
 
 /// Why a line is not a usable entry.
@@ -335,7 +335,8 @@ pub enum EntryError {
 
 impl EntryError {
     fn from_json(error: serde_json::Error) -> Self {
-        let text = error.to_string();
+        // Each line is parsed on its own, so serde_json's "line 1" says nothing useful.
+        let text = error.to_string().replace(" at line 1 column ", " at column ");
         if text.contains("recursion limit exceeded") {
             EntryError::TooDeep
         } else if error.is_data() {
@@ -405,9 +406,7 @@ mod tests {
         let entry = Entry::parse(3, raw).unwrap();
         assert_eq!(entry.raw(), raw);
         assert_eq!(entry.parent_id.as_deref(), Some("00000001"));
-        let EntryKind::Compaction(data) = &entry.kind else {
-            panic!("{:?}", entry.kind)
-        };
+        let EntryKind::Compaction(data) = &entry.kind else { panic!("{:?}", entry.kind) };
         assert_eq!(data.first_kept_entry_id, "00000002");
         assert_eq!(data.tokens_before, 1234);
     }
@@ -443,11 +442,7 @@ mod depth_tests {
         for depth in 120..136 {
             let text = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
             let serde_ok = serde_json::from_str::<Value>(&text).is_ok();
-            assert_eq!(
-                !json_depth_exceeds(text.as_bytes(), MAX_JSON_DEPTH),
-                serde_ok,
-                "{depth}"
-            );
+            assert_eq!(!json_depth_exceeds(text.as_bytes(), MAX_JSON_DEPTH), serde_ok, "{depth}");
         }
         assert!(!json_depth_exceeds(br#"{"a":"[[[[\"[[[["}"#, 2));
     }

@@ -63,20 +63,14 @@ pub enum ContentBlock {
 impl ContentBlock {
     /// A text block with no extra fields.
     pub fn text(text: impl Into<String>) -> Self {
-        ContentBlock::Text(TextContent {
-            text: text.into(),
-            extra: Extra::new(),
-        })
+        ContentBlock::Text(TextContent { text: text.into(), extra: Extra::new() })
     }
 }
 
 impl<'de> Deserialize<'de> for ContentBlock {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let value = Value::deserialize(deserializer)?;
-        let kind = value
-            .get("type")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
+        let kind = value.get("type").and_then(Value::as_str).unwrap_or_default();
         let block = match kind {
             "text" => ContentBlock::Text(without_type(value).map_err(D::Error::custom)?),
             "image" => ContentBlock::Image(without_type(value).map_err(D::Error::custom)?),
@@ -305,29 +299,22 @@ impl AgentMessage {
             AgentMessage::Custom(_) => "custom",
             AgentMessage::BranchSummary(_) => "branchSummary",
             AgentMessage::CompactionSummary(_) => "compactionSummary",
-            AgentMessage::Other(value) => value
-                .get("role")
-                .and_then(Value::as_str)
-                .unwrap_or("unknown"),
+            AgentMessage::Other(value) => {
+                value.get("role").and_then(Value::as_str).unwrap_or("unknown")
+            }
         }
     }
 
     /// A user message with plain text content.
     pub fn user_text(text: impl Into<String>) -> Self {
-        AgentMessage::User(UserMessage {
-            content: Content::Text(text.into()),
-            extra: Extra::new(),
-        })
+        AgentMessage::User(UserMessage { content: Content::Text(text.into()), extra: Extra::new() })
     }
 }
 
 impl<'de> Deserialize<'de> for AgentMessage {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let value = Value::deserialize(deserializer)?;
-        let role = value
-            .get("role")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
+        let role = value.get("role").and_then(Value::as_str).unwrap_or_default();
         let message = match role {
             "user" => AgentMessage::User(without_tag(value, "role").map_err(D::Error::custom)?),
             "assistant" => {
@@ -418,24 +405,18 @@ mod tests {
     #[test]
     fn every_role_round_trips_with_unknown_fields() {
         round_trip(json!({"role":"user","content":"hi","timestamp":1,"zz":{"a":[1,2.5]}}));
-        round_trip(
-            json!({"role":"user","content":[{"type":"text","text":"a","cache":true},
-            {"type":"image","data":"QQ==","mimeType":"image/png"},{"type":"video","url":"x"}]}),
-        );
+        round_trip(json!({"role":"user","content":[{"type":"text","text":"a","cache":true},
+            {"type":"image","data":"QQ==","mimeType":"image/png"},{"type":"video","url":"x"}]}));
         round_trip(json!({"role":"assistant","content":[
             {"type":"thinking","thinking":"hmm","thinkingSignature":"sig"},
             {"type":"toolCall","id":"c1","name":"read","arguments":{"path":"a.rs","offset":30,"limit":30.0,"2":1,"1":2}}],
             "api":"openai-responses","provider":"openai","model":"gpt-5",
             "usage":{"input":10,"output":5,"cacheRead":0,"cacheWrite":0,"totalTokens":15,"cost":{"total":0.1}},
             "stopReason":"toolUse","timestamp":1700000000000u64}));
-        round_trip(
-            json!({"role":"toolResult","toolCallId":"c1","toolName":"read",
-            "content":[{"type":"text","text":"fn main"}],"isError":false,"details":{"diff":"x"},"timestamp":2}),
-        );
-        round_trip(
-            json!({"role":"bashExecution","command":"ls","output":"a\n","exitCode":0,
-            "cancelled":false,"truncated":false,"excludeFromContext":true,"timestamp":3}),
-        );
+        round_trip(json!({"role":"toolResult","toolCallId":"c1","toolName":"read",
+            "content":[{"type":"text","text":"fn main"}],"isError":false,"details":{"diff":"x"},"timestamp":2}));
+        round_trip(json!({"role":"bashExecution","command":"ls","output":"a\n","exitCode":0,
+            "cancelled":false,"truncated":false,"excludeFromContext":true,"timestamp":3}));
         round_trip(
             json!({"role":"custom","customType":"note","content":"x","display":true,"details":{"k":1}}),
         );
@@ -456,18 +437,10 @@ mod tests {
 
     #[test]
     fn usage_falls_back_to_sum_of_parts() {
-        let usage = Usage {
-            input: 3,
-            output: 4,
-            cache_read: 5,
-            cache_write: 6,
-            ..Usage::default()
-        };
+        let usage =
+            Usage { input: 3, output: 4, cache_read: 5, cache_write: 6, ..Usage::default() };
         assert_eq!(usage.context_tokens(), 18);
-        let usage = Usage {
-            total_tokens: 7,
-            ..usage
-        };
+        let usage = Usage { total_tokens: 7, ..usage };
         assert_eq!(usage.context_tokens(), 7);
     }
 

@@ -58,11 +58,7 @@ fn migrate_v1_fields(map: &mut Map<String, Value>, position: usize, previous_id:
         previous_id.map_or(Value::Null, |id| Value::String(id.to_owned())),
     );
     let is_compaction = migrated.get("type").and_then(Value::as_str) == Some("compaction");
-    let index = if is_compaction {
-        map.shift_remove("firstKeptEntryIndex")
-    } else {
-        None
-    };
+    let index = if is_compaction { map.shift_remove("firstKeptEntryIndex") } else { None };
     migrated.extend(std::mem::take(map));
     if let Some(index) = index.as_ref().and_then(Value::as_u64) {
         // Index 0 is the header, which has no id.
@@ -78,10 +74,10 @@ fn rename_hook_message(map: &mut Map<String, Value>) {
     if map.get("type").and_then(Value::as_str) != Some("message") {
         return;
     }
-    if let Some(Value::Object(message)) = map.get_mut("message") {
-        if message.get("role").and_then(Value::as_str) == Some("hookMessage") {
-            message.insert("role".into(), Value::String("custom".into()));
-        }
+    if let Some(Value::Object(message)) = map.get_mut("message")
+        && message.get("role").and_then(Value::as_str) == Some("hookMessage")
+    {
+        message.insert("role".into(), Value::String("custom".into()));
     }
 }
 
@@ -105,36 +101,19 @@ mod tests {
         let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
         let session = parse_session(text.as_bytes());
         let ids: Vec<_> = session.entries().iter().map(|e| e.id.as_str()).collect();
-        assert_eq!(
-            ids,
-            ["00000001", "00000002", "00000003", "00000004", "00000005"]
-        );
-        let parents: Vec<_> = session
-            .entries()
-            .iter()
-            .map(|e| e.parent_id.as_deref())
-            .collect();
+        assert_eq!(ids, ["00000001", "00000002", "00000003", "00000004", "00000005"]);
+        let parents: Vec<_> = session.entries().iter().map(|e| e.parent_id.as_deref()).collect();
         assert_eq!(
             parents,
-            [
-                None,
-                Some("00000001"),
-                Some("00000002"),
-                Some("00000003"),
-                Some("00000004")
-            ]
+            [None, Some("00000001"), Some("00000002"), Some("00000003"), Some("00000004")]
         );
-        let EntryKind::Compaction(data) = &session.entries()[3].kind else {
-            panic!()
-        };
+        let EntryKind::Compaction(data) = &session.entries()[3].kind else { panic!() };
         assert_eq!(data.first_kept_entry_id, "00000003");
         assert_eq!(session.entries()[4].role(), Some("custom"));
         assert_eq!(session.source_version(), 1);
         assert_eq!(session.header().and_then(|h| h.version), Some(3));
         assert_eq!(
-            session
-                .header()
-                .and_then(|h| h.extra.get("modelId").cloned()),
+            session.header().and_then(|h| h.extra.get("modelId").cloned()),
             Some(json!("m"))
         );
         // Unknown fields survive migration.

@@ -26,9 +26,7 @@ pub const DEFAULT_MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
 
 impl Default for ParseOptions {
     fn default() -> Self {
-        ParseOptions {
-            max_line_bytes: DEFAULT_MAX_LINE_BYTES,
-        }
+        ParseOptions { max_line_bytes: DEFAULT_MAX_LINE_BYTES }
     }
 }
 
@@ -115,12 +113,7 @@ impl SessionParser {
                 self.options.max_line_bytes
             ),
         ));
-        self.malformed.push(MalformedLine {
-            line,
-            offset,
-            bytes: None,
-            length,
-        });
+        self.malformed.push(MalformedLine { line, offset, bytes: None, length });
     }
 
     /// Feeds one line without its `\n`. `terminated` says whether a `\n` followed it.
@@ -152,7 +145,7 @@ impl SessionParser {
             }
         }
         if bytes.iter().all(u8::is_ascii_whitespace) {
-            if !(bytes.is_empty() && !terminated) {
+            if !bytes.is_empty() || terminated {
                 self.diagnostics.push(Diagnostic::new(
                     line,
                     DiagnosticKind::BlankLine,
@@ -228,18 +221,9 @@ impl SessionParser {
 
     fn push_entry_line(&mut self, line: usize, offset: u64, text: &str, terminated: bool) {
         let parsed = if self.source_version < crate::entry::CURRENT_VERSION {
-            let position = if self.header.is_some() {
-                line - 1
-            } else {
-                line
-            };
-            migrate::migrate_line(
-                text,
-                self.source_version,
-                position,
-                self.previous_id.as_deref(),
-            )
-            .and_then(|migrated| Entry::parse(line, &migrated))
+            let position = if self.header.is_some() { line - 1 } else { line };
+            migrate::migrate_line(text, self.source_version, position, self.previous_id.as_deref())
+                .and_then(|migrated| Entry::parse(line, &migrated))
         } else {
             Entry::parse(line, text)
         };
@@ -338,10 +322,7 @@ impl SessionParser {
             entries,
             self.malformed,
             self.diagnostics,
-            crate::session::LineStyle {
-                bom: self.had_bom,
-                crlf: self.saw_crlf,
-            },
+            crate::session::LineStyle { bom: self.had_bom, crlf: self.saw_crlf },
         )
     }
 }
@@ -355,11 +336,7 @@ mod tests {
         r#"{"type":"session","version":3,"id":"s1","timestamp":"2025-01-01T00:00:00Z","cwd":"/w"}"#;
 
     fn kinds(session: &Session) -> Vec<(usize, K)> {
-        session
-            .diagnostics()
-            .iter()
-            .map(|d| (d.line, d.kind))
-            .collect()
+        session.diagnostics().iter().map(|d| (d.line, d.kind)).collect()
     }
 
     fn msg(id: &str, parent: Option<&str>, role: &str) -> String {
@@ -371,11 +348,8 @@ mod tests {
 
     #[test]
     fn clean_file_has_no_diagnostics() {
-        let text = format!(
-            "{HEADER}\n{}\n{}\n",
-            msg("a", None, "user"),
-            msg("b", Some("a"), "assistant")
-        );
+        let text =
+            format!("{HEADER}\n{}\n{}\n", msg("a", None, "user"), msg("b", Some("a"), "assistant"));
         let session = parse_session(text.as_bytes());
         assert_eq!(kinds(&session), vec![]);
         assert_eq!(session.entries().len(), 2);
@@ -445,11 +419,7 @@ mod tests {
         let session = parse_session(text.as_bytes());
         assert_eq!(
             kinds(&session),
-            vec![
-                (5, K::UnknownEntryType),
-                (3, K::DuplicateId),
-                (4, K::DanglingParent)
-            ]
+            vec![(5, K::UnknownEntryType), (3, K::DuplicateId), (4, K::DanglingParent)]
         );
     }
 
@@ -462,13 +432,7 @@ mod tests {
             msg("c", Some("b"), "user"),
         );
         let session = parse_session(text.as_bytes());
-        assert_eq!(
-            kinds(&session)
-                .iter()
-                .filter(|(_, k)| *k == K::ParentCycle)
-                .count(),
-            1
-        );
+        assert_eq!(kinds(&session).iter().filter(|(_, k)| *k == K::ParentCycle).count(), 1);
         // The cycle is cut at one link, so every walk up the tree ends.
         let path = session.path_to_leaf();
         assert!(!path.is_empty() && path.len() <= 3);

@@ -79,18 +79,11 @@ impl Session {
             labels: HashMap::new(),
         };
         for entry in entries {
-            if session
-                .by_id
-                .insert(entry.id.clone(), session.entries.len())
-                .is_some()
-            {
+            if session.by_id.insert(entry.id.clone(), session.entries.len()).is_some() {
                 session.diagnostics.push(Diagnostic::new(
                     entry.line,
                     DiagnosticKind::DuplicateId,
-                    format!(
-                        "id `{}` was used by an earlier entry; this later one wins",
-                        entry.id
-                    ),
+                    format!("id `{}` was used by an earlier entry; this later one wins", entry.id),
                 ));
             }
             session.entries.push(entry);
@@ -271,9 +264,7 @@ impl Session {
 
     /// Indices of entries without a parent, in file order.
     pub fn roots(&self) -> Vec<usize> {
-        (0..self.entries.len())
-            .filter(|&i| self.parents[i].is_none())
-            .collect()
+        (0..self.entries.len()).filter(|&i| self.parents[i].is_none()).collect()
     }
 
     /// The current leaf: the last entry in file order.
@@ -286,10 +277,7 @@ impl Session {
     pub fn resolve_leaf(&self, id: Option<&str>) -> Result<Option<usize>, UnknownEntryId> {
         match id {
             None => Ok(self.leaf()),
-            Some(id) => self
-                .index_of(id)
-                .map(Some)
-                .ok_or_else(|| UnknownEntryId(id.to_owned())),
+            Some(id) => self.index_of(id).map(Some).ok_or_else(|| UnknownEntryId(id.to_owned())),
         }
     }
 
@@ -315,9 +303,7 @@ impl Session {
 
     /// Entries with no children, in file order.
     pub fn leaves(&self) -> Vec<usize> {
-        (0..self.entries.len())
-            .filter(|&i| self.children[i].is_empty())
-            .collect()
+        (0..self.entries.len()).filter(|&i| self.children[i].is_empty()).collect()
     }
 
     /// The deepest entry that is an ancestor of both (an entry is its own ancestor).
@@ -348,13 +334,13 @@ impl Session {
 
     /// The session name from the latest `session_info` entry.
     pub fn name(&self) -> Option<&str> {
-        self.entries
-            .iter()
-            .rev()
-            .find_map(|entry| match &entry.kind {
-                EntryKind::SessionInfo { name } => Some(name.as_deref()),
-                _ => None,
-            })?
+        self.entries.iter().rev().find_map(|entry| {
+            if let EntryKind::SessionInfo { name } = &entry.kind {
+                Some(name.as_deref())
+            } else {
+                None
+            }
+        })?
     }
 }
 
@@ -374,11 +360,7 @@ mod tests {
     }
 
     fn entry(id: &str, parent: &str) -> String {
-        let parent = if parent.is_empty() {
-            "null".to_owned()
-        } else {
-            format!("\"{parent}\"")
-        };
+        let parent = if parent.is_empty() { "null".to_owned() } else { format!("\"{parent}\"") };
         format!(
             r#"{{"type":"message","id":"{id}","parentId":{parent},"timestamp":"t","message":{{"role":"user","content":"{id}"}}}}"#
         )
@@ -393,11 +375,8 @@ mod tests {
             &entry("d", "b"),
             &entry("e", "d"),
         ]);
-        let ids = |v: Vec<usize>| {
-            v.into_iter()
-                .map(|i| s.entries()[i].id.clone())
-                .collect::<Vec<_>>()
-        };
+        let ids =
+            |v: Vec<usize>| v.into_iter().map(|i| s.entries()[i].id.clone()).collect::<Vec<_>>();
         assert_eq!(ids(s.path_to_leaf()), ["a", "b", "d", "e"]);
         assert_eq!(ids(s.leaves()), ["c", "e"]);
         assert_eq!(ids(s.children_of(1).to_vec()), ["c", "d"]);

@@ -1,6 +1,12 @@
-//! Session store, summarizers, orchestration and agent harness for context compaction.
+//! Session store, summarizers and orchestration for context compaction.
 //!
-//! This crate does the I/O around `compaction-core`: it reads settings and sessions from
-//! disk and talks to models. Decisions stay in the core; this crate gathers their inputs.
+//! The pure decisions live in `compaction-core`; this crate does the I/O around them: a
+//! session store that never loses an entry, LLM providers and the offline summarizer, and
+//! the one orchestration path every compaction and branch summary goes through.
 
+pub mod error;
+pub mod offline;
+pub mod provider;
 pub mod settings;
+pub mod store;
+pub mod summarizer;

@@ -1,0 +1,85 @@
+//! `compaction context`: the messages the model would receive at a leaf.
+
+use std::io::Write as _;
+
+use compaction_core::context::build_context;
+use compaction_core::message::{AgentMessage, Content, ContentBlock};
+
+use super::ExitStatus;
+use crate::cli::{ContextArgs, ContextFormat};
+use crate::output::print_json;
+
+pub fn run(args: &ContextArgs) -> anyhow::Result<ExitStatus> {
+    let (session, leaf) = super::load_with_leaf(&args.session)?;
+    let context = build_context(&session, leaf);
+    let messages = context.llm_messages(&session);
+    match args.format {
+        ContextFormat::Json => print_json(&messages)?,
+        ContextFormat::Text => {
+            let mut out = std::io::stdout().lock();
+            for (number, message) in messages.iter().enumerate() {
+                if number > 0 {
+                    writeln!(out)?;
+                }
+                write_message(&mut out, message)?;
+            }
+        }
+    }
+    Ok(ExitStatus::Success)
+}
+
+fn write_blocks(out: &mut impl std::io::Write, blocks: &[ContentBlock]) -> std::io::Result<()> {
+    for block in blocks {
+        match block {
+            ContentBlock::Text(text) => writeln!(out, "{}", text.text)?,
+            ContentBlock::Image(image) => {
+                writeln!(out, "[image {} , {} bytes base64]", image.mime_type, image.data.len())?
+            }
+            ContentBlock::Thinking(thinking) => {
+                writeln!(out, "[thinking]")?;
+                writeln!(out, "{}", thinking.thinking)?;
+                writeln!(out, "[/thinking]")?;
+            }
+            ContentBlock::ToolCall(call) => {
+                writeln!(out, "[tool call {} {}] {}", call.name, call.id, call.arguments)?
+            }
+            ContentBlock::Other(value) => writeln!(out, "[block] {value}")?,
+        }
+    }
+    Ok(())
+}
+
+fn write_message(out: &mut impl std::io::Write, message: &AgentMessage) -> std::io::Result<()> {
+    match message {
+        AgentMessage::User(user) => {
+            writeln!(out, "── user ──")?;
+            match &user.content {
+                Content::Text(text) => writeln!(out, "{text}")?,
+                Content::Blocks(blocks) => write_blocks(out, blocks)?,
+            }
+        }
+        AgentMessage::Assistant(assistant) => {
+            writeln!(out, "── assistant ──")?;
+            write_blocks(out, &assistant.content)?;
+        }
+        AgentMessage::ToolResult(result) => {
+            let status = if result.is_error { ", error" } else { "" };
+            writeln!(
+                out,
+                "── tool result ({} {}{status}) ──",
+                result.tool_name, result.tool_call_id
+            )?;
+            write_blocks(out, &result.content.blocks())?;
+        }
+        AgentMessage::BashExecution(_)
+        | AgentMessage::Custom(_)
+        | AgentMessage::BranchSummary(_)
+        | AgentMessage::CompactionSummary(_)
+        | AgentMessage::Other(_) => {
+            // `llm_messages` converts these to user messages; print anything else as JSON.
+            writeln!(out, "── {} ──", message.role())?;
+            writeln!(out, "{}", serde_json::to_string(message).unwrap_or_default())?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,99 @@
+//! `compaction stats`: what a session holds and what its context looks like.
+
+use std::collections::BTreeMap;
+
+use compaction_core::context::build_context;
+use compaction_core::{Diagnostic, Session, Severity};
+use serde::Serialize;
+
+use super::ExitStatus;
+use crate::cli::StatsArgs;
+use crate::output::print_json;
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Stats {
+    pub file: String,
+    pub header_version: u32,
+    pub entries: usize,
+    pub entry_types: BTreeMap<String, usize>,
+    pub path_length: usize,
+    pub leaf_id: Option<String>,
+    pub leaves: usize,
+    pub context_messages: usize,
+    pub context_roles: BTreeMap<String, usize>,
+    pub thinking_level: String,
+    pub model: Option<compaction_core::context::ModelRef>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+pub fn collect(file: String, session: &Session, leaf: Option<usize>) -> Stats {
+    let mut entry_types = BTreeMap::new();
+    for entry in session.entries() {
+        let key = match entry.role() {
+            Some(role) => format!("message:{role}"),
+            None => entry.kind.type_name().to_owned(),
+        };
+        *entry_types.entry(key).or_insert(0) += 1;
+    }
+    let context = build_context(session, leaf);
+    let mut context_roles = BTreeMap::new();
+    for message in context.agent_messages(session) {
+        *context_roles.entry(message.role().to_owned()).or_insert(0) += 1;
+    }
+    Stats {
+        file,
+        header_version: session.source_version(),
+        entries: session.entries().len(),
+        entry_types,
+        path_length: context.path.len(),
+        leaf_id: leaf.map(|i| session.entries()[i].id.clone()),
+        leaves: session.leaves().len(),
+        context_messages: context.items.len(),
+        context_roles,
+        thinking_level: context.thinking_level.clone(),
+        model: context.model.clone(),
+        diagnostics: session.diagnostics().to_vec(),
+    }
+}
+
+pub fn run(args: &StatsArgs) -> anyhow::Result<ExitStatus> {
+    let (session, leaf) = super::load_with_leaf(&args.session)?;
+    let stats = collect(args.session.file.display().to_string(), &session, leaf);
+    if args.json {
+        print_json(&stats)?;
+    } else {
+        print_human(&stats);
+    }
+    Ok(ExitStatus::Success)
+}
+
+fn print_human(stats: &Stats) {
+    println!("{}", stats.file);
+    println!("  format version   {}", stats.header_version);
+    println!("  entries          {}", stats.entries);
+    for (kind, count) in &stats.entry_types {
+        println!("    {kind:<22} {count}");
+    }
+    println!("  leaves           {}", stats.leaves);
+    println!(
+        "  leaf             {} (path of {} entries)",
+        stats.leaf_id.as_deref().unwrap_or("-"),
+        stats.path_length
+    );
+    if let Some(model) = &stats.model {
+        println!("  model            {}/{}", model.provider, model.model_id);
+    }
+    println!("  thinking level   {}", stats.thinking_level);
+    let roles: Vec<String> =
+        stats.context_roles.iter().map(|(role, count)| format!("{count} {role}")).collect();
+    println!("  context          {} messages ({})", stats.context_messages, roles.join(", "));
+    let count = |severity| stats.diagnostics.iter().filter(|d| d.severity() == severity).count();
+    println!(
+        "  diagnostics      {} errors, {} warnings, {} notes{}",
+        count(Severity::Error),
+        count(Severity::Warning),
+        count(Severity::Info),
+        if stats.diagnostics.is_empty() { "" } else { " (see `compaction check`)" }
+    );
+}
