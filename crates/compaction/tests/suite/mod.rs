@@ -1,5 +1,6 @@
 //! Integration test modules, plus helpers they share.
 
+mod compact;
 mod fuzz_replay;
 pub mod mock_server;
 mod providers;
