@@ -2,6 +2,7 @@
 //! the calibration example. Each `corpus/<kind>.txt` holds messages separated by lines of
 //! `----`. Sources: English, Chinese, Japanese, emoji, Python and TypeScript texts written
 //! for this corpus; Rust chunks of this crate's own source; JSON from `corpus/make_json.py`.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 /// (kind, file contents) for every corpus file.
 pub const CORPUS_FILES: &[(&str, &str)] = &[

@@ -2,6 +2,7 @@
 //!
 //! `cargo run --release -p compaction-core --example generate -- SEED ENTRIES
 //! [--no-branches] [--no-compactions] [--average-entry-bytes N] [--compaction-threshold N] [--event-scale X]`
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::{BufWriter, Write};
 

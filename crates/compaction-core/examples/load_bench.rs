@@ -5,6 +5,7 @@
 //! By default the file is streamed line by line into the parser, so only the entries are
 //! held; `--whole` reads the file into memory first (`parse_session`). Peak memory is the
 //! process's high-water resident set (`VmHWM` from `/proc/self/status`, Linux only).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::BufRead;
 use std::time::Instant;
@@ -72,18 +73,8 @@ fn main() -> std::io::Result<()> {
         file_bytes as f64 / 1e6,
         session.entries().len()
     );
-    println!(
-        "mode: {}",
-        if whole {
-            "whole file in memory"
-        } else {
-            "streamed by line"
-        }
-    );
-    println!(
-        "load (read + parse + index): {:>8.1} ms",
-        loaded.as_secs_f64() * 1e3
-    );
+    println!("mode: {}", if whole { "whole file in memory" } else { "streamed by line" });
+    println!("load (read + parse + index): {:>8.1} ms", loaded.as_secs_f64() * 1e3);
     println!(
         "tree (path + leaves):        {:>8.1} ms  (path {} entries, {} leaves)",
         tree.as_secs_f64() * 1e3,
@@ -95,10 +86,7 @@ fn main() -> std::io::Result<()> {
         context_time.as_secs_f64() * 1e3,
         messages.len()
     );
-    println!(
-        "total:                       {:>8.1} ms",
-        total.as_secs_f64() * 1e3
-    );
+    println!("total:                       {:>8.1} ms", total.as_secs_f64() * 1e3);
     println!(
         "peak RSS: {:.1} MB ({:.2}x file size)",
         peak as f64 / 1e6,

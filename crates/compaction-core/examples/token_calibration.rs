@@ -9,6 +9,7 @@
 //! The fit minimises Σ ((features·w − exact) / exact)² over all messages, each kind weighted
 //! equally (so the many Rust chunks do not drown the few emoji ones), with non-negative
 //! weights (a negative weight is pinned to zero and the rest refitted).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #[path = "../benches/corpus.rs"]
 mod corpus;
@@ -46,10 +47,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         all_heuristic.extend(heuristic_errors);
         all_pi.extend(pi_errors);
     }
-    let total = messages
-        .iter()
-        .map(|(_, text)| exact.text_tokens(text))
-        .sum();
+    let total = messages.iter().map(|(_, text)| exact.text_tokens(text)).sum();
     print_row("all", total, &all_heuristic, &all_pi);
     Ok(())
 }
@@ -141,19 +139,19 @@ fn solve(
     }
     // Gaussian elimination with partial pivoting.
     for col in 0..n {
-        let pivot = (col..n)
-            .max_by(|&p, &q| a[p][col].abs().total_cmp(&a[q][col].abs()))
-            .unwrap_or(col);
+        let pivot =
+            (col..n).max_by(|&p, &q| a[p][col].abs().total_cmp(&a[q][col].abs())).unwrap_or(col);
         a.swap(col, pivot);
         let divisor = a[col][col];
-        for k in col..=n {
-            a[col][k] /= divisor;
+        for value in &mut a[col][col..=n] {
+            *value /= divisor;
         }
-        for row in 0..n {
+        let pivot_row = a[col].clone();
+        for (row, values) in a.iter_mut().enumerate() {
             if row != col {
-                let factor = a[row][col];
-                for k in col..=n {
-                    a[row][k] -= factor * a[col][k];
+                let factor = values[col];
+                for (value, pivot_value) in values[col..=n].iter_mut().zip(&pivot_row[col..=n]) {
+                    *value -= factor * pivot_value;
                 }
             }
         }

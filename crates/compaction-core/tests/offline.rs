@@ -1,4 +1,5 @@
 //! The offline summarizer against a realistic coding session committed as a fixture.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use compaction_core::AgentMessage;
 use compaction_core::context::build_context;

@@ -11,7 +11,9 @@ use futures_util::future::BoxFuture;
 use tokio_util::sync::CancellationToken;
 
 use crate::error::SummarizerError;
-use crate::summarizer::{Summarizer, SummaryKind, SummaryProgress, SummaryRequest, SummaryResponse, SummaryUsage};
+use crate::summarizer::{
+    Summarizer, SummaryKind, SummaryProgress, SummaryRequest, SummaryResponse, SummaryUsage,
+};
 
 /// Writes structured checkpoints from the transcript itself, without a model.
 #[derive(Debug, Clone, Copy, Default)]
