@@ -16,13 +16,21 @@
 //! assert_eq!(context.items.len(), 1);
 //! ```
 
+pub mod branch;
+pub mod budget;
 pub mod context;
+pub mod cut;
 pub mod diagnostic;
 pub mod entry;
+pub mod files;
+pub mod generate;
 pub mod message;
 pub mod migrate;
 pub mod offline;
 pub mod parse;
+pub mod prepare;
+pub mod prompts;
+pub mod serialize;
 pub mod session;
 
 pub use diagnostic::{Diagnostic, DiagnosticKind, Severity};

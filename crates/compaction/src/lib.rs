@@ -1,1 +1,11 @@
+//! Session store, summarizers and orchestration for context compaction.
+//!
+//! The pure decisions live in `compaction-core`; this crate does the I/O around them: a
+//! session store that never loses an entry, LLM providers and the offline summarizer, and
+//! the one orchestration path every compaction and branch summary goes through.
+
+pub mod error;
 pub mod offline;
+pub mod provider;
+pub mod store;
+pub mod summarizer;

@@ -1,0 +1,257 @@
+//! Compaction preparation: everything a summarizer needs, as plain data.
+//!
+//! `prepare_compaction` decides the region (from the previous compaction's first kept
+//! entry, or the path start, to the leaf), finds the cut, and collects the messages to
+//! summarize, the split turn's prefix, the previous summary and the file operations. It
+//! performs no I/O and calls no model, so `plan`, hooks and tests see exactly what `run`
+//! would do. Invariant: `messages_to_summarize` and `turn_prefix_messages` together are the
+//! message-producing entries of the region before the first kept entry, in path order.
+
+use serde_json::{Map, Value};
+
+use crate::cut::{CutOptions, CutPoint, find_cut_point};
+use crate::entry::EntryKind;
+use crate::files::{FileOperations, file_lists_appendix};
+use crate::message::{AgentMessage, CustomMessage, Extra, SummaryMessage};
+use crate::session::Session;
+
+/// The knobs preparation needs (resolved from the compaction settings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PrepareOptions {
+    pub keep_recent_tokens: u64,
+    pub reserve_tokens: u64,
+    pub min_turns_to_keep: usize,
+    pub max_summary_tokens: u64,
+    pub context_window: u64,
+}
+
+impl PrepareOptions {
+    /// The most the kept part may hold while the `minTurnsToKeep` guarantee applies.
+    pub fn max_kept_tokens(&self) -> u64 {
+        self.context_window
+            .saturating_sub(self.reserve_tokens)
+            .saturating_sub(self.max_summary_tokens)
+    }
+}
+
+/// Why there is nothing to compact.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum NothingToCompact {
+    /// The path has no entries.
+    #[error("the session has no entries")]
+    EmptyPath,
+    /// The leaf is already a compaction.
+    #[error("the leaf is already a compaction")]
+    LeafIsCompaction,
+    /// Everything in the region fits in the recent part that is kept verbatim.
+    #[error(
+        "nothing older than the kept part: the region's {region_tokens} tokens fit in the \
+         {keep_recent_tokens} recent tokens kept verbatim"
+    )]
+    NothingToSummarize { region_tokens: u64, keep_recent_tokens: u64 },
+}
+
+/// The data a compaction is built from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompactionPreparation {
+    /// The entries from the root to the leaf (session indices).
+    pub path: Vec<usize>,
+    /// Index into `path` where the region starts.
+    pub region_start: usize,
+    /// The cut.
+    pub cut: CutPoint,
+    /// Id of the first entry kept verbatim.
+    pub first_kept_entry_id: String,
+    /// Messages summarized into the history summary, in order.
+    pub messages_to_summarize: Vec<AgentMessage>,
+    /// Messages of the split turn before the cut (summarized separately).
+    pub turn_prefix_messages: Vec<AgentMessage>,
+    /// Context tokens of the whole path before compaction.
+    pub tokens_before: u64,
+    /// Estimated tokens of the messages kept verbatim.
+    pub kept_tokens: u64,
+    /// The previous compaction's summary, for an iterative update.
+    pub previous_summary: Option<String>,
+    /// Files read and changed, cumulative over earlier compactions.
+    pub file_operations: FileOperations,
+}
+
+impl CompactionPreparation {
+    /// Index into `path` of the first kept entry.
+    pub fn first_kept_index(&self) -> usize {
+        self.cut.first_kept
+    }
+
+    /// Files only read (sorted).
+    pub fn read_files(&self) -> Vec<String> {
+        self.file_operations.read_only()
+    }
+
+    /// Files written or edited (sorted).
+    pub fn modified_files(&self) -> Vec<String> {
+        self.file_operations.modified()
+    }
+
+    /// The fields of the `compaction` entry recording this preparation with `summary`
+    /// (the store adds `id`, `parentId` and `timestamp`). The file lists are appended to
+    /// the summary in pi's format and stored in `details`.
+    pub fn entry_fields(&self, summary: &str, usage: Option<Value>) -> Map<String, Value> {
+        let read_files = self.read_files();
+        let modified_files = self.modified_files();
+        let mut fields = Map::new();
+        fields.insert("type".into(), Value::from("compaction"));
+        fields.insert(
+            "summary".into(),
+            Value::from(format!(
+                "{}{}",
+                summary.trim_end(),
+                file_lists_appendix(&read_files, &modified_files)
+            )),
+        );
+        fields.insert("firstKeptEntryId".into(), Value::from(self.first_kept_entry_id.clone()));
+        fields.insert("tokensBefore".into(), Value::from(self.tokens_before));
+        fields.insert(
+            "details".into(),
+            serde_json::json!({ "readFiles": read_files, "modifiedFiles": modified_files }),
+        );
+        if let Some(usage) = usage {
+            fields.insert("usage".into(), usage);
+        }
+        fields.insert("fromHook".into(), Value::Bool(false));
+        fields
+    }
+}
+
+/// The message an entry contributes to a compaction's input (pi's mapping: tool results
+/// included, branch summaries even when empty, compactions left out).
+pub fn compaction_input_message(session: &Session, index: usize) -> Option<AgentMessage> {
+    let entry = &session.entries()[index];
+    match &entry.kind {
+        EntryKind::Message { .. } => entry.message().map(|parsed| {
+            parsed.unwrap_or_else(|_| {
+                AgentMessage::Other(
+                    entry
+                        .to_value()
+                        .ok()
+                        .and_then(|v| v.get("message").cloned())
+                        .unwrap_or_default(),
+                )
+            })
+        }),
+        EntryKind::CustomMessage { .. } => {
+            let value = entry.to_value().unwrap_or_default();
+            Some(AgentMessage::Custom(CustomMessage {
+                custom_type: value
+                    .get("customType")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned(),
+                content: value
+                    .get("content")
+                    .cloned()
+                    .and_then(|c| serde_json::from_value(c).ok())
+                    .unwrap_or_default(),
+                display: value.get("display").and_then(Value::as_bool).unwrap_or(false),
+                extra: Extra::new(),
+            }))
+        }
+        EntryKind::BranchSummary(data) => {
+            let mut extra = Extra::new();
+            extra.insert("fromId".into(), Value::String(data.from_id.clone()));
+            Some(AgentMessage::BranchSummary(SummaryMessage {
+                summary: data.summary.clone(),
+                extra,
+            }))
+        }
+        EntryKind::Compaction(_)
+        | EntryKind::ThinkingLevelChange { .. }
+        | EntryKind::ModelChange { .. }
+        | EntryKind::Custom { .. }
+        | EntryKind::Label { .. }
+        | EntryKind::SessionInfo { .. }
+        | EntryKind::Unknown { .. } => None,
+    }
+}
+
+/// Prepares a compaction of the path ending at `leaf`.
+///
+/// `message_tokens` estimates one message; `tokens_before` is the context size of the whole
+/// path (see the token module), reported as the compaction's `tokensBefore`.
+pub fn prepare_compaction(
+    session: &Session,
+    leaf: Option<usize>,
+    options: PrepareOptions,
+    message_tokens: &dyn Fn(&AgentMessage) -> u64,
+    tokens_before: u64,
+) -> Result<CompactionPreparation, NothingToCompact> {
+    let Some(leaf) = leaf else { return Err(NothingToCompact::EmptyPath) };
+    let path = session.path(leaf);
+    let entries = session.entries();
+    if matches!(entries[leaf].kind, EntryKind::Compaction(_)) {
+        return Err(NothingToCompact::LeafIsCompaction);
+    }
+    let previous =
+        path.iter().rposition(|&index| matches!(entries[index].kind, EntryKind::Compaction(_)));
+    let mut previous_summary = None;
+    let mut file_operations = FileOperations::default();
+    let region_start = match previous {
+        None => 0,
+        Some(position) => {
+            let data = entries[path[position]].kind.as_compaction();
+            previous_summary = data.map(|d| d.summary.clone());
+            if let Some(data) = data
+                && !data.from_hook
+                && let Some(details) = &data.details
+            {
+                file_operations.add_details(details);
+            }
+            let first_kept = data.map(|d| d.first_kept_entry_id.as_str());
+            path.iter()
+                .position(|&index| Some(entries[index].id.as_str()) == first_kept)
+                .unwrap_or(position + 1)
+        }
+    };
+    let mut tokens_at = |position: usize| -> u64 {
+        entries[path[position]].message().and_then(Result::ok).map_or(0, |m| message_tokens(&m))
+    };
+    let cut_options = CutOptions {
+        keep_recent_tokens: options.keep_recent_tokens,
+        min_turns_to_keep: options.min_turns_to_keep,
+        max_kept_tokens: options.max_kept_tokens(),
+    };
+    let cut = find_cut_point(session, &path, region_start, path.len(), cut_options, &mut tokens_at);
+    let history_end = cut.turn_start.unwrap_or(cut.first_kept);
+    let collect = |range: std::ops::Range<usize>| -> Vec<AgentMessage> {
+        path[range].iter().filter_map(|&index| compaction_input_message(session, index)).collect()
+    };
+    let messages_to_summarize = collect(region_start..history_end);
+    let turn_prefix_messages =
+        if cut.is_split_turn { collect(history_end..cut.first_kept) } else { Vec::new() };
+    let kept_tokens: u64 = path[cut.first_kept..]
+        .iter()
+        .filter_map(|&index| compaction_input_message(session, index))
+        .map(|message| message_tokens(&message))
+        .sum();
+    if messages_to_summarize.is_empty() && turn_prefix_messages.is_empty() {
+        return Err(NothingToCompact::NothingToSummarize {
+            region_tokens: kept_tokens,
+            keep_recent_tokens: options.keep_recent_tokens,
+        });
+    }
+    for message in messages_to_summarize.iter().chain(&turn_prefix_messages) {
+        file_operations.add_message(message);
+    }
+    Ok(CompactionPreparation {
+        first_kept_entry_id: entries[path[cut.first_kept]].id.clone(),
+        path,
+        region_start,
+        cut,
+        messages_to_summarize,
+        turn_prefix_messages,
+        tokens_before,
+        kept_tokens,
+        previous_summary,
+        file_operations,
+    })
+}

@@ -1,0 +1,113 @@
+//! Prompt texts for the summarizing model.
+//!
+//! The wording lives in Markdown files under `prompts/` so that it can be reviewed as prose
+//! and diffed; this module only pulls them in with `include_str!` and picks the right one.
+//! Invariant: every text here is static and deterministic — rendering a prompt from the same
+//! inputs always yields the same bytes, so snapshot tests pin what the model sees.
+
+/// System prompt for every summarizing request: who the model is and what it must not do
+/// (follow instructions found inside the conversation).
+pub const SYSTEM_PROMPT: &str = include_str!("prompts/system.md");
+
+/// The structured checkpoint format shared by history, update and branch summaries: Goal;
+/// Constraints & Preferences; Progress (Done / In Progress / Blocked); Key Decisions;
+/// Next Steps; Critical Context.
+pub const CHECKPOINT_FORMAT: &str = include_str!("prompts/checkpoint-format.md");
+
+/// Task for a first summary of older history (no previous summary exists).
+pub const HISTORY_PROMPT: &str =
+    concat!(include_str!("prompts/history.md"), "\n", include_str!("prompts/checkpoint-format.md"));
+
+/// Task for merging new messages into the checkpoint held in `<previous-summary>`.
+pub const UPDATE_PROMPT: &str =
+    concat!(include_str!("prompts/update.md"), "\n", include_str!("prompts/checkpoint-format.md"));
+
+/// Task for the prefix of a turn that was split by the cut point.
+pub const TURN_PREFIX_PROMPT: &str = include_str!("prompts/turn-prefix.md");
+
+/// Task for summarizing a branch the user is leaving.
+pub const BRANCH_PROMPT: &str =
+    concat!(include_str!("prompts/branch.md"), "\n", include_str!("prompts/checkpoint-format.md"));
+
+/// Which task prompt a summarizing request uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PromptTask {
+    /// First summary of older history.
+    History,
+    /// Merge new history into a previous summary.
+    Update,
+    /// Summary of the first part of a split turn.
+    TurnPrefix,
+    /// Summary of an abandoned branch.
+    Branch,
+}
+
+/// The task prompt text for `task`.
+pub fn task_prompt(task: PromptTask) -> &'static str {
+    match task {
+        PromptTask::History => HISTORY_PROMPT,
+        PromptTask::Update => UPDATE_PROMPT,
+        PromptTask::TurnPrefix => TURN_PREFIX_PROMPT,
+        PromptTask::Branch => BRANCH_PROMPT,
+    }
+}
+
+/// The language rule: write in `language` when one is set (and not blank), otherwise in the
+/// conversation's own language.
+pub fn language_instruction(language: Option<&str>) -> String {
+    match language.map(str::trim).filter(|language| !language.is_empty()) {
+        Some(language) => format!("Write the summary in {language}."),
+        None => {
+            "Write the summary in the language the conversation is mostly written in.".to_owned()
+        }
+    }
+}
+
+/// Custom instructions from the user, appended as an additional focus. `None` when the
+/// instructions are blank.
+pub fn focus_instruction(instructions: &str) -> Option<String> {
+    let instructions = instructions.trim();
+    if instructions.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "Additional focus requested by the user (follow it within the structure above):\n{instructions}"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checkpoint_prompts_carry_every_section() {
+        for prompt in [HISTORY_PROMPT, UPDATE_PROMPT, BRANCH_PROMPT] {
+            for heading in [
+                "## Goal",
+                "## Constraints & Preferences",
+                "## Progress",
+                "### Done",
+                "### In Progress",
+                "### Blocked",
+                "## Key Decisions",
+                "## Next Steps",
+                "## Critical Context",
+            ] {
+                assert!(prompt.contains(heading), "missing {heading}");
+            }
+        }
+        assert!(UPDATE_PROMPT.contains("<previous-summary>"));
+    }
+
+    #[test]
+    fn language_rule() {
+        assert_eq!(language_instruction(Some(" German ")), "Write the summary in German.");
+        assert_eq!(language_instruction(Some("  ")), language_instruction(None));
+    }
+
+    #[test]
+    fn blank_focus_is_dropped() {
+        assert_eq!(focus_instruction(" \n"), None);
+        assert!(focus_instruction("the parser").is_some_and(|text| text.ends_with("\nthe parser")));
+    }
+}

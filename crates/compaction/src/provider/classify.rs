@@ -1,0 +1,128 @@
+//! Reading provider error bodies: extract the human message, recognise context-window
+//! overflows, and scrub secrets.
+//!
+//! Invariant: every string that leaves this module for an error value has passed through
+//! [`scrub`], so it holds no API key and is bounded in length.
+
+use crate::provider::ApiKey;
+
+/// Longest provider message kept in an error, in characters.
+const MAX_MESSAGE_CHARS: usize = 1000;
+
+/// Texts (lower case) that providers and local servers use when a request does not fit the
+/// model's context window.
+const OVERFLOW_MARKERS: &[&str] = &[
+    "context_length_exceeded",            // OpenAI error code
+    "maximum context length",             // OpenAI, vLLM
+    "prompt is too long",                 // Anthropic
+    "exceeds the available context size", // llama.cpp
+    "exceed_context_size",                // llama.cpp error type
+    "context window",                     // many OpenAI-compatible servers
+    "context length",                     // Ollama, LM Studio
+    "too many tokens",                    // generic
+    "reduce the length of the messages",  // older OpenAI wording
+    "input is too long",                  // Bedrock and others
+];
+
+/// Whether an error text (message, code and type, or a whole body) says the request does not
+/// fit the context window. Rate-limit answers (429) are never overflows, even when they speak
+/// of tokens.
+pub fn is_context_overflow(status: Option<u16>, text: &str) -> bool {
+    if status == Some(429) {
+        return false;
+    }
+    let lower = text.to_lowercase();
+    OVERFLOW_MARKERS.iter().any(|marker| lower.contains(marker))
+}
+
+/// The provider's own explanation from an error body: `error.message`, `error` (a string),
+/// `message` or `detail`, else the body text itself.
+pub fn error_message(body: &str) -> String {
+    let from_json = serde_json::from_str::<serde_json::Value>(body)
+        .ok()
+        .and_then(|value| message_in(&value));
+    match from_json {
+        Some(message) => message,
+        None if body.trim().is_empty() => "(empty response body)".to_owned(),
+        None => body.trim().to_owned(),
+    }
+}
+
+/// The message inside a parsed error value, if it has one.
+pub fn message_in(value: &serde_json::Value) -> Option<String> {
+    let error = value.get("error");
+    error
+        .and_then(|error| error.get("message"))
+        .and_then(serde_json::Value::as_str)
+        .or_else(|| error.and_then(serde_json::Value::as_str))
+        .or_else(|| value.get("message").and_then(serde_json::Value::as_str))
+        .or_else(|| value.get("detail").and_then(serde_json::Value::as_str))
+        .map(str::to_owned)
+}
+
+/// Removes the API key from `text` and bounds its length.
+pub fn scrub(text: &str, key: &ApiKey) -> String {
+    let secret = key.expose();
+    let mut text = if secret.is_empty() {
+        text.trim().to_owned()
+    } else {
+        text.trim().replace(secret, "[REDACTED]")
+    };
+    if let Some((cut, _)) = text.char_indices().nth(MAX_MESSAGE_CHARS) {
+        text.truncate(cut);
+        text.push('…');
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overflow_messages_are_recognised() {
+        for (status, text) in [
+            (
+                400,
+                r#"{"error":{"message":"This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}"#,
+            ),
+            (
+                400,
+                r#"{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 208310 tokens > 200000 maximum"}}"#,
+            ),
+            (
+                400,
+                r#"{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error"}}"#,
+            ),
+            (400, "Input tokens exceed the model's context window"),
+            (413, "too many tokens in request"),
+        ] {
+            assert!(is_context_overflow(Some(status), text), "{text}");
+        }
+        assert!(!is_context_overflow(
+            Some(429),
+            "Rate limit reached: too many tokens per minute"
+        ));
+        assert!(!is_context_overflow(Some(400), "invalid model"));
+    }
+
+    #[test]
+    fn messages_are_extracted() {
+        assert_eq!(error_message(r#"{"error":{"message":"bad"}}"#), "bad");
+        assert_eq!(error_message(r#"{"error":"flat"}"#), "flat");
+        assert_eq!(error_message(r#"{"detail":"fastapi"}"#), "fastapi");
+        assert_eq!(error_message(" plain text \n"), "plain text");
+        assert_eq!(error_message(""), "(empty response body)");
+    }
+
+    #[test]
+    fn scrub_removes_key_and_bounds_length() {
+        let key = ApiKey::new("sk-secret-123");
+        assert_eq!(
+            scrub("Incorrect API key provided: sk-secret-123.", &key),
+            "Incorrect API key provided: [REDACTED]."
+        );
+        let long = "é".repeat(5000);
+        assert_eq!(scrub(&long, &key).chars().count(), MAX_MESSAGE_CHARS + 1);
+    }
+}

@@ -1,0 +1,463 @@
+//! Atomic rewrites: migration to the current format and repaired copies.
+//!
+//! Invariant: the target path always holds either its old bytes or its complete new bytes.
+//! New content goes to a temporary file in the same directory, which is synced, then renamed
+//! over the target (or hard-linked to a new name, which never replaces anything), and the
+//! directory is synced. Migration keeps the original as `<session>.jsonl.bak-v<N>`.
+//! Lines that are not usable entries are carried over verbatim, in their original order.
+
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+
+use compaction_core::Session;
+use serde_json::{Map, Value};
+
+use super::error::StoreError;
+use super::io::{self, FaultPlan, SyncWrite};
+use super::lock::{LockWait, SessionLock};
+use super::names;
+use super::{OpenOptions, SessionStore};
+
+/// The steps of an atomic rewrite, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum RewriteStep {
+    /// The temporary file holds all the new bytes (not yet synced).
+    TempWritten,
+    /// The temporary file is synced.
+    TempSynced,
+    /// The original is kept under its backup name (migration only).
+    BackupKept,
+    /// The temporary file is renamed (or linked) to the target.
+    Renamed,
+    /// The directory is synced.
+    DirSynced,
+}
+
+/// Options for [`migrate_with`] and [`repair_copy_with`].
+#[derive(Debug, Clone)]
+pub struct RewriteOptions {
+    /// Lines longer than this are not loaded; they are copied from the original by offset.
+    pub max_line_bytes: usize,
+    /// Fails chosen writes or syncs (a testing aid).
+    pub faults: Option<FaultPlan>,
+    /// Stops right after this step as a crash would, leaving files as they are (a testing
+    /// aid).
+    pub stop_after: Option<RewriteStep>,
+}
+
+impl Default for RewriteOptions {
+    fn default() -> Self {
+        RewriteOptions {
+            max_line_bytes: compaction_core::parse::DEFAULT_MAX_LINE_BYTES,
+            faults: None,
+            stop_after: None,
+        }
+    }
+}
+
+/// Buffers output to the temporary file and copies ranges of the original.
+pub(crate) struct Output<'a> {
+    writer: &'a mut dyn SyncWrite,
+    buffer: Vec<u8>,
+    path: &'a Path,
+}
+
+const CHUNK: usize = 1 << 20;
+
+impl Output<'_> {
+    pub(crate) fn push(&mut self, bytes: &[u8]) -> Result<(), StoreError> {
+        self.buffer.extend_from_slice(bytes);
+        if self.buffer.len() >= CHUNK {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<(), StoreError> {
+        if !self.buffer.is_empty() {
+            self.writer
+                .write_all(&self.buffer)
+                .map_err(StoreError::io("cannot write", self.path))?;
+            self.buffer.clear();
+        }
+        Ok(())
+    }
+
+    /// Copies `length` bytes at `offset` of `source` (a line too long to have been held).
+    fn copy_range(
+        &mut self,
+        source: &mut File,
+        source_path: &Path,
+        offset: u64,
+        length: u64,
+    ) -> Result<(), StoreError> {
+        self.flush()?;
+        source
+            .seek(SeekFrom::Start(offset))
+            .map_err(StoreError::io("cannot read", source_path))?;
+        let mut remaining = length;
+        let mut chunk = vec![0u8; CHUNK];
+        while remaining > 0 {
+            let want = usize::try_from(remaining.min(CHUNK as u64)).unwrap_or(CHUNK);
+            let got = source
+                .read(&mut chunk[..want])
+                .map_err(StoreError::io("cannot read", source_path))?;
+            if got == 0 {
+                return Err(StoreError::Io {
+                    action: "file shrank while copying",
+                    path: source_path.to_path_buf(),
+                    source: std::io::ErrorKind::UnexpectedEof.into(),
+                });
+            }
+            self.writer
+                .write_all(&chunk[..got])
+                .map_err(StoreError::io("cannot write", self.path))?;
+            remaining -= got as u64;
+        }
+        Ok(())
+    }
+}
+
+enum Install<'a> {
+    /// Rename over the target, first hard-linking the original to this backup path.
+    Replace { backup: Option<&'a mut PathBuf> },
+    /// Link to the target, failing if it exists.
+    CreateNew,
+}
+
+fn stop(options: &RewriteOptions, target: &Path, step: RewriteStep) -> Result<(), StoreError> {
+    if options.stop_after == Some(step) {
+        return Err(StoreError::Interrupted {
+            path: target.to_path_buf(),
+            step,
+        });
+    }
+    Ok(())
+}
+
+fn atomic_write(
+    target: &Path,
+    install: Install<'_>,
+    options: &RewriteOptions,
+    fill: impl FnOnce(&mut Output<'_>) -> Result<(), StoreError>,
+) -> Result<(), StoreError> {
+    let temp = names::temp_path(target);
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&temp)
+        .map_err(StoreError::io("cannot create", &temp))?;
+    let result = install_temp(target, &temp, file, install, options, fill);
+    if let Err(error) = &result {
+        // A simulated crash leaves the temporary file as a real one would.
+        if !matches!(error, StoreError::Interrupted { .. }) {
+            let _ = std::fs::remove_file(&temp);
+        }
+    }
+    result
+}
+
+fn install_temp(
+    target: &Path,
+    temp: &Path,
+    file: File,
+    install: Install<'_>,
+    options: &RewriteOptions,
+    fill: impl FnOnce(&mut Output<'_>) -> Result<(), StoreError>,
+) -> Result<(), StoreError> {
+    let mut writer = io::writer(file, options.faults.as_ref());
+    let mut output = Output {
+        writer: writer.as_mut(),
+        buffer: Vec::new(),
+        path: temp,
+    };
+    fill(&mut output)?;
+    output.flush()?;
+    stop(options, target, RewriteStep::TempWritten)?;
+    writer
+        .sync_data()
+        .map_err(StoreError::io("cannot sync", temp))?;
+    drop(writer);
+    stop(options, target, RewriteStep::TempSynced)?;
+    match install {
+        Install::Replace { backup } => {
+            if let Some(backup) = backup {
+                keep_backup(target, backup)?;
+                stop(options, target, RewriteStep::BackupKept)?;
+            }
+            std::fs::rename(temp, target).map_err(StoreError::io("cannot replace", target))?;
+        }
+        Install::CreateNew => {
+            std::fs::hard_link(temp, target).map_err(|error| {
+                if error.kind() == std::io::ErrorKind::AlreadyExists {
+                    StoreError::AlreadyExists {
+                        path: target.to_path_buf(),
+                    }
+                } else {
+                    StoreError::io("cannot create", target)(error)
+                }
+            })?;
+            let _ = std::fs::remove_file(temp);
+        }
+    }
+    stop(options, target, RewriteStep::Renamed)?;
+    let dir = names::parent_dir(target);
+    io::sync_dir_with(&dir, options.faults.as_ref())
+        .map_err(StoreError::io("cannot sync directory", &dir))?;
+    stop(options, target, RewriteStep::DirSynced)?;
+    Ok(())
+}
+
+/// Hard-links the original to `backup`, or to `backup.1`, `backup.2`, … when an earlier
+/// (perhaps interrupted) migration left one; `backup` is updated to the name used.
+fn keep_backup(target: &Path, backup: &mut PathBuf) -> Result<(), StoreError> {
+    let base = backup.clone();
+    for attempt in 0..1000u32 {
+        let candidate = if attempt == 0 {
+            base.clone()
+        } else {
+            names::with_suffix(&base, &format!(".{attempt}"))
+        };
+        match std::fs::hard_link(target, &candidate) {
+            Ok(()) => {
+                *backup = candidate;
+                return Ok(());
+            }
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(error) => return Err(StoreError::io("cannot keep a backup at", &candidate)(error)),
+        }
+    }
+    Err(StoreError::AlreadyExists { path: base })
+}
+
+/// Writes a file that must not exist yet, atomically (it appears complete or not at all).
+pub(crate) fn write_new_file(
+    target: &Path,
+    options: &RewriteOptions,
+    fill: impl FnOnce(&mut Output<'_>) -> Result<(), StoreError>,
+) -> Result<(), StoreError> {
+    atomic_write(target, Install::CreateNew, options, fill)
+}
+
+/// What [`migrate`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MigrateReport {
+    /// The version the file declared.
+    pub from_version: u32,
+    /// Where the original was kept; `None` when the file was already current (untouched).
+    pub backup: Option<PathBuf>,
+    /// Entries written.
+    pub entries: usize,
+    /// Unreadable lines carried over verbatim.
+    pub malformed_lines: usize,
+}
+
+/// Rewrites an older-format session as the current version, atomically, keeping the
+/// original as `<session>.jsonl.bak-v<N>`. Takes the write lock (recovering a torn tail
+/// first, as any write open does). A current-version file is left untouched.
+pub fn migrate(path: &Path) -> Result<MigrateReport, StoreError> {
+    migrate_with(path, LockWait::NoWait, &RewriteOptions::default())
+}
+
+/// [`migrate`] with a lock wait and rewrite options.
+pub fn migrate_with(
+    path: &Path,
+    lock_wait: LockWait,
+    options: &RewriteOptions,
+) -> Result<MigrateReport, StoreError> {
+    let open = OpenOptions {
+        lock_wait,
+        max_line_bytes: options.max_line_bytes,
+        faults: options.faults.clone(),
+        ..OpenOptions::for_writing()
+    };
+    let (mut store, _report) = SessionStore::open(path, open)?;
+    let session = store.session();
+    let from_version = session.source_version();
+    let kept_malformed = session
+        .malformed()
+        .iter()
+        .filter(|malformed| malformed.offset < store.file_length())
+        .count();
+    if !session.is_migrated() {
+        return Ok(MigrateReport {
+            from_version,
+            backup: None,
+            entries: session.entries().len(),
+            malformed_lines: kept_malformed,
+        });
+    }
+    let Some(header) = session.header_raw() else {
+        return Err(StoreError::UnreadableHeader {
+            path: path.to_path_buf(),
+            line: 1,
+            detail: "no session header".to_owned(),
+        });
+    };
+    let mut backup = names::with_suffix(path, &format!(".bak-v{from_version}"));
+    let mut source = File::open(path).map_err(StoreError::io("cannot open", path))?;
+    let length = store.file_length();
+    atomic_write(
+        path,
+        Install::Replace {
+            backup: Some(&mut backup),
+        },
+        options,
+        |output| {
+            output.push(header.as_bytes())?;
+            output.push(b"\n")?;
+            write_body(output, session, length, &mut source, path, |_| true)
+        },
+    )?;
+    let report = MigrateReport {
+        from_version,
+        backup: Some(backup),
+        entries: session.entries().len(),
+        malformed_lines: kept_malformed,
+    };
+    // The lock outlives the store's file handles, which still name the old file.
+    let lock: Option<SessionLock> = store.take_lock();
+    drop(store);
+    drop(lock);
+    Ok(report)
+}
+
+/// Writes entries and (when `keep_malformed` says so) malformed lines in line order.
+fn write_body(
+    output: &mut Output<'_>,
+    session: &Session,
+    length: u64,
+    source: &mut File,
+    source_path: &Path,
+    keep_malformed: impl Fn(usize) -> bool,
+) -> Result<(), StoreError> {
+    let mut malformed = session
+        .malformed()
+        .iter()
+        .filter(|malformed| malformed.line > 1 && malformed.offset < length)
+        .peekable();
+    for entry in session.entries() {
+        while let Some(line) = malformed.next_if(|malformed| malformed.line < entry.line) {
+            if keep_malformed(line.line) {
+                write_malformed(output, line, source, source_path)?;
+            }
+        }
+        output.push(entry.raw().as_bytes())?;
+        output.push(b"\n")?;
+    }
+    for line in malformed {
+        if keep_malformed(line.line) {
+            write_malformed(output, line, source, source_path)?;
+        }
+    }
+    Ok(())
+}
+
+fn write_malformed(
+    output: &mut Output<'_>,
+    line: &compaction_core::session::MalformedLine,
+    source: &mut File,
+    source_path: &Path,
+) -> Result<(), StoreError> {
+    match &line.bytes {
+        Some(bytes) => output.push(bytes)?,
+        None => output.copy_range(source, source_path, line.offset, line.length as u64)?,
+    }
+    output.push(b"\n")
+}
+
+/// What [`repair_copy`] wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RepairReport {
+    /// The repaired session: a readable header and every usable entry, in order.
+    pub copy: PathBuf,
+    /// Whether the header was rebuilt (the original had none that could be read).
+    pub header_rebuilt: bool,
+    /// Entries copied.
+    pub entries: usize,
+    /// Where the unusable lines went (verbatim, one per line, in order); `None` when there
+    /// were none.
+    pub rejected: Option<PathBuf>,
+    /// Line numbers (in the original) of the rejected lines.
+    pub rejected_lines: Vec<usize>,
+}
+
+/// Writes a repaired copy of a session beside it; the original is never modified.
+///
+/// The copy, `<name>.repaired-<timestamp>.jsonl`, has the original header (migrated to the
+/// current version) or, when it is missing or unreadable, a new version 3 header whose `cwd`
+/// is the current directory; then every usable entry in file order. Every other line
+/// (the unreadable header, malformed or oversized lines, a torn tail) goes verbatim to
+/// `<copy>.rejected`, so nothing is lost and the copy is clean.
+pub fn repair_copy(path: &Path) -> Result<RepairReport, StoreError> {
+    repair_copy_with(path, &RewriteOptions::default())
+}
+
+/// [`repair_copy`] with rewrite options.
+pub fn repair_copy_with(path: &Path, options: &RewriteOptions) -> Result<RepairReport, StoreError> {
+    let read = OpenOptions {
+        max_line_bytes: options.max_line_bytes,
+        ..OpenOptions::for_reading()
+    };
+    let (store, _report) = SessionStore::open(path, read)?;
+    let session = store.session();
+    let stamp = names::file_timestamp();
+    let stem = path
+        .file_stem()
+        .map(|stem| stem.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let copy = path.with_file_name(format!("{stem}.repaired-{stamp}.jsonl"));
+    let (header, header_rebuilt) = match session.header_raw() {
+        Some(header) => (header.to_owned(), false),
+        None => (new_header_line()?, true),
+    };
+    let length = store.file_length();
+    let mut source = File::open(path).map_err(StoreError::io("cannot open", path))?;
+    write_new_file(&copy, options, |output| {
+        output.push(header.as_bytes())?;
+        output.push(b"\n")?;
+        write_body(output, session, length, &mut source, path, |_| false)
+    })?;
+    let rejected_lines: Vec<usize> = session
+        .malformed()
+        .iter()
+        .map(|malformed| malformed.line)
+        .collect();
+    let rejected = if rejected_lines.is_empty() {
+        None
+    } else {
+        let rejected = names::with_suffix(&copy, ".rejected");
+        write_new_file(&rejected, options, |output| {
+            for line in session.malformed() {
+                write_malformed(output, line, &mut source, path)?;
+            }
+            Ok(())
+        })?;
+        Some(rejected)
+    };
+    Ok(RepairReport {
+        copy,
+        header_rebuilt,
+        entries: session.entries().len(),
+        rejected,
+        rejected_lines,
+    })
+}
+
+fn new_header_line() -> Result<String, StoreError> {
+    let cwd = std::env::current_dir()
+        .map_err(StoreError::io("cannot read the current directory", "."))?;
+    let mut header = Map::new();
+    header.insert("type".into(), "session".into());
+    header.insert(
+        "version".into(),
+        compaction_core::entry::CURRENT_VERSION.into(),
+    );
+    header.insert("id".into(), names::random_uuid().into());
+    header.insert("timestamp".into(), names::timestamp_now().into());
+    header.insert("cwd".into(), cwd.to_string_lossy().into_owned().into());
+    Ok(Value::Object(header).to_string())
+}

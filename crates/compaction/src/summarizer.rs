@@ -1,0 +1,387 @@
+//! The summarizer role: turn an already serialized, redacted transcript into a summary.
+//!
+//! [`Summarizer`] is the seam between orchestration and the network: orchestration builds a
+//! [`SummaryRequest`], a summarizer (an LLM client, or a scripted fake in tests) answers with
+//! a [`SummaryResponse`]. Invariant: a summarizer never sees raw session entries, only the
+//! transcript text, and [`render_user_prompt`] embeds that text verbatim (the core serializer
+//! has already escaped it), so what is sent is exactly what was planned.
+
+use std::time::Duration;
+
+use compaction_core::message::AgentMessage;
+use compaction_core::prompts::{self, PromptTask};
+use futures_util::future::BoxFuture;
+use serde::{Deserialize, Serialize};
+use tokio_util::sync::CancellationToken;
+
+use crate::error::SummarizerError;
+
+/// What kind of summary is asked for; selects the task prompt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SummaryKind {
+    /// Summary of older history (a checkpoint; merged into `previous_summary` when set).
+    History,
+    /// Summary of the first part of a turn split by the cut point.
+    TurnPrefix,
+    /// Summary of a branch the user is leaving.
+    Branch,
+}
+
+/// Everything a summarizer needs for one summary.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SummaryRequest {
+    /// Which task prompt to use.
+    pub kind: SummaryKind,
+    /// System prompt sent to the model (default: [`prompts::SYSTEM_PROMPT`]).
+    pub system_prompt: String,
+    /// The conversation to summarize, already serialized and redacted by the core.
+    pub transcript: String,
+    /// The summary of the previous compaction, to be updated with the transcript.
+    pub previous_summary: Option<String>,
+    /// Custom instructions from the user, appended as an additional focus.
+    pub instructions: Option<String>,
+    /// Language to write the summary in; `None` = the conversation's language.
+    pub language: Option<String>,
+    /// Upper bound on the summary's length, in tokens.
+    pub max_output_tokens: u32,
+    /// The messages the transcript was rendered from, for summarizers that work on
+    /// structure rather than text (the offline summarizer). Empty for the second and later
+    /// chunks of a split transcript.
+    pub messages: Vec<AgentMessage>,
+}
+
+impl SummaryRequest {
+    /// A request with the default system prompt and no previous summary, instructions or
+    /// language.
+    pub fn new(kind: SummaryKind, transcript: impl Into<String>, max_output_tokens: u32) -> Self {
+        Self {
+            kind,
+            system_prompt: prompts::SYSTEM_PROMPT.to_owned(),
+            transcript: transcript.into(),
+            previous_summary: None,
+            instructions: None,
+            language: None,
+            max_output_tokens,
+            messages: Vec::new(),
+        }
+    }
+
+    /// The task prompt this request uses: an update when a previous history summary exists.
+    pub fn prompt_task(&self) -> PromptTask {
+        match self.kind {
+            SummaryKind::History if self.previous_summary.is_some() => PromptTask::Update,
+            SummaryKind::History => PromptTask::History,
+            SummaryKind::TurnPrefix => PromptTask::TurnPrefix,
+            SummaryKind::Branch => PromptTask::Branch,
+        }
+    }
+}
+
+/// Token usage (and cost, when known) of one or more summarizing requests.
+///
+/// Serialized in pi's usage shape: `input`, `output`, `cacheRead`, `cacheWrite`,
+/// `totalTokens`, and `cost` when known. `input` excludes cached input tokens.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[serde(into = "UsageWire", from = "UsageWire")]
+pub struct SummaryUsage {
+    /// Input tokens not served from a cache.
+    pub input_tokens: u64,
+    /// Output tokens.
+    pub output_tokens: u64,
+    /// Input tokens read from the provider's prompt cache.
+    pub cache_read_tokens: u64,
+    /// Input tokens written to the provider's prompt cache.
+    pub cache_write_tokens: u64,
+    /// Cost in US dollars, when the provider reports it.
+    pub cost: Option<f64>,
+}
+
+impl SummaryUsage {
+    /// All tokens counted: input, output and cache reads and writes.
+    pub fn total_tokens(&self) -> u64 {
+        self.input_tokens
+            .saturating_add(self.output_tokens)
+            .saturating_add(self.cache_read_tokens)
+            .saturating_add(self.cache_write_tokens)
+    }
+
+    /// The sum of two usages (a cost is kept when either side knows it).
+    #[must_use]
+    pub fn add(&self, other: &SummaryUsage) -> SummaryUsage {
+        SummaryUsage {
+            input_tokens: self.input_tokens.saturating_add(other.input_tokens),
+            output_tokens: self.output_tokens.saturating_add(other.output_tokens),
+            cache_read_tokens: self
+                .cache_read_tokens
+                .saturating_add(other.cache_read_tokens),
+            cache_write_tokens: self
+                .cache_write_tokens
+                .saturating_add(other.cache_write_tokens),
+            cost: match (self.cost, other.cost) {
+                (Some(left), Some(right)) => Some(left + right),
+                (Some(cost), None) | (None, Some(cost)) => Some(cost),
+                (None, None) => None,
+            },
+        }
+    }
+}
+
+impl std::ops::Add for SummaryUsage {
+    type Output = SummaryUsage;
+
+    fn add(self, other: SummaryUsage) -> SummaryUsage {
+        SummaryUsage::add(&self, &other)
+    }
+}
+
+impl std::ops::AddAssign for SummaryUsage {
+    fn add_assign(&mut self, other: SummaryUsage) {
+        *self = SummaryUsage::add(self, &other);
+    }
+}
+
+/// JSON shape of [`SummaryUsage`]. Reading is lenient: missing numbers are 0 and a pi-style
+/// cost object contributes its `total`.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct UsageWire {
+    #[serde(default)]
+    input: u64,
+    #[serde(default)]
+    output: u64,
+    #[serde(default)]
+    cache_read: u64,
+    #[serde(default)]
+    cache_write: u64,
+    #[serde(default)]
+    total_tokens: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    cost: Option<serde_json::Value>,
+}
+
+impl From<SummaryUsage> for UsageWire {
+    fn from(usage: SummaryUsage) -> Self {
+        UsageWire {
+            input: usage.input_tokens,
+            output: usage.output_tokens,
+            cache_read: usage.cache_read_tokens,
+            cache_write: usage.cache_write_tokens,
+            total_tokens: usage.total_tokens(),
+            cost: usage.cost.map(serde_json::Value::from),
+        }
+    }
+}
+
+impl From<UsageWire> for SummaryUsage {
+    fn from(wire: UsageWire) -> Self {
+        let cost = match wire.cost {
+            Some(serde_json::Value::Number(number)) => number.as_f64(),
+            Some(serde_json::Value::Object(object)) => {
+                object.get("total").and_then(serde_json::Value::as_f64)
+            }
+            Some(_) | None => None,
+        };
+        SummaryUsage {
+            input_tokens: wire.input,
+            output_tokens: wire.output,
+            cache_read_tokens: wire.cache_read,
+            cache_write_tokens: wire.cache_write,
+            cost,
+        }
+    }
+}
+
+/// A finished summary.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SummaryResponse {
+    /// The summary text, as written by the model (trimmed of surrounding whitespace).
+    pub text: String,
+    /// Tokens used by the request that produced `text`.
+    pub usage: SummaryUsage,
+    /// True when the model stopped because it reached `max_output_tokens`: the summary may
+    /// be cut short.
+    #[serde(default)]
+    pub truncated: bool,
+}
+
+/// Progress of a summarizing request, reported while it runs (for spinners).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum SummaryProgress {
+    /// A request is being sent (`attempt` counts from 1).
+    Started {
+        /// Which attempt this is.
+        attempt: u32,
+    },
+    /// More summary text was streamed.
+    Output {
+        /// Characters of summary text received so far in this attempt.
+        chars: usize,
+        /// Estimated output tokens so far (characters / 4, rounded up).
+        estimated_tokens: u64,
+    },
+    /// The attempt failed with a transient error; the next one starts after `delay`.
+    Retrying {
+        /// The attempt that failed.
+        attempt: u32,
+        /// Wait before the next attempt.
+        delay: Duration,
+        /// Why the attempt failed (no secrets).
+        reason: String,
+    },
+}
+
+/// A progress callback that ignores every report.
+pub fn ignore_progress(_progress: SummaryProgress) {}
+
+/// Something that can write summaries. Object safe; implementations must be cheap to share.
+///
+/// Cancelling `cancel` makes the returned future finish promptly with
+/// [`SummarizerError::Cancelled`]; dropping the future aborts the request as well.
+pub trait Summarizer: Send + Sync {
+    /// Summarize `request`, reporting streamed progress to `progress`.
+    fn summarize<'a>(
+        &'a self,
+        request: &'a SummaryRequest,
+        cancel: &'a CancellationToken,
+        progress: &'a (dyn Fn(SummaryProgress) + Send + Sync),
+    ) -> BoxFuture<'a, Result<SummaryResponse, SummarizerError>>;
+
+    /// A short label of what does the summarizing, e.g. `anthropic/claude-sonnet-4-5`.
+    fn label(&self) -> String;
+
+    /// The summary model's context window in tokens; `None` when it has none (the
+    /// offline summarizer), so transcripts are never split for it.
+    fn context_window(&self) -> Option<u64> {
+        None
+    }
+}
+
+/// Renders the user message for a summarizing request: the transcript inside
+/// `<conversation>`, the previous summary inside `<previous-summary>`, the task prompt, the
+/// user's focus instructions, and the language rule.
+///
+/// The transcript is embedded verbatim: the core serializer has already escaped it.
+pub fn render_user_prompt(request: &SummaryRequest) -> String {
+    let previous_len = request.previous_summary.as_ref().map_or(0, String::len);
+    let mut prompt = String::with_capacity(request.transcript.len() + previous_len + 4096);
+    prompt.push_str("<conversation>\n");
+    push_block(&mut prompt, &request.transcript);
+    prompt.push_str("</conversation>\n\n");
+    if let Some(previous) = &request.previous_summary {
+        prompt.push_str("<previous-summary>\n");
+        push_block(&mut prompt, previous);
+        prompt.push_str("</previous-summary>\n\n");
+    }
+    prompt.push_str(prompts::task_prompt(request.prompt_task()).trim_end());
+    prompt.push_str("\n\n");
+    if let Some(focus) = request
+        .instructions
+        .as_deref()
+        .and_then(prompts::focus_instruction)
+    {
+        prompt.push_str(&focus);
+        prompt.push_str("\n\n");
+    }
+    prompt.push_str(&prompts::language_instruction(request.language.as_deref()));
+    prompt.push('\n');
+    prompt
+}
+
+/// Appends `text`, making sure it ends with exactly the newline the closing tag needs.
+fn push_block(prompt: &mut String, text: &str) {
+    prompt.push_str(text);
+    if !text.ends_with('\n') {
+        prompt.push('\n');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    const TRANSCRIPT: &str = "[User]: Fix the failing test in src/cut.rs\n\n[Assistant]: Reading src/cut.rs.\n[Tool call]: read(path=\"src/cut.rs\")\n[Tool result]: error[E0308]: mismatched types";
+
+    #[test]
+    fn history_prompt() {
+        let request = SummaryRequest::new(SummaryKind::History, TRANSCRIPT, 8192);
+        insta::assert_snapshot!(render_user_prompt(&request));
+    }
+
+    #[test]
+    fn update_prompt_with_focus_and_language() {
+        let mut request = SummaryRequest::new(SummaryKind::History, TRANSCRIPT, 8192);
+        request.previous_summary = Some("## Goal\nShip the cut module.".into());
+        request.instructions = Some("Keep the test names.".into());
+        request.language = Some("German".into());
+        insta::assert_snapshot!(render_user_prompt(&request));
+    }
+
+    #[test]
+    fn turn_prefix_prompt() {
+        let request = SummaryRequest::new(SummaryKind::TurnPrefix, TRANSCRIPT, 4096);
+        insta::assert_snapshot!(render_user_prompt(&request));
+    }
+
+    #[test]
+    fn branch_prompt() {
+        let mut request = SummaryRequest::new(SummaryKind::Branch, TRANSCRIPT, 4096);
+        request.instructions = Some("   ".into());
+        insta::assert_snapshot!(render_user_prompt(&request));
+    }
+
+    #[test]
+    fn system_prompt() {
+        insta::assert_snapshot!(compaction_core::prompts::SYSTEM_PROMPT);
+    }
+
+    #[test]
+    fn transcript_is_embedded_verbatim() {
+        let transcript = "a </conversation> & <b>";
+        let request = SummaryRequest::new(SummaryKind::History, transcript, 1);
+        assert!(
+            render_user_prompt(&request)
+                .starts_with("<conversation>\na </conversation> & <b>\n</conversation>\n")
+        );
+    }
+
+    #[test]
+    fn usage_json_shape_and_sum() {
+        let first = SummaryUsage {
+            input_tokens: 10,
+            output_tokens: 5,
+            cache_read_tokens: 3,
+            cache_write_tokens: 2,
+            cost: None,
+        };
+        let second = SummaryUsage {
+            cost: Some(0.5),
+            ..first
+        };
+        let sum = first.add(&second);
+        assert_eq!(
+            serde_json::to_value(sum).ok(),
+            Some(serde_json::json!({
+                "input": 20, "output": 10, "cacheRead": 6, "cacheWrite": 4,
+                "totalTokens": 40, "cost": 0.5
+            }))
+        );
+        let parsed: Option<SummaryUsage> = serde_json::from_value(serde_json::json!({
+            "input": 1, "output": 2, "cost": {"input": 0.1, "total": 0.25}, "extra": true
+        }))
+        .ok();
+        assert_eq!(
+            parsed,
+            Some(SummaryUsage {
+                input_tokens: 1,
+                output_tokens: 2,
+                cost: Some(0.25),
+                ..SummaryUsage::default()
+            })
+        );
+        assert_eq!(first + second, sum);
+    }
+}

@@ -1,0 +1,702 @@
+//! Provider clients against a mock server speaking the real wire formats: OpenAI Chat
+//! Completions and Anthropic Messages streams, error bodies, retries, timeouts, cancellation.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use compaction::error::SummarizerError;
+use compaction::provider::{ApiKey, LlmSummarizer, ProviderClient, ProviderConfig, ProviderKind};
+use compaction::summarizer::{
+    Summarizer, SummaryKind, SummaryProgress, SummaryRequest, SummaryResponse, SummaryUsage,
+    ignore_progress,
+};
+use pretty_assertions::assert_eq;
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+
+use super::mock_server::{MockServer, Reply, StreamEnd};
+
+/// A distinctive fake key: no error text may ever contain it.
+const KEY: &str = "sk-test-DISTINCTIVE-7f3a9c51";
+const MODEL: &str = "summary-model-1";
+const TRANSCRIPT: &str = "[User]: Rename parse_cut to find_cut in src/cut.rs\n\n[Assistant]: Done.";
+
+/// Runs `$name(kind)` once per provider, as `$name::openai` and `$name::anthropic`.
+macro_rules! both_providers {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            #[tokio::test]
+            async fn openai() {
+                super::$name(compaction::provider::ProviderKind::OpenAi).await;
+            }
+            #[tokio::test]
+            async fn anthropic() {
+                super::$name(compaction::provider::ProviderKind::Anthropic).await;
+            }
+        }
+    )*};
+}
+
+both_providers!(
+    streamed_summary_and_usage,
+    request_body_and_auth_headers,
+    rate_limited_then_succeeds,
+    server_error_exhausts_retries,
+    stream_cut_after_output_fails,
+    stream_cut_before_output_is_retried,
+    malformed_sse_fails,
+    empty_output_fails,
+    idle_timeout_fails,
+    context_overflow_is_classified,
+    api_key_never_in_errors,
+    cancellation_is_prompt,
+    connection_refused_fails,
+    error_event_in_stream,
+    no_response_headers_times_out,
+    whole_json_response_is_accepted,
+);
+
+struct Fixture {
+    kind: ProviderKind,
+    server: MockServer,
+}
+
+impl Fixture {
+    async fn start(kind: ProviderKind) -> Self {
+        Fixture {
+            kind,
+            server: MockServer::start().await,
+        }
+    }
+
+    /// Test timings: millisecond backoff, short idle timeout.
+    fn config(&self) -> ProviderConfig {
+        let mut config = ProviderConfig::new(self.kind, MODEL);
+        config.base_url = Some(match self.kind {
+            ProviderKind::OpenAi => format!("{}/v1", self.server.url()),
+            ProviderKind::Anthropic => self.server.url().to_owned(),
+        });
+        config.connect_timeout = Duration::from_secs(2);
+        config.idle_timeout = Duration::from_secs(2);
+        config.max_retries = 3;
+        config.retry_base_delay = Duration::from_millis(1);
+        config.max_retry_delay = Duration::from_millis(100);
+        config
+    }
+
+    fn summarizer_with(&self, config: ProviderConfig) -> LlmSummarizer {
+        LlmSummarizer::new(ProviderClient::new(config, ApiKey::new(KEY)).unwrap())
+    }
+
+    fn summarizer(&self) -> LlmSummarizer {
+        self.summarizer_with(self.config())
+    }
+
+    fn expected_path(&self) -> &'static str {
+        match self.kind {
+            ProviderKind::OpenAi => "/v1/chat/completions",
+            ProviderKind::Anthropic => "/v1/messages",
+        }
+    }
+
+    /// A complete stream writing `parts`.
+    fn success(&self, parts: &[&str]) -> Reply {
+        let mut chunks = self.opening(parts);
+        chunks.extend(self.closing());
+        Reply::stream(chunks)
+    }
+
+    /// The start of a stream plus text deltas, without the end.
+    fn opening(&self, parts: &[&str]) -> Vec<String> {
+        let mut chunks = Vec::new();
+        match self.kind {
+            ProviderKind::OpenAi => {
+                chunks.push(openai_event(&json!({
+                    "id": "chatcmpl-1", "object": "chat.completion.chunk", "model": MODEL,
+                    "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": null}]
+                })));
+                for part in parts {
+                    chunks.push(openai_event(&json!({
+                        "id": "chatcmpl-1", "object": "chat.completion.chunk", "model": MODEL,
+                        "choices": [{"index": 0, "delta": {"content": part}, "finish_reason": null}],
+                        "usage": null
+                    })));
+                }
+            }
+            ProviderKind::Anthropic => {
+                chunks.push(anthropic_event("message_start", &json!({
+                    "type": "message_start",
+                    "message": {"id": "msg_1", "type": "message", "role": "assistant", "model": MODEL,
+                        "content": [], "stop_reason": null, "stop_sequence": null,
+                        "usage": {"input_tokens": 1000, "cache_creation_input_tokens": 50,
+                                  "cache_read_input_tokens": 150, "output_tokens": 1}}
+                })));
+                chunks.push(anthropic_event(
+                    "content_block_start",
+                    &json!({
+                        "type": "content_block_start", "index": 0,
+                        "content_block": {"type": "text", "text": ""}
+                    }),
+                ));
+                chunks.push(anthropic_event("ping", &json!({"type": "ping"})));
+                for part in parts {
+                    chunks.push(anthropic_event(
+                        "content_block_delta",
+                        &json!({
+                            "type": "content_block_delta", "index": 0,
+                            "delta": {"type": "text_delta", "text": part}
+                        }),
+                    ));
+                }
+            }
+        }
+        split_first_delta(chunks)
+    }
+
+    /// The proper end of a stream, with usage.
+    fn closing(&self) -> Vec<String> {
+        match self.kind {
+            ProviderKind::OpenAi => vec![
+                openai_event(&json!({
+                    "id": "chatcmpl-1", "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]
+                })),
+                openai_event(&json!({
+                    "id": "chatcmpl-1", "choices": [],
+                    "usage": {"prompt_tokens": 1200, "completion_tokens": 34, "total_tokens": 1234,
+                              "prompt_tokens_details": {"cached_tokens": 200}}
+                })),
+                ": keep-alive comment\n\n".to_owned(),
+                "data: [DONE]\n\n".to_owned(),
+            ],
+            ProviderKind::Anthropic => vec![
+                anthropic_event(
+                    "content_block_stop",
+                    &json!({"type": "content_block_stop", "index": 0}),
+                ),
+                anthropic_event(
+                    "message_delta",
+                    &json!({
+                        "type": "message_delta",
+                        "delta": {"stop_reason": "end_turn", "stop_sequence": null},
+                        "usage": {"output_tokens": 34}
+                    }),
+                ),
+                anthropic_event("message_stop", &json!({"type": "message_stop"})),
+            ],
+        }
+    }
+
+    fn expected_usage(&self) -> SummaryUsage {
+        match self.kind {
+            ProviderKind::OpenAi => SummaryUsage {
+                input_tokens: 1000,
+                output_tokens: 34,
+                cache_read_tokens: 200,
+                cache_write_tokens: 0,
+                cost: None,
+            },
+            ProviderKind::Anthropic => SummaryUsage {
+                input_tokens: 1000,
+                output_tokens: 34,
+                cache_read_tokens: 150,
+                cache_write_tokens: 50,
+                cost: None,
+            },
+        }
+    }
+}
+
+fn openai_event(value: &serde_json::Value) -> String {
+    format!("data: {value}\n\n")
+}
+
+fn anthropic_event(name: &str, value: &serde_json::Value) -> String {
+    format!("event: {name}\ndata: {value}\n\n")
+}
+
+/// Splits the last chunk in two network reads, mid-JSON, to exercise reassembly.
+fn split_first_delta(mut chunks: Vec<String>) -> Vec<String> {
+    if let Some(last) = chunks.pop() {
+        let middle = last.len() / 2;
+        let (left, right) = last.split_at(middle);
+        chunks.push(left.to_owned());
+        chunks.push(right.to_owned());
+    }
+    chunks
+}
+
+fn request() -> SummaryRequest {
+    SummaryRequest::new(SummaryKind::History, TRANSCRIPT, 1234)
+}
+
+async fn run(summarizer: &LlmSummarizer) -> Result<SummaryResponse, SummarizerError> {
+    summarizer
+        .summarize(&request(), &CancellationToken::new(), &ignore_progress)
+        .await
+}
+
+fn assert_no_key(error: &SummarizerError) {
+    let shown = format!("{error} / {error:?}");
+    assert!(!shown.contains(KEY), "key leaked: {shown}");
+    assert!(!shown.contains("DISTINCTIVE"), "key leaked: {shown}");
+}
+
+async fn streamed_summary_and_usage(kind: ProviderKind) {
+    let fixture = Fixture::start(kind).await;
+    fixture
+        .server
+        .push(fixture.success(&["## Goal\n", "Rename ", "parse_cut ✓"]));
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&events);
+    let progress = move |event: SummaryProgress| sink.lock().unwrap().push(event);
+    let response = fixture
+        .summarizer()
+        .summarize(&request(), &CancellationToken::new(), &progress)
+        .await
+        .unwrap();
+    assert_eq!(
+        response,
+        SummaryResponse {
+            text: "## Goal\nRename parse_cut ✓".to_owned(),
+            usage: fixture.expected_usage(),
+            truncated: false,
+        }
+    );
+    let events = events.lock().unwrap().clone();
+    assert_eq!(
+        events.first(),
+        Some(&SummaryProgress::Started { attempt: 1 })
+    );
+    let outputs: Vec<usize> = events
+        .iter()
+        .filter_map(|event| {
+            if let SummaryProgress::Output { chars, .. } = event {
+                Some(*chars)
+            } else {
+                None
+            }
+        })
+        .collect();
+    assert_eq!(outputs, vec![8, 15, 26]);
+    assert_eq!(
+        events.last(),
+        Some(&SummaryProgress::Output {
+            chars: 26,
+            estimated_tokens: 7
+        })
+    );
+}
+
+async fn request_body_and_auth_headers(kind: ProviderKind) {
+    let fixture = Fixture::start(kind).await;
+    fixture.server.push(fixture.success(&["ok"]));
+    let mut request = request();
+    request.previous_summary = Some("## Goal\nEarlier goal".to_owned());
+    fixture
+        .summarizer()
+        .summarize(&request, &CancellationToken::new(), &ignore_progress)
+        .await
+        .unwrap();
+    let requests = fixture.server.requests();
+    assert_eq!(requests.len(), 1);
+    let sent = &requests[0];
+    assert_eq!(sent.path, fixture.expected_path());
+    assert_eq!(sent.body["model"], MODEL);
+    assert_eq!(sent.body["stream"], true);
+    assert_eq!(
+        sent.headers.get("content-type").map(String::as_str),
+        Some("application/json")
+    );
+    let user_prompt = compaction::summarizer::render_user_prompt(&request);
+    assert!(user_prompt.contains(TRANSCRIPT));
+    assert!(user_prompt.contains("<previous-summary>\n## Goal\nEarlier goal\n</previous-summary>"));
+    match kind {
+        ProviderKind::OpenAi => {
+            assert_eq!(
+                sent.headers.get("authorization"),
+                Some(&format!("Bearer {KEY}"))
+            );
+            // A custom base URL means an OpenAI-compatible server: `max_tokens`.
+            assert_eq!(sent.body["max_tokens"], 1234);
+            assert_eq!(sent.body["stream_options"], json!({"include_usage": true}));
+            assert_eq!(
+                sent.body["messages"],
+                json!([
+                    {"role": "system", "content": request.system_prompt},
+                    {"role": "user", "content": user_prompt},
+                ])
+            );
+        }
+        ProviderKind::Anthropic => {
+            assert_eq!(sent.headers.get("x-api-key"), Some(&KEY.to_owned()));
+            assert_eq!(
+                sent.headers.get("anthropic-version").map(String::as_str),
+                Some("2023-06-01")
+            );
+            assert!(!sent.headers.contains_key("authorization"));
+            assert_eq!(sent.body["max_tokens"], 1234);
+            assert_eq!(sent.body["system"], request.system_prompt.as_str());
+            assert_eq!(
+                sent.body["messages"],
+                json!([{"role": "user", "content": user_prompt}])
+            );
+        }
+    }
+}
+
+async fn rate_limited_then_succeeds(kind: ProviderKind) {
+    let fixture = Fixture::start(kind).await;
+    fixture.server.push(
+        Reply::status(
+            429,
+            r#"{"error":{"message":"Rate limit reached, please retry","type":"rate_limit_error"}}"#,
+        )
+        .header("retry-after", "0.05"),
+    );
+    fixture.server.push(fixture.success(&["after the wait"]));
+    // A backoff of 10 s would time the test out: only Retry-After keeps it fast.
+    let mut config = fixture.config();
+    config.retry_base_delay = Duration::from_secs(10);
+    config.max_retry_delay = Duration::from_secs(10);
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&events);
+    let progress = move |event: SummaryProgress| sink.lock().unwrap().push(event);
+    let started = Instant::now();
+    let response = fixture
+        .summarizer_with(config)
+        .summarize(&request(), &CancellationToken::new(), &progress)
+        .await
+        .unwrap();
+    assert!(started.elapsed() < Duration::from_secs(3));
+    assert_eq!(response.text, "after the wait");
+    assert_eq!(fixture.server.requests().len(), 2);
+    let retries: Vec<SummaryProgress> = events
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|event| matches!(event, SummaryProgress::Retrying { .. }))
+        .cloned()
+        .collect();
+    assert_eq!(
+        retries,
+        vec![SummaryProgress::Retrying {
+            attempt: 1,
+            delay: Duration::from_millis(50),
+            reason: "HTTP 429: Rate limit reached, please retry".to_owned()
+        }]
+    );
+}
+
+async fn server_error_exhausts_retries(kind: ProviderKind) {
+    let fixture = Fixture::start(kind).await;
+    fixture.server.always(Reply::status(
+        500,
+        r#"{"error":{"message":"Internal server error","type":"api_error"}}"#,
+    ));
+    let mut config = fixture.config();
+    config.max_retries = 2;
+    let error = fixture
+        .summarizer_with(config)
+        .summarize(&request(), &CancellationToken::new(), &ignore_progress)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&error, SummarizerError::Http { status: 500, message, attempts: 3, .. } if message == "Internal server error"),
+        "{error:?}"
+    );
+    assert!(error.to_string().contains("after 3 attempts"), "{error}");
+    assert!(error.is_retryable());
+    assert_eq!(fixture.server.requests().len(), 3);
+}
+
+async fn stream_cut_after_output_fails(kind: ProviderKind) {
+    let fixture = Fixture::start(kind).await;
+    fixture
+        .server
+        .always(Reply::stream(fixture.opening(&["partial ", "summary"])).ending(StreamEnd::Abort));
+    let error = run(&fixture.summarizer()).await.unwrap_err();
+    // Text was already streamed to the caller: no silent restart.
+    assert!(
+        matches!(
+            error,
+            SummarizerError::Stream {
+                malformed: false,
+                attempts: 1,
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    assert_eq!(fixture.server.requests().len(), 1);
+}
+
+async fn stream_cut_before_output_is_retried(kind: ProviderKind) {
+    let fixture = Fixture::start(kind).await;
+    let mut first = fixture.opening(&[]);
+    first.truncate(1);
+    // Ends cleanly but early: no finish reason, no [DONE] / message_stop.
+    fixture.server.push(Reply::stream(first));
+    fixture.server.push(fixture.success(&["second try"]));
+    let response = run(&fixture.summarizer()).await.unwrap();
+    assert_eq!(response.text, "second try");
+    assert_eq!(fixture.server.requests().len(), 2);
+}
+
+async fn malformed_sse_fails(kind: ProviderKind) {
+    let fixture = Fixture::start(kind).await;
+    let mut chunks = fixture.opening(&["fine so far"]);
+    chunks.push("data: {\"choices\": [{\"delta\": \n\n".to_owned());
+    chunks.extend(fixture.closing());
+    fixture.server.always(Reply::stream(chunks));
+    let error = run(&fixture.summarizer()).await.unwrap_err();
+    assert!(
+        matches!(
+            error,
+            SummarizerError::Stream {
+                malformed: true,
+                attempts: 1,
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    assert!(!error.is_retryable());
+}
+
+async fn empty_output_fails(kind: ProviderKind) {
+    let fixture = Fixture::start(kind).await;
+    fixture.server.always(fixture.success(&[" ", "\n"]));
+    let error = run(&fixture.summarizer()).await.unwrap_err();
+    assert!(
+        matches!(error, SummarizerError::EmptyOutput { attempts: 1, .. }),
+        "{error:?}"
+    );
+}
+
+async fn idle_timeout_fails(kind: ProviderKind) {
+    let fixture = Fixture::start(kind).await;
+    // Headers and the stream's opening event arrive, then nothing.
+    let mut opening = fixture.opening(&[]);
+    opening.truncate(1);
+    fixture
+        .server
+        .always(Reply::stream(opening).ending(StreamEnd::Stall));
+    let mut config = fixture.config();
+    config.idle_timeout = Duration::from_millis(150);
+    config.max_retries = 1;
+    let started = Instant::now();
+    let error = fixture
+        .summarizer_with(config)
+        .summarize(&request(), &CancellationToken::new(), &ignore_progress)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&error, SummarizerError::Timeout { attempts: 2, message, .. } if message.contains("no data")),
+        "{error:?}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(2));
+    assert!(error.to_string().contains("after 2 attempts"), "{error}");
+}
+
+async fn context_overflow_is_classified(kind: ProviderKind) {
+    let fixture = Fixture::start(kind).await;
+    let bodies: &[&str] = match kind {
+        ProviderKind::OpenAi => &[
+            r#"{"error":{"message":"This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}"#,
+            r#"{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":9000,"n_ctx":8192}}"#,
+        ],
+        ProviderKind::Anthropic => &[
+            r#"{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 208310 tokens > 200000 maximum"},"request_id":"req_1"}"#,
+        ],
+    };
+    for body in bodies {
+        fixture.server.push(Reply::status(400, *body));
+        let error = run(&fixture.summarizer()).await.unwrap_err();
+        assert!(
+            matches!(&error, SummarizerError::ContextOverflow { attempts: 1, message, .. } if !message.contains('{')),
+            "{error:?}"
+        );
+        assert!(!error.is_retryable());
+    }
+    assert_eq!(fixture.server.requests().len(), bodies.len());
+}
+
+async fn api_key_never_in_errors(kind: ProviderKind) {
+    let fixture = Fixture::start(kind).await;
+    let echo = format!(
+        r#"{{"error":{{"message":"Incorrect API key provided: {KEY}. You can find your API key at https://example.invalid.","type":"invalid_request_error","code":"invalid_api_key"}}}}"#
+    );
+    fixture.server.push(Reply::status(401, echo.clone()));
+    let error = run(&fixture.summarizer()).await.unwrap_err();
+    assert!(
+        matches!(&error, SummarizerError::Http { status: 401, attempts: 1, message, .. } if message.contains("[REDACTED]")),
+        "{error:?}"
+    );
+    assert_no_key(&error);
+    // Echoed in a retried status and inside a stream error too.
+    fixture.server.always(Reply::status(503, echo));
+    let error = run(&fixture.summarizer()).await.unwrap_err();
+    assert!(
+        matches!(
+            error,
+            SummarizerError::Http {
+                status: 503,
+                attempts: 4,
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    assert_no_key(&error);
+    let mut chunks = fixture.opening(&["x"]);
+    chunks.push(format!(
+        "event: error\ndata: {{\"type\":\"error\",\"error\":{{\"type\":\"invalid_request_error\",\"message\":\"bad key {KEY}\"}}}}\n\n"
+    ));
+    fixture.server.always(Reply::stream(chunks));
+    let error = run(&fixture.summarizer()).await.unwrap_err();
+    assert!(
+        matches!(error, SummarizerError::Provider { .. }),
+        "{error:?}"
+    );
+    assert_no_key(&error);
+    // The configuration and the client never show it either.
+    let summarizer = fixture.summarizer();
+    assert!(!format!("{summarizer:?}").contains(KEY));
+}
+
+async fn cancellation_is_prompt(kind: ProviderKind) {
+    let fixture = Fixture::start(kind).await;
+    fixture
+        .server
+        .always(Reply::stream(fixture.opening(&["thinking…"])).ending(StreamEnd::Stall));
+    let cancel = CancellationToken::new();
+    let trigger = cancel.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        trigger.cancel();
+    });
+    let started = Instant::now();
+    let error = fixture
+        .summarizer()
+        .summarize(&request(), &cancel, &ignore_progress)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(error, SummarizerError::Cancelled { attempts: 1, .. }),
+        "{error:?}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(1));
+
+    // Cancelling during a retry wait is prompt too.
+    fixture
+        .server
+        .always(Reply::status(503, "busy").header("retry-after", "30"));
+    let mut config = fixture.config();
+    config.max_retry_delay = Duration::from_secs(30);
+    let cancel = CancellationToken::new();
+    let trigger = cancel.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        trigger.cancel();
+    });
+    let started = Instant::now();
+    let error = fixture
+        .summarizer_with(config)
+        .summarize(&request(), &cancel, &ignore_progress)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(error, SummarizerError::Cancelled { attempts: 1, .. }),
+        "{error:?}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(1));
+}
+
+async fn connection_refused_fails(kind: ProviderKind) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap();
+    drop(listener);
+    let fixture = Fixture::start(kind).await;
+    let mut config = fixture.config();
+    config.base_url = Some(format!("http://{address}"));
+    config.max_retries = 1;
+    let error = fixture
+        .summarizer_with(config)
+        .summarize(&request(), &CancellationToken::new(), &ignore_progress)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(error, SummarizerError::Connect { attempts: 2, .. }),
+        "{error:?}"
+    );
+    assert!(error.is_retryable());
+    assert_no_key(&error);
+}
+
+async fn error_event_in_stream(kind: ProviderKind) {
+    let fixture = Fixture::start(kind).await;
+    let mut chunks = fixture.opening(&[]);
+    chunks.push(match kind {
+        ProviderKind::OpenAi => openai_event(&json!({
+            "error": {"message": "The server is overloaded", "type": "server_error", "code": null}
+        })),
+        ProviderKind::Anthropic => anthropic_event(
+            "error",
+            &json!({
+                "type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}
+            }),
+        ),
+    });
+    fixture.server.push(Reply::stream(chunks));
+    fixture.server.push(fixture.success(&["recovered"]));
+    let response = run(&fixture.summarizer()).await.unwrap();
+    assert_eq!(response.text, "recovered");
+    assert_eq!(fixture.server.requests().len(), 2);
+}
+
+async fn no_response_headers_times_out(kind: ProviderKind) {
+    let fixture = Fixture::start(kind).await;
+    fixture.server.always(Reply::Hang);
+    let mut config = fixture.config();
+    config.idle_timeout = Duration::from_millis(100);
+    config.max_retries = 1;
+    let error = fixture
+        .summarizer_with(config)
+        .summarize(&request(), &CancellationToken::new(), &ignore_progress)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&error, SummarizerError::Timeout { attempts: 2, message, .. } if message.contains("no response")),
+        "{error:?}"
+    );
+}
+
+async fn whole_json_response_is_accepted(kind: ProviderKind) {
+    let fixture = Fixture::start(kind).await;
+    let body = match kind {
+        ProviderKind::OpenAi => json!({
+            "id": "chatcmpl-1", "object": "chat.completion",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": "not streamed"}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 3}
+        }),
+        ProviderKind::Anthropic => json!({
+            "id": "msg_1", "type": "message", "role": "assistant",
+            "content": [{"type": "text", "text": "not streamed"}],
+            "stop_reason": "end_turn", "usage": {"input_tokens": 10, "output_tokens": 3}
+        }),
+    };
+    fixture.server.push(Reply::status(200, body.to_string()));
+    let response = run(&fixture.summarizer()).await.unwrap();
+    assert_eq!(
+        response,
+        SummaryResponse {
+            text: "not streamed".to_owned(),
+            usage: SummaryUsage {
+                input_tokens: 10,
+                output_tokens: 3,
+                ..SummaryUsage::default()
+            },
+            truncated: false,
+        }
+    );
+}
