@@ -196,17 +196,20 @@ fn char_len(text: &str) -> usize {
 }
 
 /// Renders the items, dropping the least important ones until the text fits `max_chars`.
+///
+/// Lengths are tracked per section, so trimming costs one sort plus one final render.
 fn render_within(sections: Sections, max_chars: usize) -> String {
     let mut items = sections.items;
-    let mut text = render(&items);
-    if char_len(&text) <= max_chars {
-        return text;
+    let mut lengths = SectionLengths::new(&items);
+    if lengths.total() <= max_chars {
+        return render(&items);
     }
     // Drop order: lowest priority first, then oldest first.
     let mut drop_order: Vec<usize> = (0..items.len()).collect();
     drop_order.sort_by_key(|&i| (items[i].priority, items[i].order));
     let mut dropped = vec![false; items.len()];
     let mut shortened = false;
+    let mut fits = false;
     for &victim in &drop_order {
         if !shortened && items[victim].priority >= PRIORITY_ESSENTIAL {
             // Before losing essential items, shorten every long one that is left.
@@ -216,18 +219,25 @@ fn render_within(sections: Sections, max_chars: usize) -> String {
                     item.text = clip(&item.text, SHORT_ITEM_CHARS);
                 }
             }
-            text = render_kept(&items, &dropped);
-            if char_len(&text) <= max_chars {
-                return text;
+            let kept: Vec<Item> = kept_items(&items, &dropped);
+            lengths = SectionLengths::new(&kept);
+            if lengths.total() <= max_chars {
+                fits = true;
+                break;
             }
         }
         dropped[victim] = true;
-        text = render_kept(&items, &dropped);
-        if char_len(&text) <= max_chars {
-            return text;
+        lengths.remove(&items[victim]);
+        if lengths.total() <= max_chars {
+            fits = true;
+            break;
         }
     }
-    // Not even the bare headings fit: keep whole lines while they fit, then cut.
+    let text = render(&kept_items(&items, &dropped));
+    if fits {
+        return text;
+    }
+    // Not even the empty skeleton fits: keep whole lines while they fit, then cut.
     let mut out = String::new();
     let mut used = 0;
     for line in text.split_inclusive('\n') {
@@ -244,14 +254,57 @@ fn render_within(sections: Sections, max_chars: usize) -> String {
     out
 }
 
-fn render_kept(items: &[Item], dropped: &[bool]) -> String {
-    let kept: Vec<Item> = items
+fn kept_items(items: &[Item], dropped: &[bool]) -> Vec<Item> {
+    items
         .iter()
         .zip(dropped)
         .filter(|(_, dropped)| !**dropped)
         .map(|(item, _)| item.clone())
-        .collect();
-    render(&kept)
+        .collect()
+}
+
+/// The rendered length of a set of items, kept up to date as items are removed.
+struct SectionLengths {
+    /// Headings and blank separator lines, which are always printed.
+    fixed: usize,
+    counts: [usize; 8],
+    chars: [usize; 8],
+}
+
+impl SectionLengths {
+    fn new(items: &[Item]) -> Self {
+        let fixed = SECTIONS.iter().map(|section| char_len(section.heading())).sum::<usize>()
+            + SECTIONS
+                .iter()
+                .skip(1)
+                .filter(|s| !matches!(s, Section::InProgress | Section::Blocked))
+                .count();
+        let mut lengths = SectionLengths { fixed, counts: [0; 8], chars: [0; 8] };
+        for item in items {
+            lengths.counts[item.section.index()] += 1;
+            lengths.chars[item.section.index()] += Self::line_len(item);
+        }
+        lengths
+    }
+
+    /// `- text\n`.
+    fn line_len(item: &Item) -> usize {
+        char_len(&item.text) + 3
+    }
+
+    fn remove(&mut self, item: &Item) {
+        let index = item.section.index();
+        self.counts[index] -= 1;
+        self.chars[index] -= Self::line_len(item);
+    }
+
+    fn total(&self) -> usize {
+        let placeholder = char_len(EMPTY_SECTION);
+        self.fixed
+            + (0..8)
+                .map(|index| if self.counts[index] == 0 { placeholder } else { self.chars[index] })
+                .sum::<usize>()
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -671,6 +724,10 @@ fn error_line(line: &str) -> bool {
     if ERROR_NOISE.iter().any(|noise| lower.starts_with(noise)) {
         return false;
     }
+    // A test runner's progress line names tests, not failures (`test error_case ... ok`).
+    if lower.starts_with("test ") && lower.contains(" ... ") {
+        return false;
+    }
     lower.starts_with("error[")
         || lower.starts_with("error:")
         || lower.starts_with("error ")
@@ -682,7 +739,9 @@ fn error_line(line: &str) -> bool {
         || lower.starts_with("assertion")
         || lower.contains("command not found")
         || lower.contains("no such file or directory")
-        || (lower.contains("error") && lower.contains(':') && !lower.contains("0 error"))
+        || lower.contains("error:")
+        || lower.contains("exception:")
+        || lower.contains("err!")
 }
 
 fn scan_output<'a>(lines: impl IntoIterator<Item = &'a str>) -> OutputScan {
@@ -1861,6 +1920,14 @@ mod tests {
     }
 
     #[test]
+    fn output_scan_ignores_progress_lines_that_mention_errors() {
+        let output = "test parser::tests::error_recovery ... ok\nwarning: unused variable: `x`\n\
+                      0 errors, 1 warning\nTypeError: cannot read properties of undefined\n";
+        let scan = scan_output(output.lines());
+        assert_eq!(scan.errors, vec!["`TypeError: cannot read properties of undefined`"]);
+    }
+
+    #[test]
     fn output_scan_reads_panics_and_test_results() {
         let output = "running 2 tests\nthread 't::a' panicked at src/a.rs:3:5:\nboom\n\
                       test result: FAILED. 1 passed; 1 failed; 0 ignored";
@@ -2007,6 +2074,20 @@ mod tests {
     }
 
     #[test]
+    fn tracked_lengths_match_the_rendered_text() {
+        let mut sections = Sections::default();
+        sections.push(Section::Goal, "Ship it", 1);
+        sections.push(Section::Blocked, "`make` failed: 修复", 2);
+        sections.push(Section::Blocked, "second", 3);
+        let items = sections.items;
+        let mut lengths = SectionLengths::new(&items);
+        assert_eq!(lengths.total(), char_len(&render(&items)));
+        lengths.remove(&items[1]);
+        assert_eq!(lengths.total(), char_len(&render(&[items[0].clone(), items[2].clone()])));
+        assert_eq!(SectionLengths::new(&[]).total(), char_len(&render(&[])));
+    }
+
+    #[test]
     fn the_budget_is_respected_and_headings_survive() {
         let mut messages = vec![user("Port the engine to the new allocator.")];
         for index in 0..60 {
@@ -2125,6 +2206,54 @@ mod tests {
             "{branch}"
         );
         assert!(branch.contains("- Outcome: SQLite migration is drafted.\n"), "{branch}");
+    }
+
+    fn arbitrary_message() -> impl proptest::strategy::Strategy<Value = AgentMessage> {
+        use proptest::prelude::*;
+        let text: BoxedStrategy<String> =
+            "([a-z]{1,8}|Always|Never|I'll|Next,|`[a-z_:]{1,12}`|error\\[E0[0-9]{3}\\]:|[.!?\\n ]|修复|不要|。|é){0,40}"
+                .boxed();
+        let name =
+            prop_oneof![Just("edit"), Just("write"), Just("read"), Just("bash"), Just("grep")];
+        prop_oneof![
+            text.clone().prop_map(AgentMessage::user_text),
+            text.clone().prop_map(|text| assistant(&text, &[])),
+            (text.clone(), name.clone(), 0u8..4).prop_map(|(text, name, id)| {
+                let id = format!("c{id}");
+                assistant(&text, &[(id.as_str(), name, json!({"path": text, "command": text}))])
+            }),
+            (text.clone(), name, 0u8..4, any::<bool>()).prop_map(|(text, name, id, error)| {
+                result(&format!("c{id}"), name, &text, error)
+            }),
+            (text.clone(), text, -1i64..3)
+                .prop_map(|(command, output, code)| { bash_run(&command, &output, code) }),
+        ]
+    }
+
+    proptest::proptest! {
+        // Generating the transcripts dominates the cost; 64 cases keep the suite quick.
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        #[test]
+        fn any_transcript_fits_the_budget_and_is_deterministic(
+            messages in proptest::collection::vec(arbitrary_message(), 0..40),
+            previous in proptest::option::of("(## Goal|### Blocked|- `cargo test` failed|[a-z ]{0,20}|\n){0,12}"),
+            max_chars in 0usize..3_000,
+            kind in proptest::sample::select(vec![OfflineKind::History, OfflineKind::TurnPrefix, OfflineKind::Branch]),
+        ) {
+            let input = OfflineInput {
+                kind,
+                messages: &messages,
+                previous_summary: previous.as_deref(),
+                instructions: Some("error handling"),
+                max_chars,
+            };
+            let summary = summarize_offline(&input);
+            proptest::prop_assert!(char_len(&summary) <= max_chars);
+            proptest::prop_assert_eq!(&summary, &summarize_offline(&input));
+            if max_chars >= char_len(&render(&[])) {
+                assert_structure(&summary);
+            }
+        }
     }
 
     #[test]
