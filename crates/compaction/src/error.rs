@@ -107,7 +107,7 @@ pub enum SummarizerError {
     /// The request does not fit the model's context window. Retry with the same input never
     /// helps; summarize less (drop the oldest messages) or use a model with a larger window.
     #[error(
-        "the summarization request exceeds the model's context window: {message} ({})",
+        "the request exceeds the model's context window: {message} ({})",
         AttemptsText(*.attempts, *.elapsed)
     )]
     ContextOverflow {

@@ -6,6 +6,7 @@
 
 pub mod compact;
 pub mod error;
+pub mod harness;
 pub mod navigate;
 pub mod offline;
 pub mod provider;

@@ -7,21 +7,37 @@
 use serde_json::{Value, json};
 
 use crate::provider::sse::SseEvent;
-use crate::provider::{Completed, Failure};
+use crate::provider::{ChatMessage, Completed, Failure};
 use crate::summarizer::SummaryUsage;
 
 /// The `anthropic-version` header value we speak.
 pub const API_VERSION: &str = "2023-06-01";
 
-/// The JSON body of a streamed message.
+/// The JSON body of a streamed message with one user message.
 pub fn request_body(model: &str, system: &str, user: &str, max_output_tokens: u32) -> Value {
-    json!({
-        "model": model,
-        "max_tokens": max_output_tokens,
-        "system": system,
-        "messages": [{"role": "user", "content": user}],
-        "stream": true,
-    })
+    chat_body(model, system, &[ChatMessage::user(user)], max_output_tokens)
+}
+
+/// The JSON body of a streamed message over a message list (no `system` when empty).
+pub fn chat_body(
+    model: &str,
+    system: &str,
+    messages: &[ChatMessage],
+    max_output_tokens: u32,
+) -> Value {
+    let wire: Vec<Value> = messages
+        .iter()
+        .map(|message| json!({"role": message.role.name(), "content": message.content}))
+        .collect();
+    let mut body = serde_json::Map::new();
+    body.insert("model".to_owned(), json!(model));
+    body.insert("max_tokens".to_owned(), json!(max_output_tokens));
+    if !system.is_empty() {
+        body.insert("system".to_owned(), json!(system));
+    }
+    body.insert("messages".to_owned(), Value::Array(wire));
+    body.insert("stream".to_owned(), json!(true));
+    Value::Object(body)
 }
 
 /// Accumulates a streamed message.

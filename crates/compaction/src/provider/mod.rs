@@ -226,6 +226,57 @@ pub struct CompletionRequest<'a> {
     pub max_output_tokens: u32,
 }
 
+/// Who wrote a message of a chat request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChatRole {
+    /// The user (or anything the agent feeds back, such as tool output).
+    User,
+    /// The model.
+    Assistant,
+}
+
+impl ChatRole {
+    /// The wire name: `user` or `assistant` (the same for both protocols).
+    pub fn name(self) -> &'static str {
+        match self {
+            ChatRole::User => "user",
+            ChatRole::Assistant => "assistant",
+        }
+    }
+}
+
+/// One plain-text message of a chat request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatMessage {
+    pub role: ChatRole,
+    pub content: String,
+}
+
+impl ChatMessage {
+    /// A user message.
+    pub fn user(content: impl Into<String>) -> Self {
+        Self { role: ChatRole::User, content: content.into() }
+    }
+
+    /// An assistant message.
+    pub fn assistant(content: impl Into<String>) -> Self {
+        Self { role: ChatRole::Assistant, content: content.into() }
+    }
+}
+
+/// A chat completion to stream: system prompt (may be empty), the conversation, output
+/// limit.
+#[derive(Debug, Clone, Copy)]
+pub struct ChatRequest<'a> {
+    /// System prompt; empty for none.
+    pub system: &'a str,
+    /// The conversation so far, oldest first.
+    pub messages: &'a [ChatMessage],
+    /// Output token limit.
+    pub max_output_tokens: u32,
+}
+
 /// A successfully decoded response, before the empty-output check.
 #[derive(Debug)]
 pub(crate) struct Completed {
@@ -345,12 +396,19 @@ impl Decoder {
         }
     }
 
-    /// Characters of summary text the event added.
-    fn on_event(&mut self, event: &SseEvent) -> Result<usize, Failure> {
+    /// Characters of text the event added; the text itself goes to `on_text`.
+    fn on_event(
+        &mut self,
+        event: &SseEvent,
+        on_text: &(dyn Fn(&str) + Send + Sync),
+    ) -> Result<usize, Failure> {
         let added = match self {
             Decoder::OpenAi(decoder) => decoder.on_event(event)?,
             Decoder::Anthropic(decoder) => decoder.on_event(event)?,
         };
+        if !added.is_empty() {
+            on_text(added);
+        }
         Ok(added.chars().count())
     }
 
@@ -441,6 +499,45 @@ impl ProviderClient {
         progress: &(dyn Fn(SummaryProgress) + Send + Sync),
     ) -> Result<SummaryResponse, SummarizerError> {
         let body = self.request_body(request);
+        self.stream(&body, cancel, progress, &|_text: &str| {}).await
+    }
+
+    /// Streams a chat completion over a message list, handing each piece of reply text to
+    /// `on_text` as it arrives. Retries, cancellation and error classification are those of
+    /// [`ProviderClient::complete`]: a request the model's window cannot hold fails with
+    /// [`SummarizerError::ContextOverflow`], and nothing is retried once text was streamed.
+    pub async fn chat(
+        &self,
+        request: &ChatRequest<'_>,
+        cancel: &CancellationToken,
+        on_text: &(dyn Fn(&str) + Send + Sync),
+    ) -> Result<SummaryResponse, SummarizerError> {
+        let body = match self.config.kind {
+            ProviderKind::OpenAi => openai::chat_body(
+                &self.config.model,
+                self.config.effective_max_tokens_field(),
+                request.system,
+                request.messages,
+                request.max_output_tokens,
+            ),
+            ProviderKind::Anthropic => anthropic::chat_body(
+                &self.config.model,
+                request.system,
+                request.messages,
+                request.max_output_tokens,
+            ),
+        };
+        self.stream(&body, cancel, &crate::summarizer::ignore_progress, on_text).await
+    }
+
+    /// Sends `body` with retries, streaming the reply text to `on_text`.
+    async fn stream(
+        &self,
+        body: &serde_json::Value,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(SummaryProgress) + Send + Sync),
+        on_text: &(dyn Fn(&str) + Send + Sync),
+    ) -> Result<SummaryResponse, SummarizerError> {
         let policy = self.config.retry_policy();
         let started = Instant::now();
         let mut attempt: u32 = 0;
@@ -453,7 +550,7 @@ impl ProviderClient {
                 () = cancel.cancelled() => {
                     return Err(SummarizerError::Cancelled { attempts: attempt, elapsed: started.elapsed() });
                 }
-                outcome = self.attempt(&body, &mut delivered, progress) => outcome,
+                outcome = self.attempt(body, &mut delivered, progress, on_text) => outcome,
             };
             let failure = match outcome {
                 Ok(completed) if completed.text.trim().is_empty() => Failure::Empty,
@@ -540,6 +637,7 @@ impl ProviderClient {
         body: &serde_json::Value,
         delivered: &mut bool,
         progress: &(dyn Fn(SummaryProgress) + Send + Sync),
+        on_text: &(dyn Fn(&str) + Send + Sync),
     ) -> Result<Completed, Failure> {
         let idle = self.config.idle_timeout;
         let send = self.http.post(&self.endpoint).headers(self.headers()).json(body).send();
@@ -587,6 +685,7 @@ impl ProviderClient {
             let chars = completed.text.chars().count();
             if chars > 0 {
                 *delivered = true;
+                on_text(&completed.text);
                 progress(SummaryProgress::Output {
                     chars,
                     estimated_tokens: (chars as u64).div_ceil(4),
@@ -598,7 +697,7 @@ impl ProviderClient {
         let mut decoder = Decoder::new(self.config.kind);
         let mut chars = 0_usize;
         let mut handle = |decoder: &mut Decoder, event: &SseEvent| -> Result<(), Failure> {
-            let added = decoder.on_event(event)?;
+            let added = decoder.on_event(event, on_text)?;
             if added > 0 {
                 chars += added;
                 *delivered = true;

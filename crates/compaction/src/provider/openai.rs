@@ -7,10 +7,10 @@
 use serde_json::{Value, json};
 
 use crate::provider::sse::SseEvent;
-use crate::provider::{Completed, Failure, MaxTokensField};
+use crate::provider::{ChatMessage, Completed, Failure, MaxTokensField};
 use crate::summarizer::SummaryUsage;
 
-/// The JSON body of a streamed chat completion.
+/// The JSON body of a streamed chat completion with one user message.
 pub fn request_body(
     model: &str,
     max_tokens_field: MaxTokensField,
@@ -18,16 +18,35 @@ pub fn request_body(
     user: &str,
     max_output_tokens: u32,
 ) -> Value {
+    let messages = [ChatMessage::user(user)];
+    chat_body(model, max_tokens_field, system, &messages, max_output_tokens)
+}
+
+/// The JSON body of a streamed chat completion over a message list (the system prompt is
+/// left out when empty).
+pub fn chat_body(
+    model: &str,
+    max_tokens_field: MaxTokensField,
+    system: &str,
+    messages: &[ChatMessage],
+    max_output_tokens: u32,
+) -> Value {
     let field = match max_tokens_field {
         MaxTokensField::MaxCompletionTokens => "max_completion_tokens",
         MaxTokensField::MaxTokens => "max_tokens",
     };
+    let mut wire = Vec::with_capacity(messages.len() + 1);
+    if !system.is_empty() {
+        wire.push(json!({"role": "system", "content": system}));
+    }
+    wire.extend(
+        messages
+            .iter()
+            .map(|message| json!({"role": message.role.name(), "content": message.content})),
+    );
     let mut body = json!({
         "model": model,
-        "messages": [
-            {"role": "system", "content": system},
-            {"role": "user", "content": user},
-        ],
+        "messages": wire,
         "stream": true,
         "stream_options": {"include_usage": true},
     });

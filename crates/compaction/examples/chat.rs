@@ -1,0 +1,107 @@
+//! A minimal terminal chat agent with automatic compaction, on any OpenAI-compatible
+//! endpoint. One prompt per stdin line; replies stream to stdout; `/compact` compacts by
+//! hand. The session is a pi-format JSONL file that `compaction tree/context/stats` reads.
+//!
+//! ```text
+//! OPENAI_API_KEY=sk-... cargo run -p compaction --example chat -- \
+//!     --model gpt-4o-mini --session /tmp/chat.jsonl
+//! cargo run -p compaction --example chat -- --base-url http://127.0.0.1:8080/v1 \
+//!     --model local --context-window 8192 --keep-recent-tokens 2000 --session /tmp/local.jsonl
+//! ```
+//! Local servers usually need no key: without `OPENAI_API_KEY` an empty bearer token is sent.
+
+use std::path::PathBuf;
+
+use anyhow::Context as _;
+use clap::Parser;
+use compaction::harness::chat::{ChatOptions, chat_loop};
+use compaction::harness::{ChatModel, CompactingSession};
+use compaction::offline::OfflineSummarizer;
+use compaction::provider::{ApiKey, LlmSummarizer, ProviderClient, ProviderConfig, ProviderKind};
+use compaction::store::{OpenOptions, SessionStore};
+use compaction::summarizer::Summarizer;
+use compaction_core::serialize::Redactor;
+use compaction_core::settings::CompactionSettings;
+use compaction_core::tokens::estimator_by_name;
+
+#[derive(Parser)]
+#[command(about = "Chat with an OpenAI-compatible model; the context is compacted automatically")]
+struct Args {
+    /// Base URL of the OpenAI-compatible API.
+    #[arg(long, default_value = "https://api.openai.com/v1")]
+    base_url: String,
+    /// Chat model.
+    #[arg(long)]
+    model: String,
+    /// The chat model's context window (default: the model table's).
+    #[arg(long)]
+    context_window: Option<u64>,
+    /// Session file (created when missing).
+    #[arg(long)]
+    session: PathBuf,
+    /// Model that writes summaries on the same endpoint (default: the offline summarizer).
+    #[arg(long)]
+    summary_model: Option<String>,
+    /// Tokens of recent messages kept verbatim by a compaction.
+    #[arg(long)]
+    keep_recent_tokens: Option<u64>,
+    /// Output limit of each reply.
+    #[arg(long, default_value_t = 2048)]
+    max_output_tokens: u32,
+    /// System prompt.
+    #[arg(long, default_value = "You are a helpful assistant. Answer concisely.")]
+    system: String,
+}
+
+fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    runtime.block_on(run(args))
+}
+
+async fn run(args: Args) -> anyhow::Result<()> {
+    let model = ChatModel::new("openai", &args.model, args.context_window);
+    let mut settings = CompactionSettings::default();
+    // Keep the reply's room and the kept messages proportionate to small windows.
+    settings.reserve_tokens = settings.reserve_tokens.min(model.context_window / 4);
+    settings.keep_recent_tokens = args
+        .keep_recent_tokens
+        .unwrap_or(settings.keep_recent_tokens.min(model.context_window / 4));
+    let key = ApiKey::from_env("OPENAI_API_KEY").unwrap_or_else(|_| ApiKey::new(""));
+    let mut config = ProviderConfig::new(ProviderKind::OpenAi, &args.model);
+    config.base_url = Some(args.base_url.clone());
+    let client = ProviderClient::new(config.clone(), key.clone())?;
+    let summarizer: Box<dyn Summarizer> = match &args.summary_model {
+        Some(summary_model) => {
+            config.model = summary_model.clone();
+            Box::new(LlmSummarizer::new(ProviderClient::new(config, key.clone())?))
+        }
+        None => Box::new(OfflineSummarizer),
+    };
+    let store = if args.session.exists() {
+        SessionStore::open(&args.session, OpenOptions::for_writing())
+    } else {
+        let cwd = std::env::current_dir()?.display().to_string();
+        SessionStore::create(&args.session, &cwd, OpenOptions::for_writing())
+    }
+    .map(|(store, _report)| store)
+    .with_context(|| format!("cannot open {}", args.session.display()))?;
+    let estimator = estimator_by_name(&settings.estimator)?;
+    let mut session = CompactingSession::new(store, settings, model, summarizer, estimator);
+    if !key.expose().is_empty() {
+        session.set_redactor(Redactor::new([key.expose().to_owned()]));
+    }
+    let options =
+        ChatOptions { system_prompt: args.system, max_output_tokens: args.max_output_tokens };
+    let stdin = std::io::stdin();
+    let mut stdout = std::io::stdout();
+    let stats = chat_loop(&mut session, &client, &options, stdin.lock(), &mut stdout).await?;
+    eprintln!(
+        "{} turns ({} failed), {} compactions; session saved in {}",
+        stats.turns,
+        stats.failed_turns,
+        stats.compactions,
+        args.session.display()
+    );
+    Ok(())
+}
