@@ -2,6 +2,7 @@
 
 mod compact;
 mod fuzz_replay;
+mod harness;
 pub mod mock_server;
 mod providers;
 mod store;
