@@ -129,6 +129,14 @@ pub async fn call_model(
     }))
 }
 
+fn reason_name(reason: super::CompactionReason) -> &'static str {
+    match reason {
+        super::CompactionReason::Manual => "manual",
+        super::CompactionReason::Threshold => "threshold",
+        super::CompactionReason::Overflow => "overflow",
+    }
+}
+
 /// Options of [`chat_loop`].
 #[derive(Debug, Clone)]
 pub struct ChatOptions {
@@ -180,23 +188,28 @@ pub async fn chat_loop(
                 }
             };
             let cancel = CancellationToken::new();
-            let result = session
-                .run_turn(|context| {
-                    let (cancel, on_text, provider) = (&cancel, &on_text, &provider);
-                    async move {
-                        call_model(
-                            client,
-                            provider,
-                            &options.system_prompt,
-                            options.max_output_tokens,
-                            &context,
-                            cancel,
-                            on_text,
-                        )
-                        .await
-                    }
-                })
-                .await;
+            let call = |context: Vec<AgentMessage>| {
+                let (cancel, on_text, provider) = (&cancel, &on_text, &provider);
+                async move {
+                    call_model(
+                        client,
+                        provider,
+                        &options.system_prompt,
+                        options.max_output_tokens,
+                        &context,
+                        cancel,
+                        on_text,
+                    )
+                    .await
+                }
+            };
+            let mut result = session.run_turn(&call).await;
+            if let Err(error @ HarnessError::CompactionIneffective { .. }) = &result {
+                // Reported once; automatic compaction is paused, so the turn can go ahead.
+                let notice = format!("[warning: {error}]\n");
+                on_text(&notice);
+                result = session.run_turn(&call).await;
+            }
             match result {
                 Ok(_) => {
                     stats.turns += 1;
@@ -216,10 +229,7 @@ pub async fn chat_loop(
                     writeln!(
                         output,
                         "[compacted ({}): {} → about {} tokens]",
-                        serde_json::to_value(reason)
-                            .ok()
-                            .and_then(|v| v.as_str().map(str::to_owned))
-                            .unwrap_or_default(),
+                        reason_name(reason),
                         done.tokens_before,
                         done.tokens_after
                     )
@@ -240,4 +250,53 @@ pub async fn chat_loop(
         }
     }
     Ok(stats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use compaction_core::message::{ToolCall, ToolResultMessage};
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn context_becomes_alternating_text_messages() {
+        let assistant = AgentMessage::Assistant(AssistantMessage {
+            content: vec![
+                ContentBlock::text("Reading it."),
+                ContentBlock::ToolCall(ToolCall {
+                    id: "c1".into(),
+                    name: "read".into(),
+                    arguments: serde_json::json!({"path": "a.rs"}),
+                    extra: Extra::new(),
+                }),
+            ],
+            provider: None,
+            model: None,
+            usage: None,
+            stop_reason: None,
+            error_message: None,
+            extra: Extra::new(),
+        });
+        let result = AgentMessage::ToolResult(ToolResultMessage {
+            tool_call_id: "c1".into(),
+            tool_name: "read".into(),
+            content: Content::Text("fn main() {}".into()),
+            is_error: false,
+            extra: Extra::new(),
+        });
+        let context = vec![
+            AgentMessage::user_text("look"),
+            assistant,
+            result,
+            AgentMessage::user_text("and?"),
+        ];
+        assert_eq!(
+            chat_messages(&context),
+            vec![
+                ChatMessage::user("look"),
+                ChatMessage::assistant("Reading it.\n[tool call read: {\"path\":\"a.rs\"}]"),
+                ChatMessage::user("[tool result of read]\nfn main() {}\n\nand?"),
+            ]
+        );
+    }
 }

@@ -339,9 +339,11 @@ impl CompactingSession {
 
     /// Whether the trigger fires for the current context and window.
     pub fn should_compact(&self) -> bool {
-        let messages = u64::try_from(self.context().len()).unwrap_or(u64::MAX);
-        should_compact(self.context_tokens(), messages, self.model.context_window, &self.settings)
-            .fire
+        let session = self.store.session();
+        let context = build_context(session, self.leaf);
+        let tokens = context_tokens(session, &context, self.estimator.as_ref()).tokens;
+        let messages = u64::try_from(context.items.len()).unwrap_or(u64::MAX);
+        should_compact(tokens, messages, self.model.context_window, &self.settings).fire
     }
 
     /// Compacts first when the trigger fires (reason threshold), then returns the context
@@ -428,13 +430,13 @@ impl CompactingSession {
             self.emit(HarnessEvent::BranchSummaryStarted { target: target.to_owned() });
         }
         let cancel = self.abort.start();
-        let compactor = Compactor {
-            summarizer: self.summarizer.as_ref(),
-            settings: &self.settings,
-            context_window: self.model.context_window,
-            estimator: self.estimator.as_ref(),
-            redactor: self.redactor.clone(),
-        };
+        let compactor = compactor(
+            self.summarizer.as_ref(),
+            &self.settings,
+            &self.model,
+            self.estimator.as_ref(),
+            &self.redactor,
+        );
         let result = compactor.navigate(&mut self.store, &request, &cancel, &|_| {}).await;
         self.abort.finish();
         if summarize {
@@ -558,13 +560,13 @@ impl CompactingSession {
             instructions: instructions.map(str::to_owned),
         };
         let cancel = self.abort.start();
-        let compactor = Compactor {
-            summarizer: self.summarizer.as_ref(),
-            settings: &self.settings,
-            context_window: self.model.context_window,
-            estimator: self.estimator.as_ref(),
-            redactor: self.redactor.clone(),
-        };
+        let compactor = compactor(
+            self.summarizer.as_ref(),
+            &self.settings,
+            &self.model,
+            self.estimator.as_ref(),
+            &self.redactor,
+        );
         let result = compactor.run(&mut self.store, &request, &cancel, &|_| {}).await;
         self.abort.finish();
         let reported = match &result {
@@ -592,5 +594,24 @@ impl CompactingSession {
     fn emit(&self, event: HarnessEvent) {
         // No subscriber is not an error.
         let _ = self.events.send(event);
+    }
+}
+
+/// The one place the harness builds its [`Compactor`] (a function over the fields, so the
+/// store stays mutably borrowable). Extensions attach here once the compactor carries them:
+/// every harness compaction and branch summary then runs their hooks.
+fn compactor<'a>(
+    summarizer: &'a dyn Summarizer,
+    settings: &'a CompactionSettings,
+    model: &ChatModel,
+    estimator: &'a dyn TokenEstimator,
+    redactor: &Redactor,
+) -> Compactor<'a> {
+    Compactor {
+        summarizer,
+        settings,
+        context_window: model.context_window,
+        estimator,
+        redactor: redactor.clone(),
     }
 }

@@ -303,4 +303,16 @@ mod tests {
         assert!(decoder.finish()?.truncated);
         Ok(())
     }
+
+    #[test]
+    fn chat_body_lists_the_conversation() {
+        let messages = [ChatMessage::user("hi"), ChatMessage::assistant("hello")];
+        let body = chat_body("m", "", &messages, 10);
+        assert!(body.get("system").is_none());
+        assert_eq!(
+            body["messages"],
+            json!([{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}])
+        );
+        assert_eq!(chat_body("m", "sys", &messages, 10)["system"], "sys");
+    }
 }

@@ -284,4 +284,21 @@ mod tests {
         let body = request_body("m", MaxTokensField::MaxCompletionTokens, "s", "u", 99);
         assert_eq!(body["max_completion_tokens"], 99);
     }
+
+    #[test]
+    fn chat_body_lists_the_conversation() {
+        let messages =
+            [ChatMessage::user("hi"), ChatMessage::assistant("hello"), ChatMessage::user("more")];
+        let body = chat_body("m", MaxTokensField::MaxTokens, "", &messages, 10);
+        assert_eq!(
+            body["messages"],
+            json!([
+                {"role": "user", "content": "hi"},
+                {"role": "assistant", "content": "hello"},
+                {"role": "user", "content": "more"},
+            ])
+        );
+        let body = chat_body("m", MaxTokensField::MaxTokens, "sys", &messages[..1], 10);
+        assert_eq!(body["messages"][0], json!({"role": "system", "content": "sys"}));
+    }
 }

@@ -105,10 +105,10 @@ fn prose(seed: usize, chars: usize) -> String {
 }
 
 fn user_text(message: &AgentMessage) -> String {
-    match message {
-        AgentMessage::User(user) => user.content.joined_text(),
-        other => panic!("expected a user message, got {other:?}"),
-    }
+    let AgentMessage::User(user) = message else {
+        panic!("expected a user message, got {message:?}");
+    };
+    user.content.joined_text()
 }
 
 fn assert_valid(path: &Path) {
