@@ -123,7 +123,8 @@ pub enum HarnessError {
     )]
     CompactionIneffective { tokens: u64, limit: u64, window: u64, keep_recent_tokens: u64 },
     /// The model rejected the request as too long. `after_compaction` is true when the
-    /// harness already compacted and retried once in this turn.
+    /// harness had already compacted in this turn (before the call, or to recover from a
+    /// first overflow), so it did not try again; false when there was nothing to compact.
     #[error("the model's context window was exceeded{}: {source}", if *.after_compaction { " again after compacting" } else { "" })]
     ContextOverflow {
         after_compaction: bool,
