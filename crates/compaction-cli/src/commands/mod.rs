@@ -60,14 +60,6 @@ impl CommandError {
         }
         .into()
     }
-
-    /// Gives an existing error an exit status.
-    pub fn wrap(status: ExitStatus, error: anyhow::Error) -> anyhow::Error {
-        let message = error.to_string();
-        let source: Option<Box<dyn std::error::Error + Send + Sync>> =
-            error.chain().nth(1).map(|cause| cause.to_string().into());
-        CommandError { status, message, source }.into()
-    }
 }
 
 /// Runs the chosen command.
