@@ -81,7 +81,17 @@ fn context_text() {
 #[test]
 fn plan_json_with_pi_estimator() {
     insta::assert_snapshot!(run(
-        &["plan", "offline-coding.jsonl", "--estimator", "pi", "--min-turns", "0", "--keep-recent", "500", "--json"],
+        &[
+            "plan",
+            "offline-coding.jsonl",
+            "--estimator",
+            "pi",
+            "--min-turns",
+            "0",
+            "--keep-recent",
+            "500",
+            "--json"
+        ],
         &fixtures_dir()
     ));
 }
@@ -97,15 +107,34 @@ fn plan_nothing_to_compact_exits_0() {
 fn run_offline_then_context_and_stats() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(fixture("offline-coding.jsonl"), dir.path().join("s.jsonl")).unwrap();
-    let args = ["run", "s.jsonl", "--estimator", "pi", "--min-turns", "0", "--keep-recent", "500", "--context-window", "20000"];
+    let args = [
+        "run",
+        "s.jsonl",
+        "--estimator",
+        "pi",
+        "--min-turns",
+        "0",
+        "--keep-recent",
+        "500",
+        "--context-window",
+        "20000",
+    ];
     let out = run(&args, dir.path());
     assert!(out.starts_with("exit: 0\n"), "{out}");
     assert!(out.contains("appended compaction"), "{out}");
-    insta::assert_snapshot!(out.lines().filter(|l| !l.contains("appended compaction")).collect::<Vec<_>>().join("\n"));
+    insta::assert_snapshot!(
+        out.lines().filter(|l| !l.contains("appended compaction")).collect::<Vec<_>>().join("\n")
+    );
     let context = run(&["context", "s.jsonl"], dir.path());
     assert!(context.contains("<summary>\n## Goal"), "{context}");
-    let stats = run(&["stats", "s.jsonl", "--json", "--estimator", "pi", "--context-window", "20000"], dir.path());
-    let json: serde_json::Value = serde_json::from_str(stats.split("--- stdout\n").nth(1).unwrap().split("--- stderr").next().unwrap()).unwrap();
+    let stats = run(
+        &["stats", "s.jsonl", "--json", "--estimator", "pi", "--context-window", "20000"],
+        dir.path(),
+    );
+    let json: serde_json::Value = serde_json::from_str(
+        stats.split("--- stdout\n").nth(1).unwrap().split("--- stderr").next().unwrap(),
+    )
+    .unwrap();
     assert_eq!(json["contextRoles"]["compactionSummary"], 1);
     assert_eq!(json["shouldCompact"], false, "{json}");
     // Nothing left to compact right after compacting.
@@ -119,7 +148,10 @@ fn run_output_leaves_the_original_untouched() {
     let original = dir.path().join("s.jsonl");
     std::fs::copy(fixture("offline-coding.jsonl"), &original).unwrap();
     let before = std::fs::read(&original).unwrap();
-    let out = run(&["run", "s.jsonl", "-o", "out.jsonl", "--keep-recent", "500", "--min-turns", "0"], dir.path());
+    let out = run(
+        &["run", "s.jsonl", "-o", "out.jsonl", "--keep-recent", "500", "--min-turns", "0"],
+        dir.path(),
+    );
     assert!(out.starts_with("exit: 0\n"), "{out}");
     assert_eq!(std::fs::read(&original).unwrap(), before);
     assert!(std::fs::read(dir.path().join("out.jsonl")).unwrap().len() > before.len());
@@ -139,7 +171,18 @@ fn run_with_provider_and_no_key_fails_cleanly() {
 #[test]
 fn branch_dry_run_json() {
     insta::assert_snapshot!(run(
-        &["branch", "branch-two.jsonl", "--from", "6dee93a9", "--to", "e80776cc", "--estimator", "pi", "--dry-run", "--json"],
+        &[
+            "branch",
+            "branch-two.jsonl",
+            "--from",
+            "6dee93a9",
+            "--to",
+            "e80776cc",
+            "--estimator",
+            "pi",
+            "--dry-run",
+            "--json"
+        ],
         &fixtures_dir()
     ));
 }
@@ -148,9 +191,15 @@ fn branch_dry_run_json() {
 fn branch_summarize_appends_under_the_target() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(fixture("branch-two.jsonl"), dir.path().join("b.jsonl")).unwrap();
-    let out = run(&["branch", "b.jsonl", "--from", "6dee93a9", "--to", "e80776cc", "--summarize", "--json"], dir.path());
+    let out = run(
+        &["branch", "b.jsonl", "--from", "6dee93a9", "--to", "e80776cc", "--summarize", "--json"],
+        dir.path(),
+    );
     assert!(out.starts_with("exit: 0\n"), "{out}");
-    let json: serde_json::Value = serde_json::from_str(out.split("--- stdout\n").nth(1).unwrap().split("--- stderr").next().unwrap()).unwrap();
+    let json: serde_json::Value = serde_json::from_str(
+        out.split("--- stdout\n").nth(1).unwrap().split("--- stderr").next().unwrap(),
+    )
+    .unwrap();
     assert_eq!(json["parentId"], "e80776cc");
     assert_eq!(json["fromId"], "6dee93a9");
     let context = run(&["context", "b.jsonl"], dir.path());
