@@ -23,11 +23,8 @@ fn load(c: &mut Criterion) {
     let mut group = c.benchmark_group("session");
     group.sample_size(10);
     for entries in sizes() {
-        let text = generate_session(&GenerateOptions {
-            seed: 1,
-            entries,
-            ..GenerateOptions::default()
-        });
+        let text =
+            generate_session(&GenerateOptions { seed: 1, entries, ..GenerateOptions::default() });
         let session = parse_session(text.as_bytes());
         assert!(session.diagnostics().is_empty());
 
@@ -43,16 +40,12 @@ fn load(c: &mut Criterion) {
                 (path.len(), leaves.len())
             });
         });
-        group.bench_with_input(
-            BenchmarkId::new("context", entries),
-            &session,
-            |b, session| {
-                b.iter(|| {
-                    let context = build_context(black_box(session), session.leaf());
-                    context.agent_messages(session).len()
-                });
-            },
-        );
+        group.bench_with_input(BenchmarkId::new("context", entries), &session, |b, session| {
+            b.iter(|| {
+                let context = build_context(black_box(session), session.leaf());
+                context.agent_messages(session).len()
+            });
+        });
         group.bench_with_input(BenchmarkId::new("all", entries), &text, |b, text| {
             b.iter(|| {
                 let session = parse_session(black_box(text.as_bytes()));

@@ -72,18 +72,8 @@ fn main() -> std::io::Result<()> {
         file_bytes as f64 / 1e6,
         session.entries().len()
     );
-    println!(
-        "mode: {}",
-        if whole {
-            "whole file in memory"
-        } else {
-            "streamed by line"
-        }
-    );
-    println!(
-        "load (read + parse + index): {:>8.1} ms",
-        loaded.as_secs_f64() * 1e3
-    );
+    println!("mode: {}", if whole { "whole file in memory" } else { "streamed by line" });
+    println!("load (read + parse + index): {:>8.1} ms", loaded.as_secs_f64() * 1e3);
     println!(
         "tree (path + leaves):        {:>8.1} ms  (path {} entries, {} leaves)",
         tree.as_secs_f64() * 1e3,
@@ -95,10 +85,7 @@ fn main() -> std::io::Result<()> {
         context_time.as_secs_f64() * 1e3,
         messages.len()
     );
-    println!(
-        "total:                       {:>8.1} ms",
-        total.as_secs_f64() * 1e3
-    );
+    println!("total:                       {:>8.1} ms", total.as_secs_f64() * 1e3);
     println!(
         "peak RSS: {:.1} MB ({:.2}x file size)",
         peak as f64 / 1e6,

@@ -119,9 +119,7 @@ impl Rng {
 
     fn alphanumeric(&mut self, length: usize) -> String {
         const CHARS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-        (0..length)
-            .map(|_| char::from(CHARS[self.below(CHARS.len())]))
-            .collect()
+        (0..length).map(|_| char::from(CHARS[self.below(CHARS.len())])).collect()
     }
 }
 
@@ -244,12 +242,8 @@ const LABELS: &[&str] = &[
 /// Fills a template's placeholders with random domain words.
 fn fill(rng: &mut Rng, template: &str, file: &str) -> String {
     let mut out = template.replace("{file}", file);
-    let lists: [(&str, &[&str]); 4] = [
-        ("{module}", MODULES),
-        ("{word}", WORDS),
-        ("{verb}", VERBS),
-        ("{Type}", TYPES),
-    ];
+    let lists: [(&str, &[&str]); 4] =
+        [("{module}", MODULES), ("{word}", WORDS), ("{verb}", VERBS), ("{Type}", TYPES)];
     for (key, words) in lists {
         while let Some(at) = out.find(key) {
             let word = rng.pick(words);
@@ -277,10 +271,7 @@ fn code(rng: &mut Rng, bytes: usize) -> String {
             ),
             4 => format!("    Ok({ty}::new({word}))\n}}\n\n"),
             5 => format!("/// {} the {word} of a {ty}.\n", capitalize(verb)),
-            6 => format!(
-                "    self.{word} = self.{word}.saturating_add({});\n",
-                rng.below(64)
-            ),
+            6 => format!("    self.{word} = self.{word}.saturating_add({});\n", rng.below(64)),
             7 => format!("#[derive(Debug, Clone)]\npub struct {ty} {{\n    {word}: usize,\n}}\n\n"),
             _ => format!("    debug_assert!(self.{word} <= self.limit, \"{word} over limit\");\n"),
         };
@@ -306,12 +297,7 @@ fn test_output(rng: &mut Rng, bytes: usize, failed: usize) -> String {
     );
     let mut names = Vec::new();
     while out.len() < bytes.saturating_sub(300) || names.len() < 3 {
-        let name = format!(
-            "{}::tests::{}_{}",
-            rng.pick(MODULES),
-            rng.pick(VERBS),
-            rng.pick(WORDS)
-        );
+        let name = format!("{}::tests::{}_{}", rng.pick(MODULES), rng.pick(VERBS), rng.pick(WORDS));
         out.push_str(&format!("test {name} ... ok\n"));
         names.push(name);
     }
@@ -389,11 +375,7 @@ fn listing(rng: &mut Rng, bytes: usize) -> String {
 /// A valid RGB PNG of the given size, with a simple gradient, uncompressed (stored) IDAT.
 fn png(rng: &mut Rng, width: u32, height: u32) -> Vec<u8> {
     let mut raw = Vec::with_capacity(((width * 3 + 1) * height) as usize);
-    let tint = [
-        rng.below(256) as u8,
-        rng.below(256) as u8,
-        rng.below(256) as u8,
-    ];
+    let tint = [rng.below(256) as u8, rng.below(256) as u8, rng.below(256) as u8];
     for y in 0..height {
         raw.push(0); // filter: none
         for x in 0..width {
@@ -434,11 +416,7 @@ fn crc32(bytes: &[u8]) -> u32 {
     for &byte in bytes {
         crc ^= u32::from(byte);
         for _ in 0..8 {
-            crc = if crc & 1 == 1 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
+            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
         }
     }
     !crc
@@ -467,11 +445,7 @@ pub fn iso_timestamp(epoch_ms: u64) -> String {
     let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
     let month_index = (5 * day_of_year + 2) / 153;
     let day = day_of_year - (153 * month_index + 2) / 5 + 1;
-    let month = if month_index < 10 {
-        month_index + 3
-    } else {
-        month_index - 9
-    };
+    let month = if month_index < 10 { month_index + 3 } else { month_index - 9 };
     let year = year_of_era + era * 400 + i64::from(month <= 2);
     format!(
         "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{millis:03}Z",
@@ -554,9 +528,7 @@ impl SessionGenerator {
         let tool_output_mean = (((options.average_entry_bytes as f64) - FIXED_BYTES_PER_ENTRY)
             / TOOL_OUTPUT_SHARE)
             .max(120.0) as usize;
-        let project = rng
-            .pick(&["atlas", "ledger", "quill", "harbor", "lumen"])
-            .to_owned();
+        let project = rng.pick(&["atlas", "ledger", "quill", "harbor", "lumen"]).to_owned();
         let files: Vec<String> = (0..rng.range(8, 16))
             .map(|_| match rng.below(6) {
                 0 => format!("src/{}/mod.rs", rng.pick(MODULES)),
@@ -625,9 +597,7 @@ impl SessionGenerator {
     }
 
     fn leaf_id(&self) -> Value {
-        self.path
-            .last()
-            .map_or(Value::Null, |node| Value::String(node.id.clone()))
+        self.path.last().map_or(Value::Null, |node| Value::String(node.id.clone()))
     }
 
     /// Appends an entry as a child of the current leaf. `head` fields come before the
@@ -650,12 +620,7 @@ impl SessionGenerator {
         map.insert("timestamp".into(), Value::String(timestamp));
         map.extend(body);
         let cumulative_tokens = self.path.last().map_or(0, |n| n.cumulative_tokens) + tokens;
-        self.path.push(Node {
-            id: id.clone(),
-            kind,
-            cumulative_tokens,
-            details: None,
-        });
+        self.path.push(Node { id: id.clone(), kind, cumulative_tokens, details: None });
         self.queue.push_back(Value::Object(map).to_string());
         id
     }
@@ -667,15 +632,11 @@ impl SessionGenerator {
     }
 
     fn cumulative_before(&self, position: usize) -> u64 {
-        position
-            .checked_sub(1)
-            .map_or(0, |p| self.path[p].cumulative_tokens)
+        position.checked_sub(1).map_or(0, |p| self.path[p].cumulative_tokens)
     }
 
     fn last_compaction(&self) -> Option<usize> {
-        self.path
-            .iter()
-            .rposition(|node| matches!(node.kind, NodeKind::Compaction { .. }))
+        self.path.iter().rposition(|node| matches!(node.kind, NodeKind::Compaction { .. }))
     }
 
     /// Estimated tokens of the context rebuilt at the current leaf.
@@ -683,10 +644,7 @@ impl SessionGenerator {
         let end = self.path.last().map_or(0, |n| n.cumulative_tokens);
         match self.last_compaction() {
             Some(at) => match self.path[at].kind {
-                NodeKind::Compaction {
-                    first_kept,
-                    summary_tokens,
-                } => {
+                NodeKind::Compaction { first_kept, summary_tokens } => {
                     summary_tokens + self.cumulative_before(at) - self.cumulative_before(first_kept)
                         + end
                         - self.path[at].cumulative_tokens
@@ -714,17 +672,8 @@ impl SessionGenerator {
             body.insert("modelId".into(), model.id.into());
             self.push("model_change", Map::new(), body, NodeKind::Other, 0);
             let mut body = Map::new();
-            body.insert(
-                "thinkingLevel".into(),
-                THINKING_LEVELS[self.thinking].into(),
-            );
-            self.push(
-                "thinking_level_change",
-                Map::new(),
-                body,
-                NodeKind::Other,
-                0,
-            );
+            body.insert("thinkingLevel".into(), THINKING_LEVELS[self.thinking].into());
+            self.push("thinking_level_change", Map::new(), body, NodeKind::Other, 0);
         }
         self.turns += 1;
         self.side_events();
@@ -773,17 +722,8 @@ impl SessionGenerator {
         if self.event(0.03) {
             self.thinking = self.rng.below(THINKING_LEVELS.len());
             let mut body = Map::new();
-            body.insert(
-                "thinkingLevel".into(),
-                THINKING_LEVELS[self.thinking].into(),
-            );
-            self.push(
-                "thinking_level_change",
-                Map::new(),
-                body,
-                NodeKind::Other,
-                0,
-            );
+            body.insert("thinkingLevel".into(), THINKING_LEVELS[self.thinking].into());
+            self.push("thinking_level_change", Map::new(), body, NodeKind::Other, 0);
         }
         if self.event(0.04) {
             self.label();
@@ -795,10 +735,7 @@ impl SessionGenerator {
                 .collect();
             let mut head = Map::new();
             head.insert("customType".into(), custom_type.into());
-            head.insert(
-                "data".into(),
-                json!({"items": items, "revision": self.turns}),
-            );
+            head.insert("data".into(), json!({"items": items, "revision": self.turns}));
             self.push("custom", head, Map::new(), NodeKind::Other, 0);
         }
         if self.event(0.03) {
@@ -819,10 +756,7 @@ impl SessionGenerator {
                 },
             );
             head.insert("display".into(), self.rng.chance(0.7).into());
-            head.insert(
-                "details".into(),
-                json!({"source": "extension", "turn": self.turns}),
-            );
+            head.insert("details".into(), json!({"source": "extension", "turn": self.turns}));
             self.push("custom_message", head, Map::new(), NodeKind::Other, tokens);
         }
         if self.event(0.04) {
@@ -835,9 +769,7 @@ impl SessionGenerator {
             return;
         }
         let low = self.path.len().saturating_sub(40);
-        let target = self.path[self.rng.range(low, self.path.len() - 1)]
-            .id
-            .clone();
+        let target = self.path[self.rng.range(low, self.path.len() - 1)].id.clone();
         let mut body = Map::new();
         body.insert("targetId".into(), target.into());
         // One label in eight is a removal: pi leaves `label` out.
@@ -860,26 +792,14 @@ impl SessionGenerator {
             }
             1 => (
                 "git status --short".to_owned(),
-                format!(
-                    " M {}\n M {}\n?? notes.md\n",
-                    self.random_file(),
-                    self.random_file()
-                ),
+                format!(" M {}\n M {}\n?? notes.md\n", self.random_file(), self.random_file()),
                 0,
             ),
             2 => {
                 let size = self.rng.size_around(self.tool_output_mean / 3);
-                (
-                    format!("rg -n {} src", self.rng.pick(WORDS)),
-                    listing(&mut self.rng, size),
-                    0,
-                )
+                (format!("rg -n {} src", self.rng.pick(WORDS)), listing(&mut self.rng, size), 0)
             }
-            _ => (
-                "ls".to_owned(),
-                "Cargo.lock\nCargo.toml\nREADME.md\nsrc\ntests\n".into(),
-                0,
-            ),
+            _ => ("ls".to_owned(), "Cargo.lock\nCargo.toml\nREADME.md\nsrc\ntests\n".into(), 0),
         };
         let truncated = output.len() > 30_000;
         let tokens = tokens_of(&command) + tokens_of(&output);
@@ -1029,10 +949,8 @@ impl SessionGenerator {
         self.tick(2_000, 40_000);
         message.insert("timestamp".into(), self.timestamp_ms());
         if model.provider == "anthropic" && error.is_none() {
-            message.insert(
-                "responseId".into(),
-                format!("msg_01{}", self.rng.alphanumeric(22)).into(),
-            );
+            message
+                .insert("responseId".into(), format!("msg_01{}", self.rng.alphanumeric(22)).into());
         }
         if let Some(error) = error {
             message.insert("errorMessage".into(), error.into());
@@ -1075,11 +993,7 @@ impl SessionGenerator {
             tokens += tokens_of(&text);
             content.push(json!({"type": "text", "text": text}));
         }
-        let calls = if self.rng.chance(0.8) {
-            1
-        } else {
-            self.rng.range(2, 3)
-        };
+        let calls = if self.rng.chance(0.8) { 1 } else { self.rng.range(2, 3) };
         let mut results = Vec::new();
         for _ in 0..calls {
             let id = self.tool_call_id();
@@ -1118,16 +1032,8 @@ impl SessionGenerator {
         let mean = self.tool_output_mean;
         match self.rng.below(10) {
             0..=3 => {
-                let path = if self.rng.chance(0.7) {
-                    file.to_owned()
-                } else {
-                    self.random_file()
-                };
-                self.file_ops.push(FileOp {
-                    position,
-                    file: path.clone(),
-                    modified: false,
-                });
+                let path = if self.rng.chance(0.7) { file.to_owned() } else { self.random_file() };
+                self.file_ops.push(FileOp { position, file: path.clone(), modified: false });
                 let size = self.rng.size_around(mean);
                 let text = code(&mut self.rng, size);
                 let arguments = if self.rng.chance(0.2) {
@@ -1138,11 +1044,7 @@ impl SessionGenerator {
                 ("read", arguments, (text, None, false))
             }
             4 | 5 => {
-                self.file_ops.push(FileOp {
-                    position,
-                    file: file.to_owned(),
-                    modified: true,
-                });
+                self.file_ops.push(FileOp { position, file: file.to_owned(), modified: true });
                 let (old_size, new_size) = (self.rng.range(40, 300), self.rng.range(40, 400));
                 let old_text = code(&mut self.rng, old_size);
                 let new_text = code(&mut self.rng, new_size);
@@ -1174,24 +1076,12 @@ impl SessionGenerator {
                 ("edit", arguments, (text, Some(details), false))
             }
             6 => {
-                let path = format!(
-                    "tests/{}_{}.rs",
-                    self.rng.pick(MODULES),
-                    self.rng.pick(WORDS)
-                );
-                self.file_ops.push(FileOp {
-                    position,
-                    file: path.clone(),
-                    modified: true,
-                });
+                let path = format!("tests/{}_{}.rs", self.rng.pick(MODULES), self.rng.pick(WORDS));
+                self.file_ops.push(FileOp { position, file: path.clone(), modified: true });
                 let size = self.rng.size_around(mean / 2);
                 let content = code(&mut self.rng, size);
                 let text = format!("Successfully wrote {} bytes to {path}", content.len());
-                (
-                    "write",
-                    json!({"path": path, "content": content}),
-                    (text, None, false),
-                )
+                ("write", json!({"path": path, "content": content}), (text, None, false))
             }
             _ => {
                 let size = self.rng.size_around(mean);
@@ -1202,19 +1092,11 @@ impl SessionGenerator {
                         } else {
                             usize::from(self.rng.chance(0.35)) * self.rng.range(1, 3)
                         };
-                        (
-                            "cargo test",
-                            test_output(&mut self.rng, size, failed),
-                            failed > 0,
-                        )
+                        ("cargo test", test_output(&mut self.rng, size, failed), failed > 0)
                     }
                     2 => {
                         if self.rng.chance(0.4) {
-                            (
-                                "cargo build",
-                                compiler_errors(&mut self.rng, size, file),
-                                true,
-                            )
+                            ("cargo build", compiler_errors(&mut self.rng, size, file), true)
                         } else {
                             (
                                 "cargo clippy --all-targets -- -D warnings",
@@ -1292,10 +1174,7 @@ impl SessionGenerator {
             &file,
         ));
         if !read.is_empty() {
-            text.push_str(&format!(
-                "\n<read-files>\n{}\n</read-files>",
-                read.join("\n")
-            ));
+            text.push_str(&format!("\n<read-files>\n{}\n</read-files>", read.join("\n")));
         }
         if !modified.is_empty() {
             text.push_str(&format!(
@@ -1325,18 +1204,13 @@ impl SessionGenerator {
             .copied()
             .find(|&p| end - self.cumulative_before(p) >= 20_000)
             .unwrap_or(users[users.len() - 1]);
-        let previous = self
-            .last_compaction()
-            .and_then(|at| self.path[at].details.clone());
+        let previous = self.last_compaction().and_then(|at| self.path[at].details.clone());
         let (read, modified) = self.file_lists(region_start, previous.as_ref());
         let summary = self.summary_text("Goal", &read, &modified);
         let summary_tokens = tokens_of(&summary);
         let mut body = Map::new();
         body.insert("summary".into(), summary.into());
-        body.insert(
-            "firstKeptEntryId".into(),
-            self.path[first_kept].id.clone().into(),
-        );
+        body.insert("firstKeptEntryId".into(), self.path[first_kept].id.clone().into());
         body.insert("tokensBefore".into(), self.context_tokens().into());
         let details = json!({"readFiles": read, "modifiedFiles": modified});
         body.insert("details".into(), details.clone());
@@ -1345,10 +1219,7 @@ impl SessionGenerator {
             "compaction",
             Map::new(),
             body,
-            NodeKind::Compaction {
-                first_kept,
-                summary_tokens,
-            },
+            NodeKind::Compaction { first_kept, summary_tokens },
             0,
         );
         if let Some(node) = self.path.last_mut() {
@@ -1368,11 +1239,7 @@ impl SessionGenerator {
         };
         // Navigating to a user message puts the leaf on its parent (the prompt goes back to
         // the editor); navigating to a reply keeps the reply.
-        let new_leaf = if self.path[target].kind == NodeKind::User {
-            target - 1
-        } else {
-            target
-        };
+        let new_leaf = if self.path[target].kind == NodeKind::User { target - 1 } else { target };
         let (read, modified) = self.file_lists(new_leaf + 1, None);
         self.path.truncate(new_leaf + 1);
         self.file_ops.retain(|op| op.position <= new_leaf);
@@ -1383,10 +1250,7 @@ impl SessionGenerator {
             // pi 0.73.1 records the entry the summary is attached to as `fromId`.
             body.insert("fromId".into(), self.path[new_leaf].id.clone().into());
             body.insert("summary".into(), summary.into());
-            body.insert(
-                "details".into(),
-                json!({"readFiles": read, "modifiedFiles": modified}),
-            );
+            body.insert("details".into(), json!({"readFiles": read, "modifiedFiles": modified}));
             body.insert("fromHook".into(), false.into());
             let id = self.push("branch_summary", Map::new(), body, NodeKind::Other, tokens);
             if self.rng.chance(0.3) {
@@ -1423,11 +1287,7 @@ mod tests {
     use super::*;
 
     fn options(seed: u64, entries: usize) -> GenerateOptions {
-        GenerateOptions {
-            seed,
-            entries,
-            ..GenerateOptions::default()
-        }
+        GenerateOptions { seed, entries, ..GenerateOptions::default() }
     }
 
     #[test]
@@ -1459,10 +1319,7 @@ mod tests {
     #[test]
     fn average_entry_size_follows_the_option() {
         for average in [1000, DEFAULT_AVERAGE_ENTRY_BYTES] {
-            let opts = GenerateOptions {
-                average_entry_bytes: average,
-                ..options(11, 3000)
-            };
+            let opts = GenerateOptions { average_entry_bytes: average, ..options(11, 3000) };
             let text = generate_session(&opts);
             let measured = text.len() / opts.entries;
             let low = average * 80 / 100;

@@ -25,9 +25,7 @@ fn same_seed_gives_same_bytes_and_other_seeds_differ() {
     let a = generate_session(&options(7, 300));
     assert_eq!(a, generate_session(&options(7, 300)));
     assert_ne!(a, generate_session(&options(8, 300)));
-    let streamed: String = SessionGenerator::new(options(7, 300))
-        .map(|line| line + "\n")
-        .collect();
+    let streamed: String = SessionGenerator::new(options(7, 300)).map(|line| line + "\n").collect();
     assert_eq!(a, streamed);
 }
 
@@ -42,18 +40,15 @@ fn switches_turn_branches_and_compactions_off() {
         .as_bytes(),
     );
     assert_eq!(session.leaves().len(), 1);
-    assert!(session.entries().iter().all(|e| !matches!(
-        e.kind,
-        EntryKind::Compaction(_) | EntryKind::BranchSummary(_)
-    )));
-    let session = parse_session(generate_session(&options(5, 1500)).as_bytes());
-    assert!(session.leaves().len() > 1);
     assert!(
         session
             .entries()
             .iter()
-            .any(|e| matches!(e.kind, EntryKind::Compaction(_)))
+            .all(|e| !matches!(e.kind, EntryKind::Compaction(_) | EntryKind::BranchSummary(_)))
     );
+    let session = parse_session(generate_session(&options(5, 1500)).as_bytes());
+    assert!(session.leaves().len() > 1);
+    assert!(session.entries().iter().any(|e| matches!(e.kind, EntryKind::Compaction(_))));
 }
 
 /// Checks every structural promise the generator makes, on the whole file and the path.
@@ -65,10 +60,7 @@ fn check_session(session: &Session) {
     for entry in entries {
         assert!(
             entry.id.len() == 8
-                && entry
-                    .id
-                    .bytes()
-                    .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()),
+                && entry.id.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()),
             "id {}",
             entry.id
         );
@@ -84,11 +76,7 @@ fn check_session(session: &Session) {
     let path = session.path_to_leaf();
     assert_eq!(session.parent_of(path[0]), None, "path starts at a root");
     for pair in path.windows(2) {
-        assert_eq!(
-            session.parent_of(pair[1]),
-            Some(pair[0]),
-            "path is root-first"
-        );
+        assert_eq!(session.parent_of(pair[1]), Some(pair[0]), "path is root-first");
     }
 
     // Tool results directly follow the assistant message holding their call.
@@ -116,10 +104,7 @@ fn check_session(session: &Session) {
             let previous = path[..position]
                 .iter()
                 .rposition(|&i| matches!(entries[i].kind, EntryKind::Compaction(_)));
-            assert!(
-                previous.is_none_or(|p| p < kept),
-                "kept entry after previous compaction"
-            );
+            assert!(previous.is_none_or(|p| p < kept), "kept entry after previous compaction");
             assert!(data.tokens_before > 0);
         }
         if let EntryKind::BranchSummary(data) = &entry.kind {
@@ -141,9 +126,7 @@ fn check_session(session: &Session) {
 
 #[test]
 fn a_long_generated_session_is_consistent() {
-    check_session(&parse_session(
-        generate_session(&options(42, 3000)).as_bytes(),
-    ));
+    check_session(&parse_session(generate_session(&options(42, 3000)).as_bytes()));
 }
 
 proptest! {

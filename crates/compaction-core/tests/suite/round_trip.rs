@@ -13,9 +13,7 @@ fn lines(bytes: &[u8]) -> Vec<String> {
     let text = std::str::from_utf8(bytes).unwrap();
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let text = text.strip_suffix('\n').unwrap_or(text);
-    text.split('\n')
-        .map(|line| line.strip_suffix('\r').unwrap_or(line).to_owned())
-        .collect()
+    text.split('\n').map(|line| line.strip_suffix('\r').unwrap_or(line).to_owned()).collect()
 }
 
 fn value(text: &str) -> Value {
@@ -72,12 +70,7 @@ fn typed_messages_serialize_back_to_the_stored_message() {
                 "{name}:{} has an untyped role",
                 entry.line
             );
-            assert_eq!(
-                serde_json::to_value(&message).unwrap(),
-                stored,
-                "{name}:{}",
-                entry.line
-            );
+            assert_eq!(serde_json::to_value(&message).unwrap(), stored, "{name}:{}", entry.line);
             checked += 1;
         }
     }
@@ -106,24 +99,10 @@ fn clean_v3_fixtures_rebuild_byte_for_byte() {
         }
         let mut lines: Vec<(usize, Vec<u8>)> =
             vec![(1, session.header_raw().unwrap().as_bytes().to_vec())];
-        lines.extend(
-            session
-                .entries()
-                .iter()
-                .map(|e| (e.line, e.raw().as_bytes().to_vec())),
-        );
-        lines.extend(
-            session
-                .malformed()
-                .iter()
-                .map(|m| (m.line, m.bytes.clone().unwrap())),
-        );
+        lines.extend(session.entries().iter().map(|e| (e.line, e.raw().as_bytes().to_vec())));
+        lines.extend(session.malformed().iter().map(|m| (m.line, m.bytes.clone().unwrap())));
         lines.sort();
-        let ending: &[u8] = if session.line_style().crlf {
-            b"\r\n"
-        } else {
-            b"\n"
-        };
+        let ending: &[u8] = if session.line_style().crlf { b"\r\n" } else { b"\n" };
         let mut rebuilt = Vec::new();
         if session.line_style().bom {
             rebuilt.extend_from_slice(b"\xEF\xBB\xBF");
@@ -132,11 +111,7 @@ fn clean_v3_fixtures_rebuild_byte_for_byte() {
             rebuilt.extend_from_slice(&line);
             rebuilt.extend_from_slice(ending);
         }
-        assert_eq!(
-            String::from_utf8_lossy(&rebuilt),
-            String::from_utf8_lossy(&bytes),
-            "{name}"
-        );
+        assert_eq!(String::from_utf8_lossy(&rebuilt), String::from_utf8_lossy(&bytes), "{name}");
     }
 }
 
@@ -147,52 +122,24 @@ fn generated_fixtures_have_no_problems() {
         assert_eq!(session.diagnostics(), &[], "{name}");
     }
     let session = parse_session(&fixture("branching.jsonl"));
-    let types: Vec<&str> = session
-        .entries()
-        .iter()
-        .map(|e| e.kind.type_name())
-        .collect();
-    for expected in [
-        "compaction",
-        "branch_summary",
-        "label",
-        "model_change",
-        "custom_message",
-    ] {
-        assert!(
-            types.contains(&expected),
-            "branching.jsonl has no {expected}"
-        );
+    let types: Vec<&str> = session.entries().iter().map(|e| e.kind.type_name()).collect();
+    for expected in ["compaction", "branch_summary", "label", "model_change", "custom_message"] {
+        assert!(types.contains(&expected), "branching.jsonl has no {expected}");
     }
-    assert!(
-        session.leaves().len() >= 2,
-        "branching.jsonl does not branch"
-    );
+    assert!(session.leaves().len() >= 2, "branching.jsonl does not branch");
 }
 
 #[test]
 fn damaged_fixture_reports_each_problem_and_keeps_the_rest() {
     let bytes = fixture("damaged.jsonl");
     let session = parse_session(&bytes);
-    let kinds: Vec<(usize, &str)> = session
-        .diagnostics()
-        .iter()
-        .map(|d| (d.line, d.kind.name()))
-        .collect();
+    let kinds: Vec<(usize, &str)> =
+        session.diagnostics().iter().map(|d| (d.line, d.kind.name())).collect();
     assert!(kinds.contains(&(1, "crlf")), "{kinds:?}");
-    assert!(
-        kinds.iter().any(|(_, k)| *k == "malformed-json"),
-        "{kinds:?}"
-    );
-    assert!(
-        kinds.iter().any(|(_, k)| *k == "unknown-entry-type"),
-        "{kinds:?}"
-    );
+    assert!(kinds.iter().any(|(_, k)| *k == "malformed-json"), "{kinds:?}");
+    assert!(kinds.iter().any(|(_, k)| *k == "unknown-entry-type"), "{kinds:?}");
     let total_lines = lines(&bytes).len();
-    assert_eq!(
-        1 + session.entries().len() + session.malformed().len(),
-        total_lines
-    );
+    assert_eq!(1 + session.entries().len() + session.malformed().len(), total_lines);
     assert!(
         session
             .diagnostics()
@@ -210,10 +157,10 @@ fn strip_migrated_fields(mut value: Value) -> Value {
     for key in ["id", "parentId", "firstKeptEntryIndex", "firstKeptEntryId"] {
         map.shift_remove(key);
     }
-    if let Some(message) = map.get_mut("message").and_then(Value::as_object_mut) {
-        if message.get("role").and_then(Value::as_str) == Some("hookMessage") {
-            message.insert("role".into(), "custom".into());
-        }
+    if let Some(message) = map.get_mut("message").and_then(Value::as_object_mut)
+        && message.get("role").and_then(Value::as_str) == Some("hookMessage")
+    {
+        message.insert("role".into(), "custom".into());
     }
     value
 }
@@ -237,12 +184,7 @@ fn legacy_fixtures_migrate_and_keep_every_other_field() {
                 entry.line
             );
             if version == 1 {
-                assert_eq!(
-                    entry.id,
-                    migrated_id(entry.line - 1),
-                    "{name}:{}",
-                    entry.line
-                );
+                assert_eq!(entry.id, migrated_id(entry.line - 1), "{name}:{}", entry.line);
                 assert_eq!(entry.parent_id, previous, "{name}:{}", entry.line);
                 if let Some(index) = original.get("firstKeptEntryIndex").and_then(Value::as_u64) {
                     assert_eq!(
@@ -258,11 +200,8 @@ fn legacy_fixtures_migrate_and_keep_every_other_field() {
             assert_ne!(entry.role(), Some("hookMessage"), "{name}:{}", entry.line);
             previous = Some(entry.id.clone());
         }
-        let errors: Vec<_> = session
-            .diagnostics()
-            .iter()
-            .filter(|d| d.kind.severity() != Severity::Info)
-            .collect();
+        let errors: Vec<_> =
+            session.diagnostics().iter().filter(|d| d.kind.severity() != Severity::Info).collect();
         assert_eq!(errors, Vec::<&compaction_core::Diagnostic>::new(), "{name}");
     }
 }
