@@ -3,6 +3,7 @@
 mod branch;
 mod check;
 mod context;
+mod generate;
 mod leaves;
 mod plan;
 mod run;
@@ -73,6 +74,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Run(args) => run::run(&args),
         Command::Branch(args) => branch::run(&args),
         Command::Leaves(args) => leaves::run(&args),
+        Command::Generate(args) => generate::run(&args),
     }
 }
 
