@@ -5,6 +5,7 @@
 //! the one orchestration path every compaction and branch summary goes through.
 
 pub mod error;
+pub mod extension;
 pub mod provider;
 pub mod store;
 pub mod summarizer;
