@@ -683,3 +683,108 @@ async fn branch_summary_replacement_preserves_kept_messages() {
         Err(InvalidReplacement::FirstKeptInBranchSummary)
     );
 }
+
+const SCHEMA_CHECK: &str = r#"
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator.check_schema(schema)
+validator = jsonschema.Draft202012Validator(schema)
+failures = []
+for kind, text in json.load(sys.stdin):
+    errors = [e.message for e in validator.iter_errors(json.loads(text))]
+    if (kind == "valid") == bool(errors):
+        failures.append((kind, text, errors[:3]))
+if failures:
+    sys.exit(repr(failures))
+"#;
+
+#[tokio::test]
+async fn events_and_decisions_match_the_json_schema() {
+    let has_jsonschema = std::process::Command::new("python3")
+        .args(["-c", "import jsonschema"])
+        .output()
+        .is_ok_and(|output| output.status.success());
+    if !has_jsonschema {
+        println!("skipped: python3 with the jsonschema module is not available");
+        return;
+    }
+    use compaction::extension::protocol;
+    let (session, preparation) = git_session();
+    let settings = settings();
+    let before = event(&session, &preparation, &settings);
+    let entry = json!({"type": "compaction", "id": "k9", "parentId": "a3", "summary": "S"});
+    let after = AfterCompactEvent {
+        entry: &entry,
+        from_extension: false,
+        decided_by: None,
+        settings: &settings,
+        cancel: Default::default(),
+    };
+    let entries: Vec<usize> =
+        ["b1", "u3", "a3"].iter().map(|id| session.index_of(id).unwrap()).collect();
+    let messages = vec![AgentMessage::user_text("Next task.")];
+    let ids = vec!["u3".to_owned()];
+    let files = vec!["src/lib.rs".to_owned()];
+    let branch = BeforeBranchSummaryEvent {
+        session: &session,
+        old_leaf_id: "a3",
+        target_id: "a2",
+        common_ancestor_id: Some("a2"),
+        entries: &entries,
+        messages: &messages,
+        message_entry_ids: &ids,
+        read_files: &files,
+        modified_files: &[],
+        custom_instructions: None,
+        settings: &settings,
+        cancel: Default::default(),
+    };
+    let branch_entry = json!({"type": "branch_summary", "id": "s9", "parentId": "a2", "fromId": "a3", "summary": "S"});
+    let after_branch = compaction::extension::AfterBranchSummaryEvent {
+        entry: &branch_entry,
+        from_extension: true,
+        decided_by: Some("x"),
+        settings: &settings,
+        cancel: Default::default(),
+    };
+    let mut cases: Vec<(&str, String)> = [
+        protocol::before_compact_event(&before),
+        protocol::after_compact_event(&after),
+        protocol::before_branch_summary_event(&branch),
+        protocol::after_branch_summary_event(&after_branch),
+    ]
+    .iter()
+    .map(|value| ("valid", value.to_string()))
+    .collect();
+    for text in [
+        r#"{"action":"continue"}"#,
+        r#"{"action":"continue","instructions":"x"}"#,
+        r#"{"action":"cancel","reason":"r"}"#,
+        r#"{"protocol":1,"action":"replace","summary":"s","keptMessageIds":["b1"],"details":{"n":1}}"#,
+    ] {
+        assert!(protocol::parse_decision(text).is_ok(), "{text}");
+        cases.push(("valid", text.to_owned()));
+    }
+    for text in [
+        r#"{"action":"explode"}"#,
+        r#"{"action":"replace"}"#,
+        r#"{"protocol":2,"action":"continue"}"#,
+    ] {
+        assert!(protocol::parse_decision(text).is_err(), "{text}");
+        cases.push(("invalid", text.to_owned()));
+    }
+    let mut child = std::process::Command::new("python3")
+        .args(["-c", SCHEMA_CHECK])
+        .arg(repository_file("docs/extension-protocol.schema.json"))
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(serde_json::to_string(&cases).unwrap().as_bytes()).unwrap();
+    }
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+}
