@@ -788,3 +788,25 @@ async fn events_and_decisions_match_the_json_schema() {
     let output = child.wait_with_output().unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
 }
+
+#[tokio::test]
+async fn cancelling_the_operation_stops_a_running_child_and_asks_no_one_else() {
+    let (session, preparation) = git_session();
+    let settings = settings();
+    let later = Scripted::new("later", Behaviour::Answer(replace("unused")));
+    let extensions = Extensions::new()
+        .with(Arc::new(ProcessExtension::shell("exec sleep 30")))
+        .with(later.clone());
+    let before = event(&session, &preparation, &settings);
+    let cancel = before.cancel.clone();
+    let canceller = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        cancel.cancel();
+    });
+    let outcome = extensions.before_compact(&before).await;
+    canceller.await.unwrap();
+    assert_eq!(outcome.decision, Decision::carry_on());
+    assert_eq!(outcome.warnings.len(), 1);
+    assert!(outcome.warnings[0].message.contains("cancelled"), "{}", outcome.warnings[0]);
+    assert_eq!(later.before_calls.load(Ordering::SeqCst), 0);
+}
