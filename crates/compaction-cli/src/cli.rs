@@ -22,6 +22,104 @@ pub enum Command {
     Tree(TreeArgs),
     /// Report every problem in a session file (exit 1 when there are problems).
     Check(CheckArgs),
+    /// Show what a compaction would do, without doing it (no network).
+    Plan(PlanArgs),
+    /// Compact a session: summarize the older part and append a compaction entry.
+    Run(RunArgs),
+    /// Move to another entry of the tree, summarizing the branch left behind.
+    Branch(BranchArgs),
+    /// List the leaves of the session tree with their last message.
+    Leaves(LeavesArgs),
+}
+
+/// Settings a command can override (highest precedence: flags > env > project > global).
+#[derive(Debug, Clone, Default, Args)]
+pub struct CompactionFlags {
+    /// Recent tokens kept verbatim (`keepRecentTokens`).
+    #[arg(long, value_name = "TOKENS")]
+    pub keep_recent: Option<u64>,
+    /// Tokens reserved for the model's reply (`reserveTokens`).
+    #[arg(long, value_name = "TOKENS")]
+    pub reserve: Option<u64>,
+    /// User turns always kept verbatim when they fit (`minTurnsToKeep`).
+    #[arg(long, value_name = "N")]
+    pub min_turns: Option<u64>,
+    /// The chat model's context window, overriding the model table (`contextWindow`).
+    #[arg(long, value_name = "TOKENS")]
+    pub context_window: Option<u64>,
+    /// Token estimator: heuristic, pi, o200k or cl100k (`estimator`).
+    #[arg(long, value_name = "NAME")]
+    pub estimator: Option<String>,
+    /// Output budget of the summary in tokens (`maxSummaryTokens`).
+    #[arg(long, value_name = "TOKENS")]
+    pub max_summary_tokens: Option<u64>,
+}
+
+/// Which summarizer writes the summary. Without `--provider`, the offline summarizer.
+#[derive(Debug, Clone, Default, Args)]
+pub struct SummarizerFlags {
+    /// LLM provider: openai (and OpenAI-compatible servers) or anthropic.
+    #[arg(long, value_name = "NAME")]
+    pub provider: Option<String>,
+    /// The chat model (its window drives the trigger); default: the session's model.
+    #[arg(long, value_name = "ID")]
+    pub model: Option<String>,
+    /// The model that writes summaries; default: `summaryModel` from settings, else --model.
+    #[arg(long, value_name = "ID")]
+    pub summary_model: Option<String>,
+    /// Base URL of the provider's API (Ollama, llama.cpp, vLLM, OpenRouter, …).
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// Environment variable holding the API key (default OPENAI_API_KEY / ANTHROPIC_API_KEY).
+    #[arg(long, value_name = "VAR")]
+    pub api_key_env: Option<String>,
+    /// Use the offline summarizer even when a provider is configured.
+    #[arg(long, conflicts_with = "provider")]
+    pub offline: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    #[command(flatten)]
+    pub session: SessionArgs,
+    #[command(flatten)]
+    pub compaction: CompactionFlags,
+    #[command(flatten)]
+    pub summarizer: SummarizerFlags,
+    /// Custom instructions for the summary (counted in the request size).
+    #[arg(long, value_name = "TEXT")]
+    pub instructions: Option<String>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub session: SessionArgs,
+    #[command(flatten)]
+    pub compaction: CompactionFlags,
+    #[command(flatten)]
+    pub summarizer: SummarizerFlags,
+    /// Custom instructions: what the summary should focus on.
+    #[arg(long, value_name = "TEXT")]
+    pub instructions: Option<String>,
+    /// Only plan (same as `compaction plan`).
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Write the compacted session to this file (a copy) instead of appending in place.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Wait for another process writing the session instead of failing.
+    #[arg(long)]
+    pub wait: bool,
+    /// No progress display.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// A session file and an optional leaf.
@@ -74,6 +172,52 @@ pub struct TreeArgs {
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
+    /// The session file (`.jsonl`).
+    pub file: PathBuf,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct BranchArgs {
+    /// The session file (`.jsonl`).
+    pub file: PathBuf,
+    /// The entry to continue from.
+    #[arg(long, value_name = "ID")]
+    pub to: String,
+    /// The leaf being left (default: the current leaf).
+    #[arg(long, value_name = "ID")]
+    pub from: Option<String>,
+    /// Summarize the abandoned branch into a `branch_summary` entry under the target.
+    #[arg(long)]
+    pub summarize: bool,
+    /// Custom instructions for the branch summary.
+    #[arg(long, value_name = "TEXT")]
+    pub instructions: Option<String>,
+    /// Use --instructions as the whole prompt instead of adding them to the built-in one.
+    #[arg(long, requires = "instructions")]
+    pub replace_instructions: bool,
+    #[command(flatten)]
+    pub compaction: CompactionFlags,
+    #[command(flatten)]
+    pub summarizer: SummarizerFlags,
+    /// Show what would be summarized; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Wait for another process writing the session instead of failing.
+    #[arg(long)]
+    pub wait: bool,
+    /// No progress display.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct LeavesArgs {
     /// The session file (`.jsonl`).
     pub file: PathBuf,
     /// Print JSON instead of text.

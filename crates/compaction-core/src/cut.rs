@@ -253,7 +253,11 @@ mod tests {
                     crate::message::joined_text(&a.content).len() as u64 + 5
                 }
                 AgentMessage::ToolResult(r) => r.content.joined_text().len() as u64,
-                _ => 1,
+                AgentMessage::BashExecution(_)
+                | AgentMessage::Custom(_)
+                | AgentMessage::BranchSummary(_)
+                | AgentMessage::CompactionSummary(_)
+                | AgentMessage::Other(_) => 1,
             }
         };
         find_cut_point(s, &path, 0, path.len(), options, &mut tokens)

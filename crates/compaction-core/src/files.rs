@@ -116,6 +116,30 @@ mod tests {
     }
 
     #[test]
+    fn other_roles_bad_arguments_and_bad_details_add_nothing() {
+        let mut files = FileOperations::default();
+        let user: AgentMessage = serde_json::from_value(json!({"role":"user","content":[
+            {"type":"toolCall","id":"1","name":"read","arguments":{"path":"a"}}]}))
+        .unwrap();
+        files.add_message(&user);
+        let assistant: AgentMessage = serde_json::from_value(json!({"role":"assistant","content":[
+            {"type":"toolCall","id":"1","name":"read","arguments":{"path":""}},
+            {"type":"toolCall","id":"2","name":"edit","arguments":{"path":7}},
+            {"type":"toolCall","id":"3","name":"write","arguments":["path"]}]}))
+        .unwrap();
+        files.add_message(&assistant);
+        files.add_details(&json!({"readFiles":"not a list","modifiedFiles":[3, null]}));
+        assert_eq!(files, FileOperations::default());
+    }
+
+    #[test]
+    fn appendix_with_one_list() {
+        let read = ["r".to_owned()];
+        assert_eq!(file_lists_appendix(&read, &[]), "\n\n<read-files>\nr\n</read-files>");
+        assert_eq!(file_lists_appendix(&[], &read), "\n\n<modified-files>\nr\n</modified-files>");
+    }
+
+    #[test]
     fn javascript_sort_order_is_utf16() {
         let mut items = vec!["\u{1F600}".to_owned(), "\u{FF5E}".to_owned(), "a".to_owned()];
         sort_like_javascript(&mut items);

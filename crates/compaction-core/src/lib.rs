@@ -16,22 +16,33 @@
 //! assert_eq!(context.items.len(), 1);
 //! ```
 
+pub mod branch;
 pub mod budget;
 pub mod context;
 pub mod cut;
 pub mod diagnostic;
 pub mod entry;
 pub mod files;
+pub mod generate;
 pub mod message;
 pub mod migrate;
+pub mod models;
+pub mod offline;
 pub mod parse;
+pub mod plan;
 pub mod prepare;
 pub mod prompts;
 pub mod serialize;
 pub mod session;
+pub mod settings;
+pub mod tokens;
+pub mod trigger;
 
 pub use diagnostic::{Diagnostic, DiagnosticKind, Severity};
 pub use entry::{Entry, EntryKind, Header};
 pub use message::AgentMessage;
 pub use parse::{ParseOptions, SessionParser, parse_session, parse_session_with};
 pub use session::Session;
+pub use settings::CompactionSettings;
+pub use tokens::{ContextTokens, TokenEstimator, context_tokens, estimator_by_name};
+pub use trigger::{TriggerDecision, TriggerReason, should_compact};

@@ -15,28 +15,19 @@ pub const SYSTEM_PROMPT: &str = include_str!("prompts/system.md");
 pub const CHECKPOINT_FORMAT: &str = include_str!("prompts/checkpoint-format.md");
 
 /// Task for a first summary of older history (no previous summary exists).
-pub const HISTORY_PROMPT: &str = concat!(
-    include_str!("prompts/history.md"),
-    "\n",
-    include_str!("prompts/checkpoint-format.md")
-);
+pub const HISTORY_PROMPT: &str =
+    concat!(include_str!("prompts/history.md"), "\n", include_str!("prompts/checkpoint-format.md"));
 
 /// Task for merging new messages into the checkpoint held in `<previous-summary>`.
-pub const UPDATE_PROMPT: &str = concat!(
-    include_str!("prompts/update.md"),
-    "\n",
-    include_str!("prompts/checkpoint-format.md")
-);
+pub const UPDATE_PROMPT: &str =
+    concat!(include_str!("prompts/update.md"), "\n", include_str!("prompts/checkpoint-format.md"));
 
 /// Task for the prefix of a turn that was split by the cut point.
 pub const TURN_PREFIX_PROMPT: &str = include_str!("prompts/turn-prefix.md");
 
 /// Task for summarizing a branch the user is leaving.
-pub const BRANCH_PROMPT: &str = concat!(
-    include_str!("prompts/branch.md"),
-    "\n",
-    include_str!("prompts/checkpoint-format.md")
-);
+pub const BRANCH_PROMPT: &str =
+    concat!(include_str!("prompts/branch.md"), "\n", include_str!("prompts/checkpoint-format.md"));
 
 /// Which task prompt a summarizing request uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -64,10 +55,7 @@ pub fn task_prompt(task: PromptTask) -> &'static str {
 /// The language rule: write in `language` when one is set (and not blank), otherwise in the
 /// conversation's own language.
 pub fn language_instruction(language: Option<&str>) -> String {
-    match language
-        .map(str::trim)
-        .filter(|language| !language.is_empty())
-    {
+    match language.map(str::trim).filter(|language| !language.is_empty()) {
         Some(language) => format!("Write the summary in {language}."),
         None => {
             "Write the summary in the language the conversation is mostly written in.".to_owned()
@@ -113,10 +101,7 @@ mod tests {
 
     #[test]
     fn language_rule() {
-        assert_eq!(
-            language_instruction(Some(" German ")),
-            "Write the summary in German."
-        );
+        assert_eq!(language_instruction(Some(" German ")), "Write the summary in German.");
         assert_eq!(language_instruction(Some("  ")), language_instruction(None));
     }
 

@@ -1,7 +1,12 @@
 //! One module per command; each returns the exit status it wants.
 
+mod branch;
 mod check;
 mod context;
+mod leaves;
+mod plan;
+mod run;
+mod setup;
 mod stats;
 mod tree;
 
@@ -72,6 +77,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Context(args) => context::run(&args),
         Command::Tree(args) => tree::run(&args),
         Command::Check(args) => check::run(&args),
+        Command::Plan(args) => plan::run(&args),
+        Command::Run(args) => run::run(&args),
+        Command::Branch(args) => branch::run(&args),
+        Command::Leaves(args) => leaves::run(&args),
     }
 }
 
