@@ -810,3 +810,19 @@ async fn cancelling_the_operation_stops_a_running_child_and_asks_no_one_else() {
     assert!(outcome.warnings[0].message.contains("cancelled"), "{}", outcome.warnings[0]);
     assert_eq!(later.before_calls.load(Ordering::SeqCst), 0);
 }
+
+#[test]
+fn details_of_a_compaction_from_an_extension_do_not_feed_the_built_in_file_lists() {
+    let with_details = |from_hook: bool| {
+        let tail = COMPACTED_SESSION_TAIL.replace(
+            r#""tokensBefore":800}"#,
+            &format!(
+                r#""tokensBefore":800,"details":{{"readFiles":["notes.md"],"modifiedFiles":["src/x.rs"]}},"fromHook":{from_hook}}}"#
+            ),
+        );
+        let (_, preparation) = prepared(&format!("{GIT_SESSION}{tail}"));
+        (preparation.read_files(), preparation.modified_files())
+    };
+    assert_eq!(with_details(false), (vec!["notes.md".to_owned()], vec!["src/x.rs".to_owned()]));
+    assert_eq!(with_details(true), (Vec::<String>::new(), Vec::<String>::new()));
+}
