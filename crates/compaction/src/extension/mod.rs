@@ -39,7 +39,8 @@ pub use registry::{
 };
 pub use replacement::{
     PRESERVED_HEADING, ResolvedBranchReplacement, ResolvedReplacement, merge_instructions,
-    resolve_branch_replacement, resolve_replacement, resolve_replacement_with,
+    preserved_render_options, resolve_branch_replacement, resolve_branch_replacement_with,
+    resolve_replacement, resolve_replacement_with,
 };
 
 /// The four hook points.

@@ -16,9 +16,10 @@ use futures_util::FutureExt;
 use super::{
     AfterBranchSummaryEvent, AfterCompactEvent, BeforeBranchSummaryEvent, BeforeCompactEvent,
     Decision, EventName, Extension, ExtensionError, ExtensionWarning, HookFuture,
-    ResolvedBranchReplacement, ResolvedReplacement, merge_instructions, resolve_branch_replacement,
-    resolve_replacement,
+    ResolvedBranchReplacement, ResolvedReplacement, merge_instructions, preserved_render_options,
+    resolve_branch_replacement_with, resolve_replacement_with,
 };
+use compaction_core::serialize::{Redactor, SerializeOptions};
 
 /// Time limit of one hook call when the extension does not set its own.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -28,11 +29,17 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 pub struct Extensions {
     extensions: Vec<Arc<dyn Extension>>,
     default_timeout: Duration,
+    /// How messages kept by a replacement are rendered into its summary.
+    render: SerializeOptions,
 }
 
 impl Default for Extensions {
     fn default() -> Self {
-        Extensions { extensions: Vec::new(), default_timeout: DEFAULT_TIMEOUT }
+        Extensions {
+            extensions: Vec::new(),
+            default_timeout: DEFAULT_TIMEOUT,
+            render: preserved_render_options(),
+        }
     }
 }
 
@@ -109,6 +116,14 @@ impl Extensions {
         self
     }
 
+    /// Redacts these secrets (besides the built-in patterns) from messages a replacement
+    /// preserves in its summary.
+    #[must_use]
+    pub fn with_redactor(mut self, redactor: Redactor) -> Self {
+        self.render.redactor = redactor;
+        self
+    }
+
     /// Adds an extension after those already registered.
     pub fn register(&mut self, extension: Arc<dyn Extension>) {
         self.extensions.push(extension);
@@ -179,7 +194,12 @@ impl Extensions {
             Decision::Continue { .. } => CompactionDecision::BuiltIn { instructions },
             Decision::Cancel { reason } => CompactionDecision::Cancelled { reason, extension },
             Decision::Replace(replacement) => {
-                match resolve_replacement(event.session, event.preparation, replacement) {
+                match resolve_replacement_with(
+                    event.session,
+                    event.preparation,
+                    replacement,
+                    &self.render,
+                ) {
                     Ok(replacement) => CompactionDecision::Replaced { replacement, extension },
                     Err(error) => {
                         warnings.push(rejected(extension, EventName::BeforeCompact, &error));
@@ -206,7 +226,12 @@ impl Extensions {
             Decision::Continue { .. } => BranchSummaryDecision::BuiltIn { instructions },
             Decision::Cancel { reason } => BranchSummaryDecision::Cancelled { reason, extension },
             Decision::Replace(replacement) => {
-                match resolve_branch_replacement(event.session, event.entries, replacement) {
+                match resolve_branch_replacement_with(
+                    event.session,
+                    event.entries,
+                    replacement,
+                    &self.render,
+                ) {
                     Ok(replacement) => BranchSummaryDecision::Replaced { replacement, extension },
                     Err(error) => {
                         warnings.push(rejected(extension, EventName::BeforeBranchSummary, &error));

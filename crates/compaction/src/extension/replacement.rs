@@ -196,6 +196,16 @@ pub fn resolve_branch_replacement(
     entries: &[usize],
     replacement: Replacement,
 ) -> Result<ResolvedBranchReplacement, InvalidReplacement> {
+    resolve_branch_replacement_with(session, entries, replacement, &preserved_render_options())
+}
+
+/// [`resolve_branch_replacement`] rendering preserved messages with `options`.
+pub fn resolve_branch_replacement_with(
+    session: &Session,
+    entries: &[usize],
+    replacement: Replacement,
+    options: &SerializeOptions,
+) -> Result<ResolvedBranchReplacement, InvalidReplacement> {
     if replacement.first_kept_entry_id.is_some() {
         return Err(InvalidReplacement::FirstKeptInBranchSummary);
     }
@@ -205,8 +215,7 @@ pub fn resolve_branch_replacement(
         .copied()
         .filter(|&index| kept.contains(session.entries()[index].id.as_str()))
         .collect();
-    let summary =
-        with_preserved(session, &replacement.summary, &preserved, &preserved_render_options())?;
+    let summary = with_preserved(session, &replacement.summary, &preserved, options)?;
     Ok(ResolvedBranchReplacement {
         summary,
         details: replacement.details,

@@ -826,3 +826,24 @@ fn details_of_a_compaction_from_an_extension_do_not_feed_the_built_in_file_lists
     assert_eq!(with_details(false), (vec!["notes.md".to_owned()], vec!["src/x.rs".to_owned()]));
     assert_eq!(with_details(true), (Vec::<String>::new(), Vec::<String>::new()));
 }
+
+#[tokio::test]
+async fn preserved_messages_are_redacted_with_the_configured_secrets() {
+    let (session, preparation) = git_session();
+    let settings = settings();
+    let decision = Decision::Replace(Replacement {
+        kept_message_ids: Some(vec!["a1".into()]),
+        ..Replacement::new("S")
+    });
+    let result = Extensions::new()
+        .with_redactor(compaction_core::serialize::Redactor::new(["git status --short".to_owned()]))
+        .with(Scripted::new("keeper", Behaviour::Answer(decision)))
+        .decide_compaction(&event(&session, &preparation, &settings))
+        .await;
+    let CompactionDecision::Replaced { replacement, .. } = result.decision else {
+        panic!("expected a replacement, got {:?}", result.decision)
+    };
+    assert_eq!(replacement.preserved_message_ids, ["a1"]);
+    assert!(replacement.summary.contains("[REDACTED]"), "{}", replacement.summary);
+    assert!(!replacement.summary.contains("git status --short"), "{}", replacement.summary);
+}
