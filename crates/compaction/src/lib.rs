@@ -6,6 +6,7 @@
 
 pub mod compact;
 pub mod error;
+pub mod extension;
 pub mod navigate;
 pub mod offline;
 pub mod provider;
