@@ -81,6 +81,18 @@ pub struct SummarizerFlags {
     pub offline: bool,
 }
 
+/// Extensions that may cancel, replace or steer a compaction or branch summary.
+#[derive(Debug, Clone, Default, Args)]
+pub struct ExtensionFlags {
+    /// Run this command (through `sh -c`) as a process extension; repeatable. It reads one
+    /// JSON event on stdin and answers one JSON decision (see docs/extensions.md).
+    #[arg(long = "extension", value_name = "COMMAND")]
+    pub extensions: Vec<String>,
+    /// Skip every extension, including those configured in settings.
+    #[arg(long, conflicts_with = "extensions")]
+    pub no_extensions: bool,
+}
+
 #[derive(Debug, Args)]
 pub struct PlanArgs {
     #[command(flatten)]
@@ -108,6 +120,8 @@ pub struct RunArgs {
     /// Custom instructions: what the summary should focus on.
     #[arg(long, value_name = "TEXT")]
     pub instructions: Option<String>,
+    #[command(flatten)]
+    pub extension: ExtensionFlags,
     /// Only plan (same as `compaction plan`).
     #[arg(long)]
     pub dry_run: bool,
@@ -205,6 +219,8 @@ pub struct BranchArgs {
     pub compaction: CompactionFlags,
     #[command(flatten)]
     pub summarizer: SummarizerFlags,
+    #[command(flatten)]
+    pub extension: ExtensionFlags,
     /// Show what would be summarized; write nothing.
     #[arg(long)]
     pub dry_run: bool,
