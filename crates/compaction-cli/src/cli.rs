@@ -22,6 +22,8 @@ pub enum Command {
     Tree(TreeArgs),
     /// Report every problem in a session file (exit 1 when there are problems).
     Check(CheckArgs),
+    /// Count tokens of text (stdin or a file) or of every message of a session.
+    Tokens(TokensArgs),
 }
 
 /// A session file and an optional leaf.
@@ -38,6 +40,12 @@ pub struct SessionArgs {
 pub struct StatsArgs {
     #[command(flatten)]
     pub session: SessionArgs,
+    /// Token estimator: heuristic, pi, o200k or cl100k (default: from settings).
+    #[arg(long, value_name = "NAME")]
+    pub estimator: Option<String>,
+    /// Context window in tokens (default: settings, then the model table, then 128000).
+    #[arg(long, value_name = "TOKENS")]
+    pub context_window: Option<u64>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -76,6 +84,21 @@ pub struct TreeArgs {
 pub struct CheckArgs {
     /// The session file (`.jsonl`).
     pub file: PathBuf,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct TokensArgs {
+    /// A session file, a text file, or `-` (the default) for standard input.
+    pub file: Option<PathBuf>,
+    /// Token estimator: heuristic, pi, o200k or cl100k (default: from settings).
+    #[arg(long, value_name = "NAME")]
+    pub estimator: Option<String>,
+    /// For a session, use this entry as the leaf.
+    #[arg(long, value_name = "ID")]
+    pub leaf: Option<String>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,

@@ -13,11 +13,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn estimators(c: &mut Criterion) {
     let messages = corpus::messages();
-    let text: String = messages
-        .iter()
-        .map(|(_, m)| *m)
-        .collect::<Vec<_>>()
-        .join("\n");
+    let text: String = messages.iter().map(|(_, m)| *m).collect::<Vec<_>>().join("\n");
     let mut group = c.benchmark_group("tokens");
     group.throughput(Throughput::Bytes(text.len() as u64));
     for name in ESTIMATOR_NAMES {
@@ -31,10 +27,7 @@ fn estimators(c: &mut Criterion) {
         });
         group.bench_function(format!("{name}/messages"), |b| {
             b.iter(|| {
-                messages
-                    .iter()
-                    .map(|(_, m)| estimator.text_tokens(black_box(m)))
-                    .sum::<u64>()
+                messages.iter().map(|(_, m)| estimator.text_tokens(black_box(m))).sum::<u64>()
             })
         });
     }

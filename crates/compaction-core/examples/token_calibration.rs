@@ -46,10 +46,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         all_heuristic.extend(heuristic_errors);
         all_pi.extend(pi_errors);
     }
-    let total = messages
-        .iter()
-        .map(|(_, text)| exact.text_tokens(text))
-        .sum();
+    let total = messages.iter().map(|(_, text)| exact.text_tokens(text)).sum();
     print_row("all", total, &all_heuristic, &all_pi);
     Ok(())
 }
@@ -141,9 +138,8 @@ fn solve(
     }
     // Gaussian elimination with partial pivoting.
     for col in 0..n {
-        let pivot = (col..n)
-            .max_by(|&p, &q| a[p][col].abs().total_cmp(&a[q][col].abs()))
-            .unwrap_or(col);
+        let pivot =
+            (col..n).max_by(|&p, &q| a[p][col].abs().total_cmp(&a[q][col].abs())).unwrap_or(col);
         a.swap(col, pivot);
         let divisor = a[col][col];
         for k in col..=n {

@@ -23,11 +23,7 @@ pub struct ModelLimits {
 }
 
 const fn row(prefix: &'static str, context_window: u64, max_output_tokens: u64) -> ModelLimits {
-    ModelLimits {
-        prefix,
-        context_window,
-        max_output_tokens,
-    }
+    ModelLimits { prefix, context_window, max_output_tokens }
 }
 
 /// The known model families (vendor documentation, late 2025).
@@ -97,10 +93,7 @@ pub const MODEL_TABLE: &[ModelLimits] = &[
 /// The table row for `model_id`, if any.
 pub fn model_limits(model_id: &str) -> Option<ModelLimits> {
     let normalized = normalize(model_id);
-    let candidates = [
-        Some(normalized.as_str()),
-        normalized.split_once('.').map(|(_, rest)| rest),
-    ];
+    let candidates = [Some(normalized.as_str()), normalized.split_once('.').map(|(_, rest)| rest)];
     let mut best: Option<ModelLimits> = None;
     for candidate in candidates.into_iter().flatten() {
         for limits in MODEL_TABLE {
@@ -119,11 +112,7 @@ pub fn model_limits(model_id: &str) -> Option<ModelLimits> {
 pub fn context_window(model_id: Option<&str>, override_window: Option<u64>) -> u64 {
     override_window
         .filter(|&window| window > 0)
-        .or_else(|| {
-            model_id
-                .and_then(model_limits)
-                .map(|limits| limits.context_window)
-        })
+        .or_else(|| model_id.and_then(model_limits).map(|limits| limits.context_window))
         .unwrap_or(DEFAULT_CONTEXT_WINDOW)
 }
 
@@ -170,23 +159,14 @@ mod tests {
         assert_eq!(window("gpt-4"), Some(8_192));
         assert_eq!(window("o3-mini"), Some(200_000));
         assert_eq!(window("claude-3-5-sonnet-20241022"), Some(200_000));
-        assert_eq!(
-            model_limits("claude-3.7-sonnet").map(|l| l.max_output_tokens),
-            Some(64_000)
-        );
+        assert_eq!(model_limits("claude-3.7-sonnet").map(|l| l.max_output_tokens), Some(64_000));
         assert_eq!(
             model_limits("claude-opus-4-1-20250805").map(|l| l.max_output_tokens),
             Some(32_000)
         );
-        assert_eq!(
-            model_limits("claude-opus-4-5").map(|l| l.max_output_tokens),
-            Some(64_000)
-        );
+        assert_eq!(model_limits("claude-opus-4-5").map(|l| l.max_output_tokens), Some(64_000));
         assert_eq!(window("anthropic/claude-sonnet-4.5"), Some(200_000));
-        assert_eq!(
-            window("anthropic.claude-3-5-haiku-20241022-v1:0"),
-            Some(200_000)
-        );
+        assert_eq!(window("anthropic.claude-3-5-haiku-20241022-v1:0"), Some(200_000));
         assert_eq!(window("models/gemini-2.5-pro"), Some(1_048_576));
         assert_eq!(window("meta-llama/Llama-3.3-70B-Instruct"), Some(131_072));
         assert_eq!(window("Qwen/Qwen3-Coder-480B-A35B-Instruct"), Some(262_144));
@@ -198,10 +178,7 @@ mod tests {
     fn unknown_models_and_overrides() {
         assert_eq!(window("my-local-model"), None);
         assert_eq!(window("gpt-40"), None);
-        assert_eq!(
-            context_window(Some("my-local-model"), None),
-            DEFAULT_CONTEXT_WINDOW
-        );
+        assert_eq!(context_window(Some("my-local-model"), None), DEFAULT_CONTEXT_WINDOW);
         assert_eq!(context_window(None, None), DEFAULT_CONTEXT_WINDOW);
         assert_eq!(context_window(Some("gpt-4o"), Some(50_000)), 50_000);
         assert_eq!(context_window(Some("claude-sonnet-4"), None), 200_000);

@@ -114,24 +114,13 @@ impl fmt::Display for SettingSource {
 pub enum SettingsError {
     /// The value has the wrong type or does not parse (e.g. a negative budget).
     #[error("{origin}: `{key}`: {message}")]
-    Malformed {
-        origin: SettingSource,
-        key: String,
-        message: String,
-    },
+    Malformed { origin: SettingSource, key: String, message: String },
     /// The value parses but is out of range, alone or together with another setting.
     #[error("{origin}: `{key}`: {message}")]
-    Invalid {
-        origin: SettingSource,
-        key: String,
-        message: String,
-    },
+    Invalid { origin: SettingSource, key: String, message: String },
     /// The settings file is not JSON, or `compaction` is not an object.
     #[error("{origin}: {message}")]
-    File {
-        origin: SettingSource,
-        message: String,
-    },
+    File { origin: SettingSource, message: String },
 }
 
 /// The env var that sets `key` (`reserveTokens` → `COMPACTION_RESERVE_TOKENS`).
@@ -244,11 +233,7 @@ impl RawValue<'_> {
     }
 
     fn optional<T>(&self, parse: impl Fn(&Self) -> Result<T, String>) -> Result<Option<T>, String> {
-        if self.is_none() {
-            Ok(None)
-        } else {
-            parse(self).map(Some)
-        }
+        if self.is_none() { Ok(None) } else { parse(self).map(Some) }
     }
 
     fn shown(&self) -> String {
@@ -382,11 +367,7 @@ impl SettingsPatch {
             self.max_messages.is_some(),
             self.context_window.is_some(),
         ];
-        SETTING_KEYS
-            .iter()
-            .zip(set)
-            .filter_map(|(key, set)| set.then_some(*key))
-            .collect()
+        SETTING_KEYS.iter().zip(set).filter_map(|(key, set)| set.then_some(*key)).collect()
     }
 
     /// Writes the keys this patch sets into `settings`.
@@ -402,26 +383,14 @@ impl SettingsPatch {
         put(&mut settings.threshold, &self.threshold);
         put(&mut settings.min_turns_to_keep, &self.min_turns_to_keep);
         put(&mut settings.max_summary_tokens, &self.max_summary_tokens);
-        put(
-            &mut settings.branch_max_summary_tokens,
-            &self.branch_max_summary_tokens,
-        );
+        put(&mut settings.branch_max_summary_tokens, &self.branch_max_summary_tokens);
         put(&mut settings.summary_model, &self.summary_model);
-        put(
-            &mut settings.preserve_system_prompt,
-            &self.preserve_system_prompt,
-        );
+        put(&mut settings.preserve_system_prompt, &self.preserve_system_prompt);
         put(&mut settings.preserve_tools, &self.preserve_tools);
-        put(
-            &mut settings.preserve_recent_files,
-            &self.preserve_recent_files,
-        );
+        put(&mut settings.preserve_recent_files, &self.preserve_recent_files);
         put(&mut settings.estimator, &self.estimator);
         put(&mut settings.summary_language, &self.summary_language);
-        put(
-            &mut settings.tool_result_max_chars,
-            &self.tool_result_max_chars,
-        );
+        put(&mut settings.tool_result_max_chars, &self.tool_result_max_chars);
         put(&mut settings.max_messages, &self.max_messages);
         put(&mut settings.context_window, &self.context_window);
     }
@@ -438,10 +407,8 @@ pub struct ResolvedSettings {
 impl ResolvedSettings {
     /// Applies `layers` in order over the defaults (later layers win) and validates.
     pub fn resolve(layers: &[(SettingSource, SettingsPatch)]) -> Result<Self, SettingsError> {
-        let mut resolved = ResolvedSettings {
-            settings: CompactionSettings::default(),
-            sources: BTreeMap::new(),
-        };
+        let mut resolved =
+            ResolvedSettings { settings: CompactionSettings::default(), sources: BTreeMap::new() };
         for (source, patch) in layers {
             patch.apply_to(&mut resolved.settings);
             for key in patch.keys() {
@@ -454,28 +421,20 @@ impl ResolvedSettings {
 
     /// Where `key` was last set.
     pub fn source_of(&self, key: &str) -> SettingSource {
-        self.sources
-            .get(key)
-            .cloned()
-            .unwrap_or(SettingSource::Default)
+        self.sources.get(key).cloned().unwrap_or(SettingSource::Default)
     }
 
     fn invalid(&self, key: &str, message: String) -> SettingsError {
-        SettingsError::Invalid {
-            origin: self.source_of(key),
-            key: key.to_owned(),
-            message,
-        }
+        SettingsError::Invalid { origin: self.source_of(key), key: key.to_owned(), message }
     }
 
     /// Checks every value and, when `contextWindow` is set, the budgets against it.
     pub fn validate(&self) -> Result<(), SettingsError> {
         let s = &self.settings;
         if !(s.threshold > 0.0 && s.threshold <= 1.0) {
-            return Err(self.invalid(
-                "threshold",
-                format!("must be in (0, 1], got {}", s.threshold),
-            ));
+            return Err(
+                self.invalid("threshold", format!("must be in (0, 1], got {}", s.threshold))
+            );
         }
         if !ESTIMATOR_NAMES.contains(&s.estimator.as_str()) {
             return Err(self.invalid(
@@ -514,10 +473,9 @@ impl ResolvedSettings {
     /// against `contextWindow`, the key the user actually set.
     pub fn validate_for_window(&self, window: u64) -> Result<(), SettingsError> {
         let s = &self.settings;
-        for (key, value) in [
-            ("reserveTokens", s.reserve_tokens),
-            ("keepRecentTokens", s.keep_recent_tokens),
-        ] {
+        for (key, value) in
+            [("reserveTokens", s.reserve_tokens), ("keepRecentTokens", s.keep_recent_tokens)]
+        {
             if value >= window {
                 let blamed = if self.source_of(key) == SettingSource::Default
                     && self.source_of("contextWindow") != SettingSource::Default
@@ -561,12 +519,7 @@ mod tests {
         let json = serde_json::to_value(&s).unwrap();
         assert_eq!(json["reserveTokens"], 16384);
         assert_eq!(json["toolResultMaxChars"], 2000);
-        let keys: Vec<&str> = json
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
+        let keys: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
         assert_eq!(keys, SETTING_KEYS);
     }
 
@@ -577,10 +530,7 @@ mod tests {
         let layers = vec![
             (
                 global.clone(),
-                patch(
-                    json!({"compaction":{"reserveTokens":1000,"threshold":0.5}}),
-                    &global,
-                ),
+                patch(json!({"compaction":{"reserveTokens":1000,"threshold":0.5}}), &global),
             ),
             (
                 project.clone(),
@@ -591,18 +541,13 @@ mod tests {
             ),
             (SettingSource::Env, {
                 let mut p = SettingsPatch::default();
-                p.set_text("summaryModel", "none", &SettingSource::Env)
-                    .unwrap();
-                p.set_text("maxMessages", "40", &SettingSource::Env)
-                    .unwrap();
+                p.set_text("summaryModel", "none", &SettingSource::Env).unwrap();
+                p.set_text("maxMessages", "40", &SettingSource::Env).unwrap();
                 p
             }),
             (
                 SettingSource::Flag,
-                SettingsPatch {
-                    threshold: Some(0.9),
-                    ..SettingsPatch::default()
-                },
+                SettingsPatch { threshold: Some(0.9), ..SettingsPatch::default() },
             ),
         ];
         let resolved = ResolvedSettings::resolve(&layers).unwrap();
@@ -637,9 +582,7 @@ mod tests {
             SettingsPatch::from_settings_document(&json!({"compaction":[1]}), &source).unwrap_err();
         assert!(matches!(error, SettingsError::File { .. }));
         let mut env = SettingsPatch::default();
-        let error = env
-            .set_text("keepRecentTokens", "lots", &SettingSource::Env)
-            .unwrap_err();
+        let error = env.set_text("keepRecentTokens", "lots", &SettingSource::Env).unwrap_err();
         assert_eq!(
             error.to_string(),
             "env: `keepRecentTokens`: expected a non-negative integer, got `lots`"
@@ -653,23 +596,15 @@ mod tests {
             (json!({"threshold":1.5}), "threshold"),
             (json!({"threshold":0}), "threshold"),
             (json!({"estimator":"gpt2"}), "estimator"),
-            (
-                json!({"contextWindow":32000,"keepRecentTokens":32000}),
-                "keepRecentTokens",
-            ),
+            (json!({"contextWindow":32000,"keepRecentTokens":32000}), "keepRecentTokens"),
             (json!({"contextWindow":8000}), "contextWindow"),
-            (
-                json!({"contextWindow":8000,"reserveTokens":9000}),
-                "reserveTokens",
-            ),
+            (json!({"contextWindow":8000,"reserveTokens":9000}), "reserveTokens"),
             (json!({"maxMessages":0}), "maxMessages"),
         ] {
             let layer = patch(json!({"compaction": compaction}), &source);
             let error = ResolvedSettings::resolve(&[(source.clone(), layer)]).unwrap_err();
             match error {
-                SettingsError::Invalid {
-                    origin: s, key: k, ..
-                } => {
+                SettingsError::Invalid { origin: s, key: k, .. } => {
                     assert_eq!((s, k.as_str()), (source.clone(), key));
                 }
                 other => panic!("unexpected {other:?}"),
@@ -677,23 +612,15 @@ mod tests {
         }
         // A window given later still reports the budget's own source.
         let layers = [
-            (
-                source.clone(),
-                patch(json!({"compaction":{"keepRecentTokens":50000}}), &source),
-            ),
+            (source.clone(), patch(json!({"compaction":{"keepRecentTokens":50000}}), &source)),
             (
                 SettingSource::Flag,
-                SettingsPatch {
-                    context_window: Some(Some(40000)),
-                    ..SettingsPatch::default()
-                },
+                SettingsPatch { context_window: Some(Some(40000)), ..SettingsPatch::default() },
             ),
         ];
         let error = ResolvedSettings::resolve(&layers).unwrap_err();
         assert!(
-            error
-                .to_string()
-                .starts_with("/home/u/.pi/agent/settings.json: `keepRecentTokens`"),
+            error.to_string().starts_with("/home/u/.pi/agent/settings.json: `keepRecentTokens`"),
             "{error}"
         );
     }

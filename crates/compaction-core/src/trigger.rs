@@ -28,10 +28,7 @@ impl fmt::Display for TriggerReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TriggerReason::Reserve { tokens, limit } => {
-                write!(
-                    f,
-                    "reserve: {tokens} tokens > {limit} (window - reserveTokens)"
-                )
+                write!(f, "reserve: {tokens} tokens > {limit} (window - reserveTokens)")
             }
             TriggerReason::Ratio { ratio, threshold } => write!(
                 f,
@@ -63,25 +60,16 @@ pub fn should_compact(
 ) -> TriggerDecision {
     let mut reasons = Vec::new();
     if !settings.enabled {
-        return TriggerDecision {
-            fire: false,
-            reasons,
-        };
+        return TriggerDecision { fire: false, reasons };
     }
     let limit = window.saturating_sub(settings.reserve_tokens);
     if context_tokens > limit {
-        reasons.push(TriggerReason::Reserve {
-            tokens: context_tokens,
-            limit,
-        });
+        reasons.push(TriggerReason::Reserve { tokens: context_tokens, limit });
     }
     if window > 0 {
         let ratio = context_tokens as f64 / window as f64;
         if ratio >= settings.threshold {
-            reasons.push(TriggerReason::Ratio {
-                ratio,
-                threshold: settings.threshold,
-            });
+            reasons.push(TriggerReason::Ratio { ratio, threshold: settings.threshold });
         }
     }
     if let Some(max) = settings.max_messages
@@ -89,10 +77,7 @@ pub fn should_compact(
     {
         reasons.push(TriggerReason::MessageCount { messages, max });
     }
-    TriggerDecision {
-        fire: !reasons.is_empty(),
-        reasons,
-    }
+    TriggerDecision { fire: !reasons.is_empty(), reasons }
 }
 
 #[cfg(test)]
@@ -111,29 +96,17 @@ mod tests {
         // 96 000 / 128 000 = 0.75 ≥ 0.75, and 96 000 ≤ 111 616.
         let decision = should_compact(96_000, 10, 128_000, &CompactionSettings::default());
         assert!(decision.fire);
-        assert_eq!(
-            decision.reasons,
-            vec![TriggerReason::Ratio {
-                ratio: 0.75,
-                threshold: 0.75
-            }]
-        );
+        assert_eq!(decision.reasons, vec![TriggerReason::Ratio { ratio: 0.75, threshold: 0.75 }]);
         assert!(!should_compact(95_999, 10, 128_000, &CompactionSettings::default()).fire);
     }
 
     #[test]
     fn reserve_rule_is_strictly_greater() {
-        let settings = CompactionSettings {
-            threshold: 1.0,
-            ..CompactionSettings::default()
-        };
+        let settings = CompactionSettings { threshold: 1.0, ..CompactionSettings::default() };
         assert!(!should_compact(111_616, 1, 128_000, &settings).fire);
         assert_eq!(
             should_compact(111_617, 1, 128_000, &settings).reasons,
-            vec![TriggerReason::Reserve {
-                tokens: 111_617,
-                limit: 111_616
-            }]
+            vec![TriggerReason::Reserve { tokens: 111_617, limit: 111_616 }]
         );
     }
 
@@ -141,41 +114,18 @@ mod tests {
     fn message_count_is_opt_in() {
         let settings = CompactionSettings::default();
         assert!(!should_compact(100, 500, 128_000, &settings).fire);
-        let settings = CompactionSettings {
-            max_messages: Some(20),
-            ..settings
-        };
+        let settings = CompactionSettings { max_messages: Some(20), ..settings };
         let decision = should_compact(100, 20, 128_000, &settings);
-        assert_eq!(
-            decision.reasons,
-            vec![TriggerReason::MessageCount {
-                messages: 20,
-                max: 20
-            }]
-        );
-        assert_eq!(
-            decision.reasons[0].to_string(),
-            "messages: 20 >= maxMessages 20"
-        );
+        assert_eq!(decision.reasons, vec![TriggerReason::MessageCount { messages: 20, max: 20 }]);
+        assert_eq!(decision.reasons[0].to_string(), "messages: 20 >= maxMessages 20");
     }
 
     #[test]
     fn all_reasons_are_reported_and_disabled_never_fires() {
-        let settings = CompactionSettings {
-            max_messages: Some(5),
-            ..CompactionSettings::default()
-        };
-        assert_eq!(
-            should_compact(127_000, 9, 128_000, &settings).reasons.len(),
-            3
-        );
-        let settings = CompactionSettings {
-            enabled: false,
-            ..settings
-        };
-        assert_eq!(
-            should_compact(127_000, 9, 128_000, &settings),
-            TriggerDecision::default()
-        );
+        let settings =
+            CompactionSettings { max_messages: Some(5), ..CompactionSettings::default() };
+        assert_eq!(should_compact(127_000, 9, 128_000, &settings).reasons.len(), 3);
+        let settings = CompactionSettings { enabled: false, ..settings };
+        assert_eq!(should_compact(127_000, 9, 128_000, &settings), TriggerDecision::default());
     }
 }

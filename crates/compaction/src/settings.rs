@@ -106,21 +106,12 @@ pub fn read_settings_file(path: &Path) -> Result<SettingsPatch, LoadError> {
             return Ok(SettingsPatch::default());
         }
         Err(error) => {
-            return Err(LoadError::Read {
-                path: path.to_path_buf(),
-                error,
-            });
+            return Err(LoadError::Read { path: path.to_path_buf(), error });
         }
     };
-    let document: serde_json::Value =
-        serde_json::from_str(&text).map_err(|error| LoadError::Json {
-            path: path.to_path_buf(),
-            error,
-        })?;
-    Ok(SettingsPatch::from_settings_document(
-        &document,
-        &SettingSource::File(path.to_path_buf()),
-    )?)
+    let document: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|error| LoadError::Json { path: path.to_path_buf(), error })?;
+    Ok(SettingsPatch::from_settings_document(&document, &SettingSource::File(path.to_path_buf()))?)
 }
 
 /// The layer the `COMPACTION_*` variables contribute; `lookup` reads one variable.
@@ -142,15 +133,9 @@ pub fn load_settings(
 ) -> Result<ResolvedSettings, LoadError> {
     let mut layers = Vec::new();
     if let Some(global) = &paths.global {
-        layers.push((
-            SettingSource::File(global.clone()),
-            read_settings_file(global)?,
-        ));
+        layers.push((SettingSource::File(global.clone()), read_settings_file(global)?));
     }
-    layers.push((
-        SettingSource::File(paths.project.clone()),
-        read_settings_file(&paths.project)?,
-    ));
+    layers.push((SettingSource::File(paths.project.clone()), read_settings_file(&paths.project)?));
     layers.push((SettingSource::Env, env_patch(lookup)?));
     layers.push((SettingSource::Flag, flags.clone()));
     Ok(ResolvedSettings::resolve(&layers)?)
@@ -161,11 +146,7 @@ pub fn load_settings_from_process(
     cwd: &Path,
     flags: &SettingsPatch,
 ) -> Result<ResolvedSettings, LoadError> {
-    load_settings(
-        &SettingsPaths::from_process_env(cwd),
-        |name| std::env::var(name).ok(),
-        flags,
-    )
+    load_settings(&SettingsPaths::from_process_env(cwd), |name| std::env::var(name).ok(), flags)
 }
 
 #[cfg(test)]
@@ -180,36 +161,19 @@ mod tests {
     }
 
     fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
-        let map: HashMap<String, String> = pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
+        let map: HashMap<String, String> =
+            pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         move |name| map.get(name).cloned()
     }
 
     #[test]
     fn agent_dir_follows_pi() {
         let home = Path::new("/home/u");
-        assert_eq!(
-            agent_dir(Some(home), None),
-            Some(PathBuf::from("/home/u/.pi/agent"))
-        );
-        assert_eq!(
-            agent_dir(Some(home), Some("")),
-            Some(PathBuf::from("/home/u/.pi/agent"))
-        );
-        assert_eq!(
-            agent_dir(Some(home), Some("~")),
-            Some(PathBuf::from("/home/u"))
-        );
-        assert_eq!(
-            agent_dir(Some(home), Some("~/cfg/pi")),
-            Some(PathBuf::from("/home/u/cfg/pi"))
-        );
-        assert_eq!(
-            agent_dir(Some(home), Some("/etc/pi")),
-            Some(PathBuf::from("/etc/pi"))
-        );
+        assert_eq!(agent_dir(Some(home), None), Some(PathBuf::from("/home/u/.pi/agent")));
+        assert_eq!(agent_dir(Some(home), Some("")), Some(PathBuf::from("/home/u/.pi/agent")));
+        assert_eq!(agent_dir(Some(home), Some("~")), Some(PathBuf::from("/home/u")));
+        assert_eq!(agent_dir(Some(home), Some("~/cfg/pi")), Some(PathBuf::from("/home/u/cfg/pi")));
+        assert_eq!(agent_dir(Some(home), Some("/etc/pi")), Some(PathBuf::from("/etc/pi")));
         assert_eq!(agent_dir(None, None), None);
     }
 
@@ -229,34 +193,20 @@ mod tests {
             &cwd.join(".pi/settings.json"),
             r#"{"compaction":{"keepRecentTokens":4000,"threshold":0.6}}"#,
         );
-        let flags = SettingsPatch {
-            threshold: Some(0.9),
-            ..SettingsPatch::default()
-        };
+        let flags = SettingsPatch { threshold: Some(0.9), ..SettingsPatch::default() };
         let resolved = load_settings(
             &paths,
-            env(&[
-                ("COMPACTION_THRESHOLD", "0.7"),
-                ("COMPACTION_MAX_MESSAGES", "50"),
-            ]),
+            env(&[("COMPACTION_THRESHOLD", "0.7"), ("COMPACTION_MAX_MESSAGES", "50")]),
             &flags,
         )
         .unwrap();
         let s = &resolved.settings;
         assert_eq!(
-            (
-                s.reserve_tokens,
-                s.keep_recent_tokens,
-                s.threshold,
-                s.max_messages
-            ),
+            (s.reserve_tokens, s.keep_recent_tokens, s.threshold, s.max_messages),
             (1000, 4000, 0.9, Some(50))
         );
         assert_eq!(s.estimator, "pi");
-        assert_eq!(
-            resolved.source_of("reserveTokens"),
-            SettingSource::File(global)
-        );
+        assert_eq!(resolved.source_of("reserveTokens"), SettingSource::File(global));
         assert_eq!(
             resolved.source_of("keepRecentTokens"),
             SettingSource::File(cwd.join(".pi/settings.json"))
@@ -269,10 +219,7 @@ mod tests {
     fn agent_dir_env_relocates_the_global_file() {
         let dir = tempfile::tempdir().unwrap();
         let agent = dir.path().join("agent");
-        write(
-            &agent.join("settings.json"),
-            r#"{"compaction":{"enabled":false}}"#,
-        );
+        write(&agent.join("settings.json"), r#"{"compaction":{"enabled":false}}"#);
         let paths = SettingsPaths::new(dir.path(), None, agent.to_str());
         let resolved = load_settings(&paths, env(&[]), &SettingsPatch::default()).unwrap();
         assert!(!resolved.settings.enabled);
@@ -294,10 +241,7 @@ mod tests {
         let error = load_settings(&paths, env(&[]), &SettingsPatch::default()).unwrap_err();
         assert_eq!(
             error.to_string(),
-            format!(
-                "{}: `threshold`: must be in (0, 1], got 1.5",
-                paths.project.display()
-            )
+            format!("{}: `threshold`: must be in (0, 1], got 1.5", paths.project.display())
         );
 
         write(&paths.project, "{not json");
@@ -316,15 +260,10 @@ mod tests {
             "env: `reserveTokens`: expected a non-negative integer, got `-1`"
         );
 
-        let flags = SettingsPatch {
-            estimator: Some("words".into()),
-            ..SettingsPatch::default()
-        };
+        let flags = SettingsPatch { estimator: Some("words".into()), ..SettingsPatch::default() };
         let error = load_settings(&paths, env(&[]), &flags).unwrap_err();
         assert!(
-            error
-                .to_string()
-                .starts_with("flag: `estimator`: unknown estimator `words`"),
+            error.to_string().starts_with("flag: `estimator`: unknown estimator `words`"),
             "{error}"
         );
     }

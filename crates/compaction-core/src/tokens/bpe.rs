@@ -22,27 +22,19 @@ pub struct BpeEstimator {
 
 impl std::fmt::Debug for BpeEstimator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("BpeEstimator")
-            .field("name", &self.name)
-            .finish()
+        f.debug_struct("BpeEstimator").field("name", &self.name).finish()
     }
 }
 
 impl BpeEstimator {
     /// The o200k_base vocabulary (GPT-4o, GPT-4.1, GPT-5, o-series).
     pub fn o200k() -> Self {
-        BpeEstimator {
-            name: "o200k",
-            bpe: tiktoken_rs::o200k_base_singleton,
-        }
+        BpeEstimator { name: "o200k", bpe: tiktoken_rs::o200k_base_singleton }
     }
 
     /// The cl100k_base vocabulary (GPT-4, GPT-3.5).
     pub fn cl100k() -> Self {
-        BpeEstimator {
-            name: "cl100k",
-            bpe: tiktoken_rs::cl100k_base_singleton,
-        }
+        BpeEstimator { name: "cl100k", bpe: tiktoken_rs::cl100k_base_singleton }
     }
 }
 
@@ -72,10 +64,7 @@ mod tests {
             o200k.text_tokens("上下文压缩的目标很简单"),
             cl100k.text_tokens("上下文压缩的目标很简单")
         );
-        assert_eq!(
-            o200k.text_tokens("<|endoftext|>"),
-            cl100k.text_tokens("<|endoftext|>")
-        );
+        assert_eq!(o200k.text_tokens("<|endoftext|>"), cl100k.text_tokens("<|endoftext|>"));
         assert!(o200k.text_tokens("<|endoftext|>") > 1);
     }
 }

@@ -197,9 +197,8 @@ fn table() -> &'static Table {
         ];
         for class in previous {
             for byte in 0..=255u8 {
-                let weight = feature_of(class, byte)
-                    .map(|feature| WEIGHTS[feature as usize])
-                    .unwrap_or(0.0);
+                let weight =
+                    feature_of(class, byte).map(|feature| WEIGHTS[feature as usize]).unwrap_or(0.0);
                 weights[class as usize * 256 + byte as usize] =
                     (weight.max(0.0) * SCALE).round() as u32;
             }
@@ -239,11 +238,7 @@ mod tests {
     use super::*;
 
     fn dot(text: &str) -> f64 {
-        features(text)
-            .iter()
-            .zip(WEIGHTS)
-            .map(|(&count, weight)| count as f64 * weight)
-            .sum()
+        features(text).iter().zip(WEIGHTS).map(|(&count, weight)| count as f64 * weight).sum()
     }
 
     #[test]

@@ -31,10 +31,7 @@ pub fn image_tokens(image: &ImageContent) -> u64 {
 pub fn area_tokens(width: u64, height: u64) -> u64 {
     let long = width.max(height);
     let (width, height) = if long > MAX_EDGE {
-        (
-            (width * MAX_EDGE).div_ceil(long),
-            (height * MAX_EDGE).div_ceil(long),
-        )
+        ((width * MAX_EDGE).div_ceil(long), (height * MAX_EDGE).div_ceil(long))
     } else {
         (width, height)
     };
@@ -45,10 +42,7 @@ pub fn area_tokens(width: u64, height: u64) -> u64 {
 pub fn image_size(base64: &str) -> Option<(u64, u64)> {
     let head = decode_prefix(base64.as_bytes().get(..40).unwrap_or(base64.as_bytes()));
     let le16 = |at: usize| -> Option<u64> {
-        Some(u64::from(u16::from_le_bytes([
-            *head.get(at)?,
-            *head.get(at + 1)?,
-        ])))
+        Some(u64::from(u16::from_le_bytes([*head.get(at)?, *head.get(at + 1)?])))
     };
     let le24 = |at: usize| -> Option<u64> {
         Some(u64::from_le_bytes([
@@ -108,11 +102,7 @@ mod tests {
     use crate::message::Extra;
 
     fn image(data: &str) -> ImageContent {
-        ImageContent {
-            data: data.into(),
-            mime_type: "image/png".into(),
-            extra: Extra::new(),
-        }
+        ImageContent { data: data.into(), mime_type: "image/png".into(), extra: Extra::new() }
     }
 
     // A 1×1 PNG and the header of a 1000×500 PNG, base64.
@@ -141,10 +131,7 @@ mod tests {
 
     #[test]
     fn unknown_formats_cost_the_default() {
-        assert_eq!(
-            image_tokens(&image("/9j/4AAQSkZJRgABAQ")),
-            DEFAULT_IMAGE_TOKENS
-        );
+        assert_eq!(image_tokens(&image("/9j/4AAQSkZJRgABAQ")), DEFAULT_IMAGE_TOKENS);
         assert_eq!(image_tokens(&image("")), DEFAULT_IMAGE_TOKENS);
     }
 }

@@ -75,9 +75,7 @@ pub fn estimator_by_name(name: &str) -> Result<Box<dyn TokenEstimator>, UnknownE
         "o200k" => Ok(Box::new(bpe::BpeEstimator::o200k())),
         #[cfg(feature = "exact-tokenizers")]
         "cl100k" => Ok(Box::new(bpe::BpeEstimator::cl100k())),
-        other => Err(UnknownEstimator {
-            name: other.to_owned(),
-        }),
+        other => Err(UnknownEstimator { name: other.to_owned() }),
     }
 }
 
@@ -88,18 +86,13 @@ pub fn message_parts_tokens<E: TokenEstimator + ?Sized>(
 ) -> u64 {
     let content = |content: &Content| match content {
         Content::Text(text) => estimator.text_tokens(text),
-        Content::Blocks(blocks) => blocks
-            .iter()
-            .map(|block| block_tokens(estimator, block))
-            .sum(),
+        Content::Blocks(blocks) => blocks.iter().map(|block| block_tokens(estimator, block)).sum(),
     };
     match message {
         AgentMessage::User(user) => content(&user.content),
-        AgentMessage::Assistant(assistant) => assistant
-            .content
-            .iter()
-            .map(|block| block_tokens(estimator, block))
-            .sum(),
+        AgentMessage::Assistant(assistant) => {
+            assistant.content.iter().map(|block| block_tokens(estimator, block)).sum()
+        }
         AgentMessage::ToolResult(result) => content(&result.content),
         AgentMessage::Custom(custom) => content(&custom.content),
         AgentMessage::BashExecution(bash) => {
@@ -201,10 +194,7 @@ pub fn estimate_request_tokens(
         .iter()
         .map(|schema| estimator.text_tokens(&serde_json::to_string(schema).unwrap_or_default()))
         .sum();
-    let messages: u64 = messages
-        .iter()
-        .map(|message| estimator.message_tokens(message))
-        .sum();
+    let messages: u64 = messages.iter().map(|message| estimator.message_tokens(message)).sum();
     estimator.text_tokens(system_prompt) + tools + messages
 }
 
@@ -249,10 +239,7 @@ mod tests {
 
     #[test]
     fn without_usage_sums_estimates() {
-        let s = session(&[
-            entry("a", None, user("12345678")),
-            entry("b", Some("a"), user("1234")),
-        ]);
+        let s = session(&[entry("a", None, user("12345678")), entry("b", Some("a"), user("1234"))]);
         let tokens = measure(&s);
         assert_eq!(tokens.tokens, 3);
         assert_eq!(tokens.usage_tokens, 0);

@@ -164,11 +164,7 @@ pub fn js_key_order(map: &Map<String, Value>) -> Vec<(&String, &Value)> {
         }
     }
     indices.sort_by_key(|(index, _)| *index);
-    indices
-        .into_iter()
-        .map(|(_, entry)| entry)
-        .chain(others)
-        .collect()
+    indices.into_iter().map(|(_, entry)| entry).chain(others).collect()
 }
 
 /// An ECMAScript array index: the canonical decimal form of an integer below 2^32 − 1.
@@ -180,11 +176,7 @@ fn array_index(key: &str) -> Option<u32> {
         return None;
     }
     let value: u64 = key.parse().ok()?;
-    if value < u64::from(u32::MAX) {
-        u32::try_from(value).ok()
-    } else {
-        None
-    }
+    if value < u64::from(u32::MAX) { u32::try_from(value).ok() } else { None }
 }
 
 /// A JSON number as JavaScript prints it after `JSON.parse`: the nearest double, formatted
@@ -280,10 +272,8 @@ mod tests {
             1
         );
         assert_eq!(
-            tokens(
-                json!({"role":"toolResult","toolCallId":"c","toolName":"read",
-                "content":[{"type":"text","text":"look"}, image.clone()],"isError":false})
-            ),
+            tokens(json!({"role":"toolResult","toolCallId":"c","toolName":"read",
+                "content":[{"type":"text","text":"look"}, image.clone()],"isError":false})),
             1201 // (4 + 4800) / 4
         );
         assert_eq!(
@@ -325,10 +315,7 @@ mod tests {
             text,
             r#"{"2":null,"10":true,"path":"a.rs","offset":30,"limit":1e+21,"01":0.1,"x":0,"big":12345678901234567000}"#
         );
-        assert_eq!(
-            js_json_length(&arguments),
-            text.encode_utf16().count() as u64
-        );
+        assert_eq!(js_json_length(&arguments), text.encode_utf16().count() as u64);
         let value = json!({"role":"assistant","content":[
             {"type":"toolCall","id":"c","name":"edit","arguments":arguments}]});
         // 4 + 102 = 106 → 27 tokens (pi 0.73.1 gives 27 for this message).
@@ -340,10 +327,7 @@ mod tests {
     fn json_strings_escape_like_javascript() {
         let value = json!({"s":"a\"b\\c\nd\te\u{1}f\u{7f}é😀\u{2028}"});
         let text = js_json_string(&value);
-        assert_eq!(
-            text,
-            "{\"s\":\"a\\\"b\\\\c\\nd\\te\\u0001f\u{7f}é😀\u{2028}\"}"
-        );
+        assert_eq!(text, "{\"s\":\"a\\\"b\\\\c\\nd\\te\\u0001f\u{7f}é😀\u{2028}\"}");
         assert_eq!(js_json_length(&value), text.encode_utf16().count() as u64);
         assert_eq!(js_json_length(&value), 33);
         assert_eq!(js_json_length(&json!([1, 2.5, "x", [], {}])), 17);
@@ -382,20 +366,15 @@ mod tests {
     #[test]
     fn bash_summaries_and_unknown_roles() {
         assert_eq!(
-            tokens(
-                json!({"role":"bashExecution","command":"ls -la","output":"a\nb\n",
-                "exitCode":0,"cancelled":false,"truncated":false})
-            ),
+            tokens(json!({"role":"bashExecution","command":"ls -la","output":"a\nb\n",
+                "exitCode":0,"cancelled":false,"truncated":false})),
             3 // (6 + 4) / 4
         );
         assert_eq!(
             tokens(json!({"role":"compactionSummary","summary":"12345678","tokensBefore":9})),
             2
         );
-        assert_eq!(
-            tokens(json!({"role":"branchSummary","summary":"123456789","fromId":"a"})),
-            3
-        );
+        assert_eq!(tokens(json!({"role":"branchSummary","summary":"123456789","fromId":"a"})), 3);
         assert_eq!(
             tokens(
                 json!({"role":"toolResult","toolCallId":"c","toolName":"bash","content":"done","isError":false})
