@@ -142,14 +142,15 @@ fn solve(
             (col..n).max_by(|&p, &q| a[p][col].abs().total_cmp(&a[q][col].abs())).unwrap_or(col);
         a.swap(col, pivot);
         let divisor = a[col][col];
-        for k in col..=n {
-            a[col][k] /= divisor;
+        for value in &mut a[col][col..] {
+            *value /= divisor;
         }
-        for row in 0..n {
-            if row != col {
-                let factor = a[row][col];
-                for k in col..=n {
-                    a[row][k] -= factor * a[col][k];
+        let pivot_row = a[col].clone();
+        for (r, row) in a.iter_mut().enumerate() {
+            if r != col {
+                let factor = row[col];
+                for (value, p) in row[col..].iter_mut().zip(&pivot_row[col..]) {
+                    *value -= factor * p;
                 }
             }
         }

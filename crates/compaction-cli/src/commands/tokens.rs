@@ -134,3 +134,21 @@ fn count_session(
     }
     Ok(ExitStatus::Success)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::looks_like_session;
+
+    #[test]
+    fn session_detection_reads_the_first_line_only() {
+        let header = br#"{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}"#;
+        assert!(looks_like_session(header));
+        let mut with_bom = b"\xef\xbb\xbf".to_vec();
+        with_bom.extend_from_slice(header);
+        with_bom.extend_from_slice(b"\r\n{}");
+        assert!(looks_like_session(&with_bom));
+        assert!(!looks_like_session(br#"{"type":"message"}"#));
+        assert!(!looks_like_session(b"plain text\nmore"));
+        assert!(!looks_like_session(b""));
+    }
+}
