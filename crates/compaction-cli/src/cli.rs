@@ -30,6 +30,8 @@ pub enum Command {
     Branch(BranchArgs),
     /// List the leaves of the session tree with their last message.
     Leaves(LeavesArgs),
+    /// Count tokens of text (stdin or a file) or of every message of a session.
+    Tokens(TokensArgs),
     /// Write a realistic generated session (a development tool for fixtures and benchmarks).
     #[command(hide = true)]
     Generate(GenerateArgs),
@@ -153,6 +155,12 @@ pub struct SessionArgs {
 pub struct StatsArgs {
     #[command(flatten)]
     pub session: SessionArgs,
+    /// Token estimator: heuristic, pi, o200k or cl100k (default: from settings).
+    #[arg(long, value_name = "NAME")]
+    pub estimator: Option<String>,
+    /// Context window in tokens (default: settings, then the model table, then 128000).
+    #[arg(long, value_name = "TOKENS")]
+    pub context_window: Option<u64>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -271,4 +279,19 @@ pub struct GenerateArgs {
     /// Write to this file instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct TokensArgs {
+    /// A session file, a text file, or `-` (the default) for standard input.
+    pub file: Option<PathBuf>,
+    /// Token estimator: heuristic, pi, o200k or cl100k (default: from settings).
+    #[arg(long, value_name = "NAME")]
+    pub estimator: Option<String>,
+    /// For a session, use this entry as the leaf.
+    #[arg(long, value_name = "ID")]
+    pub leaf: Option<String>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }

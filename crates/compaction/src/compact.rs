@@ -228,9 +228,8 @@ impl Compactor<'_> {
                     if merged != instructions {
                         // Added instructions take room in every request: plan again.
                         instructions = merged;
-                        planned = self
-                            .plan(store.session(), leaf, instructions.as_deref())
-                            .compaction?;
+                        planned =
+                            self.plan(store.session(), leaf, instructions.as_deref()).compaction?;
                     }
                 }
             }

@@ -171,10 +171,11 @@ impl Compactor<'_> {
                 BranchSummaryDecision::Replaced { replacement, extension } => {
                     let mut fields = replacement.entry_fields(&from_id);
                     fields.shift_remove("type");
-                    let new = NewEntry::new("branch_summary", fields)
-                        .with_parent(Parent::Id(target_id));
+                    let new =
+                        NewEntry::new("branch_summary", fields).with_parent(Parent::Id(target_id));
                     let entry = store.append(new)?;
-                    warnings.extend(self.after_branch_summary(&entry, Some(&extension), cancel).await);
+                    warnings
+                        .extend(self.after_branch_summary(&entry, Some(&extension), cancel).await);
                     return Ok(NavigateOutcome {
                         plan,
                         entry: Some(entry),

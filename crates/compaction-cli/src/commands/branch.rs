@@ -84,9 +84,13 @@ pub fn run(args: &BranchArgs) -> anyhow::Result<ExitStatus> {
             eprintln!("warning: {warning}");
         }
         if args.json {
-            print_json(&json!({"written": false, "cancelled": true, "extension": extension, "reason": reason}))?;
+            print_json(
+                &json!({"written": false, "cancelled": true, "extension": extension, "reason": reason}),
+            )?;
         } else {
-            println!("extension `{extension}` cancelled the branch summary: {reason}; nothing written");
+            println!(
+                "extension `{extension}` cancelled the branch summary: {reason}; nothing written"
+            );
         }
         return Ok(ExitStatus::Success);
     }

@@ -129,9 +129,13 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
                 eprintln!("warning: {warning}");
             }
             if args.json {
-                print_json(&json!({"compacted": false, "cancelled": true, "extension": extension, "reason": reason}))?;
+                print_json(
+                    &json!({"compacted": false, "cancelled": true, "extension": extension, "reason": reason}),
+                )?;
             } else {
-                println!("extension `{extension}` cancelled the compaction: {reason}; nothing written");
+                println!(
+                    "extension `{extension}` cancelled the compaction: {reason}; nothing written"
+                );
             }
             Ok(ExitStatus::Success)
         }

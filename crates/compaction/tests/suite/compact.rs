@@ -433,7 +433,9 @@ mod through_extensions {
             extensions: &extensions,
         };
         let mut store = open(path);
-        compactor.run(&mut store, &CompactRequest::default(), &CancellationToken::new(), &|_| {}).await
+        compactor
+            .run(&mut store, &CompactRequest::default(), &CancellationToken::new(), &|_| {})
+            .await
     }
 
     #[tokio::test]
@@ -496,9 +498,12 @@ mod through_extensions {
     #[tokio::test]
     async fn process_extension_added_instructions_reach_the_summary() {
         let (_dir, path) = session_copy();
-        let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/extensions/focus.sh");
-        let extensions = Extensions::new()
-            .with(Arc::new(ProcessExtension::shell(format!("sh {} 'the lexer tests'", script.display()))));
+        let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../examples/extensions/focus.sh");
+        let extensions = Extensions::new().with(Arc::new(ProcessExtension::shell(format!(
+            "sh {} 'the lexer tests'",
+            script.display()
+        ))));
         let outcome = run_with(&path, extensions).await.unwrap();
         assert!(outcome.warnings.is_empty(), "{:?}", outcome.warnings);
         let session = open(&path).into_session();
