@@ -142,3 +142,79 @@ pub fn extensions(
     }
     Ok(extensions)
 }
+
+/// Opens a session through the store (for writing: locked, torn tail recovered) and tells
+/// the user what recovery did.
+pub fn open_store(
+    path: &std::path::Path,
+    write: bool,
+    wait: bool,
+) -> anyhow::Result<compaction::store::SessionStore> {
+    use compaction::store::{LockWait, OpenOptions, SessionStore};
+    let mut options = if write { OpenOptions::for_writing() } else { OpenOptions::for_reading() };
+    if wait {
+        options.lock_wait = LockWait::Forever;
+    }
+    let (store, report) =
+        SessionStore::open(path, options).map_err(|e| CommandError::usage(e.to_string()))?;
+    for message in report.messages() {
+        eprintln!("{}: {message}", path.display());
+    }
+    Ok(store)
+}
+
+/// Everything a compaction or navigation runs with; [`Toolkit::compactor`] borrows it.
+pub struct Toolkit {
+    pub settings: CompactionSettings,
+    pub estimator: Box<dyn TokenEstimator>,
+    pub summarizer: Box<dyn Summarizer>,
+    pub extensions: compaction::extension::Extensions,
+    pub redactor: compaction_core::serialize::Redactor,
+    pub context_window: u64,
+}
+
+impl Toolkit {
+    /// Resolves settings, estimator, summarizer (offline when `offline` or no provider) and
+    /// extensions for a session whose model is `session_model`.
+    pub fn resolve(
+        compaction: &CompactionFlags,
+        summarizer: &SummarizerFlags,
+        extension: &ExtensionFlags,
+        session_model: Option<&str>,
+        offline: bool,
+    ) -> anyhow::Result<Toolkit> {
+        let settings = self::settings(compaction)?;
+        let estimator = self::estimator(&settings)?;
+        let offline_flags = SummarizerFlags { offline: true, ..summarizer.clone() };
+        let flags = if offline { &offline_flags } else { summarizer };
+        let (summarizer_box, secrets) = self::summarizer(&settings, flags, session_model)?;
+        let redactor = compaction_core::serialize::Redactor::new(secrets);
+        let extensions = self::extensions(extension, redactor.clone())?;
+        let context_window = chat_window(&settings, summarizer, session_model);
+        Ok(Toolkit {
+            settings,
+            estimator,
+            summarizer: summarizer_box,
+            extensions,
+            redactor,
+            context_window,
+        })
+    }
+
+    /// The orchestrator over this toolkit.
+    pub fn compactor(&self) -> compaction::compact::Compactor<'_> {
+        compaction::compact::Compactor {
+            summarizer: self.summarizer.as_ref(),
+            settings: &self.settings,
+            context_window: self.context_window,
+            estimator: self.estimator.as_ref(),
+            redactor: self.redactor.clone(),
+            extensions: &self.extensions,
+        }
+    }
+}
+
+/// The model of the context at `leaf`, if the session names one.
+pub fn session_model(session: &compaction_core::Session, leaf: Option<usize>) -> Option<String> {
+    compaction_core::context::build_context(session, leaf).model.map(|model| model.model_id)
+}
