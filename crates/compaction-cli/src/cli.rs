@@ -22,6 +22,9 @@ pub enum Command {
     Tree(TreeArgs),
     /// Report every problem in a session file (exit 1 when there are problems).
     Check(CheckArgs),
+    /// Rewrite an older-format session as the current version (atomically; the original is
+    /// kept as `<file>.bak-v<N>`).
+    Migrate(MigrateArgs),
 }
 
 /// A session file and an optional leaf.
@@ -79,4 +82,17 @@ pub struct CheckArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Also write a repaired copy beside the file (the file itself is never changed):
+    /// a readable header and every usable entry; unusable lines go to `<copy>.rejected`.
+    #[arg(long)]
+    pub repair: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct MigrateArgs {
+    /// The session file (`.jsonl`).
+    pub file: PathBuf,
+    /// Wait for another writer to finish instead of failing.
+    #[arg(long)]
+    pub wait: bool,
 }

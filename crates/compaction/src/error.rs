@@ -189,16 +189,8 @@ struct AttemptsText(u32, Duration);
 impl fmt::Display for AttemptsText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let AttemptsText(attempts, elapsed) = self;
-        let noun = if *attempts == 1 {
-            "attempt"
-        } else {
-            "attempts"
-        };
-        write!(
-            f,
-            "after {attempts} {noun} in {:.1}s",
-            elapsed.as_secs_f64()
-        )
+        let noun = if *attempts == 1 { "attempt" } else { "attempts" };
+        write!(f, "after {attempts} {noun} in {:.1}s", elapsed.as_secs_f64())
     }
 }
 
@@ -218,10 +210,7 @@ mod tests {
             error.to_string(),
             "provider returned HTTP 500: boom (after 4 attempts in 1.5s)"
         );
-        let error = SummarizerError::EmptyOutput {
-            attempts: 1,
-            elapsed: Duration::ZERO,
-        };
+        let error = SummarizerError::EmptyOutput { attempts: 1, elapsed: Duration::ZERO };
         assert_eq!(
             error.to_string(),
             "the model returned an empty summary (after 1 attempt in 0.0s)"

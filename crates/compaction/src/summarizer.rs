@@ -112,12 +112,8 @@ impl SummaryUsage {
         SummaryUsage {
             input_tokens: self.input_tokens.saturating_add(other.input_tokens),
             output_tokens: self.output_tokens.saturating_add(other.output_tokens),
-            cache_read_tokens: self
-                .cache_read_tokens
-                .saturating_add(other.cache_read_tokens),
-            cache_write_tokens: self
-                .cache_write_tokens
-                .saturating_add(other.cache_write_tokens),
+            cache_read_tokens: self.cache_read_tokens.saturating_add(other.cache_read_tokens),
+            cache_write_tokens: self.cache_write_tokens.saturating_add(other.cache_write_tokens),
             cost: match (self.cost, other.cost) {
                 (Some(left), Some(right)) => Some(left + right),
                 (Some(cost), None) | (None, Some(cost)) => Some(cost),
@@ -277,11 +273,7 @@ pub fn render_user_prompt(request: &SummaryRequest) -> String {
     }
     prompt.push_str(prompts::task_prompt(request.prompt_task()).trim_end());
     prompt.push_str("\n\n");
-    if let Some(focus) = request
-        .instructions
-        .as_deref()
-        .and_then(prompts::focus_instruction)
-    {
+    if let Some(focus) = request.instructions.as_deref().and_then(prompts::focus_instruction) {
         prompt.push_str(&focus);
         prompt.push_str("\n\n");
     }
@@ -357,10 +349,7 @@ mod tests {
             cache_write_tokens: 2,
             cost: None,
         };
-        let second = SummaryUsage {
-            cost: Some(0.5),
-            ..first
-        };
+        let second = SummaryUsage { cost: Some(0.5), ..first };
         let sum = first.add(&second);
         assert_eq!(
             serde_json::to_value(sum).ok(),

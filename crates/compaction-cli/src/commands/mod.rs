@@ -2,6 +2,7 @@
 
 mod check;
 mod context;
+mod migrate;
 mod stats;
 mod tree;
 
@@ -72,6 +73,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Context(args) => context::run(&args),
         Command::Tree(args) => tree::run(&args),
         Command::Check(args) => check::run(&args),
+        Command::Migrate(args) => migrate::run(&args),
     }
 }
 

@@ -43,43 +43,30 @@ impl Decoder {
         let value: Value = serde_json::from_str(data).map_err(|error| {
             Failure::Malformed(format!("event data is not valid JSON ({error})"))
         })?;
-        let event_type = value
-            .get("type")
-            .and_then(Value::as_str)
-            .or(event.event.as_deref())
-            .unwrap_or("");
+        let event_type =
+            value.get("type").and_then(Value::as_str).or(event.event.as_deref()).unwrap_or("");
         let start = self.text.len();
         match event_type {
             "message_start" => {
-                if let Some(usage) = value
-                    .get("message")
-                    .and_then(|message| message.get("usage"))
-                {
+                if let Some(usage) = value.get("message").and_then(|message| message.get("usage")) {
                     self.merge_usage(usage);
                 }
             }
             "content_block_start" => {
                 let block = value.get("content_block");
-                if block
-                    .and_then(|block| block.get("type"))
-                    .and_then(Value::as_str)
-                    == Some("text")
-                    && let Some(text) = block
-                        .and_then(|block| block.get("text"))
-                        .and_then(Value::as_str)
+                if block.and_then(|block| block.get("type")).and_then(Value::as_str) == Some("text")
+                    && let Some(text) =
+                        block.and_then(|block| block.get("text")).and_then(Value::as_str)
                 {
                     self.text.push_str(text);
                 }
             }
             "content_block_delta" => {
                 let delta = value.get("delta");
-                if delta
-                    .and_then(|delta| delta.get("type"))
-                    .and_then(Value::as_str)
+                if delta.and_then(|delta| delta.get("type")).and_then(Value::as_str)
                     == Some("text_delta")
-                    && let Some(text) = delta
-                        .and_then(|delta| delta.get("text"))
-                        .and_then(Value::as_str)
+                    && let Some(text) =
+                        delta.and_then(|delta| delta.get("text")).and_then(Value::as_str)
                 {
                     self.text.push_str(text);
                 }
@@ -113,9 +100,7 @@ impl Decoder {
     /// The completed response, once the stream has ended.
     pub fn finish(self) -> Result<Completed, Failure> {
         if !self.done && self.stop_reason.is_none() {
-            return Err(Failure::Cut(
-                "the stream ended before message_stop".to_owned(),
-            ));
+            return Err(Failure::Cut("the stream ended before message_stop".to_owned()));
         }
         Ok(Completed {
             text: self.text,
@@ -151,11 +136,8 @@ pub fn parse_whole(body: &str) -> Result<Completed, Failure> {
         return Err(stream_error(&value, body));
     }
     let mut decoder = Decoder::default();
-    for block in value
-        .get("content")
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or_default()
+    for block in
+        value.get("content").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default()
     {
         if block.get("type").and_then(Value::as_str) == Some("text")
             && let Some(text) = block.get("text").and_then(Value::as_str)
@@ -166,10 +148,7 @@ pub fn parse_whole(body: &str) -> Result<Completed, Failure> {
     if let Some(usage) = value.get("usage") {
         decoder.merge_usage(usage);
     }
-    decoder.stop_reason = value
-        .get("stop_reason")
-        .and_then(Value::as_str)
-        .map(str::to_owned);
+    decoder.stop_reason = value.get("stop_reason").and_then(Value::as_str).map(str::to_owned);
     decoder.done = true;
     decoder.finish()
 }
@@ -194,11 +173,7 @@ fn stream_error(value: &Value, raw: &str) -> Failure {
         error_type.as_str(),
         "overloaded_error" | "rate_limit_error" | "api_error" | "timeout_error"
     );
-    Failure::Provider {
-        error_type,
-        message,
-        retryable,
-    }
+    Failure::Provider { error_type, message, retryable }
 }
 
 #[cfg(test)]
@@ -208,10 +183,7 @@ mod tests {
 
     fn feed(decoder: &mut Decoder, event: &str, data: &str) -> Result<String, Failure> {
         decoder
-            .on_event(&SseEvent {
-                event: Some(event.to_owned()),
-                data: data.to_owned(),
-            })
+            .on_event(&SseEvent { event: Some(event.to_owned()), data: data.to_owned() })
             .map(str::to_owned)
     }
 
@@ -255,11 +227,7 @@ mod tests {
             "content_block_delta",
             r#"{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"mary"}}"#,
         )?;
-        feed(
-            &mut decoder,
-            "content_block_stop",
-            r#"{"type":"content_block_stop","index":1}"#,
-        )?;
+        feed(&mut decoder, "content_block_stop", r#"{"type":"content_block_stop","index":1}"#)?;
         feed(
             &mut decoder,
             "message_delta",
@@ -300,13 +268,7 @@ mod tests {
             "error",
             r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
         );
-        assert!(matches!(
-            result,
-            Err(Failure::Provider {
-                retryable: true,
-                ..
-            })
-        ));
+        assert!(matches!(result, Err(Failure::Provider { retryable: true, .. })));
     }
 
     #[test]

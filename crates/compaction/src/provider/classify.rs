@@ -38,9 +38,8 @@ pub fn is_context_overflow(status: Option<u16>, text: &str) -> bool {
 /// The provider's own explanation from an error body: `error.message`, `error` (a string),
 /// `message` or `detail`, else the body text itself.
 pub fn error_message(body: &str) -> String {
-    let from_json = serde_json::from_str::<serde_json::Value>(body)
-        .ok()
-        .and_then(|value| message_in(&value));
+    let from_json =
+        serde_json::from_str::<serde_json::Value>(body).ok().and_then(|value| message_in(&value));
     match from_json {
         Some(message) => message,
         None if body.trim().is_empty() => "(empty response body)".to_owned(),
@@ -99,10 +98,7 @@ mod tests {
         ] {
             assert!(is_context_overflow(Some(status), text), "{text}");
         }
-        assert!(!is_context_overflow(
-            Some(429),
-            "Rate limit reached: too many tokens per minute"
-        ));
+        assert!(!is_context_overflow(Some(429), "Rate limit reached: too many tokens per minute"));
         assert!(!is_context_overflow(Some(400), "invalid model"));
     }
 

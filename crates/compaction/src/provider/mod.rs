@@ -148,17 +148,12 @@ impl ProviderConfig {
 
     /// The environment variable the API key is read from.
     pub fn api_key_var(&self) -> &str {
-        self.api_key_env
-            .as_deref()
-            .unwrap_or(self.kind.default_api_key_env())
+        self.api_key_env.as_deref().unwrap_or(self.kind.default_api_key_env())
     }
 
     /// The base URL requests go to, without trailing slash.
     pub fn effective_base_url(&self) -> &str {
-        self.base_url
-            .as_deref()
-            .unwrap_or(self.kind.default_base_url())
-            .trim_end_matches('/')
+        self.base_url.as_deref().unwrap_or(self.kind.default_base_url()).trim_end_matches('/')
     }
 
     /// The output limit field used for OpenAI-compatible requests.
@@ -170,11 +165,7 @@ impl ProviderConfig {
             .ok()
             .and_then(|url| url.host_str().map(|host| host == "api.openai.com"))
             .unwrap_or(false);
-        if official {
-            MaxTokensField::MaxCompletionTokens
-        } else {
-            MaxTokensField::MaxTokens
-        }
+        if official { MaxTokensField::MaxCompletionTokens } else { MaxTokensField::MaxTokens }
     }
 
     fn retry_policy(&self) -> RetryPolicy {
@@ -202,9 +193,7 @@ impl ApiKey {
     pub fn from_env(var: &str) -> Result<Self, SummarizerError> {
         match std::env::var(var) {
             Ok(value) if !value.trim().is_empty() => Ok(Self(value.trim().to_owned())),
-            Ok(_) | Err(_) => Err(SummarizerError::MissingApiKey {
-                var: var.to_owned(),
-            }),
+            Ok(_) | Err(_) => Err(SummarizerError::MissingApiKey { var: var.to_owned() }),
         }
     }
 
@@ -249,17 +238,9 @@ pub(crate) struct Completed {
 #[derive(Debug)]
 pub(crate) enum Failure {
     /// Non-success HTTP status that is not a context overflow.
-    Status {
-        status: u16,
-        message: String,
-        retry_after: Option<Duration>,
-    },
+    Status { status: u16, message: String, retry_after: Option<Duration> },
     /// Error reported inside the stream.
-    Provider {
-        error_type: String,
-        message: String,
-        retryable: bool,
-    },
+    Provider { error_type: String, message: String, retryable: bool },
     /// Request does not fit the context window.
     Overflow(String),
     /// Could not connect / send.
@@ -300,14 +281,8 @@ impl Failure {
     /// Short description for progress reports (already scrubbed text).
     fn reason(&self) -> String {
         match self {
-            Failure::Status {
-                status, message, ..
-            } => format!("HTTP {status}: {message}"),
-            Failure::Provider {
-                error_type,
-                message,
-                ..
-            } => format!("{error_type}: {message}"),
+            Failure::Status { status, message, .. } => format!("HTTP {status}: {message}"),
+            Failure::Provider { error_type, message, .. } => format!("{error_type}: {message}"),
             Failure::Overflow(message)
             | Failure::Connect(message)
             | Failure::Timeout(message)
@@ -320,40 +295,25 @@ impl Failure {
     fn into_error(self, key: &ApiKey, attempts: u32, elapsed: Duration) -> SummarizerError {
         let clean = |text: String| classify::scrub(&text, key);
         match self {
-            Failure::Status {
-                status, message, ..
-            } => SummarizerError::Http {
-                status,
-                message: clean(message),
-                attempts,
-                elapsed,
-            },
-            Failure::Provider {
-                error_type,
-                message,
-                retryable,
-            } => SummarizerError::Provider {
+            Failure::Status { status, message, .. } => {
+                SummarizerError::Http { status, message: clean(message), attempts, elapsed }
+            }
+            Failure::Provider { error_type, message, retryable } => SummarizerError::Provider {
                 error_type: clean(error_type),
                 message: clean(message),
                 retryable,
                 attempts,
                 elapsed,
             },
-            Failure::Overflow(message) => SummarizerError::ContextOverflow {
-                message: clean(message),
-                attempts,
-                elapsed,
-            },
-            Failure::Connect(message) => SummarizerError::Connect {
-                message: clean(message),
-                attempts,
-                elapsed,
-            },
-            Failure::Timeout(message) => SummarizerError::Timeout {
-                message: clean(message),
-                attempts,
-                elapsed,
-            },
+            Failure::Overflow(message) => {
+                SummarizerError::ContextOverflow { message: clean(message), attempts, elapsed }
+            }
+            Failure::Connect(message) => {
+                SummarizerError::Connect { message: clean(message), attempts, elapsed }
+            }
+            Failure::Timeout(message) => {
+                SummarizerError::Timeout { message: clean(message), attempts, elapsed }
+            }
             Failure::Cut(message) => SummarizerError::Stream {
                 message: clean(message),
                 malformed: false,
@@ -451,12 +411,7 @@ impl ProviderClient {
             .map_err(|error| SummarizerError::Config {
                 message: format!("could not build the HTTP client: {error}"),
             })?;
-        Ok(Self {
-            http,
-            config,
-            api_key,
-            endpoint,
-        })
+        Ok(Self { http, config, api_key, endpoint })
     }
 
     /// A client whose key is read from the configured environment variable.
@@ -554,12 +509,12 @@ impl ProviderClient {
         headers.insert(ACCEPT, HeaderValue::from_static("text/event-stream"));
         // Checked in `new`; an invalid value cannot occur here, but fall back to nothing.
         let secret = |prefix: &str| {
-            HeaderValue::from_str(&format!("{prefix}{}", self.api_key.expose()))
-                .ok()
-                .map(|mut value| {
+            HeaderValue::from_str(&format!("{prefix}{}", self.api_key.expose())).ok().map(
+                |mut value| {
                     value.set_sensitive(true);
                     value
-                })
+                },
+            )
         };
         match self.config.kind {
             ProviderKind::OpenAi => {
@@ -571,10 +526,8 @@ impl ProviderClient {
                 if let Some(value) = secret("") {
                     headers.insert("x-api-key", value);
                 }
-                headers.insert(
-                    "anthropic-version",
-                    HeaderValue::from_static(anthropic::API_VERSION),
-                );
+                headers
+                    .insert("anthropic-version", HeaderValue::from_static(anthropic::API_VERSION));
             }
         }
         headers
@@ -589,18 +542,10 @@ impl ProviderClient {
         progress: &(dyn Fn(SummaryProgress) + Send + Sync),
     ) -> Result<Completed, Failure> {
         let idle = self.config.idle_timeout;
-        let send = self
-            .http
-            .post(&self.endpoint)
-            .headers(self.headers())
-            .json(body)
-            .send();
+        let send = self.http.post(&self.endpoint).headers(self.headers()).json(body).send();
         let mut response = match tokio::time::timeout(idle, send).await {
             Err(_elapsed) => {
-                return Err(Failure::Timeout(format!(
-                    "no response within {}",
-                    seconds(idle)
-                )));
+                return Err(Failure::Timeout(format!("no response within {}", seconds(idle))));
             }
             Ok(Err(error)) => return Err(transport_failure(&error)),
             Ok(Ok(response)) => response,
@@ -616,11 +561,7 @@ impl ProviderClient {
             if classify::is_context_overflow(Some(status.as_u16()), &text) {
                 return Err(Failure::Overflow(message));
             }
-            return Err(Failure::Status {
-                status: status.as_u16(),
-                message,
-                retry_after,
-            });
+            return Err(Failure::Status { status: status.as_u16(), message, retry_after });
         }
         if is_json(response.headers()) {
             // The server ignored `stream: true` and sent the whole message at once.
@@ -695,9 +636,9 @@ impl ProviderClient {
         if let Some(event) = parser.finish() {
             // An event the stream ended in the middle of: a cut, not a server bug.
             handle(&mut decoder, &event).map_err(|failure| match failure {
-                Failure::Malformed(message) => Failure::Cut(format!(
-                    "the stream ended in the middle of an event ({message})"
-                )),
+                Failure::Malformed(message) => {
+                    Failure::Cut(format!("the stream ended in the middle of an event ({message})"))
+                }
                 other @ (Failure::Status { .. }
                 | Failure::Provider { .. }
                 | Failure::Overflow(_)
@@ -722,11 +663,7 @@ fn is_json(headers: &HeaderMap) -> bool {
 /// Classifies an error from sending a request.
 fn transport_failure(error: &reqwest::Error) -> Failure {
     let message = error_chain(error);
-    if error.is_timeout() {
-        Failure::Timeout(message)
-    } else {
-        Failure::Connect(message)
-    }
+    if error.is_timeout() { Failure::Timeout(message) } else { Failure::Connect(message) }
 }
 
 /// An error and its sources, joined with ": " (reqwest's own message alone says little).
@@ -836,21 +773,12 @@ mod tests {
     #[test]
     fn max_tokens_field_defaults_by_server() {
         let mut config = ProviderConfig::new(ProviderKind::OpenAi, "m");
-        assert_eq!(
-            config.effective_max_tokens_field(),
-            MaxTokensField::MaxCompletionTokens
-        );
+        assert_eq!(config.effective_max_tokens_field(), MaxTokensField::MaxCompletionTokens);
         config.base_url = Some("http://127.0.0.1:8080/v1/".into());
-        assert_eq!(
-            config.effective_max_tokens_field(),
-            MaxTokensField::MaxTokens
-        );
+        assert_eq!(config.effective_max_tokens_field(), MaxTokensField::MaxTokens);
         assert_eq!(config.effective_base_url(), "http://127.0.0.1:8080/v1");
         config.max_tokens_field = Some(MaxTokensField::MaxCompletionTokens);
-        assert_eq!(
-            config.effective_max_tokens_field(),
-            MaxTokensField::MaxCompletionTokens
-        );
+        assert_eq!(config.effective_max_tokens_field(), MaxTokensField::MaxCompletionTokens);
     }
 
     #[test]

@@ -114,19 +114,15 @@ pub fn parse_whole(body: &str) -> Result<Completed, Failure> {
     if let Some(error) = value.get("error").filter(|error| !error.is_null()) {
         return Err(stream_error(error, body));
     }
-    let choice = value
-        .get("choices")
-        .and_then(Value::as_array)
-        .and_then(|choices| choices.first());
+    let choice = value.get("choices").and_then(Value::as_array).and_then(|choices| choices.first());
     let text = choice
         .and_then(|choice| choice.get("message"))
         .and_then(|message| message.get("content"))
         .and_then(Value::as_str)
         .unwrap_or("")
         .to_owned();
-    let finish_reason = choice
-        .and_then(|choice| choice.get("finish_reason"))
-        .and_then(Value::as_str);
+    let finish_reason =
+        choice.and_then(|choice| choice.get("finish_reason")).and_then(Value::as_str);
     Ok(Completed {
         text,
         usage: value
@@ -160,11 +156,7 @@ fn stream_error(error: &Value, raw: &str) -> Failure {
         error_type.as_str(),
         "server_error" | "rate_limit_exceeded" | "overloaded_error" | "timeout"
     ) || code.is_some_and(|code| code == 429 || code >= 500);
-    Failure::Provider {
-        error_type,
-        message,
-        retryable,
-    }
+    Failure::Provider { error_type, message, retryable }
 }
 
 /// `usage` of a chat completion. `prompt_tokens` includes cached tokens; we report them
@@ -172,11 +164,8 @@ fn stream_error(error: &Value, raw: &str) -> Failure {
 fn parse_usage(usage: &Value) -> SummaryUsage {
     let number = |value: Option<&Value>| value.and_then(Value::as_u64).unwrap_or(0);
     let prompt = number(usage.get("prompt_tokens"));
-    let cached = number(
-        usage
-            .get("prompt_tokens_details")
-            .and_then(|details| details.get("cached_tokens")),
-    );
+    let cached =
+        number(usage.get("prompt_tokens_details").and_then(|details| details.get("cached_tokens")));
     SummaryUsage {
         input_tokens: prompt.saturating_sub(cached),
         output_tokens: number(usage.get("completion_tokens")),
@@ -192,12 +181,7 @@ mod tests {
     use pretty_assertions::assert_eq;
 
     fn feed(decoder: &mut Decoder, data: &str) -> Result<String, Failure> {
-        decoder
-            .on_event(&SseEvent {
-                event: None,
-                data: data.to_owned(),
-            })
-            .map(str::to_owned)
+        decoder.on_event(&SseEvent { event: None, data: data.to_owned() }).map(str::to_owned)
     }
 
     #[test]
@@ -217,14 +201,8 @@ mod tests {
             )?,
             "Hel"
         );
-        assert_eq!(
-            feed(&mut decoder, r#"{"choices":[{"delta":{"content":"lo"}}]}"#)?,
-            "lo"
-        );
-        feed(
-            &mut decoder,
-            r#"{"choices":[{"delta":{},"finish_reason":"stop"}]}"#,
-        )?;
+        assert_eq!(feed(&mut decoder, r#"{"choices":[{"delta":{"content":"lo"}}]}"#)?, "lo");
+        feed(&mut decoder, r#"{"choices":[{"delta":{},"finish_reason":"stop"}]}"#)?;
         feed(
             &mut decoder,
             r#"{"choices":[],"usage":{"prompt_tokens":100,"completion_tokens":7,"prompt_tokens_details":{"cached_tokens":40}}}"#,
@@ -250,10 +228,7 @@ mod tests {
     #[test]
     fn length_finish_is_truncated() -> Result<(), Failure> {
         let mut decoder = Decoder::default();
-        feed(
-            &mut decoder,
-            r#"{"choices":[{"delta":{"content":"x"},"finish_reason":"length"}]}"#,
-        )?;
+        feed(&mut decoder, r#"{"choices":[{"delta":{"content":"x"},"finish_reason":"length"}]}"#)?;
         assert!(decoder.finish()?.truncated);
         Ok(())
     }
@@ -279,10 +254,7 @@ mod tests {
     #[test]
     fn malformed_chunk() {
         let mut decoder = Decoder::default();
-        assert!(matches!(
-            feed(&mut decoder, "{\"choices\": ["),
-            Err(Failure::Malformed(_))
-        ));
+        assert!(matches!(feed(&mut decoder, "{\"choices\": ["), Err(Failure::Malformed(_))));
     }
 
     #[test]

@@ -32,10 +32,7 @@ impl RetryPolicy {
             return retry_after.min(self.max_delay);
         }
         let exponent = attempt.saturating_sub(1).min(20);
-        let backoff = self
-            .base_delay
-            .saturating_mul(1_u32 << exponent)
-            .min(self.max_delay);
+        let backoff = self.base_delay.saturating_mul(1_u32 << exponent).min(self.max_delay);
         // Jitter: a random point in the upper half, so that clients do not retry in lockstep.
         let factor: f64 = rand::rng().random_range(0.5..=1.0);
         backoff.mul_f64(factor)
@@ -78,10 +75,7 @@ mod tests {
             assert!(second >= Duration::from_millis(100) && second <= Duration::from_millis(200));
             assert!(policy.delay(30, None) <= Duration::from_millis(300));
         }
-        assert_eq!(
-            policy.delay(1, Some(Duration::from_secs(100))),
-            Duration::from_millis(300)
-        );
+        assert_eq!(policy.delay(1, Some(Duration::from_secs(100))), Duration::from_millis(300));
         assert!(policy.allows_retry_after(3));
         assert!(!policy.allows_retry_after(4));
     }
@@ -94,10 +88,7 @@ mod tests {
         assert_eq!(retry_after(&headers), Some(Duration::from_secs(2)));
         headers.insert("retry-after", HeaderValue::from_static("0.5"));
         assert_eq!(retry_after(&headers), Some(Duration::from_millis(500)));
-        headers.insert(
-            "retry-after",
-            HeaderValue::from_static("Wed, 21 Oct 2015 07:28:00 GMT"),
-        );
+        headers.insert("retry-after", HeaderValue::from_static("Wed, 21 Oct 2015 07:28:00 GMT"));
         assert_eq!(retry_after(&headers), None);
         headers.insert("retry-after-ms", HeaderValue::from_static("20"));
         assert_eq!(retry_after(&headers), Some(Duration::from_millis(20)));

@@ -32,10 +32,7 @@ pub struct SseParser {
 impl SseParser {
     /// A parser at the start of a stream.
     pub fn new() -> Self {
-        Self {
-            at_start: true,
-            ..Self::default()
-        }
+        Self { at_start: true, ..Self::default() }
     }
 
     /// Feeds one chunk and returns the events it completed.
@@ -48,10 +45,7 @@ impl SseParser {
                 rest = stripped;
             }
         }
-        while let Some(position) = rest
-            .iter()
-            .position(|byte| *byte == b'\n' || *byte == b'\r')
-        {
+        while let Some(position) = rest.iter().position(|byte| *byte == b'\n' || *byte == b'\r') {
             let terminator = rest[position];
             self.pending.extend_from_slice(&rest[..position]);
             let line = std::mem::take(&mut self.pending);
@@ -147,10 +141,7 @@ mod tests {
     }
 
     fn event(name: Option<&str>, data: &str) -> SseEvent {
-        SseEvent {
-            event: name.map(str::to_owned),
-            data: data.to_owned(),
-        }
+        SseEvent { event: name.map(str::to_owned), data: data.to_owned() }
     }
 
     #[test]
@@ -183,19 +174,13 @@ mod tests {
             parse_chunks(&[
                 b"event: message_start\ndata: {}\n\nevent: ping\ndata: {\"type\":\"ping\"}\n\n"
             ]),
-            vec![
-                event(Some("message_start"), "{}"),
-                event(Some("ping"), "{\"type\":\"ping\"}")
-            ]
+            vec![event(Some("message_start"), "{}"), event(Some("ping"), "{\"type\":\"ping\"}")]
         );
     }
 
     #[test]
     fn event_without_data_is_not_dispatched_and_does_not_leak_its_name() {
-        assert_eq!(
-            parse_chunks(&[b"event: lonely\n\ndata: x\n\n"]),
-            vec![event(None, "x")]
-        );
+        assert_eq!(parse_chunks(&[b"event: lonely\n\ndata: x\n\n"]), vec![event(None, "x")]);
     }
 
     #[test]
@@ -219,10 +204,7 @@ mod tests {
         let stream =
             "\u{feff}event: e\r\ndata: héllo wörld ✓\r\n\r\n: c\ndata: [DONE]\n\n".as_bytes();
         let whole = parse_chunks(&[stream]);
-        assert_eq!(
-            whole,
-            vec![event(Some("e"), "héllo wörld ✓"), event(None, "[DONE]")]
-        );
+        assert_eq!(whole, vec![event(Some("e"), "héllo wörld ✓"), event(None, "[DONE]")]);
         for split in 0..stream.len() {
             let (left, right) = stream.split_at(split);
             assert_eq!(parse_chunks(&[left, right]), whole, "split at {split}");

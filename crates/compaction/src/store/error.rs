@@ -31,22 +31,14 @@ pub enum StoreError {
         "session {path} is still in use{} after waiting {waited:?}",
         pid_suffix(*pid)
     )]
-    LockTimeout {
-        path: PathBuf,
-        pid: Option<u32>,
-        waited: Duration,
-    },
+    LockTimeout { path: PathBuf, pid: Option<u32>, waited: Duration },
     /// The session header (line 1) is missing or unreadable, so the store refuses to write
     /// to the file. Retrying cannot help; repair a copy first.
     #[error(
         "session {path} has no readable header (line {line}: {detail}); it is left untouched. \
          Run `compaction check --repair {path}` to write a repaired copy beside it"
     )]
-    UnreadableHeader {
-        path: PathBuf,
-        line: usize,
-        detail: String,
-    },
+    UnreadableHeader { path: PathBuf, line: usize, detail: String },
     /// A file or directory name the store would create is not a plain name (it has a path
     /// separator, `..`, a NUL byte, or is empty). Retrying cannot help.
     #[error("invalid name {name:?}: {reason}")]
@@ -69,10 +61,7 @@ pub enum StoreError {
     AlreadyExists { path: PathBuf },
     /// A rewrite was stopped at a chosen step (a testing aid simulating a crash).
     #[error("rewrite of {path} stopped after step {step:?}")]
-    Interrupted {
-        path: PathBuf,
-        step: super::rewrite::RewriteStep,
-    },
+    Interrupted { path: PathBuf, step: super::rewrite::RewriteStep },
 }
 
 fn pid_suffix(pid: Option<u32>) -> String {
@@ -88,11 +77,7 @@ impl StoreError {
         path: impl Into<PathBuf>,
     ) -> impl FnOnce(std::io::Error) -> StoreError {
         let path = path.into();
-        move |source| StoreError::Io {
-            action,
-            path,
-            source,
-        }
+        move |source| StoreError::Io { action, path, source }
     }
 
     /// Whether retrying the same call later could succeed.

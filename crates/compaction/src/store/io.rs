@@ -78,12 +78,7 @@ pub struct FaultPlan {
 
 impl FaultPlan {
     pub fn new(op: FaultOp, nth: u64, kind: FaultKind) -> Self {
-        FaultPlan {
-            op,
-            nth,
-            kind,
-            state: Arc::default(),
-        }
+        FaultPlan { op, nth, kind, state: Arc::default() }
     }
 
     /// Whether the fault has happened.
@@ -93,10 +88,7 @@ impl FaultPlan {
 
     /// How many writes and syncs went through the plan so far.
     pub fn counts(&self) -> (u64, u64) {
-        self.state
-            .lock()
-            .map(|state| (state.writes, state.syncs))
-            .unwrap_or((0, 0))
+        self.state.lock().map(|state| (state.writes, state.syncs)).unwrap_or((0, 0))
     }
 
     /// Counts one operation and says whether it must fail.
@@ -133,10 +125,7 @@ impl FaultPlan {
 
     /// Wraps a file so its operations go through this plan.
     pub fn wrap<W: SyncWrite>(&self, inner: W) -> FaultyWriter<W> {
-        FaultyWriter {
-            inner,
-            plan: self.clone(),
-        }
+        FaultyWriter { inner, plan: self.clone() }
     }
 
     /// A directory sync through this plan.

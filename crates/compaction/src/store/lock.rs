@@ -62,10 +62,9 @@ impl SessionLock {
                     if give_up {
                         let pid = read_pid(&mut file);
                         return Err(match wait {
-                            LockWait::NoWait => StoreError::InUse {
-                                path: session_path.to_path_buf(),
-                                pid,
-                            },
+                            LockWait::NoWait => {
+                                StoreError::InUse { path: session_path.to_path_buf(), pid }
+                            }
                             LockWait::For(_) | LockWait::Forever => StoreError::LockTimeout {
                                 path: session_path.to_path_buf(),
                                 pid,

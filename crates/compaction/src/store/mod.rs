@@ -93,16 +93,11 @@ impl OpenOptions {
 
     /// Writing with the lock taken at once (or failing), fsync after every entry.
     pub fn for_writing() -> Self {
-        OpenOptions {
-            write: true,
-            ..OpenOptions::for_reading()
-        }
+        OpenOptions { write: true, ..OpenOptions::for_reading() }
     }
 
     fn parse_options(&self) -> ParseOptions {
-        ParseOptions {
-            max_line_bytes: self.max_line_bytes,
-        }
+        ParseOptions { max_line_bytes: self.max_line_bytes }
     }
 }
 
@@ -138,11 +133,7 @@ const RESERVED_FIELDS: [&str; 4] = ["type", "id", "parentId", "timestamp"];
 impl NewEntry {
     /// An entry of `entry_type` attached to the current leaf.
     pub fn new(entry_type: impl Into<String>, fields: Map<String, Value>) -> Self {
-        NewEntry {
-            entry_type: entry_type.into(),
-            parent: Parent::Leaf,
-            fields,
-        }
+        NewEntry { entry_type: entry_type.into(), parent: Parent::Leaf, fields }
     }
 
     /// The same entry attached elsewhere.
@@ -164,11 +155,7 @@ impl NewEntry {
             Some(Value::String(id)) => Parent::Id(id),
             Some(_) => return None,
         };
-        Some(NewEntry {
-            entry_type,
-            parent,
-            fields: map,
-        })
+        Some(NewEntry { entry_type, parent, fields: map })
     }
 }
 
@@ -212,11 +199,7 @@ impl OpenReport {
             ));
         }
         if !self.malformed_lines.is_empty() {
-            let lines: Vec<String> = self
-                .malformed_lines
-                .iter()
-                .map(ToString::to_string)
-                .collect();
+            let lines: Vec<String> = self.malformed_lines.iter().map(ToString::to_string).collect();
             messages.push(format!(
                 "{} unreadable line(s) kept in place and skipped: {}",
                 lines.len(),
@@ -271,11 +254,8 @@ impl SessionStore {
         path: &Path,
         options: OpenOptions,
     ) -> Result<(SessionStore, OpenReport), StoreError> {
-        let lock = if options.write {
-            Some(SessionLock::acquire(path, options.lock_wait)?)
-        } else {
-            None
-        };
+        let lock =
+            if options.write { Some(SessionLock::acquire(path, options.lock_wait)?) } else { None };
         Self::open_locked(path, options, lock)
     }
 
@@ -285,11 +265,9 @@ impl SessionStore {
         lock: Option<SessionLock>,
     ) -> Result<(SessionStore, OpenReport), StoreError> {
         let file = File::open(path).map_err(StoreError::io("cannot open", path))?;
-        let (session, shape) = read::read_session(
-            BufReader::with_capacity(1 << 16, &file),
-            options.parse_options(),
-        )
-        .map_err(StoreError::io("cannot read", path))?;
+        let (session, shape) =
+            read::read_session(BufReader::with_capacity(1 << 16, &file), options.parse_options())
+                .map_err(StoreError::io("cannot read", path))?;
         let mut store = SessionStore {
             path: path.to_path_buf(),
             session,
@@ -302,10 +280,8 @@ impl SessionStore {
             poisoned: false,
             options,
         };
-        let mut report = OpenReport {
-            source_version: store.session.source_version(),
-            ..OpenReport::default()
-        };
+        let mut report =
+            OpenReport { source_version: store.session.source_version(), ..OpenReport::default() };
         let torn = store.torn_line();
         if store.options.write {
             store.check_header()?;
@@ -346,27 +322,16 @@ impl SessionStore {
             .map_err(StoreError::io("cannot create directory", &dir))?;
         let mut header = Map::new();
         header.insert("type".into(), "session".into());
-        header.insert(
-            "version".into(),
-            compaction_core::entry::CURRENT_VERSION.into(),
-        );
+        header.insert("version".into(), compaction_core::entry::CURRENT_VERSION.into());
         header.insert("id".into(), names::random_uuid().into());
         header.insert("timestamp".into(), names::timestamp_now().into());
         header.insert("cwd".into(), cwd.into());
         let mut line = Value::Object(header).to_string();
         line.push('\n');
-        let rewrite = RewriteOptions {
-            faults: options.faults.clone(),
-            ..RewriteOptions::default()
-        };
+        let rewrite =
+            RewriteOptions { faults: options.faults.clone(), ..RewriteOptions::default() };
         rewrite::write_new_file(path, &rewrite, |out| out.push(line.as_bytes()))?;
-        SessionStore::open(
-            path,
-            OpenOptions {
-                write: true,
-                ..options
-            },
-        )
+        SessionStore::open(path, OpenOptions { write: true, ..options })
     }
 
     /// The parsed session, including every entry appended through this store.
@@ -399,14 +364,10 @@ impl SessionStore {
     /// [`SessionStore::session`].
     pub fn append(&mut self, new: NewEntry) -> Result<Entry, StoreError> {
         if self.writer.is_none() {
-            return Err(StoreError::ReadOnly {
-                path: self.path.clone(),
-            });
+            return Err(StoreError::ReadOnly { path: self.path.clone() });
         }
         if self.poisoned {
-            return Err(StoreError::Poisoned {
-                path: self.path.clone(),
-            });
+            return Err(StoreError::Poisoned { path: self.path.clone() });
         }
         let entry = self.build_entry(new)?;
         let mut bytes = Vec::with_capacity(entry.raw().len() + 2);
@@ -420,9 +381,7 @@ impl SessionStore {
         self.length += bytes.len() as u64;
         self.lines += 1;
         self.needs_newline = false;
-        self.session
-            .push(entry.clone())
-            .map_err(|reason| self.invalid(reason))?;
+        self.session.push(entry.clone()).map_err(|reason| self.invalid(reason))?;
         Ok(entry)
     }
 
@@ -444,24 +403,17 @@ impl SessionStore {
     }
 
     fn invalid(&self, reason: String) -> StoreError {
-        StoreError::InvalidEntry {
-            path: self.path.clone(),
-            reason,
-        }
+        StoreError::InvalidEntry { path: self.path.clone(), reason }
     }
 
     fn build_entry(&self, new: NewEntry) -> Result<Entry, StoreError> {
-        if let Some(field) = RESERVED_FIELDS
-            .iter()
-            .find(|field| new.fields.contains_key(**field))
-        {
+        if let Some(field) = RESERVED_FIELDS.iter().find(|field| new.fields.contains_key(**field)) {
             return Err(self.invalid(format!("`{field}` is set by the store")));
         }
         let parent_id = match new.parent {
-            Parent::Leaf => self
-                .session
-                .leaf()
-                .map(|index| self.session.entries()[index].id.clone()),
+            Parent::Leaf => {
+                self.session.leaf().map(|index| self.session.entries()[index].id.clone())
+            }
             Parent::Root => None,
             Parent::Id(id) => {
                 if !self.session.contains(&id) {
@@ -477,10 +429,7 @@ impl SessionStore {
         let mut map = Map::with_capacity(new.fields.len() + 4);
         map.insert("type".into(), new.entry_type.into());
         map.insert("id".into(), id.into());
-        map.insert(
-            "parentId".into(),
-            parent_id.map_or(Value::Null, Value::String),
-        );
+        map.insert("parentId".into(), parent_id.map_or(Value::Null, Value::String));
         map.insert("timestamp".into(), names::timestamp_now().into());
         map.extend(new.fields);
         let raw = Value::Object(map).to_string();
@@ -500,9 +449,7 @@ impl SessionStore {
     fn write_committed(&mut self, bytes: &[u8], previous_length: u64) -> Result<(), StoreError> {
         let policy = self.options.fsync;
         let Some(writer) = self.writer.as_mut() else {
-            return Err(StoreError::ReadOnly {
-                path: self.path.clone(),
-            });
+            return Err(StoreError::ReadOnly { path: self.path.clone() });
         };
         if let Err(error) = writer.write_all(bytes) {
             self.poisoned = !undo(writer.as_mut(), previous_length);
@@ -536,10 +483,7 @@ impl SessionStore {
             return Ok(());
         }
         let problem = self.session.diagnostics().iter().find(|diagnostic| {
-            matches!(
-                diagnostic.kind,
-                DiagnosticKind::MissingHeader | DiagnosticKind::InvalidHeader
-            )
+            matches!(diagnostic.kind, DiagnosticKind::MissingHeader | DiagnosticKind::InvalidHeader)
         });
         Err(StoreError::UnreadableHeader {
             path: self.path.clone(),
@@ -579,9 +523,7 @@ impl SessionStore {
         let length = self.length - offset;
         let sidecar = self.write_sidecar(source, offset, length)?;
         let Some(writer) = self.writer.as_mut() else {
-            return Err(StoreError::ReadOnly {
-                path: self.path.clone(),
-            });
+            return Err(StoreError::ReadOnly { path: self.path.clone() });
         };
         writer
             .set_len(offset)
@@ -590,12 +532,7 @@ impl SessionStore {
         self.length = offset;
         self.lines -= 1;
         self.needs_newline = false;
-        Ok(TornTail {
-            line,
-            offset,
-            length,
-            sidecar,
-        })
+        Ok(TornTail { line, offset, length, sidecar })
     }
 
     fn write_sidecar(
@@ -630,9 +567,7 @@ impl SessionStore {
         };
         let mut writer = io::writer(file, self.options.faults.as_ref());
         let mut reader = source;
-        reader
-            .seek(SeekFrom::Start(offset))
-            .map_err(StoreError::io("cannot read", &self.path))?;
+        reader.seek(SeekFrom::Start(offset)).map_err(StoreError::io("cannot read", &self.path))?;
         let mut remaining = length;
         let mut buffer = vec![0u8; 1 << 16];
         while remaining > 0 {
@@ -643,14 +578,10 @@ impl SessionStore {
             if got == 0 {
                 break;
             }
-            writer
-                .write_all(&buffer[..got])
-                .map_err(StoreError::io("cannot write", &sidecar))?;
+            writer.write_all(&buffer[..got]).map_err(StoreError::io("cannot write", &sidecar))?;
             remaining -= got as u64;
         }
-        writer
-            .sync_data()
-            .map_err(StoreError::io("cannot sync", &sidecar))?;
+        writer.sync_data().map_err(StoreError::io("cannot sync", &sidecar))?;
         let dir = names::parent_dir(&sidecar);
         io::sync_dir_with(&dir, self.options.faults.as_ref())
             .map_err(StoreError::io("cannot sync directory", &dir))?;
@@ -668,10 +599,7 @@ fn file_for_copy(path: &Path) -> Result<File, StoreError> {
 
 /// Cuts the file back to `length` and syncs; false when that failed too.
 fn undo(writer: &mut dyn SyncWrite, length: u64) -> bool {
-    writer
-        .set_len(length)
-        .and_then(|()| writer.sync_data())
-        .is_ok()
+    writer.set_len(length).and_then(|()| writer.sync_data()).is_ok()
 }
 
 impl Drop for SessionStore {

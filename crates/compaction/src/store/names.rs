@@ -26,10 +26,7 @@ pub fn validate_name(name: &str) -> Result<(), StoreError> {
         None
     };
     match reason {
-        Some(reason) => Err(StoreError::InvalidName {
-            name: name.to_owned(),
-            reason,
-        }),
+        Some(reason) => Err(StoreError::InvalidName { name: name.to_owned(), reason }),
         None => Ok(()),
     }
 }
@@ -38,20 +35,11 @@ pub fn validate_name(name: &str) -> Result<(), StoreError> {
 /// `..`.
 pub fn validate_new_path(path: &Path) -> Result<(), StoreError> {
     let shown = path.display().to_string();
-    if path
-        .components()
-        .any(|component| matches!(component, Component::ParentDir))
-    {
-        return Err(StoreError::InvalidName {
-            name: shown,
-            reason: "it contains `..`",
-        });
+    if path.components().any(|component| matches!(component, Component::ParentDir)) {
+        return Err(StoreError::InvalidName { name: shown, reason: "it contains `..`" });
     }
     let Some(name) = path.file_name().and_then(|name| name.to_str()) else {
-        return Err(StoreError::InvalidName {
-            name: shown,
-            reason: "it has no UTF-8 file name",
-        });
+        return Err(StoreError::InvalidName { name: shown, reason: "it has no UTF-8 file name" });
     };
     validate_name(name)
 }
@@ -83,14 +71,7 @@ pub fn random_uuid() -> String {
     bytes[6] = (bytes[6] & 0x0f) | 0x40;
     bytes[8] = (bytes[8] & 0x3f) | 0x80;
     let hex: String = bytes.iter().map(|byte| format!("{byte:02x}")).collect();
-    format!(
-        "{}-{}-{}-{}-{}",
-        &hex[0..8],
-        &hex[8..12],
-        &hex[12..16],
-        &hex[16..20],
-        &hex[20..32]
-    )
+    format!("{}-{}-{}-{}-{}", &hex[0..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..32])
 }
 
 /// `path` with `suffix` appended to its file name (`a.jsonl` → `a.jsonl.lock`).
@@ -137,19 +118,13 @@ mod tests {
     fn ids_timestamps_and_uuids_have_their_shapes() {
         let id = random_entry_id();
         assert_eq!(id.len(), 8);
-        assert!(
-            id.bytes()
-                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-        );
+        assert!(id.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)));
         let stamp = timestamp_now();
         assert_eq!(stamp.len(), 24, "{stamp}");
         assert!(stamp.ends_with('Z') && stamp.as_bytes()[19] == b'.');
         let uuid = random_uuid();
         assert_eq!(uuid.len(), 36);
         assert_eq!(uuid.as_bytes()[14], b'4');
-        assert_eq!(
-            with_suffix(Path::new("/d/s.jsonl"), ".lock"),
-            PathBuf::from("/d/s.jsonl.lock")
-        );
+        assert_eq!(with_suffix(Path::new("/d/s.jsonl"), ".lock"), PathBuf::from("/d/s.jsonl.lock"));
     }
 }

@@ -27,11 +27,7 @@ pub fn read_session<R: BufRead>(
     let mut parser = SessionParser::new(options);
     let mut line: Vec<u8> = Vec::new();
     let mut oversized: Option<usize> = None;
-    let mut shape = FileShape {
-        length: 0,
-        lines: 0,
-        ends_with_newline: true,
-    };
+    let mut shape = FileShape { length: 0, lines: 0, ends_with_newline: true };
     loop {
         let chunk = match reader.fill_buf() {
             Ok(chunk) => chunk,
@@ -91,9 +87,7 @@ mod tests {
     #[test]
     fn streaming_matches_the_in_memory_parser_with_tiny_buffers() {
         let text = text();
-        let options = ParseOptions {
-            max_line_bytes: 100,
-        };
+        let options = ParseOptions { max_line_bytes: 100 };
         let expected = compaction_core::parse_session_with(text.as_bytes(), options);
         for capacity in [1, 2, 7, 64, 8192] {
             let reader = BufReader::with_capacity(capacity, text.as_bytes());

@@ -94,9 +94,7 @@ impl Output<'_> {
         length: u64,
     ) -> Result<(), StoreError> {
         self.flush()?;
-        source
-            .seek(SeekFrom::Start(offset))
-            .map_err(StoreError::io("cannot read", source_path))?;
+        source.seek(SeekFrom::Start(offset)).map_err(StoreError::io("cannot read", source_path))?;
         let mut remaining = length;
         let mut chunk = vec![0u8; CHUNK];
         while remaining > 0 {
@@ -129,10 +127,7 @@ enum Install<'a> {
 
 fn stop(options: &RewriteOptions, target: &Path, step: RewriteStep) -> Result<(), StoreError> {
     if options.stop_after == Some(step) {
-        return Err(StoreError::Interrupted {
-            path: target.to_path_buf(),
-            step,
-        });
+        return Err(StoreError::Interrupted { path: target.to_path_buf(), step });
     }
     Ok(())
 }
@@ -169,17 +164,11 @@ fn install_temp(
     fill: impl FnOnce(&mut Output<'_>) -> Result<(), StoreError>,
 ) -> Result<(), StoreError> {
     let mut writer = io::writer(file, options.faults.as_ref());
-    let mut output = Output {
-        writer: writer.as_mut(),
-        buffer: Vec::new(),
-        path: temp,
-    };
+    let mut output = Output { writer: writer.as_mut(), buffer: Vec::new(), path: temp };
     fill(&mut output)?;
     output.flush()?;
     stop(options, target, RewriteStep::TempWritten)?;
-    writer
-        .sync_data()
-        .map_err(StoreError::io("cannot sync", temp))?;
+    writer.sync_data().map_err(StoreError::io("cannot sync", temp))?;
     drop(writer);
     stop(options, target, RewriteStep::TempSynced)?;
     match install {
@@ -193,9 +182,7 @@ fn install_temp(
         Install::CreateNew => {
             std::fs::hard_link(temp, target).map_err(|error| {
                 if error.kind() == std::io::ErrorKind::AlreadyExists {
-                    StoreError::AlreadyExists {
-                        path: target.to_path_buf(),
-                    }
+                    StoreError::AlreadyExists { path: target.to_path_buf() }
                 } else {
                     StoreError::io("cannot create", target)(error)
                 }
@@ -300,18 +287,11 @@ pub fn migrate_with(
     let mut backup = names::with_suffix(path, &format!(".bak-v{from_version}"));
     let mut source = File::open(path).map_err(StoreError::io("cannot open", path))?;
     let length = store.file_length();
-    atomic_write(
-        path,
-        Install::Replace {
-            backup: Some(&mut backup),
-        },
-        options,
-        |output| {
-            output.push(header.as_bytes())?;
-            output.push(b"\n")?;
-            write_body(output, session, length, &mut source, path, |_| true)
-        },
-    )?;
+    atomic_write(path, Install::Replace { backup: Some(&mut backup) }, options, |output| {
+        output.push(header.as_bytes())?;
+        output.push(b"\n")?;
+        write_body(output, session, length, &mut source, path, |_| true)
+    })?;
     let report = MigrateReport {
         from_version,
         backup: Some(backup),
@@ -398,17 +378,11 @@ pub fn repair_copy(path: &Path) -> Result<RepairReport, StoreError> {
 
 /// [`repair_copy`] with rewrite options.
 pub fn repair_copy_with(path: &Path, options: &RewriteOptions) -> Result<RepairReport, StoreError> {
-    let read = OpenOptions {
-        max_line_bytes: options.max_line_bytes,
-        ..OpenOptions::for_reading()
-    };
+    let read = OpenOptions { max_line_bytes: options.max_line_bytes, ..OpenOptions::for_reading() };
     let (store, _report) = SessionStore::open(path, read)?;
     let session = store.session();
     let stamp = names::file_timestamp();
-    let stem = path
-        .file_stem()
-        .map(|stem| stem.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let stem = path.file_stem().map(|stem| stem.to_string_lossy().into_owned()).unwrap_or_default();
     let copy = path.with_file_name(format!("{stem}.repaired-{stamp}.jsonl"));
     let (header, header_rebuilt) = match session.header_raw() {
         Some(header) => (header.to_owned(), false),
@@ -421,11 +395,8 @@ pub fn repair_copy_with(path: &Path, options: &RewriteOptions) -> Result<RepairR
         output.push(b"\n")?;
         write_body(output, session, length, &mut source, path, |_| false)
     })?;
-    let rejected_lines: Vec<usize> = session
-        .malformed()
-        .iter()
-        .map(|malformed| malformed.line)
-        .collect();
+    let rejected_lines: Vec<usize> =
+        session.malformed().iter().map(|malformed| malformed.line).collect();
     let rejected = if rejected_lines.is_empty() {
         None
     } else {
@@ -452,10 +423,7 @@ fn new_header_line() -> Result<String, StoreError> {
         .map_err(StoreError::io("cannot read the current directory", "."))?;
     let mut header = Map::new();
     header.insert("type".into(), "session".into());
-    header.insert(
-        "version".into(),
-        compaction_core::entry::CURRENT_VERSION.into(),
-    );
+    header.insert("version".into(), compaction_core::entry::CURRENT_VERSION.into());
     header.insert("id".into(), names::random_uuid().into());
     header.insert("timestamp".into(), names::timestamp_now().into());
     header.insert("cwd".into(), cwd.to_string_lossy().into_owned().into());

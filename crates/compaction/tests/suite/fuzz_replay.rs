@@ -16,9 +16,7 @@ use proptest::prelude::*;
 use super::store_fixtures::{v2_text, v3_text};
 
 fn check(bytes: &[u8]) {
-    let options = ParseOptions {
-        max_line_bytes: 4096,
-    };
+    let options = ParseOptions { max_line_bytes: 4096 };
     let session = parse_session_with(bytes, options);
     let (streamed, shape) = read_session(BufReader::with_capacity(7, bytes), options).unwrap();
     assert_eq!(streamed.entries(), session.entries());
@@ -36,9 +34,7 @@ fn check(bytes: &[u8]) {
 }
 
 fn fuzz_dir(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fuzz")
-        .join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fuzz").join(name)
 }
 
 #[test]
@@ -59,10 +55,7 @@ fn the_fuzz_corpus_replays_cleanly() {
 
 fn mutated_fixture() -> impl Strategy<Value = Vec<u8>> {
     let seeds = prop_oneof![Just(v3_text().into_bytes()), Just(v2_text().into_bytes())];
-    (
-        seeds,
-        prop::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0..3u8), 0..8),
-    )
+    (seeds, prop::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0..3u8), 0..8))
         .prop_map(|(mut bytes, edits)| {
             for (at, byte, how) in edits {
                 if bytes.is_empty() {

@@ -29,19 +29,11 @@ pub enum StreamEnd {
 #[derive(Debug, Clone)]
 pub enum Reply {
     /// A complete body with a status code and extra headers.
-    Body {
-        status: u16,
-        body: String,
-        headers: Vec<(String, String)>,
-    },
+    Body { status: u16, body: String, headers: Vec<(String, String)> },
     /// No response at all (not even headers) for a minute.
     Hang,
     /// A `200 text/event-stream` body sent chunk by chunk with `delay` before each chunk.
-    Stream {
-        chunks: Vec<String>,
-        delay: Duration,
-        end: StreamEnd,
-    },
+    Stream { chunks: Vec<String>, delay: Duration, end: StreamEnd },
 }
 
 impl Reply {
@@ -64,11 +56,7 @@ impl Reply {
 
     /// An SSE stream that ends normally, with a small delay between chunks.
     pub fn stream(chunks: Vec<String>) -> Self {
-        Reply::Stream {
-            chunks,
-            delay: Duration::from_millis(2),
-            end: StreamEnd::Close,
-        }
+        Reply::Stream { chunks, delay: Duration::from_millis(2), end: StreamEnd::Close }
     }
 
     /// The same stream, ending as `end`.
@@ -109,16 +97,11 @@ impl MockServer {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let address = listener.local_addr().unwrap();
         let script = Arc::new(Mutex::new(Script::default()));
-        let app = Router::new()
-            .fallback(handle)
-            .with_state(Arc::clone(&script));
+        let app = Router::new().fallback(handle).with_state(Arc::clone(&script));
         tokio::spawn(async move {
             axum::serve(listener, app).await.unwrap();
         });
-        MockServer {
-            url: format!("http://{address}"),
-            script,
-        }
+        MockServer { url: format!("http://{address}"), script }
     }
 
     /// `http://127.0.0.1:<port>`, without trailing slash.
@@ -172,16 +155,9 @@ async fn handle(
             .unwrap(),
         Some(Reply::Hang) => {
             tokio::time::sleep(Duration::from_secs(60)).await;
-            Response::builder()
-                .status(StatusCode::GATEWAY_TIMEOUT)
-                .body(Body::empty())
-                .unwrap()
+            Response::builder().status(StatusCode::GATEWAY_TIMEOUT).body(Body::empty()).unwrap()
         }
-        Some(Reply::Body {
-            status,
-            body,
-            headers,
-        }) => {
+        Some(Reply::Body { status, body, headers }) => {
             let mut builder = Response::builder().status(status);
             for (name, value) in headers {
                 builder = builder.header(name, value);
@@ -202,9 +178,7 @@ async fn handle(
                     StreamEnd::Close => {}
                     StreamEnd::Abort => {
                         tokio::time::sleep(delay).await;
-                        let _ = sender
-                            .send(Err(std::io::Error::other("scripted abort")))
-                            .await;
+                        let _ = sender.send(Err(std::io::Error::other("scripted abort"))).await;
                     }
                     StreamEnd::Stall => {
                         tokio::time::sleep(Duration::from_secs(60)).await;

@@ -63,10 +63,7 @@ struct Fixture {
 
 impl Fixture {
     async fn start(kind: ProviderKind) -> Self {
-        Fixture {
-            kind,
-            server: MockServer::start().await,
-        }
+        Fixture { kind, server: MockServer::start().await }
     }
 
     /// Test timings: millisecond backoff, short idle timeout.
@@ -230,9 +227,7 @@ fn request() -> SummaryRequest {
 }
 
 async fn run(summarizer: &LlmSummarizer) -> Result<SummaryResponse, SummarizerError> {
-    summarizer
-        .summarize(&request(), &CancellationToken::new(), &ignore_progress)
-        .await
+    summarizer.summarize(&request(), &CancellationToken::new(), &ignore_progress).await
 }
 
 fn assert_no_key(error: &SummarizerError) {
@@ -243,9 +238,7 @@ fn assert_no_key(error: &SummarizerError) {
 
 async fn streamed_summary_and_usage(kind: ProviderKind) {
     let fixture = Fixture::start(kind).await;
-    fixture
-        .server
-        .push(fixture.success(&["## Goal\n", "Rename ", "parse_cut ✓"]));
+    fixture.server.push(fixture.success(&["## Goal\n", "Rename ", "parse_cut ✓"]));
     let events = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&events);
     let progress = move |event: SummaryProgress| sink.lock().unwrap().push(event);
@@ -263,28 +256,15 @@ async fn streamed_summary_and_usage(kind: ProviderKind) {
         }
     );
     let events = events.lock().unwrap().clone();
-    assert_eq!(
-        events.first(),
-        Some(&SummaryProgress::Started { attempt: 1 })
-    );
+    assert_eq!(events.first(), Some(&SummaryProgress::Started { attempt: 1 }));
     let outputs: Vec<usize> = events
         .iter()
         .filter_map(|event| {
-            if let SummaryProgress::Output { chars, .. } = event {
-                Some(*chars)
-            } else {
-                None
-            }
+            if let SummaryProgress::Output { chars, .. } = event { Some(*chars) } else { None }
         })
         .collect();
     assert_eq!(outputs, vec![8, 15, 26]);
-    assert_eq!(
-        events.last(),
-        Some(&SummaryProgress::Output {
-            chars: 26,
-            estimated_tokens: 7
-        })
-    );
+    assert_eq!(events.last(), Some(&SummaryProgress::Output { chars: 26, estimated_tokens: 7 }));
 }
 
 async fn request_body_and_auth_headers(kind: ProviderKind) {
@@ -303,19 +283,13 @@ async fn request_body_and_auth_headers(kind: ProviderKind) {
     assert_eq!(sent.path, fixture.expected_path());
     assert_eq!(sent.body["model"], MODEL);
     assert_eq!(sent.body["stream"], true);
-    assert_eq!(
-        sent.headers.get("content-type").map(String::as_str),
-        Some("application/json")
-    );
+    assert_eq!(sent.headers.get("content-type").map(String::as_str), Some("application/json"));
     let user_prompt = compaction::summarizer::render_user_prompt(&request);
     assert!(user_prompt.contains(TRANSCRIPT));
     assert!(user_prompt.contains("<previous-summary>\n## Goal\nEarlier goal\n</previous-summary>"));
     match kind {
         ProviderKind::OpenAi => {
-            assert_eq!(
-                sent.headers.get("authorization"),
-                Some(&format!("Bearer {KEY}"))
-            );
+            assert_eq!(sent.headers.get("authorization"), Some(&format!("Bearer {KEY}")));
             // A custom base URL means an OpenAI-compatible server: `max_tokens`.
             assert_eq!(sent.body["max_tokens"], 1234);
             assert_eq!(sent.body["stream_options"], json!({"include_usage": true}));
@@ -336,10 +310,7 @@ async fn request_body_and_auth_headers(kind: ProviderKind) {
             assert!(!sent.headers.contains_key("authorization"));
             assert_eq!(sent.body["max_tokens"], 1234);
             assert_eq!(sent.body["system"], request.system_prompt.as_str());
-            assert_eq!(
-                sent.body["messages"],
-                json!([{"role": "user", "content": user_prompt}])
-            );
+            assert_eq!(sent.body["messages"], json!([{"role": "user", "content": user_prompt}]));
         }
     }
 }
@@ -417,14 +388,7 @@ async fn stream_cut_after_output_fails(kind: ProviderKind) {
     let error = run(&fixture.summarizer()).await.unwrap_err();
     // Text was already streamed to the caller: no silent restart.
     assert!(
-        matches!(
-            error,
-            SummarizerError::Stream {
-                malformed: false,
-                attempts: 1,
-                ..
-            }
-        ),
+        matches!(error, SummarizerError::Stream { malformed: false, attempts: 1, .. }),
         "{error:?}"
     );
     assert_eq!(fixture.server.requests().len(), 1);
@@ -450,14 +414,7 @@ async fn malformed_sse_fails(kind: ProviderKind) {
     fixture.server.always(Reply::stream(chunks));
     let error = run(&fixture.summarizer()).await.unwrap_err();
     assert!(
-        matches!(
-            error,
-            SummarizerError::Stream {
-                malformed: true,
-                attempts: 1,
-                ..
-            }
-        ),
+        matches!(error, SummarizerError::Stream { malformed: true, attempts: 1, .. }),
         "{error:?}"
     );
     assert!(!error.is_retryable());
@@ -467,10 +424,7 @@ async fn empty_output_fails(kind: ProviderKind) {
     let fixture = Fixture::start(kind).await;
     fixture.server.always(fixture.success(&[" ", "\n"]));
     let error = run(&fixture.summarizer()).await.unwrap_err();
-    assert!(
-        matches!(error, SummarizerError::EmptyOutput { attempts: 1, .. }),
-        "{error:?}"
-    );
+    assert!(matches!(error, SummarizerError::EmptyOutput { attempts: 1, .. }), "{error:?}");
 }
 
 async fn idle_timeout_fails(kind: ProviderKind) {
@@ -478,9 +432,7 @@ async fn idle_timeout_fails(kind: ProviderKind) {
     // Headers and the stream's opening event arrive, then nothing.
     let mut opening = fixture.opening(&[]);
     opening.truncate(1);
-    fixture
-        .server
-        .always(Reply::stream(opening).ending(StreamEnd::Stall));
+    fixture.server.always(Reply::stream(opening).ending(StreamEnd::Stall));
     let mut config = fixture.config();
     config.idle_timeout = Duration::from_millis(150);
     config.max_retries = 1;
@@ -536,17 +488,7 @@ async fn api_key_never_in_errors(kind: ProviderKind) {
     // Echoed in a retried status and inside a stream error too.
     fixture.server.always(Reply::status(503, echo));
     let error = run(&fixture.summarizer()).await.unwrap_err();
-    assert!(
-        matches!(
-            error,
-            SummarizerError::Http {
-                status: 503,
-                attempts: 4,
-                ..
-            }
-        ),
-        "{error:?}"
-    );
+    assert!(matches!(error, SummarizerError::Http { status: 503, attempts: 4, .. }), "{error:?}");
     assert_no_key(&error);
     let mut chunks = fixture.opening(&["x"]);
     chunks.push(format!(
@@ -554,10 +496,7 @@ async fn api_key_never_in_errors(kind: ProviderKind) {
     ));
     fixture.server.always(Reply::stream(chunks));
     let error = run(&fixture.summarizer()).await.unwrap_err();
-    assert!(
-        matches!(error, SummarizerError::Provider { .. }),
-        "{error:?}"
-    );
+    assert!(matches!(error, SummarizerError::Provider { .. }), "{error:?}");
     assert_no_key(&error);
     // The configuration and the client never show it either.
     let summarizer = fixture.summarizer();
@@ -566,9 +505,7 @@ async fn api_key_never_in_errors(kind: ProviderKind) {
 
 async fn cancellation_is_prompt(kind: ProviderKind) {
     let fixture = Fixture::start(kind).await;
-    fixture
-        .server
-        .always(Reply::stream(fixture.opening(&["thinking…"])).ending(StreamEnd::Stall));
+    fixture.server.always(Reply::stream(fixture.opening(&["thinking…"])).ending(StreamEnd::Stall));
     let cancel = CancellationToken::new();
     let trigger = cancel.clone();
     tokio::spawn(async move {
@@ -576,21 +513,13 @@ async fn cancellation_is_prompt(kind: ProviderKind) {
         trigger.cancel();
     });
     let started = Instant::now();
-    let error = fixture
-        .summarizer()
-        .summarize(&request(), &cancel, &ignore_progress)
-        .await
-        .unwrap_err();
-    assert!(
-        matches!(error, SummarizerError::Cancelled { attempts: 1, .. }),
-        "{error:?}"
-    );
+    let error =
+        fixture.summarizer().summarize(&request(), &cancel, &ignore_progress).await.unwrap_err();
+    assert!(matches!(error, SummarizerError::Cancelled { attempts: 1, .. }), "{error:?}");
     assert!(started.elapsed() < Duration::from_secs(1));
 
     // Cancelling during a retry wait is prompt too.
-    fixture
-        .server
-        .always(Reply::status(503, "busy").header("retry-after", "30"));
+    fixture.server.always(Reply::status(503, "busy").header("retry-after", "30"));
     let mut config = fixture.config();
     config.max_retry_delay = Duration::from_secs(30);
     let cancel = CancellationToken::new();
@@ -605,10 +534,7 @@ async fn cancellation_is_prompt(kind: ProviderKind) {
         .summarize(&request(), &cancel, &ignore_progress)
         .await
         .unwrap_err();
-    assert!(
-        matches!(error, SummarizerError::Cancelled { attempts: 1, .. }),
-        "{error:?}"
-    );
+    assert!(matches!(error, SummarizerError::Cancelled { attempts: 1, .. }), "{error:?}");
     assert!(started.elapsed() < Duration::from_secs(1));
 }
 
@@ -625,10 +551,7 @@ async fn connection_refused_fails(kind: ProviderKind) {
         .summarize(&request(), &CancellationToken::new(), &ignore_progress)
         .await
         .unwrap_err();
-    assert!(
-        matches!(error, SummarizerError::Connect { attempts: 2, .. }),
-        "{error:?}"
-    );
+    assert!(matches!(error, SummarizerError::Connect { attempts: 2, .. }), "{error:?}");
     assert!(error.is_retryable());
     assert_no_key(&error);
 }
@@ -691,11 +614,7 @@ async fn whole_json_response_is_accepted(kind: ProviderKind) {
         response,
         SummaryResponse {
             text: "not streamed".to_owned(),
-            usage: SummaryUsage {
-                input_tokens: 10,
-                output_tokens: 3,
-                ..SummaryUsage::default()
-            },
+            usage: SummaryUsage { input_tokens: 10, output_tokens: 3, ..SummaryUsage::default() },
             truncated: false,
         }
     );

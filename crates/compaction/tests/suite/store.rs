@@ -41,32 +41,21 @@ fn torn_tail_at_every_offset_of_the_last_three_entries_is_recovered() {
         let path = write(dir.path(), &format!("cut-{cut}.jsonl"), &text[..cut]);
         let (mut store, report) = SessionStore::open(&path, writing()).unwrap();
         // Entries whose whole JSON text lies before the cut survive (a missing `\n` is fine).
-        let survivors: Vec<&compaction_core::Entry> = entries
-            .iter()
-            .filter(|e| starts[e.line - 1] + e.raw().len() <= cut)
-            .collect();
+        let survivors: Vec<&compaction_core::Entry> =
+            entries.iter().filter(|e| starts[e.line - 1] + e.raw().len() <= cut).collect();
         let at_line_start = starts.contains(&cut);
-        let complete_without_newline = survivors
-            .last()
-            .is_some_and(|e| starts[e.line - 1] + e.raw().len() == cut);
+        let complete_without_newline =
+            survivors.last().is_some_and(|e| starts[e.line - 1] + e.raw().len() == cut);
         if at_line_start || complete_without_newline {
             assert_eq!(report.torn_tail, None, "cut {cut}");
         } else {
-            let torn = report
-                .torn_tail
-                .clone()
-                .unwrap_or_else(|| panic!("cut {cut}: no torn tail"));
+            let torn =
+                report.torn_tail.clone().unwrap_or_else(|| panic!("cut {cut}: no torn tail"));
             let line_start = *starts.iter().filter(|s| **s < cut).max().unwrap();
-            assert_eq!(
-                std::fs::read(&torn.sidecar).unwrap(),
-                &text[line_start..cut]
-            );
+            assert_eq!(std::fs::read(&torn.sidecar).unwrap(), &text[line_start..cut]);
             assert!(!report.messages().is_empty());
         }
-        assert_eq!(
-            report.missing_final_newline, complete_without_newline,
-            "cut {cut}"
-        );
+        assert_eq!(report.missing_final_newline, complete_without_newline, "cut {cut}");
         let appended = store.append(note(cut as u64)).unwrap();
         drop(store);
         let after = parse_file(&path);
@@ -99,10 +88,7 @@ fn reading_never_modifies_a_torn_file() {
         Some(DiagnosticKind::TornLastLine)
     ));
     let mut store = store;
-    assert!(matches!(
-        store.append(note(1)),
-        Err(StoreError::ReadOnly { .. })
-    ));
+    assert!(matches!(store.append(note(1)), Err(StoreError::ReadOnly { .. })));
     assert_eq!(std::fs::read(&path).unwrap(), text.as_bytes());
 }
 
@@ -115,9 +101,7 @@ fn appended_entries_fill_the_envelope_and_join_the_tree() {
     assert!(report.malformed_lines.is_empty() && report.messages().is_empty());
     let first = store.append(note(1)).unwrap();
     let second = store.append(note(2)).unwrap();
-    let branch = store
-        .append(note_under(3, Parent::Id(first.id.clone())))
-        .unwrap();
+    let branch = store.append(note_under(3, Parent::Id(first.id.clone()))).unwrap();
     let root = store.append(note_under(4, Parent::Root)).unwrap();
     assert_eq!(first.parent_id, None);
     assert_eq!(second.parent_id.as_deref(), Some(first.id.as_str()));
@@ -125,12 +109,7 @@ fn appended_entries_fill_the_envelope_and_join_the_tree() {
     assert_eq!(root.parent_id, None);
     for entry in [&first, &second, &branch, &root] {
         assert_eq!(entry.id.len(), 8);
-        assert!(
-            entry
-                .id
-                .bytes()
-                .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
-        );
+        assert!(entry.id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')));
         let stamp = entry.timestamp.as_deref().unwrap();
         assert_eq!(stamp.len(), 24, "{stamp}");
     }
@@ -209,24 +188,11 @@ fn unreadable_headers_refuse_writes_and_stay_byte_identical() {
     for (name, bytes) in cases {
         let path = write(dir.path(), &format!("{name}.jsonl"), &bytes);
         let error = SessionStore::open(&path, writing()).unwrap_err();
-        assert!(
-            matches!(error, StoreError::UnreadableHeader { .. }),
-            "{name}: {error}"
-        );
-        assert!(
-            error.to_string().contains("compaction check --repair"),
-            "{error}"
-        );
+        assert!(matches!(error, StoreError::UnreadableHeader { .. }), "{name}: {error}");
+        assert!(error.to_string().contains("compaction check --repair"), "{error}");
         assert_eq!(std::fs::read(&path).unwrap(), bytes, "{name} changed");
-        assert!(matches!(
-            migrate(&path),
-            Err(StoreError::UnreadableHeader { .. })
-        ));
-        assert_eq!(
-            std::fs::read(&path).unwrap(),
-            bytes,
-            "{name} changed by migrate"
-        );
+        assert!(matches!(migrate(&path), Err(StoreError::UnreadableHeader { .. })));
+        assert_eq!(std::fs::read(&path).unwrap(), bytes, "{name} changed by migrate");
         // Reading still works.
         SessionStore::open(&path, OpenOptions::for_reading()).unwrap();
     }
@@ -236,17 +202,11 @@ fn unreadable_headers_refuse_writes_and_stay_byte_identical() {
     assert!(repair.header_rebuilt);
     assert_eq!(repair.entries, 1);
     assert_eq!(repair.rejected_lines, vec![1]);
-    assert_eq!(
-        std::fs::read(repair.rejected.unwrap()).unwrap(),
-        b"not json\n"
-    );
+    assert_eq!(std::fs::read(repair.rejected.unwrap()).unwrap(), b"not json\n");
     let copy = parse_file(&repair.copy);
     assert_eq!(problems(&copy), Vec::<String>::new());
     assert_eq!(ids(&copy), vec!["c1"]);
-    assert_eq!(
-        std::fs::read(&path).unwrap(),
-        format!("not json\n{entry}\n").as_bytes()
-    );
+    assert_eq!(std::fs::read(&path).unwrap(), format!("not json\n{entry}\n").as_bytes());
     // The copy can be opened for writing.
     let (mut store, _) = SessionStore::open(&repair.copy, writing()).unwrap();
     store.append(note(1)).unwrap();
@@ -261,18 +221,12 @@ fn repair_copies_keep_entries_in_order_and_set_aside_every_bad_line() {
     text.push('\n');
     text.push_str(r#"{"type":"cust"#);
     let path = write(dir.path(), "s.jsonl", text.as_bytes());
-    let options = RewriteOptions {
-        max_line_bytes: 400,
-        ..RewriteOptions::default()
-    };
+    let options = RewriteOptions { max_line_bytes: 400, ..RewriteOptions::default() };
     let repair = repair_copy_with(&path, &options).unwrap();
     assert!(!repair.header_rebuilt);
     assert_eq!(repair.rejected_lines, vec![3, 5, 7]);
     let rejected = std::fs::read_to_string(repair.rejected.unwrap()).unwrap();
-    assert_eq!(
-        rejected,
-        format!("{{\"broken json\n{}\n{{\"type\":\"cust\n", "x".repeat(500))
-    );
+    assert_eq!(rejected, format!("{{\"broken json\n{}\n{{\"type\":\"cust\n", "x".repeat(500)));
     let copy = parse_file(&repair.copy);
     assert_eq!(problems(&copy), Vec::<String>::new());
     assert_eq!(ids(&copy), vec!["b0000001", "b0000002", "b0000003"]);
@@ -286,10 +240,7 @@ fn migration_rewrites_atomically_keeps_a_backup_and_carries_bad_lines_over() {
     let mut text = v2_text();
     text.push_str(&format!("{}\n", "y".repeat(500)));
     let path = write(dir.path(), "s.jsonl", text.as_bytes());
-    let options = RewriteOptions {
-        max_line_bytes: 400,
-        ..RewriteOptions::default()
-    };
+    let options = RewriteOptions { max_line_bytes: 400, ..RewriteOptions::default() };
     let report = migrate_with(&path, LockWait::NoWait, &options).unwrap();
     assert_eq!(report.from_version, 2);
     assert_eq!(report.malformed_lines, 2);
@@ -334,21 +285,11 @@ fn a_rewrite_interrupted_at_each_step_leaves_the_old_or_the_new_file() {
     ];
     for step in steps {
         let path = write(dir.path(), &format!("{step:?}.jsonl"), &old);
-        let options = RewriteOptions {
-            stop_after: Some(step),
-            ..RewriteOptions::default()
-        };
+        let options = RewriteOptions { stop_after: Some(step), ..RewriteOptions::default() };
         let result = migrate_with(&path, LockWait::NoWait, &options);
-        assert!(
-            matches!(result, Err(StoreError::Interrupted { .. })),
-            "{step:?}"
-        );
+        assert!(matches!(result, Err(StoreError::Interrupted { .. })), "{step:?}");
         let now = std::fs::read(&path).unwrap();
-        let expected = if step >= RewriteStep::Renamed {
-            &new
-        } else {
-            &old
-        };
+        let expected = if step >= RewriteStep::Renamed { &new } else { &old };
         assert_eq!(&now, expected, "{step:?}");
         // A later migration completes (an earlier backup is not overwritten).
         migrate(&path).unwrap();
@@ -363,10 +304,7 @@ fn limits_are_errors_with_line_numbers() {
     let mut text = v3_text();
     text.push_str(&format!("{}\n", "z".repeat(2000)));
     let path = write(dir.path(), "s.jsonl", text.as_bytes());
-    let options = OpenOptions {
-        max_line_bytes: 1000,
-        ..writing()
-    };
+    let options = OpenOptions { max_line_bytes: 1000, ..writing() };
     let (mut store, report) = SessionStore::open(&path, options).unwrap();
     assert_eq!(report.malformed_lines, vec![8]);
     let too_long = store
@@ -405,10 +343,7 @@ fn limits_are_errors_with_line_numbers() {
 /// the first error, and whether an error happened.
 fn fault_scenario(path: &Path, plan: &FaultPlan) -> (Vec<String>, bool) {
     let mut acknowledged = Vec::new();
-    let options = OpenOptions {
-        faults: Some(plan.clone()),
-        ..writing()
-    };
+    let options = OpenOptions { faults: Some(plan.clone()), ..writing() };
     let (mut store, _) = match SessionStore::open(path, options.clone()) {
         Ok(opened) => opened,
         Err(_) => return (acknowledged, true),
@@ -420,10 +355,7 @@ fn fault_scenario(path: &Path, plan: &FaultPlan) -> (Vec<String>, bool) {
         }
     }
     drop(store);
-    let rewrite = RewriteOptions {
-        faults: Some(plan.clone()),
-        ..RewriteOptions::default()
-    };
+    let rewrite = RewriteOptions { faults: Some(plan.clone()), ..RewriteOptions::default() };
     if migrate_with(path, LockWait::NoWait, &rewrite).is_err() {
         return (acknowledged, true);
     }
@@ -463,18 +395,12 @@ fn an_io_fault_at_any_write_or_sync_keeps_every_committed_entry() {
                 let path = write(dir.path(), &name, &original);
                 let plan = FaultPlan::new(op, nth, kind);
                 let (acknowledged, failed) = fault_scenario(&path, &plan);
-                assert!(
-                    plan.fired() && failed,
-                    "{name}: the fault did not surface as an error"
-                );
+                assert!(plan.fired() && failed, "{name}: the fault did not surface as an error");
                 // Reopening (which recovers) finds every acknowledged entry and nothing else.
                 let (store, _) = SessionStore::open(&path, writing()).unwrap();
                 let session = store.session();
-                let expected: BTreeSet<String> = original_ids
-                    .iter()
-                    .cloned()
-                    .chain(acknowledged.iter().cloned())
-                    .collect();
+                let expected: BTreeSet<String> =
+                    original_ids.iter().cloned().chain(acknowledged.iter().cloned()).collect();
                 let found: BTreeSet<String> = ids(session).into_iter().collect();
                 assert_eq!(found, expected, "{name}");
                 let errors: Vec<_> = session
@@ -502,11 +428,7 @@ fn assert_every_line_is_json_except_line_3(path: &Path) {
         if i == 2 {
             continue;
         }
-        assert!(
-            serde_json::from_slice::<serde_json::Value>(line).is_ok(),
-            "line {}",
-            i + 1
-        );
+        assert!(serde_json::from_slice::<serde_json::Value>(line).is_ok(), "line {}", i + 1);
     }
 }
 
@@ -514,15 +436,8 @@ fn assert_every_line_is_json_except_line_3(path: &Path) {
 fn batch_and_never_policies_write_complete_lines() {
     let dir = tempfile::tempdir().unwrap();
     for policy in [FsyncPolicy::Batch(3), FsyncPolicy::Never] {
-        let path = write(
-            dir.path(),
-            &format!("{policy:?}.jsonl"),
-            v3_text().as_bytes(),
-        );
-        let options = OpenOptions {
-            fsync: policy,
-            ..writing()
-        };
+        let path = write(dir.path(), &format!("{policy:?}.jsonl"), v3_text().as_bytes());
+        let options = OpenOptions { fsync: policy, ..writing() };
         let (mut store, _) = SessionStore::open(&path, options).unwrap();
         for n in 0..7 {
             store.append(note(n)).unwrap();
@@ -542,10 +457,7 @@ fn a_second_writer_in_the_same_process_is_refused_then_admitted() {
     let (store, _) = SessionStore::open(&path, writing()).unwrap();
     let error = SessionStore::open(&path, writing()).unwrap_err();
     let message = error.to_string();
-    assert!(
-        message.contains(&format!("is in use (pid {})", std::process::id())),
-        "{message}"
-    );
+    assert!(message.contains(&format!("is in use (pid {})", std::process::id())), "{message}");
     let waited = OpenOptions {
         lock_wait: LockWait::For(std::time::Duration::from_millis(100)),
         ..writing()

@@ -86,11 +86,7 @@ pub fn assert_every_line_is_json(path: &Path) {
             continue;
         }
         serde_json::from_slice::<Value>(line).unwrap_or_else(|e| {
-            panic!(
-                "line {} is not JSON ({e}): {:?}",
-                number + 1,
-                String::from_utf8_lossy(line)
-            )
+            panic!("line {} is not JSON ({e}): {:?}", number + 1, String::from_utf8_lossy(line))
         });
     }
 }

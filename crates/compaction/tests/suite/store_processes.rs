@@ -74,10 +74,8 @@ fn child_process() {
         // Opens, appends one entry to the leaf and closes, `count` times, waiting for the
         // lock each time.
         "append-reopen" => {
-            let options = OpenOptions {
-                lock_wait: LockWait::Forever,
-                ..OpenOptions::for_writing()
-            };
+            let options =
+                OpenOptions { lock_wait: LockWait::Forever, ..OpenOptions::for_writing() };
             for n in 0..count {
                 let (mut store, _) = SessionStore::open(&path, options.clone()).unwrap();
                 let entry = store.append(note(n)).unwrap();
@@ -95,10 +93,8 @@ fn child_process() {
 
 #[test]
 fn every_acknowledged_entry_survives_sigkill_at_random_moments() {
-    let rounds: usize = std::env::var("COMPACTION_CRASH_ROUNDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(200);
+    let rounds: usize =
+        std::env::var("COMPACTION_CRASH_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(200);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("crash.jsonl");
     drop(SessionStore::create(&path, "/crash", OpenOptions::for_writing()).unwrap());
@@ -118,16 +114,9 @@ fn every_acknowledged_entry_survives_sigkill_at_random_moments() {
             torn_recoveries += 1;
         }
         for id in all_acknowledged.iter().chain(acked.iter()) {
-            assert!(
-                store.session().contains(id),
-                "round {round}: acknowledged {id} lost"
-            );
+            assert!(store.session().contains(id), "round {round}: acknowledged {id} lost");
         }
-        assert_eq!(
-            problems(store.session()),
-            Vec::<String>::new(),
-            "round {round}"
-        );
+        assert_eq!(problems(store.session()), Vec::<String>::new(), "round {round}");
         all_acknowledged.extend(acked);
     }
     let session = parse_file(&path);
@@ -138,10 +127,7 @@ fn every_acknowledged_entry_survives_sigkill_at_random_moments() {
         all_acknowledged.len(),
         session.entries().len()
     );
-    assert!(
-        all_acknowledged.len() >= rounds / 4,
-        "children made too little progress"
-    );
+    assert!(all_acknowledged.len() >= rounds / 4, "children made too little progress");
 }
 
 #[test]
@@ -182,10 +168,7 @@ fn a_second_process_is_refused_with_the_holders_pid() {
     let (store, _) = SessionStore::open(&path, OpenOptions::for_writing()).unwrap();
     let output = child("try-open", &path, 0).output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        stdout.contains(&format!("is in use (pid {})", std::process::id())),
-        "{stdout}"
-    );
+    assert!(stdout.contains(&format!("is in use (pid {})", std::process::id())), "{stdout}");
     drop(store);
     let output = child("try-open", &path, 0).output().unwrap();
     assert!(String::from_utf8_lossy(&output.stdout).contains("OPENED"));
