@@ -25,6 +25,107 @@ pub enum Command {
     /// Rewrite an older-format session as the current version (atomically; the original is
     /// kept as `<file>.bak-v<N>`).
     Migrate(MigrateArgs),
+    /// Show what a compaction would do, without doing it (no network).
+    Plan(PlanArgs),
+    /// Compact a session: summarize the older part and append a compaction entry.
+    Run(RunArgs),
+    /// Move to another entry of the tree, summarizing the branch left behind.
+    Branch(BranchArgs),
+    /// List the leaves of the session tree with their last message.
+    Leaves(LeavesArgs),
+    /// Write a realistic generated session (a development tool for fixtures and benchmarks).
+    #[command(hide = true)]
+    Generate(GenerateArgs),
+}
+
+/// Settings a command can override (highest precedence: flags > env > project > global).
+#[derive(Debug, Clone, Default, Args)]
+pub struct CompactionFlags {
+    /// Recent tokens kept verbatim (`keepRecentTokens`).
+    #[arg(long, value_name = "TOKENS")]
+    pub keep_recent: Option<u64>,
+    /// Tokens reserved for the model's reply (`reserveTokens`).
+    #[arg(long, value_name = "TOKENS")]
+    pub reserve: Option<u64>,
+    /// User turns always kept verbatim when they fit (`minTurnsToKeep`).
+    #[arg(long, value_name = "N")]
+    pub min_turns: Option<u64>,
+    /// The chat model's context window, overriding the model table (`contextWindow`).
+    #[arg(long, value_name = "TOKENS")]
+    pub context_window: Option<u64>,
+    /// Token estimator: heuristic, pi, o200k or cl100k (`estimator`).
+    #[arg(long, value_name = "NAME")]
+    pub estimator: Option<String>,
+    /// Output budget of the summary in tokens (`maxSummaryTokens`).
+    #[arg(long, value_name = "TOKENS")]
+    pub max_summary_tokens: Option<u64>,
+}
+
+/// Which summarizer writes the summary. Without `--provider`, the offline summarizer.
+#[derive(Debug, Clone, Default, Args)]
+pub struct SummarizerFlags {
+    /// LLM provider: openai (and OpenAI-compatible servers) or anthropic.
+    #[arg(long, value_name = "NAME")]
+    pub provider: Option<String>,
+    /// The chat model (its window drives the trigger); default: the session's model.
+    #[arg(long, value_name = "ID")]
+    pub model: Option<String>,
+    /// The model that writes summaries; default: `summaryModel` from settings, else --model.
+    #[arg(long, value_name = "ID")]
+    pub summary_model: Option<String>,
+    /// Base URL of the provider's API (Ollama, llama.cpp, vLLM, OpenRouter, …).
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// Environment variable holding the API key (default OPENAI_API_KEY / ANTHROPIC_API_KEY).
+    #[arg(long, value_name = "VAR")]
+    pub api_key_env: Option<String>,
+    /// Use the offline summarizer even when a provider is configured.
+    #[arg(long, conflicts_with = "provider")]
+    pub offline: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    #[command(flatten)]
+    pub session: SessionArgs,
+    #[command(flatten)]
+    pub compaction: CompactionFlags,
+    #[command(flatten)]
+    pub summarizer: SummarizerFlags,
+    /// Custom instructions for the summary (counted in the request size).
+    #[arg(long, value_name = "TEXT")]
+    pub instructions: Option<String>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub session: SessionArgs,
+    #[command(flatten)]
+    pub compaction: CompactionFlags,
+    #[command(flatten)]
+    pub summarizer: SummarizerFlags,
+    /// Custom instructions: what the summary should focus on.
+    #[arg(long, value_name = "TEXT")]
+    pub instructions: Option<String>,
+    /// Only plan (same as `compaction plan`).
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Write the compacted session to this file (a copy) instead of appending in place.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Wait for another process writing the session instead of failing.
+    #[arg(long)]
+    pub wait: bool,
+    /// No progress display.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// A session file and an optional leaf.
@@ -95,4 +196,79 @@ pub struct MigrateArgs {
     /// Wait for another writer to finish instead of failing.
     #[arg(long)]
     pub wait: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct BranchArgs {
+    /// The session file (`.jsonl`).
+    pub file: PathBuf,
+    /// The entry to continue from.
+    #[arg(long, value_name = "ID")]
+    pub to: String,
+    /// The leaf being left (default: the current leaf).
+    #[arg(long, value_name = "ID")]
+    pub from: Option<String>,
+    /// Summarize the abandoned branch into a `branch_summary` entry under the target.
+    #[arg(long)]
+    pub summarize: bool,
+    /// Custom instructions for the branch summary.
+    #[arg(long, value_name = "TEXT")]
+    pub instructions: Option<String>,
+    /// Use --instructions as the whole prompt instead of adding them to the built-in one.
+    #[arg(long, requires = "instructions")]
+    pub replace_instructions: bool,
+    #[command(flatten)]
+    pub compaction: CompactionFlags,
+    #[command(flatten)]
+    pub summarizer: SummarizerFlags,
+    /// Show what would be summarized; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Wait for another process writing the session instead of failing.
+    #[arg(long)]
+    pub wait: bool,
+    /// No progress display.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct LeavesArgs {
+    /// The session file (`.jsonl`).
+    pub file: PathBuf,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Options of the hidden `generate` command.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Seed of the generator; the same flags always give the same file.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Number of entries after the header.
+    #[arg(long, default_value_t = 1000)]
+    pub entries: usize,
+    /// Keep the session linear (no branches, no branch summaries).
+    #[arg(long)]
+    pub no_branches: bool,
+    /// Never append compactions.
+    #[arg(long)]
+    pub no_compactions: bool,
+    /// Target mean entry size in bytes (tool outputs are scaled to reach it).
+    #[arg(long, value_name = "BYTES", default_value_t = compaction_core::generate::DEFAULT_AVERAGE_ENTRY_BYTES)]
+    pub average_entry_bytes: usize,
+    /// Estimated context tokens above which a compaction is appended.
+    #[arg(long, value_name = "TOKENS", default_value_t = 120_000)]
+    pub compaction_threshold: u64,
+    /// Multiplier for the chance of events between turns (branches, labels, changes, …).
+    #[arg(long, value_name = "FACTOR", default_value_t = 1.0)]
+    pub event_scale: f64,
+    /// Write to this file instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }

@@ -8,6 +8,7 @@ mod cli;
 mod commands;
 mod load;
 mod output;
+mod progress;
 
 use std::process::ExitCode;
 

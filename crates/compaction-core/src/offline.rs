@@ -9,8 +9,9 @@
 //!
 //! Invariants: the output is a pure function of the input (same input, same bytes); it never
 //! exceeds `max_chars` characters, dropping the least important items first while keeping
-//! every section heading whenever the headings alone fit; text is only ever cut on character
-//! boundaries; tool outputs are scanned line by line and never copied whole.
+//! every section heading whenever the empty skeleton (headings and `(none)` lines) fits;
+//! text is only ever cut on character boundaries; tool outputs are scanned line by line and
+//! never copied whole.
 
 use std::collections::BTreeSet;
 
@@ -195,17 +196,20 @@ fn char_len(text: &str) -> usize {
 }
 
 /// Renders the items, dropping the least important ones until the text fits `max_chars`.
+///
+/// Lengths are tracked per section, so trimming costs one sort plus one final render.
 fn render_within(sections: Sections, max_chars: usize) -> String {
     let mut items = sections.items;
-    let mut text = render(&items);
-    if char_len(&text) <= max_chars {
-        return text;
+    let mut lengths = SectionLengths::new(&items);
+    if lengths.total() <= max_chars {
+        return render(&items);
     }
     // Drop order: lowest priority first, then oldest first.
     let mut drop_order: Vec<usize> = (0..items.len()).collect();
     drop_order.sort_by_key(|&i| (items[i].priority, items[i].order));
     let mut dropped = vec![false; items.len()];
     let mut shortened = false;
+    let mut fits = false;
     for &victim in &drop_order {
         if !shortened && items[victim].priority >= PRIORITY_ESSENTIAL {
             // Before losing essential items, shorten every long one that is left.
@@ -215,18 +219,25 @@ fn render_within(sections: Sections, max_chars: usize) -> String {
                     item.text = clip(&item.text, SHORT_ITEM_CHARS);
                 }
             }
-            text = render_kept(&items, &dropped);
-            if char_len(&text) <= max_chars {
-                return text;
+            let kept: Vec<Item> = kept_items(&items, &dropped);
+            lengths = SectionLengths::new(&kept);
+            if lengths.total() <= max_chars {
+                fits = true;
+                break;
             }
         }
         dropped[victim] = true;
-        text = render_kept(&items, &dropped);
-        if char_len(&text) <= max_chars {
-            return text;
+        lengths.remove(&items[victim]);
+        if lengths.total() <= max_chars {
+            fits = true;
+            break;
         }
     }
-    // Not even the bare headings fit: keep whole lines while they fit, then cut.
+    let text = render(&kept_items(&items, &dropped));
+    if fits {
+        return text;
+    }
+    // Not even the empty skeleton fits: keep whole lines while they fit, then cut.
     let mut out = String::new();
     let mut used = 0;
     for line in text.split_inclusive('\n') {
@@ -243,14 +254,57 @@ fn render_within(sections: Sections, max_chars: usize) -> String {
     out
 }
 
-fn render_kept(items: &[Item], dropped: &[bool]) -> String {
-    let kept: Vec<Item> = items
+fn kept_items(items: &[Item], dropped: &[bool]) -> Vec<Item> {
+    items
         .iter()
         .zip(dropped)
         .filter(|(_, dropped)| !**dropped)
         .map(|(item, _)| item.clone())
-        .collect();
-    render(&kept)
+        .collect()
+}
+
+/// The rendered length of a set of items, kept up to date as items are removed.
+struct SectionLengths {
+    /// Headings and blank separator lines, which are always printed.
+    fixed: usize,
+    counts: [usize; 8],
+    chars: [usize; 8],
+}
+
+impl SectionLengths {
+    fn new(items: &[Item]) -> Self {
+        let fixed = SECTIONS.iter().map(|section| char_len(section.heading())).sum::<usize>()
+            + SECTIONS
+                .iter()
+                .skip(1)
+                .filter(|s| !matches!(s, Section::InProgress | Section::Blocked))
+                .count();
+        let mut lengths = SectionLengths { fixed, counts: [0; 8], chars: [0; 8] };
+        for item in items {
+            lengths.counts[item.section.index()] += 1;
+            lengths.chars[item.section.index()] += Self::line_len(item);
+        }
+        lengths
+    }
+
+    /// `- text\n`.
+    fn line_len(item: &Item) -> usize {
+        char_len(&item.text) + 3
+    }
+
+    fn remove(&mut self, item: &Item) {
+        let index = item.section.index();
+        self.counts[index] -= 1;
+        self.chars[index] -= Self::line_len(item);
+    }
+
+    fn total(&self) -> usize {
+        let placeholder = char_len(EMPTY_SECTION);
+        self.fixed
+            + (0..8)
+                .map(|index| if self.counts[index] == 0 { placeholder } else { self.chars[index] })
+                .sum::<usize>()
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -422,28 +476,28 @@ fn looks_like_identifier(text: &str) -> bool {
         && !text.contains(char::is_whitespace)
         && !looks_like_path(text)
         && text.chars().any(|c| c.is_alphabetic())
+        // Short plain words (`out`, `ok`) say little; `Vec`, `f()` or `a_b` still count.
+        && (length >= 4 || text.chars().any(|c| c.is_uppercase() || "_:()".contains(c)))
 }
 
 fn content_text(content: &Content) -> String {
     content.joined_text()
 }
 
-/// Lines of the text blocks of `content`, without joining them.
-fn content_lines(content: &Content) -> Vec<&str> {
-    match content {
-        Content::Text(text) => text.lines().collect(),
-        Content::Blocks(blocks) => blocks
-            .iter()
-            .filter_map(|block| match block {
-                ContentBlock::Text(text) => Some(text.text.as_str()),
-                ContentBlock::Image(_)
-                | ContentBlock::Thinking(_)
-                | ContentBlock::ToolCall(_)
-                | ContentBlock::Other(_) => None,
-            })
-            .flat_map(str::lines)
-            .collect(),
-    }
+/// Lines of the text blocks of `content`, lazily: nothing is joined or collected.
+fn content_lines(content: &Content) -> impl Iterator<Item = &str> + Clone {
+    let (text, blocks): (Option<&str>, &[ContentBlock]) = match content {
+        Content::Text(text) => (Some(text.as_str()), &[]),
+        Content::Blocks(blocks) => (None, blocks.as_slice()),
+    };
+    let block_texts = blocks.iter().filter_map(|block| match block {
+        ContentBlock::Text(text) => Some(text.text.as_str()),
+        ContentBlock::Image(_)
+        | ContentBlock::Thinking(_)
+        | ContentBlock::ToolCall(_)
+        | ContentBlock::Other(_) => None,
+    });
+    text.into_iter().chain(block_texts).flat_map(str::lines)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -670,6 +724,10 @@ fn error_line(line: &str) -> bool {
     if ERROR_NOISE.iter().any(|noise| lower.starts_with(noise)) {
         return false;
     }
+    // A test runner's progress line names tests, not failures (`test error_case ... ok`).
+    if lower.starts_with("test ") && lower.contains(" ... ") {
+        return false;
+    }
     lower.starts_with("error[")
         || lower.starts_with("error:")
         || lower.starts_with("error ")
@@ -681,7 +739,9 @@ fn error_line(line: &str) -> bool {
         || lower.starts_with("assertion")
         || lower.contains("command not found")
         || lower.contains("no such file or directory")
-        || (lower.contains("error") && lower.contains(':') && !lower.contains("0 error"))
+        || lower.contains("error:")
+        || lower.contains("exception:")
+        || lower.contains("err!")
 }
 
 fn scan_output<'a>(lines: impl IntoIterator<Item = &'a str>) -> OutputScan {
@@ -1040,12 +1100,12 @@ impl Digest {
         match (tool_role(&call.name), call.path.clone(), call.command.clone()) {
             (ToolRole::Modify(verb), Some(path), _) => {
                 if result.is_error {
-                    let scan = scan_output(lines.iter().copied());
+                    let scan = scan_output(lines.clone());
                     let first = scan
                         .errors
                         .first()
                         .cloned()
-                        .or_else(|| first_line(&lines).map(|l| code(&l)));
+                        .or_else(|| first_line(lines.clone()).map(|l| code(&l)));
                     let detail = first.as_deref().map(|e| format!(": {e}")).unwrap_or_default();
                     self.fail(
                         format!("modify:{path}"),
@@ -1070,7 +1130,7 @@ impl Digest {
             }
             (ToolRole::Read, Some(path), _) => {
                 if result.is_error {
-                    let first = first_line(&lines).map(|l| code(&l));
+                    let first = first_line(lines.clone()).map(|l| code(&l));
                     let detail = first.as_deref().map(|e| format!(": {e}")).unwrap_or_default();
                     self.fail(
                         format!("read:{path}"),
@@ -1084,7 +1144,7 @@ impl Digest {
                 }
             }
             (ToolRole::Shell, _, Some(command)) => {
-                let scan = scan_output(lines.iter().copied());
+                let scan = scan_output(lines.clone());
                 let failed = result.is_error
                     || scan.exit_code.is_some_and(|code| code != 0)
                     || scan.tests_failed;
@@ -1092,12 +1152,12 @@ impl Digest {
             }
             (ToolRole::Modify(_) | ToolRole::Read | ToolRole::Shell | ToolRole::Other, _, _) => {
                 if result.is_error {
-                    let scan = scan_output(lines.iter().copied());
+                    let scan = scan_output(lines.clone());
                     let first = scan
                         .errors
                         .first()
                         .cloned()
-                        .or_else(|| first_line(&lines).map(|l| code(&l)));
+                        .or_else(|| first_line(lines.clone()).map(|l| code(&l)));
                     let detail = first.as_deref().map(|e| format!(": {e}")).unwrap_or_default();
                     let target = call
                         .path
@@ -1289,6 +1349,27 @@ impl Digest {
                 sections.push(Section::Done, done.clone(), carried(PRIORITY_DONE_EDIT));
             }
         }
+        // A carried blocker is resolved when its command (its first code span) passed since.
+        let passed = self.passed_commands();
+        let carried_blockers: Vec<(String, Option<String>)> = previous
+            .map(|previous| previous.section(Section::Blocked))
+            .unwrap_or_default()
+            .iter()
+            .map(|item| {
+                let resolved = backticked(item)
+                    .first()
+                    .filter(|command| passed.iter().any(|done| done == *command))
+                    .map(|command| (*command).to_owned());
+                (item.clone(), resolved)
+            })
+            .collect();
+        for command in carried_blockers.iter().filter_map(|(_, resolved)| resolved.as_ref()) {
+            sections.push(
+                Section::Done,
+                format!("{} passes now (it was blocked before)", code(command)),
+                PRIORITY_DONE_EDIT,
+            );
+        }
         let skip = self.changes.len().saturating_sub(limits.done);
         for change in self.changes.iter().skip(skip) {
             let times =
@@ -1347,15 +1428,9 @@ impl Digest {
         }
 
         // Blocked: carried items not resolved by a command that passed since, then new ones.
-        if let Some(previous) = previous {
-            let passed = self.passed_commands();
-            for item in previous.section(Section::Blocked) {
-                let resolved = backticked(item)
-                    .first()
-                    .is_some_and(|command| passed.iter().any(|done| done == command));
-                if !resolved {
-                    sections.push(Section::Blocked, item.clone(), carried(PRIORITY_BLOCKED));
-                }
+        for (item, resolved) in &carried_blockers {
+            if resolved.is_none() {
+                sections.push(Section::Blocked, item.clone(), carried(PRIORITY_BLOCKED));
             }
         }
         let open_count = open.len();
@@ -1401,6 +1476,8 @@ impl Digest {
         // Critical context.
         let mut modified = self.modified_files.clone();
         let mut read = self.read_files.clone();
+        let mut earlier_commands: Vec<(String, String)> = Vec::new();
+        let mut identifiers: Vec<String> = Vec::new();
         if let Some(previous) = previous {
             modified.extend(previous.modified_files.iter().cloned());
             read.extend(previous.read_files.iter().cloned());
@@ -1409,7 +1486,19 @@ impl Digest {
                     modified.extend(backticked(list).into_iter().map(str::to_owned));
                 } else if let Some(list) = item.strip_prefix("Read files:") {
                     read.extend(backticked(list).into_iter().map(str::to_owned));
-                } else if !item.starts_with("Last error") || self.errors.is_empty() {
+                } else if let Some(list) = item.strip_prefix("Commands run:") {
+                    earlier_commands.extend(commands_with_status(list));
+                } else if let Some(list) = item.strip_prefix("Identifiers:") {
+                    identifiers.extend(backticked(list).into_iter().map(str::to_owned));
+                } else if item.starts_with("Last error") && !self.errors.is_empty() {
+                    // A newer error takes the "last" place; the older one stays as seen.
+                    let error = item.split_once(": ").map_or(item.as_str(), |(_, error)| error);
+                    sections.push(
+                        Section::Critical,
+                        format!("Error seen: {error}"),
+                        carried(PRIORITY_ERRORS),
+                    );
+                } else {
                     sections.push(Section::Critical, item.clone(), carried(PRIORITY_ERRORS));
                 }
             }
@@ -1453,21 +1542,36 @@ impl Digest {
                 PRIORITY_LAST_ERROR,
             );
         }
-        if !self.commands.is_empty() {
-            let list: Vec<String> = self
-                .commands
+        if !self.commands.is_empty() || !earlier_commands.is_empty() {
+            let mut list: Vec<String> = earlier_commands
                 .iter()
-                .map(|runs| format!("{} ({})", code(&clip(&runs.command, 120)), runs_status(runs)))
+                .filter(|(command, _)| !self.commands.iter().any(|runs| &runs.command == command))
+                .map(|(command, status)| format!("{} ({status})", code(command)))
                 .collect();
+            for runs in &self.commands {
+                let failed_before = earlier_commands
+                    .iter()
+                    .any(|(command, status)| command == &runs.command && status.contains("fail"));
+                let status = match (failed_before, runs.last_passed, runs.failures) {
+                    (true, Some(true), 0) => "passed after earlier failures".to_owned(),
+                    (_, _, _) => runs_status(runs),
+                };
+                list.push(format!("{} ({status})", code(&clip(&runs.command, 120))));
+            }
             sections.push(
                 Section::Critical,
                 format!("Commands run: {}", list.join(", ")),
                 PRIORITY_COMMANDS,
             );
         }
-        let identifiers: Vec<String> = self
-            .identifiers
+        for identifier in &self.identifiers {
+            identifiers.retain(|known| known != identifier);
+            identifiers.push(identifier.clone());
+        }
+        let skip = identifiers.len().saturating_sub(MAX_IDENTIFIERS);
+        let identifiers: Vec<String> = identifiers
             .iter()
+            .skip(skip)
             .filter(|identifier| !self.commands.iter().any(|runs| &runs.command == *identifier))
             .map(|identifier| code(identifier))
             .collect();
@@ -1528,6 +1632,28 @@ impl Limits {
             },
         }
     }
+}
+
+/// Reads back a "Commands run:" list: each code span and the parenthesised status after it.
+fn commands_with_status(list: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = list;
+    while let Some(start) = rest.find('`') {
+        let after = &rest[start + 1..];
+        let Some(end) = after.find('`') else {
+            break;
+        };
+        let command = after[..end].trim().to_owned();
+        rest = &after[end + 1..];
+        let status = rest
+            .strip_prefix(" (")
+            .and_then(|tail| tail.find(')').map(|close| tail[..close].to_owned()))
+            .unwrap_or_default();
+        if !command.is_empty() {
+            out.push((command, status));
+        }
+    }
+    out
 }
 
 fn runs_status(runs: &CommandRuns) -> String {
@@ -1600,8 +1726,8 @@ fn command_argument(arguments: &Value) -> Option<String> {
         .filter(|command| !command.is_empty())
 }
 
-fn first_line(lines: &[&str]) -> Option<String> {
-    lines.iter().map(|line| line.trim()).find(|line| !line.is_empty()).map(|line| clip(line, 240))
+fn first_line<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
+    lines.map(str::trim).find(|line| !line.is_empty()).map(|line| clip(line, 240))
 }
 
 fn capitalised(name: &str) -> String {
@@ -1609,5 +1735,531 @@ fn capitalised(name: &str) -> String {
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),
         None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::message::{
+        AssistantMessage, BashExecutionMessage, Extra, ToolCall, ToolResultMessage,
+    };
+    use pretty_assertions::assert_eq;
+    use serde_json::json;
+
+    fn user(text: &str) -> AgentMessage {
+        AgentMessage::user_text(text)
+    }
+
+    fn assistant(text: &str, calls: &[(&str, &str, Value)]) -> AgentMessage {
+        let mut content = Vec::new();
+        if !text.is_empty() {
+            content.push(ContentBlock::text(text));
+        }
+        for (id, name, arguments) in calls {
+            content.push(ContentBlock::ToolCall(ToolCall {
+                id: (*id).to_owned(),
+                name: (*name).to_owned(),
+                arguments: arguments.clone(),
+                extra: Extra::new(),
+            }));
+        }
+        AgentMessage::Assistant(AssistantMessage {
+            content,
+            provider: None,
+            model: None,
+            usage: None,
+            stop_reason: Some("toolUse".to_owned()),
+            error_message: None,
+            extra: Extra::new(),
+        })
+    }
+
+    fn result(id: &str, name: &str, text: &str, is_error: bool) -> AgentMessage {
+        AgentMessage::ToolResult(ToolResultMessage {
+            tool_call_id: id.to_owned(),
+            tool_name: name.to_owned(),
+            content: Content::Blocks(vec![ContentBlock::text(text)]),
+            is_error,
+            extra: Extra::new(),
+        })
+    }
+
+    fn bash_run(command: &str, output: &str, exit_code: i64) -> AgentMessage {
+        AgentMessage::BashExecution(BashExecutionMessage {
+            command: command.to_owned(),
+            output: output.to_owned(),
+            exit_code: Some(exit_code),
+            cancelled: false,
+            truncated: false,
+            full_output_path: None,
+            exclude_from_context: None,
+            extra: Extra::new(),
+        })
+    }
+
+    fn summarize(messages: &[AgentMessage]) -> String {
+        summarize_offline(&OfflineInput {
+            kind: OfflineKind::History,
+            messages,
+            previous_summary: None,
+            instructions: None,
+            max_chars: 20_000,
+        })
+    }
+
+    /// The bullets under `heading`, up to the next heading.
+    fn bullets(summary: &str, heading: &str) -> Vec<String> {
+        let mut lines = summary.lines().skip_while(|line| *line != heading).skip(1);
+        let mut out = Vec::new();
+        for line in lines.by_ref() {
+            if line.starts_with('#') {
+                break;
+            }
+            if let Some(bullet) = line.strip_prefix("- ") {
+                out.push(bullet.to_owned());
+            }
+        }
+        out
+    }
+
+    const HEADINGS: [&str; 9] = [
+        "## Goal",
+        "## Constraints & Preferences",
+        "## Progress",
+        "### Done",
+        "### In Progress",
+        "### Blocked",
+        "## Key Decisions",
+        "## Next Steps",
+        "## Critical Context",
+    ];
+
+    fn assert_structure(summary: &str) {
+        let mut from = 0;
+        for heading in HEADINGS {
+            let at = summary[from..]
+                .lines()
+                .position(|line| line == heading)
+                .unwrap_or_else(|| panic!("{heading} missing or out of order:\n{summary}"));
+            from += summary[from..].lines().take(at + 1).map(|l| l.len() + 1).sum::<usize>();
+        }
+    }
+
+    #[test]
+    fn sentences_split_on_latin_and_cjk_stops_and_skip_code() {
+        let text =
+            "Fix it. Then test!\n```\nnot. a sentence\n```\n修复这个错误。不要改测试。v1.2 stays";
+        assert_eq!(
+            sentences(text),
+            vec!["Fix it.", "Then test!", "修复这个错误。", "不要改测试。", "v1.2 stays"]
+        );
+    }
+
+    #[test]
+    fn clip_and_head_cut_on_char_boundaries() {
+        assert_eq!(clip("日本語のテキスト", 4), "日本語…");
+        assert_eq!(clip("short", 10), "short");
+        assert_eq!(head("héllo", 2), "h");
+        assert_eq!(head("héllo", 3), "hé");
+    }
+
+    #[test]
+    fn code_spans_survive_backticks_inside() {
+        assert_eq!(code("cargo test"), "`cargo test`");
+        assert_eq!(code("unneeded `return`"), "`` unneeded `return` ``");
+    }
+
+    #[test]
+    fn request_skips_acknowledgements_and_stays_short() {
+        assert_eq!(
+            request_of("Great, thanks. Now add comments to the lexer. Then run tests.").as_deref(),
+            Some("Now add comments to the lexer. Then run tests.")
+        );
+        let long = "word ".repeat(200);
+        let request = request_of(&long).unwrap_or_default();
+        assert!(char_len(&request) <= 260, "{request}");
+        assert_eq!(request_of("  \n "), None);
+    }
+
+    #[test]
+    fn constraints_are_imperative_sentences_in_any_language() {
+        let text = "The parser is slow. Always run cargo fmt. Please don't touch the CI config. \
+                    We must keep MSRV 1.70. I think it is fine. 请不要修改 Cargo.toml。テストを必ず実行してください。";
+        assert_eq!(
+            constraints_of(text),
+            vec![
+                "Always run cargo fmt.",
+                "Please don't touch the CI config.",
+                "We must keep MSRV 1.70.",
+                "请不要修改 Cargo.toml。",
+                "テストを必ず実行してください。",
+            ]
+        );
+    }
+
+    #[test]
+    fn decisions_and_plans_come_from_assistant_statements() {
+        let text = "The fix is to borrow instead of clone. I'll update `parse`.\n\
+                    Plan:\n1. Edit src/a.rs\n2) Run tests\nLet me check the docs. It compiles.";
+        assert_eq!(decisions_of(text), vec!["The fix is to borrow instead of clone."]);
+        assert_eq!(
+            plan_of(text),
+            vec!["Edit src/a.rs", "Run tests", "I'll update `parse`.", "Let me check the docs."]
+        );
+    }
+
+    #[test]
+    fn output_scan_finds_compiler_errors_with_locations() {
+        let output = "   Compiling x v0.1.0\nerror[E0308]: mismatched types\n  --> src/parser.rs:47:24\n   |\n\
+                      error: could not compile `x` (lib) due to 1 previous error\n\nCommand exited with code 101";
+        let scan = scan_output(output.lines());
+        assert_eq!(scan.errors, vec!["`error[E0308]: mismatched types` at `src/parser.rs:47:24`"]);
+        assert_eq!(scan.exit_code, Some(101));
+        assert_eq!(scan.passed, None);
+    }
+
+    #[test]
+    fn output_scan_ignores_progress_lines_that_mention_errors() {
+        let output = "test parser::tests::error_recovery ... ok\nwarning: unused variable: `x`\n\
+                      0 errors, 1 warning\nTypeError: cannot read properties of undefined\n";
+        let scan = scan_output(output.lines());
+        assert_eq!(scan.errors, vec!["`TypeError: cannot read properties of undefined`"]);
+    }
+
+    #[test]
+    fn output_scan_reads_panics_and_test_results() {
+        let output = "running 2 tests\nthread 't::a' panicked at src/a.rs:3:5:\nboom\n\
+                      test result: FAILED. 1 passed; 1 failed; 0 ignored";
+        let scan = scan_output(output.lines());
+        assert_eq!(scan.errors, vec!["`thread 't::a' panicked at src/a.rs:3:5:` `boom`"]);
+        assert!(scan.tests_failed);
+        let passing = scan_output("test result: ok. 7 passed; 0 failed; 0 ignored".lines());
+        assert_eq!(passing.passed.as_deref(), Some("7 passed; 0 failed"));
+        assert!(!passing.tests_failed);
+        assert!(passing.errors.is_empty());
+    }
+
+    #[test]
+    fn previous_summary_parses_sections_and_file_lists() {
+        let text = "## Goal\n- Ship v2\n\n## Progress\n### Done\n- Edited `a.rs`\n### Blocked\n- (none)\n\
+                    ## Critical Context\n- Modified files: `a.rs`\n\n<read-files>\nb.rs\n</read-files>\n\n\
+                    <modified-files>\nc.rs\n</modified-files>";
+        let parsed = PreviousSummary::parse(text);
+        assert_eq!(parsed.section(Section::Goal), ["Ship v2"]);
+        assert_eq!(parsed.section(Section::Done), ["Edited `a.rs`"]);
+        assert!(parsed.section(Section::Blocked).is_empty());
+        assert_eq!(parsed.section(Section::Critical), ["Modified files: `a.rs`"]);
+        assert_eq!(parsed.read_files, ["b.rs"]);
+        assert_eq!(parsed.modified_files, ["c.rs"]);
+        assert_eq!(parsed.unstructured, None);
+        let loose = PreviousSummary::parse("We fixed the lexer.\nTests pass.");
+        assert_eq!(loose.unstructured.as_deref(), Some("We fixed the lexer. Tests pass."));
+    }
+
+    #[test]
+    fn done_lists_successful_edits_and_passing_commands() {
+        let messages = [
+            user("Rename the config loader."),
+            assistant("", &[("1", "edit", json!({"path": "src/config.rs"}))]),
+            result("1", "edit", "Successfully replaced text in src/config.rs.", false),
+            assistant("", &[("2", "write", json!({"path": "src/new.rs", "content": "x"}))]),
+            result("2", "write", "Could not write: permission denied", true),
+            assistant("", &[("3", "bash", json!({"command": "cargo test"}))]),
+            result("3", "bash", "test result: ok. 3 passed; 0 failed; 0 ignored", false),
+            bash_run("git status --short", " M src/config.rs\n", 0),
+        ];
+        let summary = summarize(&messages);
+        assert_eq!(
+            bullets(&summary, "### Done"),
+            vec![
+                "Edited `src/config.rs`",
+                "Ran `cargo test` (tests passed: 3 passed; 0 failed)",
+                "Ran `git status --short`",
+            ]
+        );
+        assert_eq!(
+            bullets(&summary, "### Blocked"),
+            vec!["Write of `src/new.rs` failed: `Could not write: permission denied`"]
+        );
+        assert!(summary.contains("- Modified files: `src/config.rs`\n"), "{summary}");
+    }
+
+    #[test]
+    fn a_later_pass_resolves_a_failure_of_the_same_command() {
+        let failing = "error[E0425]: cannot find value `x` in this scope\n --> src/a.rs:2:5\nCommand exited with code 101";
+        let messages = [
+            user("Make the build green."),
+            assistant("", &[("1", "bash", json!({"command": "cargo build"}))]),
+            result("1", "bash", failing, true),
+            assistant("", &[("2", "bash", json!({"command": "cargo build"}))]),
+            result("2", "bash", "Finished dev profile", false),
+            bash_run("make lint", "lint.sh: line 3: shellcheck: command not found\n", 127),
+        ];
+        let summary = summarize(&messages);
+        assert_eq!(
+            bullets(&summary, "### Blocked"),
+            vec!["`make lint` failed (exit 127): `lint.sh: line 3: shellcheck: command not found`"]
+        );
+        assert!(
+            summary.contains(
+                "`cargo build` passes now (earlier failure: `` error[E0425]: cannot find value `x` in this scope `` at `src/a.rs:2:5`)"
+            ),
+            "{summary}"
+        );
+        assert!(
+            summary.contains(
+                "- Last error (unresolved): `lint.sh: line 3: shellcheck: command not found`"
+            ),
+            "{summary}"
+        );
+    }
+
+    #[test]
+    fn a_later_edit_resolves_a_failed_edit_of_the_same_file() {
+        let messages = [
+            assistant("", &[("1", "edit", json!({"path": "a.rs"}))]),
+            result("1", "edit", "Could not find the exact text in a.rs", true),
+            assistant("", &[("2", "edit", json!({"path": "a.rs"}))]),
+            result("2", "edit", "Successfully replaced text in a.rs.", false),
+        ];
+        let summary = summarize(&messages);
+        assert_eq!(bullets(&summary, "### Blocked"), vec!["(none)"]);
+        assert!(summary.contains("Last error (since resolved)"), "{summary}");
+    }
+
+    #[test]
+    fn in_progress_names_calls_without_results_and_the_last_step() {
+        let messages = [
+            user("Profile the importer."),
+            assistant(
+                "I'll run the benchmark now.",
+                &[("1", "bash", json!({"command": "cargo bench -p importer"}))],
+            ),
+        ];
+        let summary = summarize(&messages);
+        assert_eq!(
+            bullets(&summary, "### In Progress"),
+            vec![
+                "Running `cargo bench -p importer` (no result yet)",
+                "Last assistant step: I'll run the benchmark now.",
+            ]
+        );
+        assert_eq!(bullets(&summary, "## Next Steps"), vec!["I'll run the benchmark now."]);
+    }
+
+    #[test]
+    fn goal_keeps_the_first_request_and_labels_later_ones() {
+        let messages = [
+            user("Add a CSV exporter."),
+            user("Also support TSV."),
+            user("Finally, document both."),
+        ];
+        let summary = summarize(&messages);
+        assert_eq!(
+            bullets(&summary, "## Goal"),
+            vec![
+                "Add a CSV exporter.",
+                "Follow-up: Also support TSV.",
+                "Latest request: Finally, document both."
+            ]
+        );
+    }
+
+    #[test]
+    fn identifiers_come_from_backticks_and_paths_are_not_identifiers() {
+        let messages = [user("Why does `Parser::next` panic in `src/parser.rs`?")];
+        let summary = summarize(&messages);
+        assert!(summary.contains("- Identifiers: `Parser::next`\n"), "{summary}");
+    }
+
+    #[test]
+    fn tracked_lengths_match_the_rendered_text() {
+        let mut sections = Sections::default();
+        sections.push(Section::Goal, "Ship it", 1);
+        sections.push(Section::Blocked, "`make` failed: 修复", 2);
+        sections.push(Section::Blocked, "second", 3);
+        let items = sections.items;
+        let mut lengths = SectionLengths::new(&items);
+        assert_eq!(lengths.total(), char_len(&render(&items)));
+        lengths.remove(&items[1]);
+        assert_eq!(lengths.total(), char_len(&render(&[items[0].clone(), items[2].clone()])));
+        assert_eq!(SectionLengths::new(&[]).total(), char_len(&render(&[])));
+    }
+
+    #[test]
+    fn the_budget_is_respected_and_headings_survive() {
+        let mut messages = vec![user("Port the engine to the new allocator.")];
+        for index in 0..60 {
+            let id = format!("c{index}");
+            messages.push(assistant(
+                &format!("The fix is to align chunk {index}. I'll edit `chunk_{index}`."),
+                &[(id.as_str(), "edit", json!({"path": format!("src/chunk_{index}.rs")}))],
+            ));
+            messages.push(result(&id, "edit", "ok", false));
+        }
+        let full = summarize(&messages);
+        let skeleton_len = char_len(&render(&[]));
+        for max_chars in [0, 10, skeleton_len, skeleton_len + 40, 600, 1_500, 4_000, 100_000] {
+            let summary = summarize_offline(&OfflineInput {
+                kind: OfflineKind::History,
+                messages: &messages,
+                previous_summary: None,
+                instructions: None,
+                max_chars,
+            });
+            assert!(char_len(&summary) <= max_chars, "{max_chars}: {}", char_len(&summary));
+            if max_chars >= skeleton_len {
+                assert_structure(&summary);
+            }
+            if max_chars >= full.chars().count() {
+                assert_eq!(summary, full);
+            }
+        }
+        let tight = summarize_offline(&OfflineInput {
+            kind: OfflineKind::History,
+            messages: &messages,
+            previous_summary: None,
+            instructions: None,
+            max_chars: 700,
+        });
+        // The main goal outlives the low-priority items.
+        assert!(tight.contains("Port the engine to the new allocator."), "{tight}");
+        assert!(!tight.contains("Identifiers:"), "{tight}");
+    }
+
+    #[test]
+    fn focus_instructions_are_named_and_rank_matching_items_higher() {
+        let messages = [user(
+            "Speed up the importer. Keep the public API stable. Use rayon for parallel work.",
+        )];
+        let input = |max_chars| OfflineInput {
+            kind: OfflineKind::History,
+            messages: &messages,
+            previous_summary: None,
+            instructions: Some("rayon usage"),
+            max_chars,
+        };
+        let full = summarize_offline(&input(10_000));
+        assert!(full.contains("- Focus requested: rayon usage\n"), "{full}");
+        // With room for one constraint only, the one about rayon wins.
+        let with_one = char_len(&full) - char_len("- Keep the public API stable.\n");
+        let tight = summarize_offline(&input(with_one));
+        assert_eq!(
+            bullets(&tight, "## Constraints & Preferences"),
+            vec!["Use rayon for parallel work."]
+        );
+    }
+
+    #[test]
+    fn huge_outputs_are_scanned_without_blowing_up_the_summary() {
+        let mut output = String::new();
+        for index in 0..200_000 {
+            output.push_str(&format!("line {index} of noisy build output\n"));
+        }
+        output.push_str("error: linker `cc` not found\n");
+        let messages = [
+            assistant("", &[("1", "bash", json!({"command": "cargo build --release"}))]),
+            result("1", "bash", &output, true),
+        ];
+        let summary = summarize(&messages);
+        assert!(
+            summary.contains("`error: linker `cc` not found`")
+                || summary.contains("`` error: linker `cc` not found ``"),
+            "{summary}"
+        );
+        assert!(summary.len() < 4_000, "{}", summary.len());
+    }
+
+    #[test]
+    fn turn_prefix_and_branch_kinds_label_their_content() {
+        let messages = [
+            user("Migrate the store to SQLite."),
+            assistant("", &[("1", "write", json!({"path": "src/store/sqlite.rs"}))]),
+            result("1", "write", "Successfully wrote 300 bytes", false),
+            assistant("SQLite migration is drafted.", &[]),
+        ];
+        let prefix = summarize_offline(&OfflineInput {
+            kind: OfflineKind::TurnPrefix,
+            messages: &messages,
+            previous_summary: None,
+            instructions: None,
+            max_chars: 4_000,
+        });
+        assert!(
+            prefix.contains("- Request of this turn: Migrate the store to SQLite.\n"),
+            "{prefix}"
+        );
+        let branch = summarize_offline(&OfflineInput {
+            kind: OfflineKind::Branch,
+            messages: &messages,
+            previous_summary: None,
+            instructions: None,
+            max_chars: 4_000,
+        });
+        assert!(
+            branch.contains("- Explored on this branch: Migrate the store to SQLite.\n"),
+            "{branch}"
+        );
+        assert!(
+            branch.contains("- Files changed on this branch: `src/store/sqlite.rs`\n"),
+            "{branch}"
+        );
+        assert!(branch.contains("- Outcome: SQLite migration is drafted.\n"), "{branch}");
+    }
+
+    fn arbitrary_message() -> impl proptest::strategy::Strategy<Value = AgentMessage> {
+        use proptest::prelude::*;
+        let text: BoxedStrategy<String> =
+            "([a-z]{1,8}|Always|Never|I'll|Next,|`[a-z_:]{1,12}`|error\\[E0[0-9]{3}\\]:|[.!?\\n ]|修复|不要|。|é){0,40}"
+                .boxed();
+        let name =
+            prop_oneof![Just("edit"), Just("write"), Just("read"), Just("bash"), Just("grep")];
+        prop_oneof![
+            text.clone().prop_map(AgentMessage::user_text),
+            text.clone().prop_map(|text| assistant(&text, &[])),
+            (text.clone(), name.clone(), 0u8..4).prop_map(|(text, name, id)| {
+                let id = format!("c{id}");
+                assistant(&text, &[(id.as_str(), name, json!({"path": text, "command": text}))])
+            }),
+            (text.clone(), name, 0u8..4, any::<bool>()).prop_map(|(text, name, id, error)| {
+                result(&format!("c{id}"), name, &text, error)
+            }),
+            (text.clone(), text, -1i64..3)
+                .prop_map(|(command, output, code)| { bash_run(&command, &output, code) }),
+        ]
+    }
+
+    proptest::proptest! {
+        // Generating the transcripts dominates the cost; 64 cases keep the suite quick.
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        #[test]
+        fn any_transcript_fits_the_budget_and_is_deterministic(
+            messages in proptest::collection::vec(arbitrary_message(), 0..40),
+            previous in proptest::option::of("(## Goal|### Blocked|- `cargo test` failed|[a-z ]{0,20}|\n){0,12}"),
+            max_chars in 0usize..3_000,
+            kind in proptest::sample::select(vec![OfflineKind::History, OfflineKind::TurnPrefix, OfflineKind::Branch]),
+        ) {
+            let input = OfflineInput {
+                kind,
+                messages: &messages,
+                previous_summary: previous.as_deref(),
+                instructions: Some("error handling"),
+                max_chars,
+            };
+            let summary = summarize_offline(&input);
+            proptest::prop_assert!(char_len(&summary) <= max_chars);
+            proptest::prop_assert_eq!(&summary, &summarize_offline(&input));
+            if max_chars >= char_len(&render(&[])) {
+                assert_structure(&summary);
+            }
+        }
+    }
+
+    #[test]
+    fn empty_input_gives_the_bare_structure() {
+        let summary = summarize(&[]);
+        assert_structure(&summary);
+        assert_eq!(summary.matches("- (none)").count(), 8, "{summary}");
     }
 }

@@ -4,6 +4,7 @@
 //! branch summaries; `tests/fixtures/pi-branch/*.json` hold what pi's
 //! `collectEntriesForBranchSummary` + `prepareBranchEntries` returned for them (see the
 //! README there). Token counts use a copy of pi's `estimateTokens`, defined below.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
 

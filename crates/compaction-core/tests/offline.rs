@@ -1,4 +1,5 @@
 //! The offline summarizer against a realistic coding session committed as a fixture.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use compaction_core::AgentMessage;
 use compaction_core::context::build_context;
@@ -51,4 +52,151 @@ fn section<'a>(summary: &'a str, heading: &str) -> &'a str {
     let rest = &summary[start..];
     let end = rest.find("\n#").unwrap_or(rest.len());
     &rest[..end]
+}
+
+fn summary_of(
+    kind: OfflineKind,
+    messages: &[AgentMessage],
+    previous_summary: Option<&str>,
+    max_chars: usize,
+) -> String {
+    summarize_offline(&OfflineInput {
+        kind,
+        messages,
+        previous_summary,
+        instructions: None,
+        max_chars,
+    })
+}
+
+const HEADINGS: [&str; 9] = [
+    "## Goal",
+    "## Constraints & Preferences",
+    "## Progress",
+    "### Done",
+    "### In Progress",
+    "### Blocked",
+    "## Key Decisions",
+    "## Next Steps",
+    "## Critical Context",
+];
+
+fn headings_of(summary: &str) -> Vec<&str> {
+    summary.lines().filter(|line| line.starts_with('#')).collect()
+}
+
+#[test]
+fn fixture_summary_is_deterministic() {
+    let messages = fixture_messages();
+    let first = summarize_offline(&input(&messages));
+    let second = summarize_offline(&input(&fixture_messages()));
+    assert_eq!(first, second);
+}
+
+#[test]
+fn truncation_keeps_structure_and_the_most_important_items() {
+    let messages = fixture_messages();
+    let full = summary_of(OfflineKind::History, &messages, None, 16_000);
+    let mut previous_len = usize::MAX;
+    for max_chars in [1_500, 1_000, 700] {
+        let summary = summary_of(OfflineKind::History, &messages, None, max_chars);
+        let length = summary.chars().count();
+        assert!(length <= max_chars, "{length} > {max_chars}:\n{summary}");
+        assert!(length < full.chars().count());
+        assert!(length <= previous_len);
+        previous_len = length;
+        assert_eq!(headings_of(&summary), HEADINGS, "{summary}");
+        assert!(summary.contains("parses_nested_lists"), "main goal lost:\n{summary}");
+        assert!(summary.contains("src/comments.rs"), "modified files lost:\n{summary}");
+        // Every line that remains is a line of the full summary (or a shortened one).
+        for line in summary.lines().filter(|line| line.starts_with("- ") && *line != "- (none)") {
+            let stem = line.trim_end_matches('…');
+            assert!(full.contains(stem), "line not in the full summary: {line}");
+        }
+    }
+}
+
+#[test]
+fn merging_with_a_previous_summary_keeps_its_items_and_drops_resolved_blockers() {
+    let messages = fixture_messages();
+    // Split right after the compile error, before the fix.
+    let split = messages
+        .iter()
+        .position(|message| {
+            matches!(message, AgentMessage::ToolResult(result)
+                if result.content.joined_text().contains("E0308"))
+        })
+        .map(|at| at + 1)
+        .unwrap_or_default();
+    assert!(split > 0);
+    let (older, newer) = messages.split_at(split);
+    let previous = summary_of(OfflineKind::History, older, None, 16_000);
+    assert!(
+        section(&previous, "### Blocked").contains("`cargo test` failed"),
+        "the older half should end blocked:\n{previous}"
+    );
+
+    let merged = summary_of(OfflineKind::History, newer, Some(&previous), 16_000);
+    insta::assert_snapshot!("offline_coding_merged", merged);
+    assert_eq!(headings_of(&merged), HEADINGS);
+    // The original goal stays the main goal; the new request is a follow-up.
+    let goal = section(&merged, "## Goal");
+    assert!(
+        goal.starts_with("\n- The test `parser::tests::parses_nested_lists` is failing"),
+        "{goal}"
+    );
+    assert!(goal.contains("Latest request: Now add support for comments"), "{goal}");
+    // The earlier `cargo test` failure was resolved by a later pass.
+    let blocked = section(&merged, "### Blocked");
+    assert!(!blocked.contains("`cargo test`"), "{blocked}");
+    assert!(blocked.contains("cargo clippy"), "{blocked}");
+    // Done items and modified files accumulate.
+    assert!(merged.contains("- Edited `src/lib.rs`"), "{merged}");
+    assert!(
+        merged.contains(
+            "- Modified files: `src/comments.rs`, `src/lexer.rs`, `src/lib.rs`, `src/parser.rs`"
+        ),
+        "{merged}"
+    );
+    assert!(merged.contains("- `cargo test` passes now (it was blocked before)"), "{merged}");
+    // Critical context merges instead of repeating: one list per kind, older errors kept.
+    assert_eq!(merged.matches("- Commands run:").count(), 1, "{merged}");
+    assert_eq!(merged.matches("- Identifiers:").count(), 1, "{merged}");
+    assert_eq!(merged.matches("- Last error").count(), 1, "{merged}");
+    assert!(merged.contains("- Error seen: `error[E0308]: mismatched types`"), "{merged}");
+    assert!(merged.contains("`cargo test` (passed after earlier failures)"), "{merged}");
+    // Constraints from the older half survive.
+    assert!(merged.contains("Don't change the public signature of `parse_expr`."), "{merged}");
+}
+
+#[test]
+fn an_unstructured_previous_summary_is_kept_as_earlier_context() {
+    let messages = fixture_messages();
+    let merged = summary_of(
+        OfflineKind::History,
+        &messages,
+        Some("We set up the mini-parse crate and its lexer tests."),
+        16_000,
+    );
+    assert!(
+        merged.contains("- Earlier: We set up the mini-parse crate and its lexer tests.\n"),
+        "{merged}"
+    );
+}
+
+#[test]
+fn branch_and_turn_prefix_summaries_of_the_fixture() {
+    let messages = fixture_messages();
+    let branch = summary_of(OfflineKind::Branch, &messages, None, 16_000);
+    insta::assert_snapshot!("offline_coding_branch", branch);
+    assert!(branch.contains("- Outcome: left with an open failure:"), "{branch}");
+    // A split turn: the last user request up to the clippy run.
+    let turn_start = messages
+        .iter()
+        .rposition(|message| matches!(message, AgentMessage::User(_)))
+        .unwrap_or_default();
+    let prefix = summary_of(OfflineKind::TurnPrefix, &messages[turn_start..], None, 4_000);
+    insta::assert_snapshot!("offline_coding_turn_prefix", prefix);
+    assert!(prefix.contains("- Request of this turn: Now add support for comments"), "{prefix}");
+    assert!(prefix.len() < branch.len());
 }

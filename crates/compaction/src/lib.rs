@@ -4,8 +4,12 @@
 //! session store that never loses an entry, LLM providers and the offline summarizer, and
 //! the one orchestration path every compaction and branch summary goes through.
 
+pub mod compact;
 pub mod error;
+pub mod extension;
+pub mod navigate;
 pub mod offline;
 pub mod provider;
+pub mod settings;
 pub mod store;
 pub mod summarizer;

@@ -1,41 +1,58 @@
-//! The embedded summarizer used when no model provider is configured.
+//! The offline summarizer as a [`Summarizer`]: the default when no provider is configured.
 //!
-//! It runs without network access and gives the same bytes for the same input; all of its
-//! logic lives in [`compaction_core::offline`], so this type only gives the library a named
-//! summarizer to wire beside the provider-backed ones.
+//! It needs no network and no key, answers deterministically, and reads the request's
+//! structured messages (the transcript text is for models). Its window is unlimited, so
+//! the orchestrator never splits its input.
 
-pub use compaction_core::offline::{OfflineInput, OfflineKind};
+use std::time::Duration;
 
-/// Summarizes transcripts from their own content, without a model.
+use compaction_core::offline::{OfflineInput, OfflineKind, summarize_offline};
+use futures_util::future::BoxFuture;
+use tokio_util::sync::CancellationToken;
+
+use crate::error::SummarizerError;
+use crate::summarizer::{
+    Summarizer, SummaryKind, SummaryProgress, SummaryRequest, SummaryResponse, SummaryUsage,
+};
+
+/// Writes structured checkpoints from the transcript itself, without a model.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct OfflineSummarizer;
 
-impl OfflineSummarizer {
-    /// The structured checkpoint of `input.messages`, at most `input.max_chars` characters.
-    pub fn summarize(&self, input: &OfflineInput) -> String {
-        compaction_core::offline::summarize_offline(input)
+/// Characters per token assumed when turning the output budget into characters.
+const CHARS_PER_TOKEN: usize = 4;
+
+impl Summarizer for OfflineSummarizer {
+    fn summarize<'a>(
+        &'a self,
+        request: &'a SummaryRequest,
+        cancel: &'a CancellationToken,
+        progress: &'a (dyn Fn(SummaryProgress) + Send + Sync),
+    ) -> BoxFuture<'a, Result<SummaryResponse, SummarizerError>> {
+        Box::pin(async move {
+            if cancel.is_cancelled() {
+                return Err(SummarizerError::Cancelled { attempts: 0, elapsed: Duration::ZERO });
+            }
+            let kind = match request.kind {
+                SummaryKind::History => OfflineKind::History,
+                SummaryKind::TurnPrefix => OfflineKind::TurnPrefix,
+                SummaryKind::Branch => OfflineKind::Branch,
+            };
+            let max_tokens = usize::try_from(request.max_output_tokens).unwrap_or(usize::MAX);
+            let text = summarize_offline(&OfflineInput {
+                kind,
+                messages: &request.messages,
+                previous_summary: request.previous_summary.as_deref(),
+                instructions: request.instructions.as_deref(),
+                max_chars: max_tokens.saturating_mul(CHARS_PER_TOKEN),
+            });
+            let chars = text.chars().count();
+            progress(SummaryProgress::Output { chars, estimated_tokens: chars.div_ceil(4) as u64 });
+            Ok(SummaryResponse { text, usage: SummaryUsage::default(), truncated: false })
+        })
     }
-}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use compaction_core::AgentMessage;
-
-    #[test]
-    fn delegates_to_the_core_summarizer() {
-        let messages =
-            [AgentMessage::user_text("Fix the flaky test in src/net.rs. Never retry forever.")];
-        let input = OfflineInput {
-            kind: OfflineKind::History,
-            messages: &messages,
-            previous_summary: None,
-            instructions: None,
-            max_chars: 4_000,
-        };
-        let summary = OfflineSummarizer.summarize(&input);
-        assert_eq!(summary, compaction_core::offline::summarize_offline(&input));
-        assert!(summary.contains("Fix the flaky test in src/net.rs."), "{summary}");
-        assert!(summary.contains("- Never retry forever."), "{summary}");
+    fn label(&self) -> String {
+        "offline".to_owned()
     }
 }

@@ -45,6 +45,8 @@ pub struct SummaryRequest {
     pub language: Option<String>,
     /// Upper bound on the summary's length, in tokens.
     pub max_output_tokens: u32,
+    /// Replaces the task prompt (the user asked for their instructions to be the prompt).
+    pub task_override: Option<String>,
     /// The messages the transcript was rendered from, for summarizers that work on
     /// structure rather than text (the offline summarizer). Empty for the second and later
     /// chunks of a split transcript.
@@ -63,6 +65,7 @@ impl SummaryRequest {
             instructions: None,
             language: None,
             max_output_tokens,
+            task_override: None,
             messages: Vec::new(),
         }
     }
@@ -271,7 +274,10 @@ pub fn render_user_prompt(request: &SummaryRequest) -> String {
         push_block(&mut prompt, previous);
         prompt.push_str("</previous-summary>\n\n");
     }
-    prompt.push_str(prompts::task_prompt(request.prompt_task()).trim_end());
+    match &request.task_override {
+        Some(task) => prompt.push_str(task.trim_end()),
+        None => prompt.push_str(prompts::task_prompt(request.prompt_task()).trim_end()),
+    }
     prompt.push_str("\n\n");
     if let Some(focus) = request.instructions.as_deref().and_then(prompts::focus_instruction) {
         prompt.push_str(&focus);

@@ -59,7 +59,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
     }
     if args.repair {
         let repair = compaction::store::repair_copy(&args.file)
-            .map_err(|e| CommandError::wrap(ExitStatus::Failure, e.into()))?;
+            .map_err(|e| CommandError::usage(e.to_string()))?;
         eprintln!(
             "{}: wrote repaired copy {} ({} entries{})",
             report.file,

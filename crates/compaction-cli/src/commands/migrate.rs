@@ -2,7 +2,7 @@
 //!
 //! The rewrite is atomic (temporary file, sync, rename, directory sync) and keeps the
 //! original as `<file>.bak-v<N>`; a current file is left untouched. Exit 0 on success,
-//! 1 when the store refuses (unreadable header, session in use), 2 on bad usage.
+//! 2 when the store refuses or fails (unreadable header, session in use, I/O error).
 
 use compaction::store::{LockWait, RewriteOptions};
 
@@ -12,7 +12,7 @@ use crate::cli::MigrateArgs;
 pub fn run(args: &MigrateArgs) -> anyhow::Result<ExitStatus> {
     let wait = if args.wait { LockWait::Forever } else { LockWait::NoWait };
     let report = compaction::store::migrate_with(&args.file, wait, &RewriteOptions::default())
-        .map_err(|e| CommandError::wrap(ExitStatus::Failure, e.into()))?;
+        .map_err(|e| CommandError::usage(e.to_string()))?;
     let file = args.file.display();
     match &report.backup {
         Some(backup) => println!(

@@ -1,8 +1,14 @@
 //! One module per command; each returns the exit status it wants.
 
+mod branch;
 mod check;
 mod context;
+mod generate;
+mod leaves;
 mod migrate;
+mod plan;
+mod run;
+mod setup;
 mod stats;
 mod tree;
 
@@ -56,14 +62,6 @@ impl CommandError {
         }
         .into()
     }
-
-    /// Gives an existing error an exit status.
-    pub fn wrap(status: ExitStatus, error: anyhow::Error) -> anyhow::Error {
-        let message = error.to_string();
-        let source: Option<Box<dyn std::error::Error + Send + Sync>> =
-            error.chain().nth(1).map(|cause| cause.to_string().into());
-        CommandError { status, message, source }.into()
-    }
 }
 
 /// Runs the chosen command.
@@ -74,6 +72,11 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Tree(args) => tree::run(&args),
         Command::Check(args) => check::run(&args),
         Command::Migrate(args) => migrate::run(&args),
+        Command::Plan(args) => plan::run(&args),
+        Command::Run(args) => run::run(&args),
+        Command::Branch(args) => branch::run(&args),
+        Command::Leaves(args) => leaves::run(&args),
+        Command::Generate(args) => generate::run(&args),
     }
 }
 

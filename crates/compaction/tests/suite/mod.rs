@@ -1,8 +1,15 @@
 //! Integration test modules, plus helpers they share.
 
+mod compact;
+mod extensions;
 mod fuzz_replay;
 pub mod mock_server;
 mod providers;
 mod store;
 mod store_fixtures;
 mod store_processes;
+
+/// The shipped Rust example, compiled into the tests so they exercise the same code.
+#[allow(dead_code)]
+#[path = "../../examples/git_aware.rs"]
+mod git_aware_example;

@@ -1,0 +1,164 @@
+//! `compaction branch`: move to another entry, summarizing the branch left behind.
+//!
+//! Without `--summarize` nothing is written: pi's format has no "current leaf" record, so a
+//! move is only visible once something is appended under the target. With `--summarize`
+//! the `branch_summary` entry is appended as a child of the target (`fromId` = old leaf).
+
+use compaction::compact::Compactor;
+use compaction::navigate::{BranchPlan, NavigateRequest};
+use compaction::store::{LockWait, OpenOptions, SessionStore};
+use compaction_core::Session;
+use compaction_core::serialize::Redactor;
+use serde_json::{Value, json};
+
+use super::{CommandError, ExitStatus, setup};
+use crate::cli::BranchArgs;
+use crate::output::print_json;
+use crate::progress::{Progress, block_on_cancellable};
+
+pub fn run(args: &BranchArgs) -> anyhow::Result<ExitStatus> {
+    let path = &args.file;
+    let writing = args.summarize && !args.dry_run;
+    let mut options = if writing { OpenOptions::for_writing() } else { OpenOptions::for_reading() };
+    if args.wait {
+        options.lock_wait = LockWait::Forever;
+    }
+    let (mut store, report) = SessionStore::open(path, options)
+        .map_err(|e| CommandError::usage(format!("{}: {e}", path.display())))?;
+    for message in report.messages() {
+        eprintln!("{}: {message}", path.display());
+    }
+    let settings = setup::settings(&args.compaction)?;
+    let estimator = setup::estimator(&settings)?;
+    let from = store
+        .session()
+        .resolve_leaf(args.from.as_deref())
+        .map_err(|e| CommandError::usage(format!("{}: {e}", path.display())))?;
+    let session_model = compaction_core::context::build_context(store.session(), from).model;
+    let session_model = session_model.as_ref().map(|m| m.model_id.clone());
+    let (summarizer, secrets) = if writing {
+        setup::summarizer(&settings, &args.summarizer, session_model.as_deref())?
+    } else {
+        (
+            Box::new(compaction::offline::OfflineSummarizer)
+                as Box<dyn compaction::summarizer::Summarizer>,
+            Vec::new(),
+        )
+    };
+    let compactor = Compactor {
+        summarizer: summarizer.as_ref(),
+        settings: &settings,
+        context_window: setup::chat_window(&settings, &args.summarizer, session_model.as_deref()),
+        estimator: estimator.as_ref(),
+        redactor: Redactor::new(secrets),
+    };
+    let request = NavigateRequest {
+        target: args.to.clone(),
+        from: args.from.clone(),
+        summarize: writing,
+        instructions: args.instructions.clone(),
+        replace_instructions: args.replace_instructions,
+        token_budget: None,
+    };
+    if !writing {
+        let plan = compactor
+            .plan_navigation(store.session(), &request)
+            .map_err(|e| CommandError::usage(format!("{}: {e}", path.display())))?;
+        let report = plan_report(store.session(), &plan);
+        if args.json {
+            print_json(&report)?;
+        } else {
+            print_plan(&report, args.summarize);
+        }
+        return Ok(ExitStatus::Success);
+    }
+    let progress = Progress::new(!args.quiet && !args.json, summarizer.label());
+    let outcome = block_on_cancellable(|cancel| async move {
+        compactor.navigate(&mut store, &request, &cancel, &|p| progress.update(p)).await
+    })?
+    .map_err(|e| {
+        anyhow::Error::new(e).context(format!(
+            "{}: branch summary failed; the session file was not changed",
+            path.display()
+        ))
+    })?;
+    match &outcome.entry {
+        Some(entry) => {
+            if args.json {
+                print_json(&json!({
+                    "written": true,
+                    "entryId": entry.id,
+                    "parentId": entry.parent_id,
+                    "fromId": entry.kind.as_branch_summary().map(|b| b.from_id.clone()),
+                    "messages": outcome.plan.preparation.messages.len(),
+                    "usage": outcome.usage,
+                }))?;
+            } else {
+                println!(
+                    "summarized {} messages of the abandoned branch into {} under {}; continue from {}",
+                    outcome.plan.preparation.messages.len(),
+                    entry.id,
+                    args.to,
+                    entry.id
+                );
+            }
+        }
+        None => {
+            if args.json {
+                print_json(
+                    &json!({"written": false, "reason": "the abandoned branch has no messages to summarize"}),
+                )?;
+            } else {
+                println!("nothing to summarize on the abandoned branch; nothing written");
+            }
+        }
+    }
+    Ok(ExitStatus::Success)
+}
+
+fn plan_report(session: &Session, plan: &BranchPlan) -> Value {
+    let id = |index: usize| session.entries()[index].id.clone();
+    json!({
+        "fromId": id(plan.old_leaf),
+        "targetId": id(plan.target),
+        "commonAncestorId": plan.collection.common_ancestor.map(id),
+        "entries": plan.collection.entries.iter().map(|&i| id(i)).collect::<Vec<_>>(),
+        "messages": plan.preparation.messages.len(),
+        "messageEntryIds": plan.preparation.entry_ids,
+        "totalTokens": plan.preparation.total_tokens,
+        "tokenBudget": plan.token_budget,
+        "readFiles": plan.preparation.read_files,
+        "modifiedFiles": plan.preparation.modified_files,
+    })
+}
+
+fn print_plan(report: &Value, summarize: bool) {
+    let text = |key: &str| report.get(key).and_then(Value::as_str).unwrap_or("-").to_owned();
+    let count = |key: &str| report.get(key).and_then(Value::as_array).map_or(0, Vec::len);
+    println!(
+        "from {} to {} (common ancestor {})",
+        text("fromId"),
+        text("targetId"),
+        text("commonAncestorId")
+    );
+    println!(
+        "abandoned entries: {}; messages to summarize: {} ({} tokens of a {} budget)",
+        count("entries"),
+        report.get("messages").and_then(Value::as_u64).unwrap_or(0),
+        report.get("totalTokens").and_then(Value::as_u64).unwrap_or(0),
+        report.get("tokenBudget").and_then(Value::as_u64).unwrap_or(0)
+    );
+    for (key, label) in [("readFiles", "read"), ("modifiedFiles", "modified")] {
+        let files: Vec<&str> = report
+            .get(key)
+            .and_then(Value::as_array)
+            .map(|items| items.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        if !files.is_empty() {
+            println!("{label} files: {}", files.join(", "));
+        }
+    }
+    if !summarize {
+        println!("(pass --summarize to write a branch summary under the target)");
+    }
+}

@@ -1,0 +1,150 @@
+//! `compaction plan`: the dry run of a compaction. No network, nothing written.
+
+use compaction_core::plan::{CompactionPlan, PlanError, PlanInputs, plan_compaction};
+use compaction_core::serialize::SerializeOptions;
+use serde_json::{Value, json};
+
+use super::{ExitStatus, setup};
+use crate::cli::PlanArgs;
+use crate::output::print_json;
+
+pub fn run(args: &PlanArgs) -> anyhow::Result<ExitStatus> {
+    let (session, leaf) = super::load_with_leaf(&args.session)?;
+    let settings = setup::settings(&args.compaction)?;
+    let estimator = setup::estimator(&settings)?;
+    let session_model = compaction_core::context::build_context(&session, leaf).model;
+    let session_model = session_model.as_ref().map(|m| m.model_id.as_str());
+    let serialize = SerializeOptions {
+        tool_result_max_chars: usize::try_from(settings.tool_result_max_chars)
+            .unwrap_or(usize::MAX),
+        ..SerializeOptions::default()
+    };
+    let inputs = PlanInputs {
+        settings: &settings,
+        context_window: setup::chat_window(&settings, &args.summarizer, session_model),
+        summary_window: setup::summary_window(&settings, &args.summarizer, session_model),
+        estimator: estimator.as_ref(),
+        serialize: &serialize,
+        instructions: args.instructions.as_deref(),
+    };
+    let plan = plan_compaction(&session, leaf, &inputs);
+    let report = report(&plan, estimator.name());
+    if args.json {
+        print_json(&report)?;
+    } else {
+        print_human(&report);
+    }
+    Ok(ExitStatus::Success)
+}
+
+/// The plan as JSON (the `plan --json` and `run --dry-run --json` shape).
+pub fn report(plan: &CompactionPlan, estimator: &str) -> Value {
+    let mut report = json!({
+        "estimator": estimator,
+        "contextTokens": plan.context_tokens.tokens,
+        "contextWindow": plan.context_window,
+        "shouldCompact": plan.trigger.fire,
+        "reasons": plan.trigger.reasons.iter().map(ToString::to_string).collect::<Vec<_>>(),
+    });
+    let Value::Object(fields) = &mut report else { return report };
+    match &plan.compaction {
+        Ok(planned) => {
+            let preparation = &planned.preparation;
+            let extra = json!({
+                "compactable": true,
+                "firstKeptEntryId": preparation.first_kept_entry_id,
+                "firstKeptEntryIndex": preparation.first_kept_index(),
+                "isSplitTurn": preparation.cut.is_split_turn,
+                "turnStartIndex": preparation.cut.turn_start,
+                "keptForMinTurns": preparation.cut.moved_for_min_turns,
+                "messagesToSummarize": preparation.messages_to_summarize.len(),
+                "turnPrefixMessages": preparation.turn_prefix_messages.len(),
+                "tokensBefore": preparation.tokens_before,
+                "keptTokens": preparation.kept_tokens,
+                "estimatedTokensAfter": planned.estimated_tokens_after,
+                "previousSummary": preparation.previous_summary.is_some(),
+                "readFiles": preparation.read_files(),
+                "modifiedFiles": preparation.modified_files(),
+                "chunks": planned.summarizer_calls(),
+                "historyChunks": planned.history_chunks.len(),
+                "turnPrefixChunks": planned.turn_prefix_chunks.len(),
+            });
+            if let Value::Object(extra) = extra {
+                fields.extend(extra);
+            }
+        }
+        Err(error) => {
+            fields.insert("compactable".into(), Value::Bool(false));
+            fields.insert("reason".into(), Value::String(error.to_string()));
+            // Nothing to compact is an answer; a request that cannot fit is a problem.
+            let is_problem = matches!(error, PlanError::NoRoom(_));
+            fields.insert("error".into(), Value::Bool(is_problem));
+        }
+    }
+    report
+}
+
+fn print_human(report: &Value) {
+    let get = |key: &str| report.get(key).cloned().unwrap_or(Value::Null);
+    let number = |key: &str| get(key).as_u64().unwrap_or(0);
+    let window = number("contextWindow");
+    let tokens = number("contextTokens");
+    let percent = if window > 0 { tokens as f64 * 100.0 / window as f64 } else { 0.0 };
+    println!(
+        "context: {tokens} tokens of {window} ({percent:.1}%), estimator {}",
+        get("estimator").as_str().unwrap_or("?")
+    );
+    let reasons: Vec<String> = get("reasons")
+        .as_array()
+        .map(|r| r.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
+        .unwrap_or_default();
+    if get("shouldCompact").as_bool() == Some(true) {
+        println!("trigger: would compact now ({})", reasons.join("; "));
+    } else {
+        println!("trigger: not yet (no rule fires)");
+    }
+    if get("compactable").as_bool() != Some(true) {
+        println!("plan: nothing to compact: {}", get("reason").as_str().unwrap_or(""));
+        return;
+    }
+    println!(
+        "cut: keep from {} (path index {}){}",
+        get("firstKeptEntryId").as_str().unwrap_or("?"),
+        number("firstKeptEntryIndex"),
+        if get("isSplitTurn").as_bool() == Some(true) {
+            format!(", splitting the turn that starts at path index {}", number("turnStartIndex"))
+        } else {
+            String::new()
+        }
+    );
+    println!(
+        "summarize: {} messages{}{}",
+        number("messagesToSummarize"),
+        if number("turnPrefixMessages") > 0 {
+            format!(" + {} of the split turn", number("turnPrefixMessages"))
+        } else {
+            String::new()
+        },
+        if get("previousSummary").as_bool() == Some(true) {
+            ", updating the previous summary"
+        } else {
+            ""
+        }
+    );
+    println!(
+        "tokens: {} before, about {} after at most ({} kept verbatim + summary budget)",
+        number("tokensBefore"),
+        number("estimatedTokensAfter"),
+        number("keptTokens")
+    );
+    println!("summarizer calls: {}", number("chunks"));
+    for (key, label) in [("readFiles", "read"), ("modifiedFiles", "modified")] {
+        let files: Vec<String> = get(key)
+            .as_array()
+            .map(|r| r.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
+            .unwrap_or_default();
+        if !files.is_empty() {
+            println!("{label} files: {}", files.join(", "));
+        }
+    }
+}

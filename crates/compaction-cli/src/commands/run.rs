@@ -1,0 +1,117 @@
+//! `compaction run`: the main job. Plan, summarize, append one compaction entry.
+//!
+//! The session is opened for writing first, so the write lock is held from planning to
+//! appending: what was summarized is still the leaf the entry is appended to. Ctrl-C or any
+//! error leaves the file byte-identical (the store appends only after every summarizer call
+//! succeeded).
+
+use compaction::compact::{CompactError, CompactRequest, Compactor};
+use compaction::store::{LockWait, OpenOptions, SessionStore};
+use compaction_core::serialize::Redactor;
+use serde_json::json;
+
+use super::{CommandError, ExitStatus, setup};
+use crate::cli::{PlanArgs, RunArgs, SessionArgs};
+use crate::output::print_json;
+use crate::progress::{Progress, block_on_cancellable};
+
+pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
+    if args.dry_run {
+        return super::plan::run(&PlanArgs {
+            session: SessionArgs {
+                file: args.session.file.clone(),
+                leaf: args.session.leaf.clone(),
+            },
+            compaction: args.compaction.clone(),
+            summarizer: args.summarizer.clone(),
+            instructions: args.instructions.clone(),
+            json: args.json,
+        });
+    }
+    let path = match &args.output {
+        Some(output) => {
+            std::fs::copy(&args.session.file, output).map_err(|e| {
+                CommandError::io(
+                    format!("cannot copy {} to {}", args.session.file.display(), output.display()),
+                    e,
+                )
+            })?;
+            output
+        }
+        None => &args.session.file,
+    };
+    let mut options = OpenOptions::for_writing();
+    if args.wait {
+        options.lock_wait = LockWait::Forever;
+    }
+    let (mut store, report) = SessionStore::open(path, options)
+        .map_err(|e| CommandError::usage(format!("{}: {e}", path.display())))?;
+    for message in report.messages() {
+        eprintln!("{}: {message}", path.display());
+    }
+    let settings = setup::settings(&args.compaction)?;
+    let estimator = setup::estimator(&settings)?;
+    let leaf = store
+        .session()
+        .resolve_leaf(args.session.leaf.as_deref())
+        .map_err(|e| CommandError::usage(format!("{}: {e}", path.display())))?;
+    let session_model = compaction_core::context::build_context(store.session(), leaf).model;
+    let session_model = session_model.as_ref().map(|m| m.model_id.clone());
+    let (summarizer, secrets) =
+        setup::summarizer(&settings, &args.summarizer, session_model.as_deref())?;
+    let compactor = Compactor {
+        summarizer: summarizer.as_ref(),
+        settings: &settings,
+        context_window: setup::chat_window(&settings, &args.summarizer, session_model.as_deref()),
+        estimator: estimator.as_ref(),
+        redactor: Redactor::new(secrets),
+    };
+    let request =
+        CompactRequest { leaf: args.session.leaf.clone(), instructions: args.instructions.clone() };
+    let progress = Progress::new(!args.quiet && !args.json, summarizer.label());
+    let result = block_on_cancellable(|cancel| async move {
+        compactor.run(&mut store, &request, &cancel, &|p| progress.update(p)).await
+    })?;
+    match result {
+        Ok(outcome) => {
+            if args.json {
+                print_json(&json!({
+                    "compacted": true,
+                    "entryId": outcome.entry.id,
+                    "firstKeptEntryId": outcome.entry.kind.as_compaction().map(|c| c.first_kept_entry_id.clone()),
+                    "tokensBefore": outcome.tokens_before,
+                    "tokensAfter": outcome.tokens_after,
+                    "summarizer": summarizer.label(),
+                    "summarizerCalls": outcome.summarizer_calls,
+                    "usage": outcome.usage,
+                }))?;
+            } else {
+                println!(
+                    "compacted {}: {} → about {} tokens; appended compaction {} ({} summarizer call{} via {})",
+                    path.display(),
+                    outcome.tokens_before,
+                    outcome.tokens_after,
+                    outcome.entry.id,
+                    outcome.summarizer_calls,
+                    if outcome.summarizer_calls == 1 { "" } else { "s" },
+                    summarizer.label()
+                );
+            }
+            Ok(ExitStatus::Success)
+        }
+        Err(CompactError::Nothing(reason)) => {
+            if args.json {
+                print_json(
+                    &json!({"compacted": false, "compactable": false, "reason": reason.to_string()}),
+                )?;
+            } else {
+                println!("nothing to compact in {}: {reason}", path.display());
+            }
+            Ok(ExitStatus::Success)
+        }
+        Err(error) => Err(anyhow::Error::new(error).context(format!(
+            "{}: compaction failed; the session file was not changed",
+            path.display()
+        ))),
+    }
+}

@@ -1,0 +1,103 @@
+//! Turning flags, settings files and the environment into what a command runs with.
+//!
+//! Precedence (one place): flags > environment (`COMPACTION_*`) > project
+//! `.pi/settings.json` > global `~/.pi/agent/settings.json` > defaults.
+
+use compaction::provider::{LlmSummarizer, ProviderConfig, ProviderKind};
+use compaction::settings::load_settings_from_process;
+use compaction::summarizer::Summarizer;
+use compaction_core::models;
+use compaction_core::settings::{CompactionSettings, SettingsPatch};
+use compaction_core::tokens::{TokenEstimator, estimator_by_name};
+
+use super::CommandError;
+use crate::cli::{CompactionFlags, SummarizerFlags};
+
+/// Resolves the compaction settings for this invocation.
+pub fn settings(flags: &CompactionFlags) -> anyhow::Result<CompactionSettings> {
+    let patch = SettingsPatch {
+        keep_recent_tokens: flags.keep_recent,
+        reserve_tokens: flags.reserve,
+        min_turns_to_keep: flags.min_turns,
+        context_window: flags.context_window.map(Some),
+        estimator: flags.estimator.clone(),
+        max_summary_tokens: flags.max_summary_tokens,
+        ..SettingsPatch::default()
+    };
+    let cwd = std::env::current_dir()
+        .map_err(|e| CommandError::io("cannot read the current directory", e))?;
+    let resolved =
+        load_settings_from_process(&cwd, &patch).map_err(|e| CommandError::usage(e.to_string()))?;
+    Ok(resolved.settings)
+}
+
+/// The estimator the settings name.
+pub fn estimator(settings: &CompactionSettings) -> anyhow::Result<Box<dyn TokenEstimator>> {
+    estimator_by_name(&settings.estimator).map_err(|e| CommandError::usage(e.to_string()))
+}
+
+/// The chat model's window: `--context-window`/`contextWindow`, else the model table for
+/// `--model` or the session's model, else 128 000.
+pub fn chat_window(
+    settings: &CompactionSettings,
+    flags: &SummarizerFlags,
+    session_model: Option<&str>,
+) -> u64 {
+    models::context_window(flags.model.as_deref().or(session_model), settings.context_window)
+}
+
+/// The summary model's id when a provider is used.
+fn summary_model(
+    settings: &CompactionSettings,
+    flags: &SummarizerFlags,
+    session_model: Option<&str>,
+) -> Option<String> {
+    flags
+        .summary_model
+        .clone()
+        .or_else(|| settings.summary_model.clone())
+        .or_else(|| flags.model.clone())
+        .or_else(|| session_model.map(str::to_owned))
+}
+
+/// Whether the offline summarizer is used.
+pub fn is_offline(flags: &SummarizerFlags) -> bool {
+    flags.offline || flags.provider.is_none()
+}
+
+/// The summary model's window without building a client (for `plan`); `None` offline.
+pub fn summary_window(
+    settings: &CompactionSettings,
+    flags: &SummarizerFlags,
+    session_model: Option<&str>,
+) -> Option<u64> {
+    if is_offline(flags) {
+        return None;
+    }
+    Some(models::context_window(summary_model(settings, flags, session_model).as_deref(), None))
+}
+
+/// The summarizer and the secret values that must be redacted from what it is sent.
+pub fn summarizer(
+    settings: &CompactionSettings,
+    flags: &SummarizerFlags,
+    session_model: Option<&str>,
+) -> anyhow::Result<(Box<dyn Summarizer>, Vec<String>)> {
+    let Some(provider) = flags.provider.as_deref().filter(|_| !flags.offline) else {
+        return Ok((Box::new(compaction::offline::OfflineSummarizer), Vec::new()));
+    };
+    let kind: ProviderKind = provider.parse().map_err(|_| {
+        CommandError::usage(format!("unknown provider `{provider}` (use openai or anthropic)"))
+    })?;
+    let model = summary_model(settings, flags, session_model).ok_or_else(|| {
+        CommandError::usage("no model: pass --model or --summary-model, or set summaryModel")
+    })?;
+    let mut config = ProviderConfig::new(kind, model.clone());
+    config.base_url = flags.base_url.clone();
+    config.api_key_env = flags.api_key_env.clone();
+    let secret = std::env::var(config.api_key_var()).ok().into_iter().collect();
+    let summarizer = LlmSummarizer::from_config(config)
+        .map_err(|e| CommandError::usage(e.to_string()))?
+        .with_context_window(models::context_window(Some(&model), None));
+    Ok((Box::new(summarizer), secret))
+}

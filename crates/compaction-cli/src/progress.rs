@@ -1,0 +1,86 @@
+//! Progress on stderr and Ctrl-C handling for the commands that call a summarizer.
+
+use std::future::Future;
+use std::io::IsTerminal as _;
+use std::time::Duration;
+
+use compaction::compact::CompactionProgress;
+use compaction::summarizer::SummaryProgress;
+use indicatif::{ProgressBar, ProgressStyle};
+use tokio_util::sync::CancellationToken;
+
+/// Runs `work` on a runtime; Ctrl-C cancels the token it is given.
+pub fn block_on_cancellable<F, T>(work: impl FnOnce(CancellationToken) -> F) -> anyhow::Result<T>
+where
+    F: Future<Output = T>,
+{
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let cancel = CancellationToken::new();
+    Ok(runtime.block_on(async {
+        let watcher = cancel.clone();
+        let interrupt = tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                watcher.cancel();
+            }
+        });
+        let result = work(cancel).await;
+        interrupt.abort();
+        result
+    }))
+}
+
+/// A spinner on stderr with elapsed time and streamed output tokens (hidden when stderr
+/// is not a terminal, with `--quiet` or `--json`).
+pub struct Progress {
+    bar: ProgressBar,
+}
+
+impl Progress {
+    pub fn new(enabled: bool, label: String) -> Self {
+        let enabled = enabled && std::io::stderr().is_terminal();
+        let bar = if enabled { ProgressBar::new_spinner() } else { ProgressBar::hidden() };
+        if let Ok(style) = ProgressStyle::with_template("{spinner} {prefix} · {msg} · {elapsed}")
+        {
+            bar.set_style(style);
+        }
+        bar.set_prefix(label);
+        bar.set_message("planning");
+        bar.enable_steady_tick(Duration::from_millis(120));
+        Progress { bar }
+    }
+
+    pub fn update(&self, event: CompactionProgress) {
+        let text = match event {
+            CompactionProgress::Call { call, calls, kind } => {
+                format!("summarizing ({kind:?}, call {call}/{calls})")
+            }
+            CompactionProgress::Summarizer(SummaryProgress::Output {
+                estimated_tokens, ..
+            }) => {
+                format!("receiving summary: ~{estimated_tokens} tokens")
+            }
+            CompactionProgress::Summarizer(SummaryProgress::Retrying {
+                attempt,
+                delay,
+                reason,
+            }) => {
+                format!(
+                    "attempt {attempt} failed ({reason}); retrying in {:.1}s",
+                    delay.as_secs_f64()
+                )
+            }
+            CompactionProgress::Summarizer(_) => "waiting for the summarizer".to_owned(),
+        };
+        self.bar.set_message(text);
+    }
+
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}

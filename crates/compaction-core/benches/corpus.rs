@@ -1,0 +1,31 @@
+//! The token-estimator corpus: short messages by language/kind, shared by the benchmark and
+//! the calibration example. Each `corpus/<kind>.txt` holds messages separated by lines of
+//! `----`. Sources: English, Chinese, Japanese, emoji, Python and TypeScript texts written
+//! for this corpus; Rust chunks of this crate's own source; JSON from `corpus/make_json.py`.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+/// (kind, file contents) for every corpus file.
+pub const CORPUS_FILES: &[(&str, &str)] = &[
+    ("english", include_str!("corpus/english.txt")),
+    ("rust", include_str!("corpus/rust.txt")),
+    ("typescript", include_str!("corpus/typescript.txt")),
+    ("python", include_str!("corpus/python.txt")),
+    ("json", include_str!("corpus/json.txt")),
+    ("chinese", include_str!("corpus/chinese.txt")),
+    ("japanese", include_str!("corpus/japanese.txt")),
+    ("emoji", include_str!("corpus/emoji.txt")),
+];
+
+/// Every message of the corpus with its kind.
+pub fn messages() -> Vec<(&'static str, &'static str)> {
+    let mut out = Vec::new();
+    for &(kind, text) in CORPUS_FILES {
+        for message in text.split("\n----\n") {
+            let message = message.trim_end_matches('\n');
+            if !message.is_empty() {
+                out.push((kind, message));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,39 @@
+//! Throughput of every token estimator on the corpus (`benches/corpus/`).
+//!
+//! `cargo bench -p compaction-core --bench tokens`; criterion reports bytes/s per estimator.
+//! The text is the whole corpus concatenated (≈ 74 KB of prose, code, JSON, CJK, emoji),
+//! counted in one call; `messages` counts it message by message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod corpus;
+
+use std::hint::black_box;
+
+use compaction_core::tokens::{ESTIMATOR_NAMES, estimator_by_name};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+fn estimators(c: &mut Criterion) {
+    let messages = corpus::messages();
+    let text: String = messages.iter().map(|(_, m)| *m).collect::<Vec<_>>().join("\n");
+    let mut group = c.benchmark_group("tokens");
+    group.throughput(Throughput::Bytes(text.len() as u64));
+    for name in ESTIMATOR_NAMES {
+        let Ok(estimator) = estimator_by_name(name) else {
+            continue;
+        };
+        // Load vocabularies before timing.
+        estimator.text_tokens("warm up");
+        group.bench_function(format!("{name}/whole"), |b| {
+            b.iter(|| estimator.text_tokens(black_box(&text)))
+        });
+        group.bench_function(format!("{name}/messages"), |b| {
+            b.iter(|| {
+                messages.iter().map(|(_, m)| estimator.text_tokens(black_box(m))).sum::<u64>()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, estimators);
+criterion_main!(benches);

@@ -1,0 +1,97 @@
+//! One-shot measurement of loading a session file: phase times and peak memory.
+//!
+//! `cargo run --release -p compaction-core --example load_bench -- FILE [--whole]`
+//!
+//! By default the file is streamed line by line into the parser, so only the entries are
+//! held; `--whole` reads the file into memory first (`parse_session`). Peak memory is the
+//! process's high-water resident set (`VmHWM` from `/proc/self/status`, Linux only).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::BufRead;
+use std::time::Instant;
+
+use compaction_core::context::build_context;
+use compaction_core::{ParseOptions, Session, SessionParser, parse_session};
+
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn stream(path: &str) -> std::io::Result<Session> {
+    let file = std::fs::File::open(path)?;
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
+    let mut parser = SessionParser::new(ParseOptions::default());
+    let mut line = Vec::with_capacity(1 << 16);
+    loop {
+        line.clear();
+        if reader.read_until(b'\n', &mut line)? == 0 {
+            break;
+        }
+        let terminated = line.last() == Some(&b'\n');
+        if terminated {
+            line.pop();
+        }
+        parser.push_line(&line, terminated);
+    }
+    Ok(parser.finish())
+}
+
+fn main() -> std::io::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(path) = args.iter().find(|a| !a.starts_with("--")) else {
+        eprintln!("usage: load_bench FILE [--whole]");
+        std::process::exit(2);
+    };
+    let whole = args.iter().any(|a| a == "--whole");
+    let file_bytes = std::fs::metadata(path)?.len();
+
+    let start = Instant::now();
+    let session = if whole {
+        let bytes = std::fs::read(path)?;
+        parse_session(&bytes)
+    } else {
+        stream(path)?
+    };
+    let loaded = start.elapsed();
+
+    let start = Instant::now();
+    let path_to_leaf = session.path_to_leaf();
+    let leaves = session.leaves();
+    let tree = start.elapsed();
+
+    let start = Instant::now();
+    let context = build_context(&session, session.leaf());
+    let messages = context.agent_messages(&session);
+    let context_time = start.elapsed();
+
+    let total = loaded + tree + context_time;
+    let peak = peak_rss_kib().unwrap_or(0) * 1024;
+    println!(
+        "file: {path} ({:.1} MB, {} entries)",
+        file_bytes as f64 / 1e6,
+        session.entries().len()
+    );
+    println!("mode: {}", if whole { "whole file in memory" } else { "streamed by line" });
+    println!("load (read + parse + index): {:>8.1} ms", loaded.as_secs_f64() * 1e3);
+    println!(
+        "tree (path + leaves):        {:>8.1} ms  (path {} entries, {} leaves)",
+        tree.as_secs_f64() * 1e3,
+        path_to_leaf.len(),
+        leaves.len()
+    );
+    println!(
+        "context (build + messages):  {:>8.1} ms  ({} messages)",
+        context_time.as_secs_f64() * 1e3,
+        messages.len()
+    );
+    println!("total:                       {:>8.1} ms", total.as_secs_f64() * 1e3);
+    println!(
+        "peak RSS: {:.1} MB ({:.2}x file size)",
+        peak as f64 / 1e6,
+        peak as f64 / file_bytes as f64
+    );
+    println!("diagnostics: {}", session.diagnostics().len());
+    Ok(())
+}

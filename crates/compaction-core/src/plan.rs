@@ -1,0 +1,167 @@
+//! The dry run of a compaction: what would be cut, summarized and sent, without doing it.
+//!
+//! `plan_compaction` joins the pieces: context tokens and the trigger decision, the
+//! preparation, and the summarizer requests' transcripts split to fit the summary model's
+//! window. `compaction plan` prints it and `compaction run` executes exactly it, so a plan
+//! is what a run does. Invariant: every transcript chunk fits the summary model's window
+//! together with the prompt, the carried summary and the output allowance.
+
+use crate::budget::{NoRoomForTranscript, SummarizerBudget, chunk_blocks};
+use crate::context::{SessionContext, build_context};
+use crate::prepare::{CompactionPreparation, NothingToCompact, PrepareOptions, prepare_compaction};
+use crate::prompts::{self, PromptTask};
+use crate::serialize::{SerializeOptions, serialize_message};
+use crate::session::Session;
+use crate::settings::CompactionSettings;
+use crate::tokens::{ContextTokens, TokenEstimator, context_tokens};
+use crate::trigger::{TriggerDecision, should_compact};
+
+/// What a plan is computed with.
+pub struct PlanInputs<'a> {
+    pub settings: &'a CompactionSettings,
+    /// The chat model's context window (trigger and kept-part limits).
+    pub context_window: u64,
+    /// The summary model's context window; `None` when the summarizer has no window
+    /// (the offline summarizer), so transcripts are not split.
+    pub summary_window: Option<u64>,
+    pub estimator: &'a dyn TokenEstimator,
+    pub serialize: &'a SerializeOptions,
+    /// Custom instructions (they take room in every request).
+    pub instructions: Option<&'a str>,
+}
+
+impl std::fmt::Debug for PlanInputs<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PlanInputs")
+            .field("context_window", &self.context_window)
+            .field("summary_window", &self.summary_window)
+            .field("estimator", &self.estimator.name())
+            .finish_non_exhaustive()
+    }
+}
+
+/// A compaction ready to run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlannedCompaction {
+    pub preparation: CompactionPreparation,
+    /// Transcript chunks of the history, in order; each updates the running summary.
+    pub history_chunks: Vec<String>,
+    /// Transcript chunks of the split turn's prefix (empty when the turn is not split).
+    pub turn_prefix_chunks: Vec<String>,
+    /// Upper bound of the context after compaction: kept messages + the summary's budget.
+    pub estimated_tokens_after: u64,
+}
+
+impl PlannedCompaction {
+    /// Summarizer calls the run will make.
+    pub fn summarizer_calls(&self) -> usize {
+        self.history_chunks.len().max(1) + self.turn_prefix_chunks.len()
+    }
+}
+
+/// Why a plan cannot run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    #[error(transparent)]
+    NothingToCompact(#[from] NothingToCompact),
+    #[error(transparent)]
+    NoRoom(#[from] NoRoomForTranscript),
+}
+
+/// A dry run at one leaf.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompactionPlan {
+    pub context: SessionContext,
+    pub context_tokens: ContextTokens,
+    pub context_window: u64,
+    pub trigger: TriggerDecision,
+    pub compaction: Result<PlannedCompaction, PlanError>,
+}
+
+/// Plans a compaction of the path ending at `leaf`.
+pub fn plan_compaction(
+    session: &Session,
+    leaf: Option<usize>,
+    inputs: &PlanInputs<'_>,
+) -> CompactionPlan {
+    let context = build_context(session, leaf);
+    let tokens = context_tokens(session, &context, inputs.estimator);
+    let trigger = should_compact(
+        tokens.tokens,
+        context.items.len() as u64,
+        inputs.context_window,
+        inputs.settings,
+    );
+    let settings = inputs.settings;
+    let options = PrepareOptions {
+        keep_recent_tokens: settings.keep_recent_tokens,
+        reserve_tokens: settings.reserve_tokens,
+        min_turns_to_keep: usize::try_from(settings.min_turns_to_keep).unwrap_or(usize::MAX),
+        max_summary_tokens: settings.max_summary_tokens,
+        context_window: inputs.context_window,
+    };
+    let estimate =
+        |message: &crate::message::AgentMessage| inputs.estimator.message_tokens(message);
+    let compaction = prepare_compaction(session, leaf, options, &estimate, tokens.tokens)
+        .map_err(PlanError::from)
+        .and_then(|preparation| split_requests(preparation, inputs));
+    CompactionPlan {
+        context,
+        context_tokens: tokens,
+        context_window: inputs.context_window,
+        trigger,
+        compaction,
+    }
+}
+
+fn split_requests(
+    preparation: CompactionPreparation,
+    inputs: &PlanInputs<'_>,
+) -> Result<PlannedCompaction, PlanError> {
+    let estimator = inputs.estimator;
+    let max_output = inputs.settings.max_summary_tokens;
+    let instructions_tokens = inputs.instructions.map_or(0, |i| estimator.text_tokens(i));
+    let prompt_tokens = |task: PromptTask| {
+        estimator.text_tokens(prompts::SYSTEM_PROMPT)
+            + estimator.text_tokens(prompts::task_prompt(task))
+            + instructions_tokens
+            // Delimiters, language line and message framing.
+            + 64
+    };
+    let previous_tokens =
+        preparation.previous_summary.as_deref().map_or(0, |s| estimator.text_tokens(s));
+    let blocks = |messages: &[crate::message::AgentMessage]| -> Vec<String> {
+        messages
+            .iter()
+            .map(|message| serialize_message(message, inputs.serialize))
+            .filter(|block| !block.is_empty())
+            .collect()
+    };
+    let chunk = |blocks: Vec<String>, task: PromptTask, carried: u64| match inputs.summary_window {
+        None => Ok(if blocks.is_empty() { Vec::new() } else { vec![blocks.join("\n\n")] }),
+        Some(window) => chunk_blocks(
+            &blocks,
+            SummarizerBudget {
+                context_window: window,
+                prompt_tokens: prompt_tokens(task),
+                max_output_tokens: max_output,
+                carried_summary_tokens: carried,
+            },
+            &|text: &str| estimator.text_tokens(text),
+        ),
+    };
+    // Every history chunk after the first carries the running summary, which is at most
+    // the output budget; the first carries the previous compaction's summary.
+    let carried = previous_tokens.max(max_output);
+    let history_chunks =
+        chunk(blocks(&preparation.messages_to_summarize), PromptTask::Update, carried)?;
+    let turn_prefix_chunks =
+        chunk(blocks(&preparation.turn_prefix_messages), PromptTask::TurnPrefix, max_output)?;
+    let estimated_tokens_after = preparation.kept_tokens + max_output;
+    Ok(PlannedCompaction {
+        preparation,
+        history_chunks,
+        turn_prefix_chunks,
+        estimated_tokens_after,
+    })
+}

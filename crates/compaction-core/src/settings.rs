@@ -1,0 +1,635 @@
+//! Compaction settings: the values, their defaults, layering and validation (no I/O).
+//!
+//! [`CompactionSettings`] holds every knob with its default in one place
+//! ([`CompactionSettings::default`]). Settings arrive in layers ([`SettingsPatch`]), each
+//! from one [`SettingSource`] (a settings file, the environment, command-line flags); a
+//! later layer overrides the keys it sets. Keys are pi's camelCase names; files read the
+//! `compaction` object of pi's `settings.json`. Reading files and the environment is the
+//! job of `compaction::settings`.
+//!
+//! Invariant: every error names the source and the key that caused it; a
+//! [`ResolvedSettings`] has passed [`ResolvedSettings::validate`].
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::tokens::{DEFAULT_ESTIMATOR, ESTIMATOR_NAMES};
+
+/// Every compaction setting. Serialized with pi's camelCase keys.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct CompactionSettings {
+    /// Whether automatic compaction runs at all (pi: `true`).
+    pub enabled: bool,
+    /// Tokens kept free for the model's reply; compaction fires when the context exceeds
+    /// window − reserve (pi: 16384).
+    pub reserve_tokens: u64,
+    /// Tokens of the most recent messages kept verbatim after a compaction (pi: 20000).
+    pub keep_recent_tokens: u64,
+    /// Fraction of the window at which compaction fires, in (0, 1] (0.75).
+    pub threshold: f64,
+    /// User turns always kept verbatim, whatever their size (2).
+    pub min_turns_to_keep: u64,
+    /// Output budget of a compaction summary, in tokens (4096).
+    pub max_summary_tokens: u64,
+    /// Output budget of a branch summary, in tokens (2048).
+    pub branch_max_summary_tokens: u64,
+    /// Model that writes summaries; `None` uses the session's model.
+    pub summary_model: Option<String>,
+    /// Keep the system prompt out of the summarized region (true).
+    pub preserve_system_prompt: bool,
+    /// Keep tool definitions out of the summarized region (true).
+    pub preserve_tools: bool,
+    /// How many recently touched files the summary lists explicitly (5).
+    pub preserve_recent_files: u64,
+    /// Token estimator name: `heuristic`, `pi`, `o200k` or `cl100k` (`heuristic`).
+    pub estimator: String,
+    /// Language summaries are written in; `None` follows the conversation.
+    pub summary_language: Option<String>,
+    /// Characters of each tool result the summarizer sees (2000, pi's own cut-off: enough
+    /// for an error message or the head of a file listing, while a long session's tool
+    /// output cannot crowd out the conversation in the summary request).
+    pub tool_result_max_chars: u64,
+    /// Compact once the context holds this many messages; `None` turns the rule off
+    /// (counting messages says little about size in coding sessions).
+    pub max_messages: Option<u64>,
+    /// Context window in tokens, overriding the model table; `None` uses the table.
+    pub context_window: Option<u64>,
+}
+
+impl Default for CompactionSettings {
+    fn default() -> Self {
+        CompactionSettings {
+            enabled: true,
+            reserve_tokens: 16384,
+            keep_recent_tokens: 20000,
+            threshold: 0.75,
+            min_turns_to_keep: 2,
+            max_summary_tokens: 4096,
+            branch_max_summary_tokens: 2048,
+            summary_model: None,
+            preserve_system_prompt: true,
+            preserve_tools: true,
+            preserve_recent_files: 5,
+            estimator: DEFAULT_ESTIMATOR.to_owned(),
+            summary_language: None,
+            tool_result_max_chars: 2000,
+            max_messages: None,
+            context_window: None,
+        }
+    }
+}
+
+/// Where a layer of settings came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SettingSource {
+    /// The built-in default.
+    Default,
+    /// A settings file (its `compaction` object).
+    File(PathBuf),
+    /// An environment variable (`COMPACTION_<KEY>`).
+    Env,
+    /// A command-line flag.
+    Flag,
+}
+
+impl fmt::Display for SettingSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SettingSource::Default => f.write_str("default"),
+            SettingSource::File(path) => write!(f, "{}", path.display()),
+            SettingSource::Env => f.write_str("env"),
+            SettingSource::Flag => f.write_str("flag"),
+        }
+    }
+}
+
+/// A setting that could not be used.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SettingsError {
+    /// The value has the wrong type or does not parse (e.g. a negative budget).
+    #[error("{origin}: `{key}`: {message}")]
+    Malformed { origin: SettingSource, key: String, message: String },
+    /// The value parses but is out of range, alone or together with another setting.
+    #[error("{origin}: `{key}`: {message}")]
+    Invalid { origin: SettingSource, key: String, message: String },
+    /// The settings file is not JSON, or `compaction` is not an object.
+    #[error("{origin}: {message}")]
+    File { origin: SettingSource, message: String },
+}
+
+/// The env var that sets `key` (`reserveTokens` → `COMPACTION_RESERVE_TOKENS`).
+pub fn env_var_name(key: &str) -> String {
+    let mut name = String::from("COMPACTION_");
+    for ch in key.chars() {
+        if ch.is_ascii_uppercase() {
+            name.push('_');
+        }
+        name.push(ch.to_ascii_uppercase());
+    }
+    name
+}
+
+/// Every setting key, in the order of [`CompactionSettings`].
+pub const SETTING_KEYS: &[&str] = &[
+    "enabled",
+    "reserveTokens",
+    "keepRecentTokens",
+    "threshold",
+    "minTurnsToKeep",
+    "maxSummaryTokens",
+    "branchMaxSummaryTokens",
+    "summaryModel",
+    "preserveSystemPrompt",
+    "preserveTools",
+    "preserveRecentFiles",
+    "estimator",
+    "summaryLanguage",
+    "toolResultMaxChars",
+    "maxMessages",
+    "contextWindow",
+];
+
+/// Values one layer sets; `None` leaves the key to lower layers. For optional settings,
+/// `Some(None)` clears the value (JSON `null`, or `none` in the environment).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SettingsPatch {
+    pub enabled: Option<bool>,
+    pub reserve_tokens: Option<u64>,
+    pub keep_recent_tokens: Option<u64>,
+    pub threshold: Option<f64>,
+    pub min_turns_to_keep: Option<u64>,
+    pub max_summary_tokens: Option<u64>,
+    pub branch_max_summary_tokens: Option<u64>,
+    pub summary_model: Option<Option<String>>,
+    pub preserve_system_prompt: Option<bool>,
+    pub preserve_tools: Option<bool>,
+    pub preserve_recent_files: Option<u64>,
+    pub estimator: Option<String>,
+    pub summary_language: Option<Option<String>>,
+    pub tool_result_max_chars: Option<u64>,
+    pub max_messages: Option<Option<u64>>,
+    pub context_window: Option<Option<u64>>,
+}
+
+/// A raw value of one key, from JSON or from text (environment).
+enum RawValue<'a> {
+    Json(&'a Value),
+    Text(&'a str),
+}
+
+impl RawValue<'_> {
+    fn boolean(&self) -> Result<bool, String> {
+        match self {
+            RawValue::Json(Value::Bool(flag)) => Ok(*flag),
+            RawValue::Text(text) => match text.trim().to_ascii_lowercase().as_str() {
+                "true" | "1" | "yes" | "on" => Ok(true),
+                "false" | "0" | "no" | "off" => Ok(false),
+                _ => Err(format!("expected true or false, got `{text}`")),
+            },
+            RawValue::Json(other) => Err(format!("expected true or false, got {other}")),
+        }
+    }
+
+    fn count(&self) -> Result<u64, String> {
+        let parsed = match self {
+            RawValue::Json(Value::Number(number)) => number.as_u64(),
+            RawValue::Json(_) => None,
+            RawValue::Text(text) => text.trim().parse::<u64>().ok(),
+        };
+        parsed.ok_or_else(|| format!("expected a non-negative integer, got {}", self.shown()))
+    }
+
+    fn fraction(&self) -> Result<f64, String> {
+        let parsed = match self {
+            RawValue::Json(Value::Number(number)) => number.as_f64(),
+            RawValue::Json(_) => None,
+            RawValue::Text(text) => text.trim().parse::<f64>().ok(),
+        };
+        parsed.ok_or_else(|| format!("expected a number, got {}", self.shown()))
+    }
+
+    fn text(&self) -> Result<String, String> {
+        match self {
+            RawValue::Json(Value::String(text)) => Ok(text.clone()),
+            RawValue::Text(text) => Ok((*text).to_owned()),
+            RawValue::Json(other) => Err(format!("expected a string, got {other}")),
+        }
+    }
+
+    fn is_none(&self) -> bool {
+        match self {
+            RawValue::Json(value) => value.is_null(),
+            RawValue::Text(text) => {
+                let text = text.trim();
+                text.is_empty() || text.eq_ignore_ascii_case("none")
+            }
+        }
+    }
+
+    fn optional<T>(&self, parse: impl Fn(&Self) -> Result<T, String>) -> Result<Option<T>, String> {
+        if self.is_none() { Ok(None) } else { parse(self).map(Some) }
+    }
+
+    fn shown(&self) -> String {
+        match self {
+            RawValue::Json(value) => value.to_string(),
+            RawValue::Text(text) => format!("`{text}`"),
+        }
+    }
+}
+
+impl SettingsPatch {
+    /// The patch a settings file's `compaction` object describes. Unknown keys are ignored
+    /// (pi and its extensions may add their own).
+    pub fn from_json(
+        object: &Map<String, Value>,
+        source: &SettingSource,
+    ) -> Result<Self, SettingsError> {
+        let mut patch = SettingsPatch::default();
+        for (key, value) in object {
+            if SETTING_KEYS.contains(&key.as_str()) {
+                patch.set(key, RawValue::Json(value), source)?;
+            }
+        }
+        Ok(patch)
+    }
+
+    /// The patch the `compaction` key of a whole settings document describes (empty when the
+    /// document has no such key).
+    pub fn from_settings_document(
+        document: &Value,
+        source: &SettingSource,
+    ) -> Result<Self, SettingsError> {
+        match document {
+            Value::Object(root) => match root.get("compaction") {
+                None | Some(Value::Null) => Ok(SettingsPatch::default()),
+                Some(Value::Object(object)) => SettingsPatch::from_json(object, source),
+                Some(other) => Err(SettingsError::File {
+                    origin: source.clone(),
+                    message: format!("`compaction` must be an object, got {other}"),
+                }),
+            },
+            other @ (Value::Null
+            | Value::Bool(_)
+            | Value::Number(_)
+            | Value::String(_)
+            | Value::Array(_)) => Err(SettingsError::File {
+                origin: source.clone(),
+                message: format!("settings must be a JSON object, got {other}"),
+            }),
+        }
+    }
+
+    /// Sets one key from its text form (environment values).
+    pub fn set_text(
+        &mut self,
+        key: &str,
+        text: &str,
+        source: &SettingSource,
+    ) -> Result<(), SettingsError> {
+        self.set(key, RawValue::Text(text), source)
+    }
+
+    fn set(
+        &mut self,
+        key: &str,
+        raw: RawValue<'_>,
+        source: &SettingSource,
+    ) -> Result<(), SettingsError> {
+        let malformed = |message: String| SettingsError::Malformed {
+            origin: source.clone(),
+            key: key.to_owned(),
+            message,
+        };
+        match key {
+            "enabled" => self.enabled = Some(raw.boolean().map_err(malformed)?),
+            "reserveTokens" => self.reserve_tokens = Some(raw.count().map_err(malformed)?),
+            "keepRecentTokens" => self.keep_recent_tokens = Some(raw.count().map_err(malformed)?),
+            "threshold" => self.threshold = Some(raw.fraction().map_err(malformed)?),
+            "minTurnsToKeep" => self.min_turns_to_keep = Some(raw.count().map_err(malformed)?),
+            "maxSummaryTokens" => self.max_summary_tokens = Some(raw.count().map_err(malformed)?),
+            "branchMaxSummaryTokens" => {
+                self.branch_max_summary_tokens = Some(raw.count().map_err(malformed)?)
+            }
+            "summaryModel" => {
+                self.summary_model = Some(raw.optional(RawValue::text).map_err(malformed)?)
+            }
+            "preserveSystemPrompt" => {
+                self.preserve_system_prompt = Some(raw.boolean().map_err(malformed)?)
+            }
+            "preserveTools" => self.preserve_tools = Some(raw.boolean().map_err(malformed)?),
+            "preserveRecentFiles" => {
+                self.preserve_recent_files = Some(raw.count().map_err(malformed)?)
+            }
+            "estimator" => self.estimator = Some(raw.text().map_err(malformed)?),
+            "summaryLanguage" => {
+                self.summary_language = Some(raw.optional(RawValue::text).map_err(malformed)?)
+            }
+            "toolResultMaxChars" => {
+                self.tool_result_max_chars = Some(raw.count().map_err(malformed)?)
+            }
+            "maxMessages" => {
+                self.max_messages = Some(raw.optional(RawValue::count).map_err(malformed)?)
+            }
+            "contextWindow" => {
+                self.context_window = Some(raw.optional(RawValue::count).map_err(malformed)?)
+            }
+            other => {
+                return Err(SettingsError::Malformed {
+                    origin: source.clone(),
+                    key: other.to_owned(),
+                    message: "unknown setting".to_owned(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The keys this patch sets.
+    pub fn keys(&self) -> Vec<&'static str> {
+        let set = [
+            self.enabled.is_some(),
+            self.reserve_tokens.is_some(),
+            self.keep_recent_tokens.is_some(),
+            self.threshold.is_some(),
+            self.min_turns_to_keep.is_some(),
+            self.max_summary_tokens.is_some(),
+            self.branch_max_summary_tokens.is_some(),
+            self.summary_model.is_some(),
+            self.preserve_system_prompt.is_some(),
+            self.preserve_tools.is_some(),
+            self.preserve_recent_files.is_some(),
+            self.estimator.is_some(),
+            self.summary_language.is_some(),
+            self.tool_result_max_chars.is_some(),
+            self.max_messages.is_some(),
+            self.context_window.is_some(),
+        ];
+        SETTING_KEYS.iter().zip(set).filter_map(|(key, set)| set.then_some(*key)).collect()
+    }
+
+    /// Writes the keys this patch sets into `settings`.
+    pub fn apply_to(&self, settings: &mut CompactionSettings) {
+        fn put<T: Clone>(target: &mut T, value: &Option<T>) {
+            if let Some(value) = value {
+                *target = value.clone();
+            }
+        }
+        put(&mut settings.enabled, &self.enabled);
+        put(&mut settings.reserve_tokens, &self.reserve_tokens);
+        put(&mut settings.keep_recent_tokens, &self.keep_recent_tokens);
+        put(&mut settings.threshold, &self.threshold);
+        put(&mut settings.min_turns_to_keep, &self.min_turns_to_keep);
+        put(&mut settings.max_summary_tokens, &self.max_summary_tokens);
+        put(&mut settings.branch_max_summary_tokens, &self.branch_max_summary_tokens);
+        put(&mut settings.summary_model, &self.summary_model);
+        put(&mut settings.preserve_system_prompt, &self.preserve_system_prompt);
+        put(&mut settings.preserve_tools, &self.preserve_tools);
+        put(&mut settings.preserve_recent_files, &self.preserve_recent_files);
+        put(&mut settings.estimator, &self.estimator);
+        put(&mut settings.summary_language, &self.summary_language);
+        put(&mut settings.tool_result_max_chars, &self.tool_result_max_chars);
+        put(&mut settings.max_messages, &self.max_messages);
+        put(&mut settings.context_window, &self.context_window);
+    }
+}
+
+/// Settings after layering, with the source of every key that a layer set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResolvedSettings {
+    pub settings: CompactionSettings,
+    /// The layer that last set each key; keys absent here are defaults.
+    pub sources: BTreeMap<&'static str, SettingSource>,
+}
+
+impl ResolvedSettings {
+    /// Applies `layers` in order over the defaults (later layers win) and validates.
+    pub fn resolve(layers: &[(SettingSource, SettingsPatch)]) -> Result<Self, SettingsError> {
+        let mut resolved =
+            ResolvedSettings { settings: CompactionSettings::default(), sources: BTreeMap::new() };
+        for (source, patch) in layers {
+            patch.apply_to(&mut resolved.settings);
+            for key in patch.keys() {
+                resolved.sources.insert(key, source.clone());
+            }
+        }
+        resolved.validate()?;
+        Ok(resolved)
+    }
+
+    /// Where `key` was last set.
+    pub fn source_of(&self, key: &str) -> SettingSource {
+        self.sources.get(key).cloned().unwrap_or(SettingSource::Default)
+    }
+
+    fn invalid(&self, key: &str, message: String) -> SettingsError {
+        SettingsError::Invalid { origin: self.source_of(key), key: key.to_owned(), message }
+    }
+
+    /// Checks every value and, when `contextWindow` is set, the budgets against it.
+    pub fn validate(&self) -> Result<(), SettingsError> {
+        let s = &self.settings;
+        if !(s.threshold > 0.0 && s.threshold <= 1.0) {
+            return Err(
+                self.invalid("threshold", format!("must be in (0, 1], got {}", s.threshold))
+            );
+        }
+        if !ESTIMATOR_NAMES.contains(&s.estimator.as_str()) {
+            return Err(self.invalid(
+                "estimator",
+                format!(
+                    "unknown estimator `{}` (available: {})",
+                    s.estimator,
+                    ESTIMATOR_NAMES.join(", ")
+                ),
+            ));
+        }
+        for (key, value) in [
+            ("maxSummaryTokens", s.max_summary_tokens),
+            ("branchMaxSummaryTokens", s.branch_max_summary_tokens),
+            ("toolResultMaxChars", s.tool_result_max_chars),
+        ] {
+            if value == 0 {
+                return Err(self.invalid(key, "must be at least 1".to_owned()));
+            }
+        }
+        if s.max_messages == Some(0) {
+            return Err(self.invalid(
+                "maxMessages",
+                "must be at least 1 (or null to turn the rule off)".to_owned(),
+            ));
+        }
+        match s.context_window {
+            Some(0) => Err(self.invalid("contextWindow", "must be at least 1".to_owned())),
+            Some(window) => self.validate_for_window(window),
+            None => Ok(()),
+        }
+    }
+
+    /// Checks the token budgets against the context window of the model in use. A budget
+    /// left at its default that does not fit a configured `contextWindow` is reported
+    /// against `contextWindow`, the key the user actually set.
+    pub fn validate_for_window(&self, window: u64) -> Result<(), SettingsError> {
+        let s = &self.settings;
+        for (key, value) in
+            [("reserveTokens", s.reserve_tokens), ("keepRecentTokens", s.keep_recent_tokens)]
+        {
+            if value >= window {
+                let blamed = if self.source_of(key) == SettingSource::Default
+                    && self.source_of("contextWindow") != SettingSource::Default
+                {
+                    "contextWindow"
+                } else {
+                    key
+                };
+                return Err(self.invalid(
+                    blamed,
+                    format!("{key} ({value}) must be below the context window ({window})"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+    use serde_json::json;
+
+    fn file(name: &str) -> SettingSource {
+        SettingSource::File(PathBuf::from(name))
+    }
+
+    fn patch(value: Value, source: &SettingSource) -> SettingsPatch {
+        SettingsPatch::from_settings_document(&value, source).unwrap()
+    }
+
+    #[test]
+    fn defaults_match_pi_and_the_design() {
+        let s = CompactionSettings::default();
+        assert!(s.enabled);
+        assert_eq!((s.reserve_tokens, s.keep_recent_tokens), (16384, 20000));
+        assert_eq!(s.threshold, 0.75);
+        assert_eq!(s.estimator, "heuristic");
+        assert_eq!(s.max_messages, None);
+        let json = serde_json::to_value(&s).unwrap();
+        assert_eq!(json["reserveTokens"], 16384);
+        assert_eq!(json["toolResultMaxChars"], 2000);
+        let keys: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(keys, SETTING_KEYS);
+    }
+
+    #[test]
+    fn later_layers_win_and_sources_are_tracked() {
+        let global = file("/home/u/.pi/agent/settings.json");
+        let project = file("/p/.pi/settings.json");
+        let layers = vec![
+            (
+                global.clone(),
+                patch(json!({"compaction":{"reserveTokens":1000,"threshold":0.5}}), &global),
+            ),
+            (
+                project.clone(),
+                patch(
+                    json!({"theme":"dark","compaction":{"threshold":0.6,"somethingNew":1}}),
+                    &project,
+                ),
+            ),
+            (SettingSource::Env, {
+                let mut p = SettingsPatch::default();
+                p.set_text("summaryModel", "none", &SettingSource::Env).unwrap();
+                p.set_text("maxMessages", "40", &SettingSource::Env).unwrap();
+                p
+            }),
+            (
+                SettingSource::Flag,
+                SettingsPatch { threshold: Some(0.9), ..SettingsPatch::default() },
+            ),
+        ];
+        let resolved = ResolvedSettings::resolve(&layers).unwrap();
+        assert_eq!(resolved.settings.reserve_tokens, 1000);
+        assert_eq!(resolved.settings.threshold, 0.9);
+        assert_eq!(resolved.settings.max_messages, Some(40));
+        assert_eq!(resolved.source_of("reserveTokens"), global);
+        assert_eq!(resolved.source_of("threshold"), SettingSource::Flag);
+        assert_eq!(resolved.source_of("maxMessages"), SettingSource::Env);
+        assert_eq!(resolved.source_of("enabled"), SettingSource::Default);
+    }
+
+    #[test]
+    fn malformed_values_name_file_and_key() {
+        let source = file("/p/.pi/settings.json");
+        let error = SettingsPatch::from_settings_document(
+            &json!({"compaction":{"reserveTokens":-5}}),
+            &source,
+        )
+        .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "/p/.pi/settings.json: `reserveTokens`: expected a non-negative integer, got -5"
+        );
+        let error = SettingsPatch::from_settings_document(
+            &json!({"compaction":{"enabled":"yes"}}),
+            &source,
+        )
+        .unwrap_err();
+        assert!(matches!(&error, SettingsError::Malformed { key, .. } if key == "enabled"));
+        let error =
+            SettingsPatch::from_settings_document(&json!({"compaction":[1]}), &source).unwrap_err();
+        assert!(matches!(error, SettingsError::File { .. }));
+        let mut env = SettingsPatch::default();
+        let error = env.set_text("keepRecentTokens", "lots", &SettingSource::Env).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "env: `keepRecentTokens`: expected a non-negative integer, got `lots`"
+        );
+    }
+
+    #[test]
+    fn invalid_values_name_the_layer_that_set_them() {
+        let source = file("/home/u/.pi/agent/settings.json");
+        for (compaction, key) in [
+            (json!({"threshold":1.5}), "threshold"),
+            (json!({"threshold":0}), "threshold"),
+            (json!({"estimator":"gpt2"}), "estimator"),
+            (json!({"contextWindow":32000,"keepRecentTokens":32000}), "keepRecentTokens"),
+            (json!({"contextWindow":8000}), "contextWindow"),
+            (json!({"contextWindow":8000,"reserveTokens":9000}), "reserveTokens"),
+            (json!({"maxMessages":0}), "maxMessages"),
+        ] {
+            let layer = patch(json!({"compaction": compaction}), &source);
+            let error = ResolvedSettings::resolve(&[(source.clone(), layer)]).unwrap_err();
+            let SettingsError::Invalid { origin: s, key: k, .. } = error else {
+                panic!("unexpected {error:?}")
+            };
+            assert_eq!((s, k.as_str()), (source.clone(), key));
+        }
+        // A window given later still reports the budget's own source.
+        let layers = [
+            (source.clone(), patch(json!({"compaction":{"keepRecentTokens":50000}}), &source)),
+            (
+                SettingSource::Flag,
+                SettingsPatch { context_window: Some(Some(40000)), ..SettingsPatch::default() },
+            ),
+        ];
+        let error = ResolvedSettings::resolve(&layers).unwrap_err();
+        assert!(
+            error.to_string().starts_with("/home/u/.pi/agent/settings.json: `keepRecentTokens`"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn env_names_are_screaming_snake_case() {
+        assert_eq!(env_var_name("reserveTokens"), "COMPACTION_RESERVE_TOKENS");
+        assert_eq!(env_var_name("enabled"), "COMPACTION_ENABLED");
+    }
+}

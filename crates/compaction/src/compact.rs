@@ -1,0 +1,349 @@
+//! The one orchestration path for compaction: plan → summarize → append.
+//!
+//! Manual runs (`compaction run`), automatic and overflow compaction in the harness, and
+//! extension-driven compaction all call [`Compactor::run`]. It plans with the core (the same
+//! plan `compaction plan` prints), summarizes the history chunk by chunk — each chunk
+//! updating the running summary — while the split turn's prefix is summarized
+//! concurrently, builds the `compaction` entry and appends it through the store.
+//!
+//! Invariant: the session file changes only by the one appended line, and only after every
+//! summarizer call succeeded and the result is known to shrink the context; any error or
+//! cancellation leaves the file byte-identical.
+
+use compaction_core::entry::Entry;
+use compaction_core::plan::{
+    CompactionPlan, PlanError, PlanInputs, PlannedCompaction, plan_compaction,
+};
+use compaction_core::prepare::NothingToCompact;
+use compaction_core::serialize::{Redactor, SerializeOptions};
+use compaction_core::session::{Session, UnknownEntryId};
+use compaction_core::settings::CompactionSettings;
+use compaction_core::tokens::TokenEstimator;
+use futures_util::future::try_join;
+use tokio_util::sync::CancellationToken;
+
+use crate::error::SummarizerError;
+use crate::store::{NewEntry, Parent, SessionStore, StoreError};
+use crate::summarizer::{Summarizer, SummaryKind, SummaryProgress, SummaryRequest, SummaryUsage};
+
+/// Why a compaction runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CompactionReason {
+    /// Asked for by the user (`compaction run`, `/compact`).
+    Manual,
+    /// The trigger fired before a model call.
+    Threshold,
+    /// The model rejected a request as too long.
+    Overflow,
+}
+
+/// What to compact.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CompactRequest {
+    /// The leaf to compact at; `None` is the current leaf.
+    pub leaf: Option<String>,
+    /// Extra focus for the summary.
+    pub instructions: Option<String>,
+}
+
+/// Progress of a running compaction.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CompactionProgress {
+    /// A summarizer call starts (`call` counts from 1 up to `calls`).
+    Call { call: usize, calls: usize, kind: SummaryKind },
+    /// Progress inside a summarizer call.
+    Summarizer(SummaryProgress),
+}
+
+/// A compaction that was written.
+#[derive(Debug, Clone)]
+pub struct CompactOutcome {
+    /// The appended `compaction` entry.
+    pub entry: Entry,
+    /// Context tokens before.
+    pub tokens_before: u64,
+    /// Estimated context tokens after (summary + kept messages).
+    pub tokens_after: u64,
+    /// Usage summed over every summarizer call.
+    pub usage: SummaryUsage,
+    /// How many summarizer calls were made.
+    pub summarizer_calls: usize,
+}
+
+/// Why a compaction did not happen. The session file is unchanged in every case.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CompactError {
+    /// There is nothing to compact (not a failure: callers usually exit 0).
+    #[error("nothing to compact: {0}")]
+    Nothing(#[from] NothingToCompact),
+    /// The summary model's window cannot hold a request.
+    #[error(transparent)]
+    NoRoom(#[from] compaction_core::budget::NoRoomForTranscript),
+    /// The leaf asked for does not exist.
+    #[error(transparent)]
+    UnknownLeaf(#[from] UnknownEntryId),
+    /// A summarizer call failed (after its own retries).
+    #[error("summarizing failed: {0}")]
+    Summarizer(#[from] SummarizerError),
+    /// The summary would not make the context smaller.
+    #[error(
+        "compaction refused: the context would grow from {before} to about {after} tokens \
+         (the summary plus the kept messages); lower keepRecentTokens or maxSummaryTokens"
+    )]
+    NotReducing { before: u64, after: u64 },
+    /// The store could not append the entry.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<PlanError> for CompactError {
+    fn from(error: PlanError) -> Self {
+        match error {
+            PlanError::NothingToCompact(nothing) => CompactError::Nothing(nothing),
+            PlanError::NoRoom(no_room) => CompactError::NoRoom(no_room),
+        }
+    }
+}
+
+/// Everything a compaction needs besides the session.
+pub struct Compactor<'a> {
+    pub summarizer: &'a dyn Summarizer,
+    pub settings: &'a CompactionSettings,
+    /// The chat model's context window.
+    pub context_window: u64,
+    pub estimator: &'a dyn TokenEstimator,
+    /// Secrets to redact besides the built-in patterns (API keys in use).
+    pub redactor: Redactor,
+}
+
+impl std::fmt::Debug for Compactor<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Compactor")
+            .field("summarizer", &self.summarizer.label())
+            .field("context_window", &self.context_window)
+            .field("estimator", &self.estimator.name())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Compactor<'_> {
+    fn serialize_options(&self) -> SerializeOptions {
+        SerializeOptions {
+            tool_result_max_chars: usize::try_from(self.settings.tool_result_max_chars)
+                .unwrap_or(usize::MAX),
+            redactor: self.redactor.clone(),
+        }
+    }
+
+    /// The dry run at `leaf`: exactly what [`Compactor::run`] would do there.
+    pub fn plan(
+        &self,
+        session: &Session,
+        leaf: Option<usize>,
+        instructions: Option<&str>,
+    ) -> CompactionPlan {
+        let serialize = self.serialize_options();
+        let inputs = PlanInputs {
+            settings: self.settings,
+            context_window: self.context_window,
+            summary_window: self.summarizer.context_window(),
+            estimator: self.estimator,
+            serialize: &serialize,
+            instructions,
+        };
+        plan_compaction(session, leaf, &inputs)
+    }
+
+    /// Compacts the session in `store` and appends the `compaction` entry.
+    pub async fn run(
+        &self,
+        store: &mut SessionStore,
+        request: &CompactRequest,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(CompactionProgress) + Send + Sync),
+    ) -> Result<CompactOutcome, CompactError> {
+        let leaf = store.session().resolve_leaf(request.leaf.as_deref())?;
+        let plan = self.plan(store.session(), leaf, request.instructions.as_deref());
+        let planned = plan.compaction?;
+        let (summary, usage, calls) =
+            self.summarize(&planned, request.instructions.as_deref(), cancel, progress).await?;
+        let usage_value = serde_json::to_value(usage).ok();
+        let fields = planned.preparation.entry_fields(&summary, usage_value);
+        let stored_summary =
+            fields.get("summary").and_then(serde_json::Value::as_str).unwrap_or_default();
+        let tokens_before = planned.preparation.tokens_before;
+        let tokens_after =
+            planned.preparation.kept_tokens + self.estimator.text_tokens(stored_summary);
+        if tokens_after >= tokens_before {
+            return Err(CompactError::NotReducing { before: tokens_before, after: tokens_after });
+        }
+        if cancel.is_cancelled() {
+            return Err(SummarizerError::Cancelled {
+                attempts: 0,
+                elapsed: std::time::Duration::ZERO,
+            }
+            .into());
+        }
+        let parent = match leaf {
+            Some(index) => Parent::Id(store.session().entries()[index].id.clone()),
+            None => Parent::Root,
+        };
+        let new = NewEntry::new("compaction", without_type(fields)).with_parent(parent);
+        let entry = store.append(new)?;
+        Ok(CompactOutcome { entry, tokens_before, tokens_after, usage, summarizer_calls: calls })
+    }
+
+    /// Runs every summarizer call of a plan and merges the results.
+    pub async fn summarize(
+        &self,
+        planned: &PlannedCompaction,
+        instructions: Option<&str>,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(CompactionProgress) + Send + Sync),
+    ) -> Result<(String, SummaryUsage, usize), SummarizerError> {
+        let preparation = &planned.preparation;
+        let calls = planned.history_chunks.len() + planned.turn_prefix_chunks.len();
+        let history = ChunkJob {
+            kind: SummaryKind::History,
+            chunks: &planned.history_chunks,
+            messages: &preparation.messages_to_summarize,
+            previous_summary: preparation
+                .previous_summary
+                .as_deref()
+                .map(|summary| self.redactor.redact(summary).into_owned()),
+            instructions,
+            replace_instructions: false,
+            max_output_tokens: self.settings.max_summary_tokens,
+            first_call: 1,
+            calls,
+        };
+        let prefix = ChunkJob {
+            kind: SummaryKind::TurnPrefix,
+            chunks: &planned.turn_prefix_chunks,
+            messages: &preparation.turn_prefix_messages,
+            previous_summary: None,
+            first_call: planned.history_chunks.len() + 1,
+            ..history.clone()
+        };
+        let ((history, history_usage), (prefix, prefix_usage)) = try_join(
+            self.run_job(history, cancel, progress),
+            self.run_job(prefix, cancel, progress),
+        )
+        .await?;
+        let summary = merge_summaries(history.as_deref(), prefix.as_deref());
+        Ok((summary, history_usage.add(&prefix_usage), calls))
+    }
+
+    /// Serializes messages into transcript blocks with this compactor's options.
+    pub fn transcript_blocks(&self, messages: &[compaction_core::AgentMessage]) -> Vec<String> {
+        let options = self.serialize_options();
+        messages
+            .iter()
+            .map(|message| compaction_core::serialize::serialize_message(message, &options))
+            .filter(|block| !block.is_empty())
+            .collect()
+    }
+
+    /// Splits transcript blocks to fit the summarizer's window (one chunk when it has none).
+    pub fn chunk_for_summarizer(
+        &self,
+        blocks: Vec<String>,
+        task: compaction_core::prompts::PromptTask,
+        max_output_tokens: u64,
+        instructions: Option<&str>,
+    ) -> Result<Vec<String>, compaction_core::budget::NoRoomForTranscript> {
+        let Some(window) = self.summarizer.context_window() else {
+            return Ok(if blocks.is_empty() { Vec::new() } else { vec![blocks.join("\n\n")] });
+        };
+        let prompt_tokens = self.estimator.text_tokens(compaction_core::prompts::SYSTEM_PROMPT)
+            + self.estimator.text_tokens(compaction_core::prompts::task_prompt(task))
+            + instructions.map_or(0, |text| self.estimator.text_tokens(text))
+            + 64;
+        compaction_core::budget::chunk_blocks(
+            &blocks,
+            compaction_core::budget::SummarizerBudget {
+                context_window: window,
+                prompt_tokens,
+                max_output_tokens,
+                carried_summary_tokens: max_output_tokens,
+            },
+            &|text: &str| self.estimator.text_tokens(text),
+        )
+    }
+
+    /// Summarizes chunks in order, each updating the running summary.
+    pub async fn run_job(
+        &self,
+        job: ChunkJob<'_>,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(CompactionProgress) + Send + Sync),
+    ) -> Result<(Option<String>, SummaryUsage), SummarizerError> {
+        let mut running = job.previous_summary.clone();
+        let mut usage = SummaryUsage::default();
+        let max_output = u32::try_from(job.max_output_tokens).unwrap_or(u32::MAX);
+        for (number, chunk) in job.chunks.iter().enumerate() {
+            progress(CompactionProgress::Call {
+                call: job.first_call + number,
+                calls: job.calls,
+                kind: job.kind,
+            });
+            let mut request = SummaryRequest::new(job.kind, chunk.as_str(), max_output);
+            request.language = self.settings.summary_language.clone();
+            match (job.instructions, job.replace_instructions) {
+                (Some(instructions), true) => request.task_override = Some(instructions.to_owned()),
+                (instructions, _) => request.instructions = instructions.map(str::to_owned),
+            }
+            if number == 0 {
+                request.messages = job.messages.to_vec();
+            }
+            request.previous_summary = running.take();
+            let forward = |p: SummaryProgress| progress(CompactionProgress::Summarizer(p));
+            let response = self.summarizer.summarize(&request, cancel, &forward).await?;
+            usage = usage.add(&response.usage);
+            running = Some(response.text);
+        }
+        Ok((running, usage))
+    }
+}
+
+/// A sequence of summarizer calls over the chunks of one transcript.
+#[derive(Debug, Clone)]
+pub struct ChunkJob<'a> {
+    pub kind: SummaryKind,
+    pub chunks: &'a [String],
+    /// The structured messages behind the chunks (given to the first call).
+    pub messages: &'a [compaction_core::AgentMessage],
+    /// The summary the first chunk updates.
+    pub previous_summary: Option<String>,
+    pub instructions: Option<&'a str>,
+    /// Use `instructions` as the task prompt instead of appending them.
+    pub replace_instructions: bool,
+    pub max_output_tokens: u64,
+    /// Number of the first call, for progress (from 1).
+    pub first_call: usize,
+    /// Calls in the whole operation, for progress.
+    pub calls: usize,
+}
+
+/// Joins the history summary and the split turn's prefix summary.
+pub fn merge_summaries(history: Option<&str>, prefix: Option<&str>) -> String {
+    match (history.map(str::trim), prefix.map(str::trim)) {
+        (Some(history), Some(prefix)) => format!(
+            "{history}\n\n---\n\n**Earlier in the turn that is still in progress:**\n\n{prefix}"
+        ),
+        (Some(history), None) => history.to_owned(),
+        (None, Some(prefix)) => {
+            format!("**Earlier in the turn that is still in progress:**\n\n{prefix}")
+        }
+        (None, None) => String::new(),
+    }
+}
+
+fn without_type(
+    mut fields: serde_json::Map<String, serde_json::Value>,
+) -> serde_json::Map<String, serde_json::Value> {
+    fields.shift_remove("type");
+    fields
+}

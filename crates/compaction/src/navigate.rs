@@ -1,0 +1,170 @@
+//! Moving to another entry of the session tree, summarizing the branch left behind.
+//!
+//! The same shape as compaction: plan with the core (collect the abandoned entries, choose
+//! the messages under the token budget), summarize through the same [`Summarizer`] and the
+//! same chunking, then append one `branch_summary` entry as a child of the target with
+//! `fromId` = the old leaf. Invariant: with nothing to summarize nothing is written, and a
+//! failed or cancelled summary leaves the session file byte-identical.
+
+use compaction_core::branch::{
+    BranchCollection, BranchPreparation, branch_summary_entry_fields, collect_branch_entries,
+    prepare_branch_entries,
+};
+use compaction_core::entry::Entry;
+use compaction_core::files::file_lists_appendix;
+use compaction_core::session::{Session, UnknownEntryId};
+
+use crate::compact::{ChunkJob, CompactionProgress, Compactor};
+use crate::error::SummarizerError;
+use crate::store::{NewEntry, Parent, SessionStore, StoreError};
+use crate::summarizer::{SummaryKind, SummaryUsage};
+use compaction_core::prompts::PromptTask;
+use tokio_util::sync::CancellationToken;
+
+/// Where to go and what to do with the branch left behind.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NavigateRequest {
+    /// The entry to continue from.
+    pub target: String,
+    /// The leaf being left; `None` is the current leaf.
+    pub from: Option<String>,
+    /// Whether to summarize the abandoned branch.
+    pub summarize: bool,
+    /// Extra focus for the summary.
+    pub instructions: Option<String>,
+    /// Use `instructions` instead of the built-in branch prompt.
+    pub replace_instructions: bool,
+    /// Token budget for the branch's messages; `None` is window − reserve.
+    pub token_budget: Option<u64>,
+}
+
+/// The dry run of a navigation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BranchPlan {
+    pub old_leaf: usize,
+    pub target: usize,
+    pub collection: BranchCollection,
+    pub preparation: BranchPreparation,
+    pub token_budget: u64,
+}
+
+/// What a navigation did.
+#[derive(Debug, Clone)]
+pub struct NavigateOutcome {
+    pub plan: BranchPlan,
+    /// The appended `branch_summary` entry, when one was written.
+    pub entry: Option<Entry>,
+    pub usage: SummaryUsage,
+}
+
+/// Why a navigation failed. The session file is unchanged in every case.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum NavigateError {
+    #[error(transparent)]
+    UnknownEntry(#[from] UnknownEntryId),
+    /// The target is the leaf already.
+    #[error("entry `{0}` is already the current leaf")]
+    AlreadyThere(String),
+    /// The session has no entries to navigate.
+    #[error("the session has no entries")]
+    Empty,
+    #[error(transparent)]
+    NoRoom(#[from] compaction_core::budget::NoRoomForTranscript),
+    #[error("summarizing the branch failed: {0}")]
+    Summarizer(#[from] SummarizerError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// The words put before a branch summary in the entry.
+pub const BRANCH_SUMMARY_PREAMBLE: &str =
+    "Work done on another branch of this session before the user came back here:";
+
+impl Compactor<'_> {
+    /// Plans the move from `request.from` (or the current leaf) to `request.target`.
+    pub fn plan_navigation(
+        &self,
+        session: &Session,
+        request: &NavigateRequest,
+    ) -> Result<BranchPlan, NavigateError> {
+        let old_leaf = match &request.from {
+            Some(id) => session.index_of(id).ok_or_else(|| UnknownEntryId(id.clone()))?,
+            None => session.leaf().ok_or(NavigateError::Empty)?,
+        };
+        let target = session
+            .index_of(&request.target)
+            .ok_or_else(|| UnknownEntryId(request.target.clone()))?;
+        if target == old_leaf {
+            return Err(NavigateError::AlreadyThere(request.target.clone()));
+        }
+        let collection = collect_branch_entries(session, old_leaf, target);
+        let token_budget = request
+            .token_budget
+            .unwrap_or_else(|| self.context_window.saturating_sub(self.settings.reserve_tokens));
+        let estimate =
+            |message: &compaction_core::AgentMessage| self.estimator.message_tokens(message);
+        let preparation =
+            prepare_branch_entries(session, &collection.entries, token_budget, &estimate);
+        Ok(BranchPlan { old_leaf, target, collection, preparation, token_budget })
+    }
+
+    /// Navigates: plans, summarizes the abandoned branch when asked and there is something
+    /// to summarize, and appends the `branch_summary` entry under the target.
+    pub async fn navigate(
+        &self,
+        store: &mut SessionStore,
+        request: &NavigateRequest,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(CompactionProgress) + Send + Sync),
+    ) -> Result<NavigateOutcome, NavigateError> {
+        let plan = self.plan_navigation(store.session(), request)?;
+        if !request.summarize || plan.preparation.messages.is_empty() {
+            return Ok(NavigateOutcome { plan, entry: None, usage: SummaryUsage::default() });
+        }
+        let blocks = self.transcript_blocks(&plan.preparation.messages);
+        let max_output = self.settings.branch_max_summary_tokens;
+        let instructions = request.instructions.as_deref();
+        let chunks =
+            self.chunk_for_summarizer(blocks, PromptTask::Branch, max_output, instructions)?;
+        let job = ChunkJob {
+            kind: SummaryKind::Branch,
+            chunks: &chunks,
+            messages: &plan.preparation.messages,
+            previous_summary: None,
+            instructions,
+            replace_instructions: request.replace_instructions,
+            max_output_tokens: max_output,
+            first_call: 1,
+            calls: chunks.len(),
+        };
+        let (summary, usage) = self.run_job(job, cancel, progress).await?;
+        let summary = summary.unwrap_or_default();
+        let text = format!(
+            "{BRANCH_SUMMARY_PREAMBLE}\n\n{}{}",
+            summary.trim(),
+            file_lists_appendix(&plan.preparation.read_files, &plan.preparation.modified_files)
+        );
+        if cancel.is_cancelled() {
+            return Err(SummarizerError::Cancelled {
+                attempts: 0,
+                elapsed: std::time::Duration::ZERO,
+            }
+            .into());
+        }
+        let session = store.session();
+        let from_id = session.entries()[plan.old_leaf].id.clone();
+        let target_id = session.entries()[plan.target].id.clone();
+        let mut fields = branch_summary_entry_fields(
+            &text,
+            &from_id,
+            &plan.preparation.details(),
+            serde_json::to_value(usage).ok(),
+            false,
+        );
+        fields.shift_remove("type");
+        let entry = store
+            .append(NewEntry::new("branch_summary", fields).with_parent(Parent::Id(target_id)))?;
+        Ok(NavigateOutcome { plan, entry: Some(entry), usage })
+    }
+}

@@ -1,0 +1,270 @@
+//! Loading compaction settings from pi's settings files, the environment and flags.
+//!
+//! Precedence, lowest first (a later source overrides the keys it sets):
+//! 1. built-in defaults ([`CompactionSettings::default`]);
+//! 2. the global file `<agent dir>/settings.json`, where the agent dir is
+//!    `$PI_CODING_AGENT_DIR` when set and non-empty (a leading `~` or `~/` expands to the home
+//!    directory, as pi does) and `~/.pi/agent` otherwise;
+//! 3. the project file `<cwd>/.pi/settings.json` (the working directory only, as pi reads it);
+//! 4. environment variables `COMPACTION_<KEY>` with the key in SCREAMING_SNAKE_CASE:
+//!    `COMPACTION_ENABLED`, `COMPACTION_RESERVE_TOKENS`, `COMPACTION_KEEP_RECENT_TOKENS`,
+//!    `COMPACTION_THRESHOLD`, `COMPACTION_MIN_TURNS_TO_KEEP`, `COMPACTION_MAX_SUMMARY_TOKENS`,
+//!    `COMPACTION_BRANCH_MAX_SUMMARY_TOKENS`, `COMPACTION_SUMMARY_MODEL`,
+//!    `COMPACTION_PRESERVE_SYSTEM_PROMPT`, `COMPACTION_PRESERVE_TOOLS`,
+//!    `COMPACTION_PRESERVE_RECENT_FILES`, `COMPACTION_ESTIMATOR`,
+//!    `COMPACTION_SUMMARY_LANGUAGE`, `COMPACTION_TOOL_RESULT_MAX_CHARS`,
+//!    `COMPACTION_MAX_MESSAGES`, `COMPACTION_CONTEXT_WINDOW` (booleans: true/false/1/0/yes/
+//!    no/on/off; optional values: empty or `none` clears them);
+//! 5. command-line flags, given as a [`SettingsPatch`] the CLI fills.
+//!
+//! Files are read from their `compaction` object; other keys belong to pi and are ignored,
+//! as are unknown keys inside `compaction`. A missing file is an empty layer.
+//!
+//! Invariant: the result is validated, and every error names the file (or `env`/`flag`)
+//! and the key at fault.
+
+use std::path::{Path, PathBuf};
+
+use compaction_core::settings::{
+    ResolvedSettings, SETTING_KEYS, SettingSource, SettingsError, SettingsPatch, env_var_name,
+};
+
+pub use compaction_core::settings::CompactionSettings;
+
+/// The environment variable pi reads to relocate its agent directory.
+pub const AGENT_DIR_ENV: &str = "PI_CODING_AGENT_DIR";
+
+/// Why settings could not be loaded.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LoadError {
+    /// A settings file exists but could not be read (permissions, not a file…).
+    #[error("cannot read {}: {error}", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        error: std::io::Error,
+    },
+    /// A settings file is not valid JSON.
+    #[error("{}: not valid JSON: {error}", path.display())]
+    Json {
+        path: PathBuf,
+        #[source]
+        error: serde_json::Error,
+    },
+    /// A value is malformed or invalid; the error names its source and key.
+    #[error(transparent)]
+    Invalid(#[from] SettingsError),
+}
+
+/// The two settings files pi reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettingsPaths {
+    /// `<agent dir>/settings.json`; `None` when no home directory is known.
+    pub global: Option<PathBuf>,
+    /// `<cwd>/.pi/settings.json`.
+    pub project: PathBuf,
+}
+
+impl SettingsPaths {
+    /// The paths for `cwd`, given the home directory and the value of
+    /// `PI_CODING_AGENT_DIR` (explicit, so tests need not touch the process environment).
+    pub fn new(cwd: &Path, home: Option<&Path>, agent_dir_env: Option<&str>) -> Self {
+        SettingsPaths {
+            global: agent_dir(home, agent_dir_env).map(|dir| dir.join("settings.json")),
+            project: cwd.join(".pi").join("settings.json"),
+        }
+    }
+
+    /// The paths for `cwd` from this process's home directory and environment.
+    pub fn from_process_env(cwd: &Path) -> Self {
+        let home = std::env::home_dir();
+        let agent_dir = std::env::var(AGENT_DIR_ENV).ok();
+        SettingsPaths::new(cwd, home.as_deref(), agent_dir.as_deref())
+    }
+}
+
+/// pi's agent directory: `$PI_CODING_AGENT_DIR` with `~` expanded when set and non-empty,
+/// else `<home>/.pi/agent`.
+pub fn agent_dir(home: Option<&Path>, agent_dir_env: Option<&str>) -> Option<PathBuf> {
+    match agent_dir_env.filter(|value| !value.is_empty()) {
+        Some("~") => home.map(Path::to_path_buf),
+        Some(value) => match value.strip_prefix("~/") {
+            // pi concatenates `homedir() + path.slice(1)`, keeping the slash.
+            Some(rest) => home.map(|home| PathBuf::from(format!("{}/{rest}", home.display()))),
+            None => Some(PathBuf::from(value)),
+        },
+        None => home.map(|home| home.join(".pi").join("agent")),
+    }
+}
+
+/// The layer a settings file contributes (empty when the file does not exist).
+pub fn read_settings_file(path: &Path) -> Result<SettingsPatch, LoadError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(SettingsPatch::default());
+        }
+        Err(error) => {
+            return Err(LoadError::Read { path: path.to_path_buf(), error });
+        }
+    };
+    let document: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|error| LoadError::Json { path: path.to_path_buf(), error })?;
+    Ok(SettingsPatch::from_settings_document(&document, &SettingSource::File(path.to_path_buf()))?)
+}
+
+/// The layer the `COMPACTION_*` variables contribute; `lookup` reads one variable.
+pub fn env_patch(lookup: impl Fn(&str) -> Option<String>) -> Result<SettingsPatch, SettingsError> {
+    let mut patch = SettingsPatch::default();
+    for key in SETTING_KEYS {
+        if let Some(value) = lookup(&env_var_name(key)) {
+            patch.set_text(key, &value, &SettingSource::Env)?;
+        }
+    }
+    Ok(patch)
+}
+
+/// Loads settings: files, then the environment (`lookup`), then `flags`, validated.
+pub fn load_settings(
+    paths: &SettingsPaths,
+    lookup: impl Fn(&str) -> Option<String>,
+    flags: &SettingsPatch,
+) -> Result<ResolvedSettings, LoadError> {
+    let mut layers = Vec::new();
+    if let Some(global) = &paths.global {
+        layers.push((SettingSource::File(global.clone()), read_settings_file(global)?));
+    }
+    layers.push((SettingSource::File(paths.project.clone()), read_settings_file(&paths.project)?));
+    layers.push((SettingSource::Env, env_patch(lookup)?));
+    layers.push((SettingSource::Flag, flags.clone()));
+    Ok(ResolvedSettings::resolve(&layers)?)
+}
+
+/// [`load_settings`] with this process's home directory and environment.
+pub fn load_settings_from_process(
+    cwd: &Path,
+    flags: &SettingsPatch,
+) -> Result<ResolvedSettings, LoadError> {
+    load_settings(&SettingsPaths::from_process_env(cwd), |name| std::env::var(name).ok(), flags)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+    use std::collections::HashMap;
+
+    fn write(path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+        let map: HashMap<String, String> =
+            pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        move |name| map.get(name).cloned()
+    }
+
+    #[test]
+    fn agent_dir_follows_pi() {
+        let home = Path::new("/home/u");
+        assert_eq!(agent_dir(Some(home), None), Some(PathBuf::from("/home/u/.pi/agent")));
+        assert_eq!(agent_dir(Some(home), Some("")), Some(PathBuf::from("/home/u/.pi/agent")));
+        assert_eq!(agent_dir(Some(home), Some("~")), Some(PathBuf::from("/home/u")));
+        assert_eq!(agent_dir(Some(home), Some("~/cfg/pi")), Some(PathBuf::from("/home/u/cfg/pi")));
+        assert_eq!(agent_dir(Some(home), Some("/etc/pi")), Some(PathBuf::from("/etc/pi")));
+        assert_eq!(agent_dir(None, None), None);
+    }
+
+    #[test]
+    fn precedence_is_global_project_env_flags() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("home");
+        let cwd = dir.path().join("project");
+        let paths = SettingsPaths::new(&cwd, Some(&home), None);
+        let global = home.join(".pi/agent/settings.json");
+        assert_eq!(paths.global.as_deref(), Some(global.as_path()));
+        write(
+            &global,
+            r#"{"theme":"x","compaction":{"reserveTokens":1000,"keepRecentTokens":3000,"threshold":0.5,"estimator":"pi"}}"#,
+        );
+        write(
+            &cwd.join(".pi/settings.json"),
+            r#"{"compaction":{"keepRecentTokens":4000,"threshold":0.6}}"#,
+        );
+        let flags = SettingsPatch { threshold: Some(0.9), ..SettingsPatch::default() };
+        let resolved = load_settings(
+            &paths,
+            env(&[("COMPACTION_THRESHOLD", "0.7"), ("COMPACTION_MAX_MESSAGES", "50")]),
+            &flags,
+        )
+        .unwrap();
+        let s = &resolved.settings;
+        assert_eq!(
+            (s.reserve_tokens, s.keep_recent_tokens, s.threshold, s.max_messages),
+            (1000, 4000, 0.9, Some(50))
+        );
+        assert_eq!(s.estimator, "pi");
+        assert_eq!(resolved.source_of("reserveTokens"), SettingSource::File(global));
+        assert_eq!(
+            resolved.source_of("keepRecentTokens"),
+            SettingSource::File(cwd.join(".pi/settings.json"))
+        );
+        assert_eq!(resolved.source_of("maxMessages"), SettingSource::Env);
+        assert_eq!(resolved.source_of("threshold"), SettingSource::Flag);
+    }
+
+    #[test]
+    fn agent_dir_env_relocates_the_global_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let agent = dir.path().join("agent");
+        write(&agent.join("settings.json"), r#"{"compaction":{"enabled":false}}"#);
+        let paths = SettingsPaths::new(dir.path(), None, agent.to_str());
+        let resolved = load_settings(&paths, env(&[]), &SettingsPatch::default()).unwrap();
+        assert!(!resolved.settings.enabled);
+    }
+
+    #[test]
+    fn missing_files_give_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = SettingsPaths::new(dir.path(), Some(dir.path()), None);
+        let resolved = load_settings(&paths, env(&[]), &SettingsPatch::default()).unwrap();
+        assert_eq!(resolved.settings, CompactionSettings::default());
+    }
+
+    #[test]
+    fn errors_name_file_and_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths = SettingsPaths::new(dir.path(), Some(dir.path()), None);
+        write(&paths.project, r#"{"compaction":{"threshold":1.5}}"#);
+        let error = load_settings(&paths, env(&[]), &SettingsPatch::default()).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!("{}: `threshold`: must be in (0, 1], got 1.5", paths.project.display())
+        );
+
+        write(&paths.project, "{not json");
+        let error = load_settings(&paths, env(&[]), &SettingsPatch::default()).unwrap_err();
+        assert!(matches!(&error, LoadError::Json { path, .. } if path == &paths.project));
+
+        std::fs::remove_file(&paths.project).unwrap();
+        let error = load_settings(
+            &paths,
+            env(&[("COMPACTION_RESERVE_TOKENS", "-1")]),
+            &SettingsPatch::default(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "env: `reserveTokens`: expected a non-negative integer, got `-1`"
+        );
+
+        let flags = SettingsPatch { estimator: Some("words".into()), ..SettingsPatch::default() };
+        let error = load_settings(&paths, env(&[]), &flags).unwrap_err();
+        assert!(
+            error.to_string().starts_with("flag: `estimator`: unknown estimator `words`"),
+            "{error}"
+        );
+    }
+}

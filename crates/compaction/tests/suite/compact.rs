@@ -1,0 +1,377 @@
+//! The orchestration path end to end: plan → summarize (offline or through a mock provider
+//! speaking the real wire format) → append, and every failure leaving the file unchanged.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use compaction::compact::{CompactError, CompactRequest, Compactor};
+use compaction::offline::OfflineSummarizer;
+use compaction::provider::{ApiKey, LlmSummarizer, ProviderClient, ProviderConfig, ProviderKind};
+use compaction::store::{NewEntry, OpenOptions, SessionStore};
+use compaction::summarizer::Summarizer;
+use compaction_core::context::build_context;
+use compaction_core::serialize::Redactor;
+use compaction_core::settings::CompactionSettings;
+use compaction_core::tokens::{TokenEstimator, context_tokens, estimator_by_name};
+use compaction_core::trigger::should_compact;
+use compaction_core::{AgentMessage, EntryKind};
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use super::mock_server::{MockServer, Reply, StreamEnd};
+
+const KEY: &str = "sk-compact-test-UNIQUE-31f9e2";
+const MODEL: &str = "summary-model-7";
+const WINDOW: u64 = 20_000;
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../compaction-core/tests/fixtures/offline-coding.jsonl")
+}
+
+/// A copy of the realistic fixture in a fresh directory.
+fn session_copy() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("session.jsonl");
+    std::fs::copy(fixture(), &path).unwrap();
+    (dir, path)
+}
+
+fn settings() -> CompactionSettings {
+    CompactionSettings {
+        keep_recent_tokens: 500,
+        min_turns_to_keep: 0,
+        estimator: "pi".to_owned(),
+        ..CompactionSettings::default()
+    }
+}
+
+fn estimator() -> Box<dyn TokenEstimator> {
+    estimator_by_name("pi").unwrap()
+}
+
+fn open(path: &Path) -> SessionStore {
+    SessionStore::open(path, OpenOptions::for_writing()).unwrap().0
+}
+
+fn provider(kind: ProviderKind, server: &MockServer) -> LlmSummarizer {
+    let mut config = ProviderConfig::new(kind, MODEL);
+    config.base_url = Some(match kind {
+        ProviderKind::OpenAi => format!("{}/v1", server.url()),
+        ProviderKind::Anthropic => server.url().to_owned(),
+    });
+    config.max_retries = 2;
+    config.retry_base_delay = Duration::from_millis(1);
+    config.max_retry_delay = Duration::from_millis(20);
+    config.idle_timeout = Duration::from_millis(500);
+    LlmSummarizer::new(ProviderClient::new(config, ApiKey::new(KEY)).unwrap())
+}
+
+fn sse(event: Option<&str>, data: &Value) -> String {
+    match event {
+        Some(name) => format!("event: {name}\ndata: {data}\n\n"),
+        None => format!("data: {data}\n\n"),
+    }
+}
+
+/// A complete streamed reply writing `text` in two deltas.
+fn streamed(kind: ProviderKind, text: &str) -> Reply {
+    Reply::stream(stream_chunks(kind, text))
+}
+
+/// A stream cut after its first text delta.
+fn cut_stream(kind: ProviderKind, text: &str) -> Reply {
+    let chunks = stream_chunks(kind, text);
+    let keep = match kind {
+        ProviderKind::OpenAi => 1,
+        ProviderKind::Anthropic => 3,
+    };
+    Reply::stream(chunks[..keep].to_vec()).ending(StreamEnd::Abort)
+}
+
+fn stream_chunks(kind: ProviderKind, text: &str) -> Vec<String> {
+    let (first, second) = text.split_at(text.len() / 2);
+    match kind {
+        ProviderKind::OpenAi => vec![
+            sse(
+                None,
+                &json!({"choices":[{"index":0,"delta":{"role":"assistant","content":first},"finish_reason":null}]}),
+            ),
+            sse(
+                None,
+                &json!({"choices":[{"index":0,"delta":{"content":second},"finish_reason":""}]}),
+            ),
+            sse(None, &json!({"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]})),
+            sse(
+                None,
+                &json!({"choices":[],"usage":{"prompt_tokens":900,"completion_tokens":60,"total_tokens":960}}),
+            ),
+            "data: [DONE]\n\n".to_owned(),
+        ],
+        ProviderKind::Anthropic => vec![
+            sse(
+                Some("message_start"),
+                &json!({"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":MODEL,"content":[],"usage":{"input_tokens":900,"output_tokens":1}}}),
+            ),
+            sse(
+                Some("content_block_start"),
+                &json!({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}),
+            ),
+            sse(
+                Some("content_block_delta"),
+                &json!({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":first}}),
+            ),
+            sse(
+                Some("content_block_delta"),
+                &json!({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":second}}),
+            ),
+            sse(Some("content_block_stop"), &json!({"type":"content_block_stop","index":0})),
+            sse(
+                Some("message_delta"),
+                &json!({"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":60}}),
+            ),
+            sse(Some("message_stop"), &json!({"type":"message_stop"})),
+        ],
+    }
+}
+
+async fn compact(
+    path: &Path,
+    summarizer: &dyn Summarizer,
+    cancel: &CancellationToken,
+) -> Result<compaction::compact::CompactOutcome, CompactError> {
+    let settings = settings();
+    let estimator = estimator();
+    let compactor = Compactor {
+        summarizer,
+        settings: &settings,
+        context_window: WINDOW,
+        estimator: estimator.as_ref(),
+        redactor: Redactor::new([KEY.to_owned()]),
+    };
+    let mut store = open(path);
+    compactor.run(&mut store, &CompactRequest::default(), cancel, &|_| {}).await
+}
+
+#[tokio::test]
+async fn offline_run_appends_a_compaction_the_context_starts_with() {
+    let (_dir, path) = session_copy();
+    let before = std::fs::read(&path).unwrap();
+    let outcome = compact(&path, &OfflineSummarizer, &CancellationToken::new()).await.unwrap();
+    let after = std::fs::read(&path).unwrap();
+    // Append only: the old bytes are a prefix of the new file, plus exactly one line.
+    assert!(after.starts_with(&before));
+    assert_eq!(after[before.len()..].iter().filter(|&&b| b == b'\n').count(), 1);
+
+    let session = open(&path).into_session();
+    let leaf = session.leaf().unwrap();
+    let EntryKind::Compaction(data) = &session.entries()[leaf].kind else {
+        panic!("not a compaction")
+    };
+    assert_eq!(data.first_kept_entry_id, "5e550016");
+    assert!(data.summary.contains("src/parser.rs"), "{}", data.summary);
+    assert!(data.summary.ends_with("</modified-files>"), "{}", data.summary);
+    assert_eq!(
+        data.details.as_ref().unwrap()["modifiedFiles"],
+        json!(["src/lib.rs", "src/parser.rs"])
+    );
+    assert_eq!(outcome.entry.id, session.entries()[leaf].id);
+
+    let context = build_context(&session, Some(leaf));
+    let messages = context.agent_messages(&session);
+    assert!(matches!(messages[0], AgentMessage::CompactionSummary(_)));
+    assert_eq!(session.entries()[context.items[1].entry].id, "5e550016");
+    let estimator = estimator();
+    let tokens = context_tokens(&session, &context, estimator.as_ref());
+    assert!(tokens.tokens < outcome.tokens_before);
+    let decision = should_compact(tokens.tokens, messages.len() as u64, WINDOW, &settings());
+    assert!(!decision.fire, "still over the trigger: {tokens:?}");
+}
+
+async fn provider_run_stores_the_streamed_summary(kind: ProviderKind) {
+    let server = MockServer::start().await;
+    server.always(streamed(
+        kind,
+        "## Goal\n- Fix nested list parsing\n## Next Steps\n- add comments",
+    ));
+    let summarizer = provider(kind, &server);
+    let (_dir, path) = session_copy();
+    let outcome = compact(&path, &summarizer, &CancellationToken::new()).await.unwrap();
+
+    let session = open(&path).into_session();
+    let EntryKind::Compaction(data) = &session.entries()[session.leaf().unwrap()].kind else {
+        panic!("not a compaction")
+    };
+    assert!(data.summary.contains("- Fix nested list parsing"), "{}", data.summary);
+    let usage = session.entries().last().unwrap().to_value().unwrap()["usage"].clone();
+    assert_eq!(usage["output"], json!(120), "two calls of 60 output tokens: {usage}");
+    assert_eq!(outcome.summarizer_calls, 2);
+
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2, "history and split-turn prefix");
+    for request in &requests {
+        let body = &request.body;
+        assert_eq!(body["model"], json!(MODEL));
+        assert_eq!(body["stream"], json!(true));
+        let (system, user, max_tokens) = match kind {
+            ProviderKind::OpenAi => (
+                body["messages"][0]["content"].as_str().unwrap().to_owned(),
+                body["messages"][1]["content"].as_str().unwrap().to_owned(),
+                body["max_tokens"].as_u64().or(body["max_completion_tokens"].as_u64()),
+            ),
+            ProviderKind::Anthropic => (
+                body["system"].as_str().unwrap().to_owned(),
+                body["messages"][0]["content"].as_str().unwrap().to_owned(),
+                body["max_tokens"].as_u64(),
+            ),
+        };
+        assert_eq!(system, compaction_core::prompts::SYSTEM_PROMPT);
+        assert_eq!(max_tokens, Some(4096));
+        assert!(user.starts_with("<conversation>\n<user>"), "{user}");
+        assert!(!user.contains(KEY));
+    }
+    let bodies: Vec<String> = requests.iter().map(|r| r.body.to_string()).collect();
+    assert!(bodies.iter().any(|b| b.contains("parses_nested_lists")), "history transcript sent");
+}
+
+async fn failures_leave_the_file_byte_identical(kind: ProviderKind) {
+    let failures = [
+        Reply::status(500, "{\"error\":{\"message\":\"overloaded\"}}"),
+        cut_stream(kind, "partial summary text"),
+        Reply::stream(vec!["data: {not json\n\n".to_owned()]),
+        Reply::status(401, format!("{{\"error\":{{\"message\":\"bad key {KEY}\"}}}}")),
+    ];
+    for failure in failures {
+        let server = MockServer::start().await;
+        server.always(failure);
+        let summarizer = provider(kind, &server);
+        let (_dir, path) = session_copy();
+        let before = std::fs::read(&path).unwrap();
+        let error = compact(&path, &summarizer, &CancellationToken::new()).await.unwrap_err();
+        assert_eq!(std::fs::read(&path).unwrap(), before, "file changed after: {error}");
+        assert!(!format!("{error} {error:?}").contains(KEY), "key leaked: {error}");
+    }
+    // Cancelled before the summary arrives.
+    let server = MockServer::start().await;
+    server.always(streamed(kind, "never used"));
+    let summarizer = provider(kind, &server);
+    let (_dir, path) = session_copy();
+    let before = std::fs::read(&path).unwrap();
+    let cancel = CancellationToken::new();
+    cancel.cancel();
+    assert!(compact(&path, &summarizer, &cancel).await.is_err());
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+async fn second_compaction_updates_the_first(kind: ProviderKind) {
+    let server = MockServer::start().await;
+    server.push(streamed(kind, "FIRST-SUMMARY history"));
+    server.push(streamed(kind, "FIRST-SUMMARY prefix"));
+    server.always(streamed(kind, "SECOND-SUMMARY"));
+    let summarizer = provider(kind, &server);
+    let (_dir, path) = session_copy();
+    compact(&path, &summarizer, &CancellationToken::new()).await.unwrap();
+
+    // The conversation goes on: a new turn that edits another file.
+    {
+        let mut store = open(&path);
+        let filler = "x".repeat(4000);
+        for message in [
+            json!({"role":"user","content":"Now document the lexer in README.md"}),
+            json!({"role":"assistant","content":[{"type":"toolCall","id":"w1","name":"write","arguments":{"path":"README.md","content":filler}}]}),
+            json!({"role":"toolResult","toolCallId":"w1","toolName":"write","content":[{"type":"text","text":"ok"}],"isError":false}),
+            json!({"role":"assistant","content":[{"type":"text","text":"Documented."}]}),
+            json!({"role":"user","content":"Thanks, and now the changelog"}),
+            json!({"role":"assistant","content":[{"type":"text","text":filler}]}),
+        ] {
+            let mut fields = serde_json::Map::new();
+            fields.insert("message".into(), message);
+            store.append(NewEntry::new("message", fields)).unwrap();
+        }
+    }
+    let before_second = server.requests().len();
+    compact(&path, &summarizer, &CancellationToken::new()).await.unwrap();
+    let second: Vec<String> =
+        server.requests()[before_second..].iter().map(|r| r.body.to_string()).collect();
+    assert!(
+        second.iter().any(|body| body.contains("<previous-summary>\\nFIRST-SUMMARY history")),
+        "the second request must carry the first summary: {second:?}"
+    );
+    let session = open(&path).into_session();
+    let EntryKind::Compaction(data) = &session.entries()[session.leaf().unwrap()].kind else {
+        panic!("not a compaction")
+    };
+    // Cumulative: the first compaction's files, the re-summarized kept part's, and the new.
+    assert_eq!(
+        data.details.as_ref().unwrap()["modifiedFiles"],
+        json!(["README.md", "src/comments.rs", "src/lexer.rs", "src/lib.rs", "src/parser.rs"]),
+    );
+}
+
+macro_rules! both_providers {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            #[tokio::test]
+            async fn openai() {
+                super::$name(compaction::provider::ProviderKind::OpenAi).await;
+            }
+            #[tokio::test]
+            async fn anthropic() {
+                super::$name(compaction::provider::ProviderKind::Anthropic).await;
+            }
+        }
+    )*};
+}
+
+both_providers!(
+    provider_run_stores_the_streamed_summary,
+    failures_leave_the_file_byte_identical,
+    second_compaction_updates_the_first,
+);
+
+#[tokio::test]
+async fn a_compaction_that_would_not_shrink_the_context_is_refused() {
+    let (_dir, path) = session_copy();
+    let before = std::fs::read(&path).unwrap();
+    let settings = CompactionSettings { max_summary_tokens: 100_000, ..settings() };
+    let estimator = estimator();
+    // A summarizer that answers with far more text than it was given.
+    struct Verbose;
+    impl Summarizer for Verbose {
+        fn summarize<'a>(
+            &'a self,
+            _request: &'a compaction::summarizer::SummaryRequest,
+            _cancel: &'a CancellationToken,
+            _progress: &'a (dyn Fn(compaction::summarizer::SummaryProgress) + Send + Sync),
+        ) -> futures_util::future::BoxFuture<
+            'a,
+            Result<compaction::summarizer::SummaryResponse, compaction::error::SummarizerError>,
+        > {
+            Box::pin(async {
+                Ok(compaction::summarizer::SummaryResponse {
+                    text: "word ".repeat(40_000),
+                    usage: Default::default(),
+                    truncated: false,
+                })
+            })
+        }
+        fn label(&self) -> String {
+            "verbose".into()
+        }
+    }
+    let compactor = Compactor {
+        summarizer: &Verbose,
+        settings: &settings,
+        context_window: WINDOW,
+        estimator: estimator.as_ref(),
+        redactor: Redactor::default(),
+    };
+    let mut store = open(&path);
+    let error = compactor
+        .run(&mut store, &CompactRequest::default(), &CancellationToken::new(), &|_| {})
+        .await
+        .unwrap_err();
+    assert!(matches!(error, CompactError::NotReducing { .. }), "{error}");
+    drop(store);
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
