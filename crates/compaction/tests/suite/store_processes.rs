@@ -145,7 +145,9 @@ fn every_acknowledged_entry_survives_sigkill_at_random_moments() {
         all_acknowledged.len(),
         session.entries().len()
     );
-    assert!(all_acknowledged.len() >= rounds, "children made too little progress");
+    // How far a child gets before the kill depends on the disk's fsync latency and the
+    // machine's load; the check only makes sure the loop exercised appends at all.
+    assert!(all_acknowledged.len() >= rounds / 10, "children made too little progress");
 }
 
 #[test]
