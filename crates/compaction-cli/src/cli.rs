@@ -22,8 +22,7 @@ pub enum Command {
     Tree(TreeArgs),
     /// Report every problem in a session file (exit 1 when there are problems).
     Check(CheckArgs),
-    /// Rewrite an older-format session as the current version (atomically; the original is
-    /// kept as `<file>.bak-v<N>`).
+    /// Rewrite an older-format session as the current version, keeping a backup.
     Migrate(MigrateArgs),
     /// Show what a compaction would do, without doing it (no network).
     Plan(PlanArgs),
