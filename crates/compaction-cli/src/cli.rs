@@ -32,6 +32,8 @@ pub enum Command {
     Branch(BranchArgs),
     /// List the leaves of the session tree with their last message.
     Leaves(LeavesArgs),
+    /// Count tokens of text (stdin or a file) or of every message of a session.
+    Tokens(TokensArgs),
     /// Write a realistic generated session (a development tool for fixtures and benchmarks).
     #[command(hide = true)]
     Generate(GenerateArgs),
@@ -83,6 +85,18 @@ pub struct SummarizerFlags {
     pub offline: bool,
 }
 
+/// Extensions that may cancel, replace or steer a compaction or branch summary.
+#[derive(Debug, Clone, Default, Args)]
+pub struct ExtensionFlags {
+    /// Run this command (through `sh -c`) as a process extension; repeatable. It reads one
+    /// JSON event on stdin and answers one JSON decision (see docs/extensions.md).
+    #[arg(long = "extension", value_name = "COMMAND")]
+    pub extensions: Vec<String>,
+    /// Skip every extension, including those configured in settings.
+    #[arg(long, conflicts_with = "extensions")]
+    pub no_extensions: bool,
+}
+
 #[derive(Debug, Args)]
 pub struct PlanArgs {
     #[command(flatten)]
@@ -110,6 +124,8 @@ pub struct RunArgs {
     /// Custom instructions: what the summary should focus on.
     #[arg(long, value_name = "TEXT")]
     pub instructions: Option<String>,
+    #[command(flatten)]
+    pub extension: ExtensionFlags,
     /// Only plan (same as `compaction plan`).
     #[arg(long)]
     pub dry_run: bool,
@@ -141,6 +157,12 @@ pub struct SessionArgs {
 pub struct StatsArgs {
     #[command(flatten)]
     pub session: SessionArgs,
+    /// Token estimator: heuristic, pi, o200k or cl100k (default: from settings).
+    #[arg(long, value_name = "NAME")]
+    pub estimator: Option<String>,
+    /// Context window in tokens (default: settings, then the model table, then 128000).
+    #[arg(long, value_name = "TOKENS")]
+    pub context_window: Option<u64>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -220,6 +242,8 @@ pub struct BranchArgs {
     pub compaction: CompactionFlags,
     #[command(flatten)]
     pub summarizer: SummarizerFlags,
+    #[command(flatten)]
+    pub extension: ExtensionFlags,
     /// Show what would be summarized; write nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -270,4 +294,19 @@ pub struct GenerateArgs {
     /// Write to this file instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct TokensArgs {
+    /// A session file, a text file, or `-` (the default) for standard input.
+    pub file: Option<PathBuf>,
+    /// Token estimator: heuristic, pi, o200k or cl100k (default: from settings).
+    #[arg(long, value_name = "NAME")]
+    pub estimator: Option<String>,
+    /// For a session, use this entry as the leaf.
+    #[arg(long, value_name = "ID")]
+    pub leaf: Option<String>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }

@@ -128,7 +128,7 @@ fn run_offline_then_context_and_stats() {
     let context = run(&["context", "s.jsonl"], dir.path());
     assert!(context.contains("<summary>\n## Goal"), "{context}");
     let stats = run(
-        &["stats", "s.jsonl", "--json", "--estimator", "pi", "--context-window", "20000"],
+        &["stats", "s.jsonl", "--json", "--estimator", "pi", "--context-window", "32000"],
         dir.path(),
     );
     let json: serde_json::Value = serde_json::from_str(

@@ -5,7 +5,7 @@
 //! the `branch_summary` entry is appended as a child of the target (`fromId` = old leaf).
 
 use compaction::compact::Compactor;
-use compaction::navigate::{BranchPlan, NavigateRequest};
+use compaction::navigate::{BranchPlan, NavigateError, NavigateRequest};
 use compaction::store::{LockWait, OpenOptions, SessionStore};
 use compaction_core::Session;
 use compaction_core::serialize::Redactor;
@@ -45,12 +45,15 @@ pub fn run(args: &BranchArgs) -> anyhow::Result<ExitStatus> {
             Vec::new(),
         )
     };
+    let redactor = Redactor::new(secrets);
+    let extensions = setup::extensions(&args.extension, redactor.clone())?;
     let compactor = Compactor {
         summarizer: summarizer.as_ref(),
         settings: &settings,
         context_window: setup::chat_window(&settings, &args.summarizer, session_model.as_deref()),
         estimator: estimator.as_ref(),
-        redactor: Redactor::new(secrets),
+        redactor,
+        extensions: &extensions,
     };
     let request = NavigateRequest {
         target: args.to.clone(),
@@ -75,13 +78,31 @@ pub fn run(args: &BranchArgs) -> anyhow::Result<ExitStatus> {
     let progress = Progress::new(!args.quiet && !args.json, summarizer.label());
     let outcome = block_on_cancellable(|cancel| async move {
         compactor.navigate(&mut store, &request, &cancel, &|p| progress.update(p)).await
-    })?
-    .map_err(|e| {
+    })?;
+    if let Err(NavigateError::Cancelled { reason, extension, warnings }) = &outcome {
+        for warning in warnings {
+            eprintln!("warning: {warning}");
+        }
+        if args.json {
+            print_json(
+                &json!({"written": false, "cancelled": true, "extension": extension, "reason": reason}),
+            )?;
+        } else {
+            println!(
+                "extension `{extension}` cancelled the branch summary: {reason}; nothing written"
+            );
+        }
+        return Ok(ExitStatus::Success);
+    }
+    let outcome = outcome.map_err(|e| {
         anyhow::Error::new(e).context(format!(
             "{}: branch summary failed; the session file was not changed",
             path.display()
         ))
     })?;
+    for warning in &outcome.warnings {
+        eprintln!("warning: {warning}");
+    }
     match &outcome.entry {
         Some(entry) => {
             if args.json {
@@ -92,6 +113,8 @@ pub fn run(args: &BranchArgs) -> anyhow::Result<ExitStatus> {
                     "fromId": entry.kind.as_branch_summary().map(|b| b.from_id.clone()),
                     "messages": outcome.plan.preparation.messages.len(),
                     "usage": outcome.usage,
+                    "extension": outcome.decided_by,
+                    "fromHook": outcome.decided_by.is_some(),
                 }))?;
             } else {
                 println!(

@@ -10,6 +10,7 @@ mod plan;
 mod run;
 mod setup;
 mod stats;
+mod tokens;
 mod tree;
 
 use std::process::ExitCode;
@@ -77,6 +78,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Branch(args) => branch::run(&args),
         Command::Leaves(args) => leaves::run(&args),
         Command::Generate(args) => generate::run(&args),
+        Command::Tokens(args) => tokens::run(&args),
     }
 }
 
@@ -89,4 +91,21 @@ pub fn load_with_leaf(
         .resolve_leaf(args.leaf.as_deref())
         .map_err(|e| CommandError::usage(format!("{}: {e}", args.file.display())))?;
     Ok((session, leaf))
+}
+
+/// Compaction settings for the current directory, with the estimator and window flags on
+/// top (precedence: see `compaction::settings`).
+pub fn load_settings(
+    estimator: Option<&str>,
+    context_window: Option<u64>,
+) -> anyhow::Result<compaction_core::settings::ResolvedSettings> {
+    let flags = compaction_core::settings::SettingsPatch {
+        estimator: estimator.map(str::to_owned),
+        context_window: context_window.map(Some),
+        ..Default::default()
+    };
+    let cwd = std::env::current_dir()
+        .map_err(|e| CommandError::io("cannot read the current directory", e))?;
+    compaction::settings::load_settings_from_process(&cwd, &flags)
+        .map_err(|e| CommandError::usage(e.to_string()))
 }

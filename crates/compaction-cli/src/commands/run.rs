@@ -59,12 +59,15 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
     let session_model = session_model.as_ref().map(|m| m.model_id.clone());
     let (summarizer, secrets) =
         setup::summarizer(&settings, &args.summarizer, session_model.as_deref())?;
+    let redactor = Redactor::new(secrets);
+    let extensions = setup::extensions(&args.extension, redactor.clone())?;
     let compactor = Compactor {
         summarizer: summarizer.as_ref(),
         settings: &settings,
         context_window: setup::chat_window(&settings, &args.summarizer, session_model.as_deref()),
         estimator: estimator.as_ref(),
-        redactor: Redactor::new(secrets),
+        redactor,
+        extensions: &extensions,
     };
     let request =
         CompactRequest { leaf: args.session.leaf.clone(), instructions: args.instructions.clone() };
@@ -74,6 +77,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
     })?;
     match result {
         Ok(outcome) => {
+            for warning in &outcome.warnings {
+                eprintln!("warning: {warning}");
+            }
             if args.json {
                 print_json(&json!({
                     "compacted": true,
@@ -84,17 +90,26 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
                     "summarizer": summarizer.label(),
                     "summarizerCalls": outcome.summarizer_calls,
                     "usage": outcome.usage,
+                    "extension": outcome.decided_by,
+                    "fromHook": outcome.decided_by.is_some(),
+                    "warnings": outcome.warnings.iter().map(ToString::to_string).collect::<Vec<_>>(),
                 }))?;
             } else {
+                let by = match &outcome.decided_by {
+                    Some(extension) => format!("written by extension `{extension}`"),
+                    None => format!(
+                        "{} summarizer call{} via {}",
+                        outcome.summarizer_calls,
+                        if outcome.summarizer_calls == 1 { "" } else { "s" },
+                        summarizer.label()
+                    ),
+                };
                 println!(
-                    "compacted {}: {} → about {} tokens; appended compaction {} ({} summarizer call{} via {})",
+                    "compacted {}: {} → about {} tokens; appended compaction {} ({by})",
                     path.display(),
                     outcome.tokens_before,
                     outcome.tokens_after,
                     outcome.entry.id,
-                    outcome.summarizer_calls,
-                    if outcome.summarizer_calls == 1 { "" } else { "s" },
-                    summarizer.label()
                 );
             }
             Ok(ExitStatus::Success)
@@ -106,6 +121,21 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
                 )?;
             } else {
                 println!("nothing to compact in {}: {reason}", path.display());
+            }
+            Ok(ExitStatus::Success)
+        }
+        Err(CompactError::Cancelled { reason, extension, warnings }) => {
+            for warning in &warnings {
+                eprintln!("warning: {warning}");
+            }
+            if args.json {
+                print_json(
+                    &json!({"compacted": false, "cancelled": true, "extension": extension, "reason": reason}),
+                )?;
+            } else {
+                println!(
+                    "extension `{extension}` cancelled the compaction: {reason}; nothing written"
+                );
             }
             Ok(ExitStatus::Success)
         }

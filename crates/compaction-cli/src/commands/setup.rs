@@ -11,7 +11,7 @@ use compaction_core::settings::{CompactionSettings, SettingsPatch};
 use compaction_core::tokens::{TokenEstimator, estimator_by_name};
 
 use super::CommandError;
-use crate::cli::{CompactionFlags, SummarizerFlags};
+use crate::cli::{CompactionFlags, ExtensionFlags, SummarizerFlags};
 
 /// Resolves the compaction settings for this invocation.
 pub fn settings(flags: &CompactionFlags) -> anyhow::Result<CompactionSettings> {
@@ -100,4 +100,45 @@ pub fn summarizer(
         .map_err(|e| CommandError::usage(e.to_string()))?
         .with_context_window(models::context_window(Some(&model), None));
     Ok((Box::new(summarizer), secret))
+}
+
+/// The extensions for this invocation: those configured under `compaction.extensions` in
+/// the global then the project settings file, then each `--extension` command.
+pub fn extensions(
+    flags: &ExtensionFlags,
+    redactor: compaction_core::serialize::Redactor,
+) -> anyhow::Result<compaction::extension::Extensions> {
+    use compaction::extension::{ExtensionConfig, Extensions, ProcessExtension};
+    use std::sync::Arc;
+    let mut extensions = Extensions::new().with_redactor(redactor);
+    if flags.no_extensions {
+        return Ok(extensions);
+    }
+    let cwd = std::env::current_dir()
+        .map_err(|e| CommandError::io("cannot read the current directory", e))?;
+    let paths = compaction::settings::SettingsPaths::from_process_env(&cwd);
+    for path in paths.global.iter().chain(std::iter::once(&paths.project)) {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(error) => {
+                return Err(CommandError::io(format!("cannot read {}", path.display()), error));
+            }
+        };
+        let document: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| CommandError::usage(format!("{}: invalid JSON: {e}", path.display())))?;
+        let Some(list) = document.get("compaction").and_then(|c| c.get("extensions")) else {
+            continue;
+        };
+        let configs: Vec<ExtensionConfig> = serde_json::from_value(list.clone()).map_err(|e| {
+            CommandError::usage(format!("{}: compaction.extensions: {e}", path.display()))
+        })?;
+        for config in &configs {
+            extensions.register(Arc::new(ProcessExtension::from_config(config)));
+        }
+    }
+    for command in &flags.extensions {
+        extensions.register(Arc::new(ProcessExtension::shell(command.clone())));
+    }
+    Ok(extensions)
 }
