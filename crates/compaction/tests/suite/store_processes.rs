@@ -134,7 +134,15 @@ fn every_acknowledged_entry_survives_sigkill_at_random_moments() {
         for id in all_acknowledged.iter().chain(acked.iter()) {
             assert!(store.session().contains(id), "round {round}: acknowledged {id} lost");
         }
-        assert_eq!(problems(store.session()), Vec::<String>::new(), "round {round}");
+        // SIGKILL can cut a write that crosses a page boundary: the torn line found on open
+        // was moved aside by the recovery; nothing else may be wrong.
+        let unexpected: Vec<String> = problems(store.session())
+            .into_iter()
+            .filter(|p| !(report.torn_tail.is_some() && p.contains("torn-last-line")))
+            .collect();
+        assert_eq!(unexpected, Vec::<String>::new(), "round {round}");
+        drop(store);
+        assert_eq!(problems(&parse_file(&path)), Vec::<String>::new(), "round {round}");
         all_acknowledged.extend(acked);
     }
     let session = parse_file(&path);
