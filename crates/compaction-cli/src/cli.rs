@@ -22,6 +22,8 @@ pub enum Command {
     Tree(TreeArgs),
     /// Report every problem in a session file (exit 1 when there are problems).
     Check(CheckArgs),
+    /// Rewrite an older-format session as the current version, keeping a backup.
+    Migrate(MigrateArgs),
     /// Show what a compaction would do, without doing it (no network).
     Plan(PlanArgs),
     /// Compact a session: summarize the older part and append a compaction entry.
@@ -202,6 +204,19 @@ pub struct CheckArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Also write a repaired copy beside the file (the file itself is never changed):
+    /// a readable header and every usable entry; unusable lines go to `<copy>.rejected`.
+    #[arg(long)]
+    pub repair: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct MigrateArgs {
+    /// The session file (`.jsonl`).
+    pub file: PathBuf,
+    /// Wait for another writer to finish instead of failing.
+    #[arg(long)]
+    pub wait: bool,
 }
 
 #[derive(Debug, Args)]

@@ -5,6 +5,7 @@ mod check;
 mod context;
 mod generate;
 mod leaves;
+mod migrate;
 mod plan;
 mod run;
 mod setup;
@@ -71,6 +72,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Context(args) => context::run(&args),
         Command::Tree(args) => tree::run(&args),
         Command::Check(args) => check::run(&args),
+        Command::Migrate(args) => migrate::run(&args),
         Command::Plan(args) => plan::run(&args),
         Command::Run(args) => run::run(&args),
         Command::Branch(args) => branch::run(&args),
