@@ -217,3 +217,47 @@ fn leaves_lists_every_tip() {
 fn help_lists_the_commands() {
     insta::assert_snapshot!(run(&["--help"], &fixtures_dir()));
 }
+
+#[test]
+fn extension_cancel_exits_0_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("offline-coding.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    let before = std::fs::read(dir.path().join("s.jsonl")).unwrap();
+    let out = run(
+        &[
+            "run",
+            "s.jsonl",
+            "--keep-recent",
+            "500",
+            "--json",
+            "--extension",
+            r#"cat >/dev/null; echo '{"action":"cancel","reason":"frozen for review"}'"#,
+        ],
+        dir.path(),
+    );
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    assert!(out.contains("\"cancelled\": true") && out.contains("frozen for review"), "{out}");
+    assert_eq!(std::fs::read(dir.path().join("s.jsonl")).unwrap(), before);
+}
+
+#[test]
+fn extension_replacement_is_reported_and_written_from_hook() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("offline-coding.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    let out = run(
+        &[
+            "run",
+            "s.jsonl",
+            "--keep-recent",
+            "500",
+            "--json",
+            "--extension",
+            r#"cat >/dev/null; echo '{"action":"replace","summary":"Hand-made checkpoint","details":{"by":"script"}}'"#,
+        ],
+        dir.path(),
+    );
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    assert!(out.contains("\"fromHook\": true"), "{out}");
+    let tree = run(&["tree", "s.jsonl"], dir.path());
+    assert!(tree.contains("[compaction by extension]"), "{tree}");
+}
