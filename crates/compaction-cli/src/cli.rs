@@ -22,6 +22,8 @@ pub enum Command {
     Tree(TreeArgs),
     /// Report every problem in a session file (exit 1 when there are problems).
     Check(CheckArgs),
+    /// Rewrite an older-format session as the current version, keeping a backup.
+    Migrate(MigrateArgs),
     /// Show what a compaction would do, without doing it (no network).
     Plan(PlanArgs),
     /// Compact a session: summarize the older part and append a compaction entry.
@@ -30,6 +32,11 @@ pub enum Command {
     Branch(BranchArgs),
     /// List the leaves of the session tree with their last message.
     Leaves(LeavesArgs),
+    /// Count tokens of text (stdin or a file) or of every message of a session.
+    Tokens(TokensArgs),
+    /// Write a realistic generated session (a development tool for fixtures and benchmarks).
+    #[command(hide = true)]
+    Generate(GenerateArgs),
 }
 
 /// Settings a command can override (highest precedence: flags > env > project > global).
@@ -78,6 +85,18 @@ pub struct SummarizerFlags {
     pub offline: bool,
 }
 
+/// Extensions that may cancel, replace or steer a compaction or branch summary.
+#[derive(Debug, Clone, Default, Args)]
+pub struct ExtensionFlags {
+    /// Run this command (through `sh -c`) as a process extension; repeatable. It reads one
+    /// JSON event on stdin and answers one JSON decision (see docs/extensions.md).
+    #[arg(long = "extension", value_name = "COMMAND")]
+    pub extensions: Vec<String>,
+    /// Skip every extension, including those configured in settings.
+    #[arg(long, conflicts_with = "extensions")]
+    pub no_extensions: bool,
+}
+
 #[derive(Debug, Args)]
 pub struct PlanArgs {
     #[command(flatten)]
@@ -105,6 +124,8 @@ pub struct RunArgs {
     /// Custom instructions: what the summary should focus on.
     #[arg(long, value_name = "TEXT")]
     pub instructions: Option<String>,
+    #[command(flatten)]
+    pub extension: ExtensionFlags,
     /// Only plan (same as `compaction plan`).
     #[arg(long)]
     pub dry_run: bool,
@@ -136,6 +157,12 @@ pub struct SessionArgs {
 pub struct StatsArgs {
     #[command(flatten)]
     pub session: SessionArgs,
+    /// Token estimator: heuristic, pi, o200k or cl100k (default: from settings).
+    #[arg(long, value_name = "NAME")]
+    pub estimator: Option<String>,
+    /// Context window in tokens (default: settings, then the model table, then 128000).
+    #[arg(long, value_name = "TOKENS")]
+    pub context_window: Option<u64>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -177,6 +204,19 @@ pub struct CheckArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Also write a repaired copy beside the file (the file itself is never changed):
+    /// a readable header and every usable entry; unusable lines go to `<copy>.rejected`.
+    #[arg(long)]
+    pub repair: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct MigrateArgs {
+    /// The session file (`.jsonl`).
+    pub file: PathBuf,
+    /// Wait for another writer to finish instead of failing.
+    #[arg(long)]
+    pub wait: bool,
 }
 
 #[derive(Debug, Args)]
@@ -202,6 +242,8 @@ pub struct BranchArgs {
     pub compaction: CompactionFlags,
     #[command(flatten)]
     pub summarizer: SummarizerFlags,
+    #[command(flatten)]
+    pub extension: ExtensionFlags,
     /// Show what would be summarized; write nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -220,6 +262,50 @@ pub struct BranchArgs {
 pub struct LeavesArgs {
     /// The session file (`.jsonl`).
     pub file: PathBuf,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Options of the hidden `generate` command.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Seed of the generator; the same flags always give the same file.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Number of entries after the header.
+    #[arg(long, default_value_t = 1000)]
+    pub entries: usize,
+    /// Keep the session linear (no branches, no branch summaries).
+    #[arg(long)]
+    pub no_branches: bool,
+    /// Never append compactions.
+    #[arg(long)]
+    pub no_compactions: bool,
+    /// Target mean entry size in bytes (tool outputs are scaled to reach it).
+    #[arg(long, value_name = "BYTES", default_value_t = compaction_core::generate::DEFAULT_AVERAGE_ENTRY_BYTES)]
+    pub average_entry_bytes: usize,
+    /// Estimated context tokens above which a compaction is appended.
+    #[arg(long, value_name = "TOKENS", default_value_t = 120_000)]
+    pub compaction_threshold: u64,
+    /// Multiplier for the chance of events between turns (branches, labels, changes, …).
+    #[arg(long, value_name = "FACTOR", default_value_t = 1.0)]
+    pub event_scale: f64,
+    /// Write to this file instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct TokensArgs {
+    /// A session file, a text file, or `-` (the default) for standard input.
+    pub file: Option<PathBuf>,
+    /// Token estimator: heuristic, pi, o200k or cl100k (default: from settings).
+    #[arg(long, value_name = "NAME")]
+    pub estimator: Option<String>,
+    /// For a session, use this entry as the leaf.
+    #[arg(long, value_name = "ID")]
+    pub leaf: Option<String>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,

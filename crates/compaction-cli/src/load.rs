@@ -1,39 +1,18 @@
-//! Reading a session file for the read-only commands.
+//! Reading a session file for the read-only commands, through the store's reader.
 //!
-//! The file is streamed line by line into the core parser, so memory stays close to the
-//! size of the entries rather than twice the file. Reading never modifies the file.
+//! The store streams the file line by line into the core parser (memory stays close to
+//! the entries, not twice the file) and never modifies it when opened for reading.
 
-use std::fs::File;
-use std::io::{BufRead, BufReader};
 use std::path::Path;
 
-use anyhow::Context as _;
-use compaction_core::{ParseOptions, Session, SessionParser};
+use compaction::store::{OpenOptions, SessionStore};
+use compaction_core::Session;
 
 use crate::commands::CommandError;
 
 /// Reads and parses a session file.
 pub fn read_session(path: &Path) -> anyhow::Result<Session> {
-    let file = File::open(path)
-        .map_err(|e| CommandError::io(format!("cannot open {}", path.display()), e))?;
-    let options = ParseOptions::default();
-    let mut reader = BufReader::with_capacity(1 << 20, file);
-    let mut parser = SessionParser::new(options);
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        let read = reader
-            .read_until(b'\n', &mut line)
-            .with_context(|| format!("cannot read {}", path.display()))
-            .map_err(|e| CommandError::wrap(crate::commands::ExitStatus::Usage, e))?;
-        if read == 0 {
-            break;
-        }
-        let terminated = line.last() == Some(&b'\n');
-        if terminated {
-            line.pop();
-        }
-        parser.push_line(&line, terminated);
-    }
-    Ok(parser.finish())
+    let (store, _report) = SessionStore::open(path, OpenOptions::for_reading())
+        .map_err(|e| CommandError::usage(format!("{}: {e}", path.display())))?;
+    Ok(store.into_session())
 }

@@ -9,7 +9,6 @@
 //! The fit minimises Σ ((features·w − exact) / exact)² over all messages, each kind weighted
 //! equally (so the many Rust chunks do not drown the few emoji ones), with non-negative
 //! weights (a negative weight is pinned to zero and the rest refitted).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #[path = "../benches/corpus.rs"]
 mod corpus;
@@ -143,15 +142,15 @@ fn solve(
             (col..n).max_by(|&p, &q| a[p][col].abs().total_cmp(&a[q][col].abs())).unwrap_or(col);
         a.swap(col, pivot);
         let divisor = a[col][col];
-        for value in &mut a[col][col..=n] {
+        for value in &mut a[col][col..] {
             *value /= divisor;
         }
         let pivot_row = a[col].clone();
-        for (row, values) in a.iter_mut().enumerate() {
-            if row != col {
-                let factor = values[col];
-                for (value, pivot_value) in values[col..=n].iter_mut().zip(&pivot_row[col..=n]) {
-                    *value -= factor * pivot_value;
+        for (r, row) in a.iter_mut().enumerate() {
+            if r != col {
+                let factor = row[col];
+                for (value, p) in row[col..].iter_mut().zip(&pivot_row[col..]) {
+                    *value -= factor * p;
                 }
             }
         }

@@ -1395,7 +1395,19 @@ impl Digest {
 
         // In progress.
         let mut in_progress = Vec::new();
+        // A branch summary reads no tool results (their calls carry the meaning), so its
+        // calls are what the branch did, not work still waiting for a result.
+        let calls_are_done = matches!(kind, OfflineKind::Branch);
         for call in &self.pending {
+            if calls_are_done {
+                let what = match (&call.command, &call.path) {
+                    (Some(command), _) => format!("Ran {}", code(&clip(command, 160))),
+                    (None, Some(path)) => format!("{} {}", capitalised(&call.name), code(path)),
+                    (None, None) => format!("Called tool {}", code(&call.name)),
+                };
+                sections.push(Section::Done, what, PRIORITY_DONE_COMMAND);
+                continue;
+            }
             let what = match (&call.command, &call.path) {
                 (Some(command), _) => {
                     format!("Running {} (no result yet)", code(&clip(command, 160)))
@@ -2261,5 +2273,32 @@ mod tests {
         let summary = summarize(&[]);
         assert_structure(&summary);
         assert_eq!(summary.matches("- (none)").count(), 8, "{summary}");
+    }
+
+    #[test]
+    fn branch_calls_without_results_are_work_done_not_pending() {
+        // Branch summaries read no tool results, so every call looks unanswered.
+        let messages = vec![
+            user("Try the cache in src/cache.rs."),
+            assistant(
+                "Trying it.",
+                &[
+                    ("1", "edit", json!({"path": "src/cache.rs", "edits": []})),
+                    ("2", "bash", json!({"command": "cargo bench"})),
+                ],
+            ),
+        ];
+        let branch = summarize_offline(&OfflineInput {
+            kind: OfflineKind::Branch,
+            messages: &messages,
+            previous_summary: None,
+            instructions: None,
+            max_chars: 4_000,
+        });
+        assert!(!branch.contains("no result yet"), "{branch}");
+        assert!(
+            bullets(&branch, "### Done").iter().any(|b| b.contains("`cargo bench`")),
+            "{branch}"
+        );
     }
 }

@@ -23,6 +23,9 @@ use futures_util::future::try_join;
 use tokio_util::sync::CancellationToken;
 
 use crate::error::SummarizerError;
+use crate::extension::{
+    AfterCompactEvent, BeforeCompactEvent, CompactionDecision, ExtensionWarning, Extensions,
+};
 use crate::store::{NewEntry, Parent, SessionStore, StoreError};
 use crate::summarizer::{Summarizer, SummaryKind, SummaryProgress, SummaryRequest, SummaryUsage};
 
@@ -69,6 +72,10 @@ pub struct CompactOutcome {
     pub usage: SummaryUsage,
     /// How many summarizer calls were made.
     pub summarizer_calls: usize,
+    /// The extension that supplied the compaction (the entry has `fromHook: true`).
+    pub decided_by: Option<String>,
+    /// Extensions that failed and were skipped.
+    pub warnings: Vec<ExtensionWarning>,
 }
 
 /// Why a compaction did not happen. The session file is unchanged in every case.
@@ -78,6 +85,9 @@ pub enum CompactError {
     /// There is nothing to compact (not a failure: callers usually exit 0).
     #[error("nothing to compact: {0}")]
     Nothing(#[from] NothingToCompact),
+    /// An extension cancelled the compaction (not a failure: callers usually exit 0).
+    #[error("compaction cancelled by extension `{extension}`: {reason}")]
+    Cancelled { reason: String, extension: String, warnings: Vec<ExtensionWarning> },
     /// The summary model's window cannot hold a request.
     #[error(transparent)]
     NoRoom(#[from] compaction_core::budget::NoRoomForTranscript),
@@ -116,6 +126,8 @@ pub struct Compactor<'a> {
     pub estimator: &'a dyn TokenEstimator,
     /// Secrets to redact besides the built-in patterns (API keys in use).
     pub redactor: Redactor,
+    /// Hooks asked before and told after every compaction and branch summary.
+    pub extensions: &'a Extensions,
 }
 
 impl std::fmt::Debug for Compactor<'_> {
@@ -166,9 +178,64 @@ impl Compactor<'_> {
     ) -> Result<CompactOutcome, CompactError> {
         let leaf = store.session().resolve_leaf(request.leaf.as_deref())?;
         let plan = self.plan(store.session(), leaf, request.instructions.as_deref());
-        let planned = plan.compaction?;
+        let mut planned = plan.compaction?;
+        let settings = serde_json::to_value(self.settings).unwrap_or_default();
+        let parent = match leaf {
+            Some(index) => Parent::Id(store.session().entries()[index].id.clone()),
+            None => Parent::Root,
+        };
+        let mut instructions = request.instructions.clone();
+        let mut warnings = Vec::new();
+        if !self.extensions.is_empty() {
+            let event = BeforeCompactEvent {
+                session: store.session(),
+                preparation: &planned.preparation,
+                custom_instructions: request.instructions.as_deref(),
+                settings: &settings,
+                cancel: cancel.clone(),
+            };
+            let hooks = self.extensions.decide_compaction(&event).await;
+            warnings = hooks.warnings;
+            match hooks.decision {
+                CompactionDecision::Cancelled { reason, extension } => {
+                    return Err(CompactError::Cancelled { reason, extension, warnings });
+                }
+                CompactionDecision::Replaced { replacement, extension } => {
+                    let tokens_before = replacement.tokens_before;
+                    let new = NewEntry::new("compaction", without_type(replacement.entry_fields()))
+                        .with_parent(parent);
+                    let entry = store.append(new)?;
+                    let session = store.session();
+                    let context = compaction_core::context::build_context(
+                        session,
+                        session.index_of(&entry.id),
+                    );
+                    let tokens_after =
+                        compaction_core::tokens::context_tokens(session, &context, self.estimator)
+                            .tokens;
+                    warnings.extend(self.after_compact(&entry, Some(&extension), cancel).await);
+                    return Ok(CompactOutcome {
+                        entry,
+                        tokens_before,
+                        tokens_after,
+                        usage: SummaryUsage::default(),
+                        summarizer_calls: 0,
+                        decided_by: Some(extension),
+                        warnings,
+                    });
+                }
+                CompactionDecision::BuiltIn { instructions: merged } => {
+                    if merged != instructions {
+                        // Added instructions take room in every request: plan again.
+                        instructions = merged;
+                        planned =
+                            self.plan(store.session(), leaf, instructions.as_deref()).compaction?;
+                    }
+                }
+            }
+        }
         let (summary, usage, calls) =
-            self.summarize(&planned, request.instructions.as_deref(), cancel, progress).await?;
+            self.summarize(&planned, instructions.as_deref(), cancel, progress).await?;
         let usage_value = serde_json::to_value(usage).ok();
         let fields = planned.preparation.entry_fields(&summary, usage_value);
         let stored_summary =
@@ -186,13 +253,40 @@ impl Compactor<'_> {
             }
             .into());
         }
-        let parent = match leaf {
-            Some(index) => Parent::Id(store.session().entries()[index].id.clone()),
-            None => Parent::Root,
-        };
         let new = NewEntry::new("compaction", without_type(fields)).with_parent(parent);
         let entry = store.append(new)?;
-        Ok(CompactOutcome { entry, tokens_before, tokens_after, usage, summarizer_calls: calls })
+        warnings.extend(self.after_compact(&entry, None, cancel).await);
+        Ok(CompactOutcome {
+            entry,
+            tokens_before,
+            tokens_after,
+            usage,
+            summarizer_calls: calls,
+            decided_by: None,
+            warnings,
+        })
+    }
+
+    /// Tells the extensions a compaction entry was written.
+    async fn after_compact(
+        &self,
+        entry: &Entry,
+        decided_by: Option<&str>,
+        cancel: &CancellationToken,
+    ) -> Vec<ExtensionWarning> {
+        if self.extensions.is_empty() {
+            return Vec::new();
+        }
+        let settings = serde_json::to_value(self.settings).unwrap_or_default();
+        let value = entry.to_value().unwrap_or_default();
+        let event = AfterCompactEvent {
+            entry: &value,
+            from_extension: decided_by.is_some(),
+            decided_by,
+            settings: &settings,
+            cancel: cancel.clone(),
+        };
+        self.extensions.after_compact(&event).await
     }
 
     /// Runs every summarizer call of a plan and merges the results.

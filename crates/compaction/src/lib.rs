@@ -6,6 +6,7 @@
 
 pub mod compact;
 pub mod error;
+pub mod extension;
 pub mod harness;
 pub mod navigate;
 pub mod offline;

@@ -16,6 +16,9 @@ use compaction_core::session::{Session, UnknownEntryId};
 
 use crate::compact::{ChunkJob, CompactionProgress, Compactor};
 use crate::error::SummarizerError;
+use crate::extension::{
+    AfterBranchSummaryEvent, BeforeBranchSummaryEvent, BranchSummaryDecision, ExtensionWarning,
+};
 use crate::store::{NewEntry, Parent, SessionStore, StoreError};
 use crate::summarizer::{SummaryKind, SummaryUsage};
 use compaction_core::prompts::PromptTask;
@@ -55,6 +58,10 @@ pub struct NavigateOutcome {
     /// The appended `branch_summary` entry, when one was written.
     pub entry: Option<Entry>,
     pub usage: SummaryUsage,
+    /// The extension that supplied the summary (the entry has `fromHook: true`).
+    pub decided_by: Option<String>,
+    /// Extensions that failed and were skipped.
+    pub warnings: Vec<ExtensionWarning>,
 }
 
 /// Why a navigation failed. The session file is unchanged in every case.
@@ -71,6 +78,9 @@ pub enum NavigateError {
     Empty,
     #[error(transparent)]
     NoRoom(#[from] compaction_core::budget::NoRoomForTranscript),
+    /// An extension cancelled the branch summary (nothing written; not a failure).
+    #[error("branch summary cancelled by extension `{extension}`: {reason}")]
+    Cancelled { reason: String, extension: String, warnings: Vec<ExtensionWarning> },
     #[error("summarizing the branch failed: {0}")]
     Summarizer(#[from] SummarizerError),
     #[error(transparent)]
@@ -119,12 +129,67 @@ impl Compactor<'_> {
         progress: &(dyn Fn(CompactionProgress) + Send + Sync),
     ) -> Result<NavigateOutcome, NavigateError> {
         let plan = self.plan_navigation(store.session(), request)?;
+        let nothing = |plan, warnings| NavigateOutcome {
+            plan,
+            entry: None,
+            usage: SummaryUsage::default(),
+            decided_by: None,
+            warnings,
+        };
         if !request.summarize || plan.preparation.messages.is_empty() {
-            return Ok(NavigateOutcome { plan, entry: None, usage: SummaryUsage::default() });
+            return Ok(nothing(plan, Vec::new()));
+        }
+        let session = store.session();
+        let from_id = session.entries()[plan.old_leaf].id.clone();
+        let target_id = session.entries()[plan.target].id.clone();
+        let mut instructions = request.instructions.clone();
+        let mut warnings = Vec::new();
+        let settings = serde_json::to_value(self.settings).unwrap_or_default();
+        if !self.extensions.is_empty() {
+            let common_ancestor_id =
+                plan.collection.common_ancestor.map(|index| session.entries()[index].id.clone());
+            let event = BeforeBranchSummaryEvent {
+                session,
+                old_leaf_id: &from_id,
+                target_id: &target_id,
+                common_ancestor_id: common_ancestor_id.as_deref(),
+                entries: &plan.collection.entries,
+                messages: &plan.preparation.messages,
+                message_entry_ids: &plan.preparation.entry_ids,
+                read_files: &plan.preparation.read_files,
+                modified_files: &plan.preparation.modified_files,
+                custom_instructions: request.instructions.as_deref(),
+                settings: &settings,
+                cancel: cancel.clone(),
+            };
+            let hooks = self.extensions.decide_branch_summary(&event).await;
+            warnings = hooks.warnings;
+            match hooks.decision {
+                BranchSummaryDecision::Cancelled { reason, extension } => {
+                    return Err(NavigateError::Cancelled { reason, extension, warnings });
+                }
+                BranchSummaryDecision::Replaced { replacement, extension } => {
+                    let mut fields = replacement.entry_fields(&from_id);
+                    fields.shift_remove("type");
+                    let new =
+                        NewEntry::new("branch_summary", fields).with_parent(Parent::Id(target_id));
+                    let entry = store.append(new)?;
+                    warnings
+                        .extend(self.after_branch_summary(&entry, Some(&extension), cancel).await);
+                    return Ok(NavigateOutcome {
+                        plan,
+                        entry: Some(entry),
+                        usage: SummaryUsage::default(),
+                        decided_by: Some(extension),
+                        warnings,
+                    });
+                }
+                BranchSummaryDecision::BuiltIn { instructions: merged } => instructions = merged,
+            }
         }
         let blocks = self.transcript_blocks(&plan.preparation.messages);
         let max_output = self.settings.branch_max_summary_tokens;
-        let instructions = request.instructions.as_deref();
+        let instructions = instructions.as_deref();
         let chunks =
             self.chunk_for_summarizer(blocks, PromptTask::Branch, max_output, instructions)?;
         let job = ChunkJob {
@@ -152,9 +217,6 @@ impl Compactor<'_> {
             }
             .into());
         }
-        let session = store.session();
-        let from_id = session.entries()[plan.old_leaf].id.clone();
-        let target_id = session.entries()[plan.target].id.clone();
         let mut fields = branch_summary_entry_fields(
             &text,
             &from_id,
@@ -165,6 +227,29 @@ impl Compactor<'_> {
         fields.shift_remove("type");
         let entry = store
             .append(NewEntry::new("branch_summary", fields).with_parent(Parent::Id(target_id)))?;
-        Ok(NavigateOutcome { plan, entry: Some(entry), usage })
+        warnings.extend(self.after_branch_summary(&entry, None, cancel).await);
+        Ok(NavigateOutcome { plan, entry: Some(entry), usage, decided_by: None, warnings })
+    }
+
+    /// Tells the extensions a branch summary entry was written.
+    async fn after_branch_summary(
+        &self,
+        entry: &Entry,
+        decided_by: Option<&str>,
+        cancel: &CancellationToken,
+    ) -> Vec<ExtensionWarning> {
+        if self.extensions.is_empty() {
+            return Vec::new();
+        }
+        let settings = serde_json::to_value(self.settings).unwrap_or_default();
+        let value = entry.to_value().unwrap_or_default();
+        let event = AfterBranchSummaryEvent {
+            entry: &value,
+            from_extension: decided_by.is_some(),
+            decided_by,
+            settings: &settings,
+            cancel: cancel.clone(),
+        };
+        self.extensions.after_branch_summary(&event).await
     }
 }

@@ -4,11 +4,8 @@
 //! move is only visible once something is appended under the target. With `--summarize`
 //! the `branch_summary` entry is appended as a child of the target (`fromId` = old leaf).
 
-use compaction::compact::Compactor;
-use compaction::navigate::{BranchPlan, NavigateRequest};
-use compaction::store::{LockWait, OpenOptions, SessionStore};
+use compaction::navigate::{BranchPlan, NavigateError, NavigateRequest};
 use compaction_core::Session;
-use compaction_core::serialize::Redactor;
 use serde_json::{Value, json};
 
 use super::{CommandError, ExitStatus, setup};
@@ -19,39 +16,22 @@ use crate::progress::{Progress, block_on_cancellable};
 pub fn run(args: &BranchArgs) -> anyhow::Result<ExitStatus> {
     let path = &args.file;
     let writing = args.summarize && !args.dry_run;
-    let mut options = if writing { OpenOptions::for_writing() } else { OpenOptions::for_reading() };
-    if args.wait {
-        options.lock_wait = LockWait::Forever;
-    }
-    let (mut store, report) = SessionStore::open(path, options)
-        .map_err(|e| CommandError::usage(format!("{}: {e}", path.display())))?;
-    for message in report.messages() {
-        eprintln!("{}: {message}", path.display());
-    }
-    let settings = setup::settings(&args.compaction)?;
-    let estimator = setup::estimator(&settings)?;
+    let mut store = setup::open_store(path, writing, args.wait)?;
     let from = store
         .session()
         .resolve_leaf(args.from.as_deref())
         .map_err(|e| CommandError::usage(format!("{}: {e}", path.display())))?;
-    let session_model = compaction_core::context::build_context(store.session(), from).model;
-    let session_model = session_model.as_ref().map(|m| m.model_id.clone());
-    let (summarizer, secrets) = if writing {
-        setup::summarizer(&settings, &args.summarizer, session_model.as_deref())?
-    } else {
-        (
-            Box::new(compaction::offline::OfflineSummarizer)
-                as Box<dyn compaction::summarizer::Summarizer>,
-            Vec::new(),
-        )
-    };
-    let compactor = Compactor {
-        summarizer: summarizer.as_ref(),
-        settings: &settings,
-        context_window: setup::chat_window(&settings, &args.summarizer, session_model.as_deref()),
-        estimator: estimator.as_ref(),
-        redactor: Redactor::new(secrets),
-    };
+    let session_model = setup::session_model(store.session(), from);
+    // A dry run never calls a model, so it needs no provider (nor its key).
+    let toolkit = setup::Toolkit::resolve(
+        &args.compaction,
+        &args.summarizer,
+        &args.extension,
+        session_model.as_deref(),
+        !writing,
+    )?;
+    let summarizer = &toolkit.summarizer;
+    let compactor = toolkit.compactor();
     let request = NavigateRequest {
         target: args.to.clone(),
         from: args.from.clone(),
@@ -75,13 +55,31 @@ pub fn run(args: &BranchArgs) -> anyhow::Result<ExitStatus> {
     let progress = Progress::new(!args.quiet && !args.json, summarizer.label());
     let outcome = block_on_cancellable(|cancel| async move {
         compactor.navigate(&mut store, &request, &cancel, &|p| progress.update(p)).await
-    })?
-    .map_err(|e| {
+    })?;
+    if let Err(NavigateError::Cancelled { reason, extension, warnings }) = &outcome {
+        for warning in warnings {
+            eprintln!("warning: {warning}");
+        }
+        if args.json {
+            print_json(
+                &json!({"written": false, "cancelled": true, "extension": extension, "reason": reason}),
+            )?;
+        } else {
+            println!(
+                "extension `{extension}` cancelled the branch summary: {reason}; nothing written"
+            );
+        }
+        return Ok(ExitStatus::Success);
+    }
+    let outcome = outcome.map_err(|e| {
         anyhow::Error::new(e).context(format!(
             "{}: branch summary failed; the session file was not changed",
             path.display()
         ))
     })?;
+    for warning in &outcome.warnings {
+        eprintln!("warning: {warning}");
+    }
     match &outcome.entry {
         Some(entry) => {
             if args.json {
@@ -92,6 +90,8 @@ pub fn run(args: &BranchArgs) -> anyhow::Result<ExitStatus> {
                     "fromId": entry.kind.as_branch_summary().map(|b| b.from_id.clone()),
                     "messages": outcome.plan.preparation.messages.len(),
                     "usage": outcome.usage,
+                    "extension": outcome.decided_by,
+                    "fromHook": outcome.decided_by.is_some(),
                 }))?;
             } else {
                 println!(

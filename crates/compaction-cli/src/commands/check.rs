@@ -2,11 +2,13 @@
 //!
 //! Exit 0 when the file has no warnings or errors (notes such as CRLF line ends or an
 //! older format version are printed but accepted), 1 when it has, 2 when it cannot be read.
+//! With `--repair`, a repaired copy is written beside the file (never in place) and its
+//! paths are printed; the exit status still describes the original file.
 
 use compaction_core::{Diagnostic, Severity};
 use serde::Serialize;
 
-use super::ExitStatus;
+use super::{CommandError, ExitStatus};
 use crate::cli::CheckArgs;
 use crate::output::print_json;
 
@@ -52,6 +54,25 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
             println!(
                 "{}: {} errors, {} warnings, {} notes",
                 report.file, report.errors, report.warnings, report.notes
+            );
+        }
+    }
+    if args.repair {
+        let repair = compaction::store::repair_copy(&args.file)
+            .map_err(|e| CommandError::usage(e.to_string()))?;
+        eprintln!(
+            "{}: wrote repaired copy {} ({} entries{})",
+            report.file,
+            repair.copy.display(),
+            repair.entries,
+            if repair.header_rebuilt { ", new header" } else { "" }
+        );
+        if let Some(rejected) = &repair.rejected {
+            eprintln!(
+                "{}: {} unusable line(s) set aside verbatim in {}",
+                report.file,
+                repair.rejected_lines.len(),
+                rejected.display()
             );
         }
     }

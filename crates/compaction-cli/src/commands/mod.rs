@@ -3,11 +3,14 @@
 mod branch;
 mod check;
 mod context;
+mod generate;
 mod leaves;
+mod migrate;
 mod plan;
 mod run;
 mod setup;
 mod stats;
+mod tokens;
 mod tree;
 
 use std::process::ExitCode;
@@ -60,14 +63,6 @@ impl CommandError {
         }
         .into()
     }
-
-    /// Gives an existing error an exit status.
-    pub fn wrap(status: ExitStatus, error: anyhow::Error) -> anyhow::Error {
-        let message = error.to_string();
-        let source: Option<Box<dyn std::error::Error + Send + Sync>> =
-            error.chain().nth(1).map(|cause| cause.to_string().into());
-        CommandError { status, message, source }.into()
-    }
 }
 
 /// Runs the chosen command.
@@ -77,10 +72,13 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Context(args) => context::run(&args),
         Command::Tree(args) => tree::run(&args),
         Command::Check(args) => check::run(&args),
+        Command::Migrate(args) => migrate::run(&args),
         Command::Plan(args) => plan::run(&args),
         Command::Run(args) => run::run(&args),
         Command::Branch(args) => branch::run(&args),
         Command::Leaves(args) => leaves::run(&args),
+        Command::Generate(args) => generate::run(&args),
+        Command::Tokens(args) => tokens::run(&args),
     }
 }
 
@@ -93,4 +91,21 @@ pub fn load_with_leaf(
         .resolve_leaf(args.leaf.as_deref())
         .map_err(|e| CommandError::usage(format!("{}: {e}", args.file.display())))?;
     Ok((session, leaf))
+}
+
+/// Compaction settings for the current directory, with the estimator and window flags on
+/// top (precedence: see `compaction::settings`).
+pub fn load_settings(
+    estimator: Option<&str>,
+    context_window: Option<u64>,
+) -> anyhow::Result<compaction_core::settings::ResolvedSettings> {
+    let flags = compaction_core::settings::SettingsPatch {
+        estimator: estimator.map(str::to_owned),
+        context_window: context_window.map(Some),
+        ..Default::default()
+    };
+    let cwd = std::env::current_dir()
+        .map_err(|e| CommandError::io("cannot read the current directory", e))?;
+    compaction::settings::load_settings_from_process(&cwd, &flags)
+        .map_err(|e| CommandError::usage(e.to_string()))
 }

@@ -5,9 +5,7 @@
 //! error leaves the file byte-identical (the store appends only after every summarizer call
 //! succeeded).
 
-use compaction::compact::{CompactError, CompactRequest, Compactor};
-use compaction::store::{LockWait, OpenOptions, SessionStore};
-use compaction_core::serialize::Redactor;
+use compaction::compact::{CompactError, CompactRequest};
 use serde_json::json;
 
 use super::{CommandError, ExitStatus, setup};
@@ -40,32 +38,21 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
         }
         None => &args.session.file,
     };
-    let mut options = OpenOptions::for_writing();
-    if args.wait {
-        options.lock_wait = LockWait::Forever;
-    }
-    let (mut store, report) = SessionStore::open(path, options)
-        .map_err(|e| CommandError::usage(format!("{}: {e}", path.display())))?;
-    for message in report.messages() {
-        eprintln!("{}: {message}", path.display());
-    }
-    let settings = setup::settings(&args.compaction)?;
-    let estimator = setup::estimator(&settings)?;
+    let mut store = setup::open_store(path, true, args.wait)?;
     let leaf = store
         .session()
         .resolve_leaf(args.session.leaf.as_deref())
         .map_err(|e| CommandError::usage(format!("{}: {e}", path.display())))?;
-    let session_model = compaction_core::context::build_context(store.session(), leaf).model;
-    let session_model = session_model.as_ref().map(|m| m.model_id.clone());
-    let (summarizer, secrets) =
-        setup::summarizer(&settings, &args.summarizer, session_model.as_deref())?;
-    let compactor = Compactor {
-        summarizer: summarizer.as_ref(),
-        settings: &settings,
-        context_window: setup::chat_window(&settings, &args.summarizer, session_model.as_deref()),
-        estimator: estimator.as_ref(),
-        redactor: Redactor::new(secrets),
-    };
+    let session_model = setup::session_model(store.session(), leaf);
+    let toolkit = setup::Toolkit::resolve(
+        &args.compaction,
+        &args.summarizer,
+        &args.extension,
+        session_model.as_deref(),
+        false,
+    )?;
+    let summarizer = &toolkit.summarizer;
+    let compactor = toolkit.compactor();
     let request =
         CompactRequest { leaf: args.session.leaf.clone(), instructions: args.instructions.clone() };
     let progress = Progress::new(!args.quiet && !args.json, summarizer.label());
@@ -74,6 +61,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
     })?;
     match result {
         Ok(outcome) => {
+            for warning in &outcome.warnings {
+                eprintln!("warning: {warning}");
+            }
             if args.json {
                 print_json(&json!({
                     "compacted": true,
@@ -84,17 +74,26 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
                     "summarizer": summarizer.label(),
                     "summarizerCalls": outcome.summarizer_calls,
                     "usage": outcome.usage,
+                    "extension": outcome.decided_by,
+                    "fromHook": outcome.decided_by.is_some(),
+                    "warnings": outcome.warnings.iter().map(ToString::to_string).collect::<Vec<_>>(),
                 }))?;
             } else {
+                let by = match &outcome.decided_by {
+                    Some(extension) => format!("written by extension `{extension}`"),
+                    None => format!(
+                        "{} summarizer call{} via {}",
+                        outcome.summarizer_calls,
+                        if outcome.summarizer_calls == 1 { "" } else { "s" },
+                        summarizer.label()
+                    ),
+                };
                 println!(
-                    "compacted {}: {} → about {} tokens; appended compaction {} ({} summarizer call{} via {})",
+                    "compacted {}: {} → about {} tokens; appended compaction {} ({by})",
                     path.display(),
                     outcome.tokens_before,
                     outcome.tokens_after,
                     outcome.entry.id,
-                    outcome.summarizer_calls,
-                    if outcome.summarizer_calls == 1 { "" } else { "s" },
-                    summarizer.label()
                 );
             }
             Ok(ExitStatus::Success)
@@ -106,6 +105,21 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
                 )?;
             } else {
                 println!("nothing to compact in {}: {reason}", path.display());
+            }
+            Ok(ExitStatus::Success)
+        }
+        Err(CompactError::Cancelled { reason, extension, warnings }) => {
+            for warning in &warnings {
+                eprintln!("warning: {warning}");
+            }
+            if args.json {
+                print_json(
+                    &json!({"compacted": false, "cancelled": true, "extension": extension, "reason": reason}),
+                )?;
+            } else {
+                println!(
+                    "extension `{extension}` cancelled the compaction: {reason}; nothing written"
+                );
             }
             Ok(ExitStatus::Success)
         }

@@ -11,7 +11,7 @@ use compaction_core::settings::{CompactionSettings, SettingsPatch};
 use compaction_core::tokens::{TokenEstimator, estimator_by_name};
 
 use super::CommandError;
-use crate::cli::{CompactionFlags, SummarizerFlags};
+use crate::cli::{CompactionFlags, ExtensionFlags, SummarizerFlags};
 
 /// Resolves the compaction settings for this invocation.
 pub fn settings(flags: &CompactionFlags) -> anyhow::Result<CompactionSettings> {
@@ -100,4 +100,121 @@ pub fn summarizer(
         .map_err(|e| CommandError::usage(e.to_string()))?
         .with_context_window(models::context_window(Some(&model), None));
     Ok((Box::new(summarizer), secret))
+}
+
+/// The extensions for this invocation: those configured under `compaction.extensions` in
+/// the global then the project settings file, then each `--extension` command.
+pub fn extensions(
+    flags: &ExtensionFlags,
+    redactor: compaction_core::serialize::Redactor,
+) -> anyhow::Result<compaction::extension::Extensions> {
+    use compaction::extension::{ExtensionConfig, Extensions, ProcessExtension};
+    use std::sync::Arc;
+    let mut extensions = Extensions::new().with_redactor(redactor);
+    if flags.no_extensions {
+        return Ok(extensions);
+    }
+    let cwd = std::env::current_dir()
+        .map_err(|e| CommandError::io("cannot read the current directory", e))?;
+    let paths = compaction::settings::SettingsPaths::from_process_env(&cwd);
+    for path in paths.global.iter().chain(std::iter::once(&paths.project)) {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(error) => {
+                return Err(CommandError::io(format!("cannot read {}", path.display()), error));
+            }
+        };
+        let document: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| CommandError::usage(format!("{}: invalid JSON: {e}", path.display())))?;
+        let Some(list) = document.get("compaction").and_then(|c| c.get("extensions")) else {
+            continue;
+        };
+        let configs: Vec<ExtensionConfig> = serde_json::from_value(list.clone()).map_err(|e| {
+            CommandError::usage(format!("{}: compaction.extensions: {e}", path.display()))
+        })?;
+        for config in &configs {
+            extensions.register(Arc::new(ProcessExtension::from_config(config)));
+        }
+    }
+    for command in &flags.extensions {
+        extensions.register(Arc::new(ProcessExtension::shell(command.clone())));
+    }
+    Ok(extensions)
+}
+
+/// Opens a session through the store (for writing: locked, torn tail recovered) and tells
+/// the user what recovery did.
+pub fn open_store(
+    path: &std::path::Path,
+    write: bool,
+    wait: bool,
+) -> anyhow::Result<compaction::store::SessionStore> {
+    use compaction::store::{LockWait, OpenOptions, SessionStore};
+    let mut options = if write { OpenOptions::for_writing() } else { OpenOptions::for_reading() };
+    if wait {
+        options.lock_wait = LockWait::Forever;
+    }
+    let (store, report) =
+        SessionStore::open(path, options).map_err(|e| CommandError::usage(e.to_string()))?;
+    for message in report.messages() {
+        eprintln!("{}: {message}", path.display());
+    }
+    Ok(store)
+}
+
+/// Everything a compaction or navigation runs with; [`Toolkit::compactor`] borrows it.
+pub struct Toolkit {
+    pub settings: CompactionSettings,
+    pub estimator: Box<dyn TokenEstimator>,
+    pub summarizer: Box<dyn Summarizer>,
+    pub extensions: compaction::extension::Extensions,
+    pub redactor: compaction_core::serialize::Redactor,
+    pub context_window: u64,
+}
+
+impl Toolkit {
+    /// Resolves settings, estimator, summarizer (offline when `offline` or no provider) and
+    /// extensions for a session whose model is `session_model`.
+    pub fn resolve(
+        compaction: &CompactionFlags,
+        summarizer: &SummarizerFlags,
+        extension: &ExtensionFlags,
+        session_model: Option<&str>,
+        offline: bool,
+    ) -> anyhow::Result<Toolkit> {
+        let settings = self::settings(compaction)?;
+        let estimator = self::estimator(&settings)?;
+        let offline_flags = SummarizerFlags { offline: true, ..summarizer.clone() };
+        let flags = if offline { &offline_flags } else { summarizer };
+        let (summarizer_box, secrets) = self::summarizer(&settings, flags, session_model)?;
+        let redactor = compaction_core::serialize::Redactor::new(secrets);
+        let extensions = self::extensions(extension, redactor.clone())?;
+        let context_window = chat_window(&settings, summarizer, session_model);
+        Ok(Toolkit {
+            settings,
+            estimator,
+            summarizer: summarizer_box,
+            extensions,
+            redactor,
+            context_window,
+        })
+    }
+
+    /// The orchestrator over this toolkit.
+    pub fn compactor(&self) -> compaction::compact::Compactor<'_> {
+        compaction::compact::Compactor {
+            summarizer: self.summarizer.as_ref(),
+            settings: &self.settings,
+            context_window: self.context_window,
+            estimator: self.estimator.as_ref(),
+            redactor: self.redactor.clone(),
+            extensions: &self.extensions,
+        }
+    }
+}
+
+/// The model of the context at `leaf`, if the session names one.
+pub fn session_model(session: &compaction_core::Session, leaf: Option<usize>) -> Option<String> {
+    compaction_core::context::build_context(session, leaf).model.map(|model| model.model_id)
 }

@@ -3,6 +3,8 @@
 use std::collections::BTreeMap;
 
 use compaction_core::context::build_context;
+use compaction_core::settings::CompactionSettings;
+use compaction_core::tokens::{TokenEstimator, context_tokens};
 use compaction_core::{Diagnostic, Session, Severity};
 use serde::Serialize;
 
@@ -25,9 +27,20 @@ pub struct Stats {
     pub thinking_level: String,
     pub model: Option<compaction_core::context::ModelRef>,
     pub diagnostics: Vec<Diagnostic>,
+    pub estimator: String,
+    pub context_tokens: u64,
+    pub context_window: u64,
+    pub should_compact: bool,
+    pub trigger_reasons: Vec<String>,
 }
 
-pub fn collect(file: String, session: &Session, leaf: Option<usize>) -> Stats {
+pub fn collect(
+    file: String,
+    session: &Session,
+    leaf: Option<usize>,
+    settings: &CompactionSettings,
+    estimator: &dyn TokenEstimator,
+) -> Stats {
     let mut entry_types = BTreeMap::new();
     for entry in session.entries() {
         let key = match entry.role() {
@@ -41,7 +54,23 @@ pub fn collect(file: String, session: &Session, leaf: Option<usize>) -> Stats {
     for message in context.agent_messages(session) {
         *context_roles.entry(message.role().to_owned()).or_insert(0) += 1;
     }
+    let tokens = context_tokens(session, &context, estimator);
+    let context_window = compaction_core::models::context_window(
+        context.model.as_ref().map(|m| m.model_id.as_str()),
+        settings.context_window,
+    );
+    let decision = compaction_core::should_compact(
+        tokens.tokens,
+        context.items.len() as u64,
+        context_window,
+        settings,
+    );
     Stats {
+        estimator: estimator.name().to_owned(),
+        context_tokens: tokens.tokens,
+        context_window,
+        should_compact: decision.fire,
+        trigger_reasons: decision.reasons.iter().map(ToString::to_string).collect(),
         file,
         header_version: session.source_version(),
         entries: session.entries().len(),
@@ -59,7 +88,16 @@ pub fn collect(file: String, session: &Session, leaf: Option<usize>) -> Stats {
 
 pub fn run(args: &StatsArgs) -> anyhow::Result<ExitStatus> {
     let (session, leaf) = super::load_with_leaf(&args.session)?;
-    let stats = collect(args.session.file.display().to_string(), &session, leaf);
+    let settings = super::load_settings(args.estimator.as_deref(), args.context_window)?;
+    let estimator = compaction_core::estimator_by_name(&settings.settings.estimator)
+        .map_err(|e| super::CommandError::usage(e.to_string()))?;
+    let stats = collect(
+        args.session.file.display().to_string(),
+        &session,
+        leaf,
+        &settings.settings,
+        estimator.as_ref(),
+    );
     if args.json {
         print_json(&stats)?;
     } else {
@@ -88,6 +126,18 @@ fn print_human(stats: &Stats) {
     let roles: Vec<String> =
         stats.context_roles.iter().map(|(role, count)| format!("{count} {role}")).collect();
     println!("  context          {} messages ({})", stats.context_messages, roles.join(", "));
+    println!(
+        "  context tokens   {} of {} ({:.1}% of window, {} estimator)",
+        stats.context_tokens,
+        stats.context_window,
+        stats.context_tokens as f64 * 100.0 / stats.context_window.max(1) as f64,
+        stats.estimator
+    );
+    if stats.should_compact {
+        println!("  compaction       would trigger: {}", stats.trigger_reasons.join("; "));
+    } else {
+        println!("  compaction       would not trigger");
+    }
     let count = |severity| stats.diagnostics.iter().filter(|d| d.severity() == severity).count();
     println!(
         "  diagnostics      {} errors, {} warnings, {} notes{}",

@@ -1,6 +1,7 @@
 //! Integration test modules: fixtures round-trip losslessly and generated sessions are
 //! well-formed pi sessions.
 
+mod cut_invariants;
 mod generated;
 mod round_trip;
 

@@ -5,7 +5,7 @@
 //! asks the trigger whether to compact and returns the messages to send;
 //! [`CompactingSession::run_turn`] wraps a whole model call and recovers once from a
 //! context-overflow error. Every compaction — threshold, overflow or manual — goes through
-//! [`Compactor::run`], the one orchestration path; extensions plug in there.
+//! [`Compactor::run`], the one orchestration path, with the session's extensions.
 //!
 //! Invariants: at most one automatic compaction per turn; a compaction that leaves the
 //! context above the trigger stops automatic compaction until [`CompactingSession::compact`]
@@ -32,6 +32,7 @@ use tokio_util::sync::CancellationToken;
 pub use crate::compact::CompactionReason;
 use crate::compact::{CompactError, CompactOutcome, CompactRequest, Compactor};
 use crate::error::SummarizerError;
+use crate::extension::Extensions;
 use crate::navigate::{NavigateError, NavigateRequest};
 use crate::store::{NewEntry, Parent, SessionStore, StoreError};
 use crate::summarizer::Summarizer;
@@ -201,6 +202,7 @@ pub struct CompactingSession {
     summarizer: Box<dyn Summarizer>,
     estimator: Box<dyn TokenEstimator>,
     redactor: Redactor,
+    extensions: Extensions,
     events: broadcast::Sender<HarnessEvent>,
     abort: AbortHandle,
     guard: Guard,
@@ -257,6 +259,7 @@ impl CompactingSession {
             summarizer,
             estimator,
             redactor: Redactor::default(),
+            extensions: Extensions::default(),
             events,
             abort: AbortHandle::default(),
             guard: Guard::default(),
@@ -266,6 +269,12 @@ impl CompactingSession {
     /// Secrets to redact from summarizer input besides the built-in patterns.
     pub fn set_redactor(&mut self, redactor: Redactor) {
         self.redactor = redactor;
+    }
+
+    /// Extensions asked before and told after every compaction and branch summary the
+    /// harness runs (none by default).
+    pub fn set_extensions(&mut self, extensions: Extensions) {
+        self.extensions = extensions;
     }
 
     /// A receiver of every event from now on.
@@ -437,6 +446,7 @@ impl CompactingSession {
             &self.model,
             self.estimator.as_ref(),
             &self.redactor,
+            &self.extensions,
         );
         let result = compactor.navigate(&mut self.store, &request, &cancel, &|_| {}).await;
         self.abort.finish();
@@ -567,6 +577,7 @@ impl CompactingSession {
             &self.model,
             self.estimator.as_ref(),
             &self.redactor,
+            &self.extensions,
         );
         let result = compactor.run(&mut self.store, &request, &cancel, &|_| {}).await;
         self.abort.finish();
@@ -599,14 +610,15 @@ impl CompactingSession {
 }
 
 /// The one place the harness builds its [`Compactor`] (a function over the fields, so the
-/// store stays mutably borrowable). Extensions attach here once the compactor carries them:
-/// every harness compaction and branch summary then runs their hooks.
+/// store stays mutably borrowable): every harness compaction and branch summary runs the
+/// session's extensions.
 fn compactor<'a>(
     summarizer: &'a dyn Summarizer,
     settings: &'a CompactionSettings,
     model: &ChatModel,
     estimator: &'a dyn TokenEstimator,
     redactor: &Redactor,
+    extensions: &'a Extensions,
 ) -> Compactor<'a> {
     Compactor {
         summarizer,
@@ -614,5 +626,6 @@ fn compactor<'a>(
         context_window: model.context_window,
         estimator,
         redactor: redactor.clone(),
+        extensions,
     }
 }

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use compaction::compact::{CompactError, CompactRequest, Compactor};
+use compaction::extension::Extensions;
 use compaction::offline::OfflineSummarizer;
 use compaction::provider::{ApiKey, LlmSummarizer, ProviderClient, ProviderConfig, ProviderKind};
 use compaction::store::{NewEntry, OpenOptions, SessionStore};
@@ -148,6 +149,7 @@ async fn compact(
         context_window: WINDOW,
         estimator: estimator.as_ref(),
         redactor: Redactor::new([KEY.to_owned()]),
+        extensions: &Extensions::new(),
     };
     let mut store = open(path);
     compactor.run(&mut store, &CompactRequest::default(), cancel, &|_| {}).await
@@ -365,6 +367,7 @@ async fn a_compaction_that_would_not_shrink_the_context_is_refused() {
         context_window: WINDOW,
         estimator: estimator.as_ref(),
         redactor: Redactor::default(),
+        extensions: &Extensions::new(),
     };
     let mut store = open(&path);
     let error = compactor
@@ -374,4 +377,241 @@ async fn a_compaction_that_would_not_shrink_the_context_is_refused() {
     assert!(matches!(error, CompactError::NotReducing { .. }), "{error}");
     drop(store);
     assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+mod through_extensions {
+    use std::sync::Arc;
+
+    use compaction::compact::{CompactError, CompactRequest, Compactor};
+    use compaction::extension::{
+        BeforeCompactEvent, Decision, Extension, ExtensionError, Extensions, HookFuture,
+        ProcessExtension, Replacement,
+    };
+    use compaction::offline::OfflineSummarizer;
+    use compaction_core::EntryKind;
+    use compaction_core::serialize::Redactor;
+    use serde_json::json;
+    use tokio_util::sync::CancellationToken;
+
+    use super::{estimator, open, session_copy, settings};
+
+    struct Fixed(&'static str, Decision);
+
+    impl Extension for Fixed {
+        fn name(&self) -> &str {
+            self.0
+        }
+        fn before_compact<'a>(&'a self, _: &'a BeforeCompactEvent<'_>) -> HookFuture<'a, Decision> {
+            let decision = self.1.clone();
+            Box::pin(async move { Ok(decision) })
+        }
+    }
+
+    struct Failing;
+
+    impl Extension for Failing {
+        fn name(&self) -> &str {
+            "failing"
+        }
+        fn before_compact<'a>(&'a self, _: &'a BeforeCompactEvent<'_>) -> HookFuture<'a, Decision> {
+            Box::pin(async { Err(ExtensionError::Failed("boom".into())) })
+        }
+    }
+
+    async fn run_with(
+        path: &std::path::Path,
+        extensions: Extensions,
+    ) -> Result<compaction::compact::CompactOutcome, CompactError> {
+        let settings = settings();
+        let estimator = estimator();
+        let compactor = Compactor {
+            summarizer: &OfflineSummarizer,
+            settings: &settings,
+            context_window: super::WINDOW,
+            estimator: estimator.as_ref(),
+            redactor: Redactor::default(),
+            extensions: &extensions,
+        };
+        let mut store = open(path);
+        compactor
+            .run(&mut store, &CompactRequest::default(), &CancellationToken::new(), &|_| {})
+            .await
+    }
+
+    #[tokio::test]
+    async fn cancel_writes_nothing() {
+        let (_dir, path) = session_copy();
+        let before = std::fs::read(&path).unwrap();
+        let extensions = Extensions::new()
+            .with(Arc::new(Fixed("stopper", Decision::Cancel { reason: "not now".into() })));
+        let error = run_with(&path, extensions).await.unwrap_err();
+        let CompactError::Cancelled { reason, extension, .. } = error else { panic!("{error}") };
+        assert_eq!((reason.as_str(), extension.as_str()), ("not now", "stopper"));
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+    }
+
+    #[tokio::test]
+    async fn replacement_is_written_from_hook_with_its_details() {
+        let (_dir, path) = session_copy();
+        let mut replacement = Replacement::new("Custom checkpoint");
+        replacement.details = Some(json!({"mine": true}));
+        let extensions = Extensions::new()
+            .with(Arc::new(Fixed("first", Decision::carry_on())))
+            .with(Arc::new(Fixed("writer", Decision::Replace(replacement))))
+            .with(Arc::new(Fixed("late", Decision::Cancel { reason: "never asked".into() })));
+        let outcome = run_with(&path, extensions).await.unwrap();
+        assert_eq!(outcome.decided_by.as_deref(), Some("writer"));
+        let session = open(&path).into_session();
+        let EntryKind::Compaction(data) = &session.entries()[session.leaf().unwrap()].kind else {
+            panic!("not a compaction")
+        };
+        assert!(data.from_hook);
+        assert_eq!(data.summary, "Custom checkpoint");
+        assert_eq!(data.details, Some(json!({"mine": true})));
+        assert_eq!(data.first_kept_entry_id, "5e550016");
+    }
+
+    #[tokio::test]
+    async fn failing_and_garbage_extensions_fall_back_to_the_built_in_summary() {
+        let (_dir, path) = session_copy();
+        let extensions = Extensions::new()
+            .with(Arc::new(Failing))
+            .with(Arc::new(ProcessExtension::shell("echo 'this is not json'")));
+        let outcome = run_with(&path, extensions).await.unwrap();
+        assert_eq!(outcome.decided_by, None);
+        // Both fail before the summary (the shell one prints garbage after it too).
+        let before: Vec<_> = outcome
+            .warnings
+            .iter()
+            .filter(|w| w.event == compaction::extension::EventName::BeforeCompact)
+            .collect();
+        assert_eq!(before.len(), 2, "{:?}", outcome.warnings);
+        assert!(before[0].to_string().contains("failing"));
+        let session = open(&path).into_session();
+        let EntryKind::Compaction(data) = &session.entries()[session.leaf().unwrap()].kind else {
+            panic!("not a compaction")
+        };
+        assert!(!data.from_hook);
+        assert!(data.summary.contains("## Goal"));
+    }
+
+    #[tokio::test]
+    async fn process_extension_added_instructions_reach_the_summary() {
+        let (_dir, path) = session_copy();
+        let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../examples/extensions/focus.sh");
+        let extensions = Extensions::new().with(Arc::new(ProcessExtension::shell(format!(
+            "sh {} 'the lexer tests'",
+            script.display()
+        ))));
+        let outcome = run_with(&path, extensions).await.unwrap();
+        assert!(outcome.warnings.is_empty(), "{:?}", outcome.warnings);
+        let session = open(&path).into_session();
+        let EntryKind::Compaction(data) = &session.entries()[session.leaf().unwrap()].kind else {
+            panic!("not a compaction")
+        };
+        assert!(data.summary.contains("the lexer tests"), "{}", data.summary);
+    }
+}
+
+mod branch_summaries {
+    use compaction::compact::Compactor;
+    use compaction::extension::Extensions;
+    use compaction::navigate::NavigateRequest;
+    use compaction::provider::ProviderKind;
+    use compaction_core::EntryKind;
+    use compaction_core::context::build_context;
+    use compaction_core::serialize::Redactor;
+    use compaction_core::{AgentMessage, Session};
+    use tokio_util::sync::CancellationToken;
+
+    use super::super::mock_server::{MockServer, Reply};
+    use super::{KEY, estimator, open, provider, settings, streamed};
+
+    fn branch_copy() -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("branches.jsonl");
+        let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../compaction-core/tests/fixtures/branch-two.jsonl");
+        std::fs::copy(fixture, &path).unwrap();
+        (dir, path)
+    }
+
+    async fn navigate(
+        path: &std::path::Path,
+        summarizer: &dyn compaction::summarizer::Summarizer,
+    ) -> Result<compaction::navigate::NavigateOutcome, compaction::navigate::NavigateError> {
+        let settings = settings();
+        let estimator = estimator();
+        let extensions = Extensions::new();
+        let compactor = Compactor {
+            summarizer,
+            settings: &settings,
+            context_window: 128_000,
+            estimator: estimator.as_ref(),
+            redactor: Redactor::new([KEY.to_owned()]),
+            extensions: &extensions,
+        };
+        let request = NavigateRequest {
+            target: "e80776cc".into(),
+            from: Some("6dee93a9".into()),
+            summarize: true,
+            ..NavigateRequest::default()
+        };
+        let mut store = open(path);
+        compactor.navigate(&mut store, &request, &CancellationToken::new(), &|_| {}).await
+    }
+
+    fn leaf_summary(session: &Session) -> String {
+        let context = build_context(session, session.leaf());
+        let messages = context.agent_messages(session);
+        let Some(AgentMessage::BranchSummary(summary)) = messages.last() else {
+            panic!("the context does not end with the branch summary: {messages:?}")
+        };
+        summary.summary.clone()
+    }
+
+    #[tokio::test]
+    async fn provider_summary_lands_under_the_target() {
+        for kind in [ProviderKind::OpenAi, ProviderKind::Anthropic] {
+            let server = MockServer::start().await;
+            server.always(streamed(kind, "## Goal\n- Tried compression in src/compress.rs"));
+            let summarizer = provider(kind, &server);
+            let (_dir, path) = branch_copy();
+            let outcome = navigate(&path, &summarizer).await.unwrap();
+            let entry = outcome.entry.unwrap();
+            assert_eq!(entry.parent_id.as_deref(), Some("e80776cc"));
+            let session = open(&path).into_session();
+            let EntryKind::BranchSummary(data) = &session.entries()[session.leaf().unwrap()].kind
+            else {
+                panic!("not a branch summary")
+            };
+            assert_eq!(data.from_id, "6dee93a9");
+            assert!(!data.from_hook);
+            let summary = leaf_summary(&session);
+            assert!(summary.contains("Tried compression in src/compress.rs"), "{summary}");
+            assert!(summary.contains("<modified-files>"), "{summary}");
+            let body = server.requests()[0].body.to_string();
+            assert!(body.contains("conversation"), "{body}");
+            assert_eq!(
+                server.requests()[0].body["max_tokens"]
+                    .as_u64()
+                    .or(server.requests()[0].body["max_completion_tokens"].as_u64()),
+                Some(2048)
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn failed_summary_leaves_the_file_byte_identical() {
+        for kind in [ProviderKind::OpenAi, ProviderKind::Anthropic] {
+            let server = MockServer::start().await;
+            server.always(Reply::status(503, "{\"error\":{\"message\":\"down\"}}"));
+            let summarizer = provider(kind, &server);
+            let (_dir, path) = branch_copy();
+            let before = std::fs::read(&path).unwrap();
+            assert!(navigate(&path, &summarizer).await.is_err());
+            assert_eq!(std::fs::read(&path).unwrap(), before);
+        }
+    }
 }

@@ -72,8 +72,13 @@ fn mutated_fixture() -> impl Strategy<Value = Vec<u8>> {
         })
 }
 
+/// Cases per property: 512, or `COMPACTION_FUZZ_CASES` for a longer local run.
+fn cases() -> u32 {
+    std::env::var("COMPACTION_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(512)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
 
     #[test]
     fn arbitrary_bytes_never_break_the_parser(bytes in prop::collection::vec(any::<u8>(), 0..512)) {

@@ -1,6 +1,7 @@
 //! Integration test modules, plus helpers they share.
 
 mod compact;
+mod extensions;
 mod fuzz_replay;
 mod harness;
 pub mod mock_server;
@@ -8,3 +9,8 @@ mod providers;
 mod store;
 mod store_fixtures;
 mod store_processes;
+
+/// The shipped Rust example, compiled into the tests so they exercise the same code.
+#[allow(dead_code)]
+#[path = "../../examples/git_aware.rs"]
+mod git_aware_example;

@@ -3,9 +3,10 @@
 //! Child processes are this test binary re-run on the ignored `child_process` test, with
 //! the mode and session path in environment variables.
 
-use std::io::Write;
+use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::mpsc;
 use std::time::Duration;
 
 use compaction::store::{LockWait, OpenOptions, SessionStore};
@@ -65,6 +66,8 @@ fn child_process() {
                 ..OpenOptions::for_writing()
             };
             let (mut store, _) = SessionStore::open(&path, options).unwrap();
+            writeln!(stdout, "\nREADY").unwrap();
+            stdout.flush().unwrap();
             for n in 0..count {
                 let entry = store.append(note(n)).unwrap();
                 writeln!(stdout, "ACK {}", entry.id).unwrap();
@@ -103,10 +106,25 @@ fn every_acknowledged_entry_survives_sigkill_at_random_moments() {
     let mut torn_recoveries = 0;
     for round in 0..rounds {
         let mut process = child("append-loop", &path, 1_000_000).spawn().unwrap();
-        std::thread::sleep(Duration::from_micros(rng.random_range(5_000..40_000)));
+        // Read the child's output on a thread; kill it a random moment after it is ready.
+        let mut stdout = BufReader::new(process.stdout.take().unwrap());
+        let (ready_sender, ready) = mpsc::channel();
+        let reader = std::thread::spawn(move || {
+            let mut all = Vec::new();
+            let mut line = Vec::new();
+            while stdout.read_until(b'\n', &mut line).unwrap_or(0) > 0 {
+                if line == b"READY\n" {
+                    let _ = ready_sender.send(());
+                }
+                all.append(&mut line);
+            }
+            all
+        });
+        ready.recv_timeout(Duration::from_secs(20)).unwrap();
+        std::thread::sleep(Duration::from_micros(rng.random_range(0..4_000)));
         process.kill().unwrap();
-        let output = process.wait_with_output().unwrap();
-        let acked = acknowledged(&output.stdout);
+        process.wait().unwrap();
+        let acked = acknowledged(&reader.join().unwrap());
         // A dead writer's lock never blocks: open without waiting.
         let (store, report) = SessionStore::open(&path, OpenOptions::for_writing())
             .unwrap_or_else(|e| panic!("round {round}: {e}"));
@@ -116,7 +134,15 @@ fn every_acknowledged_entry_survives_sigkill_at_random_moments() {
         for id in all_acknowledged.iter().chain(acked.iter()) {
             assert!(store.session().contains(id), "round {round}: acknowledged {id} lost");
         }
-        assert_eq!(problems(store.session()), Vec::<String>::new(), "round {round}");
+        // SIGKILL can cut a write that crosses a page boundary: the torn line found on open
+        // was moved aside by the recovery; nothing else may be wrong.
+        let unexpected: Vec<String> = problems(store.session())
+            .into_iter()
+            .filter(|p| !(report.torn_tail.is_some() && p.contains("torn-last-line")))
+            .collect();
+        assert_eq!(unexpected, Vec::<String>::new(), "round {round}");
+        drop(store);
+        assert_eq!(problems(&parse_file(&path)), Vec::<String>::new(), "round {round}");
         all_acknowledged.extend(acked);
     }
     let session = parse_file(&path);
@@ -127,7 +153,9 @@ fn every_acknowledged_entry_survives_sigkill_at_random_moments() {
         all_acknowledged.len(),
         session.entries().len()
     );
-    assert!(all_acknowledged.len() >= rounds / 4, "children made too little progress");
+    // How far a child gets before the kill depends on the disk's fsync latency and the
+    // machine's load; the check only makes sure the loop exercised appends at all.
+    assert!(all_acknowledged.len() >= rounds / 10, "children made too little progress");
 }
 
 #[test]

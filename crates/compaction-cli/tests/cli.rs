@@ -1,0 +1,263 @@
+//! The `compaction` binary as users see it: stdout, stderr and exit codes, snapshotted.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../compaction-core/tests/fixtures").join(name)
+}
+
+/// Runs the binary in the fixture directory (so paths print short) with a clean
+/// settings environment, and renders exit code, stdout and stderr for a snapshot.
+fn run(args: &[&str], cwd: &Path) -> String {
+    let home = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_compaction"))
+        .args(args)
+        .current_dir(cwd)
+        .env("HOME", home.path())
+        .env_remove("PI_CODING_AGENT_DIR")
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("ANTHROPIC_API_KEY")
+        .output()
+        .unwrap();
+    format!(
+        "exit: {}\n--- stdout\n{}--- stderr\n{}",
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+fn fixtures_dir() -> PathBuf {
+    fixture("")
+}
+
+#[test]
+fn stats_json() {
+    insta::assert_snapshot!(run(&["stats", "small-linear.jsonl", "--json"], &fixtures_dir()));
+}
+
+#[test]
+fn stats_human() {
+    insta::assert_snapshot!(run(&["stats", "branching.jsonl"], &fixtures_dir()));
+}
+
+#[test]
+fn check_reports_problems_with_lines_and_exit_1() {
+    insta::assert_snapshot!(run(&["check", "damaged.jsonl"], &fixtures_dir()));
+}
+
+#[test]
+fn check_clean_file_exits_0() {
+    let out = run(&["check", "small-linear.jsonl"], &fixtures_dir());
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+}
+
+#[test]
+fn missing_file_exits_2() {
+    let out = run(&["stats", "no-such-file.jsonl"], &fixtures_dir());
+    assert!(out.starts_with("exit: 2\n"), "{out}");
+    assert!(out.contains("no-such-file.jsonl"), "{out}");
+}
+
+#[test]
+fn unknown_leaf_is_an_error_not_a_fallback() {
+    let out = run(&["context", "small-linear.jsonl", "--leaf", "ffffffff"], &fixtures_dir());
+    assert!(out.starts_with("exit: 2\n"), "{out}");
+    assert!(out.contains("no entry with id `ffffffff`"), "{out}");
+}
+
+#[test]
+fn tree_of_a_branching_session() {
+    insta::assert_snapshot!(run(&["tree", "branching.jsonl"], &fixtures_dir()));
+}
+
+#[test]
+fn context_text() {
+    insta::assert_snapshot!(run(&["context", "offline-coding.jsonl"], &fixtures_dir()));
+}
+
+#[test]
+fn plan_json_with_pi_estimator() {
+    insta::assert_snapshot!(run(
+        &[
+            "plan",
+            "offline-coding.jsonl",
+            "--estimator",
+            "pi",
+            "--min-turns",
+            "0",
+            "--keep-recent",
+            "500",
+            "--json"
+        ],
+        &fixtures_dir()
+    ));
+}
+
+#[test]
+fn plan_nothing_to_compact_exits_0() {
+    let out = run(&["plan", "small-linear.jsonl", "--json"], &fixtures_dir());
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    assert!(out.contains("\"compactable\": false"), "{out}");
+}
+
+#[test]
+fn run_offline_then_context_and_stats() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("offline-coding.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    let args = [
+        "run",
+        "s.jsonl",
+        "--estimator",
+        "pi",
+        "--min-turns",
+        "0",
+        "--keep-recent",
+        "500",
+        "--context-window",
+        "20000",
+    ];
+    let out = run(&args, dir.path());
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    assert!(out.contains("appended compaction"), "{out}");
+    insta::assert_snapshot!(
+        out.lines().filter(|l| !l.contains("appended compaction")).collect::<Vec<_>>().join("\n")
+    );
+    let context = run(&["context", "s.jsonl"], dir.path());
+    assert!(context.contains("<summary>\n## Goal"), "{context}");
+    let stats = run(
+        &["stats", "s.jsonl", "--json", "--estimator", "pi", "--context-window", "32000"],
+        dir.path(),
+    );
+    let json: serde_json::Value = serde_json::from_str(
+        stats.split("--- stdout\n").nth(1).unwrap().split("--- stderr").next().unwrap(),
+    )
+    .unwrap();
+    assert_eq!(json["contextRoles"]["compactionSummary"], 1);
+    assert_eq!(json["shouldCompact"], false, "{json}");
+    // Nothing left to compact right after compacting.
+    let again = run(&args, dir.path());
+    assert!(again.starts_with("exit: 0\n") && again.contains("nothing to compact"), "{again}");
+}
+
+#[test]
+fn run_output_leaves_the_original_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let original = dir.path().join("s.jsonl");
+    std::fs::copy(fixture("offline-coding.jsonl"), &original).unwrap();
+    let before = std::fs::read(&original).unwrap();
+    let out = run(
+        &["run", "s.jsonl", "-o", "out.jsonl", "--keep-recent", "500", "--min-turns", "0"],
+        dir.path(),
+    );
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    assert_eq!(std::fs::read(&original).unwrap(), before);
+    assert!(std::fs::read(dir.path().join("out.jsonl")).unwrap().len() > before.len());
+}
+
+#[test]
+fn run_with_provider_and_no_key_fails_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("offline-coding.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    let before = std::fs::read(dir.path().join("s.jsonl")).unwrap();
+    let out = run(&["run", "s.jsonl", "--provider", "openai", "--model", "gpt-4o"], dir.path());
+    assert!(out.starts_with("exit: 2\n"), "{out}");
+    assert!(out.contains("OPENAI_API_KEY"), "{out}");
+    assert_eq!(std::fs::read(dir.path().join("s.jsonl")).unwrap(), before);
+}
+
+#[test]
+fn branch_dry_run_json() {
+    insta::assert_snapshot!(run(
+        &[
+            "branch",
+            "branch-two.jsonl",
+            "--from",
+            "6dee93a9",
+            "--to",
+            "e80776cc",
+            "--estimator",
+            "pi",
+            "--dry-run",
+            "--json"
+        ],
+        &fixtures_dir()
+    ));
+}
+
+#[test]
+fn branch_summarize_appends_under_the_target() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("branch-two.jsonl"), dir.path().join("b.jsonl")).unwrap();
+    let out = run(
+        &["branch", "b.jsonl", "--from", "6dee93a9", "--to", "e80776cc", "--summarize", "--json"],
+        dir.path(),
+    );
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    let json: serde_json::Value = serde_json::from_str(
+        out.split("--- stdout\n").nth(1).unwrap().split("--- stderr").next().unwrap(),
+    )
+    .unwrap();
+    assert_eq!(json["parentId"], "e80776cc");
+    assert_eq!(json["fromId"], "6dee93a9");
+    let context = run(&["context", "b.jsonl"], dir.path());
+    assert!(context.contains("Work done on another branch"), "{context}");
+    let check = run(&["check", "b.jsonl"], dir.path());
+    assert!(check.starts_with("exit: 0\n"), "{check}");
+}
+
+#[test]
+fn leaves_lists_every_tip() {
+    insta::assert_snapshot!(run(&["leaves", "branch-two.jsonl"], &fixtures_dir()));
+}
+
+#[test]
+fn help_lists_the_commands() {
+    insta::assert_snapshot!(run(&["--help"], &fixtures_dir()));
+}
+
+#[test]
+fn extension_cancel_exits_0_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("offline-coding.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    let before = std::fs::read(dir.path().join("s.jsonl")).unwrap();
+    let out = run(
+        &[
+            "run",
+            "s.jsonl",
+            "--keep-recent",
+            "500",
+            "--json",
+            "--extension",
+            r#"cat >/dev/null; echo '{"action":"cancel","reason":"frozen for review"}'"#,
+        ],
+        dir.path(),
+    );
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    assert!(out.contains("\"cancelled\": true") && out.contains("frozen for review"), "{out}");
+    assert_eq!(std::fs::read(dir.path().join("s.jsonl")).unwrap(), before);
+}
+
+#[test]
+fn extension_replacement_is_reported_and_written_from_hook() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("offline-coding.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    let out = run(
+        &[
+            "run",
+            "s.jsonl",
+            "--keep-recent",
+            "500",
+            "--json",
+            "--extension",
+            r#"cat >/dev/null; echo '{"action":"replace","summary":"Hand-made checkpoint","details":{"by":"script"}}'"#,
+        ],
+        dir.path(),
+    );
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    assert!(out.contains("\"fromHook\": true"), "{out}");
+    let tree = run(&["tree", "s.jsonl"], dir.path());
+    assert!(tree.contains("[compaction by extension]"), "{tree}");
+}

@@ -1,0 +1,149 @@
+//! Property tests of the cut and the preparation over generated sessions: the kept part
+//! never starts with a tool result, no tool result is kept without its call, no call is
+//! summarized while its result is kept, the first kept entry is on the path before the
+//! leaf, and the context after compaction fits the window.
+
+use std::collections::HashSet;
+
+use compaction_core::generate::{GenerateOptions, generate_session};
+use compaction_core::message::{AgentMessage, ContentBlock};
+use compaction_core::plan::{PlanInputs, plan_compaction};
+use compaction_core::serialize::SerializeOptions;
+use compaction_core::settings::CompactionSettings;
+use compaction_core::tokens::estimator_by_name;
+use compaction_core::{EntryKind, parse_session};
+use proptest::prelude::*;
+
+fn tool_call_ids(message: &AgentMessage) -> Vec<String> {
+    match message {
+        AgentMessage::Assistant(assistant) => assistant
+            .content
+            .iter()
+            .filter_map(|block| {
+                if let ContentBlock::ToolCall(call) = block { Some(call.id.clone()) } else { None }
+            })
+            .collect(),
+        AgentMessage::User(_)
+        | AgentMessage::ToolResult(_)
+        | AgentMessage::BashExecution(_)
+        | AgentMessage::Custom(_)
+        | AgentMessage::BranchSummary(_)
+        | AgentMessage::CompactionSummary(_)
+        | AgentMessage::Other(_) => Vec::new(),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    #[test]
+    fn cut_and_preparation_invariants(
+        seed in 0u64..10_000,
+        entries in 40usize..400,
+        keep in 200u64..6000,
+        min_turns in 0u64..4,
+        estimator in prop::sample::select(vec!["pi", "heuristic"]),
+    ) {
+        let text = generate_session(&GenerateOptions {
+            seed,
+            entries,
+            average_entry_bytes: 600,
+            compaction_threshold_tokens: 12_000,
+            ..GenerateOptions::default()
+        });
+        let session = parse_session(text.as_bytes());
+        let estimator = estimator_by_name(estimator).unwrap();
+        let settings = CompactionSettings {
+            keep_recent_tokens: keep,
+            min_turns_to_keep: min_turns,
+            ..CompactionSettings::default()
+        };
+        let window = 32_000;
+        let serialize = SerializeOptions::default();
+        let inputs = PlanInputs {
+            settings: &settings,
+            context_window: window,
+            summary_window: Some(window),
+            estimator: estimator.as_ref(),
+            serialize: &serialize,
+            instructions: None,
+        };
+        let plan = plan_compaction(&session, session.leaf(), &inputs);
+        let Ok(planned) = plan.compaction else { return Ok(()) };
+        let preparation = &planned.preparation;
+        let path = &preparation.path;
+        let first_kept = preparation.first_kept_index();
+        let entries = session.entries();
+
+        // On the path, inside the region, before the leaf.
+        prop_assert!(first_kept >= preparation.region_start);
+        prop_assert!(first_kept < path.len());
+        prop_assert_eq!(&entries[path[first_kept]].id, &preparation.first_kept_entry_id);
+        prop_assert!(!matches!(entries[*path.last().unwrap()].kind, EntryKind::Compaction(_)));
+
+        // The kept part never starts with a tool result.
+        let first_message = path[first_kept..].iter().find(|&&i| entries[i].is_message());
+        if let Some(&index) = first_message {
+            prop_assert_ne!(entries[index].role(), Some("toolResult"));
+        }
+
+        // Calls and results stay together.
+        let kept: Vec<AgentMessage> = path[first_kept..]
+            .iter()
+            .filter_map(|&i| entries[i].message().and_then(Result::ok))
+            .collect();
+        let kept_calls: HashSet<String> = kept.iter().flat_map(tool_call_ids).collect();
+        let summarized_calls: HashSet<String> = preparation
+            .messages_to_summarize
+            .iter()
+            .chain(&preparation.turn_prefix_messages)
+            .flat_map(tool_call_ids)
+            .collect();
+        for message in &kept {
+            if let AgentMessage::ToolResult(result) = message {
+                prop_assert!(kept_calls.contains(&result.tool_call_id),
+                    "kept result {} without its call", result.tool_call_id);
+                prop_assert!(!summarized_calls.contains(&result.tool_call_id),
+                    "call {} summarized while its result is kept", result.tool_call_id);
+            }
+        }
+
+        // Every summarizer request fits the summary model's window.
+        for chunk in planned.history_chunks.iter().chain(&planned.turn_prefix_chunks) {
+            prop_assert!(estimator.text_tokens(chunk) + settings.max_summary_tokens * 2 < window);
+        }
+        // The context after compaction fits the window when the kept part does.
+        if preparation.kept_tokens + settings.max_summary_tokens <= window - settings.reserve_tokens {
+            prop_assert!(planned.estimated_tokens_after <= window);
+        }
+    }
+}
+
+/// The property above only checks plans that compact; make sure generated sessions do.
+#[test]
+fn generated_sessions_are_compactable() {
+    let estimator = estimator_by_name("pi").unwrap();
+    let settings = CompactionSettings { keep_recent_tokens: 1000, ..CompactionSettings::default() };
+    let serialize = SerializeOptions::default();
+    let compactable = (0..20u64)
+        .filter(|&seed| {
+            let text = generate_session(&GenerateOptions {
+                seed,
+                entries: 200,
+                average_entry_bytes: 600,
+                compaction_threshold_tokens: 12_000,
+                ..GenerateOptions::default()
+            });
+            let session = parse_session(text.as_bytes());
+            let inputs = PlanInputs {
+                settings: &settings,
+                context_window: 32_000,
+                summary_window: Some(32_000),
+                estimator: estimator.as_ref(),
+                serialize: &serialize,
+                instructions: None,
+            };
+            plan_compaction(&session, session.leaf(), &inputs).compaction.is_ok()
+        })
+        .count();
+    assert!(compactable >= 15, "only {compactable} of 20 generated sessions were compactable");
+}

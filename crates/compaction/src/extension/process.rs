@@ -1,0 +1,353 @@
+//! Extensions written in any language: a child process per hook call.
+//!
+//! The registry's event is written as one JSON object (see [`protocol`](super::protocol)) to
+//! the child's stdin, which is then closed; the child prints one JSON decision on stdout and
+//! exits 0. Empty output means continue. A nonzero exit, output that is not a decision, an
+//! overrun time limit or a cancelled operation is an [`ExtensionError`]; the registry reports
+//! it and carries on.
+//!
+//! Invariant: the child's environment is built from scratch — only [`SAFE_ENV`] and the
+//! names the configuration lists in `passEnv` are copied — so API keys and tokens of the
+//! parent never reach an extension that was not explicitly given them. A child still
+//! running when its answer is no longer wanted (time limit, cancel, bad output) is killed.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+use tokio::process::Command;
+use tokio_util::sync::CancellationToken;
+
+use super::protocol::{self, parse_decision};
+use super::{
+    AfterBranchSummaryEvent, AfterCompactEvent, BeforeBranchSummaryEvent, BeforeCompactEvent,
+    Decision, EventName, Extension, ExtensionError, HookFuture,
+};
+
+/// Environment variables every child receives when the parent has them: what programs need
+/// to run and to handle text, nothing that holds a credential.
+pub const SAFE_ENV: &[&str] = &[
+    "PATH",
+    "HOME",
+    "USER",
+    "LOGNAME",
+    "SHELL",
+    "LANG",
+    "LANGUAGE",
+    "LC_ALL",
+    "LC_CTYPE",
+    "LC_MESSAGES",
+    "TERM",
+    "TMPDIR",
+    "TMP",
+    "TEMP",
+    "TZ",
+];
+
+/// Set in every child's environment to the protocol version.
+pub const PROTOCOL_ENV: &str = "COMPACTION_EXTENSION_PROTOCOL";
+/// Set in every child's environment to the event's name (`before_compact`, …).
+pub const EVENT_ENV: &str = "COMPACTION_EXTENSION_EVENT";
+
+/// The most a child may print on stdout.
+pub const MAX_DECISION_BYTES: usize = 16 * 1024 * 1024;
+/// How much of a child's stderr is kept for error messages (its end).
+const STDERR_TAIL_BYTES: usize = 4096;
+/// How much of bad output is quoted in an error.
+const EXCERPT_CHARS: usize = 200;
+
+/// One configured process extension, as written in the settings file (`extensions` list).
+///
+/// ```json
+/// {"name": "git-aware", "command": "python3", "args": ["examples/extensions/git_aware.py"],
+///  "events": ["before_compact"], "timeoutMs": 10000, "passEnv": ["GIT_DIR"]}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ExtensionConfig {
+    /// Name used in warnings and reports.
+    pub name: String,
+    /// The program to run (looked up on `PATH`); not run through a shell.
+    pub command: String,
+    /// Its arguments.
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// Events it is called for; empty or absent means all four.
+    #[serde(default)]
+    pub events: Vec<EventName>,
+    /// Time limit per call in milliseconds; absent means the registry's default (30 s).
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
+    /// Extra environment variable names copied from the parent (e.g. an API key the
+    /// extension needs). Nothing else beyond [`SAFE_ENV`] is passed.
+    #[serde(default)]
+    pub pass_env: Vec<String>,
+}
+
+/// An extension run as a child process.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProcessExtension {
+    pub name: String,
+    /// The program, or with `shell` the command line given to `sh -c`.
+    pub command: String,
+    /// Arguments (with `shell`, they become `$1`, `$2`, … of the command line).
+    pub args: Vec<String>,
+    /// Run `command` through `sh -c`.
+    pub shell: bool,
+    /// Events it is called for; empty means all.
+    pub events: Vec<EventName>,
+    /// Time limit per call; `None` uses the registry's default.
+    pub timeout: Option<Duration>,
+    /// Extra variable names copied from the base environment.
+    pub pass_env: Vec<String>,
+    /// The environment the child's is picked from; `None` = this process's environment.
+    pub base_env: Option<Vec<(OsString, OsString)>>,
+    /// Working directory of the child; `None` = this process's.
+    pub current_dir: Option<PathBuf>,
+}
+
+impl ProcessExtension {
+    /// A command line run through `sh -c` (the CLI's `--extension "COMMAND"`), named after
+    /// the command line, for all events, with the registry's default time limit.
+    pub fn shell(command_line: impl Into<String>) -> Self {
+        let command: String = command_line.into();
+        ProcessExtension {
+            name: command.clone(),
+            command,
+            args: Vec::new(),
+            shell: true,
+            events: Vec::new(),
+            timeout: None,
+            pass_env: Vec::new(),
+            base_env: None,
+            current_dir: None,
+        }
+    }
+
+    /// A configured extension: the program is run directly, without a shell.
+    pub fn from_config(config: &ExtensionConfig) -> Self {
+        ProcessExtension {
+            name: config.name.clone(),
+            command: config.command.clone(),
+            args: config.args.clone(),
+            shell: false,
+            events: config.events.clone(),
+            timeout: config.timeout_ms.map(Duration::from_millis),
+            pass_env: config.pass_env.clone(),
+            base_env: None,
+            current_dir: None,
+        }
+    }
+
+    /// Picks the child's variables from `base` instead of this process's environment.
+    #[must_use]
+    pub fn with_base_env<K, V>(mut self, base: impl IntoIterator<Item = (K, V)>) -> Self
+    where
+        K: Into<OsString>,
+        V: Into<OsString>,
+    {
+        self.base_env = Some(base.into_iter().map(|(k, v)| (k.into(), v.into())).collect());
+        self
+    }
+
+    /// Whether this extension is called for `event`.
+    pub fn handles(&self, event: EventName) -> bool {
+        self.events.is_empty() || self.events.contains(&event)
+    }
+
+    /// The variables the child gets (besides [`PROTOCOL_ENV`] and [`EVENT_ENV`]): those of
+    /// the base environment named in [`SAFE_ENV`] or `pass_env`.
+    pub fn child_environment(&self) -> Vec<(OsString, OsString)> {
+        let allowed = |name: &OsString| {
+            name.to_str().is_some_and(|name| {
+                SAFE_ENV.contains(&name) || self.pass_env.iter().any(|pass| pass == name)
+            })
+        };
+        match &self.base_env {
+            Some(base) => base.iter().filter(|(name, _)| allowed(name)).cloned().collect(),
+            None => std::env::vars_os().filter(|(name, _)| allowed(name)).collect(),
+        }
+    }
+
+    fn command(&self, event: EventName) -> Command {
+        let mut command = if self.shell {
+            let mut command = Command::new("sh");
+            command.arg("-c").arg(&self.command).arg(&self.name).args(&self.args);
+            command
+        } else {
+            let mut command = Command::new(&self.command);
+            command.args(&self.args);
+            command
+        };
+        command
+            .env_clear()
+            .envs(self.child_environment())
+            .env(PROTOCOL_ENV, protocol::PROTOCOL_VERSION.to_string())
+            .env(EVENT_ENV, event.as_str())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .kill_on_drop(true);
+        if let Some(dir) = &self.current_dir {
+            command.current_dir(dir);
+        }
+        command
+    }
+
+    /// Sends one event and reads the decision. The child is killed when this future is
+    /// dropped (time limit) or `cancel` fires.
+    pub async fn exchange(
+        &self,
+        event: EventName,
+        payload: &Value,
+        cancel: &CancellationToken,
+    ) -> Result<Decision, ExtensionError> {
+        tokio::select! {
+            result = self.exchange_uncancelled(event, payload) => result,
+            () = cancel.cancelled() => Err(ExtensionError::Cancelled),
+        }
+    }
+
+    async fn exchange_uncancelled(
+        &self,
+        event: EventName,
+        payload: &Value,
+    ) -> Result<Decision, ExtensionError> {
+        let input = serde_json::to_vec(payload).map_err(|error| {
+            ExtensionError::Failed(format!("could not encode the event: {error}"))
+        })?;
+        let mut child = self
+            .command(event)
+            .spawn()
+            .map_err(|source| ExtensionError::Spawn { command: self.command.clone(), source })?;
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take();
+        let stderr = child.stderr.take();
+        let write = async move {
+            let Some(mut stdin) = stdin else { return Ok(()) };
+            match stdin.write_all(&input).await {
+                // A child that answers without reading its input is fine.
+                Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                Err(error) => Err(error),
+                Ok(()) => stdin.shutdown().await.or_else(|error| {
+                    if error.kind() == std::io::ErrorKind::BrokenPipe { Ok(()) } else { Err(error) }
+                }),
+            }
+        };
+        let (written, output, errors) =
+            tokio::join!(write, read_limited(stdout), read_tail(stderr));
+        written.map_err(ExtensionError::Io)?;
+        let output = output.map_err(ExtensionError::Io)?;
+        let errors = errors.map_err(ExtensionError::Io)?;
+        let Some(output) = output else {
+            return Err(ExtensionError::BadOutput {
+                message: format!("more than {MAX_DECISION_BYTES} bytes on stdout"),
+                excerpt: String::new(),
+            });
+        };
+        let status = child.wait().await.map_err(ExtensionError::Io)?;
+        if !status.success() {
+            return Err(ExtensionError::Exit {
+                status: status.to_string(),
+                stderr: String::from_utf8_lossy(&errors).into_owned(),
+            });
+        }
+        let text = String::from_utf8(output).map_err(|error| ExtensionError::BadOutput {
+            message: "stdout is not UTF-8".to_owned(),
+            excerpt: excerpt(&String::from_utf8_lossy(error.as_bytes())),
+        })?;
+        parse_decision(&text).map_err(|error| ExtensionError::BadOutput {
+            message: error.to_string(),
+            excerpt: excerpt(&text),
+        })
+    }
+}
+
+fn excerpt(text: &str) -> String {
+    text.trim().chars().take(EXCERPT_CHARS).collect()
+}
+
+/// Reads everything, or `None` once more than [`MAX_DECISION_BYTES`] arrived.
+async fn read_limited(stream: Option<impl AsyncRead + Unpin>) -> std::io::Result<Option<Vec<u8>>> {
+    let Some(stream) = stream else { return Ok(Some(Vec::new())) };
+    let mut out = Vec::new();
+    let limit = u64::try_from(MAX_DECISION_BYTES).unwrap_or(u64::MAX).saturating_add(1);
+    stream.take(limit).read_to_end(&mut out).await?;
+    Ok(if out.len() > MAX_DECISION_BYTES { None } else { Some(out) })
+}
+
+/// Reads to the end, keeping only the last [`STDERR_TAIL_BYTES`].
+async fn read_tail(stream: Option<impl AsyncRead + Unpin>) -> std::io::Result<Vec<u8>> {
+    let Some(mut stream) = stream else { return Ok(Vec::new()) };
+    let mut tail = Vec::new();
+    let mut buffer = [0u8; 8192];
+    loop {
+        let read = stream.read(&mut buffer).await?;
+        if read == 0 {
+            return Ok(tail);
+        }
+        tail.extend_from_slice(&buffer[..read]);
+        if tail.len() > STDERR_TAIL_BYTES {
+            tail.drain(..tail.len() - STDERR_TAIL_BYTES);
+        }
+    }
+}
+
+impl Extension for ProcessExtension {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn timeout(&self) -> Option<Duration> {
+        self.timeout
+    }
+
+    fn before_compact<'a>(&'a self, event: &'a BeforeCompactEvent<'_>) -> HookFuture<'a, Decision> {
+        Box::pin(async move {
+            if !self.handles(EventName::BeforeCompact) {
+                return Ok(Decision::carry_on());
+            }
+            let payload = protocol::before_compact_event(event);
+            self.exchange(EventName::BeforeCompact, &payload, &event.cancel).await
+        })
+    }
+
+    fn after_compact<'a>(&'a self, event: &'a AfterCompactEvent<'_>) -> HookFuture<'a, ()> {
+        Box::pin(async move {
+            if !self.handles(EventName::AfterCompact) {
+                return Ok(());
+            }
+            let payload = protocol::after_compact_event(event);
+            self.exchange(EventName::AfterCompact, &payload, &event.cancel).await.map(drop)
+        })
+    }
+
+    fn before_branch_summary<'a>(
+        &'a self,
+        event: &'a BeforeBranchSummaryEvent<'_>,
+    ) -> HookFuture<'a, Decision> {
+        Box::pin(async move {
+            if !self.handles(EventName::BeforeBranchSummary) {
+                return Ok(Decision::carry_on());
+            }
+            let payload = protocol::before_branch_summary_event(event);
+            self.exchange(EventName::BeforeBranchSummary, &payload, &event.cancel).await
+        })
+    }
+
+    fn after_branch_summary<'a>(
+        &'a self,
+        event: &'a AfterBranchSummaryEvent<'_>,
+    ) -> HookFuture<'a, ()> {
+        Box::pin(async move {
+            if !self.handles(EventName::AfterBranchSummary) {
+                return Ok(());
+            }
+            let payload = protocol::after_branch_summary_event(event);
+            self.exchange(EventName::AfterBranchSummary, &payload, &event.cancel).await.map(drop)
+        })
+    }
+}
