@@ -531,3 +531,32 @@ async fn the_chat_loop_streams_replies_and_compacts() {
     assert_eq!(compactions(&path).len(), stats.compactions);
     assert_valid(&path);
 }
+
+#[tokio::test]
+async fn an_overflow_with_nothing_to_compact_is_surfaced_without_a_retry() {
+    let server = MockServer::start().await;
+    let chat = client(&server, CHAT_MODEL);
+    let dir = tempfile::tempdir().unwrap();
+    let (mut session, path) =
+        session(dir.path(), settings(300, 500), 100_000, Box::new(OfflineSummarizer));
+    session.append_message(&user_message(&prose(0, 4000))).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    server.push(Reply::status(400, OVERFLOW));
+    let error = session
+        .run_turn(|context| {
+            let chat = &chat;
+            async move {
+                call_model(chat, "openai", "", 64, &context, &CancellationToken::new(), &|_| {})
+                    .await
+            }
+        })
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(error, HarnessError::ContextOverflow { after_compaction: false, .. }),
+        "{error}"
+    );
+    assert!(error.to_string().contains("maximum context length is 12000"), "{error}");
+    assert_eq!(server.requests().len(), 1);
+    assert_eq!(std::fs::read(&path).unwrap(), bytes);
+}
