@@ -132,6 +132,9 @@ pub enum HarnessError {
         #[source]
         source: Box<dyn std::error::Error + Send + Sync>,
     },
+    /// The message could not be turned into JSON; nothing was written.
+    #[error("the message cannot be stored: {0}")]
+    Message(#[source] serde_json::Error),
     /// Reading the agent's input or writing its output failed.
     #[error("terminal input/output failed: {0}")]
     Terminal(#[source] std::io::Error),
@@ -314,7 +317,7 @@ impl CompactingSession {
 
     /// Appends an agent message under the current leaf and moves the leaf to it.
     pub fn append_message(&mut self, message: &AgentMessage) -> Result<Entry, HarnessError> {
-        let value = serde_json::to_value(message).unwrap_or(Value::Null);
+        let value = serde_json::to_value(message).map_err(HarnessError::Message)?;
         let mut fields = Map::new();
         fields.insert("message".to_owned(), value);
         self.append("message", fields)
@@ -542,6 +545,7 @@ impl CompactingSession {
                 | HarnessError::CompactionIneffective { .. }
                 | HarnessError::ContextOverflow { .. }
                 | HarnessError::Terminal(_)
+                | HarnessError::Message(_)
                 | HarnessError::Model(_),
             ) => {
                 self.guard.consecutive_failures += 1;
