@@ -51,8 +51,12 @@ fn estimator() -> Box<dyn TokenEstimator> {
     estimator_by_name("pi").unwrap()
 }
 
+/// Opens for writing, waiting briefly for the lock: a process extension spawned by an
+/// earlier run may still hold a copy of the lock's descriptor between fork and exec.
 fn open(path: &Path) -> SessionStore {
-    SessionStore::open(path, OpenOptions::for_writing()).unwrap().0
+    let mut options = OpenOptions::for_writing();
+    options.lock_wait = compaction::store::LockWait::For(Duration::from_secs(10));
+    SessionStore::open(path, options).unwrap().0
 }
 
 fn provider(kind: ProviderKind, server: &MockServer) -> LlmSummarizer {
