@@ -16,9 +16,15 @@ use serde_json::Map;
 
 use super::store_fixtures::*;
 
+/// Writing, waiting briefly for the lock. Tests run in parallel threads of one process, and
+/// a child process spawned by another test holds copies of every open descriptor, lock
+/// files included, between its fork and its exec; without a wait, a reopen right after a
+/// drop can find the lock still taken by this very process.
 fn writing() -> OpenOptions {
-    OpenOptions::for_writing()
+    OpenOptions { lock_wait: LOCK_WAIT, ..OpenOptions::for_writing() }
 }
+
+const LOCK_WAIT: LockWait = LockWait::For(std::time::Duration::from_secs(10));
 
 #[test]
 fn torn_tail_at_every_offset_of_the_last_three_entries_is_recovered() {
@@ -241,7 +247,7 @@ fn migration_rewrites_atomically_keeps_a_backup_and_carries_bad_lines_over() {
     text.push_str(&format!("{}\n", "y".repeat(500)));
     let path = write(dir.path(), "s.jsonl", text.as_bytes());
     let options = RewriteOptions { max_line_bytes: 400, ..RewriteOptions::default() };
-    let report = migrate_with(&path, LockWait::NoWait, &options).unwrap();
+    let report = migrate_with(&path, LOCK_WAIT, &options).unwrap();
     assert_eq!(report.from_version, 2);
     assert_eq!(report.malformed_lines, 2);
     let backup = report.backup.unwrap();
@@ -286,7 +292,7 @@ fn a_rewrite_interrupted_at_each_step_leaves_the_old_or_the_new_file() {
     for step in steps {
         let path = write(dir.path(), &format!("{step:?}.jsonl"), &old);
         let options = RewriteOptions { stop_after: Some(step), ..RewriteOptions::default() };
-        let result = migrate_with(&path, LockWait::NoWait, &options);
+        let result = migrate_with(&path, LOCK_WAIT, &options);
         assert!(matches!(result, Err(StoreError::Interrupted { .. })), "{step:?}");
         let now = std::fs::read(&path).unwrap();
         let expected = if step >= RewriteStep::Renamed { &new } else { &old };
@@ -356,7 +362,7 @@ fn fault_scenario(path: &Path, plan: &FaultPlan) -> (Vec<String>, bool) {
     }
     drop(store);
     let rewrite = RewriteOptions { faults: Some(plan.clone()), ..RewriteOptions::default() };
-    if migrate_with(path, LockWait::NoWait, &rewrite).is_err() {
+    if migrate_with(path, LOCK_WAIT, &rewrite).is_err() {
         return (acknowledged, true);
     }
     let (mut store, _) = match SessionStore::open(path, options) {
@@ -455,7 +461,7 @@ fn a_second_writer_in_the_same_process_is_refused_then_admitted() {
     let dir = tempfile::tempdir().unwrap();
     let path = write(dir.path(), "s.jsonl", v3_text().as_bytes());
     let (store, _) = SessionStore::open(&path, writing()).unwrap();
-    let error = SessionStore::open(&path, writing()).unwrap_err();
+    let error = SessionStore::open(&path, OpenOptions::for_writing()).unwrap_err();
     let message = error.to_string();
     assert!(message.contains(&format!("is in use (pid {})", std::process::id())), "{message}");
     let waited = OpenOptions {
