@@ -262,7 +262,7 @@ impl Entry {
             line,
             id,
             parent_id: e.parent_id.map(Cow::into_owned),
-            timestamp: e.timestamp.and_then(|t| t.as_str().map(str::to_owned)),
+            timestamp: e.timestamp.and_then(|t| t.0.map(Cow::into_owned)),
             kind,
             raw,
         })
@@ -356,8 +356,8 @@ struct Envelope<'a> {
     id: Option<Cow<'a, str>>,
     #[serde(rename = "parentId", borrow, default)]
     parent_id: Option<Cow<'a, str>>,
-    #[serde(default)]
-    timestamp: Option<Value>,
+    #[serde(borrow, default)]
+    timestamp: Option<TextOrOther<'a>>,
     #[serde(borrow, default)]
     message: Option<MessageHead<'a>>,
     #[serde(rename = "thinkingLevel", borrow, default)]
@@ -388,6 +388,61 @@ struct Envelope<'a> {
     label: Option<String>,
     #[serde(default)]
     name: Option<String>,
+}
+
+/// A field kept when it is a string and ignored (without building a [`Value`]) otherwise.
+struct TextOrOther<'a>(Option<Cow<'a, str>>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for TextOrOther<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = TextOrOther<'de>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_borrowed_str<E>(self, text: &'de str) -> Result<Self::Value, E> {
+                Ok(TextOrOther(Some(Cow::Borrowed(text))))
+            }
+            fn visit_str<E>(self, text: &str) -> Result<Self::Value, E> {
+                Ok(TextOrOther(Some(Cow::Owned(text.to_owned()))))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(TextOrOther(None))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(TextOrOther(None))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(TextOrOther(None))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(TextOrOther(None))
+            }
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(TextOrOther(None))
+            }
+            fn visit_none<E>(self) -> Result<Self::Value, E> {
+                Ok(TextOrOther(None))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Self::Value, A::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(TextOrOther(None))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Self::Value, A::Error> {
+                while map.next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?.is_some() {}
+                Ok(TextOrOther(None))
+            }
+        }
+        deserializer.deserialize_any(Visit)
+    }
 }
 
 #[derive(Deserialize)]
