@@ -19,24 +19,46 @@ fn peak_rss_kib() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// Reads the file in 8 MiB chunks into the parser, as the store does.
+/// Chunk size: `LOAD_BENCH_CHUNK_MIB` (default 4 MiB, the store's chunk size).
+fn chunk_bytes() -> usize {
+    std::env::var("LOAD_BENCH_CHUNK_MIB").ok().and_then(|v| v.parse().ok()).unwrap_or(4) << 20
+}
+
+/// Reads the file in chunks on a second thread while this one parses the previous
+/// chunk, as the store does (`crates/compaction/src/store/read.rs`).
 fn stream(path: &str) -> std::io::Result<Session> {
     let mut file = std::fs::File::open(path)?;
+    let (full_sender, full) = std::sync::mpsc::sync_channel::<(Vec<u8>, usize)>(1);
+    let (empty_sender, empty) = std::sync::mpsc::channel::<Vec<u8>>();
+    for _ in 0..2 {
+        empty_sender.send(vec![0u8; chunk_bytes()]).unwrap();
+    }
     let mut parser = SessionParser::new(ParseOptions::default());
-    let mut chunk = vec![0u8; 8 << 20];
-    loop {
-        let mut filled = 0;
-        while filled < chunk.len() {
-            match file.read(&mut chunk[filled..])? {
-                0 => break,
-                read => filled += read,
+    std::thread::scope(|scope| {
+        let reading = scope.spawn(move || -> std::io::Result<()> {
+            while let Ok(mut chunk) = empty.recv() {
+                let mut filled = 0;
+                while filled < chunk.len() {
+                    match file.read(&mut chunk[filled..])? {
+                        0 => break,
+                        read => filled += read,
+                    }
+                }
+                if filled == 0 || full_sender.send((chunk, filled)).is_err() {
+                    break;
+                }
+            }
+            Ok(())
+        });
+        for (chunk, filled) in full.iter() {
+            parser.push_bytes(&chunk[..filled]);
+            if empty_sender.send(chunk).is_err() {
+                break;
             }
         }
-        if filled == 0 {
-            break;
-        }
-        parser.push_bytes(&chunk[..filled]);
-    }
+        drop(empty_sender);
+        reading.join().unwrap()
+    })?;
     Ok(parser.finish())
 }
 

@@ -1,17 +1,19 @@
 //! Streaming a session file into the core parser in large chunks.
 //!
-//! Invariant: at most one chunk of [`CHUNK_BYTES`] plus one open line (of at most
+//! Invariant: at most two chunks of [`CHUNK_BYTES`] (one being read, one being parsed)
+//! plus one open line (of at most
 //! `max_line_bytes`) is buffered besides the parsed entries; a longer line is counted and
 //! skipped without being held, so peak memory is the entries plus a few megabytes, whatever
 //! the file holds.
 
 use std::io::{self, Read};
+use std::sync::mpsc;
 
 use compaction_core::{ParseOptions, Session, SessionParser};
 
 /// Bytes read per chunk: large enough that parsing a chunk's lines on all cores pays for
 /// starting the workers, small next to the entries of a large session.
-pub const CHUNK_BYTES: usize = 8 * 1024 * 1024;
+pub const CHUNK_BYTES: usize = 4 * 1024 * 1024;
 
 /// What the reader learned about the file's end besides the parsed session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,28 +27,55 @@ pub struct FileShape {
 }
 
 /// Parses a session from a reader.
-pub fn read_session<R: Read>(reader: R, options: ParseOptions) -> io::Result<(Session, FileShape)> {
+pub fn read_session<R: Read + Send>(
+    reader: R,
+    options: ParseOptions,
+) -> io::Result<(Session, FileShape)> {
     read_session_in_chunks(reader, options, CHUNK_BYTES)
 }
 
-fn read_session_in_chunks<R: Read>(
+/// Reads chunks on a second thread while this one parses the previous chunk. Two buffers
+/// circulate between the threads, so memory stays at two chunks and no page is faulted in
+/// twice.
+fn read_session_in_chunks<R: Read + Send>(
     mut reader: R,
     options: ParseOptions,
     chunk_bytes: usize,
 ) -> io::Result<(Session, FileShape)> {
-    let mut parser = SessionParser::new(options);
-    let mut chunk = vec![0u8; chunk_bytes.max(1)];
-    let mut shape = FileShape { length: 0, lines: 0, ends_with_newline: true };
-    loop {
-        let filled = fill(&mut reader, &mut chunk)?;
-        if filled == 0 {
-            break;
-        }
-        let bytes = &chunk[..filled];
-        shape.length += filled as u64;
-        shape.ends_with_newline = bytes.last() == Some(&b'\n');
-        parser.push_bytes(bytes);
+    let (full_sender, full) = mpsc::sync_channel::<(Vec<u8>, usize)>(1);
+    let (empty_sender, empty) = mpsc::channel::<Vec<u8>>();
+    for _ in 0..2 {
+        // Cannot fail: the receiver is alive.
+        let _ = empty_sender.send(vec![0u8; chunk_bytes.max(1)]);
     }
+    let mut parser = SessionParser::new(options);
+    let mut shape = FileShape { length: 0, lines: 0, ends_with_newline: true };
+    let read = std::thread::scope(|scope| {
+        let reading = scope.spawn(move || -> io::Result<()> {
+            while let Ok(mut buffer) = empty.recv() {
+                let filled = fill(&mut reader, &mut buffer)?;
+                if filled == 0 || full_sender.send((buffer, filled)).is_err() {
+                    break;
+                }
+            }
+            Ok(())
+        });
+        for (buffer, filled) in full.iter() {
+            let bytes = &buffer[..filled];
+            shape.length += filled as u64;
+            shape.ends_with_newline = bytes.last() == Some(&b'\n');
+            parser.push_bytes(bytes);
+            if empty_sender.send(buffer).is_err() {
+                break;
+            }
+        }
+        drop(empty_sender);
+        match reading.join() {
+            Ok(result) => result,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    });
+    read?;
     // Every `\n` completed a line; an unterminated rest is one more.
     shape.lines = parser.line_count() + usize::from(!shape.ends_with_newline);
     Ok((parser.finish(), shape))
