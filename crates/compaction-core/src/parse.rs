@@ -53,6 +53,12 @@ const PARALLEL_MIN_BYTES: usize = 256 * 1024;
 /// needs the sequential path (blank, not UTF-8, too long).
 type Prepared = Option<Result<Entry, EntryError>>;
 
+/// A line's bytes without `\n`, and whether a `\n` followed it.
+type Line<'a> = (&'a [u8], bool);
+
+/// A contiguous run of a block's lines with the line number of its first line.
+type Run<'a, 'b> = (usize, &'b [Line<'a>]);
+
 /// Parses entry line number `line` (never line 1, never of a migrated file) the way
 /// [`SessionParser::push_line`] would, or returns `None` when the line is not a plain entry
 /// line (too long, blank, not UTF-8), which the sequential path then handles.
@@ -175,7 +181,7 @@ impl SessionParser {
     /// Equivalent to calling [`SessionParser::push_line`] for each line, but entry lines are
     /// parsed in parallel.
     pub fn push_block(&mut self, block: &[u8]) {
-        let mut lines: Vec<(&[u8], bool)> = Vec::new();
+        let mut lines: Vec<Line<'_>> = Vec::new();
         let mut rest = block;
         while !rest.is_empty() {
             match memchr::memchr(b'\n', rest) {
@@ -217,10 +223,10 @@ impl SessionParser {
 
     /// Parses the entry lines of `lines` (which follow line `self.line`) on `self.workers`
     /// threads, each taking a contiguous run of about the same number of bytes.
-    fn prepare_parallel(&self, lines: &[(&[u8], bool)]) -> Vec<Prepared> {
+    fn prepare_parallel(&self, lines: &[Line<'_>]) -> Vec<Prepared> {
         let total: usize = lines.iter().map(|(bytes, _)| bytes.len() + 1).sum();
         let share = total.div_ceil(self.workers);
-        let mut runs: Vec<(usize, &[(&[u8], bool)])> = Vec::with_capacity(self.workers);
+        let mut runs: Vec<Run<'_, '_>> = Vec::with_capacity(self.workers);
         let mut start = 0;
         let mut taken = 0;
         for (index, (bytes, _)) in lines.iter().enumerate() {
@@ -235,7 +241,7 @@ impl SessionParser {
             runs.push((self.line + start + 1, &lines[start..]));
         }
         let max_line_bytes = self.options.max_line_bytes;
-        let prepare_run = move |(first_line, run): (usize, &[(&[u8], bool)])| -> Vec<Prepared> {
+        let prepare_run = move |(first_line, run): Run<'_, '_>| -> Vec<Prepared> {
             run.iter()
                 .enumerate()
                 .map(|(at, (bytes, _))| prepare_line(first_line + at, bytes, max_line_bytes))
