@@ -1,6 +1,7 @@
 //! Reading a session file for the read-only commands, through the store's reader.
 //!
-//! The store streams the file line by line into the core parser (memory stays close to
+//! The store streams the file in chunks into the core parser, which parses each chunk's lines
+//! on all cores (memory stays close to
 //! the entries, not twice the file) and never modifies it when opened for reading.
 
 use std::path::Path;
