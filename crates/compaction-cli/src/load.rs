@@ -1,7 +1,8 @@
 //! Reading a session file for the read-only commands, through the store's reader.
 //!
-//! The store streams the file line by line into the core parser (memory stays close to
-//! the entries, not twice the file) and never modifies it when opened for reading.
+//! The store streams the file in chunks into the core parser, which parses each chunk's lines
+//! on all cores (memory stays close to the entries, not twice the file); a file opened for
+//! reading is never modified.
 
 use std::path::Path;
 

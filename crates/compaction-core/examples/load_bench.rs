@@ -2,12 +2,12 @@
 //!
 //! `cargo run --release -p compaction-core --example load_bench -- FILE [--whole]`
 //!
-//! By default the file is streamed line by line into the parser, so only the entries are
-//! held; `--whole` reads the file into memory first (`parse_session`). Peak memory is the
+//! By default the file is streamed in 8 MiB chunks into the parser (as the store reads it),
+//! so only the entries and one chunk are held; `--whole` reads the file into memory first (`parse_session`). Peak memory is the
 //! process's high-water resident set (`VmHWM` from `/proc/self/status`, Linux only).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::io::BufRead;
+use std::io::Read;
 use std::time::Instant;
 
 use compaction_core::context::build_context;
@@ -19,22 +19,46 @@ fn peak_rss_kib() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// Chunk size: `LOAD_BENCH_CHUNK_MIB` (default 4 MiB, the store's chunk size).
+fn chunk_bytes() -> usize {
+    std::env::var("LOAD_BENCH_CHUNK_MIB").ok().and_then(|v| v.parse().ok()).unwrap_or(4) << 20
+}
+
+/// Reads the file in chunks on a second thread while this one parses the previous
+/// chunk, as the store does (`crates/compaction/src/store/read.rs`).
 fn stream(path: &str) -> std::io::Result<Session> {
-    let file = std::fs::File::open(path)?;
-    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
-    let mut parser = SessionParser::new(ParseOptions::default());
-    let mut line = Vec::with_capacity(1 << 16);
-    loop {
-        line.clear();
-        if reader.read_until(b'\n', &mut line)? == 0 {
-            break;
-        }
-        let terminated = line.last() == Some(&b'\n');
-        if terminated {
-            line.pop();
-        }
-        parser.push_line(&line, terminated);
+    let mut file = std::fs::File::open(path)?;
+    let (full_sender, full) = std::sync::mpsc::sync_channel::<(Vec<u8>, usize)>(1);
+    let (empty_sender, empty) = std::sync::mpsc::channel::<Vec<u8>>();
+    for _ in 0..2 {
+        empty_sender.send(vec![0u8; chunk_bytes()]).unwrap();
     }
+    let mut parser = SessionParser::new(ParseOptions::default());
+    std::thread::scope(|scope| {
+        let reading = scope.spawn(move || -> std::io::Result<()> {
+            while let Ok(mut chunk) = empty.recv() {
+                let mut filled = 0;
+                while filled < chunk.len() {
+                    match file.read(&mut chunk[filled..])? {
+                        0 => break,
+                        read => filled += read,
+                    }
+                }
+                if filled == 0 || full_sender.send((chunk, filled)).is_err() {
+                    break;
+                }
+            }
+            Ok(())
+        });
+        for (chunk, filled) in full.iter() {
+            parser.push_bytes(&chunk[..filled]);
+            if empty_sender.send(chunk).is_err() {
+                break;
+            }
+        }
+        drop(empty_sender);
+        reading.join().unwrap()
+    })?;
     Ok(parser.finish())
 }
 
@@ -73,7 +97,7 @@ fn main() -> std::io::Result<()> {
         file_bytes as f64 / 1e6,
         session.entries().len()
     );
-    println!("mode: {}", if whole { "whole file in memory" } else { "streamed by line" });
+    println!("mode: {}", if whole { "whole file in memory" } else { "streamed in 8 MiB chunks" });
     println!("load (read + parse + index): {:>8.1} ms", loaded.as_secs_f64() * 1e3);
     println!(
         "tree (path + leaves):        {:>8.1} ms  (path {} entries, {} leaves)",

@@ -194,7 +194,9 @@ impl Entry {
         let envelope: Envelope<'_> = serde_json::from_str(raw).map_err(EntryError::from_json)?;
         // Skipped fields are not depth-checked by serde_json; check the whole line so every
         // later full parse of it is known to succeed.
-        if json_depth_exceeds(raw.as_bytes(), MAX_JSON_DEPTH) {
+        if openers(raw.as_bytes()) > MAX_JSON_DEPTH
+            && json_depth_exceeds(raw.as_bytes(), MAX_JSON_DEPTH)
+        {
             return Err(EntryError::TooDeep);
         }
         Entry::from_envelope(line, raw.into(), envelope)
@@ -262,7 +264,7 @@ impl Entry {
             line,
             id,
             parent_id: e.parent_id.map(Cow::into_owned),
-            timestamp: e.timestamp.and_then(|t| t.as_str().map(str::to_owned)),
+            timestamp: e.timestamp.and_then(|t| t.0.map(Cow::into_owned)),
             kind,
             raw,
         })
@@ -311,6 +313,19 @@ pub fn json_depth_exceeds(json: &[u8], limit: usize) -> bool {
     false
 }
 
+/// How many `[` and `{` bytes `json` holds (in strings or not): an upper bound of its
+/// nesting depth, counted much faster than [`json_depth_exceeds`] walks it, so the walk only
+/// runs on the rare lines where the bound is over the limit.
+fn openers(json: &[u8]) -> usize {
+    // Counting in 255-byte runs into a `u8` lets the compiler vectorize the comparison.
+    json.chunks(255)
+        .map(|run| {
+            let count: u8 = run.iter().map(|&byte| u8::from(byte == b'[' || byte == b'{')).sum();
+            usize::from(count)
+        })
+        .sum()
+}
+
 fn number_to_u64(value: f64) -> u64 {
     if value.is_finite() && value > 0.0 { value.round() as u64 } else { 0 }
 }
@@ -356,8 +371,8 @@ struct Envelope<'a> {
     id: Option<Cow<'a, str>>,
     #[serde(rename = "parentId", borrow, default)]
     parent_id: Option<Cow<'a, str>>,
-    #[serde(default)]
-    timestamp: Option<Value>,
+    #[serde(borrow, default)]
+    timestamp: Option<TextOrOther<'a>>,
     #[serde(borrow, default)]
     message: Option<MessageHead<'a>>,
     #[serde(rename = "thinkingLevel", borrow, default)]
@@ -388,6 +403,61 @@ struct Envelope<'a> {
     label: Option<String>,
     #[serde(default)]
     name: Option<String>,
+}
+
+/// A field kept when it is a string and ignored (without building a [`Value`]) otherwise.
+struct TextOrOther<'a>(Option<Cow<'a, str>>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for TextOrOther<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = TextOrOther<'de>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_borrowed_str<E>(self, text: &'de str) -> Result<Self::Value, E> {
+                Ok(TextOrOther(Some(Cow::Borrowed(text))))
+            }
+            fn visit_str<E>(self, text: &str) -> Result<Self::Value, E> {
+                Ok(TextOrOther(Some(Cow::Owned(text.to_owned()))))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(TextOrOther(None))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(TextOrOther(None))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(TextOrOther(None))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(TextOrOther(None))
+            }
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(TextOrOther(None))
+            }
+            fn visit_none<E>(self) -> Result<Self::Value, E> {
+                Ok(TextOrOther(None))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Self::Value, A::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(TextOrOther(None))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Self::Value, A::Error> {
+                while map.next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?.is_some() {}
+                Ok(TextOrOther(None))
+            }
+        }
+        deserializer.deserialize_any(Visit)
+    }
 }
 
 #[derive(Deserialize)]
@@ -445,5 +515,20 @@ mod depth_tests {
             assert_eq!(!json_depth_exceeds(text.as_bytes(), MAX_JSON_DEPTH), serde_ok, "{depth}");
         }
         assert!(!json_depth_exceeds(br#"{"a":"[[[[\"[[[["}"#, 2));
+    }
+
+    #[test]
+    fn opener_count_bounds_depth() {
+        let text = format!("{}{}", "[{".repeat(300), "}]".repeat(300));
+        assert_eq!(openers(text.as_bytes()), 600);
+        assert_eq!(openers(br#"{"a":"[x"}"#), 2);
+        assert_eq!(openers(b""), 0);
+        // A deep value inside a skipped field is still caught after the count.
+        let deep = format!(
+            r#"{{"type":"custom","id":"a","parentId":null,"data":{}{}}}"#,
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        assert_eq!(Entry::parse(2, &deep), Err(EntryError::TooDeep));
     }
 }

@@ -5,8 +5,11 @@
 //! line number. The parser never panics on input and never loops: nesting depth is bounded
 //! by serde_json's recursion limit and long lines by [`ParseOptions::max_line_bytes`].
 //!
-//! Lines can be fed one at a time ([`SessionParser::push_line`]) so a caller streaming a
-//! large file keeps only the entries in memory, not a second copy of the file.
+//! Lines can be fed one at a time ([`SessionParser::push_line`]) or a block of lines at a
+//! time ([`SessionParser::push_block`]), so a caller streaming a large file keeps only the
+//! entries and one block in memory, not a second copy of the file. A block's entry lines
+//! are parsed on all available cores; their results are then applied in file order on the
+//! caller's thread, so entries and diagnostics are the same as with `push_line`.
 
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::entry::{Entry, EntryError, EntryKind, Header};
@@ -38,20 +41,37 @@ pub fn parse_session(bytes: &[u8]) -> Session {
 /// Parses a whole file held in memory with the given limits.
 pub fn parse_session_with(bytes: &[u8], options: ParseOptions) -> Session {
     let mut parser = SessionParser::new(options);
-    let mut rest = bytes;
-    while !rest.is_empty() {
-        match memchr::memchr(b'\n', rest) {
-            Some(end) => {
-                parser.push_line(&rest[..end], true);
-                rest = &rest[end + 1..];
-            }
-            None => {
-                parser.push_line(rest, false);
-                rest = &[];
-            }
-        }
-    }
+    parser.push_block(bytes);
     parser.finish()
+}
+
+/// Blocks smaller than this are parsed on the calling thread: spawning workers would cost
+/// more than it saves.
+const PARALLEL_MIN_BYTES: usize = 256 * 1024;
+
+/// The result of parsing one entry line off the parser's thread, or `None` when the line
+/// needs the sequential path (blank, not UTF-8, too long).
+type Prepared = Option<Result<Entry, EntryError>>;
+
+/// A line's bytes without `\n`, and whether a `\n` followed it.
+type Line<'a> = (&'a [u8], bool);
+
+/// A contiguous run of a block's lines with the line number of its first line.
+type Run<'a, 'b> = (usize, &'b [Line<'a>]);
+
+/// Parses entry line number `line` (never line 1, never of a migrated file) the way
+/// [`SessionParser::push_line`] would, or returns `None` when the line is not a plain entry
+/// line (too long, blank, not UTF-8), which the sequential path then handles.
+fn prepare_line(line: usize, bytes: &[u8], max_line_bytes: usize) -> Prepared {
+    if bytes.len() > max_line_bytes {
+        return None;
+    }
+    let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return None;
+    }
+    let text = std::str::from_utf8(bytes).ok()?;
+    Some(Entry::parse(line, text))
 }
 
 /// Incremental parser: feed lines in file order, then [`SessionParser::finish`].
@@ -73,6 +93,12 @@ pub struct SessionParser {
     source_version: u32,
     /// Id of the previous entry, for linking v1 entries into a chain.
     previous_id: Option<String>,
+    /// How many threads parse a block's lines.
+    workers: usize,
+    /// The start of a line left open by the last [`SessionParser::push_bytes`] chunk.
+    carry: Vec<u8>,
+    /// Bytes so far of an open line already known to be over the limit (not held).
+    skipping: Option<usize>,
 }
 
 impl SessionParser {
@@ -91,7 +117,153 @@ impl SessionParser {
             offset: 0,
             source_version: crate::entry::CURRENT_VERSION,
             previous_id: None,
+            workers: std::thread::available_parallelism().map_or(1, usize::from).min(8),
+            carry: Vec::new(),
+            skipping: None,
         }
+    }
+
+    /// Feeds the next chunk of the file, cut anywhere (even inside a line or a UTF-8
+    /// character). Whole lines are parsed as a block ([`SessionParser::push_block`]); the
+    /// unterminated rest is kept until the next chunk or [`SessionParser::finish`], unless it
+    /// is already over the line limit, in which case only its length is kept.
+    ///
+    /// Do not mix with [`SessionParser::push_line`] while a line is open.
+    pub fn push_bytes(&mut self, chunk: &[u8]) {
+        let mut chunk = chunk;
+        let max_line_bytes = self.options.max_line_bytes;
+        if !self.carry.is_empty() || self.skipping.is_some() {
+            let (head, terminated) = match memchr::memchr(b'\n', chunk) {
+                Some(end) => (&chunk[..end], true),
+                None => (chunk, false),
+            };
+            match self.skipping.as_mut() {
+                Some(length) => *length += head.len(),
+                None if self.carry.len() + head.len() > max_line_bytes => {
+                    self.skipping = Some(self.carry.len() + head.len());
+                    self.carry = Vec::new();
+                }
+                None => self.carry.extend_from_slice(head),
+            }
+            if !terminated {
+                return;
+            }
+            chunk = &chunk[head.len() + 1..];
+            match self.skipping.take() {
+                Some(length) => self.push_oversized_line(length, true),
+                None => {
+                    let mut line = std::mem::take(&mut self.carry);
+                    self.push_line(&line, true);
+                    line.clear();
+                    self.carry = line;
+                }
+            }
+        }
+        let whole = memchr::memrchr(b'\n', chunk).map_or(0, |last| last + 1);
+        self.push_block(&chunk[..whole]);
+        let rest = &chunk[whole..];
+        if rest.len() > max_line_bytes {
+            self.skipping = Some(rest.len());
+        } else {
+            self.carry.extend_from_slice(rest);
+        }
+    }
+
+    /// Number of lines fed so far (a final line without newline counts).
+    pub fn line_count(&self) -> usize {
+        self.line
+    }
+
+    /// Feeds a block of lines: every `\n`-terminated line, and a final line without `\n`
+    /// when the block does not end in one (a caller streaming a file passes only whole lines
+    /// and keeps the unterminated rest for the next block, or passes it last).
+    ///
+    /// Equivalent to calling [`SessionParser::push_line`] for each line, but entry lines are
+    /// parsed in parallel.
+    pub fn push_block(&mut self, block: &[u8]) {
+        let mut lines: Vec<Line<'_>> = Vec::new();
+        let mut rest = block;
+        while !rest.is_empty() {
+            match memchr::memchr(b'\n', rest) {
+                Some(end) => {
+                    lines.push((&rest[..end], true));
+                    rest = &rest[end + 1..];
+                }
+                None => {
+                    lines.push((rest, false));
+                    rest = &[];
+                }
+            }
+        }
+        let mut lines = lines.as_slice();
+        // The header decides how later lines are read (migration), so it goes first, alone.
+        while self.line == 0
+            && let Some(((bytes, terminated), later)) = lines.split_first()
+        {
+            self.push_line(bytes, *terminated);
+            lines = later;
+        }
+        if lines.is_empty() {
+            return;
+        }
+        if self.source_version < crate::entry::CURRENT_VERSION
+            || self.workers < 2
+            || block.len() < PARALLEL_MIN_BYTES
+        {
+            for (bytes, terminated) in lines {
+                self.push_line(bytes, *terminated);
+            }
+            return;
+        }
+        let prepared = self.prepare_parallel(lines);
+        for ((bytes, terminated), prepared) in lines.iter().zip(prepared) {
+            self.push_line_prepared(bytes, *terminated, prepared);
+        }
+    }
+
+    /// Parses the entry lines of `lines` (which follow line `self.line`) on `self.workers`
+    /// threads, each taking a contiguous run of about the same number of bytes.
+    fn prepare_parallel(&self, lines: &[Line<'_>]) -> Vec<Prepared> {
+        let total: usize = lines.iter().map(|(bytes, _)| bytes.len() + 1).sum();
+        let share = total.div_ceil(self.workers);
+        let mut runs: Vec<Run<'_, '_>> = Vec::with_capacity(self.workers);
+        let mut start = 0;
+        let mut taken = 0;
+        for (index, (bytes, _)) in lines.iter().enumerate() {
+            taken += bytes.len() + 1;
+            if taken >= share {
+                runs.push((self.line + start + 1, &lines[start..=index]));
+                start = index + 1;
+                taken = 0;
+            }
+        }
+        if start < lines.len() {
+            runs.push((self.line + start + 1, &lines[start..]));
+        }
+        let max_line_bytes = self.options.max_line_bytes;
+        let prepare_run = move |(first_line, run): Run<'_, '_>| -> Vec<Prepared> {
+            run.iter()
+                .enumerate()
+                .map(|(at, (bytes, _))| prepare_line(first_line + at, bytes, max_line_bytes))
+                .collect()
+        };
+        let mut results: Vec<Prepared> = Vec::with_capacity(lines.len());
+        std::thread::scope(|scope| {
+            let mut runs = runs.into_iter();
+            let first = runs.next();
+            let handles: Vec<_> = runs.map(|run| scope.spawn(move || prepare_run(run))).collect();
+            if let Some(first) = first {
+                results.extend(prepare_run(first));
+            }
+            for handle in handles {
+                match handle.join() {
+                    Ok(prepared) => results.extend(prepared),
+                    // Parsing does not panic on any input; should it, re-raise it here.
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            }
+        });
+        results
     }
 
     fn advance(&mut self, length: usize, terminated: bool) -> (usize, u64) {
@@ -118,6 +290,12 @@ impl SessionParser {
 
     /// Feeds one line without its `\n`. `terminated` says whether a `\n` followed it.
     pub fn push_line(&mut self, bytes: &[u8], terminated: bool) {
+        self.push_line_prepared(bytes, terminated, None);
+    }
+
+    /// [`SessionParser::push_line`], using `prepared` (the result of [`prepare_line`] for
+    /// this line) instead of parsing the entry again when present.
+    fn push_line_prepared(&mut self, bytes: &[u8], terminated: bool, prepared: Prepared) {
         if bytes.len() > self.options.max_line_bytes {
             self.push_oversized_line(bytes.len(), terminated);
             return;
@@ -152,6 +330,11 @@ impl SessionParser {
                     "blank line",
                 ));
             }
+            return;
+        }
+        if let Some(parsed) = prepared {
+            // `prepare_line` only prepares non-blank UTF-8 lines after line 1.
+            self.accept_entry(line, offset, bytes, terminated, parsed);
             return;
         }
         let text = match std::str::from_utf8(bytes) {
@@ -227,9 +410,23 @@ impl SessionParser {
         } else {
             Entry::parse(line, text)
         };
+        self.accept_entry(line, offset, text.as_bytes(), terminated, parsed);
+    }
+
+    /// Records a parsed entry line, or rejects it with the matching diagnostic.
+    fn accept_entry(
+        &mut self,
+        line: usize,
+        offset: u64,
+        bytes: &[u8],
+        terminated: bool,
+        parsed: Result<Entry, EntryError>,
+    ) {
         match parsed {
             Ok(entry) => {
-                self.previous_id = Some(entry.id.clone());
+                if self.source_version < crate::entry::CURRENT_VERSION {
+                    self.previous_id = Some(entry.id.clone());
+                }
                 if let EntryKind::Unknown { entry_type } = &entry.kind {
                     self.diagnostics.push(Diagnostic::new(
                         line,
@@ -253,7 +450,7 @@ impl SessionParser {
                         (DiagnosticKind::InvalidEntry, error.to_string())
                     }
                 };
-                self.reject(line, offset, text.as_bytes(), kind, message);
+                self.reject(line, offset, bytes, kind, message);
             }
         }
     }
@@ -277,6 +474,12 @@ impl SessionParser {
 
     /// Finishes parsing: migrates older formats in memory and indexes the tree.
     pub fn finish(mut self) -> Session {
+        if let Some(length) = self.skipping.take() {
+            self.push_oversized_line(length, false);
+        } else if !self.carry.is_empty() {
+            let line = std::mem::take(&mut self.carry);
+            self.push_line(&line, false);
+        }
         if self.line == 0 {
             self.diagnostics.push(Diagnostic::new(
                 0,
@@ -457,6 +660,85 @@ mod tests {
         assert_eq!(kinds(&session), vec![(2, K::LineTooLong)]);
         assert_eq!(session.malformed()[0].bytes, None);
         assert_eq!(session.malformed()[0].offset, HEADER.len() as u64 + 1);
+    }
+
+    /// A session exercising every per-line path: BOM, CRLF, blank lines, malformed and
+    /// invalid entries, unknown types, invalid UTF-8, long lines, a torn tail.
+    fn mixed_session(lines: usize) -> Vec<u8> {
+        let mut text = format!("\u{feff}{HEADER}\r\n").into_bytes();
+        for index in 0..lines {
+            let parent = index.checked_sub(1).map(|p| format!("e{p}"));
+            let line = match index % 9 {
+                1 => "{broken".to_owned(),
+                2 => String::new(),
+                3 => r#"{"type":"mystery","id":"m","parentId":null}"#.to_owned(),
+                4 => r#"{"type":"label","id":"x","parentId":null}"#.to_owned(),
+                5 => format!("{}\r", msg(&format!("e{index}"), parent.as_deref(), "user")),
+                6 => format!(
+                    r#"{{"type":"custom","id":"e{index}","parentId":null,"pad":"{}"}}"#,
+                    "y".repeat(300)
+                ),
+                _ => msg(&format!("e{index}"), parent.as_deref(), "assistant"),
+            };
+            text.extend_from_slice(line.as_bytes());
+            if index % 9 == 7 {
+                text.extend_from_slice(b"\xff");
+            }
+            text.push(b'\n');
+        }
+        text.extend_from_slice(br#"{"type":"mess"#);
+        text
+    }
+
+    fn same(a: &Session, b: &Session) {
+        assert_eq!(a.entries(), b.entries());
+        assert_eq!(a.malformed(), b.malformed());
+        assert_eq!(a.diagnostics(), b.diagnostics());
+        assert_eq!(a.line_style(), b.line_style());
+    }
+
+    fn line_by_line(bytes: &[u8], options: ParseOptions) -> Session {
+        let mut parser = SessionParser::new(options);
+        let mut rest = bytes;
+        while let Some(end) = memchr::memchr(b'\n', rest) {
+            parser.push_line(&rest[..end], true);
+            rest = &rest[end + 1..];
+        }
+        if !rest.is_empty() {
+            parser.push_line(rest, false);
+        }
+        parser.finish()
+    }
+
+    #[test]
+    fn parallel_blocks_match_line_by_line_parsing() {
+        // Large enough to go over PARALLEL_MIN_BYTES, so the block is parsed on workers.
+        let text = mixed_session(4000);
+        assert!(text.len() > PARALLEL_MIN_BYTES);
+        let options = ParseOptions { max_line_bytes: 250 };
+        let expected = line_by_line(&text, options);
+        assert!(expected.diagnostics().len() > 1000);
+        let mut parser = SessionParser::new(options);
+        parser.workers = 2;
+        parser.push_block(&text);
+        same(&parser.finish(), &expected);
+        same(&parse_session_with(&text, options), &expected);
+    }
+
+    #[test]
+    fn chunks_cut_anywhere_match_line_by_line_parsing() {
+        let text = mixed_session(60);
+        for max_line_bytes in [250, 100_000] {
+            let options = ParseOptions { max_line_bytes };
+            let expected = line_by_line(&text, options);
+            for chunk in [1, 2, 7, 64, 333, 8192] {
+                let mut parser = SessionParser::new(options);
+                for piece in text.chunks(chunk) {
+                    parser.push_bytes(piece);
+                }
+                same(&parser.finish(), &expected);
+            }
+        }
     }
 
     #[test]

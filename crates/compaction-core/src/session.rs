@@ -10,6 +10,10 @@ use std::collections::HashMap;
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::entry::{Entry, EntryKind, Header};
 
+/// Entry index by id. Ids are short strings; foldhash is several times faster than SipHash
+/// on them and still seeded per process, so crafted ids cannot force collisions.
+type IdIndex = HashMap<String, usize, foldhash::fast::RandomState>;
+
 /// A line that is not a usable entry, kept so a rewrite can carry it over.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MalformedLine {
@@ -46,7 +50,7 @@ pub struct Session {
     malformed: Vec<MalformedLine>,
     diagnostics: Vec<Diagnostic>,
     style: LineStyle,
-    by_id: HashMap<String, usize>,
+    by_id: IdIndex,
     parents: Vec<Option<usize>>,
     children: Vec<Vec<usize>>,
     labels: HashMap<String, String>,
@@ -64,30 +68,31 @@ impl Session {
         diagnostics: Vec<Diagnostic>,
         style: LineStyle,
     ) -> Session {
-        let mut session = Session {
-            header,
-            header_raw,
-            source_version,
-            migrated,
-            entries: Vec::with_capacity(entries.len()),
-            malformed,
-            diagnostics,
-            style,
-            by_id: HashMap::with_capacity(entries.len()),
-            parents: Vec::with_capacity(entries.len()),
-            children: Vec::with_capacity(entries.len()),
-            labels: HashMap::new(),
-        };
-        for entry in entries {
-            if session.by_id.insert(entry.id.clone(), session.entries.len()).is_some() {
-                session.diagnostics.push(Diagnostic::new(
+        let mut by_id = IdIndex::with_capacity_and_hasher(entries.len(), Default::default());
+        let mut diagnostics = diagnostics;
+        for (index, entry) in entries.iter().enumerate() {
+            if by_id.insert(entry.id.clone(), index).is_some() {
+                diagnostics.push(Diagnostic::new(
                     entry.line,
                     DiagnosticKind::DuplicateId,
                     format!("id `{}` was used by an earlier entry; this later one wins", entry.id),
                 ));
             }
-            session.entries.push(entry);
         }
+        let mut session = Session {
+            header,
+            header_raw,
+            source_version,
+            migrated,
+            entries,
+            malformed,
+            diagnostics,
+            style,
+            by_id,
+            parents: Vec::new(),
+            children: Vec::new(),
+            labels: HashMap::new(),
+        };
         session.link_all();
         session
     }

@@ -33,7 +33,7 @@ pub mod read;
 pub mod rewrite;
 
 use std::fs::{DirBuilder, File};
-use std::io::{BufReader, Read, Seek, SeekFrom};
+use std::io::{Read, Seek, SeekFrom};
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
@@ -265,9 +265,8 @@ impl SessionStore {
         lock: Option<SessionLock>,
     ) -> Result<(SessionStore, OpenReport), StoreError> {
         let file = File::open(path).map_err(StoreError::io("cannot open", path))?;
-        let (session, shape) =
-            read::read_session(BufReader::with_capacity(1 << 16, &file), options.parse_options())
-                .map_err(StoreError::io("cannot read", path))?;
+        let (session, shape) = read::read_session(&file, options.parse_options())
+            .map_err(StoreError::io("cannot read", path))?;
         let mut store = SessionStore {
             path: path.to_path_buf(),
             session,

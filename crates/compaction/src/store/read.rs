@@ -1,12 +1,19 @@
-//! Streaming a session file into the core parser, one line at a time.
+//! Streaming a session file into the core parser in large chunks.
 //!
-//! Invariant: at most one line (of at most `max_line_bytes`) is buffered at a time; a longer
-//! line is counted and skipped without being held, so peak memory is the parsed entries plus
-//! one line, whatever the file holds.
+//! Invariant: at most two chunks of [`CHUNK_BYTES`] (one being read, one being parsed)
+//! plus one open line (of at most
+//! `max_line_bytes`) is buffered besides the parsed entries; a longer line is counted and
+//! skipped without being held, so peak memory is the entries plus a few megabytes, whatever
+//! the file holds.
 
-use std::io::{self, BufRead};
+use std::io::{self, Read};
+use std::sync::mpsc;
 
 use compaction_core::{ParseOptions, Session, SessionParser};
+
+/// Bytes read per chunk: large enough that parsing a chunk's lines on all cores pays for
+/// starting the workers, small next to the entries of a large session.
+pub const CHUNK_BYTES: usize = 4 * 1024 * 1024;
 
 /// What the reader learned about the file's end besides the parsed session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,63 +26,78 @@ pub struct FileShape {
     pub ends_with_newline: bool,
 }
 
-/// Parses a session from a buffered reader.
-pub fn read_session<R: BufRead>(
-    mut reader: R,
+/// Parses a session from a reader.
+pub fn read_session<R: Read + Send>(
+    reader: R,
     options: ParseOptions,
 ) -> io::Result<(Session, FileShape)> {
+    read_session_in_chunks(reader, options, CHUNK_BYTES)
+}
+
+/// Reads chunks on a second thread while this one parses the previous chunk. Two buffers
+/// circulate between the threads, so memory stays at two chunks and no page is faulted in
+/// twice.
+fn read_session_in_chunks<R: Read + Send>(
+    mut reader: R,
+    options: ParseOptions,
+    chunk_bytes: usize,
+) -> io::Result<(Session, FileShape)> {
+    let (full_sender, full) = mpsc::sync_channel::<(Vec<u8>, usize)>(1);
+    let (empty_sender, empty) = mpsc::channel::<Vec<u8>>();
+    for _ in 0..2 {
+        // Cannot fail: the receiver is alive.
+        let _ = empty_sender.send(vec![0u8; chunk_bytes.max(1)]);
+    }
     let mut parser = SessionParser::new(options);
-    let mut line: Vec<u8> = Vec::new();
-    let mut oversized: Option<usize> = None;
     let mut shape = FileShape { length: 0, lines: 0, ends_with_newline: true };
-    loop {
-        let chunk = match reader.fill_buf() {
-            Ok(chunk) => chunk,
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-            Err(error) => return Err(error),
-        };
-        if chunk.is_empty() {
-            break;
-        }
-        let (taken, terminated) = match memchr::memchr(b'\n', chunk) {
-            Some(end) => (end, true),
-            None => (chunk.len(), false),
-        };
-        match oversized.as_mut() {
-            Some(length) => *length += taken,
-            None if line.len() + taken > options.max_line_bytes => {
-                oversized = Some(line.len() + taken);
-                line = Vec::new();
+    let read = std::thread::scope(|scope| {
+        let reading = scope.spawn(move || -> io::Result<()> {
+            while let Ok(mut buffer) = empty.recv() {
+                let filled = fill(&mut reader, &mut buffer)?;
+                if filled == 0 || full_sender.send((buffer, filled)).is_err() {
+                    break;
+                }
             }
-            None => line.extend_from_slice(&chunk[..taken]),
-        }
-        let consumed = taken + usize::from(terminated);
-        reader.consume(consumed);
-        shape.length += consumed as u64;
-        if terminated {
-            shape.lines += 1;
-            match oversized.take() {
-                Some(length) => parser.push_oversized_line(length, true),
-                None => parser.push_line(&line, true),
+            Ok(())
+        });
+        for (buffer, filled) in full.iter() {
+            let bytes = &buffer[..filled];
+            shape.length += filled as u64;
+            shape.ends_with_newline = bytes.last() == Some(&b'\n');
+            parser.push_bytes(bytes);
+            if empty_sender.send(buffer).is_err() {
+                break;
             }
-            line.clear();
         }
-    }
-    if oversized.is_some() || !line.is_empty() {
-        shape.lines += 1;
-        shape.ends_with_newline = false;
-        match oversized {
-            Some(length) => parser.push_oversized_line(length, false),
-            None => parser.push_line(&line, false),
+        drop(empty_sender);
+        match reading.join() {
+            Ok(result) => result,
+            Err(panic) => std::panic::resume_unwind(panic),
         }
-    }
+    });
+    read?;
+    // Every `\n` completed a line; an unterminated rest is one more.
+    shape.lines = parser.line_count() + usize::from(!shape.ends_with_newline);
     Ok((parser.finish(), shape))
+}
+
+/// Reads until `buffer` is full or the reader is exhausted; returns the bytes read.
+fn fill<R: Read>(reader: &mut R, buffer: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buffer.len() {
+        match reader.read(&mut buffer[filled..]) {
+            Ok(0) => break,
+            Ok(read) => filled += read,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(filled)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::BufReader;
 
     fn text() -> String {
         let header =
@@ -85,13 +107,12 @@ mod tests {
     }
 
     #[test]
-    fn streaming_matches_the_in_memory_parser_with_tiny_buffers() {
+    fn streaming_matches_the_in_memory_parser_with_tiny_chunks() {
         let text = text();
         let options = ParseOptions { max_line_bytes: 100 };
         let expected = compaction_core::parse_session_with(text.as_bytes(), options);
-        for capacity in [1, 2, 7, 64, 8192] {
-            let reader = BufReader::with_capacity(capacity, text.as_bytes());
-            let (session, shape) = read_session(reader, options).unwrap();
+        for chunk in [1, 2, 7, 64, 8192] {
+            let (session, shape) = read_session_in_chunks(text.as_bytes(), options, chunk).unwrap();
             assert_eq!(session.diagnostics(), expected.diagnostics());
             assert_eq!(session.malformed(), expected.malformed());
             assert_eq!(session.entries(), expected.entries());
@@ -104,8 +125,8 @@ mod tests {
     #[test]
     fn unterminated_last_line_is_passed_as_such() {
         let text = format!("{}{{\"type\":\"cus", text());
-        let reader = BufReader::with_capacity(3, text.as_bytes());
-        let (session, shape) = read_session(reader, ParseOptions::default()).unwrap();
+        let (session, shape) =
+            read_session_in_chunks(text.as_bytes(), ParseOptions::default(), 3).unwrap();
         assert!(!shape.ends_with_newline);
         assert_eq!(shape.lines, 4);
         assert_eq!(
