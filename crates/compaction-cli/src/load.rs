@@ -17,3 +17,12 @@ pub fn read_session(path: &Path) -> anyhow::Result<Session> {
         .map_err(|e| CommandError::usage(format!("{}: {e}", path.display())))?;
     Ok(store.into_session())
 }
+
+/// Leaves a loaded session (or a plan built from it) to the operating system instead of
+/// freeing it piece by piece.
+///
+/// The command is about to exit and the kernel reclaims the memory at once; freeing the
+/// entries of a 100 000-entry session one by one takes about a tenth of a second.
+pub fn release_at_exit<T>(value: T) {
+    std::mem::forget(value);
+}

@@ -34,6 +34,7 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitStatus> {
     } else {
         print_human(&report);
     }
+    crate::load::release_at_exit((session, plan));
     Ok(ExitStatus::Success)
 }
 

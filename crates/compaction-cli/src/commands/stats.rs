@@ -103,6 +103,7 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<ExitStatus> {
     } else {
         print_human(&stats);
     }
+    crate::load::release_at_exit(session);
     Ok(ExitStatus::Success)
 }
 
