@@ -28,15 +28,12 @@ fn chunk_bytes() -> usize {
 /// chunk, as the store does (`crates/compaction/src/store/read.rs`).
 fn stream(path: &str) -> std::io::Result<Session> {
     let mut file = std::fs::File::open(path)?;
-    let (full_sender, full) = std::sync::mpsc::sync_channel::<(Vec<u8>, usize)>(1);
-    let (empty_sender, empty) = std::sync::mpsc::channel::<Vec<u8>>();
-    for _ in 0..2 {
-        empty_sender.send(vec![0u8; chunk_bytes()]).unwrap();
-    }
+    let (full_sender, full) = std::sync::mpsc::sync_channel::<Vec<u8>>(1);
     let mut parser = SessionParser::new(ParseOptions::default());
     std::thread::scope(|scope| {
         let reading = scope.spawn(move || -> std::io::Result<()> {
-            while let Ok(mut chunk) = empty.recv() {
+            loop {
+                let mut chunk = vec![0u8; chunk_bytes()];
                 let mut filled = 0;
                 while filled < chunk.len() {
                     match file.read(&mut chunk[filled..])? {
@@ -44,19 +41,17 @@ fn stream(path: &str) -> std::io::Result<Session> {
                         read => filled += read,
                     }
                 }
-                if filled == 0 || full_sender.send((chunk, filled)).is_err() {
+                chunk.truncate(filled);
+                if filled == 0 || full_sender.send(chunk).is_err() {
                     break;
                 }
             }
             Ok(())
         });
-        for (chunk, filled) in full.iter() {
-            parser.push_bytes(&chunk[..filled]);
-            if empty_sender.send(chunk).is_err() {
-                break;
-            }
+        for chunk in full.iter() {
+            // The parser keeps the chunk; entries point into it.
+            parser.push_chunk(chunk);
         }
-        drop(empty_sender);
         reading.join().unwrap()
     })?;
     Ok(parser.finish())

@@ -7,6 +7,7 @@
 //! [`Entry::message`], which keeps loading fast and memory close to the file size.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -132,8 +133,25 @@ pub struct BranchSummaryData {
     pub from_hook: bool,
 }
 
+/// Where an entry's text lives: its own allocation, or a range of a block of the file
+/// shared by the entries read from it (no copy per line while loading).
+#[derive(Debug, Clone)]
+enum RawLine {
+    Owned(Box<str>),
+    Shared { block: Arc<String>, start: usize, end: usize },
+}
+
+impl RawLine {
+    fn as_str(&self) -> &str {
+        match self {
+            RawLine::Owned(text) => text,
+            RawLine::Shared { block, start, end } => block.get(*start..*end).unwrap_or_default(),
+        }
+    }
+}
+
 /// One parsed entry line.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Entry {
     /// 1-based line number in the file (the header is line 1).
     pub line: usize,
@@ -141,18 +159,29 @@ pub struct Entry {
     pub parent_id: Option<String>,
     pub timestamp: Option<String>,
     pub kind: EntryKind,
-    raw: Box<str>,
+    raw: RawLine,
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        self.line == other.line
+            && self.id == other.id
+            && self.parent_id == other.parent_id
+            && self.timestamp == other.timestamp
+            && self.kind == other.kind
+            && self.raw() == other.raw()
+    }
 }
 
 impl Entry {
     /// The exact JSON text of the line, without its line ending.
     pub fn raw(&self) -> &str {
-        &self.raw
+        self.raw.as_str()
     }
 
     /// The whole entry as a JSON value.
     pub fn to_value(&self) -> Result<Value, serde_json::Error> {
-        serde_json::from_str(&self.raw)
+        serde_json::from_str(self.raw())
     }
 
     /// Whether this is a `message` entry.
@@ -185,12 +214,33 @@ impl Entry {
         struct Body {
             message: AgentMessage,
         }
-        Some(serde_json::from_str::<Body>(&self.raw).map(|body| body.message))
+        Some(serde_json::from_str::<Body>(self.raw()).map(|body| body.message))
     }
 
     /// Parses one line into an entry. The caller has already checked the line is not the
     /// header. Errors describe what is wrong in words fit for a diagnostic.
     pub fn parse(line: usize, raw: &str) -> Result<Entry, EntryError> {
+        let envelope = Entry::envelope(raw)?;
+        Entry::from_envelope(line, RawLine::Owned(raw.into()), envelope)
+    }
+
+    /// Parses the line at `block[start..end]`, keeping a reference to the block instead of
+    /// copying the line.
+    pub fn parse_shared(
+        line: usize,
+        block: &Arc<String>,
+        start: usize,
+        end: usize,
+    ) -> Result<Entry, EntryError> {
+        let text = block.get(start..end).ok_or_else(|| {
+            EntryError::Invalid("line range is not on character boundaries".into())
+        })?;
+        let envelope = Entry::envelope(text)?;
+        let raw = RawLine::Shared { block: Arc::clone(block), start, end };
+        Entry::from_envelope(line, raw, envelope)
+    }
+
+    fn envelope(raw: &str) -> Result<Envelope<'_>, EntryError> {
         let envelope: Envelope<'_> = serde_json::from_str(raw).map_err(EntryError::from_json)?;
         // Skipped fields are not depth-checked by serde_json; check the whole line so every
         // later full parse of it is known to succeed.
@@ -199,7 +249,7 @@ impl Entry {
         {
             return Err(EntryError::TooDeep);
         }
-        Entry::from_envelope(line, raw.into(), envelope)
+        Ok(envelope)
     }
 
     /// Builds an entry from a JSON value (used for new entries and migrated lines).
@@ -208,7 +258,7 @@ impl Entry {
         Entry::parse(line, &raw)
     }
 
-    fn from_envelope(line: usize, raw: Box<str>, e: Envelope<'_>) -> Result<Entry, EntryError> {
+    fn from_envelope(line: usize, raw: RawLine, e: Envelope<'_>) -> Result<Entry, EntryError> {
         let entry_type = e.entry_type.ok_or(EntryError::Missing("type"))?;
         let id = e.id.ok_or(EntryError::Missing("id"))?.into_owned();
         if id.is_empty() {

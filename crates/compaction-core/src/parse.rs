@@ -11,6 +11,8 @@
 //! are parsed on all available cores; their results are then applied in file order on the
 //! caller's thread, so entries and diagnostics are the same as with `push_line`.
 
+use std::sync::Arc;
+
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::entry::{Entry, EntryError, EntryKind, Header};
 use crate::migrate;
@@ -62,7 +64,15 @@ type Run<'a, 'b> = (usize, &'b [Line<'a>]);
 /// Parses entry line number `line` (never line 1, never of a migrated file) the way
 /// [`SessionParser::push_line`] would, or returns `None` when the line is not a plain entry
 /// line (too long, blank, not UTF-8), which the sequential path then handles.
-fn prepare_line(line: usize, bytes: &[u8], max_line_bytes: usize) -> Prepared {
+///
+/// With `shared`, `bytes` lies inside that block and the entry keeps a range of it instead
+/// of a copy of the line.
+fn prepare_line(
+    line: usize,
+    bytes: &[u8],
+    max_line_bytes: usize,
+    shared: Option<&Arc<String>>,
+) -> Prepared {
     if bytes.len() > max_line_bytes {
         return None;
     }
@@ -70,8 +80,17 @@ fn prepare_line(line: usize, bytes: &[u8], max_line_bytes: usize) -> Prepared {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return None;
     }
-    let text = std::str::from_utf8(bytes).ok()?;
-    Some(Entry::parse(line, text))
+    match shared {
+        Some(block) => {
+            // `bytes` is a subslice of `block`: its offset is the distance between starts.
+            let start = (bytes.as_ptr() as usize).wrapping_sub(block.as_ptr() as usize);
+            Some(Entry::parse_shared(line, block, start, start + bytes.len()))
+        }
+        None => {
+            let text = std::str::from_utf8(bytes).ok()?;
+            Some(Entry::parse(line, text))
+        }
+    }
 }
 
 /// Incremental parser: feed lines in file order, then [`SessionParser::finish`].
@@ -169,6 +188,80 @@ impl SessionParser {
         }
     }
 
+    /// [`SessionParser::push_bytes`] for a chunk the parser may keep: the chunk's complete
+    /// lines stay in one shared allocation that their entries point into, so loading copies
+    /// no line and holds the file about once. A chunk that is not valid UTF-8 is parsed
+    /// through the copying path.
+    pub fn push_chunk(&mut self, mut chunk: Vec<u8>) {
+        let mut begin = 0;
+        if !self.carry.is_empty() || self.skipping.is_some() {
+            match memchr::memchr(b'\n', &chunk) {
+                Some(end) => {
+                    self.push_bytes(&chunk[..=end]);
+                    begin = end + 1;
+                }
+                None => {
+                    self.push_bytes(&chunk);
+                    return;
+                }
+            }
+        }
+        let whole_end =
+            memchr::memrchr(b'\n', &chunk[begin..]).map_or(begin, |last| begin + last + 1);
+        let tail = chunk[whole_end..].to_vec();
+        if whole_end > begin
+            && (self.line == 0
+                || self.source_version < crate::entry::CURRENT_VERSION
+                || self.skipping.is_some())
+        {
+            // The header (and a migrated file) take the line-by-line path.
+            self.push_block(&chunk[begin..whole_end]);
+        } else if whole_end > begin {
+            chunk.truncate(whole_end);
+            chunk.drain(..begin);
+            match String::from_utf8(chunk) {
+                Ok(text) => self.push_shared_block(&Arc::new(text)),
+                Err(error) => self.push_block(error.as_bytes()),
+            }
+        }
+        if !tail.is_empty() {
+            self.push_bytes(&tail);
+        }
+    }
+
+    /// [`SessionParser::push_block`] over a block whose entries keep ranges of it.
+    fn push_shared_block(&mut self, block: &Arc<String>) {
+        let bytes = block.as_bytes();
+        let mut lines: Vec<Line<'_>> = Vec::new();
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            match memchr::memchr(b'\n', rest) {
+                Some(end) => {
+                    lines.push((&rest[..end], true));
+                    rest = &rest[end + 1..];
+                }
+                None => {
+                    lines.push((rest, false));
+                    rest = &[];
+                }
+            }
+        }
+        let prepared = if self.workers < 2 || bytes.len() < PARALLEL_MIN_BYTES {
+            let max_line_bytes = self.options.max_line_bytes;
+            let first = self.line + 1;
+            lines
+                .iter()
+                .enumerate()
+                .map(|(at, (line, _))| prepare_line(first + at, line, max_line_bytes, Some(block)))
+                .collect()
+        } else {
+            self.prepare_parallel(&lines, Some(block))
+        };
+        for ((line, terminated), prepared) in lines.iter().zip(prepared) {
+            self.push_line_prepared(line, *terminated, prepared);
+        }
+    }
+
     /// Number of lines fed so far (a final line without newline counts).
     pub fn line_count(&self) -> usize {
         self.line
@@ -215,7 +308,7 @@ impl SessionParser {
             }
             return;
         }
-        let prepared = self.prepare_parallel(lines);
+        let prepared = self.prepare_parallel(lines, None);
         for ((bytes, terminated), prepared) in lines.iter().zip(prepared) {
             self.push_line_prepared(bytes, *terminated, prepared);
         }
@@ -223,7 +316,7 @@ impl SessionParser {
 
     /// Parses the entry lines of `lines` (which follow line `self.line`) on `self.workers`
     /// threads, each taking a contiguous run of about the same number of bytes.
-    fn prepare_parallel(&self, lines: &[Line<'_>]) -> Vec<Prepared> {
+    fn prepare_parallel(&self, lines: &[Line<'_>], shared: Option<&Arc<String>>) -> Vec<Prepared> {
         let total: usize = lines.iter().map(|(bytes, _)| bytes.len() + 1).sum();
         let share = total.div_ceil(self.workers);
         let mut runs: Vec<Run<'_, '_>> = Vec::with_capacity(self.workers);
@@ -244,7 +337,9 @@ impl SessionParser {
         let prepare_run = move |(first_line, run): Run<'_, '_>| -> Vec<Prepared> {
             run.iter()
                 .enumerate()
-                .map(|(at, (bytes, _))| prepare_line(first_line + at, bytes, max_line_bytes))
+                .map(|(at, (bytes, _))| {
+                    prepare_line(first_line + at, bytes, max_line_bytes, shared)
+                })
                 .collect()
         };
         let mut results: Vec<Prepared> = Vec::with_capacity(lines.len());
@@ -737,6 +832,30 @@ mod tests {
                     parser.push_bytes(piece);
                 }
                 same(&parser.finish(), &expected);
+            }
+        }
+    }
+
+    #[test]
+    fn handed_over_chunks_match_line_by_line_parsing() {
+        // Valid UTF-8 with multi-byte characters (so chunk cuts fall inside characters),
+        // and the mixed session with invalid UTF-8 (whose chunks take the copying path).
+        let mut valid = mixed_session(3000);
+        valid.retain(|&byte| byte != 0xff);
+        let valid =
+            String::from_utf8_lossy(&valid).replace("\"user\"", "\"user\",\"note\":\"日本語😀\"");
+        for text in [valid.into_bytes(), mixed_session(3000)] {
+            for max_line_bytes in [250, 100_000] {
+                let options = ParseOptions { max_line_bytes };
+                let expected = line_by_line(&text, options);
+                for chunk in [1, 7, 333, 8192, 300_000] {
+                    let mut parser = SessionParser::new(options);
+                    parser.workers = 2;
+                    for piece in text.chunks(chunk) {
+                        parser.push_chunk(piece.to_vec());
+                    }
+                    same(&parser.finish(), &expected);
+                }
             }
         }
     }

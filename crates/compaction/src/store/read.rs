@@ -1,10 +1,9 @@
 //! Streaming a session file into the core parser in large chunks.
 //!
-//! Invariant: at most two chunks of [`CHUNK_BYTES`] (one being read, one being parsed)
-//! plus one open line (of at most
-//! `max_line_bytes`) is buffered besides the parsed entries; a longer line is counted and
-//! skipped without being held, so peak memory is the entries plus a few megabytes, whatever
-//! the file holds.
+//! Invariant: the parsed entries point into the chunks they were read from, so the file is
+//! held about once; besides that, at most one chunk of [`CHUNK_BYTES`] waits between the
+//! reading and the parsing thread, plus one open line (of at most `max_line_bytes`); a
+//! longer line is counted and skipped without being held.
 
 use std::io::{self, Read};
 use std::sync::mpsc;
@@ -34,42 +33,34 @@ pub fn read_session<R: Read + Send>(
     read_session_in_chunks(reader, options, CHUNK_BYTES)
 }
 
-/// Reads chunks on a second thread while this one parses the previous chunk. Two buffers
-/// circulate between the threads, so memory stays at two chunks and no page is faulted in
-/// twice.
+/// Reads chunks on a second thread while this one parses the previous chunk. Each chunk
+/// is handed to the parser, whose entries keep ranges of it instead of copies of their
+/// lines, so the file is held about once; at most one chunk waits between the threads.
 fn read_session_in_chunks<R: Read + Send>(
     mut reader: R,
     options: ParseOptions,
     chunk_bytes: usize,
 ) -> io::Result<(Session, FileShape)> {
-    let (full_sender, full) = mpsc::sync_channel::<(Vec<u8>, usize)>(1);
-    let (empty_sender, empty) = mpsc::channel::<Vec<u8>>();
-    for _ in 0..2 {
-        // Cannot fail: the receiver is alive.
-        let _ = empty_sender.send(vec![0u8; chunk_bytes.max(1)]);
-    }
+    let (full_sender, full) = mpsc::sync_channel::<Vec<u8>>(1);
     let mut parser = SessionParser::new(options);
     let mut shape = FileShape { length: 0, lines: 0, ends_with_newline: true };
     let read = std::thread::scope(|scope| {
         let reading = scope.spawn(move || -> io::Result<()> {
-            while let Ok(mut buffer) = empty.recv() {
+            loop {
+                let mut buffer = vec![0u8; chunk_bytes.max(1)];
                 let filled = fill(&mut reader, &mut buffer)?;
-                if filled == 0 || full_sender.send((buffer, filled)).is_err() {
+                buffer.truncate(filled);
+                if filled == 0 || full_sender.send(buffer).is_err() {
                     break;
                 }
             }
             Ok(())
         });
-        for (buffer, filled) in full.iter() {
-            let bytes = &buffer[..filled];
-            shape.length += filled as u64;
-            shape.ends_with_newline = bytes.last() == Some(&b'\n');
-            parser.push_bytes(bytes);
-            if empty_sender.send(buffer).is_err() {
-                break;
-            }
+        for buffer in full.iter() {
+            shape.length += buffer.len() as u64;
+            shape.ends_with_newline = buffer.last() == Some(&b'\n');
+            parser.push_chunk(buffer);
         }
-        drop(empty_sender);
         match reading.join() {
             Ok(result) => result,
             Err(panic) => std::panic::resume_unwind(panic),
