@@ -3,15 +3,16 @@
 //! `tests/fixtures/branch-*.jsonl` are sessions with several branches, compactions and nested
 //! branch summaries; `tests/fixtures/pi-branch/*.json` hold what pi's
 //! `collectEntriesForBranchSummary` + `prepareBranchEntries` returned for them (see the
-//! README there). Token counts use a copy of pi's `estimateTokens`, defined below.
+//! README there). Token counts use the library's `pi` estimator.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
 
 use compaction_core::branch::{collect_branch_entries, prepare_branch_entries};
 use compaction_core::files::file_lists_appendix;
-use compaction_core::message::{AgentMessage, Content, ContentBlock};
+use compaction_core::message::AgentMessage;
 use compaction_core::parse_session;
+use compaction_core::tokens::{PiEstimator, TokenEstimator};
 use pretty_assertions::assert_eq;
 use serde::Deserialize;
 
@@ -33,55 +34,9 @@ struct Expected {
     file_lists_suffix: String,
 }
 
-fn utf16_len(text: &str) -> u64 {
-    text.encode_utf16().count() as u64
-}
-
-/// Characters of text and image blocks as pi counts them for tool results and custom messages.
-fn content_chars(content: &Content, images: bool) -> u64 {
-    match content {
-        Content::Text(text) => utf16_len(text),
-        Content::Blocks(blocks) => blocks
-            .iter()
-            .map(|block| match block {
-                ContentBlock::Text(text) => utf16_len(&text.text),
-                ContentBlock::Image(_) if images => 4800,
-                ContentBlock::Image(_)
-                | ContentBlock::Thinking(_)
-                | ContentBlock::ToolCall(_)
-                | ContentBlock::Other(_) => 0,
-            })
-            .sum(),
-    }
-}
-
-/// pi 0.73.1's `estimateTokens`: ceil(UTF-16 characters / 4) of what each role carries.
-/// (serde_json writes the fixtures' tool arguments with the same length as `JSON.stringify`.)
+/// pi 0.73.1's `estimateTokens`, as the library reproduces it.
 fn pi_estimate(message: &AgentMessage) -> u64 {
-    let chars = match message {
-        AgentMessage::User(user) => content_chars(&user.content, false),
-        AgentMessage::Assistant(assistant) => assistant
-            .content
-            .iter()
-            .map(|block| match block {
-                ContentBlock::Text(text) => utf16_len(&text.text),
-                ContentBlock::Thinking(thinking) => utf16_len(&thinking.thinking),
-                ContentBlock::ToolCall(call) => {
-                    let arguments = serde_json::to_string(&call.arguments).unwrap_or_default();
-                    utf16_len(&call.name) + utf16_len(&arguments)
-                }
-                ContentBlock::Image(_) | ContentBlock::Other(_) => 0,
-            })
-            .sum(),
-        AgentMessage::ToolResult(result) => content_chars(&result.content, true),
-        AgentMessage::Custom(custom) => content_chars(&custom.content, true),
-        AgentMessage::BashExecution(bash) => utf16_len(&bash.command) + utf16_len(&bash.output),
-        AgentMessage::BranchSummary(summary) | AgentMessage::CompactionSummary(summary) => {
-            utf16_len(&summary.summary)
-        }
-        AgentMessage::Other(_) => 0,
-    };
-    chars.div_ceil(4)
+    PiEstimator.message_tokens(message)
 }
 
 fn fixtures() -> PathBuf {
@@ -89,7 +44,7 @@ fn fixtures() -> PathBuf {
 }
 
 #[test]
-fn estimator_copy_counts_like_pi() {
+fn pi_estimator_counts_like_pi() {
     let message: AgentMessage = serde_json::from_value(serde_json::json!({
         "role": "assistant",
         "content": [
