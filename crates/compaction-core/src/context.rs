@@ -180,7 +180,7 @@ fn last_model(session: &Session, path: &[usize]) -> Option<ModelRef> {
 /// [`AgentMessage::Other`] with its raw JSON, so nothing is dropped.
 pub fn agent_message(session: &Session, item: ContextItem) -> AgentMessage {
     let entry = &session.entries()[item.entry];
-    let timestamp = entry.timestamp.clone().map(Value::String);
+    let timestamp = entry.timestamp().map(|t| Value::String(t.to_owned()));
     let with_timestamp = |mut extra: Extra| {
         if let Some(timestamp) = &timestamp {
             extra.insert("timestamp".into(), timestamp.clone());

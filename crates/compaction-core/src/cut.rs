@@ -23,7 +23,7 @@ pub fn is_valid_cut_point(session: &Session, index: usize) -> bool {
     let entry = &session.entries()[index];
     match &entry.kind {
         EntryKind::Message { role } => matches!(
-            role.as_str(),
+            role.as_ref(),
             "user"
                 | "assistant"
                 | "bashExecution"

@@ -51,7 +51,8 @@ pub const CURRENT_VERSION: u32 = 3;
 pub enum EntryKind {
     /// A conversation message; the body is parsed on demand.
     Message {
-        role: String,
+        /// Known roles are static strings, so most entries allocate nothing for them.
+        role: Cow<'static, str>,
     },
     ThinkingLevelChange {
         thinking_level: String,
@@ -60,8 +61,10 @@ pub enum EntryKind {
         provider: String,
         model_id: String,
     },
-    Compaction(CompactionData),
-    BranchSummary(BranchSummaryData),
+    // Boxed: these two are much larger than the other variants, and every entry pays for
+    // the largest one.
+    Compaction(Box<CompactionData>),
+    BranchSummary(Box<BranchSummaryData>),
     /// Extension state, never in the context.
     Custom {
         custom_type: String,
@@ -157,9 +160,19 @@ pub struct Entry {
     pub line: usize,
     pub id: String,
     pub parent_id: Option<String>,
-    pub timestamp: Option<String>,
     pub kind: EntryKind,
+    /// Where the `timestamp` string sits in the raw line (most timestamps need no copy).
+    timestamp: Timestamp,
     raw: RawLine,
+}
+
+/// An entry's ISO-8601 timestamp: a byte range of its raw line, or its own copy when the
+/// JSON string had escapes.
+#[derive(Debug, Clone, PartialEq)]
+enum Timestamp {
+    None,
+    InLine { start: u32, end: u32 },
+    Owned(Box<str>),
 }
 
 impl PartialEq for Entry {
@@ -167,7 +180,7 @@ impl PartialEq for Entry {
         self.line == other.line
             && self.id == other.id
             && self.parent_id == other.parent_id
-            && self.timestamp == other.timestamp
+            && self.timestamp() == other.timestamp()
             && self.kind == other.kind
             && self.raw() == other.raw()
     }
@@ -177,6 +190,15 @@ impl Entry {
     /// The exact JSON text of the line, without its line ending.
     pub fn raw(&self) -> &str {
         self.raw.as_str()
+    }
+
+    /// The entry's `timestamp` string, if it has one.
+    pub fn timestamp(&self) -> Option<&str> {
+        match &self.timestamp {
+            Timestamp::None => None,
+            Timestamp::InLine { start, end } => self.raw().get(*start as usize..*end as usize),
+            Timestamp::Owned(text) => Some(text),
+        }
     }
 
     /// The whole entry as a JSON value.
@@ -221,7 +243,7 @@ impl Entry {
     /// header. Errors describe what is wrong in words fit for a diagnostic.
     pub fn parse(line: usize, raw: &str) -> Result<Entry, EntryError> {
         let envelope = Entry::envelope(raw)?;
-        Entry::from_envelope(line, RawLine::Owned(raw.into()), envelope)
+        Entry::from_envelope(line, raw, RawLine::Owned(raw.into()), envelope)
     }
 
     /// Parses the line at `block[start..end]`, keeping a reference to the block instead of
@@ -237,7 +259,7 @@ impl Entry {
         })?;
         let envelope = Entry::envelope(text)?;
         let raw = RawLine::Shared { block: Arc::clone(block), start, end };
-        Entry::from_envelope(line, raw, envelope)
+        Entry::from_envelope(line, text, raw, envelope)
     }
 
     fn envelope(raw: &str) -> Result<Envelope<'_>, EntryError> {
@@ -258,7 +280,13 @@ impl Entry {
         Entry::parse(line, &raw)
     }
 
-    fn from_envelope(line: usize, raw: RawLine, e: Envelope<'_>) -> Result<Entry, EntryError> {
+    /// `text` is the line the envelope was parsed from (the same text `raw` holds).
+    fn from_envelope(
+        line: usize,
+        text: &str,
+        raw: RawLine,
+        e: Envelope<'_>,
+    ) -> Result<Entry, EntryError> {
         let entry_type = e.entry_type.ok_or(EntryError::Missing("type"))?;
         let id = e.id.ok_or(EntryError::Missing("id"))?.into_owned();
         if id.is_empty() {
@@ -267,7 +295,7 @@ impl Entry {
         let kind = match entry_type.as_ref() {
             "message" => {
                 let head = e.message.ok_or(EntryError::Missing("message"))?;
-                EntryKind::Message { role: head.role.into_owned() }
+                EntryKind::Message { role: static_role(&head.role) }
             }
             "thinking_level_change" => EntryKind::ThinkingLevelChange {
                 thinking_level: e.thinking_level.map(Cow::into_owned).unwrap_or_default(),
@@ -276,7 +304,7 @@ impl Entry {
                 provider: e.provider.map(Cow::into_owned).unwrap_or_default(),
                 model_id: e.model_id.map(Cow::into_owned).unwrap_or_default(),
             },
-            "compaction" => EntryKind::Compaction(CompactionData {
+            "compaction" => EntryKind::Compaction(Box::new(CompactionData {
                 summary: e.summary.unwrap_or_default(),
                 first_kept_entry_id: e
                     .first_kept_entry_id
@@ -285,13 +313,13 @@ impl Entry {
                 tokens_before: e.tokens_before.map(number_to_u64).unwrap_or(0),
                 details: e.details,
                 from_hook: e.from_hook.unwrap_or(false),
-            }),
-            "branch_summary" => EntryKind::BranchSummary(BranchSummaryData {
+            })),
+            "branch_summary" => EntryKind::BranchSummary(Box::new(BranchSummaryData {
                 from_id: e.from_id.map(Cow::into_owned).unwrap_or_default(),
                 summary: e.summary.unwrap_or_default(),
                 details: e.details,
                 from_hook: e.from_hook.unwrap_or(false),
-            }),
+            })),
             "custom" => EntryKind::Custom {
                 custom_type: e.custom_type.map(Cow::into_owned).unwrap_or_default(),
             },
@@ -314,10 +342,45 @@ impl Entry {
             line,
             id,
             parent_id: e.parent_id.map(Cow::into_owned),
-            timestamp: e.timestamp.and_then(|t| t.0.map(Cow::into_owned)),
+            timestamp: locate_timestamp(text, e.timestamp.and_then(|t| t.0)),
             kind,
             raw,
         })
+    }
+}
+
+/// Where a parsed timestamp lies in `raw`: borrowed strings are ranges of it.
+fn locate_timestamp(raw: &str, timestamp: Option<Cow<'_, str>>) -> Timestamp {
+    match timestamp {
+        None => Timestamp::None,
+        Some(Cow::Borrowed(text)) => {
+            let start = (text.as_ptr() as usize).wrapping_sub(raw.as_ptr() as usize);
+            match (u32::try_from(start), u32::try_from(start + text.len())) {
+                (Ok(start), Ok(end)) if raw.get(start as usize..end as usize) == Some(text) => {
+                    Timestamp::InLine { start, end }
+                }
+                _ => Timestamp::Owned(text.into()),
+            }
+        }
+        Some(Cow::Owned(text)) => Timestamp::Owned(text.into()),
+    }
+}
+
+/// The role as a static string when it is one of pi's roles.
+fn static_role(role: &str) -> Cow<'static, str> {
+    const ROLES: [&str; 8] = [
+        "user",
+        "assistant",
+        "toolResult",
+        "bashExecution",
+        "custom",
+        "branchSummary",
+        "compactionSummary",
+        "hookMessage",
+    ];
+    match ROLES.iter().find(|known| **known == role) {
+        Some(known) => Cow::Borrowed(known),
+        None => Cow::Owned(role.to_owned()),
     }
 }
 
@@ -525,6 +588,14 @@ mod tests {
         let raw = r#"{"type":"compaction","id":"a1b2c3d4","parentId":"00000001","timestamp":"2025-01-01T00:00:00Z","summary":"S","firstKeptEntryId":"00000002","tokensBefore":1234,"details":{"readFiles":["a"]},"fromHook":false,"zz":1}"#;
         let entry = Entry::parse(3, raw).unwrap();
         assert_eq!(entry.raw(), raw);
+        assert_eq!(entry.timestamp(), Some("2025-01-01T00:00:00Z"));
+        let block = Arc::new(format!("xx\n{raw}\n"));
+        let shared = Entry::parse_shared(3, &block, 3, 3 + raw.len()).unwrap();
+        assert_eq!(shared, entry);
+        assert_eq!(shared.timestamp(), Some("2025-01-01T00:00:00Z"));
+        let escaped =
+            Entry::parse(4, r#"{"type":"custom","id":"e","timestamp":"2025\u002d01"}"#).unwrap();
+        assert_eq!(escaped.timestamp(), Some("2025-01"));
         assert_eq!(entry.parent_id.as_deref(), Some("00000001"));
         let EntryKind::Compaction(data) = &entry.kind else { panic!("{:?}", entry.kind) };
         assert_eq!(data.first_kept_entry_id, "00000002");

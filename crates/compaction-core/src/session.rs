@@ -6,13 +6,49 @@
 //! Building the index, a path and the leaves are all linear in the number of entries.
 
 use std::collections::HashMap;
+use std::hash::BuildHasher;
 
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
 use crate::entry::{Entry, EntryKind, Header};
 
-/// Entry index by id. Ids are short strings; foldhash is several times faster than SipHash
-/// on them and still seeded per process, so crafted ids cannot force collisions.
-type IdIndex = HashMap<String, usize, foldhash::fast::RandomState>;
+/// Entry index by id that stores only entry indices: ids are looked up in the entries
+/// themselves, so no id is copied into the index. foldhash is several times faster than
+/// SipHash on short ids; it is seeded per process.
+#[derive(Clone, Default)]
+struct IdIndex {
+    table: hashbrown::HashTable<usize>,
+    hasher: foldhash::fast::RandomState,
+}
+
+impl std::fmt::Debug for IdIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IdIndex").field("len", &self.table.len()).finish()
+    }
+}
+
+impl IdIndex {
+    fn with_capacity(capacity: usize) -> Self {
+        IdIndex { table: hashbrown::HashTable::with_capacity(capacity), hasher: Default::default() }
+    }
+
+    fn get(&self, entries: &[Entry], id: &str) -> Option<usize> {
+        let hash = self.hasher.hash_one(id);
+        self.table.find(hash, |&index| entries[index].id == id).copied()
+    }
+
+    /// Points `entries[index].id` at `index`; returns whether an earlier entry had the id.
+    fn insert(&mut self, entries: &[Entry], index: usize) -> bool {
+        let IdIndex { table, hasher } = self;
+        let id = entries[index].id.as_str();
+        let hash = hasher.hash_one(id);
+        if let Some(slot) = table.find_mut(hash, |&other| entries[other].id == id) {
+            *slot = index;
+            return true;
+        }
+        table.insert_unique(hash, index, |&other| hasher.hash_one(entries[other].id.as_str()));
+        false
+    }
+}
 
 /// A line that is not a usable entry, kept so a rewrite can carry it over.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,10 +104,10 @@ impl Session {
         diagnostics: Vec<Diagnostic>,
         style: LineStyle,
     ) -> Session {
-        let mut by_id = IdIndex::with_capacity_and_hasher(entries.len(), Default::default());
+        let mut by_id = IdIndex::with_capacity(entries.len());
         let mut diagnostics = diagnostics;
         for (index, entry) in entries.iter().enumerate() {
-            if by_id.insert(entry.id.clone(), index).is_some() {
+            if by_id.insert(&entries, index) {
                 diagnostics.push(Diagnostic::new(
                     entry.line,
                     DiagnosticKind::DuplicateId,
@@ -104,8 +140,8 @@ impl Session {
         for entry in &self.entries {
             let parent = match &entry.parent_id {
                 None => None,
-                Some(parent_id) => match self.by_id.get(parent_id) {
-                    Some(&index) => Some(index),
+                Some(parent_id) => match self.by_id.get(&self.entries, parent_id) {
+                    Some(index) => Some(index),
                     None => {
                         self.diagnostics.push(Diagnostic::new(
                             entry.line,
@@ -186,19 +222,19 @@ impl Session {
     /// Fails (leaving the session unchanged) when the id is taken or the parent is unknown:
     /// the store never writes such an entry.
     pub fn push(&mut self, entry: Entry) -> Result<(), String> {
-        if self.by_id.contains_key(&entry.id) {
+        if self.by_id.get(&self.entries, &entry.id).is_some() {
             return Err(format!("id `{}` is already used in this session", entry.id));
         }
         let parent = match &entry.parent_id {
             None => None,
-            Some(parent_id) => match self.by_id.get(parent_id) {
-                Some(&index) => Some(index),
+            Some(parent_id) => match self.by_id.get(&self.entries, parent_id) {
+                Some(index) => Some(index),
                 None => return Err(format!("parent `{parent_id}` does not exist")),
             },
         };
         let index = self.entries.len();
-        self.by_id.insert(entry.id.clone(), index);
         self.entries.push(entry);
+        self.by_id.insert(&self.entries, index);
         self.parents.push(parent);
         self.children.push(Vec::new());
         if let Some(parent) = parent {
@@ -245,7 +281,7 @@ impl Session {
 
     /// The index of the entry with this id.
     pub fn index_of(&self, id: &str) -> Option<usize> {
-        self.by_id.get(id).copied()
+        self.by_id.get(&self.entries, id)
     }
 
     pub fn get(&self, id: &str) -> Option<&Entry> {
@@ -254,7 +290,7 @@ impl Session {
 
     /// Whether an id is used by an entry.
     pub fn contains(&self, id: &str) -> bool {
-        self.by_id.contains_key(id)
+        self.by_id.get(&self.entries, id).is_some()
     }
 
     /// The resolved parent index of an entry (after dangling links and cycles are cut).

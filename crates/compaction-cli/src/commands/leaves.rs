@@ -33,7 +33,7 @@ pub fn run(args: &LeavesArgs) -> anyhow::Result<ExitStatus> {
                     "current": Some(leaf) == current,
                     "depth": session.path(leaf).len(),
                     "label": session.label(&entry.id),
-                    "timestamp": entry.timestamp,
+                    "timestamp": entry.timestamp(),
                     "lastMessage": last_message(&session, leaf),
                 })
             })

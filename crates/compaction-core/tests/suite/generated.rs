@@ -68,7 +68,7 @@ fn check_session(session: &Session) {
         if let Some(parent) = &entry.parent_id {
             assert!(ids.contains(parent), "parent {parent} is not earlier");
         }
-        let timestamp = entry.timestamp.clone().unwrap();
+        let timestamp = entry.timestamp().unwrap().to_owned();
         assert!(timestamp > previous_timestamp, "timestamps must increase");
         previous_timestamp = timestamp;
     }

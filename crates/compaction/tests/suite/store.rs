@@ -116,7 +116,7 @@ fn appended_entries_fill_the_envelope_and_join_the_tree() {
     for entry in [&first, &second, &branch, &root] {
         assert_eq!(entry.id.len(), 8);
         assert!(entry.id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')));
-        let stamp = entry.timestamp.as_deref().unwrap();
+        let stamp = entry.timestamp().unwrap();
         assert_eq!(stamp.len(), 24, "{stamp}");
     }
     let unknown = store.append(note_under(5, Parent::Id("nope".into())));
