@@ -92,20 +92,3 @@ pub fn load_with_leaf(
         .map_err(|e| CommandError::usage(format!("{}: {e}", args.file.display())))?;
     Ok((session, leaf))
 }
-
-/// Compaction settings for the current directory, with the estimator and window flags on
-/// top (precedence: see `compaction::settings`).
-pub fn load_settings(
-    estimator: Option<&str>,
-    context_window: Option<u64>,
-) -> anyhow::Result<compaction_core::settings::ResolvedSettings> {
-    let flags = compaction_core::settings::SettingsPatch {
-        estimator: estimator.map(str::to_owned),
-        context_window: context_window.map(Some),
-        ..Default::default()
-    };
-    let cwd = std::env::current_dir()
-        .map_err(|e| CommandError::io("cannot read the current directory", e))?;
-    compaction::settings::load_settings_from_process(&cwd, &flags)
-        .map_err(|e| CommandError::usage(e.to_string()))
-}

@@ -88,14 +88,18 @@ pub fn collect(
 
 pub fn run(args: &StatsArgs) -> anyhow::Result<ExitStatus> {
     let (session, leaf) = super::load_with_leaf(&args.session)?;
-    let settings = super::load_settings(args.estimator.as_deref(), args.context_window)?;
-    let estimator = compaction_core::estimator_by_name(&settings.settings.estimator)
-        .map_err(|e| super::CommandError::usage(e.to_string()))?;
+    let flags = crate::cli::CompactionFlags {
+        estimator: args.estimator.clone(),
+        context_window: args.context_window,
+        ..Default::default()
+    };
+    let settings = super::setup::settings(&flags)?;
+    let estimator = super::setup::estimator(&settings)?;
     let stats = collect(
         args.session.file.display().to_string(),
         &session,
         leaf,
-        &settings.settings,
+        &settings,
         estimator.as_ref(),
     );
     if args.json {

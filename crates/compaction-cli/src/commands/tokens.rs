@@ -6,7 +6,7 @@
 use std::io::Read as _;
 
 use compaction_core::context::build_context;
-use compaction_core::tokens::{TokenEstimator, context_tokens, estimator_by_name};
+use compaction_core::tokens::{TokenEstimator, context_tokens};
 use serde::Serialize;
 
 use super::{CommandError, ExitStatus};
@@ -38,9 +38,9 @@ struct SessionCount {
 }
 
 pub fn run(args: &TokensArgs) -> anyhow::Result<ExitStatus> {
-    let settings = super::load_settings(args.estimator.as_deref(), None)?;
-    let estimator = estimator_by_name(&settings.settings.estimator)
-        .map_err(|e| CommandError::usage(e.to_string()))?;
+    let flags =
+        crate::cli::CompactionFlags { estimator: args.estimator.clone(), ..Default::default() };
+    let estimator = super::setup::estimator(&super::setup::settings(&flags)?)?;
     let bytes = read_input(args)?;
     if looks_like_session(&bytes) {
         count_session(args, &bytes, estimator.as_ref())
