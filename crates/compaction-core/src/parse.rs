@@ -93,6 +93,25 @@ fn prepare_line(
     }
 }
 
+/// Splits a block into lines without their `\n`; a last line without `\n` is marked so.
+fn split_lines(block: &[u8]) -> Vec<Line<'_>> {
+    let mut lines: Vec<Line<'_>> = Vec::new();
+    let mut rest = block;
+    while !rest.is_empty() {
+        match memchr::memchr(b'\n', rest) {
+            Some(end) => {
+                lines.push((&rest[..end], true));
+                rest = &rest[end + 1..];
+            }
+            None => {
+                lines.push((rest, false));
+                rest = &[];
+            }
+        }
+    }
+    lines
+}
+
 /// Incremental parser: feed lines in file order, then [`SessionParser::finish`].
 #[derive(Debug)]
 pub struct SessionParser {
@@ -231,34 +250,15 @@ impl SessionParser {
 
     /// [`SessionParser::push_block`] over a block whose entries keep ranges of it.
     fn push_shared_block(&mut self, block: &Arc<String>) {
-        let bytes = block.as_bytes();
-        let mut lines: Vec<Line<'_>> = Vec::new();
-        let mut rest = bytes;
-        while !rest.is_empty() {
-            match memchr::memchr(b'\n', rest) {
-                Some(end) => {
-                    lines.push((&rest[..end], true));
-                    rest = &rest[end + 1..];
-                }
-                None => {
-                    lines.push((rest, false));
-                    rest = &[];
-                }
-            }
-        }
-        let prepared = if self.workers < 2 || bytes.len() < PARALLEL_MIN_BYTES {
-            let max_line_bytes = self.options.max_line_bytes;
-            let first = self.line + 1;
-            lines
-                .iter()
-                .enumerate()
-                .map(|(at, (line, _))| prepare_line(first + at, line, max_line_bytes, Some(block)))
-                .collect()
-        } else {
-            self.prepare_parallel(&lines, Some(block))
-        };
-        for ((line, terminated), prepared) in lines.iter().zip(prepared) {
-            self.push_line_prepared(line, *terminated, prepared);
+        let lines = split_lines(block.as_bytes());
+        self.push_prepared(&lines, Some(block));
+    }
+
+    /// Parses `lines` (on all cores when they are many) and applies them in order.
+    fn push_prepared(&mut self, lines: &[Line<'_>], shared: Option<&Arc<String>>) {
+        let prepared = self.prepare(lines, shared);
+        for ((bytes, terminated), prepared) in lines.iter().zip(prepared) {
+            self.push_line_prepared(bytes, *terminated, prepared);
         }
     }
 
@@ -274,20 +274,7 @@ impl SessionParser {
     /// Equivalent to calling [`SessionParser::push_line`] for each line, but entry lines are
     /// parsed in parallel.
     pub fn push_block(&mut self, block: &[u8]) {
-        let mut lines: Vec<Line<'_>> = Vec::new();
-        let mut rest = block;
-        while !rest.is_empty() {
-            match memchr::memchr(b'\n', rest) {
-                Some(end) => {
-                    lines.push((&rest[..end], true));
-                    rest = &rest[end + 1..];
-                }
-                None => {
-                    lines.push((rest, false));
-                    rest = &[];
-                }
-            }
-        }
+        let lines = split_lines(block);
         let mut lines = lines.as_slice();
         // The header decides how later lines are read (migration), so it goes first, alone.
         while self.line == 0
@@ -299,27 +286,24 @@ impl SessionParser {
         if lines.is_empty() {
             return;
         }
-        if self.source_version < crate::entry::CURRENT_VERSION
-            || self.workers < 2
-            || block.len() < PARALLEL_MIN_BYTES
-        {
+        if self.source_version < crate::entry::CURRENT_VERSION {
+            // Migration links each entry to the previous one: strictly line by line.
             for (bytes, terminated) in lines {
                 self.push_line(bytes, *terminated);
             }
             return;
         }
-        let prepared = self.prepare_parallel(lines, None);
-        for ((bytes, terminated), prepared) in lines.iter().zip(prepared) {
-            self.push_line_prepared(bytes, *terminated, prepared);
-        }
+        self.push_prepared(lines, None);
     }
 
-    /// Parses the entry lines of `lines` (which follow line `self.line`) on `self.workers`
-    /// threads, each taking a contiguous run of about the same number of bytes.
-    fn prepare_parallel(&self, lines: &[Line<'_>], shared: Option<&Arc<String>>) -> Vec<Prepared> {
+    /// Parses the entry lines of `lines` (which follow line `self.line`): on this thread
+    /// when they are few, else on `self.workers` threads, each taking a contiguous run of
+    /// about the same number of bytes.
+    fn prepare(&self, lines: &[Line<'_>], shared: Option<&Arc<String>>) -> Vec<Prepared> {
         let total: usize = lines.iter().map(|(bytes, _)| bytes.len() + 1).sum();
-        let share = total.div_ceil(self.workers);
-        let mut runs: Vec<Run<'_, '_>> = Vec::with_capacity(self.workers);
+        let workers = if total < PARALLEL_MIN_BYTES { 1 } else { self.workers.max(1) };
+        let share = total.div_ceil(workers);
+        let mut runs: Vec<Run<'_, '_>> = Vec::with_capacity(workers);
         let mut start = 0;
         let mut taken = 0;
         for (index, (bytes, _)) in lines.iter().enumerate() {
