@@ -114,49 +114,76 @@ pub fn plan_compaction(
     }
 }
 
+/// The parts of one summarizer request besides its transcript.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RequestShape<'a> {
+    /// The task prompt the request carries.
+    pub task: PromptTask,
+    /// The user's instructions, sent with every request.
+    pub instructions: Option<&'a str>,
+    /// Output tokens reserved for the summary.
+    pub max_output_tokens: u64,
+    /// Tokens of the summary carried into the request (previous or running summary).
+    pub carried_summary_tokens: u64,
+}
+
+/// Serializes `messages` and splits the transcript into chunks that each fit the summary
+/// model's window with the rest of the request; one chunk when there is no window.
+pub fn chunk_transcript(
+    messages: &[crate::message::AgentMessage],
+    serialize: &SerializeOptions,
+    summary_window: Option<u64>,
+    estimator: &dyn TokenEstimator,
+    shape: RequestShape<'_>,
+) -> Result<Vec<String>, NoRoomForTranscript> {
+    let blocks: Vec<String> = messages
+        .iter()
+        .map(|message| serialize_message(message, serialize))
+        .filter(|block| !block.is_empty())
+        .collect();
+    let Some(window) = summary_window else {
+        return Ok(if blocks.is_empty() { Vec::new() } else { vec![blocks.join("\n\n")] });
+    };
+    let prompt_tokens = estimator.text_tokens(prompts::SYSTEM_PROMPT)
+        + estimator.text_tokens(prompts::task_prompt(shape.task))
+        + shape.instructions.map_or(0, |text| estimator.text_tokens(text))
+        // Delimiters, language line and message framing.
+        + 64;
+    chunk_blocks(
+        &blocks,
+        SummarizerBudget {
+            context_window: window,
+            prompt_tokens,
+            max_output_tokens: shape.max_output_tokens,
+            carried_summary_tokens: shape.carried_summary_tokens,
+        },
+        &|text: &str| estimator.text_tokens(text),
+    )
+}
+
 fn split_requests(
     preparation: CompactionPreparation,
     inputs: &PlanInputs<'_>,
 ) -> Result<PlannedCompaction, PlanError> {
     let estimator = inputs.estimator;
     let max_output = inputs.settings.max_summary_tokens;
-    let instructions_tokens = inputs.instructions.map_or(0, |i| estimator.text_tokens(i));
-    let prompt_tokens = |task: PromptTask| {
-        estimator.text_tokens(prompts::SYSTEM_PROMPT)
-            + estimator.text_tokens(prompts::task_prompt(task))
-            + instructions_tokens
-            // Delimiters, language line and message framing.
-            + 64
-    };
     let previous_tokens =
         preparation.previous_summary.as_deref().map_or(0, |s| estimator.text_tokens(s));
-    let blocks = |messages: &[crate::message::AgentMessage]| -> Vec<String> {
-        messages
-            .iter()
-            .map(|message| serialize_message(message, inputs.serialize))
-            .filter(|block| !block.is_empty())
-            .collect()
-    };
-    let chunk = |blocks: Vec<String>, task: PromptTask, carried: u64| match inputs.summary_window {
-        None => Ok(if blocks.is_empty() { Vec::new() } else { vec![blocks.join("\n\n")] }),
-        Some(window) => chunk_blocks(
-            &blocks,
-            SummarizerBudget {
-                context_window: window,
-                prompt_tokens: prompt_tokens(task),
-                max_output_tokens: max_output,
-                carried_summary_tokens: carried,
-            },
-            &|text: &str| estimator.text_tokens(text),
-        ),
+    let chunk = |messages: &[crate::message::AgentMessage], task: PromptTask, carried: u64| {
+        let shape = RequestShape {
+            task,
+            instructions: inputs.instructions,
+            max_output_tokens: max_output,
+            carried_summary_tokens: carried,
+        };
+        chunk_transcript(messages, inputs.serialize, inputs.summary_window, estimator, shape)
     };
     // Every history chunk after the first carries the running summary, which is at most
     // the output budget; the first carries the previous compaction's summary.
     let carried = previous_tokens.max(max_output);
-    let history_chunks =
-        chunk(blocks(&preparation.messages_to_summarize), PromptTask::Update, carried)?;
+    let history_chunks = chunk(&preparation.messages_to_summarize, PromptTask::Update, carried)?;
     let turn_prefix_chunks =
-        chunk(blocks(&preparation.turn_prefix_messages), PromptTask::TurnPrefix, max_output)?;
+        chunk(&preparation.turn_prefix_messages, PromptTask::TurnPrefix, max_output)?;
     let estimated_tokens_after = preparation.kept_tokens + max_output;
     Ok(PlannedCompaction {
         preparation,

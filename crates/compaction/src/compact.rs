@@ -330,40 +330,18 @@ impl Compactor<'_> {
         Ok((summary, history_usage.add(&prefix_usage), calls))
     }
 
-    /// Serializes messages into transcript blocks with this compactor's options.
-    pub fn transcript_blocks(&self, messages: &[compaction_core::AgentMessage]) -> Vec<String> {
-        let options = self.serialize_options();
-        messages
-            .iter()
-            .map(|message| compaction_core::serialize::serialize_message(message, &options))
-            .filter(|block| !block.is_empty())
-            .collect()
-    }
-
-    /// Splits transcript blocks to fit the summarizer's window (one chunk when it has none).
-    pub fn chunk_for_summarizer(
+    /// Splits messages into transcript chunks that fit this compactor's summarizer.
+    pub fn chunk_transcript(
         &self,
-        blocks: Vec<String>,
-        task: compaction_core::prompts::PromptTask,
-        max_output_tokens: u64,
-        instructions: Option<&str>,
+        messages: &[compaction_core::AgentMessage],
+        shape: compaction_core::plan::RequestShape<'_>,
     ) -> Result<Vec<String>, compaction_core::budget::NoRoomForTranscript> {
-        let Some(window) = self.summarizer.context_window() else {
-            return Ok(if blocks.is_empty() { Vec::new() } else { vec![blocks.join("\n\n")] });
-        };
-        let prompt_tokens = self.estimator.text_tokens(compaction_core::prompts::SYSTEM_PROMPT)
-            + self.estimator.text_tokens(compaction_core::prompts::task_prompt(task))
-            + instructions.map_or(0, |text| self.estimator.text_tokens(text))
-            + 64;
-        compaction_core::budget::chunk_blocks(
-            &blocks,
-            compaction_core::budget::SummarizerBudget {
-                context_window: window,
-                prompt_tokens,
-                max_output_tokens,
-                carried_summary_tokens: max_output_tokens,
-            },
-            &|text: &str| self.estimator.text_tokens(text),
+        compaction_core::plan::chunk_transcript(
+            messages,
+            &self.serialize_options(),
+            self.summarizer.context_window(),
+            self.estimator,
+            shape,
         )
     }
 

@@ -21,6 +21,7 @@ use crate::extension::{
 };
 use crate::store::{NewEntry, Parent, SessionStore, StoreError};
 use crate::summarizer::{SummaryKind, SummaryUsage};
+use compaction_core::plan::RequestShape;
 use compaction_core::prompts::PromptTask;
 use tokio_util::sync::CancellationToken;
 
@@ -187,11 +188,15 @@ impl Compactor<'_> {
                 BranchSummaryDecision::BuiltIn { instructions: merged } => instructions = merged,
             }
         }
-        let blocks = self.transcript_blocks(&plan.preparation.messages);
         let max_output = self.settings.branch_max_summary_tokens;
         let instructions = instructions.as_deref();
-        let chunks =
-            self.chunk_for_summarizer(blocks, PromptTask::Branch, max_output, instructions)?;
+        let shape = RequestShape {
+            task: PromptTask::Branch,
+            instructions,
+            max_output_tokens: max_output,
+            carried_summary_tokens: max_output,
+        };
+        let chunks = self.chunk_transcript(&plan.preparation.messages, shape)?;
         let job = ChunkJob {
             kind: SummaryKind::Branch,
             chunks: &chunks,
