@@ -1,12 +1,15 @@
 //! The token-estimator corpus: short messages by language/kind, shared by the benchmark and
 //! the calibration example. Each `corpus/<kind>.txt` holds messages separated by lines of
-//! `----`. Sources: English, Chinese, Japanese, emoji, Python and TypeScript texts written
-//! for this corpus; Rust chunks of this crate's own source; JSON from `corpus/make_json.py`.
+//! `----`. Sources: English, European (German, French, Spanish, Polish, Russian, Greek),
+//! Chinese, Japanese, emoji, symbols (box drawing, arrows, math, rare ideographs outside the
+//! BMP), Python and TypeScript texts written for this corpus; Rust chunks of this crate's own
+//! source; JSON from `corpus/make_json.py`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 /// (kind, file contents) for every corpus file.
 pub const CORPUS_FILES: &[(&str, &str)] = &[
     ("english", include_str!("corpus/english.txt")),
+    ("european", include_str!("corpus/european.txt")),
     ("rust", include_str!("corpus/rust.txt")),
     ("typescript", include_str!("corpus/typescript.txt")),
     ("python", include_str!("corpus/python.txt")),
@@ -14,6 +17,7 @@ pub const CORPUS_FILES: &[(&str, &str)] = &[
     ("chinese", include_str!("corpus/chinese.txt")),
     ("japanese", include_str!("corpus/japanese.txt")),
     ("emoji", include_str!("corpus/emoji.txt")),
+    ("symbols", include_str!("corpus/symbols.txt")),
 ];
 
 /// Every message of the corpus with its kind.

@@ -2,7 +2,8 @@
 //!
 //! `cargo bench -p compaction-core --bench tokens`; criterion reports bytes/s per estimator.
 //! The text is the whole corpus concatenated (≈ 74 KB of prose, code, JSON, CJK, emoji),
-//! counted in one call; `messages` counts it message by message.
+//! counted in one call; `messages` counts it message by message. `heuristic-by-kind` counts
+//! each language/kind's messages joined, in one call.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod corpus;
@@ -31,6 +32,20 @@ fn estimators(c: &mut Criterion) {
                 messages.iter().map(|(_, m)| estimator.text_tokens(black_box(m))).sum::<u64>()
             })
         });
+    }
+    group.finish();
+    // The heuristic by language/kind: CJK text takes its lookup pass, other text does not.
+    let heuristic = estimator_by_name("heuristic").unwrap();
+    let mut group = c.benchmark_group("heuristic-by-kind");
+    for &(kind, _) in corpus::CORPUS_FILES {
+        let text: String = messages
+            .iter()
+            .filter(|(k, _)| *k == kind)
+            .map(|(_, m)| *m)
+            .collect::<Vec<_>>()
+            .join("\n");
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_function(kind, |b| b.iter(|| heuristic.text_tokens(black_box(&text))));
     }
     group.finish();
 }
