@@ -177,6 +177,17 @@ impl ProviderConfig {
     }
 }
 
+/// Whether the configured base URL names this machine.
+fn is_loopback(config: &ProviderConfig) -> bool {
+    let Ok(url) = reqwest::Url::parse(config.effective_base_url()) else { return false };
+    let Some(host) = url.host_str() else { return false };
+    // IPv6 hosts come bracketed (`[::1]`).
+    match host.trim_start_matches('[').trim_end_matches(']').parse::<std::net::IpAddr>() {
+        Ok(address) => address.is_loopback(),
+        Err(_) => host.eq_ignore_ascii_case("localhost"),
+    }
+}
+
 /// An API key. `Debug` and `Display` print `[REDACTED]`; only [`ApiKey::expose`] gives the
 /// value, for the request header.
 #[derive(Clone, PartialEq, Eq)]
@@ -472,9 +483,14 @@ impl ProviderClient {
         Ok(Self { http, config, api_key, endpoint })
     }
 
-    /// A client whose key is read from the configured environment variable.
+    /// A client whose key is read from the configured environment variable. A server on
+    /// this machine (`localhost`, `127.0.0.0/8`, `::1`: llama.cpp, vLLM, Ollama) may do
+    /// without one: an unset variable then sends no key instead of failing.
     pub fn from_env(config: ProviderConfig) -> Result<Self, SummarizerError> {
-        let api_key = ApiKey::from_env(config.api_key_var())?;
+        let api_key = match ApiKey::from_env(config.api_key_var()) {
+            Err(SummarizerError::MissingApiKey { .. }) if is_loopback(&config) => ApiKey::new(""),
+            other => other?,
+        };
         Self::new(config, api_key)
     }
 
@@ -601,17 +617,18 @@ impl ProviderClient {
     }
 
     fn headers(&self) -> HeaderMap {
+        // No key (a local server, see `from_env`): no credential header at all.
+        let has_key = !self.api_key.expose().is_empty();
         let mut headers = HeaderMap::new();
         headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
         headers.insert(ACCEPT, HeaderValue::from_static("text/event-stream"));
         // Checked in `new`; an invalid value cannot occur here, but fall back to nothing.
         let secret = |prefix: &str| {
-            HeaderValue::from_str(&format!("{prefix}{}", self.api_key.expose())).ok().map(
-                |mut value| {
-                    value.set_sensitive(true);
-                    value
-                },
-            )
+            let value = has_key.then(|| format!("{prefix}{}", self.api_key.expose()))?;
+            HeaderValue::from_str(&value).ok().map(|mut value| {
+                value.set_sensitive(true);
+                value
+            })
         };
         match self.config.kind {
             ProviderKind::OpenAi => {

@@ -54,6 +54,7 @@ both_providers!(
     error_event_in_stream,
     no_response_headers_times_out,
     whole_json_response_is_accepted,
+    local_server_needs_no_key,
 );
 
 struct Fixture {
@@ -313,6 +314,32 @@ async fn request_body_and_auth_headers(kind: ProviderKind) {
             assert_eq!(sent.body["messages"], json!([{"role": "user", "content": user_prompt}]));
         }
     }
+}
+
+/// A server on this machine (the mock listens on 127.0.0.1) works with the key variable
+/// unset, and gets no credential header; a remote one still requires the key.
+async fn local_server_needs_no_key(kind: ProviderKind) {
+    let fixture = Fixture::start(kind).await;
+    fixture.server.push(fixture.success(&["ok"]));
+    let mut config = fixture.config();
+    config.api_key_env = Some("COMPACTION_TEST_KEY_NEVER_SET".to_owned());
+    let summarizer = LlmSummarizer::new(ProviderClient::from_env(config.clone()).unwrap());
+    let response = run(&summarizer).await.unwrap();
+    assert_eq!(response.text, "ok");
+    let sent = &fixture.server.requests()[0];
+    assert!(!sent.headers.contains_key("authorization"));
+    assert!(!sent.headers.contains_key("x-api-key"));
+
+    for base in ["http://localhost:9/v1", "http://[::1]:9", "http://127.0.0.2:9"] {
+        config.base_url = Some(base.to_owned());
+        assert!(ProviderClient::from_env(config.clone()).is_ok(), "{base}");
+    }
+    config.base_url = Some("https://api.example.com/v1".to_owned());
+    let error = ProviderClient::from_env(config).unwrap_err();
+    assert!(
+        matches!(&error, SummarizerError::MissingApiKey { var } if var == "COMPACTION_TEST_KEY_NEVER_SET"),
+        "{error}"
+    );
 }
 
 async fn rate_limited_then_succeeds(kind: ProviderKind) {
