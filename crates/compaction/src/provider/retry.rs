@@ -3,7 +3,7 @@
 //! Invariant: the number of attempts is bounded (`1 + max_retries`) and every wait is
 //! bounded by `max_delay`, whatever a server asks for in `Retry-After`.
 
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use rand::Rng;
 use reqwest::header::HeaderMap;
@@ -40,20 +40,26 @@ impl RetryPolicy {
 }
 
 /// Reads how long the server wants us to wait: `retry-after-ms` (OpenAI), else
-/// `Retry-After` in seconds (integer or decimal). HTTP dates are ignored (backoff applies).
+/// `Retry-After` in seconds (integer or decimal) or as an HTTP date (the time until then;
+/// zero for a date already past).
 pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
-    let header = |name: &str| {
-        headers
-            .get(name)
-            .and_then(|value| value.to_str().ok())
-            .map(str::trim)
-            .and_then(|value| value.parse::<f64>().ok())
-            .filter(|value| value.is_finite() && *value >= 0.0)
-    };
-    if let Some(milliseconds) = header("retry-after-ms") {
+    retry_after_at(headers, SystemTime::now())
+}
+
+fn retry_after_at(headers: &HeaderMap, now: SystemTime) -> Option<Duration> {
+    let header =
+        |name: &str| headers.get(name).and_then(|value| value.to_str().ok()).map(str::trim);
+    let seconds =
+        |value: &str| value.parse::<f64>().ok().filter(|value| value.is_finite() && *value >= 0.0);
+    if let Some(milliseconds) = header("retry-after-ms").and_then(seconds) {
         return Some(Duration::from_secs_f64(milliseconds / 1000.0));
     }
-    header("retry-after").map(|seconds| Duration::from_secs_f64(seconds.min(86_400.0)))
+    let value = header("retry-after")?;
+    if let Some(seconds) = seconds(value) {
+        return Some(Duration::from_secs_f64(seconds.min(86_400.0)));
+    }
+    let date = httpdate::parse_http_date(value).ok()?;
+    Some(date.duration_since(now).unwrap_or(Duration::ZERO).min(Duration::from_secs(86_400)))
 }
 
 #[cfg(test)]
@@ -88,8 +94,15 @@ mod tests {
         assert_eq!(retry_after(&headers), Some(Duration::from_secs(2)));
         headers.insert("retry-after", HeaderValue::from_static("0.5"));
         assert_eq!(retry_after(&headers), Some(Duration::from_millis(500)));
-        headers.insert("retry-after", HeaderValue::from_static("Wed, 21 Oct 2015 07:28:00 GMT"));
+        headers.insert("retry-after", HeaderValue::from_static("soon"));
         assert_eq!(retry_after(&headers), None);
+        // An HTTP date: the time until then, or nothing to wait for once it is past.
+        headers.insert("retry-after", HeaderValue::from_static("Wed, 21 Oct 2015 07:28:00 GMT"));
+        let date = httpdate::parse_http_date("Wed, 21 Oct 2015 07:28:00 GMT").unwrap();
+        let before = date - Duration::from_secs(3);
+        assert_eq!(retry_after_at(&headers, before), Some(Duration::from_secs(3)));
+        assert_eq!(retry_after_at(&headers, date + Duration::from_secs(60)), Some(Duration::ZERO));
+        assert_eq!(retry_after(&headers), Some(Duration::ZERO));
         headers.insert("retry-after-ms", HeaderValue::from_static("20"));
         assert_eq!(retry_after(&headers), Some(Duration::from_millis(20)));
     }
