@@ -238,6 +238,9 @@ pub async fn chat_loop(
                 Ok(HarnessEvent::CompactionFinished { result: Err(error), .. }) => {
                     writeln!(output, "[compaction failed: {error}]").map_err(write_error)?;
                 }
+                Ok(HarnessEvent::ExtensionWarning(warning)) => {
+                    writeln!(output, "[extension warning: {warning}]").map_err(write_error)?;
+                }
                 Ok(
                     HarnessEvent::CompactionStarted { .. }
                     | HarnessEvent::CompactionSkipped { .. }

@@ -32,7 +32,7 @@ use tokio_util::sync::CancellationToken;
 pub use crate::compact::CompactionReason;
 use crate::compact::{CompactError, CompactOutcome, CompactRequest, Compactor};
 use crate::error::SummarizerError;
-use crate::extension::Extensions;
+use crate::extension::{ExtensionWarning, Extensions};
 use crate::navigate::{NavigateError, NavigateRequest};
 use crate::store::{NewEntry, Parent, SessionStore, StoreError};
 use crate::summarizer::Summarizer;
@@ -89,6 +89,9 @@ pub enum HarnessEvent {
     BranchSummaryStarted { target: String },
     /// A navigation ended: the `branch_summary` entry (if one was written), or an error.
     BranchSummaryFinished { result: Result<Option<Entry>, String> },
+    /// An extension failed, timed out or answered garbage during the compaction or
+    /// navigation just reported as finished; the built-in path ran in its place.
+    ExtensionWarning(ExtensionWarning),
 }
 
 /// A written compaction, as reported in events.
@@ -460,6 +463,14 @@ impl CompactingSession {
             };
             self.emit(HarnessEvent::BranchSummaryFinished { result: reported });
         }
+        let warnings = match &result {
+            Ok(outcome) => outcome.warnings.as_slice(),
+            Err(NavigateError::Cancelled { warnings, .. }) => warnings.as_slice(),
+            Err(_) => &[],
+        };
+        for warning in warnings {
+            self.emit(HarnessEvent::ExtensionWarning(warning.clone()));
+        }
         let outcome = match result {
             Ok(outcome) => outcome,
             Err(NavigateError::Summarizer(SummarizerError::Cancelled { .. })) => {
@@ -594,6 +605,14 @@ impl CompactingSession {
             Err(error) => Err(error.to_string()),
         };
         self.emit(HarnessEvent::CompactionFinished { reason, result: reported });
+        let warnings = match &result {
+            Ok(outcome) => outcome.warnings.as_slice(),
+            Err(CompactError::Cancelled { warnings, .. }) => warnings.as_slice(),
+            Err(_) => &[],
+        };
+        for warning in warnings {
+            self.emit(HarnessEvent::ExtensionWarning(warning.clone()));
+        }
         match result {
             Ok(outcome) => {
                 self.leaf = self.store.session().index_of(&outcome.entry.id);

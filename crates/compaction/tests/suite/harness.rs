@@ -477,6 +477,58 @@ async fn a_model_switch_uses_the_new_window() {
     assert_valid(&path);
 }
 
+/// An extension that fails every `before_compact`.
+struct BrokenExtension;
+
+impl compaction::extension::Extension for BrokenExtension {
+    fn name(&self) -> &str {
+        "broken"
+    }
+
+    fn before_compact<'a>(
+        &'a self,
+        _event: &'a compaction::extension::BeforeCompactEvent<'_>,
+    ) -> compaction::extension::HookFuture<'a, compaction::extension::Decision> {
+        Box::pin(async {
+            Err(compaction::extension::ExtensionError::Failed("index server is down".into()))
+        })
+    }
+}
+
+#[tokio::test]
+async fn extension_warnings_are_reported_as_events() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut session, path) =
+        session(dir.path(), settings(300, 500), 100_000, Box::new(OfflineSummarizer));
+    session
+        .set_extensions(compaction::extension::Extensions::new().with(Arc::new(BrokenExtension)));
+    fill(&mut session, 6, 2000);
+    let mut events = session.subscribe();
+    session.compact(None).await.unwrap();
+    let events = drain(&mut events);
+    // The built-in compaction ran, then the warning followed its `CompactionFinished`.
+    let finished = events
+        .iter()
+        .position(|e| matches!(e, HarnessEvent::CompactionFinished { result: Ok(_), .. }))
+        .unwrap();
+    let warnings: Vec<_> = events
+        .iter()
+        .enumerate()
+        .filter_map(|(index, event)| {
+            if let HarnessEvent::ExtensionWarning(warning) = event {
+                Some((index, warning))
+            } else {
+                None
+            }
+        })
+        .collect();
+    assert_eq!(warnings.len(), 1, "{events:?}");
+    assert!(warnings[0].0 > finished);
+    assert_eq!(warnings[0].1.extension, "broken");
+    assert!(warnings[0].1.message.contains("index server is down"), "{:?}", warnings[0].1);
+    assert_eq!(compactions(&path).len(), 1);
+}
+
 #[tokio::test]
 async fn navigation_moves_the_leaf_and_summarizes_the_branch() {
     let dir = tempfile::tempdir().unwrap();
