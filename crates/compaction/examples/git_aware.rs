@@ -173,6 +173,7 @@ async fn main() {
         session: &session,
         preparation: &preparation,
         custom_instructions: None,
+        reason: Default::default(),
         settings: &settings,
         cancel: Default::default(),
     };

@@ -30,15 +30,27 @@ use crate::store::{NewEntry, Parent, SessionStore, StoreError};
 use crate::summarizer::{Summarizer, SummaryKind, SummaryProgress, SummaryRequest, SummaryUsage};
 
 /// Why a compaction runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum CompactionReason {
     /// Asked for by the user (`compaction run`, `/compact`).
+    #[default]
     Manual,
     /// The trigger fired before a model call.
     Threshold,
     /// The model rejected a request as too long.
     Overflow,
+}
+
+impl CompactionReason {
+    /// The name extensions and logs see: `manual`, `threshold` or `overflow`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CompactionReason::Manual => "manual",
+            CompactionReason::Threshold => "threshold",
+            CompactionReason::Overflow => "overflow",
+        }
+    }
 }
 
 /// What to compact.
@@ -48,6 +60,8 @@ pub struct CompactRequest {
     pub leaf: Option<String>,
     /// Extra focus for the summary.
     pub instructions: Option<String>,
+    /// Why the compaction runs (told to extensions).
+    pub reason: CompactionReason,
 }
 
 /// Progress of a running compaction.
@@ -191,6 +205,7 @@ impl Compactor<'_> {
                 session: store.session(),
                 preparation: &planned.preparation,
                 custom_instructions: request.instructions.as_deref(),
+                reason: request.reason,
                 settings: &settings,
                 cancel: cancel.clone(),
             };
@@ -213,7 +228,9 @@ impl Compactor<'_> {
                     let tokens_after =
                         compaction_core::tokens::context_tokens(session, &context, self.estimator)
                             .tokens;
-                    warnings.extend(self.after_compact(&entry, Some(&extension), cancel).await);
+                    warnings.extend(
+                        self.after_compact(&entry, Some(&extension), request.reason, cancel).await,
+                    );
                     return Ok(CompactOutcome {
                         entry,
                         tokens_before,
@@ -255,7 +272,7 @@ impl Compactor<'_> {
         }
         let new = NewEntry::new("compaction", without_type(fields)).with_parent(parent);
         let entry = store.append(new)?;
-        warnings.extend(self.after_compact(&entry, None, cancel).await);
+        warnings.extend(self.after_compact(&entry, None, request.reason, cancel).await);
         Ok(CompactOutcome {
             entry,
             tokens_before,
@@ -272,6 +289,7 @@ impl Compactor<'_> {
         &self,
         entry: &Entry,
         decided_by: Option<&str>,
+        reason: CompactionReason,
         cancel: &CancellationToken,
     ) -> Vec<ExtensionWarning> {
         if self.extensions.is_empty() {
@@ -283,6 +301,7 @@ impl Compactor<'_> {
             entry: &value,
             from_extension: decided_by.is_some(),
             decided_by,
+            reason,
             settings: &settings,
             cancel: cancel.clone(),
         };

@@ -5,7 +5,7 @@
 //! error leaves the file byte-identical (the store appends only after every summarizer call
 //! succeeded).
 
-use compaction::compact::{CompactError, CompactRequest};
+use compaction::compact::{CompactError, CompactRequest, CompactionReason};
 use serde_json::json;
 
 use super::{CommandError, ExitStatus, setup};
@@ -53,8 +53,11 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
     )?;
     let summarizer = &toolkit.summarizer;
     let compactor = toolkit.compactor();
-    let request =
-        CompactRequest { leaf: args.session.leaf.clone(), instructions: args.instructions.clone() };
+    let request = CompactRequest {
+        leaf: args.session.leaf.clone(),
+        instructions: args.instructions.clone(),
+        reason: CompactionReason::Manual,
+    };
     let progress = Progress::new(!args.quiet && !args.json, summarizer.label());
     let result = block_on_cancellable(|cancel| async move {
         compactor.run(&mut store, &request, &cancel, &|p| progress.update(p)).await

@@ -25,6 +25,8 @@ use std::fmt;
 use std::time::Duration;
 
 use compaction_core::prepare::CompactionPreparation;
+
+use crate::compact::CompactionReason;
 use compaction_core::{AgentMessage, Entry, Session};
 use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
@@ -145,6 +147,8 @@ pub struct BeforeCompactEvent<'a> {
     pub preparation: &'a CompactionPreparation,
     /// The user's custom instructions for the summary.
     pub custom_instructions: Option<&'a str>,
+    /// Why the compaction runs: asked for, the trigger fired, or the model overflowed.
+    pub reason: CompactionReason,
     /// The resolved compaction settings, as JSON.
     pub settings: &'a Value,
     /// Cancelled when the user aborts; long-running hooks should watch it.
@@ -187,6 +191,8 @@ pub struct AfterCompactEvent<'a> {
     pub from_extension: bool,
     /// The extension that supplied it.
     pub decided_by: Option<&'a str>,
+    /// Why the compaction ran.
+    pub reason: CompactionReason,
     pub settings: &'a Value,
     pub cancel: CancellationToken,
 }

@@ -42,6 +42,7 @@ pub fn before_compact_event(event: &BeforeCompactEvent<'_>) -> Value {
         },
         "branchEntries": event.branch_entries().map(entry_value).collect::<Vec<_>>(),
         "customInstructions": event.custom_instructions,
+        "reason": event.reason.as_str(),
     })
 }
 
@@ -53,6 +54,7 @@ pub fn after_compact_event(event: &AfterCompactEvent<'_>) -> Value {
         "entry": event.entry,
         "fromExtension": event.from_extension,
         "decidedBy": event.decided_by,
+        "reason": event.reason.as_str(),
         "settings": event.settings,
     })
 }
@@ -86,7 +88,7 @@ pub fn after_branch_summary_event(event: &AfterBranchSummaryEvent<'_>) -> Value 
         "entry": event.entry,
         "fromExtension": event.from_extension,
         "decidedBy": event.decided_by,
-        "settings": event.settings,
+                "settings": event.settings,
     })
 }
 

@@ -129,14 +129,6 @@ pub async fn call_model(
     }))
 }
 
-fn reason_name(reason: super::CompactionReason) -> &'static str {
-    match reason {
-        super::CompactionReason::Manual => "manual",
-        super::CompactionReason::Threshold => "threshold",
-        super::CompactionReason::Overflow => "overflow",
-    }
-}
-
 /// Options of [`chat_loop`].
 #[derive(Debug, Clone)]
 pub struct ChatOptions {
@@ -229,7 +221,7 @@ pub async fn chat_loop(
                     writeln!(
                         output,
                         "[compacted ({}): {} → about {} tokens]",
-                        reason_name(reason),
+                        reason.as_str(),
                         done.tokens_before,
                         done.tokens_after
                     )

@@ -584,6 +584,7 @@ impl CompactingSession {
         let request = CompactRequest {
             leaf: self.leaf_id().map(str::to_owned),
             instructions: instructions.map(str::to_owned),
+            reason,
         };
         let cancel = self.abort.start();
         let compactor = compactor(

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use compaction::compact::CompactionReason;
 use compaction::extension::{
     AfterCompactEvent, BeforeBranchSummaryEvent, BeforeCompactEvent, BranchSummaryDecision,
     CompactionDecision, Decision, EventName, Extension, ExtensionConfig, ExtensionError,
@@ -77,6 +78,7 @@ fn event<'a>(
         session,
         preparation,
         custom_instructions: Some("Keep it short."),
+        reason: CompactionReason::Threshold,
         settings,
         cancel: Default::default(),
     }
@@ -389,6 +391,7 @@ async fn first_decisive_extension_wins_and_after_hooks_reach_all() {
         entry: &entry,
         from_extension: true,
         decided_by: Some("writer"),
+        reason: CompactionReason::Manual,
         settings: &settings,
         cancel: Default::default(),
     };
@@ -462,6 +465,7 @@ printf '{"action":"replace","summary":"From a child (%s).","keptMessageIds":["b1
     assert_eq!(sent["event"], "before_compact");
     assert_eq!(sent["session"], json!({"id": "s1", "cwd": "/repo"}));
     assert_eq!(sent["customInstructions"], "Keep it short.");
+    assert_eq!(sent["reason"], "threshold");
     let prepared = &sent["preparation"];
     assert_eq!(prepared["firstKeptEntryId"], "u3");
     assert_eq!(prepared["summarizedEntryIds"], json!(["u1", "a1", "t1", "u2", "a2", "b1"]));
@@ -480,6 +484,7 @@ printf '{"action":"replace","summary":"From a child (%s).","keptMessageIds":["b1
         entry: &entry,
         from_extension: true,
         decided_by: Some("child"),
+        reason: CompactionReason::Manual,
         settings: &settings,
         cancel: Default::default(),
     };
@@ -717,6 +722,7 @@ async fn events_and_decisions_match_the_json_schema() {
         entry: &entry,
         from_extension: false,
         decided_by: None,
+        reason: CompactionReason::Manual,
         settings: &settings,
         cancel: Default::default(),
     };

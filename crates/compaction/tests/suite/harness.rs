@@ -495,6 +495,45 @@ impl compaction::extension::Extension for BrokenExtension {
     }
 }
 
+/// Records the reason of every compaction it is asked about, and carries on.
+#[derive(Default)]
+struct ReasonRecorder(std::sync::Mutex<Vec<CompactionReason>>);
+
+impl compaction::extension::Extension for ReasonRecorder {
+    fn name(&self) -> &str {
+        "recorder"
+    }
+
+    fn before_compact<'a>(
+        &'a self,
+        event: &'a compaction::extension::BeforeCompactEvent<'_>,
+    ) -> compaction::extension::HookFuture<'a, compaction::extension::Decision> {
+        self.0.lock().unwrap().push(event.reason);
+        Box::pin(async { Ok(compaction::extension::Decision::carry_on()) })
+    }
+}
+
+#[tokio::test]
+async fn extensions_learn_why_the_harness_compacts() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut session, _path) =
+        session(dir.path(), settings(300, 500), 4000, Box::new(OfflineSummarizer));
+    let recorder = Arc::new(ReasonRecorder::default());
+    session.set_extensions(
+        compaction::extension::Extensions::new()
+            .with(Arc::clone(&recorder) as Arc<dyn compaction::extension::Extension>),
+    );
+    fill(&mut session, 6, 2000);
+    session.prepare_next_turn().await.unwrap();
+    assert_eq!(compaction_count(&session), 1, "the trigger fired");
+    fill(&mut session, 4, 2000);
+    session.compact(None).await.unwrap();
+    assert_eq!(
+        *recorder.0.lock().unwrap(),
+        vec![CompactionReason::Threshold, CompactionReason::Manual]
+    );
+}
+
 #[tokio::test]
 async fn extension_warnings_are_reported_as_events() {
     let dir = tempfile::tempdir().unwrap();
