@@ -1,7 +1,7 @@
 //! Moving to another entry of the session tree, summarizing the branch left behind.
 //!
 //! The same shape as compaction: plan with the core (collect the abandoned entries, choose
-//! the messages under the token budget), summarize through the same [`Summarizer`] and the
+//! the messages under the token budget), summarize through the same [`Summarizer`](crate::summarizer::Summarizer) and the
 //! same chunking, then append one `branch_summary` entry as a child of the target with
 //! `fromId` = the old leaf. Invariant: with nothing to summarize nothing is written, and a
 //! failed or cancelled summary leaves the session file byte-identical.

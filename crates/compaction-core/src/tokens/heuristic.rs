@@ -177,7 +177,7 @@ pub const EMOJI_FIRST: u32 = 0x1F000;
 pub const EMOJI_LAST: u32 = 0x1FAFF;
 
 /// Whether `c` is a kana (U+3040–U+30FF) or a BMP ideograph (U+3400–U+9FFF): the letters
-/// the CJK pass decodes and looks up.
+/// the estimator looks up in [`SINGLE_TOKEN_LETTERS`] and [`PAIR_TOKENS`].
 pub fn is_cjk_letter(c: u32) -> bool {
     is_kana(c) || is_ideograph(c)
 }
@@ -191,7 +191,6 @@ fn is_ideograph(c: u32) -> bool {
 }
 
 /// Lead bytes of the characters [`scan`] decodes: U+2000–U+9FFF and U+10000–U+3FFFF.
-/// (Written without a branch so that the block check vectorizes.)
 #[inline(always)]
 fn is_decoded_lead(byte: u8) -> bool {
     (byte.wrapping_sub(0xE2) < 8) | (byte == 0xF0)
@@ -419,7 +418,7 @@ fn packed_tokens(table: &[u64], first: u32, c: u32) -> u64 {
     table.get(index / 32).map_or(0, |word| word >> (index % 32 * 2) & 3)
 }
 
-/// Lookup tables of the CJK pass, built once from [`SINGLE_TOKEN_LETTERS`] and
+/// Lookup tables for kana and ideographs, built once from [`SINGLE_TOKEN_LETTERS`] and
 /// [`PAIR_TOKENS`].
 struct CjkTables {
     /// The feature of each character U+3000–U+9FFF when it completes no pair.

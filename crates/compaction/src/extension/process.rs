@@ -1,6 +1,6 @@
 //! Extensions written in any language: a child process per hook call.
 //!
-//! The registry's event is written as one JSON object (see [`protocol`](super::protocol)) to
+//! The registry's event is written as one JSON object (see [`protocol`]) to
 //! the child's stdin, which is then closed; the child prints one JSON decision on stdout and
 //! exits 0. Empty output means continue. A nonzero exit, output that is not a decision, an
 //! overrun time limit or a cancelled operation is an [`ExtensionError`]; the registry reports
