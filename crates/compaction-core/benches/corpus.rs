@@ -1,15 +1,17 @@
 //! The token-estimator corpus: short messages by language/kind, shared by the benchmark and
 //! the calibration example. Each `corpus/<kind>.txt` holds messages separated by lines of
-//! `----`. Sources: English, European (German, French, Spanish, Polish, Russian, Greek),
-//! Chinese, Japanese, emoji, symbols (box drawing, arrows, math, rare ideographs outside the
-//! BMP), Python and TypeScript texts written for this corpus; Rust chunks of this crate's own
-//! source; JSON from `corpus/make_json.py`.
+//! `----`. Sources: English, European languages in Latin script (German, French, Spanish,
+//! Italian, Portuguese, Polish, Czech, Turkish), other alphabets (Russian, Ukrainian, Greek,
+//! Arabic, Hebrew), Chinese, Japanese, emoji, symbols (box drawing, arrows, math, rare
+//! ideographs outside the BMP), Python and TypeScript texts written for this corpus; Rust
+//! chunks of this crate's own source; JSON from `corpus/make_json.py`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 /// (kind, file contents) for every corpus file.
 pub const CORPUS_FILES: &[(&str, &str)] = &[
     ("english", include_str!("corpus/english.txt")),
     ("european", include_str!("corpus/european.txt")),
+    ("alphabets", include_str!("corpus/alphabets.txt")),
     ("rust", include_str!("corpus/rust.txt")),
     ("typescript", include_str!("corpus/typescript.txt")),
     ("python", include_str!("corpus/python.txt")),

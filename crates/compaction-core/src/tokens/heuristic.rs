@@ -5,9 +5,11 @@
 //! costs more than one continuing it, an upper-case letter after a lower-case one marks a
 //! camelCase split, runs of spaces (indentation) are cheaper than the first space, digits
 //! are grouped, punctuation after punctuation (`"},{"`) often merges. Two-byte characters
-//! are costed by their lead byte: Latin-1 symbols (`°`, `±`) apart from letters (accented
-//! Latin, Greek, Cyrillic, Hebrew, Arabic), which start or continue a word like ASCII
-//! letters. Other three- and four-byte characters cost a fixed amount each.
+//! are costed by their lead byte, which tells Latin-1 symbols (`°`, `±`) from letters and
+//! the letters' script: Western European (`é`), Central European and Turkish (`ł`, `ş`:
+//! o200k splits these languages into shorter pieces), Greek, Cyrillic, other alphabets; an
+//! ASCII letter after a two-byte letter continues its word. Other three- and four-byte
+//! characters cost a fixed amount each.
 //!
 //! **Characters looked up in the vocabulary.** For some characters what decides the count
 //! is which tokens o200k has, which no byte class can tell; these characters are decoded and
@@ -82,11 +84,17 @@ pub enum Feature {
     PunctuationRun,
     /// The lead byte of a Latin-1 symbol U+0080–U+00BF (`°`, `±`, `²`, `«`, `©`).
     Latin1Symbol,
-    /// The lead byte of a two-byte letter U+00C0–U+07FF (accented Latin, Greek, Cyrillic,
-    /// Hebrew, Arabic…) that starts a word.
-    TwoByteStart,
-    /// The lead byte of a two-byte letter after a letter (ASCII or two-byte).
-    TwoByteContinue,
+    /// The lead byte of a Latin-1 letter U+00C0–U+00FF (`é`, `ü`, `ñ`: Western Europe).
+    LatinLetter,
+    /// The lead byte of a Latin Extended or IPA letter U+0100–U+036F (`ł`, `č`, `ş`: Central
+    /// Europe, Turkish), languages o200k splits into shorter pieces.
+    LatinExtended,
+    /// The lead byte of a Greek letter U+0370–U+03FF.
+    Greek,
+    /// The lead byte of a Cyrillic letter U+0400–U+052F.
+    Cyrillic,
+    /// The lead byte of another two-byte letter U+0530–U+07FF (Armenian, Hebrew, Arabic…).
+    OtherAlphabet,
     /// A kana (U+3040–U+30FF) that does not complete a two-letter token.
     Kana,
     /// An ideograph that is one o200k token and does not complete a two-letter token.
@@ -110,7 +118,7 @@ pub enum Feature {
 }
 
 /// How many [`Feature`]s there are.
-pub const FEATURE_COUNT: usize = 21;
+pub const FEATURE_COUNT: usize = 24;
 
 /// Every feature, in index order.
 pub const FEATURES: [Feature; FEATURE_COUNT] = [
@@ -125,8 +133,11 @@ pub const FEATURES: [Feature; FEATURE_COUNT] = [
     Feature::Punctuation,
     Feature::PunctuationRun,
     Feature::Latin1Symbol,
-    Feature::TwoByteStart,
-    Feature::TwoByteContinue,
+    Feature::LatinLetter,
+    Feature::LatinExtended,
+    Feature::Greek,
+    Feature::Cyrillic,
+    Feature::OtherAlphabet,
     Feature::Kana,
     Feature::CommonIdeograph,
     Feature::RareIdeograph,
@@ -139,27 +150,30 @@ pub const FEATURES: [Feature; FEATURE_COUNT] = [
 
 /// Tokens per occurrence of each feature, fitted against o200k (see the module docs).
 pub const WEIGHTS: [f64; FEATURE_COUNT] = [
-    0.3603, // WordStart
-    0.1419, // WordContinue
-    0.1800, // CamelSplit
-    2.0729, // DigitStart
-    0.2725, // DigitContinue
-    0.2261, // Space
-    0.0092, // SpaceRun
-    0.6421, // LineBreak
-    0.7045, // Punctuation
-    0.1710, // PunctuationRun
-    0.1069, // Latin1Symbol
-    0.7428, // TwoByteStart
-    0.1926, // TwoByteContinue
-    0.9320, // Kana
-    0.9545, // CommonIdeograph
-    1.8696, // RareIdeograph
+    0.4303, // WordStart
+    0.1150, // WordContinue
+    0.3386, // CamelSplit
+    1.9353, // DigitStart
+    0.3325, // DigitContinue
+    0.2309, // Space
+    0.0080, // SpaceRun
+    0.6792, // LineBreak
+    0.7307, // Punctuation
+    0.1578, // PunctuationRun
+    0.2251, // Latin1Symbol
+    0.7248, // LatinLetter
+    1.6873, // LatinExtended
+    0.3533, // Greek
+    0.2499, // Cyrillic
+    0.3390, // OtherAlphabet
+    0.9325, // Kana
+    0.9556, // CommonIdeograph
+    1.8658, // RareIdeograph
     0.0000, // CjkPair
-    0.9769, // SymbolPiece
-    0.1634, // SymbolRepeat
-    1.0514, // OtherThreeByte
-    3.5669, // FourByte
+    0.9827, // SymbolPiece
+    0.1666, // SymbolRepeat
+    1.0447, // OtherThreeByte
+    3.6051, // FourByte
 ];
 
 /// The first code point of the CJK letters the tables cover (hiragana).
@@ -271,8 +285,11 @@ fn feature_of(previous: Previous, byte: u8) -> Option<Feature> {
         0..=0x7F => Feature::Punctuation,
         0x80..=0xBF | 0xE2..=0xE9 | 0xF0 => return None,
         0xC2 => Feature::Latin1Symbol,
-        0xC0 | 0xC1 | 0xC3..=0xDF if letter_before => Feature::TwoByteContinue,
-        0xC0 | 0xC1 | 0xC3..=0xDF => Feature::TwoByteStart,
+        0xC3 => Feature::LatinLetter,
+        0xC4..=0xCD => Feature::LatinExtended,
+        0xCE | 0xCF => Feature::Greek,
+        0xD0..=0xD4 => Feature::Cyrillic,
+        0xC0 | 0xC1 | 0xD5..=0xDF => Feature::OtherAlphabet,
         0xE0 | 0xE1 | 0xEA..=0xEF => Feature::OtherThreeByte,
         0xF1..=0xFF => Feature::FourByte,
     })
@@ -634,21 +651,24 @@ mod tests {
         assert_eq!(get(Feature::CommonIdeograph), 1);
         assert_eq!(get(Feature::Kana), 1);
         assert_eq!(get(Feature::FourByte), 1); // 𠮷, outside the emoji table
-        assert_eq!(get(Feature::TwoByteStart), 1); // é after a decoded character
+        assert_eq!(get(Feature::LatinLetter), 1); // é
         assert_eq!(get(Feature::CamelSplit), 0);
         assert_eq!(features("aB")[Feature::CamelSplit as usize], 1);
     }
 
     #[test]
-    fn two_byte_letters_continue_words() {
+    fn two_byte_letters_count_by_script_and_continue_words() {
         let count = |text: &str, feature: Feature| features(text)[feature as usize];
         // In "für", ü continues the word and r continues it after ü.
         assert_eq!(count("für", Feature::WordStart), 1);
-        assert_eq!(count("für", Feature::TwoByteContinue), 1);
+        assert_eq!(count("für", Feature::LatinLetter), 1);
         assert_eq!(count("für", Feature::WordContinue), 1);
-        // Cyrillic: the first letter starts the word, the other five continue it.
-        assert_eq!(count("привет", Feature::TwoByteStart), 1);
-        assert_eq!(count("привет", Feature::TwoByteContinue), 5);
+        // Each script by its lead byte.
+        assert_eq!(count("привет", Feature::Cyrillic), 6);
+        assert_eq!(count("łódź", Feature::LatinExtended), 2);
+        assert_eq!(count("łódź", Feature::LatinLetter), 1);
+        assert_eq!(count("λόγος", Feature::Greek), 5);
+        assert_eq!(count("שלום", Feature::OtherAlphabet), 4);
         // Latin-1 symbols are not letters.
         assert_eq!(count("21°C", Feature::Latin1Symbol), 1);
         assert_eq!(count("21°C", Feature::WordStart), 1);
