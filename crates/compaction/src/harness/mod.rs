@@ -463,14 +463,11 @@ impl CompactingSession {
             };
             self.emit(HarnessEvent::BranchSummaryFinished { result: reported });
         }
-        let warnings = match &result {
-            Ok(outcome) => outcome.warnings.as_slice(),
-            Err(NavigateError::Cancelled { warnings, .. }) => warnings.as_slice(),
+        self.emit_warnings(match &result {
+            Ok(outcome) => &outcome.warnings,
+            Err(NavigateError::Cancelled { warnings, .. }) => warnings,
             Err(_) => &[],
-        };
-        for warning in warnings {
-            self.emit(HarnessEvent::ExtensionWarning(warning.clone()));
-        }
+        });
         let outcome = match result {
             Ok(outcome) => outcome,
             Err(NavigateError::Summarizer(SummarizerError::Cancelled { .. })) => {
@@ -606,14 +603,11 @@ impl CompactingSession {
             Err(error) => Err(error.to_string()),
         };
         self.emit(HarnessEvent::CompactionFinished { reason, result: reported });
-        let warnings = match &result {
-            Ok(outcome) => outcome.warnings.as_slice(),
-            Err(CompactError::Cancelled { warnings, .. }) => warnings.as_slice(),
+        self.emit_warnings(match &result {
+            Ok(outcome) => &outcome.warnings,
+            Err(CompactError::Cancelled { warnings, .. }) => warnings,
             Err(_) => &[],
-        };
-        for warning in warnings {
-            self.emit(HarnessEvent::ExtensionWarning(warning.clone()));
-        }
+        });
         match result {
             Ok(outcome) => {
                 self.leaf = self.store.session().index_of(&outcome.entry.id);
@@ -630,6 +624,13 @@ impl CompactingSession {
     fn emit(&self, event: HarnessEvent) {
         // No subscriber is not an error.
         let _ = self.events.send(event);
+    }
+
+    /// Reports the extension warnings of a finished compaction or navigation.
+    fn emit_warnings(&self, warnings: &[ExtensionWarning]) {
+        for warning in warnings {
+            self.emit(HarnessEvent::ExtensionWarning(warning.clone()));
+        }
     }
 }
 
