@@ -5,7 +5,7 @@
 //! Arabic, Hebrew), Chinese, Japanese, emoji, symbols (box drawing, arrows, math, rare
 //! ideographs outside the BMP), Python and TypeScript texts written for this corpus; Rust
 //! chunks of this crate's own source; JSON from `corpus/make_json.py`.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, dead_code)]
 
 /// (kind, file contents) for every corpus file.
 pub const CORPUS_FILES: &[(&str, &str)] = &[
@@ -34,4 +34,14 @@ pub fn messages() -> Vec<(&'static str, &'static str)> {
         }
     }
     out
+}
+
+/// The messages of `kind` (every message when `None`), joined by line feeds.
+pub fn joined(kind: Option<&str>) -> String {
+    let texts: Vec<&str> = messages()
+        .into_iter()
+        .filter(|(k, _)| kind.is_none_or(|kind| *k == kind))
+        .map(|(_, text)| text)
+        .collect();
+    texts.join("\n")
 }

@@ -15,7 +15,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn estimators(c: &mut Criterion) {
     let messages = corpus::messages();
-    let text: String = messages.iter().map(|(_, m)| *m).collect::<Vec<_>>().join("\n");
+    let text = corpus::joined(None);
     let mut group = c.benchmark_group("tokens");
     group.throughput(Throughput::Bytes(text.len() as u64));
     for name in ESTIMATOR_NAMES {
@@ -38,12 +38,7 @@ fn estimators(c: &mut Criterion) {
     let heuristic = estimator_by_name("heuristic").unwrap();
     let mut group = c.benchmark_group("heuristic-by-kind");
     for &(kind, _) in corpus::CORPUS_FILES {
-        let text: String = messages
-            .iter()
-            .filter(|(k, _)| *k == kind)
-            .map(|(_, m)| *m)
-            .collect::<Vec<_>>()
-            .join("\n");
+        let text = corpus::joined(Some(kind));
         group.throughput(Throughput::Bytes(text.len() as u64));
         group.bench_function(kind, |b| b.iter(|| heuristic.text_tokens(black_box(&text))));
     }

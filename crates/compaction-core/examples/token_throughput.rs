@@ -36,8 +36,7 @@ fn best_mb_per_s(estimator: &dyn TokenEstimator, text: &str, budget: Duration) -
 }
 
 fn main() {
-    let messages = corpus::messages();
-    let whole = messages.iter().map(|(_, m)| *m).collect::<Vec<_>>().join("\n");
+    let whole = corpus::joined(None);
     println!("whole corpus ({} bytes), best of rounds:", whole.len());
     for name in ESTIMATOR_NAMES {
         let Ok(estimator) = estimator_by_name(name) else { continue };
@@ -48,9 +47,7 @@ fn main() {
     let heuristic = estimator_by_name("heuristic").unwrap();
     println!("heuristic by language/kind:");
     for &(kind, _) in corpus::CORPUS_FILES {
-        let text: Vec<&str> =
-            messages.iter().filter(|(k, _)| *k == kind).map(|(_, m)| *m).collect();
-        let text = text.join("\n");
+        let text = corpus::joined(Some(kind));
         let rate = best_mb_per_s(heuristic.as_ref(), &text, Duration::from_secs(1));
         println!("  {kind:<10} {rate:>8.1} MB/s ({} bytes)", text.len());
     }
