@@ -6,7 +6,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Context compaction for pi-format agent sessions.
 #[derive(Debug, Parser)]
-#[command(name = "compaction", version, about, propagate_version = true)]
+#[command(name = "compaction", version = crate::VERSION, about, propagate_version = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -34,9 +34,25 @@ pub enum Command {
     Leaves(LeavesArgs),
     /// Count tokens of text (stdin or a file) or of every message of a session.
     Tokens(TokensArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    ///
+    /// Install for bash: `compaction completions bash > ~/.local/share/bash-completion/completions/compaction`
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff).
+    ///
+    /// Install: `compaction man > ~/.local/share/man/man1/compaction.1`
+    Man,
     /// Write a realistic generated session (a development tool for fixtures and benchmarks).
     #[command(hide = true)]
     Generate(GenerateArgs),
+}
+
+/// Flags of `compaction completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// Settings a command can override (highest precedence: flags > env > project > global).

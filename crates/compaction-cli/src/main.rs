@@ -14,6 +14,10 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// The version `--version` prints: the package version, then the git revision the binary
+/// was built from when it was built from a git checkout (`build.rs`).
+pub const VERSION: &str = env!("COMPACTION_VERSION");
+
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     match commands::run(cli) {

@@ -261,3 +261,63 @@ fn extension_replacement_is_reported_and_written_from_hook() {
     let tree = run(&["tree", "s.jsonl"], dir.path());
     assert!(tree.contains("[compaction by extension]"), "{tree}");
 }
+
+#[test]
+fn version_names_the_git_revision() {
+    let out = run(&["--version"], &fixtures_dir());
+    let line = out.lines().nth(2).unwrap();
+    let version = env!("CARGO_PKG_VERSION");
+    assert!(line.starts_with(&format!("compaction {version}")), "{out}");
+    // Built from a git checkout, the short commit and its date follow the version.
+    let in_git = Command::new("git")
+        .args(["rev-parse", "--git-dir"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !in_git {
+        eprintln!("skipped the revision check: the sources are not a git checkout");
+        return;
+    }
+    let stamp = line.trim_start_matches(&format!("compaction {version}")).trim();
+    let inner = stamp.strip_prefix('(').and_then(|s| s.strip_suffix(')')).expect(&out);
+    let (commit, date) = inner.split_once(' ').expect(&out);
+    assert!(commit.len() >= 7 && commit.chars().all(|c| c.is_ascii_hexdigit()), "{out}");
+    assert!(date.starts_with("20") && date.len() >= 10, "{out}");
+}
+
+#[test]
+fn bash_completions_load_in_bash() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_compaction"))
+        .args(["completions", "bash"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let script = dir.path().join("compaction.bash");
+    std::fs::write(&script, &output.stdout).unwrap();
+    // Source the script, then ask the completion function for the subcommands after `compaction p`.
+    let probe = format!(
+        "source {}; COMP_WORDS=(compaction p); COMP_CWORD=1; COMP_LINE='compaction p'; COMP_POINT=12; \
+         _compaction compaction p compaction; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+        script.display()
+    );
+    let Ok(bash) = Command::new("bash").args(["--norc", "--noprofile", "-c", &probe]).output()
+    else {
+        eprintln!("skipped: bash is not installed");
+        return;
+    };
+    let words = String::from_utf8_lossy(&bash.stdout);
+    assert!(bash.status.success(), "{}", String::from_utf8_lossy(&bash.stderr));
+    assert!(words.lines().any(|w| w == "plan"), "{words}");
+}
+
+#[test]
+fn man_page_names_every_command() {
+    let output = Command::new(env!("CARGO_BIN_EXE_compaction")).arg("man").output().unwrap();
+    assert!(output.status.success());
+    let page = String::from_utf8(output.stdout).unwrap();
+    assert!(page.starts_with(".ie") || page.contains(".TH compaction 1"), "{page}");
+    for command in ["stats", "context", "plan", "run", "branch", "migrate", "completions"] {
+        assert!(page.contains(command), "man page lacks {command}");
+    }
+}

@@ -2,6 +2,7 @@
 
 mod branch;
 mod check;
+mod completions;
 mod context;
 mod generate;
 mod leaves;
@@ -79,6 +80,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Leaves(args) => leaves::run(&args),
         Command::Generate(args) => generate::run(&args),
         Command::Tokens(args) => tokens::run(&args),
+        Command::Completions(args) => completions::completions(&args),
+        Command::Man => completions::man(),
     }
 }
 
