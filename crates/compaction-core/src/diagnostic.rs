@@ -93,24 +93,32 @@ impl DiagnosticKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// Worth knowing; nothing is wrong (e.g. a migrated file).
     Info,
+    /// Something was skipped or repaired on the fly; the session is still usable.
     Warning,
+    /// Part of the session cannot be used as written.
     Error,
 }
 
 /// One problem, on one line (1-based; the header is line 1; 0 for the file as a whole).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
+    /// The 1-based line the problem is on (0: the file as a whole).
     pub line: usize,
+    /// What kind of problem it is.
     pub kind: DiagnosticKind,
+    /// A sentence for the user.
     pub message: String,
 }
 
 impl Diagnostic {
+    /// A diagnostic on `line`.
     pub fn new(line: usize, kind: DiagnosticKind, message: impl Into<String>) -> Self {
         Diagnostic { line, kind, message: message.into() }
     }
 
+    /// How serious the problem is (decided by its kind).
     pub fn severity(&self) -> Severity {
         self.kind.severity()
     }

@@ -23,12 +23,16 @@ pub struct Header {
     /// 1 when absent (pi's first format), otherwise 2 or 3.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<u32>,
+    /// The session's id (a UUID in pi's files).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+    /// When the session started (ISO-8601).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timestamp: Option<String>,
+    /// The working directory the agent ran in; file paths in the session are relative to it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cwd: Option<String>,
+    /// The path of the session this one was forked from.
     #[serde(rename = "parentSession", default, skip_serializing_if = "Option::is_none")]
     pub parent_session: Option<String>,
     /// Fields this version does not model (v1 headers carry `provider`, `modelId`, …).
@@ -54,35 +58,51 @@ pub enum EntryKind {
         /// Known roles are static strings, so most entries allocate nothing for them.
         role: Cow<'static, str>,
     },
+    /// `thinking_level_change`: the reasoning effort from here on.
     ThinkingLevelChange {
+        /// `off`, `minimal`, `low`, `medium`, `high`, … as the host names them.
         thinking_level: String,
     },
+    /// `model_change`: the model from here on.
     ModelChange {
+        /// The provider's name.
         provider: String,
+        /// The model id.
         model_id: String,
     },
     // Boxed: these two are much larger than the other variants, and every entry pays for
     // the largest one.
+    /// `compaction`: a summary replacing the entries before `firstKeptEntryId`.
     Compaction(Box<CompactionData>),
+    /// `branch_summary`: a summary of a branch left behind, in the context as user text.
     BranchSummary(Box<BranchSummaryData>),
     /// Extension state, never in the context.
     Custom {
+        /// The extension's name for this kind of state.
         custom_type: String,
     },
     /// A message injected by an extension; in the context as a user message.
     CustomMessage {
+        /// The extension's name for this kind of message.
         custom_type: String,
+        /// Whether the host shows it to the user.
         display: bool,
     },
+    /// `label`: a user's bookmark on another entry.
     Label {
+        /// The labelled entry.
         target_id: String,
+        /// The label; `None` removes it.
         label: Option<String>,
     },
+    /// `session_info`: the session's display name.
     SessionInfo {
+        /// The name; `None` clears it.
         name: Option<String>,
     },
     /// An entry type this version does not know. Kept and round-tripped, never in the context.
     Unknown {
+        /// The entry's `type`.
         entry_type: String,
     },
 }
@@ -120,19 +140,28 @@ impl EntryKind {
 /// The fields of a `compaction` entry.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompactionData {
+    /// The summary of everything before the first kept entry.
     pub summary: String,
+    /// The first entry of the path kept verbatim after the summary.
     pub first_kept_entry_id: String,
+    /// The context's tokens just before this compaction.
     pub tokens_before: u64,
+    /// Writer-specific details (file lists, usage, quality, …).
     pub details: Option<Value>,
+    /// Whether an extension wrote the summary (its `details` are then not ours to read).
     pub from_hook: bool,
 }
 
 /// The fields of a `branch_summary` entry.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BranchSummaryData {
+    /// The leaf of the branch that was left (and summarized).
     pub from_id: String,
+    /// The summary of that branch.
     pub summary: String,
+    /// Writer-specific details (file lists, …).
     pub details: Option<Value>,
+    /// Whether an extension wrote the summary.
     pub from_hook: bool,
 }
 
@@ -158,8 +187,11 @@ impl RawLine {
 pub struct Entry {
     /// 1-based line number in the file (the header is line 1).
     pub line: usize,
+    /// The entry's id (8 hex digits in pi's files; opaque here).
     pub id: String,
+    /// The parent's id; `None` for a root.
     pub parent_id: Option<String>,
+    /// What the entry holds.
     pub kind: EntryKind,
     /// Where the `timestamp` string sits in the raw line (most timestamps need no copy).
     timestamp: Timestamp,

@@ -14,7 +14,9 @@ pub type Extra = Map<String, Value>;
 /// A plain text block.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TextContent {
+    /// The text.
     pub text: String,
+    /// Fields this version does not model, kept for the round trip.
     #[serde(flatten)]
     pub extra: Extra,
 }
@@ -22,10 +24,13 @@ pub struct TextContent {
 /// An image block: base64 data and its MIME type.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ImageContent {
+    /// The image bytes, base64-encoded.
     #[serde(default)]
     pub data: String,
+    /// The image's MIME type (`image/png`, …).
     #[serde(rename = "mimeType", default)]
     pub mime_type: String,
+    /// Fields this version does not model, kept for the round trip.
     #[serde(flatten)]
     pub extra: Extra,
 }
@@ -33,7 +38,9 @@ pub struct ImageContent {
 /// A reasoning block of an assistant reply (its signature stays in `extra`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ThinkingContent {
+    /// The reasoning text.
     pub thinking: String,
+    /// Fields this version does not model (the signature among them), kept for the round trip.
     #[serde(flatten)]
     pub extra: Extra,
 }
@@ -41,10 +48,14 @@ pub struct ThinkingContent {
 /// A tool call made by the assistant. `arguments` keeps its key order and number forms.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolCall {
+    /// The call's id, which its tool result names in `toolCallId`.
     pub id: String,
+    /// The tool's name (`read`, `bash`, `edit`, …).
     pub name: String,
+    /// The arguments object, as the model wrote it.
     #[serde(default)]
     pub arguments: Value,
+    /// Fields this version does not model, kept for the round trip.
     #[serde(flatten)]
     pub extra: Extra,
 }
@@ -52,9 +63,13 @@ pub struct ToolCall {
 /// One block of message content.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ContentBlock {
+    /// `text`: plain text.
     Text(TextContent),
+    /// `image`: base64 image data.
     Image(ImageContent),
+    /// `thinking`: the assistant's reasoning.
     Thinking(ThinkingContent),
+    /// `toolCall`: a call of a tool by the assistant.
     ToolCall(ToolCall),
     /// A block type this version does not know, kept verbatim.
     Other(Value),
@@ -98,7 +113,9 @@ impl Serialize for ContentBlock {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Content {
+    /// A bare string.
     Text(String),
+    /// A list of content blocks.
     Blocks(Vec<ContentBlock>),
 }
 
@@ -144,16 +161,22 @@ pub fn joined_text(blocks: &[ContentBlock]) -> String {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Usage {
+    /// Input tokens not read from the prompt cache.
     #[serde(default)]
     pub input: u64,
+    /// Output tokens of the reply.
     #[serde(default)]
     pub output: u64,
+    /// Input tokens read from the prompt cache.
     #[serde(default)]
     pub cache_read: u64,
+    /// Input tokens written to the prompt cache.
     #[serde(default)]
     pub cache_write: u64,
+    /// All tokens of the request and reply (0 when the provider did not say).
     #[serde(default)]
     pub total_tokens: u64,
+    /// Fields this version does not model (`cost` among them), kept for the round trip.
     #[serde(flatten)]
     pub extra: Extra,
 }
@@ -170,30 +193,40 @@ impl Usage {
     }
 }
 
+/// A message the user typed (role `user`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct UserMessage {
+    /// What the user sent: text, and images as blocks.
     #[serde(default)]
     pub content: Content,
+    /// Fields this version does not model (`timestamp` among them), kept for the round trip.
     #[serde(flatten)]
     pub extra: Extra,
 }
 
+/// A reply of the model (role `assistant`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AssistantMessage {
+    /// Text, thinking and tool-call blocks, in the order the model produced them.
     #[serde(default)]
     pub content: Vec<ContentBlock>,
+    /// The provider that answered (`anthropic`, `openai`, …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provider: Option<String>,
+    /// The model id that answered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// The token usage the provider reported for this request and reply.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<Usage>,
     /// `stop`, `length`, `toolUse`, `error` or `aborted` (kept as text so new reasons parse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop_reason: Option<String>,
+    /// The provider's error text when the reply failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error_message: Option<String>,
+    /// Fields this version does not model (`api`, `timestamp`, …), kept for the round trip.
     #[serde(flatten)]
     pub extra: Extra,
 }
@@ -217,59 +250,85 @@ impl AssistantMessage {
     }
 }
 
+/// The output of a tool call (role `toolResult`); it follows the assistant message
+/// holding the call.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolResultMessage {
+    /// The id of the [`ToolCall`] this result answers.
     #[serde(default)]
     pub tool_call_id: String,
+    /// The name of the tool that ran.
     #[serde(default)]
     pub tool_name: String,
+    /// The tool's output: text and images.
     #[serde(default)]
     pub content: Content,
+    /// Whether the tool reported a failure.
     #[serde(default)]
     pub is_error: bool,
+    /// Fields this version does not model (`details`, `timestamp`, …), kept for the round trip.
     #[serde(flatten)]
     pub extra: Extra,
 }
 
+/// A shell command the user ran from the agent's prompt (role `bashExecution`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BashExecutionMessage {
+    /// The command line.
     #[serde(default)]
     pub command: String,
+    /// What the command printed (possibly truncated).
     #[serde(default)]
     pub output: String,
+    /// The exit code, when the command finished.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exit_code: Option<i64>,
+    /// Whether the user cancelled the command.
     #[serde(default)]
     pub cancelled: bool,
+    /// Whether `output` was cut short.
     #[serde(default)]
     pub truncated: bool,
+    /// Where the full output was saved when it was truncated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub full_output_path: Option<String>,
+    /// When true, the command is shown to the user but never sent to the model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exclude_from_context: Option<bool>,
+    /// Fields this version does not model (`timestamp`, …), kept for the round trip.
     #[serde(flatten)]
     pub extra: Extra,
 }
 
+/// A message an extension put into the conversation (role `custom`); the model sees it
+/// as user content.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CustomMessage {
+    /// The extension's name for this kind of message.
     #[serde(default)]
     pub custom_type: String,
+    /// What the model sees.
     #[serde(default)]
     pub content: Content,
+    /// Whether the host shows it to the user.
     #[serde(default)]
     pub display: bool,
+    /// Fields this version does not model (`details`, `timestamp`, …), kept for the round trip.
     #[serde(flatten)]
     pub extra: Extra,
 }
 
+/// The in-memory form of a compaction or branch summary (roles `compactionSummary`,
+/// `branchSummary`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SummaryMessage {
+    /// The summary text.
     pub summary: String,
+    /// Fields this version does not model, kept for the round trip.
     #[serde(flatten)]
     pub extra: Extra,
 }
@@ -277,12 +336,19 @@ pub struct SummaryMessage {
 /// A message on the agent's side of the conversation, tagged by `role`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum AgentMessage {
+    /// Role `user`.
     User(UserMessage),
+    /// Role `assistant`.
     Assistant(AssistantMessage),
+    /// Role `toolResult`.
     ToolResult(ToolResultMessage),
+    /// Role `bashExecution`.
     BashExecution(BashExecutionMessage),
+    /// Role `custom` (`hookMessage` before version 3).
     Custom(CustomMessage),
+    /// Role `branchSummary`.
     BranchSummary(SummaryMessage),
+    /// Role `compactionSummary`.
     CompactionSummary(SummaryMessage),
     /// A role this version does not know, kept verbatim.
     Other(Value),
