@@ -4,6 +4,10 @@
 //! session store that never loses an entry, LLM providers and the offline summarizer, and
 //! the one orchestration path every compaction and branch summary goes through.
 
+/// The pure core this crate builds on, re-exported so one dependency on `compaction` is
+/// enough: `compaction::compaction_core::parse_session`, `…::settings::CompactionSettings`.
+pub use compaction_core;
+
 pub mod compact;
 pub mod error;
 pub mod extension;
