@@ -18,3 +18,8 @@ pub mod provider;
 pub mod settings;
 pub mod store;
 pub mod summarizer;
+
+/// The README's Rust snippets, compiled as doctests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
