@@ -97,6 +97,20 @@ fn plan_json_with_pi_estimator() {
 }
 
 #[test]
+fn plan_human_lists_the_must_keep_facts() {
+    let out = run(
+        &["plan", "offline-coding.jsonl", "--min-turns", "0", "--keep-recent", "500"],
+        &fixtures_dir(),
+    );
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    assert!(out.contains("\nmust keep:\n  latest request: Great, thanks. Now add support"), "{out}");
+    assert!(
+        out.contains("\n  constraint: Don't change the public signature of `parse_expr`.\n"),
+        "{out}"
+    );
+}
+
+#[test]
 fn plan_nothing_to_compact_exits_0() {
     let out = run(&["plan", "small-linear.jsonl", "--json"], &fixtures_dir());
     assert!(out.starts_with("exit: 0\n"), "{out}");

@@ -27,6 +27,7 @@ pub mod generate;
 pub mod message;
 pub mod migrate;
 pub mod models;
+pub mod must_keep;
 pub mod offline;
 pub mod parse;
 pub mod plan;

@@ -45,6 +45,56 @@ pub struct OfflineInput<'a> {
     pub max_chars: usize,
 }
 
+/// The facts of a transcript (and the summary before it) that a summary must keep.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct KeyFacts {
+    pub(crate) modified_files: Vec<String>,
+    pub(crate) constraints: Vec<String>,
+    pub(crate) latest_request: Option<String>,
+    /// The failing command (or operation) and its error line.
+    pub(crate) unresolved_error: Option<(String, String)>,
+}
+
+/// Reads the key facts of `messages`, oldest first, after `previous_summary`.
+pub(crate) fn key_facts(messages: &[AgentMessage], previous_summary: Option<&str>) -> KeyFacts {
+    let mut digest = Digest::default();
+    for message in messages {
+        digest.observe(message);
+    }
+    let previous = previous_summary.map(PreviousSummary::parse);
+    let mut modified: BTreeSet<String> = digest.modified_files.clone();
+    let mut constraints: Vec<String> = Vec::new();
+    if let Some(previous) = &previous {
+        modified.extend(previous.modified_files.iter().cloned());
+        for item in previous.section(Section::Critical) {
+            if let Some(list) = item.strip_prefix("Modified files:") {
+                modified.extend(backticked(list).into_iter().map(str::to_owned));
+            }
+        }
+        constraints.extend(previous.section(Section::Constraints).iter().cloned());
+    }
+    for constraint in &digest.constraints {
+        if !constraints.contains(constraint) {
+            constraints.push(constraint.clone());
+        }
+    }
+    let unresolved_error = digest
+        .failures
+        .iter()
+        .rev()
+        .find(|failure| !failure.resolved && failure.key != "model-reply")
+        .map(|failure| {
+            let line = failure.error_line.clone().unwrap_or_else(|| failure.text.clone());
+            (failure.what.clone(), line)
+        });
+    KeyFacts {
+        modified_files: modified.into_iter().collect(),
+        constraints,
+        latest_request: digest.latest_request,
+        unresolved_error,
+    }
+}
+
 /// Summarizes `input.messages` without a model. See the module documentation.
 pub fn summarize_offline(input: &OfflineInput) -> String {
     let mut digest = Digest::default();
@@ -924,8 +974,12 @@ struct Failure {
     subject: String,
     /// The bullet text.
     text: String,
-    /// The first error line, verbatim.
+    /// The first error line, in inline code.
     error: Option<String>,
+    /// What failed, as plain text: the command, or the tool and its path.
+    what: String,
+    /// The first error line as it appeared, without markup.
+    error_line: Option<String>,
     resolved: bool,
 }
 
@@ -950,6 +1004,8 @@ struct FileChange {
 struct Digest {
     previous: Option<PreviousSummary>,
     requests: Vec<String>,
+    /// The latest user message that makes a request, trimmed.
+    latest_request: Option<String>,
     constraints: Vec<String>,
     changes: Vec<FileChange>,
     passing: Vec<(String, String)>,
@@ -1046,6 +1102,7 @@ impl Digest {
     fn observe_user(&mut self, text: &str) {
         if let Some(request) = request_of(text) {
             self.requests.push(request);
+            self.latest_request = Some(text.trim().to_owned());
         }
         for constraint in constraints_of(text) {
             if !self.constraints.contains(&constraint) {
@@ -1248,12 +1305,14 @@ impl Digest {
 
     /// Records a failure; a newer failure with the same key replaces the older one.
     fn fail(&mut self, key: String, subject: String, text: String, error: Option<String>) {
+        let what = plain_subject(&key);
+        let error_line = error.as_deref().map(plain_error);
         self.failures.retain(|failure| failure.key != key || failure.resolved);
         if let Some(error) = &error {
             self.errors.retain(|known| known != error);
             self.errors.push(error.clone());
         }
-        self.failures.push(Failure { key, subject, text, error, resolved: false });
+        self.failures.push(Failure { key, subject, text, error, what, error_line, resolved: false });
         self.last_was_failure = true;
     }
 
@@ -1740,6 +1799,32 @@ fn command_argument(arguments: &Value) -> Option<String> {
 
 fn first_line<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
     lines.map(str::trim).find(|line| !line.is_empty()).map(|line| clip(line, 240))
+}
+
+/// What a failure key names, as plain text: the command, or the operation and its path.
+fn plain_subject(key: &str) -> String {
+    match key.split_once(':') {
+        Some(("cmd", command)) => command.to_owned(),
+        Some(("modify", path)) => format!("edit {path}"),
+        Some(("read", path)) => format!("read {path}"),
+        Some(("tool", rest)) => rest.trim_end_matches(':').replacen(':', " ", 1),
+        Some(_) | None => key.to_owned(),
+    }
+}
+
+/// The text of the first inline code span of `error` (the error line as it appeared).
+fn plain_error(error: &str) -> String {
+    if let Some(rest) = error.strip_prefix("`` ")
+        && let Some(end) = rest.find(" ``")
+    {
+        return rest[..end].to_owned();
+    }
+    if let Some(rest) = error.strip_prefix('`')
+        && let Some(end) = rest.find('`')
+    {
+        return rest[..end].to_owned();
+    }
+    error.to_owned()
 }
 
 fn capitalised(name: &str) -> String {

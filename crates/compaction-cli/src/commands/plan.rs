@@ -69,6 +69,7 @@ pub fn report(plan: &CompactionPlan, estimator: &str) -> Value {
                 "chunks": planned.summarizer_calls(),
                 "historyChunks": planned.history_chunks.len(),
                 "turnPrefixChunks": planned.turn_prefix_chunks.len(),
+                "mustKeep": preparation.must_keep(),
             });
             if let Value::Object(extra) = extra {
                 fields.extend(extra);
@@ -147,5 +148,38 @@ fn print_human(report: &Value) {
         if !files.is_empty() {
             println!("{label} files: {}", files.join(", "));
         }
+    }
+    print_must_keep(&get("mustKeep"));
+}
+
+/// The must-keep facts, one line each (long requests and errors shortened).
+fn print_must_keep(facts: &Value) {
+    let short = |text: &str| -> String {
+        let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        match line.char_indices().nth(100) {
+            Some((at, _)) => format!("{}…", &line[..at]),
+            None => line,
+        }
+    };
+    let constraints: Vec<&str> = facts
+        .get("constraints")
+        .and_then(Value::as_array)
+        .map(|items| items.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let request = facts.get("latestRequest").and_then(Value::as_str);
+    let error = facts.get("unresolvedError").filter(|error| !error.is_null());
+    if constraints.is_empty() && request.is_none() && error.is_none() {
+        return;
+    }
+    println!("must keep:");
+    if let Some(request) = request {
+        println!("  latest request: {}", short(request));
+    }
+    for constraint in constraints {
+        println!("  constraint: {}", short(constraint));
+    }
+    if let Some(error) = error {
+        let field = |key: &str| error.get(key).and_then(Value::as_str).unwrap_or_default();
+        println!("  unresolved error: {} ({})", short(field("errorLine")), short(field("command")));
     }
 }
