@@ -103,7 +103,10 @@ fn plan_human_lists_the_must_keep_facts() {
         &fixtures_dir(),
     );
     assert!(out.starts_with("exit: 0\n"), "{out}");
-    assert!(out.contains("\nmust keep:\n  latest request: Great, thanks. Now add support"), "{out}");
+    assert!(
+        out.contains("\nmust keep:\n  latest request: Great, thanks. Now add support"),
+        "{out}"
+    );
     assert!(
         out.contains("\n  constraint: Don't change the public signature of `parse_expr`.\n"),
         "{out}"

@@ -113,7 +113,14 @@ mod tests {
         for message in messages.iter().chain(&prefix) {
             files.add_message(message);
         }
-        let facts = must_keep(&messages, &prefix, Some("## Constraints & Preferences\n- Use pnpm.\n\n<modified-files>\nREADME.md\n</modified-files>"), &files);
+        let facts = must_keep(
+            &messages,
+            &prefix,
+            Some(
+                "## Constraints & Preferences\n- Use pnpm.\n\n<modified-files>\nREADME.md\n</modified-files>",
+            ),
+            &files,
+        );
         assert_eq!(
             facts,
             MustKeep {

@@ -1312,7 +1312,15 @@ impl Digest {
             self.errors.retain(|known| known != error);
             self.errors.push(error.clone());
         }
-        self.failures.push(Failure { key, subject, text, error, what, error_line, resolved: false });
+        self.failures.push(Failure {
+            key,
+            subject,
+            text,
+            error,
+            what,
+            error_line,
+            resolved: false,
+        });
         self.last_was_failure = true;
     }
 
