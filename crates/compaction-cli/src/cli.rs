@@ -199,6 +199,9 @@ pub struct ContextArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ContextFormat::Text)]
     pub format: ContextFormat,
+    /// Print JSON instead of text (same as `--format json`).
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -233,6 +236,9 @@ pub struct MigrateArgs {
     /// Wait for another writer to finish instead of failing.
     #[arg(long)]
     pub wait: bool,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -325,4 +331,35 @@ pub struct TokensArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory as _;
+
+    use super::Cli;
+
+    #[test]
+    fn flags_are_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    /// Commands whose output is a file for another program (a shell's completion script,
+    /// a man page), where JSON has no meaning.
+    const GENERATED_FILE_COMMANDS: &[&str] = &["completions", "man"];
+
+    /// Every command a user can see accepts `--json` (the error shape relies on it being
+    /// the same flag everywhere), except those that print a generated file.
+    #[test]
+    fn every_visible_command_accepts_json() {
+        let command = Cli::command();
+        let missing: Vec<&str> = command
+            .get_subcommands()
+            .filter(|sub| !sub.is_hide_set())
+            .filter(|sub| !GENERATED_FILE_COMMANDS.contains(&sub.get_name()))
+            .filter(|sub| !sub.get_arguments().any(|arg| arg.get_id() == "json"))
+            .map(clap::Command::get_name)
+            .collect();
+        assert!(missing.is_empty(), "commands without --json: {missing:?}");
+    }
 }

@@ -9,12 +9,13 @@ use std::path::Path;
 use compaction::store::{OpenOptions, SessionStore};
 use compaction_core::Session;
 
-use crate::commands::CommandError;
+use crate::commands::{CommandError, ErrorKind};
 
 /// Reads and parses a session file.
 pub fn read_session(path: &Path) -> anyhow::Result<Session> {
-    let (store, _report) = SessionStore::open(path, OpenOptions::for_reading())
-        .map_err(|e| CommandError::usage(format!("{}: {e}", path.display())))?;
+    let (store, _report) = SessionStore::open(path, OpenOptions::for_reading()).map_err(|e| {
+        CommandError::with_kind(ErrorKind::of_store(&e), format!("{}: {e}", path.display()))
+    })?;
     Ok(store.into_session())
 }
 

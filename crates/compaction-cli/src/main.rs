@@ -2,7 +2,12 @@
 //!
 //! `main` parses flags, runs one command, prints errors with their cause chain, and maps
 //! outcomes to exit codes: 0 success, 1 the command found problems (or failed), 2 usage or
-//! I/O errors. A closed stdout (`compaction tree … | head`) ends the program quietly.
+//! I/O errors. Two rules hold for every command, here and in [`output`], not in each one:
+//! - a closed stdout (`compaction tokens … | head -1`) ends the program quietly with exit 0,
+//!   whether the write came from `println!` or from a returned I/O error;
+//! - when the command was asked for JSON (`--json`, or `--format json`), an error is printed
+//!   as `{"error": {"kind", "message", "causes"}}` on stdout instead of text on stderr,
+//!   with the same exit code.
 
 mod cli;
 mod commands;
@@ -12,37 +17,35 @@ mod progress;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory as _, FromArgMatches as _};
 
 /// The version `--version` prints: the package version, then the git revision the binary
 /// was built from when it was built from a git checkout (`build.rs`).
 pub const VERSION: &str = env!("COMPACTION_VERSION");
 
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
-    match commands::run(cli) {
+    output::exit_quietly_on_broken_pipe();
+    let matches = match cli::Cli::command().try_get_matches() {
+        Ok(matches) => matches,
+        Err(error) => return output::report_usage_error(&error),
+    };
+    let json = output::json_requested(&matches);
+    let parsed = match cli::Cli::from_arg_matches(&matches) {
+        Ok(parsed) => parsed,
+        Err(error) => return output::report_usage_error(&error),
+    };
+    match commands::run(parsed) {
         Ok(status) => status.into(),
         Err(error) => {
-            if is_broken_pipe(&error) {
+            if output::is_broken_pipe(&error) {
                 return ExitCode::SUCCESS;
             }
             let code = error
                 .chain()
                 .find_map(|cause| cause.downcast_ref::<commands::CommandError>())
                 .map_or(commands::ExitStatus::Failure, |e| e.status);
-            eprintln!("error: {error}");
-            for cause in error.chain().skip(1) {
-                eprintln!("  caused by: {cause}");
-            }
+            output::report_error(&error, commands::ErrorKind::of(&error), json);
             code.into()
         }
     }
-}
-
-fn is_broken_pipe(error: &anyhow::Error) -> bool {
-    error.chain().any(|cause| {
-        cause
-            .downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-    })
 }

@@ -1,4 +1,11 @@
-//! Shared output helpers: JSON printing and short previews of messages.
+//! Shared output: JSON printing, errors (text or JSON), the quiet exit on a closed pipe, and
+//! short previews of messages.
+//!
+//! Invariant: every command's output goes through these rules without opting in: a
+//! broken pipe on stdout exits 0 without a message, and a command run with `--json` (or
+//! `--format json`) reports its error as one JSON object on stdout.
+
+use std::process::ExitCode;
 
 use compaction_core::message::{AgentMessage, ContentBlock};
 use serde::Serialize;
@@ -7,9 +14,109 @@ use serde::Serialize;
 pub fn print_json<T: Serialize>(value: &T) -> anyhow::Result<()> {
     use std::io::Write as _;
     let mut stdout = std::io::stdout().lock();
-    serde_json::to_writer_pretty(&mut stdout, value)?;
+    serde_json::to_writer_pretty(&mut stdout, value).map_err(std::io::Error::from)?;
     writeln!(stdout)?;
     Ok(())
+}
+
+/// Whether the error comes from writing to a closed pipe (`compaction tree … | head`).
+pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        let kind = cause
+            .downcast_ref::<std::io::Error>()
+            .map(std::io::Error::kind)
+            .or_else(|| cause.downcast_ref::<serde_json::Error>().and_then(|e| e.io_error_kind()));
+        kind == Some(std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Makes `println!` on a closed stdout end the program quietly (exit 0), as ripgrep does.
+///
+/// The standard library panics when `println!` cannot write ("failed printing to stdout");
+/// this panic hook recognises that panic when the cause is a broken pipe and exits instead,
+/// so no command has to route its text output through a fallible writer. Any other panic
+/// goes to the default hook.
+pub fn exit_quietly_on_broken_pipe() {
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        if is_broken_pipe_print_panic(message) {
+            std::process::exit(0);
+        }
+        default_hook(info);
+    }));
+}
+
+/// Whether a panic message is the standard library's "failed printing to stdout" with a
+/// broken pipe as its cause.
+fn is_broken_pipe_print_panic(message: &str) -> bool {
+    let broken_pipe = std::io::Error::from(std::io::ErrorKind::BrokenPipe).to_string();
+    message.starts_with("failed printing to stdout")
+        && (message.contains(&broken_pipe) || message.contains("Broken pipe"))
+}
+
+/// Whether the parsed command asked for JSON output: a `json` flag that is set, or a
+/// `format` option whose value is `json`. Read from the matches of the innermost
+/// subcommand, so a command gets JSON errors by declaring the flag, nothing more.
+pub fn json_requested(matches: &clap::ArgMatches) -> bool {
+    let mut innermost = matches;
+    while let Some((_, sub)) = innermost.subcommand() {
+        innermost = sub;
+    }
+    let flag = innermost.try_get_one::<bool>("json").ok().flatten().copied().unwrap_or(false);
+    let format = innermost
+        .try_get_raw("format")
+        .ok()
+        .flatten()
+        .is_some_and(|mut values| values.any(|value| value == "json"));
+    flag || format
+}
+
+/// The JSON shape of an error: `{"error": {"kind", "message", "causes"}}`.
+pub fn error_json(kind: &str, message: &str, causes: &[String]) -> serde_json::Value {
+    serde_json::json!({"error": {"kind": kind, "message": message, "causes": causes}})
+}
+
+/// Prints a command's error: JSON on stdout when `json`, else text with its causes on
+/// stderr. A failure to print is ignored (the exit code still tells).
+pub fn report_error(error: &anyhow::Error, kind: crate::commands::ErrorKind, json: bool) {
+    if json {
+        let causes: Vec<String> = error.chain().skip(1).map(ToString::to_string).collect();
+        let _ = print_json(&error_json(kind.as_str(), &error.to_string(), &causes));
+        return;
+    }
+    eprintln!("error: {error}");
+    for cause in error.chain().skip(1) {
+        eprintln!("  caused by: {cause}");
+    }
+}
+
+/// Handles a flag-parsing error: help and version print as usual; other errors print as
+/// JSON on stdout (kind `usage`) when `--json` is among the arguments, else as clap prints
+/// them. Exit code 2 for errors, 0 for help and version.
+pub fn report_usage_error(error: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind as ClapKind;
+    let is_error = !matches!(
+        error.kind(),
+        ClapKind::DisplayHelp
+            | ClapKind::DisplayVersion
+            | ClapKind::DisplayHelpOnMissingArgumentOrSubcommand
+    );
+    let json = std::env::args_os().take_while(|arg| arg != "--").any(|arg| arg == "--json");
+    if is_error && json {
+        let rendered = error.render().to_string();
+        let message =
+            rendered.lines().next().unwrap_or_default().trim_start_matches("error: ").to_owned();
+        let _ = print_json(&error_json("usage", &message, &[]));
+        return ExitCode::from(2);
+    }
+    let _ = error.print();
+    ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
 }
 
 /// Collapses whitespace and cuts text to `max` characters with an ellipsis.

@@ -338,3 +338,109 @@ fn man_page_names_every_command() {
         assert!(page.contains(command), "man page lacks {command}");
     }
 }
+
+/// Runs the binary with its stdout a pipe whose reading end is already closed, as
+/// `compaction … | head -1` leaves it once `head` has exited.
+fn run_into_closed_pipe(args: &[&str], cwd: &Path) -> std::process::Output {
+    let home = tempfile::tempdir().unwrap();
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    Command::new(env!("CARGO_BIN_EXE_compaction"))
+        .args(args)
+        .current_dir(cwd)
+        .env("HOME", home.path())
+        .env_remove("PI_CODING_AGENT_DIR")
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn closed_stdout_exits_quietly_for_every_command() {
+    let dir = fixtures_dir();
+    for args in [
+        &["tokens", "offline-coding.jsonl"][..],
+        &["tokens", "offline-coding.jsonl", "--json"],
+        &["stats", "branching.jsonl"],
+        &["stats", "branching.jsonl", "--json"],
+        &["tree", "branching.jsonl"],
+        &["tree", "branching.jsonl", "--json"],
+        &["check", "small-linear.jsonl", "--json"],
+        &["plan", "offline-coding.jsonl", "--keep-recent", "500"],
+        &["plan", "offline-coding.jsonl", "--json"],
+        &["context", "offline-coding.jsonl"],
+        &["context", "offline-coding.jsonl", "--json"],
+        &["leaves", "branch-two.jsonl"],
+        &["leaves", "branch-two.jsonl", "--json"],
+        &["--help"],
+    ] {
+        let output = run_into_closed_pipe(args, &dir);
+        assert_eq!(
+            (output.status.code(), String::from_utf8_lossy(&output.stderr).as_ref()),
+            (Some(0), ""),
+            "{args:?}"
+        );
+    }
+}
+
+/// The stdout of a rendered run, parsed as JSON.
+fn stdout_json(out: &str) -> serde_json::Value {
+    let stdout = out.split("--- stdout\n").nth(1).unwrap().split("--- stderr").next().unwrap();
+    serde_json::from_str(stdout).unwrap_or_else(|e| panic!("{e}: {out}"))
+}
+
+#[test]
+fn json_errors_go_to_stdout_with_kind_and_the_same_exit_code() {
+    let dir = fixtures_dir();
+    let missing = run(&["stats", "no-such-file.jsonl", "--json"], &dir);
+    assert!(missing.starts_with("exit: 2\n"), "{missing}");
+    assert!(missing.ends_with("--- stderr\n"), "nothing on stderr: {missing}");
+    let json = stdout_json(&missing);
+    assert_eq!(json["error"]["kind"], "io", "{json}");
+    assert!(json["error"]["message"].as_str().unwrap().contains("no-such-file.jsonl"), "{json}");
+
+    let leaf = run(&["context", "small-linear.jsonl", "--leaf", "ffffffff", "--json"], &dir);
+    assert!(leaf.starts_with("exit: 2\n"), "{leaf}");
+    assert_eq!(stdout_json(&leaf)["error"]["kind"], "usage");
+    let leaf =
+        run(&["context", "small-linear.jsonl", "--leaf", "ffffffff", "--format", "json"], &dir);
+    assert_eq!(stdout_json(&leaf)["error"]["kind"], "usage");
+
+    let flag = run(&["plan", "small-linear.jsonl", "--json", "--no-such-flag"], &dir);
+    assert!(flag.starts_with("exit: 2\n"), "{flag}");
+    let json = stdout_json(&flag);
+    assert_eq!(json["error"]["kind"], "usage");
+    assert!(json["error"]["message"].as_str().unwrap().contains("--no-such-flag"), "{json}");
+
+    let settings = run(&["plan", "small-linear.jsonl", "--json", "--estimator", "words"], &dir);
+    assert!(settings.starts_with("exit: 2\n"), "{settings}");
+    assert_eq!(stdout_json(&settings)["error"]["kind"], "settings");
+
+    // Without --json, errors stay text on stderr.
+    let text = run(&["stats", "no-such-file.jsonl"], &dir);
+    assert!(text.contains("--- stdout\n--- stderr\nerror: "), "{text}");
+}
+
+#[test]
+fn provider_errors_in_json_have_kind_provider() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("offline-coding.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    let out =
+        run(&["run", "s.jsonl", "--provider", "openai", "--model", "gpt-4o", "--json"], dir.path());
+    assert!(out.starts_with("exit: 2\n"), "{out}");
+    let json = stdout_json(&out);
+    assert_eq!(json["error"]["kind"], "provider", "{json}");
+    assert!(json["error"]["message"].as_str().unwrap().contains("OPENAI_API_KEY"), "{json}");
+}
+
+#[test]
+fn migrate_and_context_accept_json() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("small-linear.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    let out = run(&["migrate", "s.jsonl", "--json"], dir.path());
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    assert_eq!(stdout_json(&out)["migrated"], false);
+    let out = run(&["context", "s.jsonl", "--json"], dir.path());
+    assert!(stdout_json(&out).is_array(), "{out}");
+}

@@ -58,8 +58,8 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
         }
     }
     if args.repair {
-        let repair = compaction::store::repair_copy(&args.file)
-            .map_err(|e| CommandError::usage(e.to_string()))?;
+        let repair =
+            compaction::store::repair_copy(&args.file).map_err(|e| CommandError::store(&e))?;
         eprintln!(
             "{}: wrote repaired copy {} ({} entries{})",
             report.file,

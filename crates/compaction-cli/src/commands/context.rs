@@ -13,7 +13,8 @@ pub fn run(args: &ContextArgs) -> anyhow::Result<ExitStatus> {
     let (session, leaf) = super::load_with_leaf(&args.session)?;
     let context = build_context(&session, leaf);
     let messages = context.llm_messages(&session);
-    match args.format {
+    let format = if args.json { ContextFormat::Json } else { args.format };
+    match format {
         ContextFormat::Json => print_json(&messages)?,
         ContextFormat::Text => {
             let mut out = std::io::stdout().lock();

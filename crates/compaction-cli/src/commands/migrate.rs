@@ -12,8 +12,20 @@ use crate::cli::MigrateArgs;
 pub fn run(args: &MigrateArgs) -> anyhow::Result<ExitStatus> {
     let wait = if args.wait { LockWait::Forever } else { LockWait::NoWait };
     let report = compaction::store::migrate_with(&args.file, wait, &RewriteOptions::default())
-        .map_err(|e| CommandError::usage(e.to_string()))?;
+        .map_err(|e| CommandError::store(&e))?;
     let file = args.file.display();
+    if args.json {
+        crate::output::print_json(&serde_json::json!({
+            "file": file.to_string(),
+            "migrated": report.backup.is_some(),
+            "fromVersion": report.from_version,
+            "toVersion": compaction_core::entry::CURRENT_VERSION,
+            "entries": report.entries,
+            "malformedLines": report.malformed_lines,
+            "backup": report.backup.as_ref().map(|backup| backup.display().to_string()),
+        }))?;
+        return Ok(ExitStatus::Success);
+    }
     match &report.backup {
         Some(backup) => println!(
             "{file}: migrated from version {} to {} ({} entries, {} unreadable lines carried \

@@ -39,26 +39,121 @@ impl From<ExitStatus> for ExitCode {
     }
 }
 
-/// An error carrying the exit status it should produce.
+/// What kind of problem ended a command: the `kind` of a `--json` error
+/// (`{"error": {"kind", "message"}}`), documented in `docs/json/error.schema.json`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// Bad flags or arguments, or an entry id that does not exist (exit 2).
+    Usage,
+    /// A file that cannot be used as asked: unreadable, not a session, a refused write (exit 2).
+    Input,
+    /// A settings value (file, `COMPACTION_*` variable or flag) that cannot be used (exit 2).
+    Settings,
+    /// The summarizer provider is misconfigured or failed (no key, unknown model, HTTP error).
+    Provider,
+    /// Another process holds the session's write lock (exit 2).
+    Lock,
+    /// Reading or writing a file or stream failed (exit 2).
+    Io,
+    /// The command ran but could not do what was asked (exit 1).
+    Failed,
+}
+
+impl ErrorKind {
+    /// The name used in JSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::Usage => "usage",
+            ErrorKind::Input => "input",
+            ErrorKind::Settings => "settings",
+            ErrorKind::Provider => "provider",
+            ErrorKind::Lock => "lock",
+            ErrorKind::Io => "io",
+            ErrorKind::Failed => "failed",
+        }
+    }
+
+    /// The kind of an error no command classified: from the first cause whose type says it.
+    pub fn of(error: &anyhow::Error) -> ErrorKind {
+        use compaction::compact::CompactError;
+        use compaction::store::StoreError;
+        for cause in error.chain() {
+            if let Some(command) = cause.downcast_ref::<CommandError>() {
+                return command.kind;
+            }
+            if let Some(store) = cause.downcast_ref::<StoreError>() {
+                return ErrorKind::of_store(store);
+            }
+            if cause.downcast_ref::<compaction::error::SummarizerError>().is_some() {
+                return ErrorKind::Provider;
+            }
+            if let Some(compact) = cause.downcast_ref::<CompactError>() {
+                if let CompactError::Store(store) = compact {
+                    return ErrorKind::of_store(store);
+                }
+                if matches!(compact, CompactError::Summarizer(_)) {
+                    return ErrorKind::Provider;
+                }
+                if matches!(compact, CompactError::UnknownLeaf(_)) {
+                    return ErrorKind::Usage;
+                }
+                return ErrorKind::Failed;
+            }
+            if cause.downcast_ref::<std::io::Error>().is_some() {
+                return ErrorKind::Io;
+            }
+        }
+        ErrorKind::Failed
+    }
+
+    /// The kind of a store error: a held lock, an I/O failure, or a file refused as input.
+    pub fn of_store(error: &compaction::store::StoreError) -> ErrorKind {
+        use compaction::store::StoreError;
+        // `matches!` rather than a `match`: the store adds variants, and every one not
+        // named here is a file refused as input.
+        if matches!(error, StoreError::InUse { .. } | StoreError::LockTimeout { .. }) {
+            ErrorKind::Lock
+        } else if matches!(error, StoreError::Io { .. } | StoreError::Poisoned { .. }) {
+            ErrorKind::Io
+        } else {
+            ErrorKind::Input
+        }
+    }
+}
+
+/// An error carrying the exit status it should produce and its kind.
 #[derive(Debug, thiserror::Error)]
 #[error("{message}")]
 pub struct CommandError {
     pub status: ExitStatus,
+    pub kind: ErrorKind,
     message: String,
     #[source]
     source: Option<Box<dyn std::error::Error + Send + Sync>>,
 }
 
 impl CommandError {
-    /// A usage or input error (exit 2) with a message.
+    /// An error of `kind` (exit 2) with a message.
+    pub fn with_kind(kind: ErrorKind, message: impl Into<String>) -> anyhow::Error {
+        CommandError { status: ExitStatus::Usage, kind, message: message.into(), source: None }
+            .into()
+    }
+
+    /// A usage error (exit 2) with a message.
     pub fn usage(message: impl Into<String>) -> anyhow::Error {
-        CommandError { status: ExitStatus::Usage, message: message.into(), source: None }.into()
+        CommandError::with_kind(ErrorKind::Usage, message)
+    }
+
+    /// A store error (exit 2), its kind taken from the variant.
+    pub fn store(error: &compaction::store::StoreError) -> anyhow::Error {
+        CommandError::with_kind(ErrorKind::of_store(error), error.to_string())
     }
 
     /// An I/O error (exit 2) with context.
     pub fn io(message: impl Into<String>, source: std::io::Error) -> anyhow::Error {
         CommandError {
             status: ExitStatus::Usage,
+            kind: ErrorKind::Io,
             message: message.into(),
             source: Some(source.into()),
         }

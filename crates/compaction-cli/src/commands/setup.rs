@@ -10,7 +10,7 @@ use compaction_core::models;
 use compaction_core::settings::{CompactionSettings, SettingsPatch};
 use compaction_core::tokens::{TokenEstimator, estimator_by_name};
 
-use super::CommandError;
+use super::{CommandError, ErrorKind};
 use crate::cli::{CompactionFlags, ExtensionFlags, SummarizerFlags};
 
 /// Resolves the compaction settings for this invocation.
@@ -26,14 +26,15 @@ pub fn settings(flags: &CompactionFlags) -> anyhow::Result<CompactionSettings> {
     };
     let cwd = std::env::current_dir()
         .map_err(|e| CommandError::io("cannot read the current directory", e))?;
-    let resolved =
-        load_settings_from_process(&cwd, &patch).map_err(|e| CommandError::usage(e.to_string()))?;
+    let resolved = load_settings_from_process(&cwd, &patch)
+        .map_err(|e| CommandError::with_kind(ErrorKind::Settings, e.to_string()))?;
     Ok(resolved.settings)
 }
 
 /// The estimator the settings name.
 pub fn estimator(settings: &CompactionSettings) -> anyhow::Result<Box<dyn TokenEstimator>> {
-    estimator_by_name(&settings.estimator).map_err(|e| CommandError::usage(e.to_string()))
+    estimator_by_name(&settings.estimator)
+        .map_err(|e| CommandError::with_kind(ErrorKind::Settings, e.to_string()))
 }
 
 /// The chat model's window: `--context-window`/`contextWindow`, else the model table for
@@ -87,17 +88,23 @@ pub fn summarizer(
         return Ok((Box::new(compaction::offline::OfflineSummarizer), Vec::new()));
     };
     let kind: ProviderKind = provider.parse().map_err(|_| {
-        CommandError::usage(format!("unknown provider `{provider}` (use openai or anthropic)"))
+        CommandError::with_kind(
+            ErrorKind::Provider,
+            format!("unknown provider `{provider}` (use openai or anthropic)"),
+        )
     })?;
     let model = summary_model(settings, flags, session_model).ok_or_else(|| {
-        CommandError::usage("no model: pass --model or --summary-model, or set summaryModel")
+        CommandError::with_kind(
+            ErrorKind::Provider,
+            "no model: pass --model or --summary-model, or set summaryModel",
+        )
     })?;
     let mut config = ProviderConfig::new(kind, model.clone());
     config.base_url = flags.base_url.clone();
     config.api_key_env = flags.api_key_env.clone();
     let secret = std::env::var(config.api_key_var()).ok().into_iter().collect();
     let summarizer = LlmSummarizer::from_config(config)
-        .map_err(|e| CommandError::usage(e.to_string()))?
+        .map_err(|e| CommandError::with_kind(ErrorKind::Provider, e.to_string()))?
         .with_context_window(models::context_window(Some(&model), None));
     Ok((Box::new(summarizer), secret))
 }
@@ -125,13 +132,20 @@ pub fn extensions(
                 return Err(CommandError::io(format!("cannot read {}", path.display()), error));
             }
         };
-        let document: serde_json::Value = serde_json::from_str(&text)
-            .map_err(|e| CommandError::usage(format!("{}: invalid JSON: {e}", path.display())))?;
+        let document: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+            CommandError::with_kind(
+                ErrorKind::Settings,
+                format!("{}: invalid JSON: {e}", path.display()),
+            )
+        })?;
         let Some(list) = document.get("compaction").and_then(|c| c.get("extensions")) else {
             continue;
         };
         let configs: Vec<ExtensionConfig> = serde_json::from_value(list.clone()).map_err(|e| {
-            CommandError::usage(format!("{}: compaction.extensions: {e}", path.display()))
+            CommandError::with_kind(
+                ErrorKind::Settings,
+                format!("{}: compaction.extensions: {e}", path.display()),
+            )
         })?;
         for config in &configs {
             extensions.register(Arc::new(ProcessExtension::from_config(config)));
@@ -155,8 +169,7 @@ pub fn open_store(
     if wait {
         options.lock_wait = LockWait::Forever;
     }
-    let (store, report) =
-        SessionStore::open(path, options).map_err(|e| CommandError::usage(e.to_string()))?;
+    let (store, report) = SessionStore::open(path, options).map_err(|e| CommandError::store(&e))?;
     for message in report.messages() {
         eprintln!("{}: {message}", path.display());
     }
