@@ -1,0 +1,127 @@
+//! The offline summarizer: a structured checkpoint built from the transcript itself.
+//!
+//! It is the default when no model provider is configured. It reads the messages once and
+//! extracts what a reader needs to carry on: the user's requests and rules, the files edited
+//! and commands that passed, the failures still open, the assistant's latest plan, and the
+//! exact paths, identifiers and error lines involved. The output uses the same Markdown
+//! sections as the model-written checkpoint, so a later compaction (offline or not) can
+//! merge it.
+//!
+//! Stages, one module each: `facts` reads the messages once into a digest (the same
+//! digest [`crate::must_keep`] reads), with `extract` classifying each text and
+//! `previous` parsing the previous summary back; `sections` turns the digest into
+//! prioritised bullets; `render` prints them within the budget; `text` holds the
+//! string helpers they share.
+//!
+//! Invariants: the output is a pure function of the input (same input, same bytes); it never
+//! exceeds `max_chars` characters, dropping the least important items first while keeping
+//! every section heading whenever the empty skeleton (headings and `(none)` lines) fits;
+//! text is only ever cut on character boundaries; tool outputs are scanned line by line and
+//! never copied whole.
+
+mod extract;
+mod facts;
+mod previous;
+mod render;
+mod sections;
+#[cfg(test)]
+mod tests;
+mod text;
+
+use std::collections::BTreeSet;
+
+use crate::message::AgentMessage;
+use facts::Digest;
+use previous::PreviousSummary;
+use render::render_within;
+use sections::Section;
+use text::backticked;
+
+/// Which kind of summary is asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OfflineKind {
+    /// The history before a compaction's cut point.
+    History,
+    /// The early part of a turn that a cut split in two; shorter.
+    TurnPrefix,
+    /// The work on a branch the user is leaving.
+    Branch,
+}
+
+/// Everything the offline summarizer reads.
+#[derive(Debug, Clone, Copy)]
+pub struct OfflineInput<'a> {
+    /// What the summary is for.
+    pub kind: OfflineKind,
+    /// The messages to summarize, oldest first.
+    pub messages: &'a [AgentMessage],
+    /// The summary of an earlier compaction, merged into the new one.
+    pub previous_summary: Option<&'a str>,
+    /// The user's focus for this summary; named in the output and used to rank items.
+    pub instructions: Option<&'a str>,
+    /// Upper bound on the output length, in characters (Unicode scalar values).
+    pub max_chars: usize,
+}
+
+/// The facts of a transcript (and the summary before it) that a summary must keep.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct KeyFacts {
+    pub(crate) modified_files: Vec<String>,
+    pub(crate) constraints: Vec<String>,
+    pub(crate) latest_request: Option<String>,
+    /// The failing command (or operation) and its error line.
+    pub(crate) unresolved_error: Option<(String, String)>,
+}
+
+/// Reads the key facts of `messages`, oldest first, after `previous_summary`.
+pub(crate) fn key_facts(messages: &[AgentMessage], previous_summary: Option<&str>) -> KeyFacts {
+    let mut digest = Digest::default();
+    for message in messages {
+        digest.observe(message);
+    }
+    let previous = previous_summary.map(PreviousSummary::parse);
+    let mut modified: BTreeSet<String> = digest.modified_files.clone();
+    let mut constraints: Vec<String> = Vec::new();
+    if let Some(previous) = &previous {
+        modified.extend(previous.modified_files.iter().cloned());
+        for item in previous.section(Section::Critical) {
+            if let Some(list) = item.strip_prefix("Modified files:") {
+                modified.extend(backticked(list).into_iter().map(str::to_owned));
+            }
+        }
+        constraints.extend(previous.section(Section::Constraints).iter().cloned());
+    }
+    for constraint in &digest.constraints {
+        if !constraints.contains(constraint) {
+            constraints.push(constraint.clone());
+        }
+    }
+    let unresolved_error = digest
+        .failures
+        .iter()
+        .rev()
+        .find(|failure| !failure.resolved && failure.key != "model-reply")
+        .map(|failure| {
+            let line = failure.error_line.clone().unwrap_or_else(|| failure.text.clone());
+            (failure.what.clone(), line)
+        });
+    KeyFacts {
+        modified_files: modified.into_iter().collect(),
+        constraints,
+        latest_request: digest.latest_request,
+        unresolved_error,
+    }
+}
+
+/// Summarizes `input.messages` without a model. See the module documentation.
+pub fn summarize_offline(input: &OfflineInput) -> String {
+    let mut digest = Digest::default();
+    if let Some(previous) = input.previous_summary {
+        digest.previous = Some(PreviousSummary::parse(previous));
+    }
+    for message in input.messages {
+        digest.observe(message);
+    }
+    let sections = digest.into_sections(input.kind, input.instructions);
+    render_within(sections, input.max_chars)
+}

@@ -1,0 +1,90 @@
+//! The previous summary, parsed back into sections so a new summary can merge it.
+//!
+//! Invariant: every bullet of the previous summary lands in some section or in the
+//! unstructured text; only empty placeholders are dropped.
+
+use super::sections::Section;
+use super::text::*;
+
+#[derive(Debug, Default)]
+pub(super) struct PreviousSummary {
+    /// Bullets per section, in their order (index = `Section::index`).
+    pub(super) items: [Vec<String>; 8],
+    pub(super) read_files: Vec<String>,
+    pub(super) modified_files: Vec<String>,
+    /// The whole text, one line, when it has none of our headings.
+    pub(super) unstructured: Option<String>,
+}
+
+impl PreviousSummary {
+    pub(super) fn parse(text: &str) -> Self {
+        let mut parsed = PreviousSummary::default();
+        let mut current: Option<Section> = None;
+        let mut recognised = false;
+        let mut file_list: Option<bool> = None; // Some(true) = modified, Some(false) = read.
+        let mut loose = Vec::new();
+        for line in text.lines() {
+            let trimmed = line.trim();
+            match trimmed {
+                "<read-files>" => {
+                    file_list = Some(false);
+                    continue;
+                }
+                "<modified-files>" => {
+                    file_list = Some(true);
+                    continue;
+                }
+                "</read-files>" | "</modified-files>" => {
+                    file_list = None;
+                    continue;
+                }
+                _ => {}
+            }
+            if let Some(modified) = file_list {
+                if !trimmed.is_empty() {
+                    let list =
+                        if modified { &mut parsed.modified_files } else { &mut parsed.read_files };
+                    list.push(trimmed.to_owned());
+                }
+                continue;
+            }
+            if let Some(title) = trimmed.strip_prefix('#') {
+                let title = title.trim_start_matches('#');
+                match Section::from_heading(title) {
+                    Some(section) => {
+                        current = Some(section);
+                        recognised = true;
+                    }
+                    None if title.trim().eq_ignore_ascii_case("progress") => {
+                        current = Some(Section::Done);
+                        recognised = true;
+                    }
+                    None => current = None,
+                }
+                continue;
+            }
+            if trimmed.is_empty() {
+                continue;
+            }
+            let bullet = strip_bullet(trimmed);
+            if bullet.is_empty() || bullet == "(none)" {
+                continue;
+            }
+            match current {
+                Some(section) => parsed.items[section.index()].push(bullet.to_owned()),
+                None => loose.push(bullet),
+            }
+        }
+        if !recognised {
+            let joined = one_line(&loose.join(" "));
+            if !joined.is_empty() {
+                parsed.unstructured = Some(clip(&joined, 800));
+            }
+        }
+        parsed
+    }
+
+    pub(super) fn section(&self, section: Section) -> &[String] {
+        &self.items[section.index()]
+    }
+}
