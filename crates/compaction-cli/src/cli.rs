@@ -42,6 +42,8 @@ pub enum Command {
     ///
     /// Install: `compaction man > ~/.local/share/man/man1/compaction.1`
     Man,
+    /// Replace old tool outputs by placeholders (no LLM call); the originals stay recallable.
+    Prune(PruneArgs),
     /// Write a realistic generated session (a development tool for fixtures and benchmarks).
     #[command(hide = true)]
     Generate(GenerateArgs),
@@ -154,6 +156,24 @@ pub struct RunArgs {
     /// No progress display.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct PruneArgs {
+    #[command(flatten)]
+    pub session: SessionArgs,
+    /// Token estimator: heuristic, pi, o200k or cl100k (`estimator`).
+    #[arg(long, value_name = "NAME")]
+    pub estimator: Option<String>,
+    /// Show what would be pruned; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Wait for another process writing the session instead of failing.
+    #[arg(long)]
+    pub wait: bool,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,

@@ -11,9 +11,15 @@ fn fixture(name: &str) -> PathBuf {
 /// Runs the binary in the fixture directory (so paths print short) with a clean
 /// settings environment, and renders exit code, stdout and stderr for a snapshot.
 fn run(args: &[&str], cwd: &Path) -> String {
+    run_with_env(args, cwd, &[])
+}
+
+/// [`run`] with extra environment variables.
+fn run_with_env(args: &[&str], cwd: &Path, env: &[(&str, &str)]) -> String {
     let home = tempfile::tempdir().unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_compaction"))
         .args(args)
+        .envs(env.iter().copied())
         .current_dir(cwd)
         .env("HOME", home.path())
         .env_remove("PI_CODING_AGENT_DIR")
@@ -443,4 +449,39 @@ fn migrate_and_context_accept_json() {
     assert_eq!(stdout_json(&out)["migrated"], false);
     let out = run(&["context", "s.jsonl", "--json"], dir.path());
     assert!(stdout_json(&out).is_array(), "{out}");
+}
+
+fn example(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(name)
+}
+
+#[test]
+fn prune_appends_one_custom_entry_and_the_context_shows_placeholders() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s.jsonl");
+    std::fs::copy(example("coding-session.jsonl"), &file).unwrap();
+    let before = std::fs::read(&file).unwrap();
+    let rules = [("COMPACTION_PRUNE", r#"{"protectRecentTokens":2000,"minimumSavings":1000}"#)];
+    let dry = run_with_env(&["prune", "s.jsonl", "--dry-run"], dir.path(), &rules);
+    assert!(dry.starts_with("exit: 0\n") && dry.contains("would prune"), "{dry}");
+    assert_eq!(std::fs::read(&file).unwrap(), before, "a dry run writes nothing");
+
+    let out = run_with_env(&["prune", "s.jsonl", "--json"], dir.path(), &rules);
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    let after = std::fs::read(&file).unwrap();
+    assert_eq!(&after[..before.len()], &before[..], "the log is only appended to");
+    let added = std::str::from_utf8(&after[before.len()..]).unwrap();
+    assert_eq!(added.lines().count(), 1);
+    let entry: serde_json::Value = serde_json::from_str(added.trim_end()).unwrap();
+    assert_eq!(entry["type"], "custom");
+    assert_eq!(entry["customType"], "compaction.prune");
+    let first = entry["data"]["entries"][0]["id"].as_str().unwrap().to_owned();
+
+    let context = run(&["context", "s.jsonl"], dir.path());
+    assert!(context.contains("[output pruned: "), "{context}");
+    assert!(context.contains(&format!("recall entry {first}")), "{context}");
+    // Pruning again right away finds nothing worth it.
+    let again = run_with_env(&["prune", "s.jsonl"], dir.path(), &rules);
+    assert!(again.starts_with("exit: 0\n") && again.contains("nothing"), "{again}");
+    assert_eq!(std::fs::read(&file).unwrap(), after);
 }

@@ -6,6 +6,10 @@
 //! message-producing entry. Message-producing entries are `message`, `custom_message`, and
 //! `branch_summary` with a non-empty summary. Invariant: the items are in path order after
 //! the summary, and building them is linear in the path length and parses no message body.
+//!
+//! Prunes (`compaction.prune` entries, pi ignores them) are a view over the items: the
+//! context keeps every item and [`SessionContext::message`] swaps a pruned tool result's
+//! content for its placeholder.
 
 use serde_json::Value;
 
@@ -58,6 +62,8 @@ pub struct SessionContext {
     pub compaction_position: Option<usize>,
     /// Index into `path` of the first entry the context keeps verbatim before the compaction.
     pub first_kept_position: Option<usize>,
+    /// The prunes in force on the path.
+    pub pruned: crate::prune::PruneView,
 }
 
 /// Builds the context for `leaf` (an entry index); `None` gives the empty context.
@@ -88,6 +94,7 @@ pub fn build_context_for_path(session: &Session, path: Vec<usize>) -> SessionCon
         }
     }
     let model = last_model(session, &path);
+    let pruned = crate::prune::PruneView::for_path(session, &path);
     let mut items = Vec::new();
     let mut first_kept_position = None;
     match compaction_position {
@@ -122,6 +129,7 @@ pub fn build_context_for_path(session: &Session, path: Vec<usize>) -> SessionCon
         model,
         compaction_position,
         first_kept_position,
+        pruned,
     }
 }
 
@@ -244,14 +252,20 @@ pub fn agent_message(session: &Session, item: ContextItem) -> AgentMessage {
 }
 
 impl SessionContext {
+    /// One item as the model sees it: [`agent_message`] with the prunes applied.
+    pub fn message(&self, session: &Session, item: ContextItem) -> AgentMessage {
+        let message = agent_message(session, item);
+        if self.pruned.is_empty() { message } else { self.pruned.apply(item.entry, message) }
+    }
+
     /// The context as agent messages (the session's own roles).
     pub fn agent_messages(&self, session: &Session) -> Vec<AgentMessage> {
-        self.items.iter().map(|&item| agent_message(session, item)).collect()
+        self.items.iter().map(|&item| self.message(session, item)).collect()
     }
 
     /// The context as the LLM receives it: only `user`, `assistant` and `toolResult`.
     pub fn llm_messages(&self, session: &Session) -> Vec<AgentMessage> {
-        self.items.iter().filter_map(|&item| to_llm(agent_message(session, item))).collect()
+        self.items.iter().filter_map(|&item| to_llm(self.message(session, item))).collect()
     }
 }
 

@@ -33,6 +33,8 @@ pub mod parse;
 pub mod plan;
 pub mod prepare;
 pub mod prompts;
+pub mod prune;
+pub mod recall;
 pub mod serialize;
 pub mod session;
 pub mod settings;

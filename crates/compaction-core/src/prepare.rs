@@ -212,8 +212,17 @@ pub fn prepare_compaction(
                 .unwrap_or(position + 1)
         }
     };
+    // Pruned outputs are summarized (and measured) as their placeholders.
+    let view = crate::prune::PruneView::for_path(session, &path);
+    let input = |index: usize| {
+        compaction_input_message(session, index).map(|message| view.apply(index, message))
+    };
     let mut tokens_at = |position: usize| -> u64 {
-        entries[path[position]].message().and_then(Result::ok).map_or(0, |m| message_tokens(&m))
+        let index = path[position];
+        entries[index]
+            .message()
+            .and_then(Result::ok)
+            .map_or(0, |m| message_tokens(&view.apply(index, m)))
     };
     let cut_options = CutOptions {
         keep_recent_tokens: options.keep_recent_tokens,
@@ -223,14 +232,14 @@ pub fn prepare_compaction(
     let cut = find_cut_point(session, &path, region_start, path.len(), cut_options, &mut tokens_at);
     let history_end = cut.turn_start.unwrap_or(cut.first_kept);
     let collect = |range: std::ops::Range<usize>| -> Vec<AgentMessage> {
-        path[range].iter().filter_map(|&index| compaction_input_message(session, index)).collect()
+        path[range].iter().filter_map(|&index| input(index)).collect()
     };
     let messages_to_summarize = collect(region_start..history_end);
     let turn_prefix_messages =
         if cut.is_split_turn { collect(history_end..cut.first_kept) } else { Vec::new() };
     let kept_tokens: u64 = path[cut.first_kept..]
         .iter()
-        .filter_map(|&index| compaction_input_message(session, index))
+        .filter_map(|&index| input(index))
         .map(|message| message_tokens(&message))
         .sum();
     if messages_to_summarize.is_empty() && turn_prefix_messages.is_empty() {

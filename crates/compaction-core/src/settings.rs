@@ -59,6 +59,11 @@ pub struct CompactionSettings {
     pub max_messages: Option<u64>,
     /// Context window in tokens, overriding the model table; `None` uses the table.
     pub context_window: Option<u64>,
+    /// How `run` and the harness reduce the context: `summarize`, `prune` or `hybrid`
+    /// (`hybrid`: prune first, summarize only when that is not enough).
+    pub strategy: crate::prune::Strategy,
+    /// The prune rules (see [`crate::prune::PruneSettings`] for each key and default).
+    pub prune: crate::prune::PruneSettings,
 }
 
 impl Default for CompactionSettings {
@@ -80,6 +85,8 @@ impl Default for CompactionSettings {
             tool_result_max_chars: 2000,
             max_messages: None,
             context_window: None,
+            strategy: crate::prune::Strategy::Hybrid,
+            prune: crate::prune::PruneSettings::default(),
         }
     }
 }
@@ -153,6 +160,8 @@ pub const SETTING_KEYS: &[&str] = &[
     "toolResultMaxChars",
     "maxMessages",
     "contextWindow",
+    "strategy",
+    "prune",
 ];
 
 /// Values one layer sets; `None` leaves the key to lower layers. For optional settings,
@@ -175,6 +184,8 @@ pub struct SettingsPatch {
     pub tool_result_max_chars: Option<u64>,
     pub max_messages: Option<Option<u64>>,
     pub context_window: Option<Option<u64>>,
+    pub strategy: Option<crate::prune::Strategy>,
+    pub prune: Option<crate::prune::PruneSettings>,
 }
 
 /// A raw value of one key, from JSON or from text (environment).
@@ -220,6 +231,21 @@ impl RawValue<'_> {
             RawValue::Text(text) => Ok((*text).to_owned()),
             RawValue::Json(other) => Err(format!("expected a string, got {other}")),
         }
+    }
+
+    fn strategy(&self) -> Result<crate::prune::Strategy, String> {
+        let name = self.text()?;
+        crate::prune::Strategy::parse(name.trim())
+            .ok_or_else(|| format!("expected summarize, prune or hybrid, got `{name}`"))
+    }
+
+    /// A JSON object (the environment gives it as JSON text).
+    fn prune(&self) -> Result<crate::prune::PruneSettings, String> {
+        let parsed = match self {
+            RawValue::Json(value) => serde_json::from_value((*value).clone()),
+            RawValue::Text(text) => serde_json::from_str(text),
+        };
+        parsed.map_err(|e| format!("expected an object of prune rules: {e}"))
     }
 
     fn is_none(&self) -> bool {
@@ -340,6 +366,8 @@ impl SettingsPatch {
             "contextWindow" => {
                 self.context_window = Some(raw.optional(RawValue::count).map_err(malformed)?)
             }
+            "strategy" => self.strategy = Some(raw.strategy().map_err(malformed)?),
+            "prune" => self.prune = Some(raw.prune().map_err(malformed)?),
             other => {
                 return Err(SettingsError::Malformed {
                     origin: source.clone(),
@@ -370,6 +398,8 @@ impl SettingsPatch {
             self.tool_result_max_chars.is_some(),
             self.max_messages.is_some(),
             self.context_window.is_some(),
+            self.strategy.is_some(),
+            self.prune.is_some(),
         ];
         SETTING_KEYS.iter().zip(set).filter_map(|(key, set)| set.then_some(*key)).collect()
     }
@@ -397,6 +427,8 @@ impl SettingsPatch {
         put(&mut settings.tool_result_max_chars, &self.tool_result_max_chars);
         put(&mut settings.max_messages, &self.max_messages);
         put(&mut settings.context_window, &self.context_window);
+        put(&mut settings.strategy, &self.strategy);
+        put(&mut settings.prune, &self.prune);
     }
 }
 

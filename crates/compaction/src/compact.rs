@@ -99,6 +99,12 @@ pub enum CompactError {
     /// There is nothing to compact (not a failure: callers usually exit 0).
     #[error("nothing to compact: {0}")]
     Nothing(#[from] NothingToCompact),
+    /// Pruning would save less than `prune.minimumSavings` (not a failure).
+    #[error(
+        "nothing worth pruning: the old tool outputs would save {saved} tokens, less than \
+         the {minimum} a prune needs (prune.minimumSavings)"
+    )]
+    NothingToPrune { saved: u64, minimum: u64 },
     /// An extension cancelled the compaction (not a failure: callers usually exit 0).
     #[error("compaction cancelled by extension `{extension}`: {reason}")]
     Cancelled { reason: String, extension: String, warnings: Vec<ExtensionWarning> },

@@ -15,6 +15,7 @@ pub mod harness;
 pub mod navigate;
 pub mod offline;
 pub mod provider;
+pub mod prune;
 pub mod settings;
 pub mod store;
 pub mod summarizer;

@@ -8,6 +8,7 @@ mod generate;
 mod leaves;
 mod migrate;
 mod plan;
+mod prune;
 mod run;
 mod setup;
 mod stats;
@@ -177,6 +178,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Tokens(args) => tokens::run(&args),
         Command::Completions(args) => completions::completions(&args),
         Command::Man => completions::man(),
+        Command::Prune(args) => prune::run(&args),
     }
 }
 

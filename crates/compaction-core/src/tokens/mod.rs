@@ -13,7 +13,7 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use crate::context::{ContextItem, ContextItemKind, SessionContext, agent_message};
+use crate::context::{ContextItem, ContextItemKind, SessionContext};
 use crate::message::{AgentMessage, Content, ContentBlock, ImageContent};
 use crate::session::Session;
 
@@ -147,12 +147,14 @@ pub fn context_tokens(
     estimator: &dyn TokenEstimator,
 ) -> ContextTokens {
     let entries = session.entries();
-    let after_compaction: Option<HashSet<usize>> = context
-        .compaction_position
-        .map(|position| context.path[position + 1..].iter().copied().collect());
+    // A prune changes what the model sees, like a compaction: usage from before either
+    // measured another context.
+    let barrier = context.compaction_position.max(context.pruned.latest_position);
+    let after_compaction: Option<HashSet<usize>> =
+        barrier.map(|position| context.path[position + 1..].iter().copied().collect());
     let mut result = ContextTokens::default();
     for &item in context.items.iter().rev() {
-        let message = item_message(session, item);
+        let message = item_message(session, context, item);
         let usage_allowed = match &after_compaction {
             Some(after) => after.contains(&item.entry),
             None => true,
@@ -173,12 +175,12 @@ pub fn context_tokens(
     result
 }
 
-fn item_message(session: &Session, item: ContextItem) -> AgentMessage {
+fn item_message(session: &Session, context: &SessionContext, item: ContextItem) -> AgentMessage {
     match item.kind {
         ContextItemKind::Message
         | ContextItemKind::CustomMessage
         | ContextItemKind::BranchSummary
-        | ContextItemKind::CompactionSummary => agent_message(session, item),
+        | ContextItemKind::CompactionSummary => context.message(session, item),
     }
 }
 

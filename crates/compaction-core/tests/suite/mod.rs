@@ -3,6 +3,7 @@
 
 mod cut_invariants;
 mod generated;
+mod prune;
 mod round_trip;
 
 use std::path::PathBuf;

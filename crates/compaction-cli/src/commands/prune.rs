@@ -1,0 +1,146 @@
+//! `compaction prune`: replace old tool outputs by placeholders, without an LLM call.
+//!
+//! Appends one `compaction.prune` entry (a pi `custom` entry, so pi still opens the file
+//! and sees the session unpruned) when the saving reaches `prune.minimumSavings`;
+//! `--dry-run` shows the same plan and writes nothing.
+
+use compaction::compact::{CompactError, CompactRequest, CompactionReason};
+use compaction_core::prune::{PruneDecision, PrunePlan};
+use serde_json::{Value, json};
+
+use super::{CommandError, ExitStatus, setup};
+use crate::cli::{CompactionFlags, ExtensionFlags, PruneArgs, SummarizerFlags};
+use crate::output::{preview, print_json};
+use crate::progress::block_on_cancellable;
+
+pub fn run(args: &PruneArgs) -> anyhow::Result<ExitStatus> {
+    let path = &args.session.file;
+    let mut store = setup::open_store(path, !args.dry_run, args.wait)?;
+    let leaf = store
+        .session()
+        .resolve_leaf(args.session.leaf.as_deref())
+        .map_err(|e| CommandError::usage(format!("{}: {e}", path.display())))?;
+    let flags = CompactionFlags { estimator: args.estimator.clone(), ..CompactionFlags::default() };
+    let toolkit = setup::Toolkit::resolve(
+        &flags,
+        &SummarizerFlags::default(),
+        &ExtensionFlags::default(),
+        None,
+        true,
+    )?;
+    let compactor = toolkit.compactor();
+    if args.dry_run {
+        let plan = compactor.plan_prune(store.session(), leaf);
+        if args.json {
+            print_json(&report(&plan, None))?;
+        } else {
+            print_plan(&plan, true);
+        }
+        return Ok(ExitStatus::Success);
+    }
+    let request = CompactRequest {
+        leaf: args.session.leaf.clone(),
+        instructions: None,
+        reason: CompactionReason::Manual,
+    };
+    let compactor = &compactor;
+    let writer = &mut store;
+    let result =
+        block_on_cancellable(
+            |cancel| async move { compactor.prune(writer, &request, &cancel).await },
+        )?;
+    match result {
+        Ok(outcome) => {
+            for warning in &outcome.warnings {
+                eprintln!("warning: {warning}");
+            }
+            if args.json {
+                let mut report = report(&outcome.plan, Some(&outcome.entry.id));
+                if let Value::Object(fields) = &mut report {
+                    fields.insert("tokensAfter".into(), json!(outcome.tokens_after));
+                }
+                print_json(&report)?;
+            } else {
+                println!(
+                    "pruned {}: {} tool output{}, {} → {} tokens; appended compaction.prune {}",
+                    path.display(),
+                    outcome.plan.candidates.len(),
+                    if outcome.plan.candidates.len() == 1 { "" } else { "s" },
+                    outcome.tokens_before,
+                    outcome.tokens_after,
+                    outcome.entry.id,
+                );
+                print_candidates(&outcome.plan);
+            }
+            Ok(ExitStatus::Success)
+        }
+        Err(CompactError::NothingToPrune { .. }) => {
+            let plan = compactor.plan_prune(store.session(), leaf);
+            if args.json {
+                print_json(&report(&plan, None))?;
+            } else {
+                print_plan(&plan, false);
+            }
+            Ok(ExitStatus::Success)
+        }
+        Err(error) => Err(anyhow::Error::new(error).context(format!(
+            "{}: prune failed; the session file was not changed",
+            path.display()
+        ))),
+    }
+}
+
+/// The plan as JSON (`prune --json`, with or without `--dry-run`).
+fn report(plan: &PrunePlan, entry_id: Option<&str>) -> Value {
+    json!({
+        "pruned": entry_id.is_some(),
+        "entryId": entry_id,
+        "decision": plan.decision,
+        "tokensBefore": plan.tokens_before,
+        "tokensSaved": plan.tokens_saved,
+        "minimumSavings": plan.minimum_savings,
+        "protectedFrom": plan.protected_from,
+        "candidates": plan.candidates,
+    })
+}
+
+fn print_plan(plan: &PrunePlan, dry_run: bool) {
+    match plan.decision {
+        PruneDecision::Prune => println!(
+            "would prune {} tool output{}: {} → {} tokens (saves {})",
+            plan.candidates.len(),
+            if plan.candidates.len() == 1 { "" } else { "s" },
+            plan.tokens_before,
+            plan.tokens_after(),
+            plan.tokens_saved,
+        ),
+        PruneDecision::BelowMinimum => println!(
+            "nothing worth pruning: {} old tool output{} would save {} tokens, below the \
+             minimum of {} (prune.minimumSavings){}",
+            plan.candidates.len(),
+            if plan.candidates.len() == 1 { "" } else { "s" },
+            plan.tokens_saved,
+            plan.minimum_savings,
+            if dry_run { "" } else { "; nothing written" },
+        ),
+        PruneDecision::Nothing => println!(
+            "nothing to prune: every tool output is recent, protected or already pruned{}",
+            if dry_run { "" } else { "; nothing written" },
+        ),
+    }
+    print_candidates(plan);
+}
+
+fn print_candidates(plan: &PrunePlan) {
+    for candidate in &plan.candidates {
+        println!(
+            "  {}  {:<10} {:<11} {:>6} → {:<4} {}",
+            candidate.id,
+            candidate.reason.as_str(),
+            candidate.policy.as_str(),
+            candidate.tokens,
+            candidate.tokens_after,
+            preview(&format!("{} {}", candidate.tool, candidate.arguments), 60),
+        );
+    }
+}

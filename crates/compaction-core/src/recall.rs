@@ -1,0 +1,231 @@
+//! Getting back what the context no longer shows: recall by entry id, and search.
+//!
+//! Compactions and prunes are views over the append-only log, so every summarized or pruned
+//! entry is still in the session. [`recall`] returns one entry's original content (and its
+//! exact line); [`search`] finds text in the entries the context at a leaf hides, with
+//! their ids, so a model or a user can recall them.
+//!
+//! Invariant: recall never returns a placeholder or a summary in place of an entry: the
+//! text comes from the entry's own line, byte for byte.
+
+use serde::Serialize;
+
+use crate::context::{SessionContext, bash_execution_text};
+use crate::entry::EntryKind;
+use crate::message::{AgentMessage, ContentBlock};
+use crate::prepare::compaction_input_message;
+use crate::session::{Session, UnknownEntryId};
+
+/// One entry brought back.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Recalled {
+    /// The entry id.
+    pub id: String,
+    /// The entry type (`message`, `compaction`, …).
+    pub entry_type: String,
+    /// The message role, for a `message` entry.
+    pub role: Option<String>,
+    /// The tool, for a tool result.
+    pub tool: Option<String>,
+    /// The content as text: a tool result's or user message's text exactly, an assistant
+    /// reply's text, thinking and tool calls, a summary's text.
+    pub text: String,
+    /// The entry's line in the file, exactly.
+    pub raw: String,
+}
+
+/// The entry `id` with its original content.
+pub fn recall(session: &Session, id: &str) -> Result<Recalled, UnknownEntryId> {
+    let index = session.index_of(id).ok_or_else(|| UnknownEntryId(id.to_owned()))?;
+    Ok(recall_index(session, index))
+}
+
+fn recall_index(session: &Session, index: usize) -> Recalled {
+    let entry = &session.entries()[index];
+    let message = compaction_input_message(session, index);
+    let tool = match &message {
+        Some(AgentMessage::ToolResult(result)) => Some(result.tool_name.clone()),
+        Some(_) | None => None,
+    };
+    let text = match (&entry.kind, message) {
+        (_, Some(message)) => message_text(&message),
+        (EntryKind::Compaction(data), None) => data.summary.clone(),
+        (
+            EntryKind::Message { .. }
+            | EntryKind::ThinkingLevelChange { .. }
+            | EntryKind::ModelChange { .. }
+            | EntryKind::BranchSummary(_)
+            | EntryKind::Custom { .. }
+            | EntryKind::CustomMessage { .. }
+            | EntryKind::Label { .. }
+            | EntryKind::SessionInfo { .. }
+            | EntryKind::Unknown { .. },
+            None,
+        ) => entry.raw().to_owned(),
+    };
+    Recalled {
+        id: entry.id.clone(),
+        entry_type: entry.kind.type_name().to_owned(),
+        role: entry.role().map(str::to_owned),
+        tool,
+        text,
+        raw: entry.raw().to_owned(),
+    }
+}
+
+/// A message as text: what it said, without the envelope.
+pub fn message_text(message: &AgentMessage) -> String {
+    match message {
+        AgentMessage::User(user) => user.content.joined_text(),
+        AgentMessage::ToolResult(result) => result.content.joined_text(),
+        AgentMessage::Custom(custom) => custom.content.joined_text(),
+        AgentMessage::Assistant(assistant) => {
+            let mut parts = Vec::new();
+            for block in &assistant.content {
+                match block {
+                    ContentBlock::Text(text) => parts.push(text.text.clone()),
+                    ContentBlock::Thinking(thinking) => {
+                        parts.push(format!("(thinking) {}", thinking.thinking));
+                    }
+                    ContentBlock::ToolCall(call) => parts.push(format!(
+                        "→ {} {}",
+                        call.name,
+                        serde_json::to_string(&call.arguments).unwrap_or_default()
+                    )),
+                    ContentBlock::Image(_) | ContentBlock::Other(_) => {}
+                }
+            }
+            parts.join("\n")
+        }
+        AgentMessage::BashExecution(bash) => bash_execution_text(bash),
+        AgentMessage::BranchSummary(summary) | AgentMessage::CompactionSummary(summary) => {
+            summary.summary.clone()
+        }
+        AgentMessage::Other(value) => value.to_string(),
+    }
+}
+
+/// Why the context at a leaf does not show an entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum HiddenBy {
+    /// Summarized by this compaction.
+    Compaction {
+        /// The compaction entry id.
+        id: String,
+    },
+    /// Replaced by a placeholder by this prune.
+    Prune {
+        /// The `compaction.prune` entry id.
+        id: String,
+    },
+}
+
+/// One entry the context hides, with the text that matched.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchHit {
+    /// The entry id (give it to [`recall`]).
+    pub id: String,
+    /// The message role.
+    pub role: String,
+    /// The tool, for a tool result.
+    pub tool: Option<String>,
+    /// What hides it.
+    pub hidden_by: HiddenBy,
+    /// How many times the query occurs in the entry.
+    pub matches: usize,
+    /// The text around the first match.
+    pub snippet: String,
+}
+
+/// Session indices of the message-producing entries the context hides, in path order, with
+/// what hides each.
+pub fn hidden_entries(session: &Session, context: &SessionContext) -> Vec<(usize, HiddenBy)> {
+    let entries = session.entries();
+    let mut hidden = Vec::new();
+    if let Some(compaction_at) = context.compaction_position {
+        let compaction = &entries[context.path[compaction_at]];
+        let end = context.first_kept_position.unwrap_or(compaction_at);
+        for &index in &context.path[..end] {
+            if compaction_input_message(session, index).is_some() {
+                hidden.push((index, HiddenBy::Compaction { id: compaction.id.clone() }));
+            }
+        }
+    }
+    let mut pruned: Vec<usize> = context.pruned.entries().collect();
+    pruned.sort_unstable();
+    let position: std::collections::HashMap<usize, usize> =
+        context.path.iter().enumerate().map(|(position, &index)| (index, position)).collect();
+    pruned.sort_by_key(|index| position.get(index).copied().unwrap_or(usize::MAX));
+    for index in pruned {
+        if let Some(item) = context.pruned.get(index) {
+            hidden.push((index, HiddenBy::Prune { id: entries[item.by].id.clone() }));
+        }
+    }
+    hidden
+}
+
+/// Characters of context a snippet shows on each side of the match.
+const SNIPPET_CONTEXT: usize = 80;
+
+/// Finds `query` (case-insensitive, literal) in the entries the context hides; at most
+/// `limit` hits, in path order (summarized entries first, then pruned outputs).
+pub fn search(
+    session: &Session,
+    context: &SessionContext,
+    query: &str,
+    limit: usize,
+) -> Vec<SearchHit> {
+    let needle = query.trim().to_lowercase();
+    if needle.is_empty() {
+        return Vec::new();
+    }
+    let mut hits = Vec::new();
+    for (index, hidden_by) in hidden_entries(session, context) {
+        if hits.len() >= limit {
+            break;
+        }
+        let recalled = recall_index(session, index);
+        let haystack = recalled.text.to_lowercase();
+        let matches = haystack.matches(&needle).count();
+        let Some(at) = haystack.find(&needle) else { continue };
+        hits.push(SearchHit {
+            id: recalled.id,
+            role: recalled.role.unwrap_or_else(|| recalled.entry_type.clone()),
+            tool: recalled.tool,
+            hidden_by,
+            matches,
+            snippet: snippet(&haystack, &recalled.text, at, needle.len()),
+        });
+    }
+    hits
+}
+
+/// The original text around a match found in its lowercased copy. Lowercasing can change
+/// byte lengths, so the window is taken in characters of the lowercased text and mapped
+/// back by character count when the lengths differ.
+fn snippet(lower: &str, original: &str, at: usize, length: usize) -> String {
+    let (text, at) = if lower.len() == original.len()
+        && original.is_char_boundary(at)
+        && original.is_char_boundary(at + length)
+    {
+        (original, at)
+    } else {
+        (lower, at)
+    };
+    let start_chars = text[..at].chars().count().saturating_sub(SNIPPET_CONTEXT);
+    let match_chars = text[at..at + length].chars().count();
+    let window: String =
+        text.chars().skip(start_chars).take(match_chars + 2 * SNIPPET_CONTEXT).collect();
+    let mut out = String::new();
+    if start_chars > 0 {
+        out.push('…');
+    }
+    out.push_str(&window.split_whitespace().collect::<Vec<_>>().join(" "));
+    if start_chars + window.chars().count() < text.chars().count() {
+        out.push('…');
+    }
+    out
+}
