@@ -14,11 +14,23 @@ const LINE_CHARS: usize = 300;
 
 /// The arguments of a tool call as short compact JSON.
 pub fn arguments_preview(arguments: &Value) -> String {
-    let text = match arguments {
-        Value::Null => return String::new(),
-        other => serde_json::to_string(other).unwrap_or_default(),
-    };
-    cut_chars(&text, ARGUMENT_CHARS)
+    if arguments.is_null() {
+        return String::new();
+    }
+    cut_chars(&serde_json::to_string(arguments).unwrap_or_default(), ARGUMENT_CHARS)
+}
+
+/// The output a placeholder stands for.
+#[derive(Debug, Clone, Copy)]
+pub struct PrunedOutput<'a> {
+    /// The tool that produced it.
+    pub tool: &'a str,
+    /// The call's arguments (`Value::Null` when the call is not known).
+    pub arguments: &'a Value,
+    /// Estimated tokens of the output.
+    pub tokens: u64,
+    /// The id of its entry, to recall it.
+    pub id: &'a str,
 }
 
 fn cut_chars(text: &str, max: usize) -> String {
@@ -28,8 +40,9 @@ fn cut_chars(text: &str, max: usize) -> String {
     }
 }
 
-fn call(tool: &str, arguments: &Value) -> String {
-    let arguments = arguments_preview(arguments);
+fn call(output: &PrunedOutput<'_>) -> String {
+    let arguments = arguments_preview(output.arguments);
+    let tool = output.tool;
     if arguments.is_empty() { tool.to_owned() } else { format!("{tool} {arguments}") }
 }
 
@@ -38,52 +51,54 @@ fn lines(text: &str) -> usize {
 }
 
 /// A one-line placeholder for an old output.
-pub fn elide(tool: &str, arguments: &Value, text: &str, tokens: u64, id: &str) -> String {
+pub fn elide(output: &PrunedOutput<'_>, text: &str) -> String {
     format!(
-        "[output pruned: {} returned {tokens} tokens ({} lines); recall entry {id} to see it]",
-        call(tool, arguments),
+        "[output pruned: {} returned {} tokens ({} lines); recall entry {} to see it]",
+        call(output),
+        output.tokens,
         lines(text),
+        output.id,
     )
 }
 
 /// A one-line placeholder for a read that a later read, edit or write of the same path
 /// made out of date.
-pub fn superseded(tool: &str, arguments: &Value, tokens: u64, id: &str, by: &str) -> String {
+pub fn superseded(output: &PrunedOutput<'_>, by: &str) -> String {
     format!(
-        "[output pruned: {} ({tokens} tokens) is out of date, the path was used again in \
-         entry {by}; recall entry {id} to see the old output]",
-        call(tool, arguments),
+        "[output pruned: {} ({} tokens) is out of date, the path was used again in entry \
+         {by}; recall entry {} to see the old output]",
+        call(output),
+        output.tokens,
+        output.id,
     )
 }
 
 /// The first and last lines of an output with a marker for what lies between, and the
 /// exit status; `None` when the output is too short to gain anything.
 pub fn head_tail(
-    tool: &str,
-    arguments: &Value,
+    output: &PrunedOutput<'_>,
     text: &str,
-    tokens: u64,
-    id: &str,
-    head: usize,
-    tail: usize,
+    (head, tail): (usize, usize),
     status: Option<&str>,
 ) -> Option<String> {
     let all: Vec<&str> = text.lines().collect();
-    if all.len() <= head + tail {
+    if all.len() <= head.saturating_add(tail) {
         return None;
     }
     let mut out = format!(
-        "[{} output, {} lines, {tokens} tokens; middle pruned]\n",
-        call(tool, arguments),
-        all.len()
+        "[{} output, {} lines, {} tokens; middle pruned]\n",
+        call(output),
+        all.len(),
+        output.tokens
     );
     for line in &all[..head] {
         out.push_str(&cut_chars(line, LINE_CHARS));
         out.push('\n');
     }
     out.push_str(&format!(
-        "[… {} lines pruned; recall entry {id} for the full output …]\n",
-        all.len() - head - tail
+        "[… {} lines pruned; recall entry {} for the full output …]\n",
+        all.len() - head - tail,
+        output.id,
     ));
     for line in &all[all.len() - tail..] {
         out.push_str(&cut_chars(line, LINE_CHARS));
@@ -105,7 +120,10 @@ mod tests {
 
     #[test]
     fn elide_names_tool_arguments_size_and_id() {
-        let text = elide("read", &json!({"path":"src/lib.rs"}), "a\nb\nc", 1234, "ab12cd34");
+        let arguments = json!({"path":"src/lib.rs"});
+        let output =
+            PrunedOutput { tool: "read", arguments: &arguments, tokens: 1234, id: "ab12cd34" };
+        let text = elide(&output, "a\nb\nc");
         assert_eq!(
             text,
             "[output pruned: read {\"path\":\"src/lib.rs\"} returned 1234 tokens (3 lines); \
@@ -124,23 +142,16 @@ mod tests {
     #[test]
     fn head_tail_keeps_both_ends_and_the_status() {
         let text: String = (1..=30).map(|n| format!("line {n}\n")).collect();
-        let out = head_tail(
-            "bash",
-            &json!({"command":"cargo test"}),
-            &text,
-            99,
-            "x1",
-            2,
-            2,
-            Some("exit code 101"),
-        )
-        .unwrap();
+        let arguments = json!({"command":"cargo test"});
+        let output = PrunedOutput { tool: "bash", arguments: &arguments, tokens: 99, id: "x1" };
+        let out = head_tail(&output, &text, (2, 2), Some("exit code 101")).unwrap();
         assert_eq!(
             out,
             "[bash {\"command\":\"cargo test\"} output, 30 lines, 99 tokens; middle pruned]\n\
              line 1\nline 2\n[… 26 lines pruned; recall entry x1 for the full output …]\n\
              line 29\nline 30\n[exit code 101]"
         );
-        assert_eq!(head_tail("bash", &Value::Null, "a\nb\nc", 1, "x", 2, 2, None), None);
+        let short = PrunedOutput { tool: "bash", arguments: &Value::Null, tokens: 1, id: "x" };
+        assert_eq!(head_tail(&short, "a\nb\nc", (2, 2), None), None);
     }
 }

@@ -266,14 +266,17 @@ fn candidate(
 ) -> Option<PruneCandidate> {
     let id = &session.entries()[output.entry].id;
     let text = output.result.content.joined_text();
+    let described = placeholder::PrunedOutput {
+        tool: &output.tool,
+        arguments: &output.arguments,
+        tokens: output.tokens,
+        id,
+    };
     let (placeholder, policy) = match (&reason, policy) {
-        (PruneReason::Superseded { by }, _) => (
-            placeholder::superseded(&output.tool, &output.arguments, output.tokens, id, by),
-            ToolPolicy::DropSuperseded,
-        ),
+        (PruneReason::Superseded { by }, _) => {
+            (placeholder::superseded(&described, by), ToolPolicy::DropSuperseded)
+        }
         (PruneReason::Old, ToolPolicy::HeadTail) => {
-            let status =
-                if output.result.is_error { Some("the tool reported an error") } else { None };
             let exit = output
                 .result
                 .extra
@@ -281,18 +284,14 @@ fn candidate(
                 .and_then(|details| details.get("exitCode"))
                 .and_then(Value::as_i64)
                 .map(|code| format!("exit code {code}"));
+            let status = match exit {
+                Some(exit) => Some(exit),
+                None if output.result.is_error => Some("the tool reported an error".to_owned()),
+                None => None,
+            };
             let head = usize::try_from(settings.head_lines).unwrap_or(usize::MAX);
             let tail = usize::try_from(settings.tail_lines).unwrap_or(usize::MAX);
-            let text = placeholder::head_tail(
-                &output.tool,
-                &output.arguments,
-                &text,
-                output.tokens,
-                id,
-                head,
-                tail,
-                exit.as_deref().or(status),
-            )?;
+            let text = placeholder::head_tail(&described, &text, (head, tail), status.as_deref())?;
             (text, ToolPolicy::HeadTail)
         }
         (
@@ -301,10 +300,7 @@ fn candidate(
             | ToolPolicy::DropSuperseded
             | ToolPolicy::HeadTail
             | ToolPolicy::Protect,
-        ) => (
-            placeholder::elide(&output.tool, &output.arguments, &text, output.tokens, id),
-            ToolPolicy::Elide,
-        ),
+        ) => (placeholder::elide(&described, &text), ToolPolicy::Elide),
     };
     let mut replaced = output.result.clone();
     replaced.content = crate::message::Content::Blocks(vec![crate::message::ContentBlock::text(
