@@ -485,3 +485,68 @@ fn prune_appends_one_custom_entry_and_the_context_shows_placeholders() {
     assert!(again.starts_with("exit: 0\n") && again.contains("nothing"), "{again}");
     assert_eq!(std::fs::read(&file).unwrap(), after);
 }
+
+#[test]
+fn small_window_scales_default_budgets_and_says_where_the_window_came_from() {
+    let dir = fixtures_dir();
+    let out = run(
+        &[
+            "plan",
+            "offline-coding.jsonl",
+            "--model",
+            "llama3.2:3b",
+            "--context-window",
+            "8192",
+            "--json",
+        ],
+        &dir,
+    );
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    let json = stdout_json(&out);
+    assert_eq!(json["contextWindow"], 8192);
+    assert_eq!(json["contextWindowSource"]["kind"], "flag");
+    assert_eq!(json["windowScaledSettings"]["reserveTokens"], 2048);
+    assert_eq!(json["windowScaledSettings"]["keepRecentTokens"], 2048);
+    assert_eq!(json["compactable"], true, "{json}");
+
+    let table = run(&["plan", "offline-coding.jsonl", "--model", "qwen2.5-coder:7b"], &dir);
+    assert!(
+        table.contains("window: 32768 tokens, from the model table (`qwen2.5-coder:7b` is a `qwen2-5-coder` model)"),
+        "{table}"
+    );
+    let unknown = run(&["stats", "offline-coding.jsonl", "--json"], &dir);
+    assert_eq!(stdout_json(&unknown)["contextWindowSource"]["kind"], "model-table");
+    let unknown = run(&["plan", "offline-coding.jsonl", "--model", "my-local:1b"], &dir);
+    assert!(
+        unknown.contains("window: 128000 tokens, from the default for models not in the table (`my-local:1b`); pass --context-window"),
+        "{unknown}"
+    );
+}
+
+#[test]
+fn budgets_that_do_not_fit_are_named_in_one_error_with_working_flags() {
+    let out = run(
+        &[
+            "plan",
+            "offline-coding.jsonl",
+            "--model",
+            "llama3.2:3b",
+            "--context-window",
+            "8192",
+            "--reserve",
+            "9000",
+            "--keep-recent",
+            "10000",
+        ],
+        &fixtures_dir(),
+    );
+    assert!(out.starts_with("exit: 2\n"), "{out}");
+    assert_eq!(out.matches("error:").count(), 1, "{out}");
+    for part in [
+        "`reserveTokens` = 9000",
+        "`keepRecentTokens` = 10000",
+        "--reserve 2048 --keep-recent 2048",
+    ] {
+        assert!(out.contains(part), "{part}: {out}");
+    }
+}

@@ -102,7 +102,10 @@ pub enum Severity {
 }
 
 /// One problem, on one line (1-based; the header is line 1; 0 for the file as a whole).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+///
+/// Serialized as `{"line", "severity", "kind", "message"}`: the severity is written out so
+/// that JSON readers need not know which kinds are errors.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     /// The 1-based line the problem is on (0: the file as a whole).
     pub line: usize,
@@ -121,6 +124,25 @@ impl Diagnostic {
     /// How serious the problem is (decided by its kind).
     pub fn severity(&self) -> Severity {
         self.kind.severity()
+    }
+}
+
+impl Serialize for Diagnostic {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Shape<'a> {
+            line: usize,
+            severity: Severity,
+            kind: DiagnosticKind,
+            message: &'a str,
+        }
+        Shape {
+            line: self.line,
+            severity: self.severity(),
+            kind: self.kind,
+            message: &self.message,
+        }
+        .serialize(serializer)
     }
 }
 

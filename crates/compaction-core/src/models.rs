@@ -1,10 +1,15 @@
 //! Context windows and output limits of common models, looked up by model id.
 //!
 //! Ids are matched by the longest known prefix after normalising: lower case, any
-//! `provider/` route prefix dropped, dots turned into dashes (`claude-3.5-sonnet` and
+//! `provider/` route prefix dropped, a `:tag` suffix dropped (Ollama's `llama3.2:3b`,
+//! `qwen2.5-coder:7b-instruct-q4_K_M`), dots turned into dashes (`claude-3.5-sonnet` and
 //! `claude-3-5-sonnet-20241022` both match `claude-3-5-sonnet`), and a vendor prefix such as
 //! Bedrock's `anthropic.` skipped. Unknown models get [`DEFAULT_CONTEXT_WINDOW`]; settings
-//! (`contextWindow`) or `--context-window` override the table.
+//! (`contextWindow`) or `--context-window` override the table. [`resolve_context_window`]
+//! also says which of these gave the window.
+//!
+//! Windows are what the model was trained for. A local server may run it with a smaller one
+//! (Ollama's `num_ctx`, llama.cpp's `-c`): pass that as `--context-window`.
 //!
 //! Invariant: every lookup returns a window of at least one token.
 
@@ -70,6 +75,7 @@ pub const MODEL_TABLE: &[ModelLimits] = &[
     row("llama-3-2", 131_072, 8_192),
     row("llama-3-3", 131_072, 8_192),
     row("llama-4", 1_048_576, 8_192),
+    row("qwen2", 32_768, 8_192),
     row("qwen2-5", 32_768, 8_192),
     row("qwen2-5-coder", 32_768, 8_192),
     row("qwen3", 131_072, 32_768),
@@ -88,6 +94,36 @@ pub const MODEL_TABLE: &[ModelLimits] = &[
     row("kimi-k2", 131_072, 16_384),
     row("glm-4-5", 131_072, 98_304),
     row("glm-4-6", 204_800, 131_072),
+    // Local model families under the names Ollama and llama.cpp servers use (the `:tag`
+    // with size and quantisation is dropped before the lookup).
+    row("llama2", 4_096, 4_096),
+    row("llama3", 8_192, 8_192),
+    row("llama3-1", 131_072, 8_192),
+    row("llama3-2", 131_072, 8_192),
+    row("llama3-3", 131_072, 8_192),
+    row("llama4", 1_048_576, 8_192),
+    row("codellama", 16_384, 4_096),
+    row("mistral", 32_768, 8_192),
+    row("mistral-nemo", 131_072, 8_192),
+    row("mixtral", 32_768, 8_192),
+    row("gemma", 8_192, 8_192),
+    row("gemma2", 8_192, 8_192),
+    row("gemma3", 131_072, 8_192),
+    row("gemma3n", 32_768, 8_192),
+    row("phi3", 4_096, 4_096),
+    row("phi3-5", 131_072, 4_096),
+    row("phi4", 16_384, 4_096),
+    row("phi4-mini", 131_072, 4_096),
+    row("deepseek-coder", 16_384, 4_096),
+    row("deepseek-coder-v2", 163_840, 8_192),
+    row("starcoder2", 16_384, 4_096),
+    row("codegemma", 8_192, 8_192),
+    row("command-r", 131_072, 4_096),
+    row("granite3-1", 131_072, 8_192),
+    row("granite3-2", 131_072, 8_192),
+    row("granite3-3", 131_072, 8_192),
+    row("smollm2", 8_192, 8_192),
+    row("tinyllama", 2_048, 2_048),
 ];
 
 /// The table row for `model_id`, if any.
@@ -110,14 +146,61 @@ pub fn model_limits(model_id: &str) -> Option<ModelLimits> {
 /// The context window for `model_id`: `override_window` when given, else the table, else
 /// [`DEFAULT_CONTEXT_WINDOW`].
 pub fn context_window(model_id: Option<&str>, override_window: Option<u64>) -> u64 {
-    override_window
-        .filter(|&window| window > 0)
-        .or_else(|| model_id.and_then(model_limits).map(|limits| limits.context_window))
-        .unwrap_or(DEFAULT_CONTEXT_WINDOW)
+    resolve_context_window(model_id, override_window).tokens
+}
+
+/// Which rule gave a context window.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WindowSource {
+    /// A window configured by the caller (`contextWindow`, `--context-window`).
+    Override,
+    /// The model table's row for the model.
+    ModelTable {
+        /// The model id looked up.
+        model: String,
+        /// The table row (normalised id prefix) that matched.
+        row: &'static str,
+    },
+    /// [`DEFAULT_CONTEXT_WINDOW`]: no model id, or one the table does not know.
+    Default {
+        /// The model id looked up, if there was one.
+        model: Option<String>,
+    },
+}
+
+/// A context window and the rule that gave it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResolvedWindow {
+    /// The window in tokens (at least 1).
+    pub tokens: u64,
+    /// Where it came from.
+    pub source: WindowSource,
+}
+
+/// [`context_window`], also saying where the window came from.
+pub fn resolve_context_window(
+    model_id: Option<&str>,
+    override_window: Option<u64>,
+) -> ResolvedWindow {
+    if let Some(tokens) = override_window.filter(|&window| window > 0) {
+        return ResolvedWindow { tokens, source: WindowSource::Override };
+    }
+    match model_id.and_then(|id| model_limits(id).map(|limits| (id, limits))) {
+        Some((id, limits)) => ResolvedWindow {
+            tokens: limits.context_window,
+            source: WindowSource::ModelTable { model: id.to_owned(), row: limits.prefix },
+        },
+        None => ResolvedWindow {
+            tokens: DEFAULT_CONTEXT_WINDOW,
+            source: WindowSource::Default { model: model_id.map(str::to_owned) },
+        },
+    }
 }
 
 fn normalize(model_id: &str) -> String {
     let tail = model_id.rsplit('/').next().unwrap_or(model_id);
+    // Ollama's `family:tag` (size, quantisation) names one model of the family.
+    let tail = tail.split_once(':').map_or(tail, |(family, _tag)| family);
     let lower = tail.to_ascii_lowercase();
     // Keep a vendor dot (`anthropic.claude…`) but turn version dots into dashes.
     match lower.split_once('.') {
@@ -172,6 +255,36 @@ mod tests {
         assert_eq!(window("Qwen/Qwen3-Coder-480B-A35B-Instruct"), Some(262_144));
         assert_eq!(window("deepseek-chat"), Some(128_000));
         assert_eq!(window("mistral-large-latest"), Some(128_000));
+    }
+
+    #[test]
+    fn local_model_ids_with_tags_resolve_to_their_family() {
+        assert_eq!(window("llama3.2:3b"), Some(131_072));
+        assert_eq!(window("llama3:8b"), Some(8_192));
+        assert_eq!(window("qwen2.5-coder:7b"), Some(32_768));
+        assert_eq!(window("qwen2.5:14b-instruct-q4_K_M"), Some(32_768));
+        assert_eq!(window("qwen3:8b"), Some(131_072));
+        assert_eq!(window("mistral:7b"), Some(32_768));
+        assert_eq!(window("mistral-nemo:12b"), Some(131_072));
+        assert_eq!(window("mixtral:8x7b"), Some(32_768));
+        assert_eq!(window("gemma2:9b"), Some(8_192));
+        assert_eq!(window("gemma3:27b"), Some(131_072));
+        assert_eq!(window("phi3:mini"), Some(4_096));
+        assert_eq!(window("phi4:14b"), Some(16_384));
+        assert_eq!(window("deepseek-r1:8b"), Some(128_000));
+        assert_eq!(window("deepseek-coder-v2:16b"), Some(163_840));
+        assert_eq!(window("codellama:13b"), Some(16_384));
+        // A Bedrock id's `:0` version suffix still finds its row.
+        assert_eq!(window("anthropic.claude-3-5-haiku-20241022-v1:0"), Some(200_000));
+        assert_eq!(
+            resolve_context_window(Some("llama3.2:3b"), None).source,
+            WindowSource::ModelTable { model: "llama3.2:3b".into(), row: "llama3-2" }
+        );
+        assert_eq!(
+            resolve_context_window(Some("my-model:1b"), None).source,
+            WindowSource::Default { model: Some("my-model:1b".into()) }
+        );
+        assert_eq!(resolve_context_window(Some("llama3.2:3b"), Some(8192)).tokens, 8192);
     }
 
     #[test]

@@ -7,6 +7,13 @@
 //! `compaction` object of pi's `settings.json`. Reading files and the environment is the
 //! job of `compaction::settings`.
 //!
+//! Small windows: pi's default budgets (reserve 16384, keep 20000 tokens) are sized for
+//! windows of 128k tokens and more. Each token budget left at its default
+//! ([`WINDOW_SCALED_KEYS`]) is capped at a quarter of the context window of the model in use
+//! ([`ResolvedSettings::fit_to_window`]); a budget set explicitly is never changed, and one
+//! that does not fit is reported, together with every other one that does not, in a single
+//! [`SettingsError::BudgetsExceedWindow`] with values that would work.
+//!
 //! Invariant: every error names the source and the key that caused it; a
 //! [`ResolvedSettings`] has passed [`ResolvedSettings::validate`].
 
@@ -128,7 +135,53 @@ pub enum SettingsError {
     /// The settings file is not JSON, or `compaction` is not an object.
     #[error("{origin}: {message}")]
     File { origin: SettingSource, message: String },
+    /// Budgets set explicitly are not below the context window (all of them at once).
+    #[error("{}", describe_misfit(*.window, .window_from, .conflicts))]
+    BudgetsExceedWindow {
+        /// The context window in tokens.
+        window: u64,
+        /// Where the window came from, for the user (`--context-window`, the model table…).
+        window_from: String,
+        /// Every budget that does not fit, with a value that would.
+        conflicts: Vec<BudgetConflict>,
+    },
 }
+
+/// A token budget that does not fit the context window.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BudgetConflict {
+    /// The setting key (`reserveTokens`, `keepRecentTokens`).
+    pub key: &'static str,
+    /// Its value.
+    pub value: u64,
+    /// Where it was set.
+    pub origin: SettingSource,
+    /// A value that fits: a quarter of the window.
+    pub suggested: u64,
+}
+
+fn describe_misfit(window: u64, window_from: &str, conflicts: &[BudgetConflict]) -> String {
+    let listed: Vec<String> = conflicts
+        .iter()
+        .map(|c| format!("`{}` = {} (from {})", c.key, c.value, c.origin))
+        .collect();
+    let suggested: Vec<String> =
+        conflicts.iter().map(|c| format!("`{}` = {}", c.key, c.suggested)).collect();
+    format!(
+        "{} must be below the context window of {window} tokens (from {window_from}); \
+         for this window use {} (a quarter of the window), or a model with a larger window",
+        listed.join(" and "),
+        suggested.join(" and ")
+    )
+}
+
+/// Token budgets that follow the context window when left at their defaults: each is
+/// capped at a quarter of the window.
+pub const WINDOW_SCALED_KEYS: &[&str] =
+    &["reserveTokens", "keepRecentTokens", "maxSummaryTokens", "branchMaxSummaryTokens"];
+
+/// Budgets that must be below the context window.
+const WINDOW_BOUNDED_KEYS: &[&str] = &["reserveTokens", "keepRecentTokens"];
 
 /// The env var that sets `key` (`reserveTokens` → `COMPACTION_RESERVE_TOKENS`).
 pub fn env_var_name(key: &str) -> String {
@@ -435,16 +488,23 @@ impl SettingsPatch {
 /// Settings after layering, with the source of every key that a layer set.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResolvedSettings {
+    /// The effective values.
     pub settings: CompactionSettings,
     /// The layer that last set each key; keys absent here are defaults.
     pub sources: BTreeMap<&'static str, SettingSource>,
+    /// Defaults capped to fit the context window ([`ResolvedSettings::fit_to_window`]),
+    /// with the window they were fitted to.
+    pub window_scaled: BTreeMap<&'static str, u64>,
 }
 
 impl ResolvedSettings {
     /// Applies `layers` in order over the defaults (later layers win) and validates.
     pub fn resolve(layers: &[(SettingSource, SettingsPatch)]) -> Result<Self, SettingsError> {
-        let mut resolved =
-            ResolvedSettings { settings: CompactionSettings::default(), sources: BTreeMap::new() };
+        let mut resolved = ResolvedSettings {
+            settings: CompactionSettings::default(),
+            sources: BTreeMap::new(),
+            window_scaled: BTreeMap::new(),
+        };
         for (source, patch) in layers {
             patch.apply_to(&mut resolved.settings);
             for key in patch.keys() {
@@ -452,7 +512,50 @@ impl ResolvedSettings {
             }
         }
         resolved.validate()?;
+        if let Some(window) = resolved.settings.context_window {
+            let from = match resolved.source_of("contextWindow") {
+                SettingSource::File(path) => format!("`contextWindow` in {}", path.display()),
+                other @ (SettingSource::Default | SettingSource::Env | SettingSource::Flag) => {
+                    format!("`contextWindow` ({other})")
+                }
+            };
+            resolved.fit_to_window(window, &from)?;
+        }
         Ok(resolved)
+    }
+
+    /// Fits the token budgets to a context window of `window` tokens (`window_from` says
+    /// where it came from, for the error): every budget of [`WINDOW_SCALED_KEYS`] left at
+    /// its default is capped at `window / 4`; then every budget that must stay below the
+    /// window and does not is reported in one [`SettingsError::BudgetsExceedWindow`].
+    /// Calling it again with another window starts from the defaults again.
+    pub fn fit_to_window(&mut self, window: u64, window_from: &str) -> Result<(), SettingsError> {
+        let quarter = (window / 4).max(1);
+        let defaults = CompactionSettings::default();
+        self.window_scaled.clear();
+        for &key in WINDOW_SCALED_KEYS {
+            if self.source_of(key) != SettingSource::Default {
+                continue;
+            }
+            let (slot, default) = match key {
+                "reserveTokens" => (&mut self.settings.reserve_tokens, defaults.reserve_tokens),
+                "keepRecentTokens" => {
+                    (&mut self.settings.keep_recent_tokens, defaults.keep_recent_tokens)
+                }
+                "maxSummaryTokens" => {
+                    (&mut self.settings.max_summary_tokens, defaults.max_summary_tokens)
+                }
+                _ => (
+                    &mut self.settings.branch_max_summary_tokens,
+                    defaults.branch_max_summary_tokens,
+                ),
+            };
+            *slot = default.min(quarter);
+            if *slot < default {
+                self.window_scaled.insert(key, window);
+            }
+        }
+        self.validate_for_window(window, window_from)
     }
 
     /// Where `key` was last set.
@@ -499,34 +602,34 @@ impl ResolvedSettings {
         }
         match s.context_window {
             Some(0) => Err(self.invalid("contextWindow", "must be at least 1".to_owned())),
-            Some(window) => self.validate_for_window(window),
-            None => Ok(()),
+            Some(_) | None => Ok(()),
         }
     }
 
-    /// Checks the token budgets against the context window of the model in use. A budget
-    /// left at its default that does not fit a configured `contextWindow` is reported
-    /// against `contextWindow`, the key the user actually set.
-    pub fn validate_for_window(&self, window: u64) -> Result<(), SettingsError> {
+    /// Checks the token budgets against a context window of `window` tokens (from
+    /// `window_from`): every budget that is not below it is named in one error, with its
+    /// source and a value that fits.
+    pub fn validate_for_window(&self, window: u64, window_from: &str) -> Result<(), SettingsError> {
         let s = &self.settings;
-        for (key, value) in
-            [("reserveTokens", s.reserve_tokens), ("keepRecentTokens", s.keep_recent_tokens)]
-        {
-            if value >= window {
-                let blamed = if self.source_of(key) == SettingSource::Default
-                    && self.source_of("contextWindow") != SettingSource::Default
-                {
-                    "contextWindow"
-                } else {
-                    key
-                };
-                return Err(self.invalid(
-                    blamed,
-                    format!("{key} ({value}) must be below the context window ({window})"),
-                ));
-            }
+        let conflicts: Vec<BudgetConflict> = WINDOW_BOUNDED_KEYS
+            .iter()
+            .zip([s.reserve_tokens, s.keep_recent_tokens])
+            .filter(|&(_, value)| value >= window)
+            .map(|(&key, value)| BudgetConflict {
+                key,
+                value,
+                origin: self.source_of(key),
+                suggested: (window / 4).max(1),
+            })
+            .collect();
+        if conflicts.is_empty() {
+            return Ok(());
         }
-        Ok(())
+        Err(SettingsError::BudgetsExceedWindow {
+            window,
+            window_from: window_from.to_owned(),
+            conflicts,
+        })
     }
 }
 
@@ -632,9 +735,6 @@ mod tests {
             (json!({"threshold":1.5}), "threshold"),
             (json!({"threshold":0}), "threshold"),
             (json!({"estimator":"gpt2"}), "estimator"),
-            (json!({"contextWindow":32000,"keepRecentTokens":32000}), "keepRecentTokens"),
-            (json!({"contextWindow":8000}), "contextWindow"),
-            (json!({"contextWindow":8000,"reserveTokens":9000}), "reserveTokens"),
             (json!({"maxMessages":0}), "maxMessages"),
         ] {
             let layer = patch(json!({"compaction": compaction}), &source);
@@ -655,9 +755,67 @@ mod tests {
         ];
         let error = ResolvedSettings::resolve(&layers).unwrap_err();
         assert!(
-            error.to_string().starts_with("/home/u/.pi/agent/settings.json: `keepRecentTokens`"),
+            error.to_string().starts_with(
+                "`keepRecentTokens` = 50000 (from /home/u/.pi/agent/settings.json) must be below"
+            ),
             "{error}"
         );
+    }
+
+    #[test]
+    fn default_budgets_scale_with_a_small_window() {
+        let layers = [(
+            SettingSource::Flag,
+            SettingsPatch { context_window: Some(Some(8192)), ..SettingsPatch::default() },
+        )];
+        let resolved = ResolvedSettings::resolve(&layers).unwrap();
+        let s = &resolved.settings;
+        assert_eq!(
+            (s.reserve_tokens, s.keep_recent_tokens, s.max_summary_tokens),
+            (2048, 2048, 2048)
+        );
+        assert_eq!(resolved.window_scaled.get("reserveTokens"), Some(&8192));
+        assert_eq!(resolved.source_of("reserveTokens"), SettingSource::Default);
+        // Large windows keep pi's defaults.
+        let mut large = ResolvedSettings::resolve(&[]).unwrap();
+        large.fit_to_window(200_000, "the model table").unwrap();
+        assert_eq!(large.settings, CompactionSettings::default());
+        assert!(large.window_scaled.is_empty());
+        // An explicit budget is never changed.
+        let mut explicit = ResolvedSettings::resolve(&[(
+            SettingSource::Flag,
+            SettingsPatch { keep_recent_tokens: Some(3000), ..SettingsPatch::default() },
+        )])
+        .unwrap();
+        explicit.fit_to_window(8192, "--context-window").unwrap();
+        assert_eq!(
+            (explicit.settings.keep_recent_tokens, explicit.settings.reserve_tokens),
+            (3000, 2048)
+        );
+    }
+
+    #[test]
+    fn budgets_that_do_not_fit_are_reported_together_with_values_that_fit() {
+        let source = file("/p/.pi/settings.json");
+        let layers = [
+            (source.clone(), patch(json!({"compaction":{"keepRecentTokens":20000}}), &source)),
+            (
+                SettingSource::Flag,
+                SettingsPatch { reserve_tokens: Some(16384), ..SettingsPatch::default() },
+            ),
+        ];
+        let mut resolved = ResolvedSettings::resolve(&layers).unwrap();
+        let error = resolved.fit_to_window(8192, "--context-window").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "`reserveTokens` = 16384 (from flag) and `keepRecentTokens` = 20000 (from \
+             /p/.pi/settings.json) must be below the context window of 8192 tokens (from \
+             --context-window); for this window use `reserveTokens` = 2048 and \
+             `keepRecentTokens` = 2048 (a quarter of the window), or a model with a larger \
+             window"
+        );
+        let SettingsError::BudgetsExceedWindow { conflicts, .. } = error else { unreachable!() };
+        assert_eq!(conflicts.len(), 2);
     }
 
     #[test]

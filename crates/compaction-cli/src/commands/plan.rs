@@ -10,10 +10,13 @@ use crate::output::print_json;
 
 pub fn run(args: &PlanArgs) -> anyhow::Result<ExitStatus> {
     let (session, leaf) = super::load_with_leaf(&args.session)?;
-    let settings = setup::settings(&args.compaction)?;
-    let estimator = setup::estimator(&settings)?;
+    let mut resolved = setup::resolved_settings(&args.compaction)?;
     let session_model = compaction_core::context::build_context(&session, leaf).model;
     let session_model = session_model.as_ref().map(|m| m.model_id.as_str());
+    let window = setup::chat_window(&resolved, args.summarizer.model.as_deref(), session_model);
+    setup::fit_to_window(&mut resolved, &window)?;
+    let settings = resolved.settings.clone();
+    let estimator = setup::estimator(&settings)?;
     let serialize = SerializeOptions {
         tool_result_max_chars: usize::try_from(settings.tool_result_max_chars)
             .unwrap_or(usize::MAX),
@@ -21,14 +24,18 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitStatus> {
     };
     let inputs = PlanInputs {
         settings: &settings,
-        context_window: setup::chat_window(&settings, &args.summarizer, session_model),
+        context_window: window.tokens,
         summary_window: setup::summary_window(&settings, &args.summarizer, session_model),
         estimator: estimator.as_ref(),
         serialize: &serialize,
         instructions: args.instructions.as_deref(),
     };
     let plan = plan_compaction(&session, leaf, &inputs);
-    let report = report(&plan, estimator.name());
+    let mut report = report(&plan, estimator.name());
+    if let Value::Object(fields) = &mut report {
+        fields.insert("contextWindowSource".into(), json!(window));
+        fields.insert("windowScaledSettings".into(), scaled_settings(&resolved));
+    }
     if args.json {
         print_json(&report)?;
     } else {
@@ -38,6 +45,17 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitStatus> {
     Ok(ExitStatus::Success)
 }
 
+/// The budgets capped to a quarter of a small window, as `{key: value}`.
+pub fn scaled_settings(resolved: &compaction_core::settings::ResolvedSettings) -> Value {
+    let settings = serde_json::to_value(&resolved.settings).unwrap_or(Value::Null);
+    let fields: serde_json::Map<String, Value> = resolved
+        .window_scaled
+        .keys()
+        .map(|&key| (key.to_owned(), settings.get(key).cloned().unwrap_or(Value::Null)))
+        .collect();
+    Value::Object(fields)
+}
+
 /// The plan as JSON (the `plan --json` and `run --dry-run --json` shape).
 pub fn report(plan: &CompactionPlan, estimator: &str) -> Value {
     let mut report = json!({
@@ -45,7 +63,7 @@ pub fn report(plan: &CompactionPlan, estimator: &str) -> Value {
         "contextTokens": plan.context_tokens.tokens,
         "contextWindow": plan.context_window,
         "shouldCompact": plan.trigger.fire,
-        "reasons": plan.trigger.reasons.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "triggerReasons": plan.trigger.reasons.iter().map(ToString::to_string).collect::<Vec<_>>(),
     });
     let Value::Object(fields) = &mut report else { return report };
     match &plan.compaction {
@@ -66,7 +84,7 @@ pub fn report(plan: &CompactionPlan, estimator: &str) -> Value {
                 "previousSummary": preparation.previous_summary.is_some(),
                 "readFiles": preparation.read_files(),
                 "modifiedFiles": preparation.modified_files(),
-                "chunks": planned.summarizer_calls(),
+                "summarizerCalls": planned.summarizer_calls(),
                 "historyChunks": planned.history_chunks.len(),
                 "turnPrefixChunks": planned.turn_prefix_chunks.len(),
                 "mustKeep": preparation.must_keep(),
@@ -96,7 +114,19 @@ fn print_human(report: &Value) {
         "context: {tokens} tokens of {window} ({percent:.1}%), estimator {}",
         get("estimator").as_str().unwrap_or("?")
     );
-    let reasons: Vec<String> = get("reasons")
+    println!(
+        "window: {window} tokens, from {}",
+        get("contextWindowSource")["description"].as_str().unwrap_or("?")
+    );
+    if let Some(scaled) = get("windowScaledSettings").as_object().filter(|s| !s.is_empty()) {
+        let listed: Vec<String> =
+            scaled.iter().map(|(key, value)| format!("{key} {value}")).collect();
+        println!(
+            "budgets: {} (defaults capped at a quarter of the window; set them to override)",
+            listed.join(", ")
+        );
+    }
+    let reasons: Vec<String> = get("triggerReasons")
         .as_array()
         .map(|r| r.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
         .unwrap_or_default();
@@ -139,7 +169,7 @@ fn print_human(report: &Value) {
         number("estimatedTokensAfter"),
         number("keptTokens")
     );
-    println!("summarizer calls: {}", number("chunks"));
+    println!("summarizer calls: {}", number("summarizerCalls"));
     for (key, label) in [("readFiles", "read"), ("modifiedFiles", "modified")] {
         let files: Vec<String> = get(key)
             .as_array()

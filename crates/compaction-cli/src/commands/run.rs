@@ -73,7 +73,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
                     "entryId": outcome.entry.id,
                     "firstKeptEntryId": outcome.entry.kind.as_compaction().map(|c| c.first_kept_entry_id.clone()),
                     "tokensBefore": outcome.tokens_before,
-                    "tokensAfter": outcome.tokens_after,
+                    "estimatedTokensAfter": outcome.tokens_after,
                     "summarizer": summarizer.label(),
                     "summarizerCalls": outcome.summarizer_calls,
                     "usage": outcome.usage,

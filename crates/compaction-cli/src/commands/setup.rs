@@ -7,7 +7,7 @@ use compaction::provider::{LlmSummarizer, ProviderConfig, ProviderKind};
 use compaction::settings::load_settings_from_process;
 use compaction::summarizer::Summarizer;
 use compaction_core::models;
-use compaction_core::settings::{CompactionSettings, SettingsPatch};
+use compaction_core::settings::{CompactionSettings, ResolvedSettings, SettingsPatch};
 use compaction_core::tokens::{TokenEstimator, estimator_by_name};
 
 use super::{CommandError, ErrorKind};
@@ -15,6 +15,11 @@ use crate::cli::{CompactionFlags, ExtensionFlags, SummarizerFlags};
 
 /// Resolves the compaction settings for this invocation.
 pub fn settings(flags: &CompactionFlags) -> anyhow::Result<CompactionSettings> {
+    Ok(resolved_settings(flags)?.settings)
+}
+
+/// Resolves the compaction settings for this invocation, with the source of each value.
+pub fn resolved_settings(flags: &CompactionFlags) -> anyhow::Result<ResolvedSettings> {
     let patch = SettingsPatch {
         keep_recent_tokens: flags.keep_recent,
         reserve_tokens: flags.reserve,
@@ -26,9 +31,27 @@ pub fn settings(flags: &CompactionFlags) -> anyhow::Result<CompactionSettings> {
     };
     let cwd = std::env::current_dir()
         .map_err(|e| CommandError::io("cannot read the current directory", e))?;
-    let resolved = load_settings_from_process(&cwd, &patch)
-        .map_err(|e| CommandError::with_kind(ErrorKind::Settings, e.to_string()))?;
-    Ok(resolved.settings)
+    load_settings_from_process(&cwd, &patch).map_err(|error| match error {
+        compaction::settings::LoadError::Invalid(settings) => settings_error(&settings),
+        other => CommandError::with_kind(ErrorKind::Settings, other.to_string()),
+    })
+}
+
+/// A settings error for the user; budgets that do not fit the window also get the flags
+/// that would fix them.
+fn settings_error(error: &compaction_core::settings::SettingsError) -> anyhow::Error {
+    let mut message = error.to_string();
+    if let compaction_core::settings::SettingsError::BudgetsExceedWindow { conflicts, .. } = error {
+        let flags: Vec<String> = conflicts
+            .iter()
+            .map(|c| match c.key {
+                "reserveTokens" => format!("--reserve {}", c.suggested),
+                _ => format!("--keep-recent {}", c.suggested),
+            })
+            .collect();
+        message.push_str(&format!(" (flags: {})", flags.join(" ")));
+    }
+    CommandError::with_kind(ErrorKind::Settings, message)
 }
 
 /// The estimator the settings name.
@@ -37,14 +60,61 @@ pub fn estimator(settings: &CompactionSettings) -> anyhow::Result<Box<dyn TokenE
         .map_err(|e| CommandError::with_kind(ErrorKind::Settings, e.to_string()))
 }
 
+/// A context window and where it came from, as `plan` and `stats` report it.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ChatWindow {
+    /// The window in tokens.
+    #[serde(skip)]
+    pub tokens: u64,
+    /// `flag`, `env`, `settings`, `model-table` or `default`.
+    pub kind: &'static str,
+    /// The same for a reader: the flag, variable, file, or model table row.
+    pub description: String,
+}
+
 /// The chat model's window: `--context-window`/`contextWindow`, else the model table for
-/// `--model` or the session's model, else 128 000.
+/// `--model` or the session's model, else 128 000; with where it came from.
 pub fn chat_window(
-    settings: &CompactionSettings,
-    flags: &SummarizerFlags,
+    resolved: &ResolvedSettings,
+    model: Option<&str>,
     session_model: Option<&str>,
-) -> u64 {
-    models::context_window(flags.model.as_deref().or(session_model), settings.context_window)
+) -> ChatWindow {
+    use compaction_core::models::WindowSource;
+    use compaction_core::settings::SettingSource;
+    let model = model.or(session_model);
+    let window = models::resolve_context_window(model, resolved.settings.context_window);
+    let (kind, description) = match window.source {
+        WindowSource::Override => match resolved.source_of("contextWindow") {
+            SettingSource::Flag => ("flag", "--context-window".to_owned()),
+            SettingSource::Env => ("env", "COMPACTION_CONTEXT_WINDOW".to_owned()),
+            SettingSource::File(path) => {
+                ("settings", format!("`contextWindow` in {}", path.display()))
+            }
+            SettingSource::Default => ("default", "the built-in default".to_owned()),
+        },
+        WindowSource::ModelTable { model, row } => {
+            ("model-table", format!("the model table (`{model}` is a `{row}` model)"))
+        }
+        WindowSource::Default { model: Some(model) } => (
+            "default",
+            format!(
+                "the default for models not in the table (`{model}`); pass --context-window \
+                 with the window your server runs"
+            ),
+        ),
+        WindowSource::Default { model: None } => (
+            "default",
+            "the default (the session names no model; pass --model or --context-window)".to_owned(),
+        ),
+    };
+    ChatWindow { tokens: window.tokens, kind, description }
+}
+
+/// Fits the budgets left at their defaults to the chat window (a quarter of it at most)
+/// and checks the explicit ones; the error names every budget that does not fit, with the
+/// flags that change them.
+pub fn fit_to_window(resolved: &mut ResolvedSettings, window: &ChatWindow) -> anyhow::Result<()> {
+    resolved.fit_to_window(window.tokens, &window.description).map_err(|e| settings_error(&e))
 }
 
 /// The summary model's id when a provider is used.
@@ -196,14 +266,17 @@ impl Toolkit {
         session_model: Option<&str>,
         offline: bool,
     ) -> anyhow::Result<Toolkit> {
-        let settings = self::settings(compaction)?;
+        let mut resolved = self::resolved_settings(compaction)?;
+        let window = chat_window(&resolved, summarizer.model.as_deref(), session_model);
+        fit_to_window(&mut resolved, &window)?;
+        let settings = resolved.settings;
         let estimator = self::estimator(&settings)?;
         let offline_flags = SummarizerFlags { offline: true, ..summarizer.clone() };
         let flags = if offline { &offline_flags } else { summarizer };
         let (summarizer_box, secrets) = self::summarizer(&settings, flags, session_model)?;
         let redactor = compaction_core::serialize::Redactor::new(secrets);
         let extensions = self::extensions(extension, redactor.clone())?;
-        let context_window = chat_window(&settings, summarizer, session_model);
+        let context_window = window.tokens;
         Ok(Toolkit {
             settings,
             estimator,

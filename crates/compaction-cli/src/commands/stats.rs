@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use compaction_core::context::build_context;
-use compaction_core::settings::CompactionSettings;
+use compaction_core::settings::ResolvedSettings;
 use compaction_core::tokens::{TokenEstimator, context_tokens};
 use compaction_core::{Diagnostic, Session, Severity};
 use serde::Serialize;
@@ -30,6 +30,8 @@ pub struct Stats {
     pub estimator: String,
     pub context_tokens: u64,
     pub context_window: u64,
+    pub context_window_source: super::setup::ChatWindow,
+    pub window_scaled_settings: serde_json::Value,
     pub should_compact: bool,
     pub trigger_reasons: Vec<String>,
 }
@@ -38,9 +40,9 @@ pub fn collect(
     file: String,
     session: &Session,
     leaf: Option<usize>,
-    settings: &CompactionSettings,
+    resolved: &mut ResolvedSettings,
     estimator: &dyn TokenEstimator,
-) -> Stats {
+) -> anyhow::Result<Stats> {
     let mut entry_types = BTreeMap::new();
     for entry in session.entries() {
         let key = match entry.role() {
@@ -55,17 +57,22 @@ pub fn collect(
         *context_roles.entry(message.role().to_owned()).or_insert(0) += 1;
     }
     let tokens = context_tokens(session, &context, estimator);
-    let context_window = compaction_core::models::context_window(
+    let window = super::setup::chat_window(
+        resolved,
+        None,
         context.model.as_ref().map(|m| m.model_id.as_str()),
-        settings.context_window,
     );
+    super::setup::fit_to_window(resolved, &window)?;
+    let context_window = window.tokens;
     let decision = compaction_core::should_compact(
         tokens.tokens,
         context.items.len() as u64,
         context_window,
-        settings,
+        &resolved.settings,
     );
-    Stats {
+    Ok(Stats {
+        context_window_source: window,
+        window_scaled_settings: super::plan::scaled_settings(resolved),
         estimator: estimator.name().to_owned(),
         context_tokens: tokens.tokens,
         context_window,
@@ -83,7 +90,7 @@ pub fn collect(
         thinking_level: context.thinking_level.clone(),
         model: context.model.clone(),
         diagnostics: session.diagnostics().to_vec(),
-    }
+    })
 }
 
 pub fn run(args: &StatsArgs) -> anyhow::Result<ExitStatus> {
@@ -93,15 +100,15 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<ExitStatus> {
         context_window: args.context_window,
         ..Default::default()
     };
-    let settings = super::setup::settings(&flags)?;
-    let estimator = super::setup::estimator(&settings)?;
+    let mut resolved = super::setup::resolved_settings(&flags)?;
+    let estimator = super::setup::estimator(&resolved.settings)?;
     let stats = collect(
         args.session.file.display().to_string(),
         &session,
         leaf,
-        &settings,
+        &mut resolved,
         estimator.as_ref(),
-    );
+    )?;
     if args.json {
         print_json(&stats)?;
     } else {
@@ -137,6 +144,10 @@ fn print_human(stats: &Stats) {
         stats.context_window,
         stats.context_tokens as f64 * 100.0 / stats.context_window.max(1) as f64,
         stats.estimator
+    );
+    println!(
+        "  window           {} tokens, from {}",
+        stats.context_window, stats.context_window_source.description
     );
     if stats.should_compact {
         println!("  compaction       would trigger: {}", stats.trigger_reasons.join("; "));
