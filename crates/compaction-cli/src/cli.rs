@@ -28,7 +28,14 @@ pub enum Command {
     Plan(PlanArgs),
     /// Compact a session: summarize the older part and append a compaction entry.
     Run(RunArgs),
-    /// Move to another entry of the tree, summarizing the branch left behind.
+    /// Summarize the branch left behind when moving to another entry (with --summarize);
+    /// without it, show what would be summarized and write nothing.
+    ///
+    /// pi's format has no record of a current position: the leaf is the last entry of the
+    /// file, and a move becomes real only when the next entry is appended under the target.
+    /// With --summarize, a `branch_summary` entry is appended under the target and becomes
+    /// the leaf. Without it, nothing is written; pass `--leaf ID` to later commands
+    /// (context, plan, run) to work from the target.
     Branch(BranchArgs),
     /// List the leaves of the session tree with their last message.
     Leaves(LeavesArgs),
@@ -271,7 +278,8 @@ pub struct BranchArgs {
     /// The leaf being left (default: the current leaf).
     #[arg(long, value_name = "ID")]
     pub from: Option<String>,
-    /// Summarize the abandoned branch into a `branch_summary` entry under the target.
+    /// Append a `branch_summary` of the abandoned branch under the target; it becomes the
+    /// leaf, so pi continues from the target. Without this flag nothing is written.
     #[arg(long)]
     pub summarize: bool,
     /// Custom instructions for the branch summary.

@@ -550,3 +550,151 @@ fn budgets_that_do_not_fit_are_named_in_one_error_with_working_flags() {
         assert!(out.contains(part), "{part}: {out}");
     }
 }
+
+const SCHEMA_CHECK: &str = r#"
+import json, sys, jsonschema
+failures = []
+for schema_path, expect_valid, text in json.load(sys.stdin):
+    schema = json.load(open(schema_path))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    errors = [e.message for e in jsonschema.Draft202012Validator(schema).iter_errors(json.loads(text))]
+    if expect_valid == bool(errors):
+        failures.append((schema_path, expect_valid, text[:300], errors[:3]))
+if failures:
+    sys.exit(repr(failures))
+"#;
+
+/// The stdout of a rendered run.
+fn stdout_of(out: &str) -> String {
+    out.split("--- stdout\n").nth(1).unwrap().split("--- stderr").next().unwrap().to_owned()
+}
+
+/// Real `--json` output of every command, and of errors, validated against the schemas in
+/// `docs/json/` (with python3's `jsonschema`, as the extension protocol's schema is tested);
+/// altered copies that break a schema must be rejected, so the schemas are not vacuous.
+#[test]
+fn json_output_of_every_command_matches_its_schema() {
+    let has_jsonschema = Command::new("python3")
+        .args(["-c", "import jsonschema"])
+        .output()
+        .is_ok_and(|output| output.status.success());
+    if !has_jsonschema {
+        println!("skipped: python3 with the jsonschema module is not available");
+        return;
+    }
+    let fixtures = fixtures_dir();
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["offline-coding.jsonl", "branch-two.jsonl", "v1-legacy.jsonl"] {
+        std::fs::copy(fixture(name), dir.path().join(name)).unwrap();
+    }
+    std::fs::write(dir.path().join("text.txt"), "plain text, not a session\n").unwrap();
+    let tmp = dir.path();
+    let cases: Vec<(&str, &[&str], &Path)> = vec![
+        ("stats", &["stats", "small-linear.jsonl", "--json"], &fixtures),
+        ("stats", &["stats", "damaged.jsonl", "--json", "--context-window", "8192"], &fixtures),
+        ("context", &["context", "small-linear.jsonl", "--json"], &fixtures),
+        ("tree", &["tree", "branching.jsonl", "--json"], &fixtures),
+        ("check", &["check", "damaged.jsonl", "--json"], &fixtures),
+        ("leaves", &["leaves", "branch-two.jsonl", "--json"], &fixtures),
+        ("tokens", &["tokens", "small-linear.jsonl", "--json"], &fixtures),
+        ("tokens", &["tokens", "text.txt", "--json"], tmp),
+        ("plan", &["plan", "offline-coding.jsonl", "--keep-recent", "500", "--json"], &fixtures),
+        ("plan", &["plan", "small-linear.jsonl", "--json"], &fixtures),
+        ("migrate", &["migrate", "v1-legacy.jsonl", "--json"], tmp),
+        ("migrate", &["migrate", "v1-legacy.jsonl", "--json"], tmp),
+        (
+            "branch",
+            &["branch", "branch-two.jsonl", "--from", "6dee93a9", "--to", "e80776cc", "--json"],
+            &fixtures,
+        ),
+        (
+            "branch",
+            &["branch", "branch-two.jsonl", "--to", "e80776cc", "--summarize", "--json"],
+            tmp,
+        ),
+        (
+            "run",
+            &[
+                "run",
+                "offline-coding.jsonl",
+                "--json",
+                "--extension",
+                r#"cat >/dev/null; echo '{"action":"cancel","reason":"r"}'"#,
+            ],
+            tmp,
+        ),
+        ("run", &["run", "offline-coding.jsonl", "--keep-recent", "500", "--json"], tmp),
+        ("run", &["run", "offline-coding.jsonl", "--keep-recent", "500", "--json"], tmp),
+        ("error", &["stats", "no-such-file.jsonl", "--json"], &fixtures),
+        ("error", &["plan", "small-linear.jsonl", "--json", "--bogus"], &fixtures),
+        ("error", &["plan", "small-linear.jsonl", "--json", "--reserve", "999999"], &fixtures),
+    ];
+    let schema = |name: &str| {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../docs/json")
+            .join(format!("{name}.schema.json"))
+            .display()
+            .to_string()
+    };
+    let mut checks: Vec<(String, bool, String)> = Vec::new();
+    for (name, args, cwd) in &cases {
+        let out = run(args, cwd);
+        let stdout = stdout_of(&out);
+        let value: serde_json::Value =
+            serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {out}"));
+        assert_eq!(value.get("error").is_some(), *name == "error", "{args:?}: {out}");
+        checks.push((schema(name), true, stdout));
+    }
+    // Broken copies: a required field missing, a wrong type, an unknown error kind.
+    let stats: serde_json::Value = serde_json::from_str(&checks[0].2).unwrap();
+    let mut missing = stats.clone();
+    missing.as_object_mut().unwrap().remove("contextWindow");
+    checks.push((schema("stats"), false, missing.to_string()));
+    let mut wrong = stats.clone();
+    wrong["triggerReasons"] = serde_json::json!("none");
+    checks.push((schema("stats"), false, wrong.to_string()));
+    let mut no_severity: serde_json::Value = serde_json::from_str(&checks[4].2).unwrap();
+    no_severity["diagnostics"][0].as_object_mut().unwrap().remove("severity");
+    checks.push((schema("check"), false, no_severity.to_string()));
+    checks.push((schema("error"), false, r#"{"error":{"kind":"oops","message":"m"}}"#.to_owned()));
+    let mut child = Command::new("python3")
+        .args(["-c", SCHEMA_CHECK])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write as _;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(serde_json::to_string(&checks).unwrap().as_bytes()).unwrap();
+    }
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+}
+
+#[test]
+fn branch_without_summarize_says_nothing_was_written_and_how_to_move() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("branch-two.jsonl"), dir.path().join("b.jsonl")).unwrap();
+    let before = std::fs::read(dir.path().join("b.jsonl")).unwrap();
+    let out = run(&["branch", "b.jsonl", "--to", "e80776cc"], dir.path());
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    for part in [
+        "nothing written",
+        "the leaf is the last entry of the file",
+        "`--leaf e80776cc`",
+        "--summarize",
+    ] {
+        assert!(out.contains(part), "{part}: {out}");
+    }
+    assert_eq!(std::fs::read(dir.path().join("b.jsonl")).unwrap(), before);
+    let json = stdout_json(&run(&["branch", "b.jsonl", "--to", "e80776cc", "--json"], dir.path()));
+    assert_eq!(json["written"], false);
+    assert!(json["hint"].as_str().unwrap().contains("--leaf e80776cc"), "{json}");
+    let help = run(&["branch", "--help"], dir.path());
+    assert!(
+        help.contains("Summarize the branch left behind") && help.contains("write nothing."),
+        "{help}"
+    );
+    assert!(!help.contains("Move to another entry"), "{help}");
+}

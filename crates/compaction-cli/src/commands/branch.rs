@@ -1,8 +1,10 @@
 //! `compaction branch`: move to another entry, summarizing the branch left behind.
 //!
-//! Without `--summarize` nothing is written: pi's format has no "current leaf" record, so a
-//! move is only visible once something is appended under the target. With `--summarize`
-//! the `branch_summary` entry is appended as a child of the target (`fromId` = old leaf).
+//! Without `--summarize` nothing is written: pi's format has no "current leaf" record (the
+//! leaf is the last entry of the file), so a move is only visible once something is
+//! appended under the target; the output says so and names `--leaf` and `--summarize`.
+//! With `--summarize` the `branch_summary` entry is appended as a child of the target
+//! (`fromId` = old leaf) and becomes the leaf.
 
 use compaction::navigate::{BranchPlan, NavigateError, NavigateRequest};
 use compaction_core::Session;
@@ -44,11 +46,17 @@ pub fn run(args: &BranchArgs) -> anyhow::Result<ExitStatus> {
         let plan = compactor
             .plan_navigation(store.session(), &request)
             .map_err(|e| CommandError::usage(format!("{}: {e}", path.display())))?;
-        let report = plan_report(store.session(), &plan);
+        let mut report = plan_report(store.session(), &plan);
+        let hint = nothing_written_hint(&args.to, args.summarize);
+        if let Value::Object(fields) = &mut report {
+            fields.insert("written".into(), Value::Bool(false));
+            fields.insert("hint".into(), Value::String(hint.clone()));
+        }
         if args.json {
             print_json(&report)?;
         } else {
-            print_plan(&report, args.summarize);
+            print_plan(&report);
+            println!("{hint}");
         }
         return Ok(ExitStatus::Success);
     }
@@ -132,7 +140,23 @@ fn plan_report(session: &Session, plan: &BranchPlan) -> Value {
     })
 }
 
-fn print_plan(report: &Value, summarize: bool) {
+/// What happened (nothing was written) and how to make the move real, in pi's terms.
+fn nothing_written_hint(target: &str, dry_run_of_summarize: bool) -> String {
+    if dry_run_of_summarize {
+        return format!(
+            "nothing written (dry run); without --dry-run a branch_summary entry is appended \
+             under {target} and becomes the leaf"
+        );
+    }
+    format!(
+        "nothing written: in pi's format the leaf is the last entry of the file, so a move \
+         is persisted only by the next entry appended under {target}. To work from {target}, \
+         pass `--leaf {target}` to later commands (context, plan, run), or rerun with \
+         --summarize to append a branch summary under it (it becomes the leaf)"
+    )
+}
+
+fn print_plan(report: &Value) {
     let text = |key: &str| report.get(key).and_then(Value::as_str).unwrap_or("-").to_owned();
     let count = |key: &str| report.get(key).and_then(Value::as_array).map_or(0, Vec::len);
     println!(
@@ -157,8 +181,5 @@ fn print_plan(report: &Value, summarize: bool) {
         if !files.is_empty() {
             println!("{label} files: {}", files.join(", "));
         }
-    }
-    if !summarize {
-        println!("(pass --summarize to write a branch summary under the target)");
     }
 }

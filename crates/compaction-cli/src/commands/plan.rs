@@ -98,7 +98,7 @@ pub fn report(plan: &CompactionPlan, estimator: &str) -> Value {
             fields.insert("reason".into(), Value::String(error.to_string()));
             // Nothing to compact is an answer; a request that cannot fit is a problem.
             let is_problem = matches!(error, PlanError::NoRoom(_));
-            fields.insert("error".into(), Value::Bool(is_problem));
+            fields.insert("noRoom".into(), Value::Bool(is_problem));
         }
     }
     report
