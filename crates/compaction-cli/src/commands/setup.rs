@@ -31,9 +31,11 @@ pub fn resolved_settings(flags: &CompactionFlags) -> anyhow::Result<ResolvedSett
     };
     let cwd = std::env::current_dir()
         .map_err(|e| CommandError::io("cannot read the current directory", e))?;
-    load_settings_from_process(&cwd, &patch).map_err(|error| match error {
-        compaction::settings::LoadError::Invalid(settings) => settings_error(&settings),
-        other => CommandError::with_kind(ErrorKind::Settings, other.to_string()),
+    load_settings_from_process(&cwd, &patch).map_err(|error| {
+        if let compaction::settings::LoadError::Invalid(settings) = &error {
+            return settings_error(settings);
+        }
+        CommandError::with_kind(ErrorKind::Settings, error.to_string())
     })
 }
 
