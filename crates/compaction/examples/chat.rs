@@ -9,6 +9,17 @@
 //!     --model local --context-window 8192 --keep-recent-tokens 2000 --session /tmp/local.jsonl
 //! ```
 //! Local servers usually need no key: without `OPENAI_API_KEY` an empty bearer token is sent.
+//! With Ollama, pass the window the model runs with (its `num_ctx`):
+//!
+//! ```text
+//! cargo run -p compaction --example chat -- --base-url http://localhost:11434/v1 \
+//!     --model qwen2.5-coder:7b --context-window 8192 --session /tmp/ollama.jsonl
+//! ```
+//!
+//! Settings are read as the `compaction` command reads them (flags > `COMPACTION_*` >
+//! `.pi/settings.json` > `~/.pi/agent/settings.json` > defaults), and budgets left at their
+//! defaults are fitted to the window. The program exits with status 1 when a turn failed
+//! (for example when the server cannot be reached), after saving the session.
 
 use std::path::PathBuf;
 
@@ -18,14 +29,24 @@ use compaction::harness::chat::{ChatOptions, chat_loop};
 use compaction::harness::{ChatModel, CompactingSession};
 use compaction::offline::OfflineSummarizer;
 use compaction::provider::{ApiKey, LlmSummarizer, ProviderClient, ProviderConfig, ProviderKind};
+use compaction::settings::load_settings_from_process;
 use compaction::store::{OpenOptions, SessionStore};
 use compaction::summarizer::Summarizer;
+use compaction_core::models::resolve_context_window;
 use compaction_core::serialize::Redactor;
-use compaction_core::settings::CompactionSettings;
+use compaction_core::settings::SettingsPatch;
 use compaction_core::tokens::estimator_by_name;
 
 #[derive(Parser)]
-#[command(about = "Chat with an OpenAI-compatible model; the context is compacted automatically")]
+#[command(
+    about = "Chat with an OpenAI-compatible model; the context is compacted automatically",
+    after_help = "Type one prompt per line; replies stream back. `/compact` compacts the \
+                  session by hand. Lines in brackets report compactions and errors. End the \
+                  input (Ctrl-D) to quit; the exit status is 1 when any turn failed, e.g. \
+                  because the server could not be reached.\n\n\
+                  Settings come from the same places as the `compaction` command's: flags, \
+                  COMPACTION_* variables, .pi/settings.json, ~/.pi/agent/settings.json."
+)]
 struct Args {
     /// Base URL of the OpenAI-compatible API.
     #[arg(long, default_value = "https://api.openai.com/v1")]
@@ -53,20 +74,35 @@ struct Args {
     system: String,
 }
 
-fn main() -> anyhow::Result<()> {
+fn main() -> std::process::ExitCode {
     let args = Args::parse();
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    runtime.block_on(run(args))
+    let result = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(anyhow::Error::from)
+        .and_then(|runtime| runtime.block_on(run(args)));
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
 }
 
 async fn run(args: Args) -> anyhow::Result<()> {
-    let model = ChatModel::new("openai", &args.model, args.context_window);
-    let mut settings = CompactionSettings::default();
-    // Keep the reply's room and the kept messages proportionate to small windows.
-    settings.reserve_tokens = settings.reserve_tokens.min(model.context_window / 4);
-    settings.keep_recent_tokens = args
-        .keep_recent_tokens
-        .unwrap_or(settings.keep_recent_tokens.min(model.context_window / 4));
+    // The same settings as the `compaction` command, these flags on top.
+    let flags = SettingsPatch {
+        keep_recent_tokens: args.keep_recent_tokens,
+        context_window: args.context_window.map(Some),
+        ..SettingsPatch::default()
+    };
+    let mut resolved = load_settings_from_process(&std::env::current_dir()?, &flags)?;
+    let window = resolve_context_window(Some(&args.model), resolved.settings.context_window);
+    // Budgets left at their defaults shrink to fit small windows; explicit ones are checked.
+    resolved.fit_to_window(window.tokens, &format!("the window of {}", args.model))?;
+    let settings = resolved.settings;
+    let model = ChatModel::new("openai", &args.model, Some(window.tokens));
     let key = ApiKey::from_env("OPENAI_API_KEY").unwrap_or_else(|_| ApiKey::new(""));
     let mut config = ProviderConfig::new(ProviderKind::OpenAi, &args.model);
     config.base_url = Some(args.base_url.clone());
@@ -103,5 +139,14 @@ async fn run(args: Args) -> anyhow::Result<()> {
         stats.compactions,
         args.session.display()
     );
+    if stats.failed_turns > 0 {
+        anyhow::bail!(
+            "{} of {} turns failed; is the server at {} reachable and serving `{}`?",
+            stats.failed_turns,
+            stats.turns + stats.failed_turns,
+            args.base_url,
+            args.model
+        );
+    }
     Ok(())
 }
