@@ -85,6 +85,12 @@ pub struct CompactionFlags {
     /// Output budget of the summary in tokens (`maxSummaryTokens`).
     #[arg(long, value_name = "TOKENS")]
     pub max_summary_tokens: Option<u64>,
+    /// The summary model's window when it is not the chat model (`summaryContextWindow`).
+    #[arg(long, value_name = "TOKENS")]
+    pub summary_context_window: Option<u64>,
+    /// Give up on a compaction or branch summary after this long (`timeoutSeconds`, 180).
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<u64>,
 }
 
 /// Which summarizer writes the summary. Without `--provider`, the offline summarizer.

@@ -29,18 +29,18 @@ where
     }))
 }
 
-/// A spinner on stderr with elapsed time and streamed output tokens (hidden when stderr
-/// is not a terminal, with `--quiet` or `--json`).
+/// A spinner on stderr with elapsed time against the deadline and streamed output tokens
+/// (hidden when stderr is not a terminal, with `--quiet` or `--json`).
 pub struct Progress {
     bar: ProgressBar,
 }
 
 impl Progress {
-    pub fn new(enabled: bool, label: String) -> Self {
+    /// A spinner labelled `label` for work that gives up after `deadline`.
+    pub fn new(enabled: bool, label: String, deadline: Duration) -> Self {
         let enabled = enabled && std::io::stderr().is_terminal();
         let bar = if enabled { ProgressBar::new_spinner() } else { ProgressBar::hidden() };
-        if let Ok(style) = ProgressStyle::with_template("{spinner} {prefix} · {msg} · {elapsed}")
-        {
+        if let Ok(style) = ProgressStyle::with_template(&template(deadline)) {
             bar.set_style(style);
         }
         bar.set_prefix(label);
@@ -79,8 +79,26 @@ impl Progress {
     }
 }
 
+/// The progress line: spinner, label, message, and elapsed time of the deadline, e.g.
+/// `⠋ openai/gpt-4o · summarizing (History, call 1/2) · 12s of 180s deadline`.
+fn template(deadline: Duration) -> String {
+    format!("{{spinner}} {{prefix}} · {{msg}} · {{elapsed}} of {}s deadline", deadline.as_secs())
+}
+
 impl Drop for Progress {
     fn drop(&mut self) {
         self.finish();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_line_shows_the_deadline() {
+        let line = template(Duration::from_secs(180));
+        assert!(ProgressStyle::with_template(&line).is_ok());
+        assert_eq!(line, "{spinner} {prefix} · {msg} · {elapsed} of 180s deadline");
     }
 }

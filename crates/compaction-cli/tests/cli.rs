@@ -697,4 +697,41 @@ fn branch_without_summarize_says_nothing_was_written_and_how_to_move() {
         "{help}"
     );
     assert!(!help.contains("Move to another entry"), "{help}");
+/// A provider that accepts the connection and never answers: `run` gives up at the
+/// `--timeout` deadline (not after minutes of idle timeouts and retries), says which
+/// deadline expired and how to change it, and leaves the session byte-identical.
+#[test]
+fn run_against_a_silent_server_ends_at_the_timeout_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("offline-coding.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    let before = std::fs::read(dir.path().join("s.jsonl")).unwrap();
+    // Bound but never accepted: the kernel completes the handshake, nothing ever answers.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base_url = format!("http://{}/v1", silent.local_addr().unwrap());
+    let started = std::time::Instant::now();
+    let out = run(
+        &[
+            "run",
+            "s.jsonl",
+            "--provider",
+            "openai",
+            "--model",
+            "local",
+            "--base-url",
+            &base_url,
+            "--keep-recent",
+            "500",
+            "--min-turns",
+            "0",
+            "--timeout",
+            "1",
+        ],
+        dir.path(),
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(20), "{:?}", started.elapsed());
+    assert!(out.starts_with("exit: 1\n"), "{out}");
+    assert!(out.contains("deadline of 1 s") && out.contains("--timeout"), "{out}");
+    assert!(out.contains("the session file was not changed"), "{out}");
+    assert_eq!(std::fs::read(dir.path().join("s.jsonl")).unwrap(), before);
+    drop(silent);
 }

@@ -102,6 +102,30 @@ pub fn chunk_blocks(
     Ok(chunks)
 }
 
+/// Splits a transcript chunk in two near its middle, for a request the model rejected as too
+/// long: at the message boundary (blank line) closest to the middle, else at the closest line
+/// break, else between characters. The separator at the cut is dropped; `None` when the text
+/// holds fewer than two characters. Both halves are non-empty and keep the text's order.
+pub fn split_in_two(text: &str) -> Option<(&str, &str)> {
+    let middle = text.len() / 2;
+    for separator in ["\n\n", "\n"] {
+        let best = text
+            .match_indices(separator)
+            .map(|(at, _)| at)
+            .filter(|&at| at > 0 && at + separator.len() < text.len())
+            .min_by_key(|&at| at.abs_diff(middle));
+        if let Some(at) = best {
+            return Some((&text[..at], &text[at + separator.len()..]));
+        }
+    }
+    let chars = text.chars().count();
+    if chars < 2 {
+        return None;
+    }
+    let at = text.char_indices().nth(chars / 2).map_or(text.len(), |(index, _)| index);
+    Some((&text[..at], &text[at..]))
+}
+
 /// Splits text at line breaks (and long lines at characters) into pieces under `limit`.
 fn split_to_fit(text: &str, limit: u64, tokens: &dyn Fn(&str) -> u64) -> Vec<String> {
     let mut pieces = Vec::new();
@@ -179,8 +203,29 @@ mod tests {
         assert!(chunk_blocks(&["x".to_owned()], budget(20), &chars_over_four).is_err());
     }
 
+    #[test]
+    fn split_in_two_prefers_message_then_line_boundaries() {
+        assert_eq!(split_in_two("aaaa\n\nbb\n\ncccc"), Some(("aaaa\n\nbb", "cccc")));
+        assert_eq!(split_in_two("one\ntwo\nthree"), Some(("one\ntwo", "three")));
+        assert_eq!(split_in_two("abcd日"), Some(("ab", "cd日")));
+        assert_eq!(split_in_two("日"), None);
+        assert_eq!(split_in_two("\n\n"), Some(("\n", "\n")));
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn split_in_two_keeps_every_character_but_the_cut(text in "[a-z日\n]{0,200}") {
+            if let Some((first, second)) = split_in_two(&text) {
+                prop_assert!(!first.is_empty() && !second.is_empty());
+                let rest = &text[first.len()..text.len() - second.len()];
+                prop_assert!(["", "\n", "\n\n"].contains(&rest), "cut dropped {rest:?}");
+                prop_assert!(text.starts_with(first) && text.ends_with(second));
+            } else {
+                prop_assert!(text.chars().count() < 2);
+            }
+        }
+
         #[test]
         fn chunks_fit_keep_order_and_lose_nothing(
             blocks in proptest::collection::vec("[a-z日😀 \n]{0,400}", 1..30),

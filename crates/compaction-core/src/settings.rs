@@ -71,6 +71,13 @@ pub struct CompactionSettings {
     pub strategy: crate::prune::Strategy,
     /// The prune rules (see [`crate::prune::PruneSettings`] for each key and default).
     pub prune: crate::prune::PruneSettings,
+    /// The summary model's context window in tokens, when it is not the chat model; `None`
+    /// uses the chat model's window (`contextWindow` included) when the summary model is the
+    /// chat model, else the model table.
+    pub summary_context_window: Option<u64>,
+    /// Longest time one compaction or branch summary may take, in seconds, before it gives
+    /// up and leaves the session file unchanged (180).
+    pub timeout_seconds: u64,
 }
 
 impl Default for CompactionSettings {
@@ -94,6 +101,8 @@ impl Default for CompactionSettings {
             context_window: None,
             strategy: crate::prune::Strategy::Hybrid,
             prune: crate::prune::PruneSettings::default(),
+            summary_context_window: None,
+            timeout_seconds: 180,
         }
     }
 }
@@ -215,6 +224,8 @@ pub const SETTING_KEYS: &[&str] = &[
     "contextWindow",
     "strategy",
     "prune",
+    "summaryContextWindow",
+    "timeoutSeconds",
 ];
 
 /// Values one layer sets; `None` leaves the key to lower layers. For optional settings,
@@ -239,6 +250,8 @@ pub struct SettingsPatch {
     pub context_window: Option<Option<u64>>,
     pub strategy: Option<crate::prune::Strategy>,
     pub prune: Option<crate::prune::PruneSettings>,
+    pub summary_context_window: Option<Option<u64>>,
+    pub timeout_seconds: Option<u64>,
 }
 
 /// A raw value of one key, from JSON or from text (environment).
@@ -421,6 +434,11 @@ impl SettingsPatch {
             }
             "strategy" => self.strategy = Some(raw.strategy().map_err(malformed)?),
             "prune" => self.prune = Some(raw.prune().map_err(malformed)?),
+            "summaryContextWindow" => {
+                self.summary_context_window =
+                    Some(raw.optional(RawValue::count).map_err(malformed)?)
+            }
+            "timeoutSeconds" => self.timeout_seconds = Some(raw.count().map_err(malformed)?),
             other => {
                 return Err(SettingsError::Malformed {
                     origin: source.clone(),
@@ -453,6 +471,8 @@ impl SettingsPatch {
             self.context_window.is_some(),
             self.strategy.is_some(),
             self.prune.is_some(),
+            self.summary_context_window.is_some(),
+            self.timeout_seconds.is_some(),
         ];
         SETTING_KEYS.iter().zip(set).filter_map(|(key, set)| set.then_some(*key)).collect()
     }
@@ -482,6 +502,8 @@ impl SettingsPatch {
         put(&mut settings.context_window, &self.context_window);
         put(&mut settings.strategy, &self.strategy);
         put(&mut settings.prune, &self.prune);
+        put(&mut settings.summary_context_window, &self.summary_context_window);
+        put(&mut settings.timeout_seconds, &self.timeout_seconds);
     }
 }
 
@@ -589,6 +611,7 @@ impl ResolvedSettings {
             ("maxSummaryTokens", s.max_summary_tokens),
             ("branchMaxSummaryTokens", s.branch_max_summary_tokens),
             ("toolResultMaxChars", s.tool_result_max_chars),
+            ("timeoutSeconds", s.timeout_seconds),
         ] {
             if value == 0 {
                 return Err(self.invalid(key, "must be at least 1".to_owned()));
@@ -599,6 +622,9 @@ impl ResolvedSettings {
                 "maxMessages",
                 "must be at least 1 (or null to turn the rule off)".to_owned(),
             ));
+        }
+        if s.summary_context_window == Some(0) {
+            return Err(self.invalid("summaryContextWindow", "must be at least 1".to_owned()));
         }
         match s.context_window {
             Some(0) => Err(self.invalid("contextWindow", "must be at least 1".to_owned())),
@@ -736,6 +762,8 @@ mod tests {
             (json!({"threshold":0}), "threshold"),
             (json!({"estimator":"gpt2"}), "estimator"),
             (json!({"maxMessages":0}), "maxMessages"),
+            (json!({"timeoutSeconds":0}), "timeoutSeconds"),
+            (json!({"summaryContextWindow":0}), "summaryContextWindow"),
         ] {
             let layer = patch(json!({"compaction": compaction}), &source);
             let error = ResolvedSettings::resolve(&[(source.clone(), layer)]).unwrap_err();

@@ -19,6 +19,8 @@ use compaction_core::serialize::{Redactor, SerializeOptions};
 use compaction_core::session::{Session, UnknownEntryId};
 use compaction_core::settings::CompactionSettings;
 use compaction_core::tokens::TokenEstimator;
+use std::time::Duration;
+
 use futures_util::future::try_join;
 use tokio_util::sync::CancellationToken;
 
@@ -27,7 +29,10 @@ use crate::extension::{
     AfterCompactEvent, BeforeCompactEvent, CompactionDecision, ExtensionWarning, Extensions,
 };
 use crate::store::{NewEntry, Parent, SessionStore, StoreError};
-use crate::summarizer::{Summarizer, SummaryKind, SummaryProgress, SummaryRequest, SummaryUsage};
+use crate::summarizer::{
+    Summarizer, SummaryKind, SummaryProgress, SummaryRequest, SummaryUsage, render_user_prompt,
+};
+use compaction_core::budget::split_in_two;
 
 /// Why a compaction runs.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
@@ -123,9 +128,31 @@ pub enum CompactError {
          (the summary plus the kept messages); lower keepRecentTokens or maxSummaryTokens"
     )]
     NotReducing { before: u64, after: u64 },
+    /// The compaction did not finish within its deadline (`timeoutSeconds`); the
+    /// summarizer requests under way were abandoned and nothing was written.
+    #[error("{}", DeadlineText("the compaction", *.limit))]
+    TimedOut {
+        /// The deadline that expired.
+        limit: Duration,
+    },
     /// The store could not append the entry.
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+/// Says which deadline expired and how to change it.
+pub(crate) struct DeadlineText(pub(crate) &'static str, pub(crate) Duration);
+
+impl std::fmt::Display for DeadlineText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} did not finish within its deadline of {} s; raise it with the \
+             `timeoutSeconds` setting or `--timeout SECONDS`",
+            self.0,
+            self.1.as_secs()
+        )
+    }
 }
 
 impl From<PlanError> for CompactError {
@@ -161,6 +188,11 @@ impl std::fmt::Debug for Compactor<'_> {
 }
 
 impl Compactor<'_> {
+    /// The longest one compaction or branch summary may take (`timeoutSeconds`).
+    pub fn deadline(&self) -> Duration {
+        Duration::from_secs(self.settings.timeout_seconds.max(1))
+    }
+
     fn serialize_options(&self) -> SerializeOptions {
         SerializeOptions {
             tool_result_max_chars: usize::try_from(self.settings.tool_result_max_chars)
@@ -189,6 +221,11 @@ impl Compactor<'_> {
     }
 
     /// Compacts the session in `store` and appends the `compaction` entry.
+    ///
+    /// Everything before the append (extension hooks, every summarizer call) must finish
+    /// within [`Compactor::deadline`]; past it the work under way is dropped (requests
+    /// aborted, extension processes killed) and [`CompactError::TimedOut`] is returned with
+    /// the file unchanged.
     pub async fn run(
         &self,
         store: &mut SessionStore,
@@ -196,6 +233,8 @@ impl Compactor<'_> {
         cancel: &CancellationToken,
         progress: &(dyn Fn(CompactionProgress) + Send + Sync),
     ) -> Result<CompactOutcome, CompactError> {
+        let limit = self.deadline();
+        let deadline = tokio::time::Instant::now() + limit;
         let leaf = store.session().resolve_leaf(request.leaf.as_deref())?;
         let plan = self.plan(store.session(), leaf, request.instructions.as_deref());
         let mut planned = plan.compaction?;
@@ -215,7 +254,10 @@ impl Compactor<'_> {
                 settings: &settings,
                 cancel: cancel.clone(),
             };
-            let hooks = self.extensions.decide_compaction(&event).await;
+            let hooks =
+                tokio::time::timeout_at(deadline, self.extensions.decide_compaction(&event))
+                    .await
+                    .map_err(|_elapsed| CompactError::TimedOut { limit })?;
             warnings = hooks.warnings;
             match hooks.decision {
                 CompactionDecision::Cancelled { reason, extension } => {
@@ -257,8 +299,10 @@ impl Compactor<'_> {
                 }
             }
         }
-        let (summary, usage, calls) =
-            self.summarize(&planned, instructions.as_deref(), cancel, progress).await?;
+        let summarizing = self.summarize(&planned, instructions.as_deref(), cancel, progress);
+        let (summary, usage, calls) = tokio::time::timeout_at(deadline, summarizing)
+            .await
+            .map_err(|_elapsed| CompactError::TimedOut { limit })??;
         let usage_value = serde_json::to_value(usage).ok();
         let fields = planned.preparation.entry_fields(&summary, usage_value);
         let stored_summary =
@@ -346,13 +390,14 @@ impl Compactor<'_> {
             first_call: planned.history_chunks.len() + 1,
             ..history.clone()
         };
-        let ((history, history_usage), (prefix, prefix_usage)) = try_join(
-            self.run_job(history, cancel, progress),
-            self.run_job(prefix, cancel, progress),
-        )
-        .await?;
+        let ((history, history_usage, history_calls), (prefix, prefix_usage, prefix_calls)) =
+            try_join(
+                self.run_job(history, cancel, progress),
+                self.run_job(prefix, cancel, progress),
+            )
+            .await?;
         let summary = merge_summaries(history.as_deref(), prefix.as_deref());
-        Ok((summary, history_usage.add(&prefix_usage), calls))
+        Ok((summary, history_usage.add(&prefix_usage), history_calls + prefix_calls))
     }
 
     /// Splits messages into transcript chunks that fit this compactor's summarizer.
@@ -370,40 +415,138 @@ impl Compactor<'_> {
         )
     }
 
-    /// Summarizes chunks in order, each updating the running summary.
+    /// Summarizes chunks in order, each updating the running summary. Returns the summary,
+    /// the usage summed over every call, and the number of calls made.
+    ///
+    /// Two answers count as failures of a call and are handled here for every summarizer:
+    /// a chunk the model rejects as too long for its window is split in two and each half
+    /// summarized in turn (at most [`MAX_OVERFLOW_SPLITS`] times in a row per chunk), and a
+    /// summary cut off at the output limit is asked for once more with a larger budget
+    /// that still fits the window, then fails with [`SummarizerError::Truncated`].
     pub async fn run_job(
         &self,
         job: ChunkJob<'_>,
         cancel: &CancellationToken,
         progress: &(dyn Fn(CompactionProgress) + Send + Sync),
-    ) -> Result<(Option<String>, SummaryUsage), SummarizerError> {
+    ) -> Result<(Option<String>, SummaryUsage, usize), SummarizerError> {
         let mut running = job.previous_summary.clone();
         let mut usage = SummaryUsage::default();
+        let mut calls = 0;
         let max_output = u32::try_from(job.max_output_tokens).unwrap_or(u32::MAX);
+        let forward = |p: SummaryProgress| progress(CompactionProgress::Summarizer(p));
         for (number, chunk) in job.chunks.iter().enumerate() {
             progress(CompactionProgress::Call {
                 call: job.first_call + number,
                 calls: job.calls,
                 kind: job.kind,
             });
-            let mut request = SummaryRequest::new(job.kind, chunk.as_str(), max_output);
-            request.language = self.settings.summary_language.clone();
-            match (job.instructions, job.replace_instructions) {
-                (Some(instructions), true) => request.task_override = Some(instructions.to_owned()),
-                (instructions, _) => request.instructions = instructions.map(str::to_owned),
+            // Pieces still to summarize, in order, with how many splits made each.
+            let mut pending: Vec<(&str, u32)> = vec![(chunk.as_str(), 0)];
+            while let Some((piece, splits)) = pending.pop() {
+                let mut request = SummaryRequest::new(job.kind, piece, max_output);
+                request.language = self.settings.summary_language.clone();
+                match (job.instructions, job.replace_instructions) {
+                    (Some(instructions), true) => {
+                        request.task_override = Some(instructions.to_owned());
+                    }
+                    (instructions, _) => request.instructions = instructions.map(str::to_owned),
+                }
+                if number == 0 && splits == 0 {
+                    request.messages = job.messages.to_vec();
+                }
+                request.previous_summary = running.clone();
+                let outcome = self.summarize_complete(request, cancel, &forward).await;
+                let halves = match &outcome {
+                    Err(SummarizerError::ContextOverflow { .. })
+                        if splits < MAX_OVERFLOW_SPLITS =>
+                    {
+                        split_in_two(piece)
+                    }
+                    Ok(_) | Err(_) => None,
+                };
+                if let Some((first, second)) = halves {
+                    calls += outcome.as_ref().err().map_or(0, |error| error.attempts()) as usize;
+                    forward(SummaryProgress::Retrying {
+                        attempt: 1,
+                        delay: Duration::ZERO,
+                        reason: "the request exceeded the model's context window; \
+                                 summarizing the chunk in two halves"
+                            .to_owned(),
+                    });
+                    // Popped from the end: the first half runs first.
+                    pending.push((second, splits + 1));
+                    pending.push((first, splits + 1));
+                    continue;
+                }
+                let (response, call_usage, call_count) = outcome?;
+                usage = usage.add(&call_usage);
+                calls += call_count;
+                running = Some(response.text);
             }
-            if number == 0 {
-                request.messages = job.messages.to_vec();
-            }
-            request.previous_summary = running.take();
-            let forward = |p: SummaryProgress| progress(CompactionProgress::Summarizer(p));
-            let response = self.summarizer.summarize(&request, cancel, &forward).await?;
-            usage = usage.add(&response.usage);
-            running = Some(response.text);
         }
-        Ok((running, usage))
+        Ok((running, usage, calls))
+    }
+
+    /// One summarizer call that must end with a complete summary: a reply cut off at the
+    /// output limit is asked for once more with a larger budget, when the summary model's
+    /// window and output limit allow one. Returns the response, the usage of every request
+    /// made and their number.
+    async fn summarize_complete(
+        &self,
+        mut request: SummaryRequest,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(SummaryProgress) + Send + Sync),
+    ) -> Result<(crate::summarizer::SummaryResponse, SummaryUsage, usize), SummarizerError> {
+        let first = self.summarizer.summarize(&request, cancel, progress).await?;
+        if !first.truncated {
+            let usage = first.usage;
+            return Ok((first, usage, 1));
+        }
+        let limit = request.max_output_tokens;
+        let larger = self.larger_output_budget(&request).filter(|&larger| larger > limit);
+        let Some(larger) = larger else {
+            return Err(SummarizerError::Truncated { max_output_tokens: limit, attempts: 1 });
+        };
+        progress(SummaryProgress::Retrying {
+            attempt: 1,
+            delay: Duration::ZERO,
+            reason: format!(
+                "the summary was cut off at the output limit of {limit} tokens; \
+                 asking again with {larger}"
+            ),
+        });
+        request.max_output_tokens = larger;
+        let second = self.summarizer.summarize(&request, cancel, progress).await?;
+        if second.truncated {
+            return Err(SummarizerError::Truncated { max_output_tokens: larger, attempts: 2 });
+        }
+        let usage = first.usage.add(&second.usage);
+        Ok((second, usage, 2))
+    }
+
+    /// The output budget for asking again after a truncated summary: twice the budget, but
+    /// no more than the summary model's output limit and what its window leaves after the
+    /// request's input (estimated, with a tenth added for estimation error).
+    fn larger_output_budget(&self, request: &SummaryRequest) -> Option<u32> {
+        let doubled = u64::from(request.max_output_tokens).saturating_mul(2);
+        let mut budget = doubled.min(self.summarizer.max_output_tokens().unwrap_or(u64::MAX));
+        if let Some(window) = self.summarizer.context_window() {
+            let input = self.estimator.text_tokens(&request.system_prompt)
+                + self.estimator.text_tokens(&render_user_prompt(request))
+                + REQUEST_FRAMING_TOKENS;
+            let room = window.saturating_sub(input + input / 10);
+            budget = budget.min(room);
+        }
+        u32::try_from(budget).ok()
     }
 }
+
+/// How many times in a row one transcript chunk may be halved after the model rejected it
+/// as too long for its window (so a chunk becomes at most 2^3 = 8 requests).
+pub const MAX_OVERFLOW_SPLITS: u32 = 3;
+
+/// Tokens counted for a request's message framing besides its texts.
+const REQUEST_FRAMING_TOKENS: u64 = 64;
 
 /// A sequence of summarizer calls over the chunks of one transcript.
 #[derive(Debug, Clone)]

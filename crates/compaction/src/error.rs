@@ -119,6 +119,23 @@ pub enum SummarizerError {
         elapsed: Duration,
     },
 
+    /// The model stopped at the output limit (OpenAI `finish_reason: "length"`, Anthropic
+    /// `stop_reason: "max_tokens"`), so the summary is cut short, and the one retry with a
+    /// larger output budget (when the window left room for one) was cut short too. Retry with
+    /// the same limits rarely helps; raise `maxSummaryTokens` or use a model with a larger
+    /// output limit.
+    #[error(
+        "{}; raise maxSummaryTokens (--max-summary-tokens) or use a summary model with a \
+         larger output limit",
+        TruncatedText(*.max_output_tokens, *.attempts)
+    )]
+    Truncated {
+        /// The output limit of the last request.
+        max_output_tokens: u32,
+        /// Requests sent, the retry with a larger budget included.
+        attempts: u32,
+    },
+
     /// The caller cancelled the request. Retry is the caller's decision.
     #[error("summarization was cancelled ({})", AttemptsText(*.attempts, *.elapsed))]
     Cancelled {
@@ -154,6 +171,7 @@ impl SummarizerError {
             SummarizerError::Connect { .. } | SummarizerError::Timeout { .. } => true,
             SummarizerError::Stream { malformed, .. } => !*malformed,
             SummarizerError::EmptyOutput { .. }
+            | SummarizerError::Truncated { .. }
             | SummarizerError::ContextOverflow { .. }
             | SummarizerError::Cancelled { .. }
             | SummarizerError::MissingApiKey { .. }
@@ -171,6 +189,7 @@ impl SummarizerError {
             | SummarizerError::Stream { attempts, .. }
             | SummarizerError::EmptyOutput { attempts, .. }
             | SummarizerError::ContextOverflow { attempts, .. }
+            | SummarizerError::Truncated { attempts, .. }
             | SummarizerError::Cancelled { attempts, .. } => *attempts,
             SummarizerError::MissingApiKey { .. } | SummarizerError::Config { .. } => 0,
         }
@@ -181,6 +200,27 @@ impl SummarizerError {
 /// (including Anthropic's 529 "overloaded").
 pub(crate) fn is_retryable_status(status: u16) -> bool {
     matches!(status, 408 | 409 | 429) || (500..=599).contains(&status)
+}
+
+/// Says how a summary was cut off: once with no room to retry, or twice.
+struct TruncatedText(u32, u32);
+
+impl fmt::Display for TruncatedText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let TruncatedText(limit, attempts) = self;
+        if *attempts > 1 {
+            write!(
+                f,
+                "the summary was cut off at the output limit twice (the retry allowed {limit} tokens)"
+            )
+        } else {
+            write!(
+                f,
+                "the summary was cut off at the output limit of {limit} tokens, and the summary \
+                 model's window leaves no room for a larger one"
+            )
+        }
+    }
 }
 
 /// Renders "after 1 attempt in 1.2s" / "after 4 attempts in 3.0s".

@@ -84,6 +84,13 @@ pub enum NavigateError {
     Cancelled { reason: String, extension: String, warnings: Vec<ExtensionWarning> },
     #[error("summarizing the branch failed: {0}")]
     Summarizer(#[from] SummarizerError),
+    /// The branch summary did not finish within its deadline (`timeoutSeconds`); nothing
+    /// was written.
+    #[error("{}", crate::compact::DeadlineText("the branch summary", *.limit))]
+    TimedOut {
+        /// The deadline that expired.
+        limit: std::time::Duration,
+    },
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -129,6 +136,9 @@ impl Compactor<'_> {
         cancel: &CancellationToken,
         progress: &(dyn Fn(CompactionProgress) + Send + Sync),
     ) -> Result<NavigateOutcome, NavigateError> {
+        let limit = self.deadline();
+        let deadline = tokio::time::Instant::now() + limit;
+        let timed_out = |_elapsed| NavigateError::TimedOut { limit };
         let plan = self.plan_navigation(store.session(), request)?;
         let nothing = |plan, warnings| NavigateOutcome {
             plan,
@@ -163,7 +173,10 @@ impl Compactor<'_> {
                 settings: &settings,
                 cancel: cancel.clone(),
             };
-            let hooks = self.extensions.decide_branch_summary(&event).await;
+            let hooks =
+                tokio::time::timeout_at(deadline, self.extensions.decide_branch_summary(&event))
+                    .await
+                    .map_err(timed_out)?;
             warnings = hooks.warnings;
             match hooks.decision {
                 BranchSummaryDecision::Cancelled { reason, extension } => {
@@ -208,7 +221,10 @@ impl Compactor<'_> {
             first_call: 1,
             calls: chunks.len(),
         };
-        let (summary, usage) = self.run_job(job, cancel, progress).await?;
+        let (summary, usage, _calls) =
+            tokio::time::timeout_at(deadline, self.run_job(job, cancel, progress))
+                .await
+                .map_err(timed_out)??;
         let summary = summary.unwrap_or_default();
         let text = format!(
             "{BRANCH_SUMMARY_PREAMBLE}\n\n{}{}",

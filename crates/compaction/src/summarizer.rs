@@ -201,8 +201,10 @@ pub struct SummaryResponse {
     pub text: String,
     /// Tokens used by the request that produced `text`.
     pub usage: SummaryUsage,
-    /// True when the model stopped because it reached `max_output_tokens`: the summary may
-    /// be cut short.
+    /// True when the model stopped because it reached `max_output_tokens` (OpenAI
+    /// `finish_reason: "length"`, Anthropic `stop_reason: "max_tokens"`, streamed or not): the
+    /// summary is cut short and must not be stored as if complete. The orchestration treats
+    /// it as a failed call (see `Compactor::run_job`).
     #[serde(default)]
     pub truncated: bool,
 }
@@ -256,6 +258,12 @@ pub trait Summarizer: Send + Sync {
     /// The summary model's context window in tokens; `None` when it has none (the
     /// offline summarizer), so transcripts are never split for it.
     fn context_window(&self) -> Option<u64> {
+        None
+    }
+
+    /// The most output tokens one reply of the summary model may hold, when known (a retry
+    /// after a truncated summary never asks for more).
+    fn max_output_tokens(&self) -> Option<u64> {
         None
     }
 }

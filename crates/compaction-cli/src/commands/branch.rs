@@ -60,7 +60,8 @@ pub fn run(args: &BranchArgs) -> anyhow::Result<ExitStatus> {
         }
         return Ok(ExitStatus::Success);
     }
-    let progress = Progress::new(!args.quiet && !args.json, summarizer.label());
+    let progress =
+        Progress::new(!args.quiet && !args.json, summarizer.label(), compactor.deadline());
     let outcome = block_on_cancellable(|cancel| async move {
         compactor.navigate(&mut store, &request, &cancel, &|p| progress.update(p)).await
     })?;

@@ -58,7 +58,8 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
         instructions: args.instructions.clone(),
         reason: CompactionReason::Manual,
     };
-    let progress = Progress::new(!args.quiet && !args.json, summarizer.label());
+    let progress =
+        Progress::new(!args.quiet && !args.json, summarizer.label(), compactor.deadline());
     let result = block_on_cancellable(|cancel| async move {
         compactor.run(&mut store, &request, &cancel, &|p| progress.update(p)).await
     })?;

@@ -27,6 +27,8 @@ pub fn resolved_settings(flags: &CompactionFlags) -> anyhow::Result<ResolvedSett
         context_window: flags.context_window.map(Some),
         estimator: flags.estimator.clone(),
         max_summary_tokens: flags.max_summary_tokens,
+        summary_context_window: flags.summary_context_window.map(Some),
+        timeout_seconds: flags.timeout,
         ..SettingsPatch::default()
     };
     let cwd = std::env::current_dir()
@@ -147,7 +149,27 @@ pub fn summary_window(
     if is_offline(flags) {
         return None;
     }
-    Some(models::context_window(summary_model(settings, flags, session_model).as_deref(), None))
+    Some(summary_model_window(settings, flags, session_model))
+}
+
+/// The summary model's window: `--summary-context-window`/`summaryContextWindow` when set;
+/// else, when the summary model is the chat model, the chat model's window (so
+/// `--context-window` sizes summarizer requests too); else the model table for the summary
+/// model.
+fn summary_model_window(
+    settings: &CompactionSettings,
+    flags: &SummarizerFlags,
+    session_model: Option<&str>,
+) -> u64 {
+    if let Some(window) = settings.summary_context_window {
+        return window;
+    }
+    let chat_model = flags.model.as_deref().or(session_model);
+    let summary = summary_model(settings, flags, session_model);
+    if summary.is_none() || summary.as_deref() == chat_model {
+        return chat_window(settings, flags, session_model);
+    }
+    models::context_window(summary.as_deref(), None)
 }
 
 /// The summarizer and the secret values that must be redacted from what it is sent.
@@ -177,7 +199,7 @@ pub fn summarizer(
     let secret = std::env::var(config.api_key_var()).ok().into_iter().collect();
     let summarizer = LlmSummarizer::from_config(config)
         .map_err(|e| CommandError::with_kind(ErrorKind::Provider, e.to_string()))?
-        .with_context_window(models::context_window(Some(&model), None));
+        .with_context_window(summary_model_window(settings, flags, session_model));
     Ok((Box::new(summarizer), secret))
 }
 
@@ -305,4 +327,54 @@ impl Toolkit {
 /// The model of the context at `leaf`, if the session names one.
 pub fn session_model(session: &compaction_core::Session, leaf: Option<usize>) -> Option<String> {
     compaction_core::context::build_context(session, leaf).model.map(|model| model.model_id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flags(model: Option<&str>, summary_model: Option<&str>) -> SummarizerFlags {
+        SummarizerFlags {
+            provider: Some("openai".to_owned()),
+            model: model.map(str::to_owned),
+            summary_model: summary_model.map(str::to_owned),
+            ..SummarizerFlags::default()
+        }
+    }
+
+    /// `--model local --context-window 32000`: the summarizer writes with the chat model,
+    /// so its requests are sized for 32 000 tokens, not the table's 128 000.
+    #[test]
+    fn summary_window_follows_the_chat_window_when_the_models_are_the_same() {
+        let settings =
+            CompactionSettings { context_window: Some(32_000), ..CompactionSettings::default() };
+        assert_eq!(summary_window(&settings, &flags(Some("local"), None), None), Some(32_000));
+        // The session's model as the chat model, the same id named as the summary model.
+        let same = flags(None, Some("local"));
+        assert_eq!(summary_window(&settings, &same, Some("local")), Some(32_000));
+        // Offline: no window at all.
+        let offline = SummarizerFlags { offline: true, ..flags(Some("local"), None) };
+        assert_eq!(summary_window(&settings, &offline, None), None);
+    }
+
+    #[test]
+    fn a_separate_summary_model_has_its_own_window() {
+        let settings =
+            CompactionSettings { context_window: Some(32_000), ..CompactionSettings::default() };
+        let separate = flags(Some("local"), Some("claude-sonnet-4-5"));
+        assert_eq!(summary_window(&settings, &separate, None), Some(200_000));
+        let settings = CompactionSettings { summary_context_window: Some(16_000), ..settings };
+        assert_eq!(summary_window(&settings, &separate, None), Some(16_000));
+    }
+
+    #[test]
+    fn the_summarizer_is_built_with_the_summary_window() {
+        let settings =
+            CompactionSettings { context_window: Some(32_000), ..CompactionSettings::default() };
+        let mut local = flags(Some("local"), None);
+        local.base_url = Some("http://127.0.0.1:9/v1".to_owned());
+        local.api_key_env = Some("COMPACTION_TEST_KEY_NEVER_SET".to_owned());
+        let (summarizer, _secrets) = summarizer(&settings, &local, None).unwrap();
+        assert_eq!(summarizer.context_window(), Some(32_000));
+    }
 }

@@ -22,6 +22,7 @@ const OVERFLOW_MARKERS: &[&str] = &[
     "too many tokens",                    // generic
     "reduce the length of the messages",  // older OpenAI wording
     "input is too long",                  // Bedrock and others
+    "exceed context limit",               // Anthropic, input + max_tokens over the window
 ];
 
 /// Whether an error text (message, code and type, or a whole body) says the request does not
@@ -94,6 +95,10 @@ mod tests {
                 r#"{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error"}}"#,
             ),
             (400, "Input tokens exceed the model's context window"),
+            (
+                400,
+                r#"{"type":"error","error":{"type":"invalid_request_error","message":"input length and `max_tokens` exceed context limit: 199926 + 21333 > 204698, decrease input length or `max_tokens` and try again"}}"#,
+            ),
             (413, "too many tokens in request"),
         ] {
             assert!(is_context_overflow(Some(status), text), "{text}");

@@ -857,6 +857,11 @@ impl Summarizer for LlmSummarizer {
     fn context_window(&self) -> Option<u64> {
         Some(self.context_window)
     }
+
+    fn max_output_tokens(&self) -> Option<u64> {
+        compaction_core::models::model_limits(&self.client.config().model)
+            .map(|limits| limits.max_output_tokens)
+    }
 }
 
 /// The summary model's window when nothing better is known.

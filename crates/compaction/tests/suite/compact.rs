@@ -21,9 +21,9 @@ use tokio_util::sync::CancellationToken;
 
 use super::mock_server::{MockServer, Reply, StreamEnd};
 
-const KEY: &str = "sk-compact-test-UNIQUE-31f9e2";
-const MODEL: &str = "summary-model-7";
-const WINDOW: u64 = 20_000;
+pub(super) const KEY: &str = "sk-compact-test-UNIQUE-31f9e2";
+pub(super) const MODEL: &str = "summary-model-7";
+pub(super) const WINDOW: u64 = 20_000;
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -31,14 +31,14 @@ fn fixture() -> PathBuf {
 }
 
 /// A copy of the realistic fixture in a fresh directory.
-fn session_copy() -> (tempfile::TempDir, PathBuf) {
+pub(super) fn session_copy() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("session.jsonl");
     std::fs::copy(fixture(), &path).unwrap();
     (dir, path)
 }
 
-fn settings() -> CompactionSettings {
+pub(super) fn settings() -> CompactionSettings {
     CompactionSettings {
         keep_recent_tokens: 500,
         min_turns_to_keep: 0,
@@ -47,19 +47,19 @@ fn settings() -> CompactionSettings {
     }
 }
 
-fn estimator() -> Box<dyn TokenEstimator> {
+pub(super) fn estimator() -> Box<dyn TokenEstimator> {
     estimator_by_name("pi").unwrap()
 }
 
 /// Opens for writing, waiting briefly for the lock: a process extension spawned by an
 /// earlier run may still hold a copy of the lock's descriptor between fork and exec.
-fn open(path: &Path) -> SessionStore {
+pub(super) fn open(path: &Path) -> SessionStore {
     let mut options = OpenOptions::for_writing();
     options.lock_wait = compaction::store::LockWait::For(Duration::from_secs(10));
     SessionStore::open(path, options).unwrap().0
 }
 
-fn provider(kind: ProviderKind, server: &MockServer) -> LlmSummarizer {
+pub(super) fn provider(kind: ProviderKind, server: &MockServer) -> LlmSummarizer {
     let mut config = ProviderConfig::new(kind, MODEL);
     config.base_url = Some(match kind {
         ProviderKind::OpenAi => format!("{}/v1", server.url()),
@@ -95,6 +95,17 @@ fn cut_stream(kind: ProviderKind, text: &str) -> Reply {
 }
 
 fn stream_chunks(kind: ProviderKind, text: &str) -> Vec<String> {
+    stream_chunks_stopping(kind, text, false)
+}
+
+/// A streamed reply writing `text`, ended at the output limit when `at_output_limit`.
+pub(super) fn stream_chunks_stopping(
+    kind: ProviderKind,
+    text: &str,
+    at_output_limit: bool,
+) -> Vec<String> {
+    let (finish_reason, stop_reason) =
+        if at_output_limit { ("length", "max_tokens") } else { ("stop", "end_turn") };
     let (first, second) = text.split_at(text.len() / 2);
     match kind {
         ProviderKind::OpenAi => vec![
@@ -106,7 +117,7 @@ fn stream_chunks(kind: ProviderKind, text: &str) -> Vec<String> {
                 None,
                 &json!({"choices":[{"index":0,"delta":{"content":second},"finish_reason":""}]}),
             ),
-            sse(None, &json!({"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]})),
+            sse(None, &json!({"choices":[{"index":0,"delta":{},"finish_reason":finish_reason}]})),
             sse(
                 None,
                 &json!({"choices":[],"usage":{"prompt_tokens":900,"completion_tokens":60,"total_tokens":960}}),
@@ -133,14 +144,14 @@ fn stream_chunks(kind: ProviderKind, text: &str) -> Vec<String> {
             sse(Some("content_block_stop"), &json!({"type":"content_block_stop","index":0})),
             sse(
                 Some("message_delta"),
-                &json!({"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":60}}),
+                &json!({"type":"message_delta","delta":{"stop_reason":stop_reason},"usage":{"output_tokens":60}}),
             ),
             sse(Some("message_stop"), &json!({"type":"message_stop"})),
         ],
     }
 }
 
-async fn compact(
+pub(super) async fn compact(
     path: &Path,
     summarizer: &dyn Summarizer,
     cancel: &CancellationToken,

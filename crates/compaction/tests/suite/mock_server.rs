@@ -1,8 +1,9 @@
 //! A scripted HTTP server for provider tests.
 //!
 //! It replays real wire formats: each request receives the next queued [`Reply`] (or the
-//! fallback reply once the queue is empty), streamed in chunks with delays when it is an SSE
-//! reply, and every request's path, headers and JSON body is recorded for assertions.
+//! reply a responder function chooses from the request, or the fallback reply once the
+//! queue is empty), streamed in chunks with delays when it is an SSE reply, and every
+//! request's path, headers and JSON body is recorded for assertions.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -78,9 +79,13 @@ pub struct RecordedRequest {
     pub body: serde_json::Value,
 }
 
+/// Chooses the reply from the request (for servers whose answer depends on what was sent).
+type Responder = Arc<dyn Fn(&RecordedRequest) -> Reply + Send + Sync>;
+
 #[derive(Default)]
 struct Script {
     queue: VecDeque<Reply>,
+    responder: Option<Responder>,
     fallback: Option<Reply>,
     requests: Vec<RecordedRequest>,
 }
@@ -119,6 +124,14 @@ impl MockServer {
         self.script.lock().unwrap().fallback = Some(reply);
     }
 
+    /// Answers with `respond(request)` whenever the queue is empty (before the fallback).
+    pub fn respond_with(
+        &self,
+        respond: impl Fn(&RecordedRequest) -> Reply + Send + Sync + 'static,
+    ) {
+        self.script.lock().unwrap().responder = Some(Arc::new(respond));
+    }
+
     /// Every request received so far, in order.
     pub fn requests(&self) -> Vec<RecordedRequest> {
         self.script.lock().unwrap().requests.clone()
@@ -133,7 +146,7 @@ async fn handle(
 ) -> Response {
     let reply = {
         let mut script = script.lock().unwrap();
-        script.requests.push(RecordedRequest {
+        let request = RecordedRequest {
             path: uri.path().to_owned(),
             headers: headers
                 .iter()
@@ -145,8 +158,15 @@ async fn handle(
                 })
                 .collect(),
             body: serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null),
-        });
-        script.queue.pop_front().or_else(|| script.fallback.clone())
+        };
+        let responder = script.responder.clone();
+        let reply = script
+            .queue
+            .pop_front()
+            .or_else(|| responder.map(|respond| respond(&request)))
+            .or_else(|| script.fallback.clone());
+        script.requests.push(request);
+        reply
     };
     match reply {
         None => Response::builder()

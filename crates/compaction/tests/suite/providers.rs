@@ -55,6 +55,7 @@ both_providers!(
     no_response_headers_times_out,
     whole_json_response_is_accepted,
     local_server_needs_no_key,
+    output_limit_stop_is_reported_as_truncated,
 );
 
 struct Fixture {
@@ -645,4 +646,63 @@ async fn whole_json_response_is_accepted(kind: ProviderKind) {
             truncated: false,
         }
     );
+}
+
+/// A reply the model ended at the output limit (OpenAI `finish_reason: "length"`, Anthropic
+/// `stop_reason: "max_tokens"`) is reported as truncated, streamed or sent whole; a normal
+/// stop is not.
+async fn output_limit_stop_is_reported_as_truncated(kind: ProviderKind) {
+    let fixture = Fixture::start(kind).await;
+    let mut streamed = fixture.opening(&["## Goal\n", "Rename parse_cut to"]);
+    streamed.extend(match kind {
+        ProviderKind::OpenAi => vec![
+            openai_event(&json!({
+                "id": "chatcmpl-1", "choices": [{"index": 0, "delta": {}, "finish_reason": "length"}]
+            })),
+            openai_event(&json!({
+                "id": "chatcmpl-1", "choices": [],
+                "usage": {"prompt_tokens": 1200, "completion_tokens": 1234, "total_tokens": 2434}
+            })),
+            "data: [DONE]\n\n".to_owned(),
+        ],
+        ProviderKind::Anthropic => vec![
+            anthropic_event("content_block_stop", &json!({"type": "content_block_stop", "index": 0})),
+            anthropic_event(
+                "message_delta",
+                &json!({
+                    "type": "message_delta",
+                    "delta": {"stop_reason": "max_tokens", "stop_sequence": null},
+                    "usage": {"output_tokens": 1234}
+                }),
+            ),
+            anthropic_event("message_stop", &json!({"type": "message_stop"})),
+        ],
+    });
+    fixture.server.push(Reply::stream(streamed));
+    let whole = match kind {
+        ProviderKind::OpenAi => json!({
+            "id": "chatcmpl-2", "object": "chat.completion",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": "## Goal\nRename"}, "finish_reason": "length"}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 1234}
+        }),
+        ProviderKind::Anthropic => json!({
+            "id": "msg_2", "type": "message", "role": "assistant",
+            "content": [{"type": "text", "text": "## Goal\nRename"}],
+            "stop_reason": "max_tokens", "usage": {"input_tokens": 10, "output_tokens": 1234}
+        }),
+    };
+    fixture.server.push(Reply::status(200, whole.to_string()));
+    fixture.server.push(fixture.success(&["complete"]));
+    let summarizer = fixture.summarizer();
+    let streamed = run(&summarizer).await.unwrap();
+    assert_eq!(
+        (streamed.text.as_str(), streamed.truncated),
+        ("## Goal\nRename parse_cut to", true)
+    );
+    let whole = run(&summarizer).await.unwrap();
+    assert_eq!((whole.text.as_str(), whole.truncated), ("## Goal\nRename", true));
+    let complete = run(&summarizer).await.unwrap();
+    assert!(!complete.truncated);
+    // A truncated reply is an answer, not a transport failure: the client does not resend.
+    assert_eq!(fixture.server.requests().len(), 3);
 }
