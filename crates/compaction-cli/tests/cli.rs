@@ -697,6 +697,8 @@ fn branch_without_summarize_says_nothing_was_written_and_how_to_move() {
         "{help}"
     );
     assert!(!help.contains("Move to another entry"), "{help}");
+}
+
 /// A provider that accepts the connection and never answers: `run` gives up at the
 /// `--timeout` deadline (not after minutes of idle timeouts and retries), says which
 /// deadline expired and how to change it, and leaves the session byte-identical.

@@ -217,7 +217,7 @@ impl fmt::Display for TruncatedText {
             write!(
                 f,
                 "the summary was cut off at the output limit of {limit} tokens, and the summary \
-                 model's window leaves no room for a larger one"
+                 model's window or output limit leaves no room for a larger one"
             )
         }
     }

@@ -167,7 +167,7 @@ fn summary_model_window(
     let chat_model = flags.model.as_deref().or(session_model);
     let summary = summary_model(settings, flags, session_model);
     if summary.is_none() || summary.as_deref() == chat_model {
-        return chat_window(settings, flags, session_model);
+        return models::resolve_context_window(chat_model, settings.context_window).tokens;
     }
     models::context_window(summary.as_deref(), None)
 }

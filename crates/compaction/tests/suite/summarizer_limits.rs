@@ -43,7 +43,7 @@ both_providers!(
     requests_fit_the_configured_summary_window,
     a_chunk_the_server_rejects_as_too_long_is_split_and_retried,
     splitting_is_bounded_and_then_fails_cleanly,
-    truncated_summary_is_asked_again_with_a_larger_budget_that_fits,
+    truncated_summary_is_asked_again_with_a_larger_budget,
     summary_truncated_twice_fails_and_leaves_the_file_byte_identical,
     unanswered_requests_end_at_the_deadline_with_the_file_unchanged,
 );
@@ -63,18 +63,17 @@ fn input_tokens_of(body: &Value) -> u64 {
     tokens
 }
 
-/// A summary cut off at the output limit is not stored: the call is made again with a
-/// larger output budget that still fits the summary model's window, and the complete
-/// answer is what lands in the file.
-async fn truncated_summary_is_asked_again_with_a_larger_budget_that_fits(kind: ProviderKind) {
-    const SUMMARY_WINDOW: u64 = 9_000;
+/// A summary cut off at the output limit is not stored: the call is made again with twice
+/// the output budget (the window has room for it here), and the complete answer is what
+/// lands in the file.
+async fn truncated_summary_is_asked_again_with_a_larger_budget(kind: ProviderKind) {
     let server = MockServer::start().await;
     server.respond_with(move |request| {
         let cut = max_tokens_of(&request.body) == 4096;
         let text = if cut { "## Goal\n- Fix nested list" } else { "## Goal\n- COMPLETE summary" };
         Reply::stream(stream_chunks_stopping(kind, text, cut))
     });
-    let summarizer = provider(kind, &server).with_context_window(SUMMARY_WINDOW);
+    let summarizer = provider(kind, &server);
     let (_dir, path) = session_copy();
     let outcome = compact(&path, &summarizer, &CancellationToken::new()).await.unwrap();
 
@@ -85,18 +84,96 @@ async fn truncated_summary_is_asked_again_with_a_larger_budget_that_fits(kind: P
     assert!(data.summary.contains("COMPLETE summary"), "{}", data.summary);
     assert!(!data.summary.contains("Fix nested list"), "{}", data.summary);
     let requests = server.requests();
-    let budgets: Vec<u64> = requests.iter().map(|request| max_tokens_of(&request.body)).collect();
-    let first = budgets.iter().filter(|&&budget| budget == 4096).count();
-    let retried: Vec<u64> = budgets.iter().copied().filter(|&budget| budget != 4096).collect();
-    assert_eq!(retried.len(), first, "one retry per truncated call: {budgets:?}");
-    assert!(retried.iter().all(|&budget| budget > 4096 && budget <= 8192), "{budgets:?}");
-    // Twice the budget where the window has room for it, less where it has not.
-    assert!(retried.iter().any(|&budget| budget < 8192), "the window never limited: {budgets:?}");
+    let mut budgets: Vec<u64> =
+        requests.iter().map(|request| max_tokens_of(&request.body)).collect();
+    budgets.sort_unstable();
+    assert_eq!(budgets, [4096, 4096, 8192, 8192], "one retry per call (history, turn prefix)");
     assert_eq!(outcome.summarizer_calls, requests.len());
-    for request in &requests {
-        let total = input_tokens_of(&request.body) + max_tokens_of(&request.body);
-        assert!(total <= SUMMARY_WINDOW, "request of {total} tokens over {SUMMARY_WINDOW}");
+}
+
+/// A summarizer with a window and no network: every reply written with the first budget
+/// is cut off at the output limit; the budgets asked for are recorded.
+struct CutAtFirstBudget {
+    window: u64,
+    budgets: std::sync::Mutex<Vec<u32>>,
+}
+
+impl Summarizer for CutAtFirstBudget {
+    fn summarize<'a>(
+        &'a self,
+        request: &'a compaction::summarizer::SummaryRequest,
+        _cancel: &'a CancellationToken,
+        _progress: &'a (dyn Fn(compaction::summarizer::SummaryProgress) + Send + Sync),
+    ) -> futures_util::future::BoxFuture<
+        'a,
+        Result<compaction::summarizer::SummaryResponse, SummarizerError>,
+    > {
+        self.budgets.lock().unwrap().push(request.max_output_tokens);
+        let truncated = request.max_output_tokens == 4096;
+        Box::pin(async move {
+            Ok(compaction::summarizer::SummaryResponse {
+                text: "## Goal\n- summary".to_owned(),
+                usage: Default::default(),
+                truncated,
+            })
+        })
     }
+
+    fn label(&self) -> String {
+        "cut-at-first-budget".to_owned()
+    }
+
+    fn context_window(&self) -> Option<u64> {
+        Some(self.window)
+    }
+}
+
+/// The larger budget of the retry is bounded by what the summary model's window leaves
+/// after the request's input, not only by twice the first budget.
+#[tokio::test]
+async fn the_retry_budget_stays_inside_the_summary_window() {
+    let estimator = estimator();
+    let chunk = "word ".repeat(6_000);
+    let request = compaction::summarizer::SummaryRequest::new(
+        compaction::summarizer::SummaryKind::History,
+        chunk.clone(),
+        4096,
+    );
+    let input = estimator.text_tokens(&request.system_prompt)
+        + estimator.text_tokens(&compaction::summarizer::render_user_prompt(&request));
+    // Room for the request and one and a half budgets: doubling would overflow.
+    let window = input + 4096 * 3 / 2 + 2000;
+    let summarizer = CutAtFirstBudget { window, budgets: std::sync::Mutex::new(Vec::new()) };
+    let settings = settings();
+    let compactor = Compactor {
+        summarizer: &summarizer,
+        settings: &settings,
+        context_window: WINDOW,
+        estimator: estimator.as_ref(),
+        redactor: Redactor::default(),
+        extensions: &Extensions::new(),
+    };
+    let chunks = [chunk];
+    let job = compaction::compact::ChunkJob {
+        kind: compaction::summarizer::SummaryKind::History,
+        chunks: &chunks,
+        messages: &[],
+        previous_summary: None,
+        instructions: None,
+        replace_instructions: false,
+        max_output_tokens: 4096,
+        first_call: 1,
+        calls: 1,
+    };
+    let (summary, _usage, calls) =
+        compactor.run_job(job, &CancellationToken::new(), &|_| {}).await.unwrap();
+    assert_eq!(summary.as_deref(), Some("## Goal\n- summary"));
+    assert_eq!(calls, 2);
+    let budgets = summarizer.budgets.lock().unwrap().clone();
+    assert_eq!(budgets[0], 4096);
+    let retry = u64::from(budgets[1]);
+    assert!(retry > 4096 && retry < 8192, "{budgets:?}");
+    assert!(input + retry <= window, "{input} + {retry} over {window}");
 }
 
 /// When the larger budget is cut off too, the compaction fails with a clear error naming
