@@ -51,9 +51,22 @@ pub enum Command {
     Man,
     /// Replace old tool outputs by placeholders (no LLM call); the originals stay recallable.
     Prune(PruneArgs),
+    /// Print every effective compaction setting with its value and where it came from
+    /// (default, which settings file, environment variable, flag).
+    Config(ConfigArgs),
     /// Write a realistic generated session (a development tool for fixtures and benchmarks).
     #[command(hide = true)]
     Generate(GenerateArgs),
+}
+
+/// Flags of `compaction config`.
+#[derive(Debug, Args)]
+pub struct ConfigArgs {
+    #[command(flatten)]
+    pub compaction: CompactionFlags,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Flags of `compaction completions`.

@@ -625,6 +625,7 @@ fn json_output_of_every_command_matches_its_schema() {
         ),
         ("run", &["run", "offline-coding.jsonl", "--keep-recent", "500", "--json"], tmp),
         ("run", &["run", "offline-coding.jsonl", "--keep-recent", "500", "--json"], tmp),
+        ("config", &["config", "--json", "--keep-recent", "500"], tmp),
         ("error", &["stats", "no-such-file.jsonl", "--json"], &fixtures),
         ("error", &["plan", "small-linear.jsonl", "--json", "--bogus"], &fixtures),
         ("error", &["plan", "small-linear.jsonl", "--json", "--reserve", "999999"], &fixtures),
@@ -736,4 +737,60 @@ fn run_against_a_silent_server_ends_at_the_timeout_deadline() {
     assert!(out.contains("the session file was not changed"), "{out}");
     assert_eq!(std::fs::read(dir.path().join("s.jsonl")).unwrap(), before);
     drop(silent);
+}
+
+#[test]
+fn config_shows_every_setting_with_its_source_and_warns_on_unknown_names() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join(".pi")).unwrap();
+    let project = dir.path().join(".pi/settings.json");
+    std::fs::write(&project, r#"{"compaction":{"thresold":0.5,"reserveTokens":1000}}"#).unwrap();
+    let env = [("COMPACTION_MAX_MESSAGES", "50"), ("COMPACTION_KEEP_RECNT", "3")];
+    let out = run_with_env(&["config", "--estimator", "pi"], dir.path(), &env);
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    let line = |key: &str| {
+        out.lines().find(|l| l.starts_with(&format!("{key} "))).unwrap_or_default().to_owned()
+    };
+    assert!(line("reserveTokens").ends_with(&project.display().to_string()), "{out}");
+    assert!(line("threshold").ends_with("default"), "{out}");
+    assert!(line("maxMessages").ends_with("env COMPACTION_MAX_MESSAGES"), "{out}");
+    assert!(line("estimator").ends_with("flag --estimator"), "{out}");
+    assert!(
+        out.contains("unknown setting `compaction.thresold` (did you mean `threshold`?)"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "unknown environment variable COMPACTION_KEEP_RECNT (did you mean \
+             `COMPACTION_KEEP_RECENT_TOKENS`?)"
+        ),
+        "{out}"
+    );
+    let json = stdout_json(&run_with_env(&["config", "--json"], dir.path(), &env));
+    let settings = json["settings"].as_array().unwrap();
+    let find = |key: &str| settings.iter().find(|s| s["key"] == key).unwrap().clone();
+    assert_eq!(find("reserveTokens")["value"], 1000);
+    assert_eq!(find("reserveTokens")["source"]["path"], project.display().to_string());
+    assert_eq!(find("maxMessages")["source"]["variable"], "COMPACTION_MAX_MESSAGES");
+    assert_eq!(json["warnings"].as_array().unwrap().len(), 2, "{json}");
+}
+
+#[test]
+fn settings_errors_name_their_source() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("small-linear.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    let out =
+        run_with_env(&["stats", "s.jsonl"], dir.path(), &[("COMPACTION_RESERVE_TOKENS", "-1")]);
+    assert!(out.starts_with("exit: 2\n"), "{out}");
+    assert!(
+        out.contains(
+            "error: COMPACTION_RESERVE_TOKENS: `reserveTokens`: expected a non-negative integer"
+        ),
+        "{out}"
+    );
+    std::fs::create_dir_all(dir.path().join(".pi")).unwrap();
+    std::fs::write(dir.path().join(".pi/settings.json"), r#"{"compaction":{"threshold":2}}"#)
+        .unwrap();
+    let out = run(&["stats", "s.jsonl"], dir.path());
+    assert!(out.contains(".pi/settings.json: `threshold`: must be in (0, 1]"), "{out}");
 }

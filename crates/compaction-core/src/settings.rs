@@ -120,6 +120,19 @@ pub enum SettingSource {
     Flag,
 }
 
+impl SettingSource {
+    /// The source as it set `key`: for the environment, the variable's name
+    /// (`COMPACTION_RESERVE_TOKENS`); otherwise the same as `Display`.
+    pub fn describe_for(&self, key: &str) -> String {
+        match self {
+            SettingSource::Env => env_var_name(key),
+            SettingSource::Default | SettingSource::File(_) | SettingSource::Flag => {
+                self.to_string()
+            }
+        }
+    }
+}
+
 impl fmt::Display for SettingSource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -135,11 +148,12 @@ impl fmt::Display for SettingSource {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SettingsError {
-    /// The value has the wrong type or does not parse (e.g. a negative budget).
-    #[error("{origin}: `{key}`: {message}")]
+    /// The value has the wrong type or does not parse (e.g. a negative budget). Shown with
+    /// its source: the file, the environment variable, or `flag`.
+    #[error("{}: `{key}`: {message}", origin.describe_for(key))]
     Malformed { origin: SettingSource, key: String, message: String },
     /// The value parses but is out of range, alone or together with another setting.
-    #[error("{origin}: `{key}`: {message}")]
+    #[error("{}: `{key}`: {message}", origin.describe_for(key))]
     Invalid { origin: SettingSource, key: String, message: String },
     /// The settings file is not JSON, or `compaction` is not an object.
     #[error("{origin}: {message}")]
@@ -172,7 +186,7 @@ pub struct BudgetConflict {
 fn describe_misfit(window: u64, window_from: &str, conflicts: &[BudgetConflict]) -> String {
     let listed: Vec<String> = conflicts
         .iter()
-        .map(|c| format!("`{}` = {} (from {})", c.key, c.value, c.origin))
+        .map(|c| format!("`{}` = {} (from {})", c.key, c.value, c.origin.describe_for(c.key)))
         .collect();
     let suggested: Vec<String> =
         conflicts.iter().map(|c| format!("`{}` = {}", c.key, c.suggested)).collect();
@@ -227,6 +241,112 @@ pub const SETTING_KEYS: &[&str] = &[
     "summaryContextWindow",
     "timeoutSeconds",
 ];
+
+/// Keys of the `compaction` object that are read elsewhere than [`SettingsPatch`] (the
+/// process extensions list, read by the command-line tool).
+pub const OTHER_COMPACTION_KEYS: &[&str] = &["extensions"];
+
+/// Environment variables named `COMPACTION_*` that are not settings: set for extension
+/// processes, and the version stamp `cargo run` and `cargo test` pass from the build script.
+pub const OTHER_COMPACTION_VARIABLES: &[&str] =
+    &["COMPACTION_EXTENSION_PROTOCOL", "COMPACTION_EXTENSION_EVENT", "COMPACTION_VERSION"];
+
+/// A settings key or `COMPACTION_*` variable that nothing reads: probably a typo.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettingsWarning {
+    /// Where it was found.
+    pub origin: SettingSource,
+    /// The unknown key (in a file) or variable name (environment).
+    pub name: String,
+    /// The nearest known key or variable, when one is close.
+    pub suggestion: Option<String>,
+}
+
+impl fmt::Display for SettingsWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.origin {
+            SettingSource::Env => write!(f, "unknown environment variable {}", self.name)?,
+            other @ (SettingSource::Default | SettingSource::File(_) | SettingSource::Flag) => {
+                write!(f, "{other}: unknown setting `compaction.{}`", self.name)?
+            }
+        }
+        match &self.suggestion {
+            Some(suggestion) => write!(f, " (did you mean `{suggestion}`?); it is ignored"),
+            None => f.write_str("; it is ignored"),
+        }
+    }
+}
+
+/// The warnings for the keys of a `compaction` object that no one reads.
+pub fn unknown_keys(object: &Map<String, Value>, origin: &SettingSource) -> Vec<SettingsWarning> {
+    let known: Vec<&str> = SETTING_KEYS.iter().chain(OTHER_COMPACTION_KEYS).copied().collect();
+    object
+        .keys()
+        .filter(|key| !known.contains(&key.as_str()))
+        .map(|key| SettingsWarning {
+            origin: origin.clone(),
+            name: key.clone(),
+            suggestion: nearest(key, known.iter().copied()).map(str::to_owned),
+        })
+        .collect()
+}
+
+/// The warnings for `COMPACTION_*` variable names that no setting reads.
+pub fn unknown_variables<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<SettingsWarning> {
+    let known: Vec<String> = SETTING_KEYS
+        .iter()
+        .map(|key| env_var_name(key))
+        .chain(OTHER_COMPACTION_VARIABLES.iter().map(|name| (*name).to_owned()))
+        .collect();
+    names
+        .into_iter()
+        .filter(|name| name.starts_with("COMPACTION_") && !known.iter().any(|k| k == name))
+        .map(|name| {
+            // Compare what follows the shared prefix, so that it does not hide a difference.
+            fn tail(name: &str) -> &str {
+                name.trim_start_matches("COMPACTION_")
+            }
+            let suggestion = nearest(tail(name), known.iter().map(|k| tail(k)))
+                .map(|tail| format!("COMPACTION_{tail}"));
+            SettingsWarning { origin: SettingSource::Env, name: name.to_owned(), suggestion }
+        })
+        .collect()
+}
+
+/// The candidate closest to `name` (ignoring case), when it is within a third of the
+/// name's length (at least 2 edits). A name may also be a misspelt start of a candidate
+/// (`COMPACTION_KEEP_RECNT` for `COMPACTION_KEEP_RECENT_TOKENS`): the distance to the
+/// candidate's first characters counts, plus one.
+fn nearest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let name = name.to_lowercase();
+    let length = name.chars().count();
+    let limit = (length / 3).max(2);
+    candidates
+        .map(|candidate| {
+            let lower = candidate.to_lowercase();
+            let start: String = lower.chars().take(length).collect();
+            let distance = edit_distance(&name, &lower).min(edit_distance(&name, &start) + 1);
+            (distance, candidate)
+        })
+        .filter(|&(distance, _)| distance <= limit)
+        .min_by_key(|&(distance, _)| distance)
+        .map(|(_, candidate)| candidate)
+}
+
+/// Levenshtein distance in characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != *cb);
+            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
 
 /// Values one layer sets; `None` leaves the key to lower layers. For optional settings,
 /// `Some(None)` clears the value (JSON `null`, or `none` in the environment).
@@ -517,6 +637,8 @@ pub struct ResolvedSettings {
     /// Defaults capped to fit the context window ([`ResolvedSettings::fit_to_window`]),
     /// with the window they were fitted to.
     pub window_scaled: BTreeMap<&'static str, u64>,
+    /// Unknown keys and variables found while loading (the loader fills this).
+    pub warnings: Vec<SettingsWarning>,
 }
 
 impl ResolvedSettings {
@@ -526,6 +648,7 @@ impl ResolvedSettings {
             settings: CompactionSettings::default(),
             sources: BTreeMap::new(),
             window_scaled: BTreeMap::new(),
+            warnings: Vec::new(),
         };
         for (source, patch) in layers {
             patch.apply_to(&mut resolved.settings);
@@ -538,7 +661,7 @@ impl ResolvedSettings {
             let from = match resolved.source_of("contextWindow") {
                 SettingSource::File(path) => format!("`contextWindow` in {}", path.display()),
                 other @ (SettingSource::Default | SettingSource::Env | SettingSource::Flag) => {
-                    format!("`contextWindow` ({other})")
+                    format!("`contextWindow` ({})", other.describe_for("contextWindow"))
                 }
             };
             resolved.fit_to_window(window, &from)?;
@@ -750,7 +873,8 @@ mod tests {
         let error = env.set_text("keepRecentTokens", "lots", &SettingSource::Env).unwrap_err();
         assert_eq!(
             error.to_string(),
-            "env: `keepRecentTokens`: expected a non-negative integer, got `lots`"
+            "COMPACTION_KEEP_RECENT_TOKENS: `keepRecentTokens`: expected a non-negative integer, \
+             got `lots`"
         );
     }
 
@@ -844,6 +968,36 @@ mod tests {
         );
         let SettingsError::BudgetsExceedWindow { conflicts, .. } = error else { unreachable!() };
         assert_eq!(conflicts.len(), 2);
+    }
+
+    #[test]
+    fn unknown_keys_and_variables_suggest_the_nearest_known_one() {
+        let source = file("/p/.pi/settings.json");
+        let object = json!({"thresold": 0.5, "reserveTokens": 1, "extensions": [], "zzz": 1});
+        let warnings = unknown_keys(object.as_object().unwrap(), &source);
+        let shown: Vec<String> = warnings.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            shown,
+            [
+                "/p/.pi/settings.json: unknown setting `compaction.thresold` (did you mean \
+                 `threshold`?); it is ignored",
+                "/p/.pi/settings.json: unknown setting `compaction.zzz`; it is ignored",
+            ]
+        );
+        let warnings = unknown_variables(["COMPACTION_KEEP_RECNT"]);
+        assert_eq!(warnings[0].suggestion.as_deref(), Some("COMPACTION_KEEP_RECENT_TOKENS"));
+        let warnings = unknown_variables([
+            "COMPACTION_THRESOLD",
+            "COMPACTION_THRESHOLD",
+            "COMPACTION_EXTENSION_EVENT",
+            "HOME",
+        ]);
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(
+            warnings[0].to_string(),
+            "unknown environment variable COMPACTION_THRESOLD (did you mean \
+             `COMPACTION_THRESHOLD`?); it is ignored"
+        );
     }
 
     #[test]

@@ -18,8 +18,10 @@
 //!    true/false/1/0/yes/no/on/off; optional values: empty or `none` clears them);
 //! 5. command-line flags, given as a [`SettingsPatch`] the CLI fills.
 //!
-//! Files are read from their `compaction` object; other keys belong to pi and are ignored,
-//! as are unknown keys inside `compaction`. A missing file is an empty layer.
+//! Files are read from their `compaction` object; other keys belong to pi and are ignored.
+//! Unknown keys inside `compaction` and unknown `COMPACTION_*` variables are ignored too,
+//! and reported in [`ResolvedSettings::warnings`] with the nearest known name. A missing
+//! file is an empty layer.
 //!
 //! Invariant: the result is validated, and every error names the file (or `env`/`flag`)
 //! and the key at fault.
@@ -27,7 +29,8 @@
 use std::path::{Path, PathBuf};
 
 use compaction_core::settings::{
-    ResolvedSettings, SETTING_KEYS, SettingSource, SettingsError, SettingsPatch, env_var_name,
+    ResolvedSettings, SETTING_KEYS, SettingSource, SettingsError, SettingsPatch, SettingsWarning,
+    env_var_name, unknown_keys, unknown_variables,
 };
 
 pub use compaction_core::settings::CompactionSettings;
@@ -101,10 +104,18 @@ pub fn agent_dir(home: Option<&Path>, agent_dir_env: Option<&str>) -> Option<Pat
 
 /// The layer a settings file contributes (empty when the file does not exist).
 pub fn read_settings_file(path: &Path) -> Result<SettingsPatch, LoadError> {
+    read_settings_layer(path).map(|(patch, _warnings)| patch)
+}
+
+/// The layer a settings file contributes, and a warning for each key of its `compaction`
+/// object that nothing reads.
+pub fn read_settings_layer(
+    path: &Path,
+) -> Result<(SettingsPatch, Vec<SettingsWarning>), LoadError> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(SettingsPatch::default());
+            return Ok((SettingsPatch::default(), Vec::new()));
         }
         Err(error) => {
             return Err(LoadError::Read { path: path.to_path_buf(), error });
@@ -112,7 +123,13 @@ pub fn read_settings_file(path: &Path) -> Result<SettingsPatch, LoadError> {
     };
     let document: serde_json::Value = serde_json::from_str(&text)
         .map_err(|error| LoadError::Json { path: path.to_path_buf(), error })?;
-    Ok(SettingsPatch::from_settings_document(&document, &SettingSource::File(path.to_path_buf()))?)
+    let source = SettingSource::File(path.to_path_buf());
+    let patch = SettingsPatch::from_settings_document(&document, &source)?;
+    let warnings = match document.get("compaction") {
+        Some(serde_json::Value::Object(object)) => unknown_keys(object, &source),
+        _ => Vec::new(),
+    };
+    Ok((patch, warnings))
 }
 
 /// The layer the `COMPACTION_*` variables contribute; `lookup` reads one variable.
@@ -133,13 +150,17 @@ pub fn load_settings(
     flags: &SettingsPatch,
 ) -> Result<ResolvedSettings, LoadError> {
     let mut layers = Vec::new();
-    if let Some(global) = &paths.global {
-        layers.push((SettingSource::File(global.clone()), read_settings_file(global)?));
+    let mut warnings = Vec::new();
+    for path in paths.global.iter().chain(std::iter::once(&paths.project)) {
+        let (patch, file_warnings) = read_settings_layer(path)?;
+        layers.push((SettingSource::File(path.clone()), patch));
+        warnings.extend(file_warnings);
     }
-    layers.push((SettingSource::File(paths.project.clone()), read_settings_file(&paths.project)?));
     layers.push((SettingSource::Env, env_patch(lookup)?));
     layers.push((SettingSource::Flag, flags.clone()));
-    Ok(ResolvedSettings::resolve(&layers)?)
+    let mut resolved = ResolvedSettings::resolve(&layers)?;
+    resolved.warnings = warnings;
+    Ok(resolved)
 }
 
 /// [`load_settings`] with this process's home directory and environment.
@@ -147,7 +168,15 @@ pub fn load_settings_from_process(
     cwd: &Path,
     flags: &SettingsPatch,
 ) -> Result<ResolvedSettings, LoadError> {
-    load_settings(&SettingsPaths::from_process_env(cwd), |name| std::env::var(name).ok(), flags)
+    let mut resolved = load_settings(
+        &SettingsPaths::from_process_env(cwd),
+        |name| std::env::var(name).ok(),
+        flags,
+    )?;
+    let names: Vec<String> =
+        std::env::vars_os().filter_map(|(name, _)| name.into_string().ok()).collect();
+    resolved.warnings.extend(unknown_variables(names.iter().map(String::as_str)));
+    Ok(resolved)
 }
 
 #[cfg(test)]
@@ -258,7 +287,7 @@ mod tests {
         .unwrap_err();
         assert_eq!(
             error.to_string(),
-            "env: `reserveTokens`: expected a non-negative integer, got `-1`"
+            "COMPACTION_RESERVE_TOKENS: `reserveTokens`: expected a non-negative integer, got `-1`"
         );
 
         let flags = SettingsPatch { estimator: Some("words".into()), ..SettingsPatch::default() };

@@ -3,6 +3,7 @@
 mod branch;
 mod check;
 mod completions;
+mod config;
 mod context;
 mod generate;
 mod leaves;
@@ -179,6 +180,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Completions(args) => completions::completions(&args),
         Command::Man => completions::man(),
         Command::Prune(args) => prune::run(&args),
+        Command::Config(args) => config::run(&args),
     }
 }
 

@@ -33,11 +33,32 @@ pub fn resolved_settings(flags: &CompactionFlags) -> anyhow::Result<ResolvedSett
     };
     let cwd = std::env::current_dir()
         .map_err(|e| CommandError::io("cannot read the current directory", e))?;
-    load_settings_from_process(&cwd, &patch).map_err(|error| {
+    let resolved = load_settings_from_process(&cwd, &patch).map_err(|error| {
         if let compaction::settings::LoadError::Invalid(settings) = &error {
             return settings_error(settings);
         }
         CommandError::with_kind(ErrorKind::Settings, error.to_string())
+    })?;
+    // Once per process, however many times a command resolves its settings.
+    static WARNED: std::sync::Once = std::sync::Once::new();
+    WARNED.call_once(|| {
+        for warning in &resolved.warnings {
+            eprintln!("warning: {warning}");
+        }
+    });
+    Ok(resolved)
+}
+
+/// The flag that sets `key`, for the settings that have one.
+pub fn flag_for(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "keepRecentTokens" => "--keep-recent",
+        "reserveTokens" => "--reserve",
+        "minTurnsToKeep" => "--min-turns",
+        "contextWindow" => "--context-window",
+        "estimator" => "--estimator",
+        "maxSummaryTokens" => "--max-summary-tokens",
+        _ => return None,
     })
 }
 
@@ -48,10 +69,7 @@ fn settings_error(error: &compaction_core::settings::SettingsError) -> anyhow::E
     if let compaction_core::settings::SettingsError::BudgetsExceedWindow { conflicts, .. } = error {
         let flags: Vec<String> = conflicts
             .iter()
-            .map(|c| match c.key {
-                "reserveTokens" => format!("--reserve {}", c.suggested),
-                _ => format!("--keep-recent {}", c.suggested),
-            })
+            .map(|c| format!("{} {}", flag_for(c.key).unwrap_or(c.key), c.suggested))
             .collect();
         message.push_str(&format!(" (flags: {})", flags.join(" ")));
     }

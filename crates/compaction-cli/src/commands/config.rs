@@ -1,0 +1,84 @@
+//! `compaction config`: every effective compaction setting, its value and its source.
+//!
+//! Like `git config --show-origin`: each key of [`SETTING_KEYS`] with the value a command
+//! run here would use and the layer that set it (built-in default, a settings file, a
+//! `COMPACTION_*` variable, a flag). The settings files pi reads are listed, read or missing.
+//! Settings are resolved exactly as every other command resolves them (`setup`), so what
+//! this prints is what they use; budgets scaled to a small window are reported by `plan`
+//! and `stats`, which know the model.
+
+use compaction_core::settings::{SETTING_KEYS, SettingSource};
+use serde_json::{Value, json};
+
+use super::{CommandError, ExitStatus, setup};
+use crate::cli::ConfigArgs;
+use crate::output::print_json;
+
+pub fn run(args: &ConfigArgs) -> anyhow::Result<ExitStatus> {
+    let resolved = setup::resolved_settings(&args.compaction)?;
+    let values = serde_json::to_value(&resolved.settings)?;
+    let cwd = std::env::current_dir()
+        .map_err(|e| CommandError::io("cannot read the current directory", e))?;
+    let paths = compaction::settings::SettingsPaths::from_process_env(&cwd);
+    let files: Vec<Value> = paths
+        .global
+        .iter()
+        .chain(std::iter::once(&paths.project))
+        .map(|path| json!({"path": path.display().to_string(), "exists": path.is_file()}))
+        .collect();
+    let settings: Vec<Value> = SETTING_KEYS
+        .iter()
+        .map(|&key| {
+            let source = resolved.source_of(key);
+            json!({
+                "key": key,
+                "value": values.get(key).cloned().unwrap_or(Value::Null),
+                "source": source_json(key, &source),
+            })
+        })
+        .collect();
+    let warnings: Vec<String> = resolved.warnings.iter().map(ToString::to_string).collect();
+    if args.json {
+        print_json(&json!({"settings": settings, "files": files, "warnings": warnings}))?;
+        return Ok(ExitStatus::Success);
+    }
+    for file in &files {
+        let exists = file["exists"].as_bool() == Some(true);
+        println!(
+            "# settings file {} ({})",
+            file["path"].as_str().unwrap_or_default(),
+            if exists { "read" } else { "missing" }
+        );
+    }
+    let width = SETTING_KEYS.iter().map(|key| key.len()).max().unwrap_or(0);
+    for setting in &settings {
+        let value = setting["value"].to_string();
+        println!(
+            "{:<width$}  {:<12}  {}",
+            setting["key"].as_str().unwrap_or_default(),
+            value,
+            setting["source"]["description"].as_str().unwrap_or_default(),
+        );
+    }
+    Ok(ExitStatus::Success)
+}
+
+/// `{"kind", "description"}` plus the file, variable or flag that set `key`.
+fn source_json(key: &str, source: &SettingSource) -> Value {
+    match source {
+        SettingSource::Default => json!({"kind": "default", "description": "default"}),
+        SettingSource::File(path) => json!({
+            "kind": "file",
+            "path": path.display().to_string(),
+            "description": path.display().to_string(),
+        }),
+        SettingSource::Env => {
+            let variable = compaction_core::settings::env_var_name(key);
+            json!({"kind": "env", "variable": variable, "description": format!("env {variable}")})
+        }
+        SettingSource::Flag => {
+            let flag = setup::flag_for(key).unwrap_or("flag");
+            json!({"kind": "flag", "flag": flag, "description": format!("flag {flag}")})
+        }
+    }
+}
