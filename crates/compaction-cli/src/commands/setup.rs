@@ -58,6 +58,8 @@ pub fn flag_for(key: &str) -> Option<&'static str> {
         "contextWindow" => "--context-window",
         "estimator" => "--estimator",
         "maxSummaryTokens" => "--max-summary-tokens",
+        "summaryContextWindow" => "--summary-context-window",
+        "timeoutSeconds" => "--timeout",
         _ => return None,
     })
 }
