@@ -173,9 +173,13 @@ pub struct RunArgs {
     /// Only plan (same as `compaction plan`).
     #[arg(long)]
     pub dry_run: bool,
-    /// Write the compacted session to this file (a copy) instead of appending in place.
+    /// Write the compacted session to this new file (a copy) instead of appending in place;
+    /// it appears only once the compaction is written, and never replaces the input.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// With --output: replace an existing output file (atomically, after success).
+    #[arg(long, requires = "output")]
+    pub force: bool,
     /// Wait for another process writing the session instead of failing.
     #[arg(long)]
     pub wait: bool,

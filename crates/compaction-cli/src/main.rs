@@ -2,7 +2,7 @@
 //!
 //! `main` parses flags, runs one command, prints errors with their cause chain, and maps
 //! outcomes to exit codes: 0 success, 1 the command found problems (or failed), 2 usage or
-//! I/O errors. Two rules hold for every command, here and in [`output`], not in each one:
+//! I/O errors, 130 interrupted by Ctrl-C. Two rules hold for every command, here and in [`output`], not in each one:
 //! - a closed stdout (`compaction tokens … | head -1`) ends the program quietly with exit 0,
 //!   whether the write came from `println!` or from a returned I/O error;
 //! - when the command was asked for JSON (`--json`, or `--format json`), an error is printed
@@ -40,10 +40,14 @@ fn main() -> ExitCode {
             if output::is_broken_pipe(&error) {
                 return ExitCode::SUCCESS;
             }
-            let code = error
-                .chain()
-                .find_map(|cause| cause.downcast_ref::<commands::CommandError>())
-                .map_or(commands::ExitStatus::Failure, |e| e.status);
+            let code = if progress::interrupted() {
+                commands::ExitStatus::Interrupted
+            } else {
+                error
+                    .chain()
+                    .find_map(|cause| cause.downcast_ref::<commands::CommandError>())
+                    .map_or(commands::ExitStatus::Failure, |e| e.status)
+            };
             output::report_error(&error, commands::ErrorKind::of(&error), json);
             code.into()
         }

@@ -1,7 +1,12 @@
 //! Progress on stderr and Ctrl-C handling for the commands that call a summarizer.
+//!
+//! Invariant: from the moment a summarizer-calling command starts its work, Ctrl-C (SIGINT)
+//! cancels it instead of killing the process, so the spinner is cleared and the session is
+//! left as the store guarantees; the program then exits 130.
 
 use std::future::Future;
 use std::io::IsTerminal as _;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use compaction::compact::CompactionProgress;
@@ -9,24 +14,34 @@ use compaction::summarizer::SummaryProgress;
 use indicatif::{ProgressBar, ProgressStyle};
 use tokio_util::sync::CancellationToken;
 
-/// Runs `work` on a runtime; Ctrl-C cancels the token it is given.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Whether Ctrl-C cancelled a command's work.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// Runs `work` on a runtime; Ctrl-C cancels the token it is given (the handler is installed
+/// before `work` starts, so an interrupt never kills the process halfway).
 pub fn block_on_cancellable<F, T>(work: impl FnOnce(CancellationToken) -> F) -> anyhow::Result<T>
 where
     F: Future<Output = T>,
 {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let cancel = CancellationToken::new();
-    Ok(runtime.block_on(async {
+    runtime.block_on(async {
+        let mut signal = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())?;
         let watcher = cancel.clone();
         let interrupt = tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
+            if signal.recv().await.is_some() {
+                INTERRUPTED.store(true, Ordering::SeqCst);
                 watcher.cancel();
             }
         });
         let result = work(cancel).await;
         interrupt.abort();
-        result
-    }))
+        Ok(result)
+    })
 }
 
 /// A spinner on stderr with elapsed time against the deadline and streamed output tokens

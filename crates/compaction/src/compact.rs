@@ -9,6 +9,15 @@
 //! Invariant: the session file changes only by the one appended line, and only after every
 //! summarizer call succeeded and the result is known to shrink the context; any error or
 //! cancellation leaves the file byte-identical.
+//!
+//! Another program (pi) may append to the session while a compaction runs, without taking the
+//! lock. The store notices before appending. When the new lines are complete and continue the
+//! compacted branch (the leaf that was compacted is an ancestor of the new leaf, with no
+//! compaction in between), the summary still covers exactly the entries it summarized and the
+//! cut is still valid, so the entry is attached to the new leaf: the new messages stay in the
+//! context after the kept ones, and no summarizer call is repeated. Otherwise (an incomplete
+//! line, another branch, a rewrite, a compaction by someone else) nothing is written and
+//! [`CompactError::Changed`] says why.
 
 use compaction_core::entry::Entry;
 use compaction_core::plan::{
@@ -28,7 +37,7 @@ use crate::error::SummarizerError;
 use crate::extension::{
     AfterCompactEvent, BeforeCompactEvent, CompactionDecision, ExtensionWarning, Extensions,
 };
-use crate::store::{NewEntry, Parent, SessionStore, StoreError};
+use crate::store::{FileChange, NewEntry, Parent, SessionStore, StoreError};
 use crate::summarizer::{
     Summarizer, SummaryKind, SummaryProgress, SummaryRequest, SummaryUsage, render_user_prompt,
 };
@@ -138,6 +147,13 @@ pub enum CompactError {
     /// The store could not append the entry.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// Another program wrote to the session while it was being compacted, in a way the
+    /// compaction cannot follow; nothing was written. Running the compaction again helps.
+    #[error(
+        "session {path} changed while it was being compacted: {reason}; nothing was written, \
+         run the compaction again"
+    )]
+    Changed { path: std::path::PathBuf, reason: String },
 }
 
 /// Says which deadline expired and how to change it.
@@ -236,6 +252,7 @@ impl Compactor<'_> {
         let limit = self.deadline();
         let deadline = tokio::time::Instant::now() + limit;
         let leaf = store.session().resolve_leaf(request.leaf.as_deref())?;
+        let at_file_leaf = leaf == store.session().leaf();
         let plan = self.plan(store.session(), leaf, request.instructions.as_deref());
         let mut planned = plan.compaction?;
         let settings = serde_json::to_value(self.settings).unwrap_or_default();
@@ -267,7 +284,7 @@ impl Compactor<'_> {
                     let tokens_before = replacement.tokens_before;
                     let new = NewEntry::new("compaction", without_type(replacement.entry_fields()))
                         .with_parent(parent);
-                    let entry = store.append(new)?;
+                    let (entry, _) = self.append_following(store, new, at_file_leaf, false)?;
                     let session = store.session();
                     let context = compaction_core::context::build_context(
                         session,
@@ -307,8 +324,8 @@ impl Compactor<'_> {
         let fields = planned.preparation.entry_fields(&summary, usage_value);
         let stored_summary =
             fields.get("summary").and_then(serde_json::Value::as_str).unwrap_or_default();
-        let tokens_before = planned.preparation.tokens_before;
-        let tokens_after =
+        let mut tokens_before = planned.preparation.tokens_before;
+        let mut tokens_after =
             planned.preparation.kept_tokens + self.estimator.text_tokens(stored_summary);
         if tokens_after >= tokens_before {
             return Err(CompactError::NotReducing { before: tokens_before, after: tokens_after });
@@ -321,7 +338,9 @@ impl Compactor<'_> {
             .into());
         }
         let new = NewEntry::new("compaction", without_type(fields)).with_parent(parent);
-        let entry = store.append(new)?;
+        let (entry, grown_by) = self.append_following(store, new, at_file_leaf, true)?;
+        tokens_before += grown_by;
+        tokens_after += grown_by;
         warnings.extend(self.after_compact(&entry, None, request.reason, cancel).await);
         Ok(CompactOutcome {
             entry,
@@ -332,6 +351,81 @@ impl Compactor<'_> {
             decided_by: None,
             warnings,
         })
+    }
+
+    /// Appends the compaction entry. When another program appended complete lines that
+    /// continue the compacted branch (and the compaction was asked at the file's leaf), the
+    /// entry is attached to the new leaf instead; with `recount`, its `tokensBefore` then
+    /// counts the new messages too. Returns the entry and the tokens the new messages add.
+    fn append_following(
+        &self,
+        store: &mut SessionStore,
+        new: NewEntry,
+        at_file_leaf: bool,
+        recount: bool,
+    ) -> Result<(Entry, u64), CompactError> {
+        let refused = |store: &SessionStore, reason: String| CompactError::Changed {
+            path: store.path().to_path_buf(),
+            reason,
+        };
+        match store.append(new.clone()) {
+            Ok(entry) => return Ok((entry, 0)),
+            Err(StoreError::Changed { change: change @ FileChange::Grew { .. }, .. }) => {
+                if !at_file_leaf {
+                    return Err(refused(
+                        store,
+                        format!("{change}, and the compaction was asked at another leaf"),
+                    ));
+                }
+            }
+            Err(StoreError::Changed { change, .. }) => {
+                return Err(refused(store, change.to_string()));
+            }
+            Err(error) => return Err(error.into()),
+        }
+        let Parent::Id(compacted_leaf) = new.parent.clone() else {
+            return Err(refused(store, "another program appended to it".to_owned()));
+        };
+        let before = self.context_tokens_at(store.session(), &compacted_leaf);
+        store.reload()?;
+        let session = store.session();
+        let Some(new_leaf) = session.leaf() else {
+            return Err(refused(store, "its entries are gone".to_owned()));
+        };
+        let path = session.path(new_leaf);
+        let entries = session.entries();
+        let Some(position) = path.iter().position(|&index| entries[index].id == compacted_leaf)
+        else {
+            return Err(refused(
+                store,
+                "another program appended entries on another branch".to_owned(),
+            ));
+        };
+        if path[position + 1..].iter().any(|&index| entries[index].kind.as_compaction().is_some()) {
+            return Err(refused(store, "another program compacted it meanwhile".to_owned()));
+        }
+        let new_leaf_id = entries[new_leaf].id.clone();
+        let grown_by = self.context_tokens_at(session, &new_leaf_id).saturating_sub(before);
+        let mut fields = new.fields;
+        if recount && let Some(tokens) = fields.get_mut("tokensBefore") {
+            let counted = tokens.as_u64().unwrap_or_default() + grown_by;
+            *tokens = serde_json::Value::from(counted);
+        }
+        let retry = NewEntry { fields, ..new }.with_parent(Parent::Id(new_leaf_id));
+        match store.append(retry) {
+            Ok(entry) => Ok((entry, grown_by)),
+            Err(StoreError::Changed { change, .. }) => Err(refused(store, change.to_string())),
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    /// Context tokens at the entry `id` (0 when it does not exist).
+    fn context_tokens_at(&self, session: &Session, id: &str) -> u64 {
+        let Some(index) = session.index_of(id) else {
+            return 0;
+        };
+        let context = compaction_core::context::build_context(session, Some(index));
+        compaction_core::tokens::context_tokens(session, &context, self.estimator).tokens
     }
 
     /// Tells the extensions a compaction entry was written.

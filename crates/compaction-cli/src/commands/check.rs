@@ -24,7 +24,7 @@ struct Report<'a> {
 }
 
 pub fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
-    let session = crate::load::read_session(&args.file)?;
+    let session = crate::load::read_any_session(&args.file)?;
     let diagnostics = session.diagnostics();
     let count = |severity| diagnostics.iter().filter(|d| d.severity() == severity).count();
     let report = Report {

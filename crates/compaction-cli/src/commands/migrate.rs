@@ -1,6 +1,7 @@
 //! `compaction migrate`: rewrite an older-format session as the current version.
 //!
-//! The rewrite is atomic (temporary file, sync, rename, directory sync) and keeps the
+//! The rewrite is atomic (temporary file, sync, rename, directory sync), goes through a
+//! symbolic link to the file it names, keeps the file's mode and owner, and keeps the
 //! original as `<file>.bak-v<N>`; a current file is left untouched. Exit 0 on success,
 //! 2 when the store refuses or fails (unreadable header, session in use, I/O error).
 

@@ -29,6 +29,8 @@ pub enum ExitStatus {
     Failure,
     /// Bad usage or an I/O error (a file that cannot be read, …).
     Usage,
+    /// Interrupted by Ctrl-C (SIGINT), as shells report it: 130.
+    Interrupted,
 }
 
 impl From<ExitStatus> for ExitCode {
@@ -37,6 +39,7 @@ impl From<ExitStatus> for ExitCode {
             ExitStatus::Success => ExitCode::SUCCESS,
             ExitStatus::Failure => ExitCode::from(1),
             ExitStatus::Usage => ExitCode::from(2),
+            ExitStatus::Interrupted => ExitCode::from(130),
         }
     }
 }
@@ -146,9 +149,14 @@ impl CommandError {
         CommandError::with_kind(ErrorKind::Usage, message)
     }
 
-    /// A store error (exit 2), its kind taken from the variant.
+    /// A store error (exit 2), its kind taken from the variant; a held lock names `--wait`.
     pub fn store(error: &compaction::store::StoreError) -> anyhow::Error {
-        CommandError::with_kind(ErrorKind::of_store(error), error.to_string())
+        let kind = ErrorKind::of_store(error);
+        if kind == ErrorKind::Lock {
+            CommandError::with_kind(kind, format!("{error}; run again with --wait to wait for it"))
+        } else {
+            CommandError::with_kind(kind, error.to_string())
+        }
     }
 
     /// An I/O error (exit 2) with context.

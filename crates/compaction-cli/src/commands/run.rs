@@ -3,7 +3,9 @@
 //! The session is opened for writing first, so the write lock is held from planning to
 //! appending: what was summarized is still the leaf the entry is appended to. Ctrl-C or any
 //! error leaves the file byte-identical (the store appends only after every summarizer call
-//! succeeded).
+//! succeeded). With `-o OUT`, the input is only read: the compaction is appended to a copy in
+//! a temporary file beside `OUT`, which appears at `OUT` only after the entry is durably
+//! written (never replacing a file unless `--force`, never the input itself).
 
 use compaction::compact::{CompactError, CompactRequest, CompactionReason};
 use serde_json::json;
@@ -26,19 +28,11 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
             json: args.json,
         });
     }
-    let path = match &args.output {
-        Some(output) => {
-            std::fs::copy(&args.session.file, output).map_err(|e| {
-                CommandError::io(
-                    format!("cannot copy {} to {}", args.session.file.display(), output.display()),
-                    e,
-                )
-            })?;
-            output
-        }
-        None => &args.session.file,
+    let mut store = match &args.output {
+        Some(output) => setup::open_copy(&args.session.file, output, args.force)?,
+        None => setup::open_store(&args.session.file, true, args.wait)?,
     };
-    let mut store = setup::open_store(path, true, args.wait)?;
+    let path = args.output.as_ref().unwrap_or(&args.session.file);
     let leaf = store
         .session()
         .resolve_leaf(args.session.leaf.as_deref())
@@ -60,9 +54,16 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
     };
     let progress =
         Progress::new(!args.quiet && !args.json, summarizer.label(), compactor.deadline());
+    let store_ref = &mut store;
     let result = block_on_cancellable(|cancel| async move {
-        compactor.run(&mut store, &request, &cancel, &|p| progress.update(p)).await
+        compactor.run(store_ref, &request, &cancel, &|p| progress.update(p)).await
     })?;
+    let result = match result {
+        Ok(outcome) if args.output.is_some() => {
+            store.publish().map(|_| outcome).map_err(compaction::compact::CompactError::Store)
+        }
+        other => other,
+    };
     match result {
         Ok(outcome) => {
             for warning in &outcome.warnings {
@@ -108,7 +109,10 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
                     &json!({"compacted": false, "compactable": false, "reason": reason.to_string()}),
                 )?;
             } else {
-                println!("nothing to compact in {}: {reason}", path.display());
+                println!("nothing to compact in {}: {reason}", args.session.file.display());
+                if let Some(output) = &args.output {
+                    println!("{} was not written", output.display());
+                }
             }
             Ok(ExitStatus::Success)
         }
@@ -127,9 +131,20 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
             }
             Ok(ExitStatus::Success)
         }
-        Err(error) => Err(anyhow::Error::new(error).context(format!(
-            "{}: compaction failed; the session file was not changed",
-            path.display()
-        ))),
+        Err(error) => {
+            let unchanged = match &args.output {
+                Some(output) => format!(
+                    "{}: compaction failed; {} was not changed and {} was not written",
+                    args.session.file.display(),
+                    args.session.file.display(),
+                    output.display()
+                ),
+                None => format!(
+                    "{}: compaction failed; the session file was not changed",
+                    path.display()
+                ),
+            };
+            Err(anyhow::Error::new(error).context(unchanged))
+        }
     }
 }

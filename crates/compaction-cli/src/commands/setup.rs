@@ -290,6 +290,31 @@ pub fn open_store(
     Ok(store)
 }
 
+/// Opens a copy of `path` that becomes `output` once published (`run -o`).
+pub fn open_copy(
+    path: &std::path::Path,
+    output: &std::path::Path,
+    force: bool,
+) -> anyhow::Result<compaction::store::SessionStore> {
+    use compaction::store::{OpenOptions, SessionStore, StoreError};
+    let (store, report) = SessionStore::open_copy(path, output, force, OpenOptions::for_writing())
+        .map_err(|e| match e {
+            StoreError::AlreadyExists { path } => CommandError::with_kind(
+                super::ErrorKind::Input,
+                format!(
+                    "{} already exists; pass --force to replace it (only once the compaction \
+                     succeeded), or choose another output",
+                    path.display()
+                ),
+            ),
+            other => CommandError::store(&other),
+        })?;
+    for message in report.messages() {
+        eprintln!("{}: {message}", output.display());
+    }
+    Ok(store)
+}
+
 /// Everything a compaction or navigation runs with; [`Toolkit::compactor`] borrows it.
 pub struct Toolkit {
     pub settings: CompactionSettings,

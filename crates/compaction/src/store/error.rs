@@ -21,10 +21,7 @@ pub enum StoreError {
     },
     /// Another process holds the session's write lock. Retrying helps once it is done
     /// (or pass a lock wait).
-    #[error(
-        "session {path} is in use{}; wait for it to finish or retry with a lock wait",
-        pid_suffix(*pid)
-    )]
+    #[error("session {path} is in use{}; wait for it to finish", pid_suffix(*pid))]
     InUse { path: PathBuf, pid: Option<u32> },
     /// The write lock was still held after waiting this long. Retrying may help.
     #[error(
@@ -59,9 +56,68 @@ pub enum StoreError {
     /// The file to create already exists. Retrying cannot help; pick another name.
     #[error("{path} already exists")]
     AlreadyExists { path: PathBuf },
+    /// The path is not a regular file (a FIFO, socket, device or directory): the store
+    /// neither reads nor locks it. Retrying cannot help.
+    #[error("{path} is {what}, not a session file; a session is a regular file")]
+    NotRegularFile { path: PathBuf, what: &'static str },
+    /// The file is not a pi session: it is empty, or its first line is not a session header
+    /// and does not look like a damaged one. Nothing reads it as a session, nothing writes
+    /// to it. Retrying cannot help.
+    #[error("{path} is not a pi session file: {detail}")]
+    NotASession { path: PathBuf, detail: String },
+    /// The header declares a format version newer than this crate knows; the store reads
+    /// such a file (with a warning) but never writes to it. Retrying cannot help; a newer
+    /// version of this tool may.
+    #[error(
+        "session {path} declares format version {version}, newer than the version {known} this \
+         tool writes; it is left untouched (reading it works, with a warning)"
+    )]
+    UnsupportedVersion { path: PathBuf, version: u32, known: u32 },
+    /// The file changed since the store read it (another program wrote to it without the
+    /// lock); nothing was written. [`SessionStore::reload`](super::SessionStore::reload)
+    /// reads what is there now.
+    #[error("session {path} changed while it was open: {change}; nothing was written")]
+    Changed { path: PathBuf, change: FileChange },
+    /// The output of a copy is the input itself (the same file, through any link).
+    #[error("the output {output} is the input {input} itself; choose another output")]
+    OutputIsInput { output: PathBuf, input: PathBuf },
     /// A rewrite was stopped at a chosen step (a testing aid simulating a crash).
     #[error("rewrite of {path} stopped after step {step:?}")]
     Interrupted { path: PathBuf, step: super::rewrite::RewriteStep },
+}
+
+/// How a session file changed under an open store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FileChange {
+    /// Complete lines were appended: the file grew from `from` to `to` bytes.
+    Grew { from: u64, to: u64 },
+    /// Bytes were appended whose last line is still incomplete (another program is in the
+    /// middle of writing it).
+    Incomplete { from: u64, to: u64 },
+    /// The file is shorter than before, or its last known bytes differ.
+    Rewritten { from: u64, to: u64 },
+    /// The path now names another file (it was replaced by a rename).
+    Replaced,
+}
+
+impl std::fmt::Display for FileChange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FileChange::Grew { from, to } => {
+                write!(f, "another program appended {} bytes of complete lines", to - from)
+            }
+            FileChange::Incomplete { from, to } => write!(
+                f,
+                "another program is writing to it ({} new bytes end in an incomplete line)",
+                to - from
+            ),
+            FileChange::Rewritten { from, to } => {
+                write!(f, "it was rewritten ({from} bytes before, {to} now)")
+            }
+            FileChange::Replaced => write!(f, "the path now names another file"),
+        }
+    }
 }
 
 fn pid_suffix(pid: Option<u32>) -> String {
@@ -86,7 +142,12 @@ impl StoreError {
             StoreError::Io { .. } | StoreError::InUse { .. } | StoreError::LockTimeout { .. } => {
                 true
             }
+            StoreError::Changed { .. } => true,
             StoreError::UnreadableHeader { .. }
+            | StoreError::NotRegularFile { .. }
+            | StoreError::NotASession { .. }
+            | StoreError::UnsupportedVersion { .. }
+            | StoreError::OutputIsInput { .. }
             | StoreError::InvalidName { .. }
             | StoreError::InvalidEntry { .. }
             | StoreError::ReadOnly { .. }

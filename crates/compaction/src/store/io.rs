@@ -6,8 +6,11 @@
 
 use std::fs::File;
 use std::io::{self, Write};
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
+
+use super::error::StoreError;
 
 /// The file operations the store's write path needs.
 pub trait SyncWrite: Send {
@@ -32,6 +35,41 @@ impl SyncWrite for File {
     fn set_len(&mut self, length: u64) -> io::Result<()> {
         File::set_len(self, length)
     }
+}
+
+/// Opens an existing session file, refusing anything but a regular file (a FIFO, socket,
+/// device or directory) before it could block: the type is checked before opening, the file
+/// is opened without blocking, and the type is checked again on the open file. With `write`,
+/// the file is open for reading and appending.
+pub(crate) fn open_regular(path: &Path, write: bool) -> Result<File, StoreError> {
+    let metadata = std::fs::metadata(path).map_err(StoreError::io("cannot open", path))?;
+    refuse_irregular(path, metadata.file_type())?;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .append(write)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(StoreError::io("cannot open", path))?;
+    let metadata = file.metadata().map_err(StoreError::io("cannot read metadata of", path))?;
+    refuse_irregular(path, metadata.file_type())?;
+    Ok(file)
+}
+
+fn refuse_irregular(path: &Path, kind: std::fs::FileType) -> Result<(), StoreError> {
+    let what = if kind.is_file() {
+        return Ok(());
+    } else if kind.is_dir() {
+        "a directory"
+    } else if kind.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else {
+        "not a regular file"
+    };
+    Err(StoreError::NotRegularFile { path: path.to_path_buf(), what })
 }
 
 /// Flushes a directory's entries (a rename or a new file in it) to stable storage.

@@ -1,19 +1,21 @@
-//! The single-writer lock: an advisory exclusive `flock` on `<session>.jsonl.lock`.
+//! The single-writer lock: an advisory exclusive `flock` on the session file itself.
 //!
 //! Invariant: while a [`SessionLock`] is alive no other process (and no other open of the
-//! same session in this process) holds it. The lock lives on a separate file, not the session
-//! itself, so an atomic rewrite that renames a new session file into place keeps it. The
-//! kernel releases the lock when its holder exits, however it exits, so a dead writer never
-//! blocks anyone; the pid written into the file only names the holder in error messages.
+//! same session in this process) holds it, and the path names the very file that is locked.
+//! The lock lives on the session's inode, so no lock file is ever left beside a session. An
+//! atomic rewrite locks its new file *before* renaming it into place, so the lock carries over
+//! to the new inode; a process that was waiting on the old inode sees, once it gets that lock,
+//! that the path now names another file, and waits again on the new one. The kernel releases
+//! the lock when its holder exits, however it exits, so a dead writer never blocks anyone; the
+//! holder's pid for error messages is read from `/proc/locks`.
 
-use std::fs::{File, OpenOptions, TryLockError};
-use std::io::{Read, Seek, SeekFrom, Write};
-use std::os::unix::fs::OpenOptionsExt;
+use std::fs::{File, TryLockError};
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::error::StoreError;
-use super::names::with_suffix;
+use super::io;
 
 /// How long to wait for another writer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -30,73 +32,102 @@ pub enum LockWait {
 /// A held write lock; dropping it releases the lock.
 #[derive(Debug)]
 pub struct SessionLock {
-    _file: File,
+    file: File,
     path: PathBuf,
 }
 
 const POLL: Duration = Duration::from_millis(20);
 
 impl SessionLock {
-    /// Takes the write lock of the session at `session_path`.
+    /// Takes the write lock of the session at `session_path`, which must be an existing
+    /// regular file (a FIFO, device or directory is refused at once, without waiting).
+    ///
+    /// The returned lock's [`SessionLock::file`] is open for reading and appending on the
+    /// file the path names now.
     pub fn acquire(session_path: &Path, wait: LockWait) -> Result<SessionLock, StoreError> {
-        let path = with_suffix(session_path, ".lock");
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .mode(0o600)
-            .open(&path)
-            .map_err(StoreError::io("cannot open lock file", &path))?;
         let started = Instant::now();
         loop {
-            match file.try_lock() {
-                Ok(()) => break,
-                Err(TryLockError::WouldBlock) => {
-                    let waited = started.elapsed();
-                    let give_up = match wait {
-                        LockWait::NoWait => true,
-                        LockWait::For(limit) => waited >= limit,
-                        LockWait::Forever => false,
-                    };
-                    if give_up {
-                        let pid = read_pid(&mut file);
-                        return Err(match wait {
-                            LockWait::NoWait => {
-                                StoreError::InUse { path: session_path.to_path_buf(), pid }
-                            }
-                            LockWait::For(_) | LockWait::Forever => StoreError::LockTimeout {
-                                path: session_path.to_path_buf(),
-                                pid,
-                                waited,
-                            },
-                        });
+            let file = io::open_regular(session_path, true)?;
+            loop {
+                match file.try_lock() {
+                    Ok(()) => break,
+                    Err(TryLockError::WouldBlock) => {
+                        let waited = started.elapsed();
+                        let give_up = match wait {
+                            LockWait::NoWait => true,
+                            LockWait::For(limit) => waited >= limit,
+                            LockWait::Forever => false,
+                        };
+                        if give_up {
+                            let pid = holder_pid(&file);
+                            let path = session_path.to_path_buf();
+                            return Err(match wait {
+                                LockWait::NoWait => StoreError::InUse { path, pid },
+                                LockWait::For(_) | LockWait::Forever => {
+                                    StoreError::LockTimeout { path, pid, waited }
+                                }
+                            });
+                        }
+                        std::thread::sleep(POLL);
                     }
-                    std::thread::sleep(POLL);
-                }
-                Err(TryLockError::Error(error)) => {
-                    return Err(StoreError::io("cannot lock", &path)(error));
+                    Err(TryLockError::Error(error)) => {
+                        return Err(StoreError::io("cannot lock", session_path)(error));
+                    }
                 }
             }
+            // While this process waited, a rewrite may have renamed a new file over the path:
+            // the lock just taken is then on a file nobody will read again.
+            if names_same_file(session_path, &file)? {
+                return Ok(SessionLock { file, path: session_path.to_path_buf() });
+            }
         }
-        // Record the holder for other processes' error messages. Failing to do so does not
-        // weaken the lock, so it is not an error.
-        let _ = file
-            .set_len(0)
-            .and_then(|()| file.seek(SeekFrom::Start(0)))
-            .and_then(|_| file.write_all(std::process::id().to_string().as_bytes()));
-        Ok(SessionLock { _file: file, path })
     }
 
-    /// The lock file's path.
+    /// A lock already taken on `file`, which is about to be renamed to `path`.
+    pub(crate) fn adopt(file: File, path: &Path) -> SessionLock {
+        SessionLock { file, path: path.to_path_buf() }
+    }
+
+    /// Gives up the lock object and keeps the locked file (the lock stays held while the
+    /// file is open).
+    pub(crate) fn into_file(self) -> File {
+        self.file
+    }
+
+    /// The locked file, open for reading and appending.
+    pub fn file(&self) -> &File {
+        &self.file
+    }
+
+    /// The session's path.
     pub fn path(&self) -> &Path {
         &self.path
     }
 }
 
-fn read_pid(file: &mut File) -> Option<u32> {
-    let mut text = String::new();
-    file.seek(SeekFrom::Start(0)).ok()?;
-    file.take(32).read_to_string(&mut text).ok()?;
-    text.trim().parse().ok()
+/// Whether `path` still names the file open as `file` (same device and inode).
+pub(crate) fn names_same_file(path: &Path, file: &File) -> Result<bool, StoreError> {
+    let open = file.metadata().map_err(StoreError::io("cannot read metadata of", path))?;
+    let named = std::fs::metadata(path).map_err(StoreError::io("cannot open", path))?;
+    Ok(open.dev() == named.dev() && open.ino() == named.ino())
+}
+
+/// The pid holding an exclusive `flock` on `file`, from `/proc/locks` (Linux); `None` when
+/// it cannot be told.
+fn holder_pid(file: &File) -> Option<u32> {
+    let metadata = file.metadata().ok()?;
+    let dev = metadata.dev();
+    // glibc's encoding of a device number, as `major()` and `minor()` decode it.
+    let major = ((dev >> 8) & 0xfff) | ((dev >> 32) & !0xfff);
+    let minor = (dev & 0xff) | ((dev >> 12) & !0xff);
+    let wanted = format!("{major:02x}:{minor:02x}:{}", metadata.ino());
+    let locks = std::fs::read_to_string("/proc/locks").ok()?;
+    locks.lines().find_map(|line| {
+        // `1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF`; waiters are marked `->`.
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        match fields.as_slice() {
+            [_, "FLOCK", _, _, pid, device, ..] if *device == wanted => pid.parse().ok(),
+            _ => None,
+        }
+    })
 }

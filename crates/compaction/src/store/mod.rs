@@ -5,12 +5,23 @@
 //!   returns only once the [`FsyncPolicy`] is met, and a failed append leaves the file
 //!   holding exactly the entries committed before it (or marks the store poisoned when even
 //!   undoing the write failed, so nothing more is written until a reopen recovers).
+//! - Only regular files are opened (a FIFO or device is refused before it could block), and a
+//!   file that is not a pi session (empty, or a first line that is no session header) is
+//!   refused for reading and writing alike.
 //! - Reading never modifies anything. Opening for writing takes the single-writer lock
-//!   ([`lock`]), then recovers a torn last line by moving it verbatim to a sidecar file and
-//!   truncating the file to its last complete line; committed lines are never touched.
-//! - A file without a readable header is never written to; [`repair_copy`] writes a repaired
-//!   copy beside it instead, and [`migrate`] rewrites only through an atomic replace.
-//! - Files the store creates are mode 0600 and directories 0700.
+//!   ([`lock`], on the session file itself, so no lock file is left beside it), recovers a
+//!   torn last line by moving it verbatim to a sidecar file and truncating the file to its
+//!   last complete line (committed lines are never touched), and migrates an older-format
+//!   file on disk (atomically, keeping a backup) so every id an appended entry references is
+//!   on disk.
+//! - A file without a readable header, or with a format version newer than this crate's, is
+//!   never written to; [`repair_copy`] writes a repaired copy beside a damaged one instead.
+//! - Before every append the store checks, under the lock, that the file is still exactly
+//!   what it read or wrote (length and last bytes); when another program wrote to it, the
+//!   append is refused with [`StoreError::Changed`] and nothing is written
+//!   ([`SessionStore::reload`] reads the new state).
+//! - Files the store creates are mode 0600 and directories 0700; a rewrite keeps the
+//!   original's mode and owner.
 //!
 //! ```no_run
 //! use compaction::store::{NewEntry, OpenOptions, SessionStore};
@@ -25,23 +36,27 @@
 //! # Ok::<(), compaction::store::StoreError>(())
 //! ```
 
+mod append;
+mod copy;
 pub mod error;
+mod header;
 pub mod io;
 pub mod lock;
 pub mod names;
 pub mod read;
+mod recover;
 pub mod rewrite;
 
-use std::fs::{DirBuilder, File};
-use std::io::{Read, Seek, SeekFrom};
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::fs::DirBuilder;
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 
 use compaction_core::parse::DEFAULT_MAX_LINE_BYTES;
-use compaction_core::{DiagnosticKind, Entry, ParseOptions, Session};
+use compaction_core::{ParseOptions, Session};
 use serde_json::{Map, Value};
 
-pub use error::StoreError;
+pub use copy::PendingCopy;
+pub use error::{FileChange, StoreError};
 pub use io::{FaultKind, FaultOp, FaultPlan, SyncWrite};
 pub use lock::{LockWait, SessionLock};
 pub use names::{session_path, validate_name};
@@ -168,7 +183,8 @@ pub struct TornTail {
     pub offset: u64,
     /// Its length in bytes.
     pub length: u64,
-    /// The sidecar file now holding its bytes verbatim.
+    /// The file now holding its bytes verbatim: a sidecar beside the session, or, for a
+    /// copy ([`SessionStore::open_copy`]), the source the bytes were not copied from.
     pub sidecar: PathBuf,
 }
 
@@ -181,15 +197,31 @@ pub struct OpenReport {
     pub malformed_lines: Vec<usize>,
     /// The last line is complete but has no `\n`; the next append adds it first.
     pub missing_final_newline: bool,
-    /// The format version the file declares (older versions are migrated in memory only).
+    /// The format version the file declares.
     pub source_version: u32,
+    /// The older-format file was migrated on disk before writing (write mode only).
+    pub migrated: Option<MigrateReport>,
+    /// The header declares a format version newer than this crate knows (read mode; write
+    /// mode refuses such a file).
+    pub newer_version: bool,
+    /// The session was opened as a copy of this file ([`SessionStore::open_copy`]).
+    pub copied_from: Option<PathBuf>,
 }
 
 impl OpenReport {
     /// One sentence per thing the user should know.
     pub fn messages(&self) -> Vec<String> {
         let mut messages = Vec::new();
-        if let Some(torn) = &self.torn_tail {
+        if let (Some(torn), Some(source)) = (&self.torn_tail, &self.copied_from) {
+            messages.push(format!(
+                "line {} of {} is an interrupted write ({} bytes without a newline); it was \
+                 not copied ({} keeps it)",
+                torn.line,
+                source.display(),
+                torn.length,
+                source.display()
+            ));
+        } else if let Some(torn) = &self.torn_tail {
             messages.push(format!(
                 "line {} was an interrupted write ({} bytes without a newline); it was moved \
                  to {} and the session was cut back to its last complete line",
@@ -206,7 +238,25 @@ impl OpenReport {
                 lines.join(", ")
             ));
         }
-        if self.source_version < compaction_core::entry::CURRENT_VERSION {
+        if let Some(migrated) = &self.migrated {
+            if let Some(backup) = &migrated.backup {
+                messages.push(format!(
+                    "version {} session migrated on disk to version {} before writing; the \
+                     original is kept as {}",
+                    migrated.from_version,
+                    compaction_core::entry::CURRENT_VERSION,
+                    backup.display()
+                ));
+            }
+        } else if self.newer_version {
+            messages.push(format!(
+                "the session declares format version {}, newer than version {} this tool \
+                 knows; it is read as version {} and nothing will be written to it",
+                self.source_version,
+                compaction_core::entry::CURRENT_VERSION,
+                compaction_core::entry::CURRENT_VERSION
+            ));
+        } else if self.source_version < compaction_core::entry::CURRENT_VERSION {
             messages.push(format!(
                 "version {} session read as version {}; `compaction migrate` rewrites the file",
                 self.source_version,
@@ -230,9 +280,14 @@ pub struct SessionStore {
     lines: usize,
     /// The file ends with a complete line that lacks its `\n`.
     needs_newline: bool,
+    /// The file's last bytes (up to [`append::TAIL_BYTES`]) as the store last read or wrote
+    /// them: another writer is noticed by a change of length or of these bytes.
+    tail: Vec<u8>,
     /// Entries written since the last sync (batch policy).
     unsynced: usize,
     poisoned: bool,
+    /// A copy that becomes its output only once published ([`SessionStore::publish`]).
+    copy: Option<PendingCopy>,
 }
 
 impl std::fmt::Debug for SessionStore {
@@ -247,27 +302,58 @@ impl std::fmt::Debug for SessionStore {
     }
 }
 
+/// What [`SessionStore::open_locked`] opens, besides the path and options.
+pub(crate) struct Opening<'a> {
+    pub(crate) lock: SessionLock,
+    pub(crate) rewrite: &'a RewriteOptions,
+    /// Set for a copy: a torn tail is cut from the copy only (the source keeps it).
+    pub(crate) copied_from: Option<PathBuf>,
+}
+
 impl SessionStore {
     /// Opens a session file. For writing, takes the lock, refuses a file without a readable
-    /// header, and recovers a torn tail (see [`OpenReport`]).
+    /// header or with a newer format version, recovers a torn tail and migrates an older
+    /// format on disk (see [`OpenReport`]). Both modes refuse a file that is not a regular
+    /// file or not a pi session.
     pub fn open(
         path: &Path,
         options: OpenOptions,
     ) -> Result<(SessionStore, OpenReport), StoreError> {
-        let lock =
-            if options.write { Some(SessionLock::acquire(path, options.lock_wait)?) } else { None };
-        Self::open_locked(path, options, lock)
+        let rewrite = RewriteOptions {
+            max_line_bytes: options.max_line_bytes,
+            faults: options.faults.clone(),
+            stop_after: None,
+        };
+        Self::open_with(path, options, &rewrite)
     }
 
-    pub(crate) fn open_locked(
+    pub(crate) fn open_with(
         path: &Path,
         options: OpenOptions,
-        lock: Option<SessionLock>,
+        rewrite: &RewriteOptions,
     ) -> Result<(SessionStore, OpenReport), StoreError> {
-        let file = File::open(path).map_err(StoreError::io("cannot open", path))?;
-        let (session, shape) = read::read_session(&file, options.parse_options())
-            .map_err(StoreError::io("cannot read", path))?;
-        let mut store = SessionStore {
+        if options.write {
+            let lock = SessionLock::acquire(path, options.lock_wait)?;
+            return Self::open_locked(path, options, Opening { lock, rewrite, copied_from: None });
+        }
+        let file = io::open_regular(path, false)?;
+        let (session, shape) =
+            read::read_session(read::ReadAt::new(&file), options.parse_options())
+                .map_err(StoreError::io("cannot read", path))?;
+        header::refuse_non_session(&session, path)?;
+        let store = SessionStore::new(path, options, session, shape, None);
+        let report = store.report(OpenReport::default());
+        Ok((store, report))
+    }
+
+    fn new(
+        path: &Path,
+        options: OpenOptions,
+        session: Session,
+        shape: read::FileShape,
+        lock: Option<SessionLock>,
+    ) -> SessionStore {
+        SessionStore {
             path: path.to_path_buf(),
             session,
             writer: None,
@@ -275,33 +361,68 @@ impl SessionStore {
             length: shape.length,
             lines: shape.lines,
             needs_newline: !shape.ends_with_newline,
+            tail: Vec::new(),
             unsynced: 0,
             poisoned: false,
             options,
-        };
-        let mut report =
-            OpenReport { source_version: store.session.source_version(), ..OpenReport::default() };
-        let torn = store.torn_line();
-        if store.options.write {
-            store.check_header()?;
-            let file = std::fs::OpenOptions::new()
-                .append(true)
-                .open(path)
-                .map_err(StoreError::io("cannot open for appending", path))?;
-            store.writer = Some(io::writer(file, store.options.faults.as_ref()));
-            if let Some((line, offset)) = torn {
-                report.torn_tail =
-                    Some(store.recover_torn_tail(&file_for_copy(path)?, line, offset)?);
-            }
+            copy: None,
         }
-        report.malformed_lines = store
+    }
+
+    /// Fills in what every report says about the open file.
+    fn report(&self, mut report: OpenReport) -> OpenReport {
+        report.source_version = self.session.source_version();
+        report.newer_version = header::is_newer_version(&self.session);
+        report.malformed_lines = self
             .session
             .malformed()
             .iter()
-            .filter(|malformed| malformed.offset < store.length)
+            .filter(|malformed| malformed.offset < self.length)
             .map(|malformed| malformed.line)
             .collect();
-        report.missing_final_newline = store.needs_newline;
+        report.missing_final_newline = self.needs_newline;
+        report
+    }
+
+    /// Opens for writing with the lock already held on the file `path` names.
+    pub(crate) fn open_locked(
+        path: &Path,
+        options: OpenOptions,
+        opening: Opening<'_>,
+    ) -> Result<(SessionStore, OpenReport), StoreError> {
+        let Opening { lock, rewrite, copied_from } = opening;
+        let file = lock.file().try_clone().map_err(StoreError::io("cannot open", path))?;
+        let (session, shape) =
+            read::read_session(read::ReadAt::new(&file), options.parse_options())
+                .map_err(StoreError::io("cannot read", path))?;
+        header::refuse_unwritable(&session, path)?;
+        let mut store = SessionStore::new(path, options, session, shape, Some(lock));
+        store.writer = Some(io::writer(file, store.options.faults.as_ref()));
+        let mut report = OpenReport { copied_from: copied_from.clone(), ..OpenReport::default() };
+        if let Some((line, offset)) = store.torn_line() {
+            report.torn_tail = Some(match &copied_from {
+                Some(source) => store.cut_torn_tail(line, offset, source)?,
+                None => store.recover_torn_tail(line, offset)?,
+            });
+        }
+        if store.session.is_migrated() {
+            let keep_backup = copied_from.is_none();
+            let (migrated, lock) = rewrite::migrate_locked(&store, rewrite, keep_backup)?;
+            let options = store.options.clone();
+            drop(store);
+            let opening = Opening { lock, rewrite, copied_from: copied_from.clone() };
+            let (store, reopened) = Self::open_locked(path, options, opening)?;
+            let report = OpenReport {
+                source_version: migrated.from_version,
+                migrated: Some(migrated),
+                torn_tail: report.torn_tail.or(reopened.torn_tail.clone()),
+                copied_from: report.copied_from,
+                ..reopened
+            };
+            return Ok((store, report));
+        }
+        let store = store.with_tail()?;
+        let report = store.report(report);
         Ok((store, report))
     }
 
@@ -344,6 +465,7 @@ impl SessionStore {
         std::mem::replace(&mut store.session, compaction_core::parse_session(b""))
     }
 
+    /// The file this store reads and writes (for a copy, its temporary file).
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -358,247 +480,12 @@ impl SessionStore {
         self.writer.is_some()
     }
 
-    /// Appends an entry: fills `id` (8 hex digits, unique in the file), `parentId` and
-    /// `timestamp`, writes the line, meets the fsync policy and adds the entry to
-    /// [`SessionStore::session`].
-    pub fn append(&mut self, new: NewEntry) -> Result<Entry, StoreError> {
-        if self.writer.is_none() {
-            return Err(StoreError::ReadOnly { path: self.path.clone() });
-        }
-        if self.poisoned {
-            return Err(StoreError::Poisoned { path: self.path.clone() });
-        }
-        let entry = self.build_entry(new)?;
-        let mut bytes = Vec::with_capacity(entry.raw().len() + 2);
-        if self.needs_newline {
-            bytes.push(b'\n');
-        }
-        bytes.extend_from_slice(entry.raw().as_bytes());
-        bytes.push(b'\n');
-        let previous_length = self.length;
-        self.write_committed(&bytes, previous_length)?;
-        self.length += bytes.len() as u64;
-        self.lines += 1;
-        self.needs_newline = false;
-        self.session.push(entry.clone()).map_err(|reason| self.invalid(reason))?;
-        Ok(entry)
-    }
-
-    /// Flushes entries written under [`FsyncPolicy::Batch`] or [`FsyncPolicy::Never`].
-    pub fn sync(&mut self) -> Result<(), StoreError> {
-        let Some(writer) = self.writer.as_mut() else {
-            return Ok(());
-        };
-        match writer.sync_data() {
-            Ok(()) => {
-                self.unsynced = 0;
-                Ok(())
-            }
-            Err(error) => {
-                self.poisoned = true;
-                Err(StoreError::io("cannot sync", &self.path)(error))
-            }
+    pub(crate) fn lock_file(&self) -> Result<&std::fs::File, StoreError> {
+        match &self.lock {
+            Some(lock) => Ok(lock.file()),
+            None => Err(StoreError::ReadOnly { path: self.path.clone() }),
         }
     }
-
-    fn invalid(&self, reason: String) -> StoreError {
-        StoreError::InvalidEntry { path: self.path.clone(), reason }
-    }
-
-    fn build_entry(&self, new: NewEntry) -> Result<Entry, StoreError> {
-        if let Some(field) = RESERVED_FIELDS.iter().find(|field| new.fields.contains_key(**field)) {
-            return Err(self.invalid(format!("`{field}` is set by the store")));
-        }
-        let parent_id = match new.parent {
-            Parent::Leaf => {
-                self.session.leaf().map(|index| self.session.entries()[index].id.clone())
-            }
-            Parent::Root => None,
-            Parent::Id(id) => {
-                if !self.session.contains(&id) {
-                    return Err(self.invalid(format!("parent `{id}` does not exist")));
-                }
-                Some(id)
-            }
-        };
-        let mut id = names::random_entry_id();
-        while self.session.contains(&id) {
-            id = names::random_entry_id();
-        }
-        let mut map = Map::with_capacity(new.fields.len() + 4);
-        map.insert("type".into(), new.entry_type.into());
-        map.insert("id".into(), id.into());
-        map.insert("parentId".into(), parent_id.map_or(Value::Null, Value::String));
-        map.insert("timestamp".into(), names::timestamp_now().into());
-        map.extend(new.fields);
-        let raw = Value::Object(map).to_string();
-        let line = self.lines + 1;
-        if raw.len() > self.options.max_line_bytes {
-            return Err(self.invalid(format!(
-                "line {line} would be {} bytes, over the limit of {} bytes",
-                raw.len(),
-                self.options.max_line_bytes
-            )));
-        }
-        Entry::parse(line, &raw).map_err(|error| self.invalid(format!("line {line}: {error}")))
-    }
-
-    /// Writes `bytes` and meets the fsync policy, or restores the file to
-    /// `previous_length` and reports the error.
-    fn write_committed(&mut self, bytes: &[u8], previous_length: u64) -> Result<(), StoreError> {
-        let policy = self.options.fsync;
-        let Some(writer) = self.writer.as_mut() else {
-            return Err(StoreError::ReadOnly { path: self.path.clone() });
-        };
-        if let Err(error) = writer.write_all(bytes) {
-            self.poisoned = !undo(writer.as_mut(), previous_length);
-            return Err(StoreError::io("cannot append to", &self.path)(error));
-        }
-        let sync_now = match policy {
-            FsyncPolicy::Always => true,
-            FsyncPolicy::Batch(every) => {
-                self.unsynced += 1;
-                self.unsynced >= every.max(1)
-            }
-            FsyncPolicy::Never => false,
-        };
-        if sync_now {
-            if let Err(error) = writer.sync_data() {
-                // Only the entry being appended is withdrawn: earlier entries of a batch
-                // were already acknowledged. Whether the page cache still holds them after
-                // a failed sync is unknown, so the store refuses further writes.
-                let undone =
-                    policy == FsyncPolicy::Always && undo(writer.as_mut(), previous_length);
-                self.poisoned = !undone;
-                return Err(StoreError::io("cannot sync", &self.path)(error));
-            }
-            self.unsynced = 0;
-        }
-        Ok(())
-    }
-
-    fn check_header(&self) -> Result<(), StoreError> {
-        if self.session.header().is_some() {
-            return Ok(());
-        }
-        let problem = self.session.diagnostics().iter().find(|diagnostic| {
-            matches!(diagnostic.kind, DiagnosticKind::MissingHeader | DiagnosticKind::InvalidHeader)
-        });
-        Err(StoreError::UnreadableHeader {
-            path: self.path.clone(),
-            line: problem.map_or(1, |diagnostic| diagnostic.line.max(1)),
-            detail: problem.map_or_else(
-                || "no session header".to_owned(),
-                |diagnostic| diagnostic.message.clone(),
-            ),
-        })
-    }
-
-    /// The torn last line's number and offset, if the parser found one.
-    fn torn_line(&self) -> Option<(usize, u64)> {
-        let torn = self
-            .session
-            .diagnostics()
-            .iter()
-            .any(|diagnostic| diagnostic.kind == DiagnosticKind::TornLastLine);
-        if !torn {
-            return None;
-        }
-        self.session
-            .malformed()
-            .iter()
-            .find(|malformed| malformed.line == self.lines)
-            .map(|malformed| (malformed.line, malformed.offset))
-    }
-
-    /// Copies the torn tail to a sidecar (synced), then truncates the session to `offset`
-    /// (synced). A failure before the truncation leaves the session as it was.
-    fn recover_torn_tail(
-        &mut self,
-        source: &File,
-        line: usize,
-        offset: u64,
-    ) -> Result<TornTail, StoreError> {
-        let length = self.length - offset;
-        let sidecar = self.write_sidecar(source, offset, length)?;
-        let Some(writer) = self.writer.as_mut() else {
-            return Err(StoreError::ReadOnly { path: self.path.clone() });
-        };
-        writer
-            .set_len(offset)
-            .and_then(|()| writer.sync_data())
-            .map_err(StoreError::io("cannot truncate torn tail of", &self.path))?;
-        self.length = offset;
-        self.lines -= 1;
-        self.needs_newline = false;
-        Ok(TornTail { line, offset, length, sidecar })
-    }
-
-    fn write_sidecar(
-        &self,
-        source: &File,
-        offset: u64,
-        length: u64,
-    ) -> Result<PathBuf, StoreError> {
-        let stamp = names::file_timestamp();
-        let mut attempt = 0u32;
-        let (sidecar, file) = loop {
-            let suffix = if attempt == 0 {
-                format!(".torn-{stamp}")
-            } else {
-                format!(".torn-{stamp}-{attempt}")
-            };
-            let sidecar = names::with_suffix(&self.path, &suffix);
-            match std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .mode(0o600)
-                .open(&sidecar)
-            {
-                Ok(file) => break (sidecar, file),
-                Err(error)
-                    if error.kind() == std::io::ErrorKind::AlreadyExists && attempt < 100 =>
-                {
-                    attempt += 1;
-                }
-                Err(error) => return Err(StoreError::io("cannot create", &sidecar)(error)),
-            }
-        };
-        let mut writer = io::writer(file, self.options.faults.as_ref());
-        let mut reader = source;
-        reader.seek(SeekFrom::Start(offset)).map_err(StoreError::io("cannot read", &self.path))?;
-        let mut remaining = length;
-        let mut buffer = vec![0u8; 1 << 16];
-        while remaining > 0 {
-            let want = usize::try_from(remaining.min(buffer.len() as u64)).unwrap_or(buffer.len());
-            let got = reader
-                .read(&mut buffer[..want])
-                .map_err(StoreError::io("cannot read", &self.path))?;
-            if got == 0 {
-                break;
-            }
-            writer.write_all(&buffer[..got]).map_err(StoreError::io("cannot write", &sidecar))?;
-            remaining -= got as u64;
-        }
-        writer.sync_data().map_err(StoreError::io("cannot sync", &sidecar))?;
-        let dir = names::parent_dir(&sidecar);
-        io::sync_dir_with(&dir, self.options.faults.as_ref())
-            .map_err(StoreError::io("cannot sync directory", &dir))?;
-        Ok(sidecar)
-    }
-
-    pub(crate) fn take_lock(&mut self) -> Option<SessionLock> {
-        self.lock.take()
-    }
-}
-
-fn file_for_copy(path: &Path) -> Result<File, StoreError> {
-    File::open(path).map_err(StoreError::io("cannot open", path))
-}
-
-/// Cuts the file back to `length` and syncs; false when that failed too.
-fn undo(writer: &mut dyn SyncWrite, length: u64) -> bool {
-    writer.set_len(length).and_then(|()| writer.sync_data()).is_ok()
 }
 
 impl Drop for SessionStore {
@@ -607,6 +494,9 @@ impl Drop for SessionStore {
             && let Some(writer) = self.writer.as_mut()
         {
             let _ = writer.sync_data();
+        }
+        if let Some(copy) = self.copy.take() {
+            copy.discard();
         }
     }
 }

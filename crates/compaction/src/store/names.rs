@@ -89,6 +89,11 @@ pub fn temp_path(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
+/// The start of every [`temp_path`] name for `path` (`None` for a non-UTF-8 name).
+pub(crate) fn temp_prefix(path: &Path) -> Option<String> {
+    path.file_name().and_then(|name| name.to_str()).map(|name| format!(".{name}.tmp-"))
+}
+
 /// The directory holding `path` (`.` for a bare file name).
 pub fn parent_dir(path: &Path) -> PathBuf {
     match path.parent() {

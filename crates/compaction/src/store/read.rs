@@ -25,6 +25,28 @@ pub struct FileShape {
     pub ends_with_newline: bool,
 }
 
+/// Reads a file from its start by position, leaving any shared file offset alone (the
+/// store reads through a handle that is also its appending handle).
+pub struct ReadAt<'a> {
+    file: &'a std::fs::File,
+    position: u64,
+}
+
+impl<'a> ReadAt<'a> {
+    /// A reader of `file` from byte 0.
+    pub fn new(file: &'a std::fs::File) -> Self {
+        ReadAt { file, position: 0 }
+    }
+}
+
+impl Read for ReadAt<'_> {
+    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        let read = std::os::unix::fs::FileExt::read_at(self.file, buffer, self.position)?;
+        self.position += read as u64;
+        Ok(read)
+    }
+}
+
 /// Parses a session from a reader.
 pub fn read_session<R: Read + Send>(
     reader: R,

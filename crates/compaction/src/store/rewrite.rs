@@ -5,10 +5,16 @@
 //! over the target (or hard-linked to a new name, which never replaces anything), and the
 //! directory is synced. Migration keeps the original as `<session>.jsonl.bak-v<N>`.
 //! Lines that are not usable entries are carried over verbatim, in their original order.
+//!
+//! A rewrite of a session goes through symbolic links to the file they name, keeps its mode
+//! and owner, and holds the new file's write lock from before the rename, so the session's
+//! lock never lapses. Each temporary file is locked by its writer while it is written, so a
+//! later rewrite can remove temporary files left by an interrupted one (unlocked ones only)
+//! without touching one in use, and a backup left by an interrupted migration is reused.
 
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use compaction_core::Session;
@@ -119,8 +125,9 @@ impl Output<'_> {
 }
 
 enum Install<'a> {
-    /// Rename over the target, first hard-linking the original to this backup path.
-    Replace { backup: Option<&'a mut PathBuf> },
+    /// Rename over the target, first hard-linking the original to this backup path; the new
+    /// file gets the original's mode and owner.
+    Replace { backup: Option<&'a mut PathBuf>, original: &'a std::fs::Metadata },
     /// Link to the target, failing if it exists.
     CreateNew,
 }
@@ -132,19 +139,33 @@ fn stop(options: &RewriteOptions, target: &Path, step: RewriteStep) -> Result<()
     Ok(())
 }
 
+/// Creates a temporary file beside `target` (read and append, mode 0600) and locks it, so
+/// a stale-temporary cleanup never takes it for an abandoned one.
+pub(crate) fn create_locked_temp(target: &Path) -> Result<(PathBuf, File), StoreError> {
+    let temp = names::temp_path(target);
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .append(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&temp)
+        .map_err(StoreError::io("cannot create", &temp))?;
+    if let Err(error) = file.try_lock() {
+        let _ = std::fs::remove_file(&temp);
+        return Err(StoreError::io("cannot lock", &temp)(std::io::Error::other(error.to_string())));
+    }
+    Ok((temp, file))
+}
+
+/// Writes a new file atomically; returns the lock on the new file, held since before it
+/// appeared at `target`.
 fn atomic_write(
     target: &Path,
     install: Install<'_>,
     options: &RewriteOptions,
     fill: impl FnOnce(&mut Output<'_>) -> Result<(), StoreError>,
-) -> Result<(), StoreError> {
-    let temp = names::temp_path(target);
-    let file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(&temp)
-        .map_err(StoreError::io("cannot create", &temp))?;
+) -> Result<SessionLock, StoreError> {
+    let (temp, file) = create_locked_temp(target)?;
     let result = install_temp(target, &temp, file, install, options, fill);
     if let Err(error) = &result {
         // A simulated crash leaves the temporary file as a real one would.
@@ -162,7 +183,11 @@ fn install_temp(
     install: Install<'_>,
     options: &RewriteOptions,
     fill: impl FnOnce(&mut Output<'_>) -> Result<(), StoreError>,
-) -> Result<(), StoreError> {
+) -> Result<SessionLock, StoreError> {
+    let locked = file.try_clone().map_err(StoreError::io("cannot open", temp))?;
+    if let Install::Replace { original, .. } = &install {
+        keep_mode_and_owner(&locked, temp, original)?;
+    }
     let mut writer = io::writer(file, options.faults.as_ref());
     let mut output = Output { writer: writer.as_mut(), buffer: Vec::new(), path: temp };
     fill(&mut output)?;
@@ -172,7 +197,7 @@ fn install_temp(
     drop(writer);
     stop(options, target, RewriteStep::TempSynced)?;
     match install {
-        Install::Replace { backup } => {
+        Install::Replace { backup, .. } => {
             if let Some(backup) = backup {
                 keep_backup(target, backup)?;
                 stop(options, target, RewriteStep::BackupKept)?;
@@ -190,18 +215,64 @@ fn install_temp(
             let _ = std::fs::remove_file(temp);
         }
     }
+    let lock = SessionLock::adopt(locked, target);
     stop(options, target, RewriteStep::Renamed)?;
     let dir = names::parent_dir(target);
     io::sync_dir_with(&dir, options.faults.as_ref())
         .map_err(StoreError::io("cannot sync directory", &dir))?;
     stop(options, target, RewriteStep::DirSynced)?;
+    Ok(lock)
+}
+
+/// Gives the new file the original's permission bits and, when they differ from the new
+/// file's, its owner and group (refusing the rewrite when that is not allowed).
+fn keep_mode_and_owner(
+    file: &File,
+    path: &Path,
+    original: &std::fs::Metadata,
+) -> Result<(), StoreError> {
+    file.set_permissions(std::fs::Permissions::from_mode(original.mode() & 0o7777))
+        .map_err(StoreError::io("cannot keep the mode of the original in", path))?;
+    let new = file.metadata().map_err(StoreError::io("cannot read metadata of", path))?;
+    if new.uid() != original.uid() || new.gid() != original.gid() {
+        std::os::unix::fs::fchown(file, Some(original.uid()), Some(original.gid()))
+            .map_err(StoreError::io("cannot keep the owner of the original in", path))?;
+    }
     Ok(())
 }
 
+/// Removes temporary files an interrupted rewrite of `target` left behind: those named as
+/// its temporary files and not locked by a live writer. Best effort.
+fn remove_stale_temps(target: &Path) {
+    let dir = names::parent_dir(target);
+    let Some(prefix) = names::temp_prefix(target) else {
+        return;
+    };
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        if !name.to_str().is_some_and(|name| name.starts_with(&prefix)) {
+            continue;
+        }
+        let path = entry.path();
+        let Ok(file) = std::fs::OpenOptions::new().read(true).open(&path) else {
+            continue;
+        };
+        let is_regular = file.metadata().is_ok_and(|metadata| metadata.is_file());
+        if is_regular && file.try_lock().is_ok() {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+}
+
 /// Hard-links the original to `backup`, or to `backup.1`, `backup.2`, … when an earlier
-/// (perhaps interrupted) migration left one; `backup` is updated to the name used.
+/// migration left one; `backup` is updated to the name used. A backup that already is the
+/// original (left by a migration interrupted before its rename) is used as it is.
 fn keep_backup(target: &Path, backup: &mut PathBuf) -> Result<(), StoreError> {
     let base = backup.clone();
+    let original = std::fs::metadata(target).map_err(StoreError::io("cannot open", target))?;
     for attempt in 0..1000u32 {
         let candidate = if attempt == 0 {
             base.clone()
@@ -213,7 +284,15 @@ fn keep_backup(target: &Path, backup: &mut PathBuf) -> Result<(), StoreError> {
                 *backup = candidate;
                 return Ok(());
             }
-            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
+                let same = std::fs::symlink_metadata(&candidate).is_ok_and(|existing| {
+                    existing.dev() == original.dev() && existing.ino() == original.ino()
+                });
+                if same {
+                    *backup = candidate;
+                    return Ok(());
+                }
+            }
             Err(error) => return Err(StoreError::io("cannot keep a backup at", &candidate)(error)),
         }
     }
@@ -226,7 +305,7 @@ pub(crate) fn write_new_file(
     options: &RewriteOptions,
     fill: impl FnOnce(&mut Output<'_>) -> Result<(), StoreError>,
 ) -> Result<(), StoreError> {
-    atomic_write(target, Install::CreateNew, options, fill)
+    atomic_write(target, Install::CreateNew, options, fill).map(drop)
 }
 
 /// What [`migrate`] did.
@@ -243,8 +322,10 @@ pub struct MigrateReport {
 }
 
 /// Rewrites an older-format session as the current version, atomically, keeping the
-/// original as `<session>.jsonl.bak-v<N>`. Takes the write lock (recovering a torn tail
-/// first, as any write open does). A current-version file is left untouched.
+/// original as `<session>.jsonl.bak-v<N>`, with its mode and owner, through a symbolic link
+/// to the file it names. Takes the write lock (recovering a torn tail first, as any write
+/// open does). A current-version file is left untouched. Opening a session for writing
+/// migrates it the same way.
 pub fn migrate(path: &Path) -> Result<MigrateReport, StoreError> {
     migrate_with(path, LockWait::NoWait, &RewriteOptions::default())
 }
@@ -261,22 +342,28 @@ pub fn migrate_with(
         faults: options.faults.clone(),
         ..OpenOptions::for_writing()
     };
-    let (mut store, _report) = SessionStore::open(path, open)?;
+    let (store, report) = SessionStore::open_with(path, open, options)?;
+    if let Some(migrated) = report.migrated {
+        return Ok(migrated);
+    }
+    Ok(MigrateReport {
+        from_version: report.source_version,
+        backup: None,
+        entries: store.session().entries().len(),
+        malformed_lines: report.malformed_lines.len(),
+    })
+}
+
+/// Migrates the file of an open, locked store; returns what was done and the lock on the
+/// new file (taken before it was renamed into place).
+pub(crate) fn migrate_locked(
+    store: &SessionStore,
+    options: &RewriteOptions,
+    keep_a_backup: bool,
+) -> Result<(MigrateReport, SessionLock), StoreError> {
+    let path = store.path();
     let session = store.session();
     let from_version = session.source_version();
-    let kept_malformed = session
-        .malformed()
-        .iter()
-        .filter(|malformed| malformed.offset < store.file_length())
-        .count();
-    if !session.is_migrated() {
-        return Ok(MigrateReport {
-            from_version,
-            backup: None,
-            entries: session.entries().len(),
-            malformed_lines: kept_malformed,
-        });
-    }
     let Some(header) = session.header_raw() else {
         return Err(StoreError::UnreadableHeader {
             path: path.to_path_buf(),
@@ -284,25 +371,31 @@ pub fn migrate_with(
             detail: "no session header".to_owned(),
         });
     };
-    let mut backup = names::with_suffix(path, &format!(".bak-v{from_version}"));
-    let mut source = File::open(path).map_err(StoreError::io("cannot open", path))?;
+    // Through a symbolic link: the file it names is rewritten, the link stays.
+    let target = std::fs::canonicalize(path).map_err(StoreError::io("cannot resolve", path))?;
+    let mut source = store.lock_file()?.try_clone().map_err(StoreError::io("cannot open", path))?;
+    let original = source.metadata().map_err(StoreError::io("cannot read metadata of", path))?;
+    remove_stale_temps(&target);
+    let mut backup = names::with_suffix(&target, &format!(".bak-v{from_version}"));
     let length = store.file_length();
-    atomic_write(path, Install::Replace { backup: Some(&mut backup) }, options, |output| {
+    let install = Install::Replace {
+        backup: if keep_a_backup { Some(&mut backup) } else { None },
+        original: &original,
+    };
+    let lock = atomic_write(&target, install, options, |output| {
         output.push(header.as_bytes())?;
         output.push(b"\n")?;
         write_body(output, session, length, &mut source, path, |_| true)
     })?;
+    let kept_malformed =
+        session.malformed().iter().filter(|malformed| malformed.offset < length).count();
     let report = MigrateReport {
         from_version,
-        backup: Some(backup),
+        backup: keep_a_backup.then_some(backup),
         entries: session.entries().len(),
         malformed_lines: kept_malformed,
     };
-    // The lock outlives the store's file handles, which still name the old file.
-    let lock: Option<SessionLock> = store.take_lock();
-    drop(store);
-    drop(lock);
-    Ok(report)
+    Ok((report, SessionLock::adopt(lock.into_file(), path)))
 }
 
 /// Writes entries and (when `keep_malformed` says so) malformed lines in line order.

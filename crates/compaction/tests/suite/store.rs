@@ -182,14 +182,11 @@ fn unreadable_headers_refuse_writes_and_stay_byte_identical() {
     let dir = tempfile::tempdir().unwrap();
     let entry = r#"{"type":"custom","id":"c1","parentId":null,"customType":"x"}"#;
     let cases: Vec<(&str, Vec<u8>)> = vec![
-        ("garbage", format!("not json\n{entry}\n").into_bytes()),
-        ("missing", format!("{entry}\n").into_bytes()),
+        ("garbled", format!("{{\"type\":\"session\",\x01\n{entry}\n").into_bytes()),
         (
             "bad-field",
             format!("{{\"type\":\"session\",\"version\":\"x\"}}\n{entry}\n").into_bytes(),
         ),
-        ("torn-header", br#"{"type":"sess"#.to_vec()),
-        ("empty", Vec::new()),
     ];
     for (name, bytes) in cases {
         let path = write(dir.path(), &format!("{name}.jsonl"), &bytes);
@@ -203,19 +200,53 @@ fn unreadable_headers_refuse_writes_and_stay_byte_identical() {
         SessionStore::open(&path, OpenOptions::for_reading()).unwrap();
     }
     // The repaired copy has a header and the usable entry; the rest is set aside verbatim.
-    let path = dir.path().join("garbage.jsonl");
+    let path = dir.path().join("garbled.jsonl");
+    let original = std::fs::read(&path).unwrap();
     let repair = repair_copy(&path).unwrap();
     assert!(repair.header_rebuilt);
     assert_eq!(repair.entries, 1);
     assert_eq!(repair.rejected_lines, vec![1]);
-    assert_eq!(std::fs::read(repair.rejected.unwrap()).unwrap(), b"not json\n");
+    assert_eq!(std::fs::read(repair.rejected.unwrap()).unwrap(), b"{\"type\":\"session\",\x01\n");
     let copy = parse_file(&repair.copy);
     assert_eq!(problems(&copy), Vec::<String>::new());
     assert_eq!(ids(&copy), vec!["c1"]);
-    assert_eq!(std::fs::read(&path).unwrap(), format!("not json\n{entry}\n").as_bytes());
+    assert_eq!(std::fs::read(&path).unwrap(), original);
     // The copy can be opened for writing.
     let (mut store, _) = SessionStore::open(&repair.copy, writing()).unwrap();
     store.append(note(1)).unwrap();
+}
+
+#[test]
+fn a_file_whose_first_line_is_no_session_header_is_not_a_session_for_any_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let entry = r#"{"type":"custom","id":"c1","parentId":null,"customType":"x"}"#;
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("object", b"{\"a\":1}\n".to_vec()),
+        ("garbage", format!("not json\n{entry}\n").into_bytes()),
+        ("headerless", format!("{entry}\n").into_bytes()),
+        ("torn-header", br#"{"type":"sess"#.to_vec()),
+        ("empty", Vec::new()),
+    ];
+    for (name, bytes) in cases {
+        let path = write(dir.path(), &format!("{name}.jsonl"), &bytes);
+        for result in [
+            SessionStore::open(&path, writing()).map(drop),
+            SessionStore::open(&path, OpenOptions::for_reading()).map(drop),
+            migrate(&path).map(drop),
+            repair_copy(&path).map(drop),
+        ] {
+            let error = result.unwrap_err();
+            assert!(matches!(error, StoreError::NotASession { .. }), "{name}: {error}");
+            assert!(error.to_string().contains("is not a pi session file"), "{error}");
+        }
+        assert_eq!(std::fs::read(&path).unwrap(), bytes, "{name} changed");
+        let names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(name) && n != &format!("{name}.jsonl"))
+            .collect();
+        assert_eq!(names, Vec::<String>::new(), "{name}: no repaired copy, no lock file");
+    }
 }
 
 #[test]

@@ -1,0 +1,231 @@
+//! Appending entries, and noticing another writer before doing so.
+//!
+//! Invariant: an entry is written only when the file is exactly as this store last read or
+//! wrote it (same file at the path, same length, same last bytes), checked under the lock
+//! right before the write; otherwise nothing is written and [`StoreError::Changed`] says what
+//! changed. A write that fails is undone (the file cut back to its previous length) or
+//! poisons the store.
+
+use std::os::unix::fs::FileExt;
+
+use compaction_core::Entry;
+use serde_json::{Map, Value};
+
+use super::error::{FileChange, StoreError};
+use super::io::SyncWrite;
+use super::{
+    FsyncPolicy, NewEntry, Parent, RESERVED_FIELDS, SessionStore, header, lock, names, read,
+};
+
+/// How many of the file's last bytes the store remembers to notice a rewrite.
+pub(crate) const TAIL_BYTES: u64 = 256;
+
+impl SessionStore {
+    /// Appends an entry: fills `id` (8 hex digits, unique in the file), `parentId` and
+    /// `timestamp`, checks that no other program changed the file since it was read (else
+    /// [`StoreError::Changed`], nothing written), writes the line, meets the fsync policy and
+    /// adds the entry to [`SessionStore::session`].
+    pub fn append(&mut self, new: NewEntry) -> Result<Entry, StoreError> {
+        if self.writer.is_none() {
+            return Err(StoreError::ReadOnly { path: self.path.clone() });
+        }
+        if self.poisoned {
+            return Err(StoreError::Poisoned { path: self.path.clone() });
+        }
+        let entry = self.build_entry(new)?;
+        self.check_unchanged()?;
+        let mut bytes = Vec::with_capacity(entry.raw().len() + 2);
+        if self.needs_newline {
+            bytes.push(b'\n');
+        }
+        bytes.extend_from_slice(entry.raw().as_bytes());
+        bytes.push(b'\n');
+        let previous_length = self.length;
+        self.write_committed(&bytes, previous_length)?;
+        self.length += bytes.len() as u64;
+        self.lines += 1;
+        self.needs_newline = false;
+        self.remember_tail(&bytes);
+        self.session.push(entry.clone()).map_err(|reason| self.invalid(reason))?;
+        Ok(entry)
+    }
+
+    /// Flushes entries written under [`FsyncPolicy::Batch`] or [`FsyncPolicy::Never`].
+    pub fn sync(&mut self) -> Result<(), StoreError> {
+        let Some(writer) = self.writer.as_mut() else {
+            return Ok(());
+        };
+        match writer.sync_data() {
+            Ok(()) => {
+                self.unsynced = 0;
+                Ok(())
+            }
+            Err(error) => {
+                self.poisoned = true;
+                Err(StoreError::io("cannot sync", &self.path)(error))
+            }
+        }
+    }
+
+    /// Checks that the file is what this store last read or wrote: the path still names the
+    /// locked file, and its length and last bytes are unchanged.
+    pub fn check_unchanged(&self) -> Result<(), StoreError> {
+        let change = |change| StoreError::Changed { path: self.path.clone(), change };
+        let file = self.lock_file()?;
+        if self.copy.is_none() && !lock::names_same_file(&self.path, file)? {
+            return Err(change(FileChange::Replaced));
+        }
+        let now =
+            file.metadata().map_err(StoreError::io("cannot read metadata of", &self.path))?.len();
+        let from = self.length;
+        if now < from
+            || read_tail(file, from).map_err(StoreError::io("cannot read", &self.path))?
+                != self.tail
+        {
+            return Err(change(FileChange::Rewritten { from, to: now }));
+        }
+        if now == from {
+            return Ok(());
+        }
+        let mut last = [0u8; 1];
+        file.read_exact_at(&mut last, now - 1)
+            .map_err(StoreError::io("cannot read", &self.path))?;
+        Err(change(if last[0] == b'\n' {
+            FileChange::Grew { from, to: now }
+        } else {
+            FileChange::Incomplete { from, to: now }
+        }))
+    }
+
+    /// Reads the file again, under the lock, after another program appended complete lines
+    /// to it ([`FileChange::Grew`]); the session then holds the new entries too.
+    ///
+    /// Refuses (changing nothing) when the file now ends in an incomplete line, as another
+    /// program may be in the middle of writing it: nothing may be appended after it.
+    pub fn reload(&mut self) -> Result<(), StoreError> {
+        let file =
+            self.lock_file()?.try_clone().map_err(StoreError::io("cannot open", &self.path))?;
+        let (session, shape) =
+            read::read_session(read::ReadAt::new(&file), self.options.parse_options())
+                .map_err(StoreError::io("cannot read", &self.path))?;
+        if !shape.ends_with_newline {
+            return Err(StoreError::Changed {
+                path: self.path.clone(),
+                change: FileChange::Incomplete { from: self.length, to: shape.length },
+            });
+        }
+        header::refuse_unwritable(&session, &self.path)?;
+        self.session = session;
+        self.length = shape.length;
+        self.lines = shape.lines;
+        self.needs_newline = false;
+        self.tail =
+            read_tail(&file, self.length).map_err(StoreError::io("cannot read", &self.path))?;
+        Ok(())
+    }
+
+    /// Remembers the file's last bytes as they are now.
+    pub(crate) fn with_tail(mut self) -> Result<SessionStore, StoreError> {
+        let file = self.lock_file()?;
+        self.tail =
+            read_tail(file, self.length).map_err(StoreError::io("cannot read", &self.path))?;
+        Ok(self)
+    }
+
+    fn remember_tail(&mut self, written: &[u8]) {
+        self.tail.extend_from_slice(written);
+        let keep = usize::try_from(TAIL_BYTES).unwrap_or(usize::MAX);
+        if self.tail.len() > keep {
+            self.tail.drain(..self.tail.len() - keep);
+        }
+    }
+
+    pub(crate) fn invalid(&self, reason: String) -> StoreError {
+        StoreError::InvalidEntry { path: self.path.clone(), reason }
+    }
+
+    fn build_entry(&self, new: NewEntry) -> Result<Entry, StoreError> {
+        if let Some(field) = RESERVED_FIELDS.iter().find(|field| new.fields.contains_key(**field)) {
+            return Err(self.invalid(format!("`{field}` is set by the store")));
+        }
+        let parent_id = match new.parent {
+            Parent::Leaf => {
+                self.session.leaf().map(|index| self.session.entries()[index].id.clone())
+            }
+            Parent::Root => None,
+            Parent::Id(id) => {
+                if !self.session.contains(&id) {
+                    return Err(self.invalid(format!("parent `{id}` does not exist")));
+                }
+                Some(id)
+            }
+        };
+        let mut id = names::random_entry_id();
+        while self.session.contains(&id) {
+            id = names::random_entry_id();
+        }
+        let mut map = Map::with_capacity(new.fields.len() + 4);
+        map.insert("type".into(), new.entry_type.into());
+        map.insert("id".into(), id.into());
+        map.insert("parentId".into(), parent_id.map_or(Value::Null, Value::String));
+        map.insert("timestamp".into(), names::timestamp_now().into());
+        map.extend(new.fields);
+        let raw = Value::Object(map).to_string();
+        let line = self.lines + 1;
+        if raw.len() > self.options.max_line_bytes {
+            return Err(self.invalid(format!(
+                "line {line} would be {} bytes, over the limit of {} bytes",
+                raw.len(),
+                self.options.max_line_bytes
+            )));
+        }
+        Entry::parse(line, &raw).map_err(|error| self.invalid(format!("line {line}: {error}")))
+    }
+
+    /// Writes `bytes` and meets the fsync policy, or restores the file to
+    /// `previous_length` and reports the error.
+    fn write_committed(&mut self, bytes: &[u8], previous_length: u64) -> Result<(), StoreError> {
+        let policy = self.options.fsync;
+        let Some(writer) = self.writer.as_mut() else {
+            return Err(StoreError::ReadOnly { path: self.path.clone() });
+        };
+        if let Err(error) = writer.write_all(bytes) {
+            self.poisoned = !undo(writer.as_mut(), previous_length);
+            return Err(StoreError::io("cannot append to", &self.path)(error));
+        }
+        let sync_now = match policy {
+            FsyncPolicy::Always => true,
+            FsyncPolicy::Batch(every) => {
+                self.unsynced += 1;
+                self.unsynced >= every.max(1)
+            }
+            FsyncPolicy::Never => false,
+        };
+        if sync_now {
+            if let Err(error) = writer.sync_data() {
+                // Only the entry being appended is withdrawn: earlier entries of a batch
+                // were already acknowledged. Whether the page cache still holds them after
+                // a failed sync is unknown, so the store refuses further writes.
+                let undone =
+                    policy == FsyncPolicy::Always && undo(writer.as_mut(), previous_length);
+                self.poisoned = !undone;
+                return Err(StoreError::io("cannot sync", &self.path)(error));
+            }
+            self.unsynced = 0;
+        }
+        Ok(())
+    }
+}
+
+/// The last bytes (up to [`TAIL_BYTES`]) of the first `length` bytes of `file`.
+fn read_tail(file: &std::fs::File, length: u64) -> std::io::Result<Vec<u8>> {
+    let start = length.saturating_sub(TAIL_BYTES);
+    let mut tail = vec![0u8; usize::try_from(length - start).unwrap_or(0)];
+    file.read_exact_at(&mut tail, start)?;
+    Ok(tail)
+}
+
+/// Cuts the file back to `length` and syncs; false when that failed too.
+fn undo(writer: &mut dyn SyncWrite, length: u64) -> bool {
+    writer.set_len(length).and_then(|()| writer.sync_data()).is_ok()
+}
