@@ -298,16 +298,19 @@ pub fn open_copy(
 ) -> anyhow::Result<compaction::store::SessionStore> {
     use compaction::store::{OpenOptions, SessionStore, StoreError};
     let (store, report) = SessionStore::open_copy(path, output, force, OpenOptions::for_writing())
-        .map_err(|e| match e {
-            StoreError::AlreadyExists { path } => CommandError::with_kind(
-                super::ErrorKind::Input,
-                format!(
-                    "{} already exists; pass --force to replace it (only once the compaction \
-                     succeeded), or choose another output",
-                    path.display()
-                ),
-            ),
-            other => CommandError::store(&other),
+        .map_err(|e| {
+            if let StoreError::AlreadyExists { path } = &e {
+                CommandError::with_kind(
+                    super::ErrorKind::Input,
+                    format!(
+                        "{} already exists; pass --force to replace it (only once the \
+                         compaction succeeded), or choose another output",
+                        path.display()
+                    ),
+                )
+            } else {
+                CommandError::store(&e)
+            }
         })?;
     for message in report.messages() {
         eprintln!("{}: {message}", output.display());

@@ -9,6 +9,7 @@ mod providers;
 mod store;
 mod store_fixtures;
 mod store_processes;
+mod store_writers;
 mod summarizer_limits;
 
 /// The shipped Rust example, compiled into the tests so they exercise the same code.

@@ -1,0 +1,294 @@
+//! What the writing commands do with the files they are given: `-o` never destroys the input
+//! or an existing output, FIFOs and non-sessions are refused, older formats are migrated on
+//! disk first, newer ones are never written, no lock file is left, Ctrl-C exits 130.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::{fixture, run};
+
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+fn session_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("offline-coding.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    dir
+}
+
+const COMPACT: [&str; 4] = ["--keep-recent", "500", "--min-turns", "0"];
+
+fn run_args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["run", "s.jsonl"];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&COMPACT);
+    args
+}
+
+#[test]
+fn run_output_onto_the_input_is_refused_and_the_input_kept() {
+    let dir = session_dir();
+    let before = std::fs::read(dir.path().join("s.jsonl")).unwrap();
+    std::os::unix::fs::symlink("s.jsonl", dir.path().join("link.jsonl")).unwrap();
+    std::fs::hard_link(dir.path().join("s.jsonl"), dir.path().join("hard.jsonl")).unwrap();
+    for output in ["s.jsonl", "./s.jsonl", "link.jsonl", "hard.jsonl"] {
+        for force in [false, true] {
+            let mut extra = vec!["-o", output];
+            if force {
+                extra.push("--force");
+            }
+            let out = run(&run_args(&extra), dir.path());
+            assert!(out.starts_with("exit: 2\n"), "{output}: {out}");
+            assert!(out.contains("is the input"), "{output}: {out}");
+            assert_eq!(std::fs::read(dir.path().join("s.jsonl")).unwrap(), before, "{output}");
+        }
+    }
+    assert_eq!(listing(dir.path()), vec!["hard.jsonl", "link.jsonl", "s.jsonl"]);
+}
+
+#[test]
+fn run_output_onto_an_existing_file_needs_force_and_survives_a_failure() {
+    let dir = session_dir();
+    std::fs::write(dir.path().join("out.jsonl"), "keep me").unwrap();
+    let out = run(&run_args(&["-o", "out.jsonl"]), dir.path());
+    assert!(out.starts_with("exit: 2\n") && out.contains("--force"), "{out}");
+    assert_eq!(std::fs::read(dir.path().join("out.jsonl")).unwrap(), b"keep me");
+    // With --force, a compaction that fails (no API key) leaves the output as it was.
+    let out = run(
+        &run_args(&["-o", "out.jsonl", "--force", "--provider", "openai", "--model", "gpt-4o"]),
+        dir.path(),
+    );
+    assert!(out.starts_with("exit: 2\n"), "{out}");
+    assert_eq!(std::fs::read(dir.path().join("out.jsonl")).unwrap(), b"keep me");
+    assert_eq!(listing(dir.path()), vec!["out.jsonl", "s.jsonl"]);
+    // A successful one replaces it.
+    let out = run(&run_args(&["-o", "out.jsonl", "--force"]), dir.path());
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    let replaced = std::fs::read_to_string(dir.path().join("out.jsonl")).unwrap();
+    assert!(replaced.lines().last().unwrap().contains("\"type\":\"compaction\""));
+    assert_eq!(listing(dir.path()), vec!["out.jsonl", "s.jsonl"]);
+}
+
+#[test]
+fn run_output_with_nothing_to_compact_writes_no_output() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("small-linear.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    let out = run(&["run", "s.jsonl", "-o", "out.jsonl"], dir.path());
+    assert!(out.starts_with("exit: 0\n") && out.contains("out.jsonl was not written"), "{out}");
+    assert_eq!(listing(dir.path()), vec!["s.jsonl"]);
+}
+
+/// Runs the binary, killing it (and failing) if it does not finish within 10 s.
+fn run_with_deadline(args: &[&str], cwd: &Path) -> (i32, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_compaction"))
+        .args(args)
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let output = child.wait_with_output().unwrap();
+            return (status.code().unwrap_or(-1), String::from_utf8_lossy(&output.stderr).into());
+        }
+        if started.elapsed() > Duration::from_secs(10) {
+            child.kill().unwrap();
+            panic!("`compaction {}` hung", args.join(" "));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_fifo_as_the_session_is_refused_by_every_command_without_hanging() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(Command::new("mkfifo").arg(dir.path().join("s.jsonl")).status().unwrap().success());
+    let commands: [&[&str]; 8] = [
+        &["stats", "s.jsonl"],
+        &["context", "s.jsonl"],
+        &["tree", "s.jsonl"],
+        &["check", "s.jsonl"],
+        &["plan", "s.jsonl"],
+        &["run", "s.jsonl"],
+        &["migrate", "s.jsonl"],
+        &["run", "s.jsonl", "-o", "out.jsonl"],
+    ];
+    for args in commands {
+        let (code, stderr) = run_with_deadline(args, dir.path());
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stderr.contains("is a FIFO"), "{args:?}: {stderr}");
+    }
+    assert_eq!(listing(dir.path()), vec!["s.jsonl"]);
+}
+
+#[test]
+fn not_a_session_exits_2_for_every_command_and_is_never_repaired() {
+    let cases: [(&str, &[u8]); 3] =
+        [("object", b"{\"a\":1}\n"), ("empty", b""), ("text", b"hello\nworld\n")];
+    let commands: [&[&str]; 10] = [
+        &["stats", "s.jsonl"],
+        &["context", "s.jsonl"],
+        &["tree", "s.jsonl"],
+        &["leaves", "s.jsonl"],
+        &["check", "s.jsonl"],
+        &["check", "s.jsonl", "--repair"],
+        &["plan", "s.jsonl"],
+        &["run", "s.jsonl"],
+        &["migrate", "s.jsonl"],
+        &["run", "s.jsonl", "-o", "out.jsonl"],
+    ];
+    for (name, bytes) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("s.jsonl"), bytes).unwrap();
+        for args in commands {
+            let out = run(args, dir.path());
+            assert!(out.starts_with("exit: 2\n"), "{name} {args:?}: {out}");
+            assert!(out.contains("is not a pi session file"), "{name} {args:?}: {out}");
+        }
+        assert_eq!(std::fs::read(dir.path().join("s.jsonl")).unwrap(), bytes);
+        assert_eq!(listing(dir.path()), vec!["s.jsonl"], "{name}");
+    }
+}
+
+#[test]
+fn a_damaged_header_fails_the_reading_commands_and_is_reported_by_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let entry = r#"{"type":"custom","id":"c1","parentId":null,"customType":"x"}"#;
+    let text = format!("{{\"type\":\"session\",\"version\":\"three\"}}\n{entry}\n");
+    std::fs::write(dir.path().join("s.jsonl"), &text).unwrap();
+    for args in [["stats", "s.jsonl"], ["context", "s.jsonl"], ["plan", "s.jsonl"]] {
+        let out = run(&args, dir.path());
+        assert!(out.starts_with("exit: 2\n") && out.contains("check --repair"), "{args:?}: {out}");
+    }
+    let out = run(&["check", "s.jsonl"], dir.path());
+    assert!(out.starts_with("exit: 1\n") && out.contains("invalid-header"), "{out}");
+}
+
+#[test]
+fn a_newer_format_version_is_read_with_a_warning_and_run_refuses_to_write() {
+    let dir = session_dir();
+    let path = dir.path().join("s.jsonl");
+    let text =
+        std::fs::read_to_string(&path).unwrap().replacen("\"version\":3", "\"version\":99", 1);
+    std::fs::write(&path, &text).unwrap();
+    let out = run(&["stats", "s.jsonl"], dir.path());
+    assert!(out.starts_with("exit: 0\n") && out.contains("warning:"), "{out}");
+    assert!(out.contains("version 99"), "{out}");
+    let out = run(&run_args(&[]), dir.path());
+    assert!(out.starts_with("exit: 2\n") && out.contains("version 99"), "{out}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+}
+
+#[test]
+fn run_on_a_version_1_session_migrates_it_on_disk_first_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.jsonl");
+    std::fs::copy(fixture("v1-legacy.jsonl"), &path).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let original = std::fs::read(&path).unwrap();
+    let out = run(&["run", "s.jsonl", "--keep-recent", "50", "--min-turns", "0"], dir.path());
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    assert!(out.contains("migrated on disk to version 3"), "{out}");
+    assert_eq!(std::fs::read(dir.path().join("s.jsonl.bak-v1")).unwrap(), original);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.lines().next().unwrap().contains("\"version\":3"), "{text}");
+    // Every id the compaction references is on disk, and the file is clean.
+    let check = run(&["check", "s.jsonl"], dir.path());
+    assert!(check.starts_with("exit: 0\n"), "{check}");
+    let compaction: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    for field in ["parentId", "firstKeptEntryId"] {
+        let id = compaction[field].as_str().unwrap();
+        assert!(text.contains(&format!("\"id\":\"{id}\"")), "{field} {id} is not on disk");
+    }
+    assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o644);
+}
+
+#[test]
+fn migrate_keeps_the_mode_and_writes_through_a_symbolic_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("s.jsonl");
+    std::fs::copy(fixture("v2-legacy.jsonl"), &target).unwrap();
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o644)).unwrap();
+    std::os::unix::fs::symlink("s.jsonl", dir.path().join("link.jsonl")).unwrap();
+    let out = run(&["migrate", "link.jsonl"], dir.path());
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    let link = std::fs::symlink_metadata(dir.path().join("link.jsonl")).unwrap();
+    assert!(link.file_type().is_symlink());
+    assert_eq!(std::fs::metadata(&target).unwrap().permissions().mode() & 0o777, 0o644);
+    assert_eq!(listing(dir.path()), vec!["link.jsonl", "s.jsonl", "s.jsonl.bak-v2"]);
+}
+
+#[test]
+fn writing_commands_leave_no_lock_file_and_name_wait_when_the_session_is_busy() {
+    let dir = session_dir();
+    let out = run(&run_args(&[]), dir.path());
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    let out = run(&["run", "missing.jsonl"], dir.path());
+    assert!(out.starts_with("exit: 2\n"), "{out}");
+    assert_eq!(listing(dir.path()), vec!["s.jsonl"]);
+    // Another process holds the session's lock (flock(1) on the file itself).
+    let mut holder = Command::new("flock")
+        .args(["s.jsonl", "sleep", "30"])
+        .current_dir(dir.path())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let out = loop {
+        let out = run(&["migrate", "s.jsonl"], dir.path());
+        if out.contains("in use") || Instant::now() > deadline {
+            break out;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    assert!(out.starts_with("exit: 2\n") && out.contains("--wait"), "{out}");
+}
+
+#[test]
+fn ctrl_c_during_a_compaction_exits_130_and_leaves_the_file_unchanged() {
+    let dir = session_dir();
+    let before = std::fs::read(dir.path().join("s.jsonl")).unwrap();
+    // A server that accepts connections and never answers.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (accepted, connected) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming() {
+            held.push(stream);
+            let _ = accepted.send(());
+        }
+    });
+    let base_url = format!("http://127.0.0.1:{port}/v1");
+    let mut args = vec!["run", "s.jsonl", "--provider", "openai", "--model", "gpt-4o"];
+    args.extend(["--base-url", &base_url, "--api-key-env", "COMPACTION_TEST_KEY"]);
+    args.extend_from_slice(&COMPACT);
+    let child = Command::new(env!("CARGO_BIN_EXE_compaction"))
+        .args(&args)
+        .current_dir(dir.path())
+        .env("COMPACTION_TEST_KEY", "sk-test")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    connected.recv_timeout(Duration::from_secs(20)).expect("the summarizer never connected");
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert_eq!(std::fs::read(dir.path().join("s.jsonl")).unwrap(), before);
+}
