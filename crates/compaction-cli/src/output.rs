@@ -82,17 +82,43 @@ pub fn error_json(kind: &str, message: &str, causes: &[String]) -> serde_json::V
     serde_json::json!({"error": {"kind": kind, "message": message, "causes": causes}})
 }
 
+/// The causes of an error worth printing: each one whose text the line before it does not
+/// already contain (`summarizing failed: HTTP 404 …` wraps `HTTP 404 …`, which then adds
+/// nothing).
+fn distinct_causes(error: &anyhow::Error) -> Vec<String> {
+    let mut previous = error.to_string();
+    let mut causes = Vec::new();
+    for cause in error.chain().skip(1) {
+        let text = cause.to_string();
+        if !previous.contains(&text) {
+            causes.push(text.clone());
+        }
+        previous = text;
+    }
+    causes
+}
+
 /// Prints a command's error: JSON on stdout when `json`, else text with its causes on
-/// stderr. A failure to print is ignored (the exit code still tells).
+/// stderr. A provider error also gets the note naming the provider, the model and where the
+/// model came from (`hint` in JSON). A failure to print is ignored (the exit code tells).
 pub fn report_error(error: &anyhow::Error, kind: crate::commands::ErrorKind, json: bool) {
+    let causes = distinct_causes(error);
+    let note =
+        crate::commands::provider_note().filter(|_| kind == crate::commands::ErrorKind::Provider);
     if json {
-        let causes: Vec<String> = error.chain().skip(1).map(ToString::to_string).collect();
-        let _ = print_json(&error_json(kind.as_str(), &error.to_string(), &causes));
+        let mut value = error_json(kind.as_str(), &error.to_string(), &causes);
+        if let Some(note) = note {
+            value["error"]["hint"] = serde_json::Value::String(note.to_owned());
+        }
+        let _ = print_json(&value);
         return;
     }
     eprintln!("error: {error}");
-    for cause in error.chain().skip(1) {
+    for cause in &causes {
         eprintln!("  caused by: {cause}");
+    }
+    if let Some(note) = note {
+        eprintln!("  note: {note}");
     }
 }
 

@@ -797,3 +797,116 @@ fn settings_errors_name_their_source() {
     let out = run(&["stats", "s.jsonl"], dir.path());
     assert!(out.contains(".pi/settings.json: `threshold`: must be in (0, 1]"), "{out}");
 }
+
+/// A one-shot HTTP server on 127.0.0.1 that answers every request with `status` and a JSON
+/// error body naming the model it was asked for; returns its base URL and the request bodies.
+fn error_server(status: u16) -> (String, std::sync::mpsc::Receiver<String>) {
+    use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    length = value.trim().parse().unwrap_or(0);
+                }
+            }
+            let mut body = vec![0; length];
+            let _ = reader.read_exact(&mut body);
+            let body = String::from_utf8_lossy(&body).into_owned();
+            let model = serde_json::from_str::<serde_json::Value>(&body)
+                .ok()
+                .and_then(|v| v["model"].as_str().map(str::to_owned))
+                .unwrap_or_default();
+            let _ = sender.send(body);
+            let answer = format!(r#"{{"error":{{"message":"model '{model}' not found"}}}}"#);
+            let _ = write!(
+                stream,
+                "HTTP/1.1 {status} Error\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{answer}",
+                answer.len()
+            );
+        }
+    });
+    (url, receiver)
+}
+
+#[test]
+fn provider_without_model_refuses_the_sessions_model_of_another_provider() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("offline-coding.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    let (url, requests) = error_server(404);
+    let out = run(
+        &["run", "s.jsonl", "--provider", "openai", "--base-url", &url, "--keep-recent", "500"],
+        dir.path(),
+    );
+    assert!(out.starts_with("exit: 2\n"), "{out}");
+    for part in [
+        "no model for --provider openai",
+        "`claude-sonnet-4-5`",
+        "provider anthropic",
+        "--model ID",
+    ] {
+        assert!(out.contains(part), "{part}: {out}");
+    }
+    assert!(requests.try_recv().is_err(), "nothing is sent without a model");
+}
+
+#[test]
+fn provider_errors_name_the_model_and_its_origin_once() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("offline-coding.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    let before = std::fs::read(dir.path().join("s.jsonl")).unwrap();
+    let (url, requests) = error_server(404);
+    let args = [
+        "run",
+        "s.jsonl",
+        "--provider",
+        "openai",
+        "--model",
+        "qwen2.5:7b",
+        "--base-url",
+        &url,
+        "--keep-recent",
+        "500",
+        "--quiet",
+    ];
+    let out = run(&args, dir.path());
+    assert!(out.starts_with("exit: 1\n"), "{out}");
+    let body: serde_json::Value = serde_json::from_str(&requests.recv().unwrap()).unwrap();
+    assert_eq!(body["model"], "qwen2.5:7b");
+    assert_eq!(out.matches("not found").count(), 1, "the cause is printed once: {out}");
+    assert!(
+        out.contains("note: provider openai at http://127.0.0.1:")
+            && out.contains("model `qwen2.5:7b` (from --model; change it with --model)"),
+        "{out}"
+    );
+    assert_eq!(std::fs::read(dir.path().join("s.jsonl")).unwrap(), before);
+    let json = stdout_json(&run(&[&args[..], &["--json"]].concat(), dir.path()));
+    assert_eq!(json["error"]["kind"], "provider");
+    assert!(json["error"]["hint"].as_str().unwrap().contains("`qwen2.5:7b`"), "{json}");
+}
+
+#[test]
+fn missing_key_says_that_a_local_server_needs_none() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("offline-coding.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    let out = run(&["run", "s.jsonl", "--provider", "openai", "--model", "gpt-4o"], dir.path());
+    assert!(out.starts_with("exit: 2\n"), "{out}");
+    for part in [
+        "OPENAI_API_KEY",
+        "--api-key-env",
+        "needs no key",
+        "--base-url",
+        "model `gpt-4o` (from --model",
+    ] {
+        assert!(out.contains(part), "{part}: {out}");
+    }
+}

@@ -29,7 +29,7 @@ pub fn run(args: &BranchArgs) -> anyhow::Result<ExitStatus> {
         &args.compaction,
         &args.summarizer,
         &args.extension,
-        session_model.as_deref(),
+        session_model.as_ref(),
         !writing,
     )?;
     let summarizer = &toolkit.summarizer;

@@ -20,6 +20,8 @@ use std::process::ExitCode;
 
 use crate::cli::{Cli, Command};
 
+pub use setup::provider_note;
+
 /// How a command ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExitStatus {

@@ -12,8 +12,8 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitStatus> {
     let (session, leaf) = super::load_with_leaf(&args.session)?;
     let mut resolved = setup::resolved_settings(&args.compaction)?;
     let session_model = compaction_core::context::build_context(&session, leaf).model;
-    let session_model = session_model.as_ref().map(|m| m.model_id.as_str());
-    let window = setup::chat_window(&resolved, args.summarizer.model.as_deref(), session_model);
+    let session_model_id = session_model.as_ref().map(|m| m.model_id.as_str());
+    let window = setup::chat_window(&resolved, args.summarizer.model.as_deref(), session_model_id);
     setup::fit_to_window(&mut resolved, &window)?;
     let settings = resolved.settings.clone();
     let estimator = setup::estimator(&settings)?;
@@ -25,7 +25,7 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitStatus> {
     let inputs = PlanInputs {
         settings: &settings,
         context_window: window.tokens,
-        summary_window: setup::summary_window(&settings, &args.summarizer, session_model),
+        summary_window: setup::summary_window(&resolved, &args.summarizer, session_model.as_ref()),
         estimator: estimator.as_ref(),
         serialize: &serialize,
         instructions: args.instructions.as_deref(),

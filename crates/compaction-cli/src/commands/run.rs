@@ -42,7 +42,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
         &args.compaction,
         &args.summarizer,
         &args.extension,
-        session_model.as_deref(),
+        session_model.as_ref(),
         false,
     )?;
     let summarizer = &toolkit.summarizer;

@@ -6,6 +6,7 @@
 use compaction::provider::{LlmSummarizer, ProviderConfig, ProviderKind};
 use compaction::settings::load_settings_from_process;
 use compaction::summarizer::Summarizer;
+use compaction_core::context::ModelRef;
 use compaction_core::models;
 use compaction_core::settings::{CompactionSettings, ResolvedSettings, SettingsPatch};
 use compaction_core::tokens::{TokenEstimator, estimator_by_name};
@@ -141,18 +142,50 @@ pub fn fit_to_window(resolved: &mut ResolvedSettings, window: &ChatWindow) -> an
     resolved.fit_to_window(window.tokens, &window.description).map_err(|e| settings_error(&e))
 }
 
-/// The summary model's id when a provider is used.
+/// The model that writes summaries when a provider is used, and where its id came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SummaryModel {
+    /// The model id sent to the provider.
+    pub id: String,
+    /// Where the id came from, for the user (`--model`, `summaryModel` in a file, …).
+    pub from: String,
+}
+
+/// The summary model: `--summary-model`, else `summaryModel` (settings), else `--model`,
+/// else the session's model when the session used the same provider as `--provider` (an
+/// Anthropic model id means nothing to an OpenAI-compatible server). `None` when there is
+/// none: the caller asks for `--model`.
 fn summary_model(
-    settings: &CompactionSettings,
+    resolved: &ResolvedSettings,
     flags: &SummarizerFlags,
-    session_model: Option<&str>,
-) -> Option<String> {
-    flags
-        .summary_model
-        .clone()
-        .or_else(|| settings.summary_model.clone())
-        .or_else(|| flags.model.clone())
-        .or_else(|| session_model.map(str::to_owned))
+    session: Option<&ModelRef>,
+) -> Option<SummaryModel> {
+    let model = |id: &str, from: String| Some(SummaryModel { id: id.to_owned(), from });
+    if let Some(id) = &flags.summary_model {
+        return model(id, "--summary-model".to_owned());
+    }
+    if let Some(id) = &resolved.settings.summary_model {
+        let source = resolved.source_of("summaryModel").describe_for("summaryModel");
+        return model(id, format!("`summaryModel` in {source}"));
+    }
+    if let Some(id) = &flags.model {
+        return model(id, "--model".to_owned());
+    }
+    let session = session?;
+    let same_provider = flags.provider.as_deref().is_none_or(|p| p == session.provider);
+    same_provider.then(|| SummaryModel {
+        id: session.model_id.clone(),
+        from: format!("the session, whose model is {}/{}", session.provider, session.model_id),
+    })
+}
+
+/// The note added to every provider error: the model used, where it came from, and the
+/// flags that change it. Set once per process when the summarizer is built.
+static PROVIDER_NOTE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// The note for provider errors, once a provider was configured.
+pub fn provider_note() -> Option<&'static str> {
+    PROVIDER_NOTE.get().map(String::as_str)
 }
 
 /// Whether the offline summarizer is used.
@@ -162,14 +195,14 @@ pub fn is_offline(flags: &SummarizerFlags) -> bool {
 
 /// The summary model's window without building a client (for `plan`); `None` offline.
 pub fn summary_window(
-    settings: &CompactionSettings,
+    resolved: &ResolvedSettings,
     flags: &SummarizerFlags,
-    session_model: Option<&str>,
+    session: Option<&ModelRef>,
 ) -> Option<u64> {
     if is_offline(flags) {
         return None;
     }
-    Some(summary_model_window(settings, flags, session_model))
+    Some(summary_model_window(resolved, flags, session))
 }
 
 /// The summary model's window: `--summary-context-window`/`summaryContextWindow` when set;
@@ -177,15 +210,16 @@ pub fn summary_window(
 /// `--context-window` sizes summarizer requests too); else the model table for the summary
 /// model.
 fn summary_model_window(
-    settings: &CompactionSettings,
+    resolved: &ResolvedSettings,
     flags: &SummarizerFlags,
-    session_model: Option<&str>,
+    session: Option<&ModelRef>,
 ) -> u64 {
+    let settings = &resolved.settings;
     if let Some(window) = settings.summary_context_window {
         return window;
     }
-    let chat_model = flags.model.as_deref().or(session_model);
-    let summary = summary_model(settings, flags, session_model);
+    let chat_model = flags.model.as_deref().or(session.map(|m| m.model_id.as_str()));
+    let summary = summary_model(resolved, flags, session).map(|model| model.id);
     if summary.is_none() || summary.as_deref() == chat_model {
         return models::resolve_context_window(chat_model, settings.context_window).tokens;
     }
@@ -193,33 +227,61 @@ fn summary_model_window(
 }
 
 /// The summarizer and the secret values that must be redacted from what it is sent.
+///
+/// Every error names the provider, the model and where the model came from, with the flag
+/// that changes it; a missing key also says that a local server needs none.
 pub fn summarizer(
-    settings: &CompactionSettings,
+    resolved: &ResolvedSettings,
     flags: &SummarizerFlags,
-    session_model: Option<&str>,
+    session: Option<&ModelRef>,
 ) -> anyhow::Result<(Box<dyn Summarizer>, Vec<String>)> {
     let Some(provider) = flags.provider.as_deref().filter(|_| !flags.offline) else {
         return Ok((Box::new(compaction::offline::OfflineSummarizer), Vec::new()));
     };
+    let provider_error = |message: String| CommandError::with_kind(ErrorKind::Provider, message);
     let kind: ProviderKind = provider.parse().map_err(|_| {
-        CommandError::with_kind(
-            ErrorKind::Provider,
-            format!("unknown provider `{provider}` (use openai or anthropic)"),
-        )
+        provider_error(format!(
+            "unknown provider `{provider}` (--provider): use openai (also for OpenAI-compatible \
+             servers such as Ollama, llama.cpp, vLLM, OpenRouter) or anthropic"
+        ))
     })?;
-    let model = summary_model(settings, flags, session_model).ok_or_else(|| {
-        CommandError::with_kind(
-            ErrorKind::Provider,
-            "no model: pass --model or --summary-model, or set summaryModel",
-        )
+    let model = summary_model(resolved, flags, session).ok_or_else(|| {
+        let session_note = match session {
+            Some(session) => format!(
+                "; the session's model `{}` belongs to provider {}, not to --provider \
+                 {provider}",
+                session.model_id, session.provider
+            ),
+            None => String::new(),
+        };
+        provider_error(format!(
+            "no model for --provider {provider}{session_note}: pass --model ID (or \
+             --summary-model ID, or set `summaryModel`)"
+        ))
     })?;
-    let mut config = ProviderConfig::new(kind, model.clone());
+    let mut config = ProviderConfig::new(kind, model.id.clone());
     config.base_url = flags.base_url.clone();
     config.api_key_env = flags.api_key_env.clone();
+    let endpoint = flags.base_url.as_deref().map(|url| format!(" at {url}")).unwrap_or_default();
+    let change = if model.from == "--summary-model" { "--summary-model" } else { "--model" };
+    let _ = PROVIDER_NOTE.set(format!(
+        "provider {provider}{endpoint}, model `{}` (from {}; change it with {change})",
+        model.id, model.from
+    ));
     let secret = std::env::var(config.api_key_var()).ok().into_iter().collect();
+    let key_var = config.api_key_var().to_owned();
     let summarizer = LlmSummarizer::from_config(config)
-        .map_err(|e| CommandError::with_kind(ErrorKind::Provider, e.to_string()))?
-        .with_context_window(summary_model_window(settings, flags, session_model));
+        .map_err(|error| {
+            let mut message = error.to_string();
+            if matches!(error, compaction::error::SummarizerError::MissingApiKey { .. }) {
+                message.push_str(&format!(
+                    "; export {key_var}, or name another variable with --api-key-env; a server \
+                     on this machine (--base-url http://localhost:11434/v1) needs no key"
+                ));
+            }
+            provider_error(message)
+        })?
+        .with_context_window(summary_model_window(resolved, flags, session));
     Ok((Box::new(summarizer), secret))
 }
 
@@ -335,17 +397,18 @@ impl Toolkit {
         compaction: &CompactionFlags,
         summarizer: &SummarizerFlags,
         extension: &ExtensionFlags,
-        session_model: Option<&str>,
+        session_model: Option<&ModelRef>,
         offline: bool,
     ) -> anyhow::Result<Toolkit> {
         let mut resolved = self::resolved_settings(compaction)?;
-        let window = chat_window(&resolved, summarizer.model.as_deref(), session_model);
+        let session_model_id = session_model.map(|model| model.model_id.as_str());
+        let window = chat_window(&resolved, summarizer.model.as_deref(), session_model_id);
         fit_to_window(&mut resolved, &window)?;
-        let settings = resolved.settings;
-        let estimator = self::estimator(&settings)?;
+        let estimator = self::estimator(&resolved.settings)?;
         let offline_flags = SummarizerFlags { offline: true, ..summarizer.clone() };
         let flags = if offline { &offline_flags } else { summarizer };
-        let (summarizer_box, secrets) = self::summarizer(&settings, flags, session_model)?;
+        let (summarizer_box, secrets) = self::summarizer(&resolved, flags, session_model)?;
+        let settings = resolved.settings;
         let redactor = compaction_core::serialize::Redactor::new(secrets);
         let extensions = self::extensions(extension, redactor.clone())?;
         let context_window = window.tokens;
@@ -373,13 +436,27 @@ impl Toolkit {
 }
 
 /// The model of the context at `leaf`, if the session names one.
-pub fn session_model(session: &compaction_core::Session, leaf: Option<usize>) -> Option<String> {
-    compaction_core::context::build_context(session, leaf).model.map(|model| model.model_id)
+pub fn session_model(session: &compaction_core::Session, leaf: Option<usize>) -> Option<ModelRef> {
+    compaction_core::context::build_context(session, leaf).model
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Settings as if every value came from the defaults.
+    fn resolved(settings: CompactionSettings) -> ResolvedSettings {
+        ResolvedSettings {
+            settings,
+            sources: Default::default(),
+            window_scaled: Default::default(),
+            warnings: Vec::new(),
+        }
+    }
+
+    fn session(provider: &str, id: &str) -> ModelRef {
+        ModelRef { provider: provider.to_owned(), model_id: id.to_owned() }
+    }
 
     fn flags(model: Option<&str>, summary_model: Option<&str>) -> SummarizerFlags {
         SummarizerFlags {
@@ -394,12 +471,17 @@ mod tests {
     /// so its requests are sized for 32 000 tokens, not the table's 128 000.
     #[test]
     fn summary_window_follows_the_chat_window_when_the_models_are_the_same() {
-        let settings =
-            CompactionSettings { context_window: Some(32_000), ..CompactionSettings::default() };
+        let settings = resolved(CompactionSettings {
+            context_window: Some(32_000),
+            ..CompactionSettings::default()
+        });
         assert_eq!(summary_window(&settings, &flags(Some("local"), None), None), Some(32_000));
         // The session's model as the chat model, the same id named as the summary model.
         let same = flags(None, Some("local"));
-        assert_eq!(summary_window(&settings, &same, Some("local")), Some(32_000));
+        assert_eq!(
+            summary_window(&settings, &same, Some(&session("openai", "local"))),
+            Some(32_000)
+        );
         // Offline: no window at all.
         let offline = SummarizerFlags { offline: true, ..flags(Some("local"), None) };
         assert_eq!(summary_window(&settings, &offline, None), None);
@@ -407,22 +489,45 @@ mod tests {
 
     #[test]
     fn a_separate_summary_model_has_its_own_window() {
-        let settings =
-            CompactionSettings { context_window: Some(32_000), ..CompactionSettings::default() };
+        let settings = resolved(CompactionSettings {
+            context_window: Some(32_000),
+            ..CompactionSettings::default()
+        });
         let separate = flags(Some("local"), Some("claude-sonnet-4-5"));
         assert_eq!(summary_window(&settings, &separate, None), Some(200_000));
-        let settings = CompactionSettings { summary_context_window: Some(16_000), ..settings };
+        let settings = resolved(CompactionSettings {
+            summary_context_window: Some(16_000),
+            ..settings.settings
+        });
         assert_eq!(summary_window(&settings, &separate, None), Some(16_000));
     }
 
     #[test]
     fn the_summarizer_is_built_with_the_summary_window() {
-        let settings =
-            CompactionSettings { context_window: Some(32_000), ..CompactionSettings::default() };
+        let settings = resolved(CompactionSettings {
+            context_window: Some(32_000),
+            ..CompactionSettings::default()
+        });
         let mut local = flags(Some("local"), None);
         local.base_url = Some("http://127.0.0.1:9/v1".to_owned());
         local.api_key_env = Some("COMPACTION_TEST_KEY_NEVER_SET".to_owned());
         let (summarizer, _secrets) = summarizer(&settings, &local, None).unwrap();
         assert_eq!(summarizer.context_window(), Some(32_000));
+    }
+
+    /// `--provider openai` without `--model`: the session's model is used only when the
+    /// session used that provider.
+    #[test]
+    fn the_sessions_model_is_used_only_with_its_own_provider() {
+        let settings = resolved(CompactionSettings::default());
+        let no_model = flags(None, None);
+        let claude = session("anthropic", "claude-opus-4-1");
+        assert_eq!(summary_model(&settings, &no_model, Some(&claude)), None);
+        let local = session("openai", "qwen2.5-coder:7b");
+        let chosen = summary_model(&settings, &no_model, Some(&local)).unwrap();
+        assert_eq!(chosen.id, "qwen2.5-coder:7b");
+        assert!(chosen.from.starts_with("the session"), "{}", chosen.from);
+        let explicit = summary_model(&settings, &flags(Some("gpt-4o"), None), Some(&claude));
+        assert_eq!(explicit.map(|m| (m.id, m.from)), Some(("gpt-4o".into(), "--model".into())));
     }
 }
