@@ -277,6 +277,10 @@ pub struct CheckArgs {
     /// a readable header and every usable entry; unusable lines go to `<copy>.rejected`.
     #[arg(long)]
     pub repair: bool,
+    /// With --repair: attach each entry whose parent is not in the copy to the entry before
+    /// it, so the copy passes `check` (this changes what pi shows on those branches).
+    #[arg(long, requires = "repair")]
+    pub reattach: bool,
 }
 
 #[derive(Debug, Args)]

@@ -3,7 +3,9 @@
 //! Exit 0 when the file has no warnings or errors (notes such as CRLF line ends or an
 //! older format version are printed but accepted), 1 when it has, 2 when it cannot be read.
 //! With `--repair`, a repaired copy is written beside the file (never in place) and its
-//! paths are printed; the exit status still describes the original file.
+//! paths are printed; the exit status still describes the original file. Entries whose parent
+//! is not in the copy (it was an unusable line) are named; `--reattach` attaches each to the
+//! entry before it so the copy passes `check`.
 
 use compaction_core::{Diagnostic, Severity};
 use serde::Serialize;
@@ -11,6 +13,33 @@ use serde::Serialize;
 use super::{CommandError, ExitStatus};
 use crate::cli::CheckArgs;
 use crate::output::print_json;
+
+/// Says what became of entries whose parent is not in the repaired copy.
+fn report_orphans(file: &str, repair: &compaction::store::RepairReport) {
+    if repair.orphans.is_empty() {
+        return;
+    }
+    let ids: Vec<&str> = repair.orphans.iter().map(|(id, _)| id.as_str()).collect();
+    if repair.reattached {
+        eprintln!(
+            "{file}: {} entr{} whose parent is not in the copy ({}) attached to the entry \
+             before each; the copy passes `check`",
+            ids.len(),
+            if ids.len() == 1 { "y" } else { "ies" },
+            ids.join(", ")
+        );
+    } else {
+        eprintln!(
+            "{file}: {} entr{} in the copy ha{} a parent that is not in it ({}): pi shows \
+             each as the start of its branch, and `check` on the copy reports it as \
+             dangling-parent; add --reattach to attach each to the entry before it",
+            ids.len(),
+            if ids.len() == 1 { "y" } else { "ies" },
+            if ids.len() == 1 { "s" } else { "ve" },
+            ids.join(", ")
+        );
+    }
+}
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -58,8 +87,12 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
         }
     }
     if args.repair {
-        let repair =
-            compaction::store::repair_copy(&args.file).map_err(|e| CommandError::store(&e))?;
+        let repair = compaction::store::repair_copy_reattaching(
+            &args.file,
+            &compaction::store::RewriteOptions::default(),
+            args.reattach,
+        )
+        .map_err(|e| CommandError::store(&e))?;
         eprintln!(
             "{}: wrote repaired copy {} ({} entries{})",
             report.file,
@@ -75,6 +108,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
                 rejected.display()
             );
         }
+        report_orphans(&report.file, &repair);
     }
     Ok(if report.clean { ExitStatus::Success } else { ExitStatus::Failure })
 }

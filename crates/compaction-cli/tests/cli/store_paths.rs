@@ -256,11 +256,9 @@ fn writing_commands_leave_no_lock_file_and_name_wait_when_the_session_is_busy() 
     assert!(out.starts_with("exit: 2\n") && out.contains("--wait"), "{out}");
 }
 
-#[test]
-fn ctrl_c_during_a_compaction_exits_130_and_leaves_the_file_unchanged() {
-    let dir = session_dir();
-    let before = std::fs::read(dir.path().join("s.jsonl")).unwrap();
-    // A server that accepts connections and never answers.
+/// A summarizer server that accepts connections and never answers; the receiver gets one
+/// message per connection.
+fn silent_server() -> (String, std::sync::mpsc::Receiver<()>) {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let (accepted, connected) = std::sync::mpsc::channel();
@@ -271,12 +269,27 @@ fn ctrl_c_during_a_compaction_exits_130_and_leaves_the_file_unchanged() {
             let _ = accepted.send(());
         }
     });
-    let base_url = format!("http://127.0.0.1:{port}/v1");
-    let mut args = vec!["run", "s.jsonl", "--provider", "openai", "--model", "gpt-4o"];
-    args.extend(["--base-url", &base_url, "--api-key-env", "COMPACTION_TEST_KEY"]);
-    args.extend_from_slice(&COMPACT);
+    (format!("http://127.0.0.1:{port}/v1"), connected)
+}
+
+fn provider_run_args(base_url: &str) -> Vec<String> {
+    let mut args: Vec<String> = ["run", "s.jsonl", "--provider", "openai", "--model", "gpt-4o"]
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    args.extend(["--base-url".into(), base_url.into()]);
+    args.extend(["--api-key-env".into(), "COMPACTION_TEST_KEY".into()]);
+    args.extend(COMPACT.iter().map(ToString::to_string));
+    args
+}
+
+#[test]
+fn ctrl_c_during_a_compaction_exits_130_and_leaves_the_file_unchanged() {
+    let dir = session_dir();
+    let before = std::fs::read(dir.path().join("s.jsonl")).unwrap();
+    let (base_url, connected) = silent_server();
     let child = Command::new(env!("CARGO_BIN_EXE_compaction"))
-        .args(&args)
+        .args(provider_run_args(&base_url))
         .current_dir(dir.path())
         .env("COMPACTION_TEST_KEY", "sk-test")
         .stdin(Stdio::null())
@@ -291,4 +304,82 @@ fn ctrl_c_during_a_compaction_exits_130_and_leaves_the_file_unchanged() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(130), "{stderr}");
     assert_eq!(std::fs::read(dir.path().join("s.jsonl")).unwrap(), before);
+}
+
+/// Ctrl-C typed in a terminal (through `script`'s pseudo-terminal, when it is installed):
+/// the spinner line is cleared before the error is printed, and the exit status is 130.
+#[test]
+fn ctrl_c_in_a_terminal_clears_the_spinner_and_exits_130() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: `script` (util-linux) is not installed");
+        return;
+    }
+    let dir = session_dir();
+    let before = std::fs::read(dir.path().join("s.jsonl")).unwrap();
+    let (base_url, connected) = silent_server();
+    let mut command_line = env!("CARGO_BIN_EXE_compaction").to_owned();
+    for arg in provider_run_args(&base_url) {
+        command_line.push(' ');
+        command_line.push_str(&arg);
+    }
+    let mut child = Command::new("script")
+        .args(["-qfec", &command_line, "/dev/null"])
+        .current_dir(dir.path())
+        .env("COMPACTION_TEST_KEY", "sk-test")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    connected.recv_timeout(Duration::from_secs(20)).expect("the summarizer never connected");
+    std::thread::sleep(Duration::from_millis(300));
+    use std::io::Write as _;
+    child.stdin.take().unwrap().write_all(b"\x03").unwrap();
+    let output = child.wait_with_output().unwrap();
+    let screen = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(130), "{screen:?}");
+    let last_frame = screen.rfind("waiting for the summarizer").expect("no spinner was drawn");
+    let error = screen.rfind("error:").unwrap();
+    assert!(screen[last_frame..error].contains("\x1b[2K"), "spinner left on screen: {screen:?}");
+    assert_eq!(std::fs::read(dir.path().join("s.jsonl")).unwrap(), before);
+}
+
+fn damaged_in_the_middle(dir: &Path) {
+    let lines = [
+        r#"{"type":"session","version":3,"id":"s","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/w"}"#,
+        r#"{"type":"message","id":"a1","parentId":null,"timestamp":"2025-01-01T00:00:01.000Z","message":{"role":"user","content":"one","timestamp":1}}"#,
+        r#"{"type":"message","id":"a2","parentId":"a1","timest#### damaged ####"#,
+        r#"{"type":"message","id":"a3","parentId":"a2","timestamp":"2025-01-01T00:00:03.000Z","message":{"role":"user","content":"three","timestamp":3}}"#,
+        r#"{"type":"message","id":"a4","parentId":"a3","timestamp":"2025-01-01T00:00:04.000Z","message":{"role":"user","content":"four","timestamp":4}}"#,
+    ];
+    std::fs::write(dir.join("s.jsonl"), format!("{}\n", lines.join("\n"))).unwrap();
+}
+
+fn repaired_copy(dir: &Path) -> String {
+    listing(dir)
+        .into_iter()
+        .find(|name| name.contains(".repaired-") && name.ends_with(".jsonl"))
+        .expect("no repaired copy")
+}
+
+#[test]
+fn a_repaired_copy_names_its_orphans_and_passes_check_once_reattached() {
+    let dir = tempfile::tempdir().unwrap();
+    damaged_in_the_middle(dir.path());
+    let out = run(&["check", "s.jsonl", "--repair"], dir.path());
+    assert!(out.starts_with("exit: 1\n"), "{out}");
+    assert!(out.contains("(a3)") && out.contains("--reattach"), "{out}");
+    let copy = repaired_copy(dir.path());
+    let check = run(&["check", &copy], dir.path());
+    assert!(check.starts_with("exit: 1\n") && check.contains("dangling-parent"), "{check}");
+
+    let dir = tempfile::tempdir().unwrap();
+    damaged_in_the_middle(dir.path());
+    let out = run(&["check", "s.jsonl", "--repair", "--reattach"], dir.path());
+    assert!(out.contains("passes `check`"), "{out}");
+    let copy = repaired_copy(dir.path());
+    let check = run(&["check", &copy], dir.path());
+    assert!(check.starts_with("exit: 0\n"), "{check}");
+    let text = std::fs::read_to_string(dir.path().join(&copy)).unwrap();
+    assert!(text.contains(r#""id":"a3","parentId":"a1""#), "{text}");
 }

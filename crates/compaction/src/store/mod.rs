@@ -62,7 +62,7 @@ pub use lock::{LockWait, SessionLock};
 pub use names::{session_path, validate_name};
 pub use rewrite::{
     MigrateReport, RepairReport, RewriteOptions, RewriteStep, migrate, migrate_with, repair_copy,
-    repair_copy_with,
+    repair_copy_reattaching, repair_copy_with,
 };
 
 /// When appended entries are flushed to stable storage.

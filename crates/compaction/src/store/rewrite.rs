@@ -385,7 +385,7 @@ pub(crate) fn migrate_locked(
     let lock = atomic_write(&target, install, options, |output| {
         output.push(header.as_bytes())?;
         output.push(b"\n")?;
-        write_body(output, session, length, &mut source, path, |_| true)
+        write_body(output, session, length, &mut source, path, |_| true, |_| None)
     })?;
     let kept_malformed =
         session.malformed().iter().filter(|malformed| malformed.offset < length).count();
@@ -406,6 +406,7 @@ fn write_body(
     source: &mut File,
     source_path: &Path,
     keep_malformed: impl Fn(usize) -> bool,
+    mut replace_entry: impl FnMut(&compaction_core::Entry) -> Option<String>,
 ) -> Result<(), StoreError> {
     let mut malformed = session
         .malformed()
@@ -418,7 +419,10 @@ fn write_body(
                 write_malformed(output, line, source, source_path)?;
             }
         }
-        output.push(entry.raw().as_bytes())?;
+        match replace_entry(entry) {
+            Some(line) => output.push(line.as_bytes())?,
+            None => output.push(entry.raw().as_bytes())?,
+        }
         output.push(b"\n")?;
     }
     for line in malformed {
@@ -456,6 +460,12 @@ pub struct RepairReport {
     pub rejected: Option<PathBuf>,
     /// Line numbers (in the original) of the rejected lines.
     pub rejected_lines: Vec<usize>,
+    /// Entries whose parent is not in the copy (it was an unusable line, or never existed):
+    /// their id and the missing parent's id.
+    pub orphans: Vec<(String, String)>,
+    /// Whether the orphans were attached to the entry before them in the copy, so the copy
+    /// has no dangling parent.
+    pub reattached: bool,
 }
 
 /// Writes a repaired copy of a session beside it; the original is never modified.
@@ -471,6 +481,18 @@ pub fn repair_copy(path: &Path) -> Result<RepairReport, StoreError> {
 
 /// [`repair_copy`] with rewrite options.
 pub fn repair_copy_with(path: &Path, options: &RewriteOptions) -> Result<RepairReport, StoreError> {
+    repair_copy_reattaching(path, options, false)
+}
+
+/// [`repair_copy_with`], and with `reattach`, every entry whose parent is not in the copy is
+/// attached to the entry before it in file order (the first one becomes a root), so the
+/// copy passes `check`. This changes what pi shows on those branches, so it is only done
+/// when asked for; without it the orphans are listed in the report.
+pub fn repair_copy_reattaching(
+    path: &Path,
+    options: &RewriteOptions,
+    reattach: bool,
+) -> Result<RepairReport, StoreError> {
     let read = OpenOptions { max_line_bytes: options.max_line_bytes, ..OpenOptions::for_reading() };
     let (store, _report) = SessionStore::open(path, read)?;
     let session = store.session();
@@ -483,10 +505,27 @@ pub fn repair_copy_with(path: &Path, options: &RewriteOptions) -> Result<RepairR
     };
     let length = store.file_length();
     let mut source = File::open(path).map_err(StoreError::io("cannot open", path))?;
+    let mut orphans = Vec::new();
+    let mut previous: Option<String> = None;
+    let reattached = |entry: &compaction_core::Entry| {
+        let written_after = previous.replace(entry.id.clone());
+        let parent = entry.parent_id.as_deref()?;
+        if session.contains(parent) {
+            return None;
+        }
+        orphans.push((entry.id.clone(), parent.to_owned()));
+        if !reattach {
+            return None;
+        }
+        let mut value: Value = serde_json::from_str(entry.raw()).ok()?;
+        let object = value.as_object_mut()?;
+        object.insert("parentId".into(), written_after.map_or(Value::Null, Value::String));
+        Some(value.to_string())
+    };
     write_new_file(&copy, options, |output| {
         output.push(header.as_bytes())?;
         output.push(b"\n")?;
-        write_body(output, session, length, &mut source, path, |_| false)
+        write_body(output, session, length, &mut source, path, |_| false, reattached)
     })?;
     let rejected_lines: Vec<usize> =
         session.malformed().iter().map(|malformed| malformed.line).collect();
@@ -508,6 +547,8 @@ pub fn repair_copy_with(path: &Path, options: &RewriteOptions) -> Result<RepairR
         entries: session.entries().len(),
         rejected,
         rejected_lines,
+        reattached: reattach && !orphans.is_empty(),
+        orphans,
     })
 }
 
