@@ -910,3 +910,39 @@ fn missing_key_says_that_a_local_server_needs_none() {
         assert!(out.contains(part), "{part}: {out}");
     }
 }
+
+#[test]
+fn pi_models_json_gives_the_window_of_a_local_model() {
+    let agent = tempfile::tempdir().unwrap();
+    std::fs::write(
+        agent.path().join("models.json"),
+        r#"{"providers":{"ollama":{"baseUrl":"http://localhost:11434/v1","api":"openai-completions","models":[{"id":"qwen2.5-coder:7b","contextWindow":16384}]}}}"#,
+    )
+    .unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_compaction"))
+        .args(["plan", "offline-coding.jsonl", "--model", "qwen2.5-coder:7b", "--json"])
+        .current_dir(fixtures_dir())
+        .env("PI_CODING_AGENT_DIR", agent.path())
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["contextWindow"], 16384, "{json}");
+    assert_eq!(json["contextWindowSource"]["kind"], "pi-models", "{json}");
+    // --context-window still wins.
+    let output = Command::new(env!("CARGO_BIN_EXE_compaction"))
+        .args(["plan", "offline-coding.jsonl", "--model", "qwen2.5-coder:7b"])
+        .args(["--context-window", "8192", "--json"])
+        .current_dir(fixtures_dir())
+        .env("PI_CODING_AGENT_DIR", agent.path())
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["contextWindowSource"]["kind"], "flag", "{json}");
+}
+
+#[test]
+fn a_bad_flag_value_names_the_flag() {
+    let out = run(&["plan", "small-linear.jsonl", "--estimator", "words"], &fixtures_dir());
+    assert!(out.starts_with("exit: 2\n"), "{out}");
+    assert!(out.contains("error: --estimator: `estimator`: unknown estimator `words`"), "{out}");
+}

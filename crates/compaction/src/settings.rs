@@ -102,6 +102,49 @@ pub fn agent_dir(home: Option<&Path>, agent_dir_env: Option<&str>) -> Option<Pat
     }
 }
 
+/// The context window pi's `models.json` gives a model, if it gives one.
+///
+/// pi 0.73.1 has no `compaction.modelOverrides` setting; the windows it uses for its own
+/// models come from `<agent dir>/models.json`: `providers.<name>.models[]` (custom models,
+/// `{"id", "contextWindow"}`) and `providers.<name>.modelOverrides.<id>.contextWindow`
+/// (changes to built-in models). The provider named `provider` is searched first, then the
+/// others (an id given with `--model` carries no provider). A missing file gives `None`.
+pub fn pi_model_window(
+    models_json: &Path,
+    provider: Option<&str>,
+    model_id: &str,
+) -> Result<Option<u64>, LoadError> {
+    let text = match std::fs::read_to_string(models_json) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(LoadError::Read { path: models_json.to_path_buf(), error }),
+    };
+    let document: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|error| LoadError::Json { path: models_json.to_path_buf(), error })?;
+    let Some(providers) = document.get("providers").and_then(serde_json::Value::as_object) else {
+        return Ok(None);
+    };
+    let named = provider.and_then(|name| providers.get_key_value(name));
+    let ordered = named.into_iter().chain(
+        providers.iter().filter(|(name, _)| provider.is_none_or(|wanted| wanted != name.as_str())),
+    );
+    for (_, config) in ordered {
+        let custom =
+            config.get("models").and_then(serde_json::Value::as_array).into_iter().flatten().find(
+                |model| model.get("id").and_then(serde_json::Value::as_str) == Some(model_id),
+            );
+        let overridden = config.get("modelOverrides").and_then(|overrides| overrides.get(model_id));
+        for model in custom.into_iter().chain(overridden) {
+            if let Some(window) = model.get("contextWindow").and_then(serde_json::Value::as_u64) {
+                if window > 0 {
+                    return Ok(Some(window));
+                }
+            }
+        }
+    }
+    Ok(None)
+}
+
 /// The layer a settings file contributes (empty when the file does not exist).
 pub fn read_settings_file(path: &Path) -> Result<SettingsPatch, LoadError> {
     read_settings_layer(path).map(|(patch, _warnings)| patch)
@@ -243,6 +286,36 @@ mod tests {
         );
         assert_eq!(resolved.source_of("maxMessages"), SettingSource::Env);
         assert_eq!(resolved.source_of("threshold"), SettingSource::Flag);
+    }
+
+    #[test]
+    fn pi_models_json_gives_windows_of_custom_and_overridden_models() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("models.json");
+        assert_eq!(pi_model_window(&path, None, "m1").unwrap(), None);
+        write(
+            &path,
+            r#"{"providers":{
+                "ollama":{"baseUrl":"http://localhost:11434/v1","api":"openai-completions",
+                  "models":[{"id":"qwen2.5-coder:7b","contextWindow":16384}]},
+                "openrouter":{"modelOverrides":{"anthropic/claude-sonnet-4":{"contextWindow":100000}}},
+                "other":{"models":[{"id":"qwen2.5-coder:7b","contextWindow":8192}]}}}"#,
+        );
+        assert_eq!(
+            pi_model_window(&path, Some("ollama"), "qwen2.5-coder:7b").unwrap(),
+            Some(16384)
+        );
+        assert_eq!(pi_model_window(&path, Some("other"), "qwen2.5-coder:7b").unwrap(), Some(8192));
+        assert_eq!(
+            pi_model_window(&path, None, "anthropic/claude-sonnet-4").unwrap(),
+            Some(100_000)
+        );
+        assert_eq!(pi_model_window(&path, Some("ollama"), "llama3.2:3b").unwrap(), None);
+        write(&path, "{not json");
+        assert!(matches!(
+            pi_model_window(&path, None, "m1"),
+            Err(LoadError::Json { path: p, .. }) if p == path
+        ));
     }
 
     #[test]

@@ -12,8 +12,8 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitStatus> {
     let (session, leaf) = super::load_with_leaf(&args.session)?;
     let mut resolved = setup::resolved_settings(&args.compaction)?;
     let session_model = compaction_core::context::build_context(&session, leaf).model;
-    let session_model_id = session_model.as_ref().map(|m| m.model_id.as_str());
-    let window = setup::chat_window(&resolved, args.summarizer.model.as_deref(), session_model_id);
+    let window =
+        setup::chat_window(&resolved, args.summarizer.model.as_deref(), session_model.as_ref());
     setup::fit_to_window(&mut resolved, &window)?;
     let settings = resolved.settings.clone();
     let estimator = setup::estimator(&settings)?;

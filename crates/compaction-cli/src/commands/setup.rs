@@ -68,7 +68,16 @@ pub fn flag_for(key: &str) -> Option<&'static str> {
 /// A settings error for the user; budgets that do not fit the window also get the flags
 /// that would fix them.
 fn settings_error(error: &compaction_core::settings::SettingsError) -> anyhow::Error {
+    use compaction_core::settings::{SettingSource, SettingsError};
     let mut message = error.to_string();
+    // A value from a flag: name the flag itself rather than "flag".
+    if let SettingsError::Malformed { origin: SettingSource::Flag, key, message: detail }
+    | SettingsError::Invalid { origin: SettingSource::Flag, key, message: detail } = error
+    {
+        if let Some(flag) = flag_for(key) {
+            message = format!("{flag}: `{key}`: {detail}");
+        }
+    }
     if let compaction_core::settings::SettingsError::BudgetsExceedWindow { conflicts, .. } = error {
         let flags: Vec<String> = conflicts
             .iter()
@@ -91,22 +100,32 @@ pub struct ChatWindow {
     /// The window in tokens.
     #[serde(skip)]
     pub tokens: u64,
-    /// `flag`, `env`, `settings`, `model-table` or `default`.
+    /// `flag`, `env`, `settings`, `pi-models` (pi's `models.json`), `model-table` or
+    /// `default`.
     pub kind: &'static str,
     /// The same for a reader: the flag, variable, file, or model table row.
     pub description: String,
 }
 
-/// The chat model's window: `--context-window`/`contextWindow`, else the model table for
-/// `--model` or the session's model, else 128 000; with where it came from.
+/// The chat model's window: `--context-window`/`contextWindow`, else the window pi's own
+/// `models.json` gives the model (`models[].contextWindow` or
+/// `modelOverrides.<id>.contextWindow`), else the model table for `--model` or the session's
+/// model, else 128 000; with where it came from.
 pub fn chat_window(
     resolved: &ResolvedSettings,
     model: Option<&str>,
-    session_model: Option<&str>,
+    session: Option<&ModelRef>,
 ) -> ChatWindow {
     use compaction_core::models::WindowSource;
     use compaction_core::settings::SettingSource;
-    let model = model.or(session_model);
+    let provider = if model.is_some() { None } else { session.map(|m| m.provider.as_str()) };
+    let model = model.or(session.map(|m| m.model_id.as_str()));
+    if let (None, Some(id)) = (resolved.settings.context_window, model) {
+        if let Some((tokens, path)) = pi_models_window(provider, id) {
+            let description = format!("pi's {} (`{id}`)", path.display());
+            return ChatWindow { tokens, kind: "pi-models", description };
+        }
+    }
     let window = models::resolve_context_window(model, resolved.settings.context_window);
     let (kind, description) = match window.source {
         WindowSource::Override => match resolved.source_of("contextWindow") {
@@ -133,6 +152,23 @@ pub fn chat_window(
         ),
     };
     ChatWindow { tokens: window.tokens, kind, description }
+}
+
+/// The window `<agent dir>/models.json` gives `model_id`, with the file's path. A file that
+/// cannot be read is reported once as a warning and otherwise ignored (pi reports it too).
+fn pi_models_window(provider: Option<&str>, model_id: &str) -> Option<(u64, std::path::PathBuf)> {
+    let home = std::env::home_dir();
+    let agent_dir_env = std::env::var(compaction::settings::AGENT_DIR_ENV).ok();
+    let path = compaction::settings::agent_dir(home.as_deref(), agent_dir_env.as_deref())?
+        .join("models.json");
+    match compaction::settings::pi_model_window(&path, provider, model_id) {
+        Ok(window) => window.map(|tokens| (tokens, path)),
+        Err(error) => {
+            static WARNED: std::sync::Once = std::sync::Once::new();
+            WARNED.call_once(|| eprintln!("warning: {error}; its model windows are not used"));
+            None
+        }
+    }
 }
 
 /// Fits the budgets left at their defaults to the chat window (a quarter of it at most)
@@ -221,7 +257,7 @@ fn summary_model_window(
     let chat_model = flags.model.as_deref().or(session.map(|m| m.model_id.as_str()));
     let summary = summary_model(resolved, flags, session).map(|model| model.id);
     if summary.is_none() || summary.as_deref() == chat_model {
-        return models::resolve_context_window(chat_model, settings.context_window).tokens;
+        return chat_window(resolved, flags.model.as_deref(), session).tokens;
     }
     models::context_window(summary.as_deref(), None)
 }
@@ -401,8 +437,7 @@ impl Toolkit {
         offline: bool,
     ) -> anyhow::Result<Toolkit> {
         let mut resolved = self::resolved_settings(compaction)?;
-        let session_model_id = session_model.map(|model| model.model_id.as_str());
-        let window = chat_window(&resolved, summarizer.model.as_deref(), session_model_id);
+        let window = chat_window(&resolved, summarizer.model.as_deref(), session_model);
         fit_to_window(&mut resolved, &window)?;
         let estimator = self::estimator(&resolved.settings)?;
         let offline_flags = SummarizerFlags { offline: true, ..summarizer.clone() };

@@ -57,11 +57,7 @@ pub fn collect(
         *context_roles.entry(message.role().to_owned()).or_insert(0) += 1;
     }
     let tokens = context_tokens(session, &context, estimator);
-    let window = super::setup::chat_window(
-        resolved,
-        None,
-        context.model.as_ref().map(|m| m.model_id.as_str()),
-    );
+    let window = super::setup::chat_window(resolved, None, context.model.as_ref());
     super::setup::fit_to_window(resolved, &window)?;
     let context_window = window.tokens;
     let decision = compaction_core::should_compact(
