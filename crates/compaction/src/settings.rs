@@ -135,10 +135,9 @@ pub fn pi_model_window(
             );
         let overridden = config.get("modelOverrides").and_then(|overrides| overrides.get(model_id));
         for model in custom.into_iter().chain(overridden) {
-            if let Some(window) = model.get("contextWindow").and_then(serde_json::Value::as_u64) {
-                if window > 0 {
-                    return Ok(Some(window));
-                }
+            let window = model.get("contextWindow").and_then(serde_json::Value::as_u64);
+            if let Some(window) = window.filter(|&window| window > 0) {
+                return Ok(Some(window));
             }
         }
     }
