@@ -73,10 +73,9 @@ fn settings_error(error: &compaction_core::settings::SettingsError) -> anyhow::E
     // A value from a flag: name the flag itself rather than "flag".
     if let SettingsError::Malformed { origin: SettingSource::Flag, key, message: detail }
     | SettingsError::Invalid { origin: SettingSource::Flag, key, message: detail } = error
+        && let Some(flag) = flag_for(key)
     {
-        if let Some(flag) = flag_for(key) {
-            message = format!("{flag}: `{key}`: {detail}");
-        }
+        message = format!("{flag}: `{key}`: {detail}");
     }
     if let compaction_core::settings::SettingsError::BudgetsExceedWindow { conflicts, .. } = error {
         let flags: Vec<String> = conflicts
@@ -120,11 +119,11 @@ pub fn chat_window(
     use compaction_core::settings::SettingSource;
     let provider = if model.is_some() { None } else { session.map(|m| m.provider.as_str()) };
     let model = model.or(session.map(|m| m.model_id.as_str()));
-    if let (None, Some(id)) = (resolved.settings.context_window, model) {
-        if let Some((tokens, path)) = pi_models_window(provider, id) {
-            let description = format!("pi's {} (`{id}`)", path.display());
-            return ChatWindow { tokens, kind: "pi-models", description };
-        }
+    if let (None, Some(id)) = (resolved.settings.context_window, model)
+        && let Some((tokens, path)) = pi_models_window(provider, id)
+    {
+        let description = format!("pi's {} (`{id}`)", path.display());
+        return ChatWindow { tokens, kind: "pi-models", description };
     }
     let window = models::resolve_context_window(model, resolved.settings.context_window);
     let (kind, description) = match window.source {
