@@ -54,6 +54,9 @@ pub enum Command {
     /// Print every effective compaction setting with its value and where it came from
     /// (default, which settings file, environment variable, flag).
     Config(ConfigArgs),
+    /// Score how well compaction keeps what matters: probe questions checked against the
+    /// context after 1, 2 and 3 successive compactions (see docs/eval.md).
+    Eval(EvalArgs),
     /// Write a realistic generated session (a development tool for fixtures and benchmarks).
     #[command(hide = true)]
     Generate(GenerateArgs),
@@ -204,6 +207,30 @@ pub struct PruneArgs {
     /// Wait for another process writing the session instead of failing.
     #[arg(long)]
     pub wait: bool,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Flags of `compaction eval`.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// Probe files (JSON: the session they are about and its probes; see docs/eval.md).
+    #[arg(required = true, value_name = "PROBES")]
+    pub probes: Vec<PathBuf>,
+    /// How many successive compactions to run, each count from scratch (comma-separated).
+    #[arg(long, value_delimiter = ',', default_value = "1,2,3", value_name = "N,…")]
+    pub compactions: Vec<usize>,
+    #[command(flatten)]
+    pub compaction: CompactionFlags,
+    #[command(flatten)]
+    pub summarizer: SummarizerFlags,
+    /// List every probe the context no longer answers.
+    #[arg(long)]
+    pub show_misses: bool,
+    /// Print the summary of the last compaction of every run.
+    #[arg(long)]
+    pub show_summaries: bool,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,

@@ -5,6 +5,7 @@ mod check;
 mod completions;
 mod config;
 mod context;
+mod eval;
 mod generate;
 mod leaves;
 mod migrate;
@@ -185,6 +186,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Run(args) => run::run(&args),
         Command::Branch(args) => branch::run(&args),
         Command::Leaves(args) => leaves::run(&args),
+        Command::Eval(args) => eval::run(&args),
         Command::Generate(args) => generate::run(&args),
         Command::Tokens(args) => tokens::run(&args),
         Command::Completions(args) => completions::completions(&args),
