@@ -946,3 +946,48 @@ fn a_bad_flag_value_names_the_flag() {
     assert!(out.starts_with("exit: 2\n"), "{out}");
     assert!(out.contains("error: --estimator: `estimator`: unknown estimator `words`"), "{out}");
 }
+
+/// The bundled probe sets after 1, 2 and 3 successive offline compactions: every artifact
+/// and constraint probe answered, at least 90% of the others (recall, continuation and
+/// decision probes together).
+#[test]
+fn eval_meets_the_targets_on_the_bundled_probe_sets() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/eval");
+    let mut probes: Vec<String> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.to_string_lossy().ends_with(".probes.json"))
+        .map(|path| path.display().to_string())
+        .collect();
+    probes.sort();
+    assert!(probes.len() >= 5, "{probes:?}");
+    let mut args = vec!["eval", "--json"];
+    args.extend(probes.iter().map(String::as_str));
+    let out = run(&args, &root);
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    let json = out.split("--- stdout\n").nth(1).unwrap().split("--- stderr").next().unwrap();
+    let report: serde_json::Value = serde_json::from_str(json).unwrap();
+    for total in report["totals"].as_array().unwrap() {
+        let count = &total["compactions"];
+        let (mut rest_answered, mut rest_all) = (0, 0);
+        for (category, score) in total["scores"].as_object().unwrap() {
+            let answered = score[0].as_u64().unwrap();
+            let all = score[1].as_u64().unwrap();
+            match category.as_str() {
+                "artifact" | "constraint" => {
+                    assert_eq!(answered, all, "{category} after {count} compactions: {out}")
+                }
+                _ => {
+                    rest_answered += answered;
+                    rest_all += all;
+                }
+            }
+        }
+        assert!(rest_answered * 10 >= rest_all * 9, "after {count}: {rest_answered}/{rest_all}");
+    }
+    for file in report["files"].as_array().unwrap() {
+        for run in file["runs"].as_array().unwrap() {
+            assert!(run["compactionsMade"].as_u64().unwrap() >= 1, "{file}");
+        }
+    }
+}

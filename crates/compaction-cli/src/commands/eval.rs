@@ -81,7 +81,7 @@ struct Miss {
 }
 
 pub fn run(args: &EvalArgs) -> anyhow::Result<ExitStatus> {
-    if args.compactions.iter().any(|&count| count == 0) {
+    if args.compactions.contains(&0) {
         return Err(CommandError::usage("--compactions: each count must be at least 1"));
     }
     let mut reports = Vec::new();
@@ -249,11 +249,8 @@ fn evaluate(
             false,
         )?;
         let compactor = toolkit.compactor();
-        let request = CompactRequest {
-            leaf: None,
-            instructions: None,
-            reason: CompactionReason::Threshold,
-        };
+        let request =
+            CompactRequest { leaf: None, instructions: None, reason: CompactionReason::Threshold };
         let result = block_on_cancellable(|cancel| async move {
             compactor.run(&mut store, &request, &cancel, &|_| {}).await
         })?;
@@ -411,8 +408,7 @@ fn print_human(
     writeln!(out, "all probe files")?;
     writeln!(out, "  {header}")?;
     for (count, scores) in totals {
-        let cells: String =
-            CATEGORIES.iter().map(|c| format!("{:>14}", cell(scores, c))).collect();
+        let cells: String = CATEGORIES.iter().map(|c| format!("{:>14}", cell(scores, c))).collect();
         writeln!(out, "  {count:<14}{cells}")?;
     }
     Ok(())

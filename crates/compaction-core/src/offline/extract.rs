@@ -53,7 +53,7 @@ pub(super) fn is_acknowledgement(sentence: &str) -> bool {
         })
 }
 
-pub(super) const IMPERATIVE_STARTS: [&str; 22] = [
+pub(super) const IMPERATIVE_STARTS: [&str; 23] = [
     "always ",
     "never ",
     "don't ",
@@ -76,9 +76,10 @@ pub(super) const IMPERATIVE_STARTS: [&str; 22] = [
     "you should ",
     "we should ",
     "should ",
+    "without ",
 ];
 
-pub(super) const IMPERATIVE_ANYWHERE: [&str; 8] = [
+pub(super) const IMPERATIVE_ANYWHERE: [&str; 16] = [
     " must ",
     " must not ",
     " never ",
@@ -86,10 +87,18 @@ pub(super) const IMPERATIVE_ANYWHERE: [&str; 8] = [
     " don't ",
     " do not ",
     " make sure ",
-    " instead of ",
+    " needs to be ",
+    " need to be ",
+    " has to be ",
+    " have to be ",
+    " must be ",
+    " should not ",
+    " shouldn't ",
+    " not allowed",
+    " mustn't ",
 ];
 
-pub(super) const IMPERATIVE_CJK: [&str; 14] = [
+pub(super) const IMPERATIVE_CJK: [&str; 13] = [
     "不要",
     "必须",
     "务必",
@@ -99,30 +108,206 @@ pub(super) const IMPERATIVE_CJK: [&str; 14] = [
     "一定要",
     "请勿",
     "禁止",
-    "ください",
     "しないで",
     "必ず",
     "반드시",
     "하지 마",
 ];
 
-/// The user's rules and preferences: imperative sentences.
-pub(super) fn constraints_of(text: &str) -> Vec<String> {
+/// Openers that join a sentence to the previous one and say nothing themselves.
+const CONNECTIVES: [&str; 12] = [
+    "please ",
+    "also ",
+    "and ",
+    "but ",
+    "plus ",
+    "so ",
+    "oh and ",
+    "btw ",
+    "btw, ",
+    "ok, ",
+    "okay, ",
+    "and also ",
+];
+
+/// The lower-cased sentence without list markers and connectives.
+fn bare_lower(sentence: &str) -> String {
+    let lower = sentence.to_lowercase();
+    let mut rest = lower.trim_start_matches(['-', '*', ' ']);
+    while let Some(stripped) =
+        CONNECTIVES.iter().find_map(|connective| rest.strip_prefix(connective))
+    {
+        rest = stripped.trim_start();
+    }
+    rest.to_owned()
+}
+
+/// The user's rules and preferences in the prose of a user message: imperative sentences
+/// ("Never change the file format."), requirements ("It needs to be fully clean.") and
+/// short preferences ("Type hints everywhere, please."). Questions are not rules, and a
+/// bare "No," answers rather than rules.
+pub(super) fn constraints_of(prose: &str) -> Vec<String> {
     let mut out = Vec::new();
-    for sentence in sentences(head(text, 8_000)) {
-        let lower = sentence.to_lowercase();
-        let lower = lower.trim_start_matches(['-', '*', ' ']);
-        let lower = lower.strip_prefix("please ").unwrap_or(lower);
-        let lower = lower.strip_prefix("also ").unwrap_or(lower);
+    for sentence in sentences(head(prose, 8_000)) {
+        if sentence.ends_with('?') || sentence.ends_with('？') {
+            continue;
+        }
+        let lower = bare_lower(&sentence);
+        if lower.starts_with("no,") || lower.starts_with("no.") || lower.starts_with("no!") {
+            continue;
+        }
+        // "No fixes applied." reports; "No console logs." rules.
+        if lower.starts_with("no ")
+            && lower
+                .split_whitespace()
+                .any(|word| word.trim_end_matches(['.', '!', ',']).ends_with("ed"))
+        {
+            continue;
+        }
         let padded = format!(" {lower} ");
+        let words = lower.split_whitespace().count();
+        let short_preference = words <= 8
+            && (lower.ends_with("please.")
+                || lower.ends_with("please")
+                || lower.ends_with("please!"));
         let imperative = IMPERATIVE_STARTS.iter().any(|start| lower.starts_with(start))
             || IMPERATIVE_ANYWHERE.iter().any(|marker| padded.contains(marker))
-            || IMPERATIVE_CJK.iter().any(|marker| sentence.contains(marker));
+            || IMPERATIVE_CJK.iter().any(|marker| sentence.contains(marker))
+            || short_preference;
         if imperative {
-            out.push(clip(&sentence, 200));
+            out.push(verbatim_prefix(&sentence, 300));
         }
     }
     out
+}
+
+/// Openings of a user message that correct what the assistant just did or proposed.
+const CORRECTIONS: [&str; 22] = [
+    "wait",
+    "no,",
+    "no.",
+    "no!",
+    "nope",
+    "stop",
+    "hold on",
+    "hang on",
+    "that's wrong",
+    "that is wrong",
+    "that's not",
+    "that is not",
+    "that doesn't",
+    "that does not",
+    "thats not",
+    "not like that",
+    "undo",
+    "revert",
+    "don't do that",
+    "do not do that",
+    "actually, no",
+    "this is wrong",
+];
+
+/// Whether a user message opens by correcting the assistant.
+pub(super) fn is_correction(prose: &str) -> bool {
+    let lower = bare_lower(prose.trim());
+    CORRECTIONS.iter().any(|opening| {
+        lower
+            .strip_prefix(opening)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(|c: char| !c.is_alphanumeric()))
+    })
+}
+
+/// Whether the message is a slash command (`/mode`, `/model sonnet`), not a request.
+pub(super) fn is_slash_command(text: &str) -> bool {
+    let text = text.trim();
+    let Some(rest) = text.strip_prefix('/') else { return false };
+    let name: String = rest.chars().take_while(|c| !c.is_whitespace()).collect();
+    !text.contains('\n')
+        && !name.is_empty()
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || "-_:".contains(c))
+}
+
+/// Whether a line of a user message looks pasted from a terminal, a log or a browser
+/// console rather than written: error and stack lines, indented code, JSON.
+fn looks_pasted(line: &str) -> bool {
+    let trimmed = line.trim();
+    let lower = trimmed.to_lowercase();
+    line.starts_with("  ")
+        || line.starts_with('\t')
+        || error_line(trimmed)
+        || lower.starts_with("at ")
+        || lower.starts_with("file \"")
+        || trimmed.starts_with('{')
+        || trimmed.starts_with('[')
+        || trimmed.starts_with('>')
+        || trimmed.starts_with('$')
+        || trimmed.contains("\":")
+        || trimmed.contains("\\n")
+}
+
+/// Splits a user message into what the user wrote and what they pasted: code fences, and
+/// paragraphs at least half of whose lines look pasted. Returns the written prose (the
+/// paragraphs joined by blank lines) and the pasted lines.
+pub(super) fn split_user_text(text: &str) -> (String, Vec<String>) {
+    let mut prose: Vec<String> = Vec::new();
+    let mut pasted: Vec<String> = Vec::new();
+    let mut paragraph: Vec<&str> = Vec::new();
+    let mut in_fence = false;
+    let flush = |paragraph: &mut Vec<&str>, prose: &mut Vec<String>, pasted: &mut Vec<String>| {
+        if paragraph.is_empty() {
+            return;
+        }
+        // One line on its own needs strong evidence: indentation alone is not enough.
+        let looks = if paragraph.len() == 1 {
+            usize::from(looks_pasted(paragraph[0].trim_start()))
+        } else {
+            paragraph.iter().filter(|line| looks_pasted(line)).count()
+        };
+        if looks * 2 >= paragraph.len() && looks > 0 {
+            pasted.extend(paragraph.iter().map(|line| (*line).to_owned()));
+        } else {
+            prose.push(paragraph.join("\n"));
+        }
+        paragraph.clear();
+    };
+    for line in head(text.trim(), 16_000).lines() {
+        if line.trim_start().starts_with("```") {
+            flush(&mut paragraph, &mut prose, &mut pasted);
+            in_fence = !in_fence;
+            continue;
+        }
+        if in_fence {
+            pasted.push(line.to_owned());
+            continue;
+        }
+        if line.trim().is_empty() {
+            flush(&mut paragraph, &mut prose, &mut pasted);
+            continue;
+        }
+        paragraph.push(line);
+    }
+    flush(&mut paragraph, &mut prose, &mut pasted);
+    (prose.join("\n\n"), pasted)
+}
+
+/// Whether a shell command only reads (lists, searches, shows): its outcome is not
+/// progress, and a search that finds nothing (exit 1) is not a failure.
+pub(super) fn is_read_only_command(command: &str) -> bool {
+    const READERS: [&str; 22] = [
+        "ls", "ll", "cat", "grep", "rg", "ag", "find", "fd", "head", "tail", "wc", "pwd", "echo",
+        "tree", "which", "file", "stat", "du", "df", "less", "type", "whereis",
+    ];
+    const GIT_READERS: [&str; 7] = ["status", "diff", "log", "show", "blame", "grep", "branch"];
+    command.split("&&").flat_map(|part| part.split(['|', ';'])).all(|segment| {
+        let mut words = segment.split_whitespace();
+        match words.next() {
+            None => true,
+            Some("cd") => true,
+            Some("git") => words.next().is_some_and(|sub| GIT_READERS.contains(&sub)),
+            Some("sed") => words.next() == Some("-n"),
+            Some(program) => READERS.contains(&program),
+        }
+    })
 }
 
 pub(super) const DECISION_MARKERS: [&str; 14] = [
@@ -213,13 +398,50 @@ pub(super) struct OutputScan {
     pub(super) exit_code: Option<i64>,
 }
 
-pub(super) const ERROR_NOISE: [&str; 5] = [
+pub(super) const ERROR_NOISE: [&str; 11] = [
     "error: could not compile",
     "error: aborting due to",
     "error: test failed",
     "error: build failed",
     "error: process didn't exit successfully",
+    "npm err! lifecycle script",
+    "npm err! error: command failed",
+    "npm err! a complete log",
+    "npm err! code elifecycle",
+    "npm err! errno",
+    "traceback (most recent call last)",
 ];
+
+/// Whether the line opens with an exception name and a colon (`KeyError: 'x'`,
+/// `decimal.InvalidOperation: …`, `TypeError: …`): a dotted identifier whose last part is
+/// CamelCase.
+fn exception_line(line: &str) -> bool {
+    let Some((name, _)) = line.split_once(':') else { return false };
+    let last = name.rsplit('.').next().unwrap_or(name);
+    !name.is_empty()
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+        && last.starts_with(|c: char| c.is_ascii_uppercase())
+        && last.chars().skip(1).any(|c| c.is_ascii_uppercase())
+        && last.chars().any(|c| c.is_ascii_lowercase())
+}
+
+/// How telling an error line is: 0 for a specific error (a compiler diagnostic, an
+/// exception, a failed assertion or test), 1 for a generic one (`npm ERR!`, `fatal:`).
+fn error_rank(line: &str) -> u8 {
+    let lower = line.to_lowercase();
+    if lower.starts_with("error[")
+        || lower.contains("error ts")
+        || exception_line(line)
+        || lower.contains("panicked at")
+        || lower.starts_with("assertion")
+        || lower.starts_with("fail ")
+        || lower.starts_with("failed ")
+    {
+        0
+    } else {
+        1
+    }
+}
 
 pub(super) fn error_line(line: &str) -> bool {
     let trimmed = line.trim_start();
@@ -232,11 +454,15 @@ pub(super) fn error_line(line: &str) -> bool {
         return false;
     }
     lower.starts_with("error[")
+        || lower.contains("error ts")
+        || exception_line(trimmed)
+        || lower.starts_with("fail ")
+        || (lower.starts_with("failed ") && lower.contains("::"))
+        || lower.contains("enoent")
         || lower.starts_with("error:")
         || lower.starts_with("error ")
         || lower.starts_with("fatal:")
         || lower.starts_with("panic:")
-        || lower.starts_with("traceback")
         || lower.starts_with("exception")
         || lower.contains("panicked at")
         || lower.starts_with("assertion")
@@ -250,10 +476,29 @@ pub(super) fn error_line(line: &str) -> bool {
 pub(super) fn scan_output<'a>(lines: impl IntoIterator<Item = &'a str>) -> OutputScan {
     let mut scan = OutputScan::default();
     let mut lines = lines.into_iter().peekable();
+    // The innermost `File "…", line N` of a Python traceback, for the exception line.
+    let mut traceback_location: Option<String> = None;
+    let mut ranks: Vec<u8> = Vec::new();
     while let Some(line) = lines.next() {
-        let trimmed = line.trim();
+        let mut trimmed = line.trim();
         if trimmed.is_empty() {
             continue;
+        }
+        if let Some(rest) = trimmed.strip_prefix("File \"")
+            && let Some((file, tail)) = rest.split_once('"')
+        {
+            let number: String = tail
+                .trim_start_matches(", line ")
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            traceback_location =
+                Some(if number.is_empty() { file.to_owned() } else { format!("{file}:{number}") });
+            continue;
+        }
+        // pytest marks the failing line of an assertion with `E   `.
+        if let Some(rest) = trimmed.strip_prefix("E ") {
+            trimmed = rest.trim_start();
         }
         if let Some(rest) = trimmed.strip_prefix("test result: ") {
             if rest.starts_with("ok") {
@@ -271,8 +516,13 @@ pub(super) fn scan_output<'a>(lines: impl IntoIterator<Item = &'a str>) -> Outpu
             scan.exit_code = Some(code);
             continue;
         }
-        if scan.errors.len() < 3 && error_line(trimmed) {
+        if scan.errors.len() < 6 && error_line(trimmed) {
             let mut error = code(&clip(trimmed, 240));
+            if exception_line(trimmed)
+                && let Some(location) = traceback_location.take()
+            {
+                error = format!("{error} at {}", code(&location));
+            }
             let panicked = trimmed.contains("panicked at");
             // The location follows on the next line (`--> file:line`), or for a panic, the
             // message does.
@@ -286,9 +536,14 @@ pub(super) fn scan_output<'a>(lines: impl IntoIterator<Item = &'a str>) -> Outpu
             }
             if !scan.errors.contains(&error) {
                 scan.errors.push(error);
+                ranks.push(error_rank(trimmed));
             }
         }
     }
+    // The most telling errors first, in order of appearance; at most three.
+    let mut ranked: Vec<(u8, String)> = ranks.into_iter().zip(scan.errors).collect();
+    ranked.sort_by_key(|(rank, _)| *rank);
+    scan.errors = ranked.into_iter().map(|(_, error)| error).take(3).collect();
     scan
 }
 

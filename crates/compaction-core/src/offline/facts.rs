@@ -12,7 +12,17 @@ use serde_json::Value;
 use super::extract::*;
 use super::previous::PreviousSummary;
 use super::text::*;
+use crate::files::{FileEffect, shell_file_effects};
 use crate::message::{AgentMessage, ContentBlock};
+
+/// An approach the assistant proposed and the user turned down right after.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Rejected {
+    /// The assistant's proposal, as it said it.
+    pub(super) proposal: String,
+    /// The user's correction, verbatim.
+    pub(super) words: String,
+}
 
 /// A tool call whose result has not been seen yet.
 #[derive(Debug, Clone)]
@@ -83,6 +93,21 @@ pub(super) struct Digest {
     /// Summaries found among the messages (an older compaction or a branch).
     pub(super) earlier_summaries: Vec<String>,
     pub(super) last_was_failure: bool,
+    /// Tool calls that never got a result before the conversation moved on.
+    pub(super) abandoned: Vec<PendingCall>,
+    /// Proposals the user rejected.
+    pub(super) rejected: Vec<Rejected>,
+    /// What the assistant proposed or decided since the last user message.
+    pub(super) turn_statements: Vec<String>,
+    /// Error lines the user pasted into a message.
+    pub(super) user_errors: Vec<String>,
+    /// Whether the user just corrected the assistant: its next statement is the approach
+    /// taken instead.
+    pub(super) after_correction: bool,
+    /// Files moved and deleted by shell commands that succeeded, in order.
+    pub(super) effects: Vec<FileEffect>,
+    /// Done items for the moves and deletions.
+    pub(super) tree_changes: Vec<String>,
 }
 
 pub(super) const MAX_IDENTIFIERS: usize = 24;
@@ -95,6 +120,7 @@ impl Digest {
                 self.note_identifiers(&content_text(&custom.content));
             }
             AgentMessage::Assistant(assistant) => {
+                self.abandon_pending();
                 let mut text = String::new();
                 for block in &assistant.content {
                     match block {
@@ -117,10 +143,15 @@ impl Digest {
                         | ContentBlock::Other(_) => {}
                     }
                 }
-                if !text.trim().is_empty() {
+                let aborted = assistant.stop_reason.as_deref() == Some("aborted");
+                if aborted {
+                    // The user interrupted (Esc): not a failure, and its calls get no result.
+                    self.abandon_pending();
+                } else if !text.trim().is_empty() {
                     self.observe_assistant_text(&text);
                 }
-                if assistant.is_failed() {
+                if aborted {
+                } else if assistant.is_failed() {
                     let reason = assistant.stop_reason.as_deref().unwrap_or("error");
                     let detail = assistant
                         .error_message
@@ -133,17 +164,23 @@ impl Digest {
                         format!("The model reply ended with `{reason}`{detail}"),
                         assistant.error_message.as_deref().map(|m| code(&clip(&one_line(m), 200))),
                     );
-                } else if !text.trim().is_empty() {
+                } else {
                     self.resolve("model-reply");
                 }
             }
             AgentMessage::ToolResult(result) => self.observe_tool_result(result),
             AgentMessage::BashExecution(bash) => {
                 let command = one_line(&bash.command);
+                if is_read_only_command(&command) {
+                    return;
+                }
                 let scan = scan_output(bash.output.lines());
                 let failed = bash.cancelled
                     || bash.exit_code.is_some_and(|code| code != 0)
                     || scan.tests_failed;
+                if !failed {
+                    self.apply_tree_effects(&command);
+                }
                 self.command_outcome(&command, !failed, bash.exit_code, &scan, bash.cancelled);
             }
             AgentMessage::CompactionSummary(summary) => {
@@ -158,31 +195,154 @@ impl Digest {
     }
 
     pub(super) fn observe_user(&mut self, text: &str) {
-        if let Some(request) = request_of(text) {
-            self.requests.push(request);
-            self.latest_request = Some(text.trim().to_owned());
+        self.abandon_pending();
+        if is_slash_command(text) {
+            return;
         }
-        for constraint in constraints_of(text) {
-            if !self.constraints.contains(&constraint) {
-                self.constraints.push(constraint);
+        let (prose, pasted) = split_user_text(text);
+        for error in scan_output(pasted.iter().map(String::as_str)).errors {
+            self.user_errors.retain(|known| known != &error);
+            self.user_errors.push(error);
+        }
+        let statements = std::mem::take(&mut self.turn_statements);
+        // A new request makes the previous turn's plan history.
+        let stale_plan = std::mem::take(&mut self.plan);
+        if !statements.is_empty() && is_correction(&prose) {
+            let words = verbatim_prefix(&prose, 300);
+            self.decisions.retain(|decision| !statements.contains(decision));
+            drop(stale_plan);
+            let mut proposal: Vec<&str> = Vec::new();
+            for statement in &statements {
+                if !proposal.contains(&statement.as_str()) {
+                    proposal.push(statement);
+                }
+            }
+            self.rejected
+                .push(Rejected { proposal: clip(&proposal.join(" "), 300), words: words.clone() });
+            self.after_correction = true;
+            self.add_constraint(words);
+        } else {
+            for constraint in constraints_of(&prose) {
+                self.add_constraint(constraint);
             }
         }
-        self.note_identifiers(head(text, 8_000));
+        if let Some(request) = request_of(&prose).filter(|request| says_something(request)) {
+            self.requests.push(request);
+            self.latest_request = Some(verbatim_prefix(&prose, 1_000));
+        }
+        self.note_identifiers(head(&prose, 8_000));
+    }
+
+    /// What the previous summary says the assistant was about to do: a correction at the
+    /// start of this part rejects it.
+    pub(super) fn seed_proposals(&mut self, previous: &PreviousSummary) {
+        use super::sections::Section;
+        for item in previous.section(Section::InProgress) {
+            if let Some(step) = item.strip_prefix("Last assistant step: ") {
+                self.turn_statements.push(step.to_owned());
+            }
+        }
+        self.turn_statements.extend(previous.section(Section::NextSteps).iter().cloned());
+    }
+
+    fn add_constraint(&mut self, constraint: String) {
+        if !self.constraints.contains(&constraint) {
+            self.constraints.push(constraint);
+        }
+    }
+
+    /// Calls still waiting for a result when the conversation moved on never get one.
+    fn abandon_pending(&mut self) {
+        self.abandoned.append(&mut self.pending);
+    }
+
+    /// Follows the moves and deletions of a shell command that succeeded.
+    fn apply_tree_effects(&mut self, command: &str) -> bool {
+        let effects = shell_file_effects(command);
+        for effect in &effects {
+            match effect {
+                FileEffect::Moved { from, to } => {
+                    self.tree_changes.push(format!("Moved {} to {}", code(from), code(to)));
+                    for set in [&mut self.modified_files, &mut self.read_files] {
+                        let moved: Vec<String> =
+                            set.iter().filter(|path| is_under(path, from)).cloned().collect();
+                        for path in moved {
+                            set.remove(&path);
+                            set.insert(format!("{to}{}", &path[from.len()..]));
+                        }
+                    }
+                    for change in &mut self.changes {
+                        if is_under(&change.path, from) {
+                            change.path = format!("{to}{}", &change.path[from.len()..]);
+                        }
+                    }
+                }
+                FileEffect::Deleted { path: deleted } => {
+                    self.tree_changes.push(format!("Deleted {}", code(deleted)));
+                    self.modified_files.retain(|path| !is_under(path, deleted));
+                    self.read_files.retain(|path| !is_under(path, deleted));
+                    self.changes.retain(|change| !is_under(&change.path, deleted));
+                }
+            }
+        }
+        let any = !effects.is_empty();
+        self.effects.extend(effects);
+        any
+    }
+
+    /// `paths` (from an earlier summary) after this digest's moves and deletions.
+    pub(super) fn carried_paths<'a>(
+        &self,
+        paths: impl IntoIterator<Item = &'a String>,
+    ) -> BTreeSet<String> {
+        let mut out: BTreeSet<String> = paths.into_iter().cloned().collect();
+        for effect in &self.effects {
+            match effect {
+                FileEffect::Moved { from, to } => {
+                    let moved: Vec<String> =
+                        out.iter().filter(|path| is_under(path, from)).cloned().collect();
+                    for path in moved {
+                        out.remove(&path);
+                        out.insert(format!("{to}{}", &path[from.len()..]));
+                    }
+                }
+                FileEffect::Deleted { path: deleted } => {
+                    out.retain(|path| !is_under(path, deleted))
+                }
+            }
+        }
+        out
     }
 
     pub(super) fn observe_assistant_text(&mut self, text: &str) {
         for decision in decisions_of(text) {
             self.decisions.retain(|known| known != &decision);
+            self.turn_statements.push(decision.clone());
             self.decisions.push(decision);
         }
         let plan = plan_of(text);
+        if std::mem::take(&mut self.after_correction)
+            && let Some(accepted) = plan
+                .first()
+                .cloned()
+                .or_else(|| sentences(head(text, 4_000)).into_iter().find(|s| char_len(s) > 3))
+        {
+            self.decisions.retain(|known| known != &accepted);
+            self.decisions.push(format!("After the user's correction: {}", clip(&accepted, 220)));
+        }
         if !plan.is_empty() {
+            self.turn_statements.extend(plan.iter().cloned());
             self.plan = plan;
         }
         self.last_assistant_statement = sentences(head(text, 4_000))
             .into_iter()
             .find(|sentence| char_len(sentence) > 3)
             .map(|sentence| clip(&sentence, 200));
+        if let Some(statement) = &self.last_assistant_statement
+            && !self.turn_statements.contains(statement)
+        {
+            self.turn_statements.push(statement.clone());
+        }
         self.note_identifiers(head(text, 16_000));
     }
 
@@ -259,10 +419,16 @@ impl Digest {
                 }
             }
             (ToolRole::Shell, _, Some(command)) => {
+                if is_read_only_command(&command) {
+                    return;
+                }
                 let scan = scan_output(lines.clone());
                 let failed = result.is_error
                     || scan.exit_code.is_some_and(|code| code != 0)
                     || scan.tests_failed;
+                if !failed {
+                    self.apply_tree_effects(&command);
+                }
                 self.command_outcome(&command, !failed, scan.exit_code, &scan, false);
             }
             (ToolRole::Modify(_) | ToolRole::Read | ToolRole::Shell | ToolRole::Other, _, _) => {
@@ -330,8 +496,25 @@ impl Digest {
                 .unwrap_or_default();
             let text = format!("Ran {}{detail}", code(&clip(command, 160)));
             self.passing.retain(|(known, _)| known != command);
-            self.passing.push((command.to_owned(), text));
-            let resolved = self.resolve(&format!("cmd:{command}"));
+            if shell_file_effects(command).is_empty() {
+                self.passing.push((command.to_owned(), text));
+            }
+            let mut resolved = self.resolve(&format!("cmd:{command}"));
+            // The whole suite passing (`pytest`, `npm test`) resolves narrower runs of it.
+            let (family, targeted) = command_family(command);
+            if !targeted {
+                let keys: Vec<String> = self
+                    .failures
+                    .iter()
+                    .filter(|f| !f.resolved)
+                    .filter_map(|f| f.key.strip_prefix("cmd:"))
+                    .filter(|failed| command_family(failed).0 == family)
+                    .map(|failed| format!("cmd:{failed}"))
+                    .collect();
+                for key in keys {
+                    resolved = self.resolve(&key).or(resolved);
+                }
+            }
             if let Some(error) = resolved {
                 self.fixed.push(format!(
                     "{} passes now (earlier failure: {error})",
@@ -442,6 +625,34 @@ pub(super) fn command_argument(arguments: &Value) -> Option<String> {
         .find_map(|key| arguments.get(*key).and_then(Value::as_str))
         .map(one_line)
         .filter(|command| !command.is_empty())
+}
+
+/// Whether `path` is `base` or lies under the directory `base`.
+pub(super) fn is_under(path: &str, base: &str) -> bool {
+    !base.is_empty()
+        && (path == base || path.strip_prefix(base).is_some_and(|rest| rest.starts_with('/')))
+}
+
+/// A command's family: its words that are not options and come before the first one
+/// naming a path or a test (`python -m pytest tests/a.py -q` → `python pytest`), and
+/// whether it names such a target.
+pub(super) fn command_family(command: &str) -> (String, bool) {
+    let mut family = Vec::new();
+    for word in command.split_whitespace() {
+        if word.starts_with('-') {
+            continue;
+        }
+        if word.contains(['/', '.', ':']) {
+            return (family.join(" "), true);
+        }
+        family.push(word);
+    }
+    (family.join(" "), false)
+}
+
+/// Whether a request says more than one word ("ls", "continue" do not).
+fn says_something(request: &str) -> bool {
+    request.split_whitespace().count() >= 2 || (!request.is_ascii() && char_len(request) >= 4)
 }
 
 /// What a failure key names, as plain text: the command, or the operation and its path.

@@ -73,23 +73,35 @@ pub(crate) struct KeyFacts {
     pub(crate) unresolved_error: Option<(String, String)>,
 }
 
-/// Reads the key facts of `messages`, oldest first, after `previous_summary`.
+/// Reads the key facts of `messages`, oldest first, after `previous_summary`: the same
+/// digest the summary is rendered from, so every fact is in the summary word for word.
 pub(crate) fn key_facts(messages: &[AgentMessage], previous_summary: Option<&str>) -> KeyFacts {
     let mut digest = Digest::default();
+    let previous = previous_summary.map(PreviousSummary::parse);
+    if let Some(previous) = &previous {
+        digest.seed_proposals(previous);
+    }
     for message in messages {
         digest.observe(message);
     }
-    let previous = previous_summary.map(PreviousSummary::parse);
     let mut modified: BTreeSet<String> = digest.modified_files.clone();
     let mut constraints: Vec<String> = Vec::new();
+    let mut latest_request = digest.latest_request.clone();
     if let Some(previous) = &previous {
-        modified.extend(previous.modified_files.iter().cloned());
+        modified.extend(digest.carried_paths(&previous.modified_files));
         for item in previous.section(Section::Critical) {
             if let Some(list) = item.strip_prefix("Modified files:") {
-                modified.extend(backticked(list).into_iter().map(str::to_owned));
+                let listed: Vec<String> = backticked(list).into_iter().map(str::to_owned).collect();
+                modified.extend(digest.carried_paths(&listed));
             }
         }
         constraints.extend(previous.section(Section::Constraints).iter().cloned());
+        if latest_request.is_none() {
+            latest_request = previous
+                .section(Section::Goal)
+                .iter()
+                .find_map(|goal| goal.strip_prefix("Latest request: ").map(str::to_owned));
+        }
     }
     for constraint in &digest.constraints {
         if !constraints.contains(constraint) {
@@ -108,7 +120,7 @@ pub(crate) fn key_facts(messages: &[AgentMessage], previous_summary: Option<&str
     KeyFacts {
         modified_files: modified.into_iter().collect(),
         constraints,
-        latest_request: digest.latest_request,
+        latest_request,
         unresolved_error,
     }
 }
@@ -117,7 +129,9 @@ pub(crate) fn key_facts(messages: &[AgentMessage], previous_summary: Option<&str
 pub fn summarize_offline(input: &OfflineInput) -> String {
     let mut digest = Digest::default();
     if let Some(previous) = input.previous_summary {
-        digest.previous = Some(PreviousSummary::parse(previous));
+        let previous = PreviousSummary::parse(previous);
+        digest.seed_proposals(&previous);
+        digest.previous = Some(previous);
     }
     for message in input.messages {
         digest.observe(message);

@@ -19,7 +19,7 @@ pub(super) struct PreviousSummary {
 impl PreviousSummary {
     pub(super) fn parse(text: &str) -> Self {
         let mut parsed = PreviousSummary::default();
-        let mut current: Option<Section> = None;
+        let mut current: Option<(Section, Option<String>)> = None;
         let mut recognised = false;
         let mut file_list: Option<bool> = None; // Some(true) = modified, Some(false) = read.
         let mut loose = Vec::new();
@@ -49,31 +49,48 @@ impl PreviousSummary {
                 continue;
             }
             if let Some(title) = trimmed.strip_prefix('#') {
-                let title = title.trim_start_matches('#');
-                match Section::from_heading(title) {
-                    Some(section) => {
-                        current = Some(section);
-                        recognised = true;
-                    }
-                    None if title.trim().eq_ignore_ascii_case("progress") => {
-                        current = Some(Section::Done);
-                        recognised = true;
-                    }
-                    None => current = None,
+                let title = title.trim_start_matches('#').trim().trim_end_matches(':');
+                if title.eq_ignore_ascii_case("progress") {
+                    current = Some((Section::Done, None));
+                } else {
+                    // A heading of another format (pi's "User Preferences", "Key Files", …)
+                    // maps to the nearest section, or keeps its name in Critical Context.
+                    current = Some(match Section::from_heading(title) {
+                        Some(section) => (section, None),
+                        None => match Section::from_foreign_heading(title) {
+                            Some(section) => (section, None),
+                            None => (Section::Critical, Some(title.to_owned())),
+                        },
+                    });
                 }
+                recognised = true;
                 continue;
             }
-            if trimmed.is_empty() {
+            // The separator before a split turn's summary, horizontal rules, bold labels.
+            if trimmed.is_empty()
+                || trimmed.chars().all(|c| c == '-' || c == '*' || c == '_' || c == '=')
+                || (trimmed.starts_with("**") && trimmed.ends_with("**"))
+            {
                 continue;
             }
             let bullet = strip_bullet(trimmed);
-            if bullet.is_empty() || bullet == "(none)" {
+            if bullet.is_empty() || bullet == "(none)" || bullet.starts_with("(none") {
                 continue;
             }
-            match current {
-                Some(section) => parsed.items[section.index()].push(bullet.to_owned()),
+            match &current {
+                Some((section, None)) => {
+                    parsed.items[section.index()].push(bullet.to_owned());
+                }
+                Some((section, Some(heading))) => {
+                    parsed.items[section.index()].push(format!("{heading}: {bullet}"));
+                }
                 None => loose.push(bullet),
             }
+        }
+        if recognised && !loose.is_empty() {
+            // Text before the first heading is context too.
+            let joined = one_line(&loose.join(" "));
+            parsed.items[Section::Critical.index()].insert(0, clip(&joined, 800));
         }
         if !recognised {
             let joined = one_line(&loose.join(" "));

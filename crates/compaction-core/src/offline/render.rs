@@ -7,26 +7,34 @@
 use super::sections::*;
 use super::text::*;
 
-pub(super) const EMPTY_SECTION: &str = "- (none)\n";
+/// The heading over Done, In Progress and Blocked.
+const PROGRESS_HEADING: &str = "## Progress\n";
 /// Items longer than this are shortened before high-priority items are dropped.
 pub(super) const SHORT_ITEM_CHARS: usize = 160;
 
 pub(super) fn render(items: &[Item]) -> String {
     let mut out = String::new();
-    for (position, section) in SECTIONS.iter().enumerate() {
-        if position > 0 && !matches!(section, Section::InProgress | Section::Blocked) {
+    let mut progress_open = false;
+    for section in SECTIONS {
+        let mut section_items = items.iter().filter(|item| item.section == section).peekable();
+        if section_items.peek().is_none() && section != Section::Goal {
+            continue;
+        }
+        let in_progress_group =
+            matches!(section, Section::Done | Section::InProgress | Section::Blocked);
+        let continues_progress = in_progress_group && progress_open;
+        if !continues_progress && !out.is_empty() {
             out.push('\n');
         }
+        if in_progress_group && !progress_open {
+            out.push_str(PROGRESS_HEADING);
+            progress_open = true;
+        }
         out.push_str(section.heading());
-        let mut any = false;
-        for item in items.iter().filter(|item| item.section == *section) {
+        for item in section_items {
             out.push_str("- ");
             out.push_str(&item.text);
             out.push('\n');
-            any = true;
-        }
-        if !any {
-            out.push_str(EMPTY_SECTION);
         }
     }
     out
@@ -52,7 +60,7 @@ pub(super) fn render_within(sections: Sections, max_chars: usize) -> String {
             // Before losing essential items, shorten every long one that is left.
             shortened = true;
             for (index, item) in items.iter_mut().enumerate() {
-                if !dropped[index] {
+                if !dropped[index] && !item.verbatim {
                     item.text = clip(&item.text, SHORT_ITEM_CHARS);
                 }
             }
@@ -102,21 +110,13 @@ pub(super) fn kept_items(items: &[Item], dropped: &[bool]) -> Vec<Item> {
 
 /// The rendered length of a set of items, kept up to date as items are removed.
 pub(super) struct SectionLengths {
-    /// Headings and blank separator lines, which are always printed.
-    pub(super) fixed: usize,
     pub(super) counts: [usize; 8],
     pub(super) chars: [usize; 8],
 }
 
 impl SectionLengths {
     pub(super) fn new(items: &[Item]) -> Self {
-        let fixed = SECTIONS.iter().map(|section| char_len(section.heading())).sum::<usize>()
-            + SECTIONS
-                .iter()
-                .skip(1)
-                .filter(|s| !matches!(s, Section::InProgress | Section::Blocked))
-                .count();
-        let mut lengths = SectionLengths { fixed, counts: [0; 8], chars: [0; 8] };
+        let mut lengths = SectionLengths { counts: [0; 8], chars: [0; 8] };
         for item in items {
             lengths.counts[item.section.index()] += 1;
             lengths.chars[item.section.index()] += Self::line_len(item);
@@ -135,11 +135,29 @@ impl SectionLengths {
         self.chars[index] -= Self::line_len(item);
     }
 
+    /// The length [`render`] gives: the Goal heading always, other headings only over
+    /// items, `## Progress` once over its three parts, a blank line between top-level
+    /// sections.
     pub(super) fn total(&self) -> usize {
-        let placeholder = char_len(EMPTY_SECTION);
-        self.fixed
-            + (0..8)
-                .map(|index| if self.counts[index] == 0 { placeholder } else { self.chars[index] })
-                .sum::<usize>()
+        let mut total = 0;
+        let mut blocks: usize = 0;
+        let mut progress = false;
+        for section in SECTIONS {
+            let index = section.index();
+            if self.counts[index] == 0 && section != Section::Goal {
+                continue;
+            }
+            total += char_len(section.heading()) + self.chars[index];
+            if matches!(section, Section::Done | Section::InProgress | Section::Blocked) {
+                if !progress {
+                    progress = true;
+                    blocks += 1;
+                    total += char_len(PROGRESS_HEADING);
+                }
+            } else {
+                blocks += 1;
+            }
+        }
+        total + blocks.saturating_sub(1)
     }
 }

@@ -50,7 +50,7 @@ impl Section {
         match self {
             Section::Goal => "## Goal\n",
             Section::Constraints => "## Constraints & Preferences\n",
-            Section::Done => "## Progress\n### Done\n",
+            Section::Done => "### Done\n",
             Section::InProgress => "### In Progress\n",
             Section::Blocked => "### Blocked\n",
             Section::Decisions => "## Key Decisions\n",
@@ -79,6 +79,31 @@ impl Section {
     }
 }
 
+impl Section {
+    /// Maps a heading of another summary format (pi's own, a model's) to a section.
+    pub(super) fn from_foreign_heading(title: &str) -> Option<Section> {
+        let title = title.to_lowercase();
+        let has = |words: &[&str]| words.iter().any(|word| title.contains(word));
+        if has(&["preference", "constraint", "rule", "requirement", "convention", "style"]) {
+            Some(Section::Constraints)
+        } else if has(&["goal", "objective", "task", "request"]) {
+            Some(Section::Goal)
+        } else if has(&["decision", "agreed", "design", "approach", "architecture", "structure"]) {
+            Some(Section::Decisions)
+        } else if has(&["next", "todo", "to do", "remaining", "open question", "follow"]) {
+            Some(Section::NextSteps)
+        } else if has(&["blocker", "blocked"]) {
+            Some(Section::Blocked)
+        } else if has(&["in progress", "current work", "working on"]) {
+            Some(Section::InProgress)
+        } else if has(&["done", "completed", "accomplished", "progress", "changes made"]) {
+            Some(Section::Done)
+        } else {
+            None
+        }
+    }
+}
+
 /// One bullet of the output. Higher `priority` survives trimming longer; among equal
 /// priorities the older item (lower `order`) goes first.
 #[derive(Debug, Clone)]
@@ -87,6 +112,9 @@ pub(super) struct Item {
     pub(super) text: String,
     pub(super) priority: u32,
     pub(super) order: usize,
+    /// Must-keep text (a constraint, the latest request, the modified files): never
+    /// shortened, so checks for it find it word for word.
+    pub(super) verbatim: bool,
 }
 
 /// Item lists per section, in output order within each section.
@@ -105,7 +133,23 @@ impl Sections {
             return;
         }
         let order = self.items.len();
-        self.items.push(Item { section, text, priority, order });
+        self.items.push(Item { section, text, priority, order, verbatim: false });
+    }
+
+    /// Pushes an item that is never shortened (it may still be dropped, last).
+    pub(super) fn push_verbatim(
+        &mut self,
+        section: Section,
+        text: impl Into<String>,
+        priority: u32,
+    ) {
+        let count = self.items.len();
+        self.push(section, text, priority.max(PRIORITY_ESSENTIAL));
+        if self.items.len() > count
+            && let Some(item) = self.items.last_mut()
+        {
+            item.verbatim = true;
+        }
     }
 }
 
@@ -123,7 +167,7 @@ pub(super) const PRIORITY_ERRORS: u32 = 65;
 pub(super) const PRIORITY_DONE_EDIT: u32 = 62;
 pub(super) const PRIORITY_DECISION: u32 = 58;
 pub(super) const PRIORITY_DONE_COMMAND: u32 = 52;
-pub(super) const PRIORITY_COMMANDS: u32 = 45;
+pub(super) const PRIORITY_COMMANDS: u32 = 28;
 pub(super) const PRIORITY_READ_FILES: u32 = 40;
 pub(super) const PRIORITY_IDENTIFIERS: u32 = 30;
 /// Items carried over from a previous summary rank this much lower than fresh ones.
@@ -137,8 +181,11 @@ impl Digest {
         let previous = self.previous.as_ref();
         let carried = |priority: u32| priority.saturating_sub(PREVIOUS_PENALTY);
         let limits = Limits::for_kind(kind);
+        let carried_items = |section: Section| -> &[String] {
+            previous.map(|previous| previous.section(section)).unwrap_or_default()
+        };
 
-        // Goal.
+        // Goal: the focus, the main goal, earlier requests (short), the latest verbatim.
         if let Some(focus) = instructions.map(one_line).filter(|focus| !focus.is_empty()) {
             sections.push(
                 Section::Goal,
@@ -147,16 +194,25 @@ impl Digest {
             );
         }
         let mut have_main_goal = false;
-        if let Some(previous) = previous {
-            if let Some(text) = &previous.unstructured {
-                sections.push(Section::Goal, format!("Earlier: {text}"), PRIORITY_ESSENTIAL);
-                have_main_goal = true;
-            }
-            for (index, goal) in previous.section(Section::Goal).iter().enumerate() {
-                let priority =
-                    if index == 0 { PRIORITY_MAIN_GOAL } else { carried(PRIORITY_FOLLOW_UP) };
-                sections.push(Section::Goal, goal.clone(), priority);
-                have_main_goal = true;
+        let mut earlier: Vec<(String, u32)> = Vec::new();
+        if let Some(text) = previous.and_then(|previous| previous.unstructured.as_ref()) {
+            sections.push(Section::Goal, format!("Earlier: {text}"), PRIORITY_ESSENTIAL);
+            have_main_goal = true;
+        }
+        let carried_goals = carried_items(Section::Goal);
+        let mut carried_latest: Option<String> = None;
+        for goal in carried_goals {
+            let (label, text) = goal_label(goal);
+            match label {
+                GoalLabel::Main if !have_main_goal => {
+                    sections.push(Section::Goal, text.to_owned(), PRIORITY_MAIN_GOAL);
+                    have_main_goal = true;
+                }
+                GoalLabel::Latest => carried_latest = Some(text.to_owned()),
+                GoalLabel::Main | GoalLabel::Earlier => {
+                    earlier.push((text.to_owned(), carried(PRIORITY_FOLLOW_UP)))
+                }
+                GoalLabel::Focus => {}
             }
         }
         for summary in &self.earlier_summaries {
@@ -166,68 +222,81 @@ impl Digest {
                 carried(PRIORITY_ESSENTIAL),
             );
         }
-        let request_count = self.requests.len();
-        for (index, request) in self.requests.iter().enumerate() {
-            // Keep the first request and the latest ones.
-            if index > 0 && index + limits.requests <= request_count {
-                continue;
-            }
-            let (label, priority) = match (kind, have_main_goal, index) {
-                (OfflineKind::TurnPrefix, _, 0) => ("Request of this turn: ", PRIORITY_MAIN_GOAL),
-                (OfflineKind::Branch, false, 0) => {
-                    ("Explored on this branch: ", PRIORITY_MAIN_GOAL)
-                }
-                (OfflineKind::History, false, 0) => ("", PRIORITY_MAIN_GOAL),
-                (_, _, _) if index + 1 == request_count => ("Latest request: ", PRIORITY_CURRENT),
-                (_, _, _) => ("Follow-up: ", PRIORITY_FOLLOW_UP),
-            };
-            sections.push(Section::Goal, format!("{label}{request}"), priority);
-        }
-
-        // Constraints.
-        if let Some(previous) = previous {
-            for constraint in previous.section(Section::Constraints) {
-                sections.push(
-                    Section::Constraints,
-                    constraint.clone(),
-                    carried(PRIORITY_CONSTRAINT),
+        let fresh_latest = self.latest_request.clone();
+        match (&fresh_latest, carried_latest) {
+            (Some(_), Some(old)) => earlier.push((clip(&old, 200), carried(PRIORITY_FOLLOW_UP))),
+            (None, Some(old)) => {
+                // Still the latest: no newer request in this part.
+                sections.push_verbatim(
+                    Section::Goal,
+                    format!("Latest request: {old}"),
+                    PRIORITY_CURRENT,
                 );
             }
+            (_, None) => {}
         }
-        let skip = self.constraints.len().saturating_sub(limits.constraints);
-        for constraint in self.constraints.iter().skip(skip) {
-            sections.push(Section::Constraints, constraint.clone(), PRIORITY_CONSTRAINT);
+        let request_count = self.requests.len();
+        for (index, request) in self.requests.iter().enumerate() {
+            let last = index + 1 == request_count;
+            if index == 0 && !have_main_goal && !(last && kind == OfflineKind::TurnPrefix) {
+                let label = match kind {
+                    OfflineKind::Branch => "Explored on this branch: ",
+                    OfflineKind::History | OfflineKind::TurnPrefix => "",
+                };
+                if last {
+                    // The only request is both the goal and the latest request.
+                    break;
+                }
+                sections.push(Section::Goal, format!("{label}{request}"), PRIORITY_MAIN_GOAL);
+                have_main_goal = true;
+                continue;
+            }
+            if last {
+                break;
+            }
+            earlier.push((clip(request, 200), PRIORITY_FOLLOW_UP));
+        }
+        let skip = earlier.len().saturating_sub(limits.requests);
+        for (text, priority) in earlier.into_iter().skip(skip) {
+            sections.push(Section::Goal, format!("Earlier request: {text}"), priority);
+        }
+        if let Some(latest) = &fresh_latest {
+            let label = match (kind, have_main_goal) {
+                (OfflineKind::TurnPrefix, _) => "Request of this turn: ",
+                (OfflineKind::Branch, false) => "Explored on this branch: ",
+                (OfflineKind::History, false) => "",
+                (OfflineKind::History | OfflineKind::Branch, true) => "Latest request: ",
+            };
+            let priority = if have_main_goal { PRIORITY_CURRENT } else { PRIORITY_MAIN_GOAL };
+            sections.push_verbatim(Section::Goal, format!("{label}{latest}"), priority);
         }
 
-        // Done.
-        if let Some(previous) = previous {
-            for done in previous.section(Section::Done) {
-                sections.push(Section::Done, done.clone(), carried(PRIORITY_DONE_EDIT));
-            }
+        // Constraints: carried ones, rejected approaches with the user's words, new ones.
+        for constraint in carried_items(Section::Constraints) {
+            sections.push_verbatim(Section::Constraints, constraint.clone(), PRIORITY_CONSTRAINT);
         }
-        // A carried blocker is resolved when its command (its first code span) passed since.
-        let passed = self.passed_commands();
-        let carried_blockers: Vec<(String, Option<String>)> = previous
-            .map(|previous| previous.section(Section::Blocked))
-            .unwrap_or_default()
-            .iter()
-            .map(|item| {
-                let resolved = backticked(item)
-                    .first()
-                    .filter(|command| passed.iter().any(|done| done == *command))
-                    .map(|command| (*command).to_owned());
-                (item.clone(), resolved)
-            })
-            .collect();
-        for command in carried_blockers.iter().filter_map(|(_, resolved)| resolved.as_ref()) {
-            sections.push(
-                Section::Done,
-                format!("{} passes now (it was blocked before)", code(command)),
-                PRIORITY_DONE_EDIT,
+        for rejected in &self.rejected {
+            sections.push_verbatim(
+                Section::Constraints,
+                format!(
+                    "Rejected by the user: {} (user: \"{}\")",
+                    clip(&rejected.proposal, 200),
+                    rejected.words
+                ),
+                PRIORITY_CONSTRAINT,
             );
         }
-        let skip = self.changes.len().saturating_sub(limits.done);
-        for change in self.changes.iter().skip(skip) {
+        for constraint in &self.constraints {
+            if self.rejected.iter().any(|rejected| &rejected.words == constraint) {
+                continue;
+            }
+            sections.push_verbatim(Section::Constraints, constraint.clone(), PRIORITY_CONSTRAINT);
+        }
+
+        // Done: carried items not superseded by a newer one about the same path or command.
+        let passed = self.passed_commands();
+        let mut fresh_done: Vec<(String, u32)> = Vec::new();
+        for change in self.changes.iter().skip(self.changes.len().saturating_sub(limits.done)) {
             let times =
                 if change.times > 1 { format!(" ({} times)", change.times) } else { String::new() };
             let verb = if change.verb == "Wrote" && change.times > 1 {
@@ -235,45 +304,78 @@ impl Digest {
             } else {
                 change.verb
             };
-            sections.push(
-                Section::Done,
-                format!("{verb} {}{times}", code(&change.path)),
-                PRIORITY_DONE_EDIT,
-            );
+            fresh_done.push((format!("{verb} {}{times}", code(&change.path)), PRIORITY_DONE_EDIT));
+        }
+        for change in &self.tree_changes {
+            fresh_done.push((change.clone(), PRIORITY_DONE_EDIT));
         }
         for fixed in &self.fixed {
-            sections.push(Section::Done, fixed.clone(), PRIORITY_DONE_EDIT);
+            fresh_done.push((fixed.clone(), PRIORITY_DONE_EDIT));
         }
         let skip = self.passing.len().saturating_sub(limits.done);
         for (_, passing) in self.passing.iter().skip(skip) {
-            sections.push(Section::Done, passing.clone(), PRIORITY_DONE_COMMAND);
+            fresh_done.push((passing.clone(), PRIORITY_DONE_COMMAND));
+        }
+        let fresh_subjects: Vec<&str> =
+            fresh_done.iter().filter_map(|(text, _)| backticked(text).first().copied()).collect();
+        for done in carried_items(Section::Done) {
+            let subject = backticked(done).first().copied();
+            if subject.is_some_and(|subject| fresh_subjects.contains(&subject)) {
+                continue;
+            }
+            sections.push(Section::Done, done.clone(), carried(PRIORITY_DONE_EDIT));
+        }
+        // A carried blocker is resolved when its command (its first code span) passed since.
+        let is_resolved = |item: &str| {
+            backticked(item).first().is_some_and(|command| {
+                passed.iter().any(|done| done == command)
+                    || passed.iter().any(|done| {
+                        let (family, targeted) = command_family(done);
+                        !targeted && command_family(command).0 == family
+                    })
+            })
+        };
+        for item in carried_items(Section::Blocked) {
+            if is_resolved(item) {
+                let command = backticked(item).first().map(|c| code(c)).unwrap_or_default();
+                sections.push(
+                    Section::Done,
+                    format!("{command} passes now (it was blocked before)"),
+                    PRIORITY_DONE_EDIT,
+                );
+            }
+        }
+        for (text, priority) in fresh_done {
+            sections.push(Section::Done, text, priority);
         }
 
-        // In progress.
+        // In progress: calls waiting for their result at the end, the last step.
         let mut in_progress = Vec::new();
         // A branch summary reads no tool results (their calls carry the meaning), so its
         // calls are what the branch did, not work still waiting for a result.
         let calls_are_done = matches!(kind, OfflineKind::Branch);
-        for call in &self.pending {
-            if calls_are_done {
+        if calls_are_done {
+            for call in self.abandoned.iter().chain(&self.pending) {
                 let what = match (&call.command, &call.path) {
                     (Some(command), _) => format!("Ran {}", code(&clip(command, 160))),
                     (None, Some(path)) => format!("{} {}", capitalised(&call.name), code(path)),
                     (None, None) => format!("Called tool {}", code(&call.name)),
                 };
                 sections.push(Section::Done, what, PRIORITY_DONE_COMMAND);
-                continue;
             }
-            let what = match (&call.command, &call.path) {
-                (Some(command), _) => {
-                    format!("Running {} (no result yet)", code(&clip(command, 160)))
-                }
-                (None, Some(path)) => {
-                    format!("{} {} (no result yet)", capitalised(&call.name), code(path))
-                }
-                (None, None) => format!("Tool {} called (no result yet)", code(&call.name)),
-            };
-            in_progress.push(what);
+        } else {
+            for call in &self.pending {
+                let what = match (&call.command, &call.path) {
+                    (Some(command), _) => {
+                        format!("Running {} (no result yet)", code(&clip(command, 160)))
+                    }
+                    (None, Some(path)) => {
+                        format!("{} {} (no result yet)", capitalised(&call.name), code(path))
+                    }
+                    (None, None) => format!("Tool {} called (no result yet)", code(&call.name)),
+                };
+                in_progress.push(what);
+            }
         }
         let open: Vec<&Failure> = self.failures.iter().filter(|f| !f.resolved).collect();
         if self.last_was_failure
@@ -284,20 +386,21 @@ impl Digest {
         if let Some(statement) = &self.last_assistant_statement {
             in_progress.push(format!("Last assistant step: {statement}"));
         }
-        if in_progress.is_empty()
-            && let Some(previous) = previous
-        {
-            for item in previous.section(Section::InProgress) {
-                sections.push(Section::InProgress, item.clone(), carried(PRIORITY_CURRENT));
+        if in_progress.is_empty() {
+            for item in carried_items(Section::InProgress) {
+                if !is_resolved(item) {
+                    sections.push(Section::InProgress, item.clone(), carried(PRIORITY_CURRENT));
+                }
             }
         }
         for item in in_progress {
             sections.push(Section::InProgress, item, PRIORITY_CURRENT);
         }
 
-        // Blocked: carried items not resolved by a command that passed since, then new ones.
-        for (item, resolved) in &carried_blockers {
-            if resolved.is_none() {
+        // Blocked: carried items not resolved since, then new ones.
+        for item in carried_items(Section::Blocked) {
+            let interrupted = item.contains("`aborted`");
+            if !is_resolved(item) && !interrupted {
                 sections.push(Section::Blocked, item.clone(), carried(PRIORITY_BLOCKED));
             }
         }
@@ -311,15 +414,18 @@ impl Digest {
             sections.push(Section::Blocked, failure.text.clone(), priority);
         }
 
-        // Key decisions.
-        if let Some(previous) = previous {
-            for decision in previous.section(Section::Decisions) {
-                sections.push(Section::Decisions, decision.clone(), carried(PRIORITY_DECISION));
-            }
+        // Key decisions (never a proposal the user rejected).
+        let rejected_text = |decision: &str| {
+            self.rejected.iter().any(|rejected| rejected.proposal.contains(decision))
+        };
+        for decision in carried_items(Section::Decisions) {
+            sections.push(Section::Decisions, decision.clone(), carried(PRIORITY_DECISION));
         }
         let skip = self.decisions.len().saturating_sub(limits.decisions);
         for decision in self.decisions.iter().skip(skip) {
-            sections.push(Section::Decisions, decision.clone(), PRIORITY_DECISION);
+            if !rejected_text(decision) {
+                sections.push(Section::Decisions, decision.clone(), PRIORITY_DECISION);
+            }
         }
 
         // Next steps.
@@ -328,13 +434,15 @@ impl Digest {
             next.push(format!("Resolve the failure of {} (see Blocked)", last.subject));
         }
         for step in self.plan.iter().take(limits.next_steps) {
-            next.push(step.clone());
+            if !rejected_text(step) {
+                next.push(step.clone());
+            }
         }
-        if self.plan.is_empty()
-            && let Some(previous) = previous
-        {
-            for step in previous.section(Section::NextSteps) {
-                sections.push(Section::NextSteps, step.clone(), carried(PRIORITY_NEXT));
+        if self.plan.is_empty() && self.requests.is_empty() {
+            for step in carried_items(Section::NextSteps) {
+                if !is_resolved(step) {
+                    sections.push(Section::NextSteps, step.clone(), carried(PRIORITY_NEXT));
+                }
             }
         }
         for step in next {
@@ -347,26 +455,47 @@ impl Digest {
         let mut earlier_commands: Vec<(String, String)> = Vec::new();
         let mut identifiers: Vec<String> = Vec::new();
         if let Some(previous) = previous {
-            modified.extend(previous.modified_files.iter().cloned());
-            read.extend(previous.read_files.iter().cloned());
+            modified.extend(self.carried_paths(&previous.modified_files));
+            read.extend(self.carried_paths(&previous.read_files));
             for item in previous.section(Section::Critical) {
                 if let Some(list) = item.strip_prefix("Modified files:") {
-                    modified.extend(backticked(list).into_iter().map(str::to_owned));
+                    let listed: Vec<String> =
+                        backticked(list).into_iter().map(str::to_owned).collect();
+                    modified.extend(self.carried_paths(&listed));
                 } else if let Some(list) = item.strip_prefix("Read files:") {
-                    read.extend(backticked(list).into_iter().map(str::to_owned));
+                    let listed: Vec<String> =
+                        backticked(list).into_iter().map(str::to_owned).collect();
+                    read.extend(self.carried_paths(&listed));
                 } else if let Some(list) = item.strip_prefix("Commands run:") {
                     earlier_commands.extend(commands_with_status(list));
                 } else if let Some(list) = item.strip_prefix("Identifiers:") {
                     identifiers.extend(backticked(list).into_iter().map(str::to_owned));
-                } else if item.starts_with("Last error") && !self.errors.is_empty() {
-                    // A newer error takes the "last" place; the older one stays as seen.
+                } else if let Some(rest) = item.strip_prefix("Last error (unresolved") {
+                    // A newer error takes the "last" place; a command that passed since
+                    // resolves it.
+                    let error = rest.split_once("): ").map_or(rest, |(_, error)| error);
+                    let state = if is_resolved(rest) { "since resolved" } else { "earlier" };
+                    if self.errors.is_empty() && !is_resolved(rest) {
+                        sections.push(
+                            Section::Critical,
+                            item.clone(),
+                            carried(PRIORITY_LAST_ERROR),
+                        );
+                    } else {
+                        sections.push(
+                            Section::Critical,
+                            format!("Error seen ({state}): {error}"),
+                            carried(PRIORITY_ERRORS),
+                        );
+                    }
+                } else if item.starts_with("Last error") {
                     let error = item.split_once(": ").map_or(item.as_str(), |(_, error)| error);
                     sections.push(
                         Section::Critical,
                         format!("Error seen: {error}"),
                         carried(PRIORITY_ERRORS),
                     );
-                } else {
+                } else if !item.contains("`aborted`") {
                     sections.push(Section::Critical, item.clone(), carried(PRIORITY_ERRORS));
                 }
             }
@@ -379,10 +508,17 @@ impl Digest {
                 OfflineKind::History | OfflineKind::TurnPrefix => "Modified files",
             };
             let list: Vec<String> = modified.iter().map(|path| code(path)).collect();
-            sections.push(
+            sections.push_verbatim(
                 Section::Critical,
                 format!("{label}: {}", list.join(", ")),
                 PRIORITY_MODIFIED_FILES,
+            );
+        }
+        for error in &self.user_errors {
+            sections.push(
+                Section::Critical,
+                format!("Error the user reported: {error}"),
+                PRIORITY_ERRORS + 5,
             );
         }
         if !read_only.is_empty() {
@@ -398,17 +534,19 @@ impl Digest {
             for error in earlier.iter().skip(skip) {
                 sections.push(Section::Critical, format!("Error seen: {error}"), PRIORITY_ERRORS);
             }
-            let state =
-                if open.iter().any(|failure| failure.error.as_deref() == Some(last.as_str())) {
-                    "unresolved"
-                } else {
-                    "since resolved"
-                };
-            sections.push(
-                Section::Critical,
-                format!("Last error ({state}): {last}"),
-                PRIORITY_LAST_ERROR,
-            );
+            match open.iter().rev().find(|failure| failure.error.as_deref() == Some(last.as_str()))
+            {
+                Some(failure) => sections.push(
+                    Section::Critical,
+                    format!("Last error (unresolved, {}): {last}", failure.subject),
+                    PRIORITY_LAST_ERROR,
+                ),
+                None => sections.push(
+                    Section::Critical,
+                    format!("Last error (since resolved): {last}"),
+                    PRIORITY_ERRORS,
+                ),
+            }
         }
         if !self.commands.is_empty() || !earlier_commands.is_empty() {
             let mut list: Vec<String> = earlier_commands
@@ -466,10 +604,37 @@ impl Digest {
     }
 }
 
+/// How a carried Goal bullet is labelled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GoalLabel {
+    Main,
+    Earlier,
+    Latest,
+    Focus,
+}
+
+/// The label of a carried Goal bullet and its text without the label.
+fn goal_label(goal: &str) -> (GoalLabel, &str) {
+    const LABELS: [(&str, GoalLabel); 7] = [
+        ("Latest request: ", GoalLabel::Latest),
+        ("Request of this turn: ", GoalLabel::Latest),
+        ("Earlier request: ", GoalLabel::Earlier),
+        ("Follow-up: ", GoalLabel::Earlier),
+        ("Explored on this branch: ", GoalLabel::Earlier),
+        ("Focus requested: ", GoalLabel::Focus),
+        ("Earlier: ", GoalLabel::Earlier),
+    ];
+    for (prefix, label) in LABELS {
+        if let Some(text) = goal.strip_prefix(prefix) {
+            return (label, text);
+        }
+    }
+    (GoalLabel::Main, goal)
+}
+
 /// Per-section caps; a turn prefix gets a shorter summary.
 pub(super) struct Limits {
     pub(super) requests: usize,
-    pub(super) constraints: usize,
     pub(super) done: usize,
     pub(super) blocked: usize,
     pub(super) decisions: usize,
@@ -481,23 +646,16 @@ impl Limits {
     pub(super) fn for_kind(kind: OfflineKind) -> Self {
         match kind {
             OfflineKind::History | OfflineKind::Branch => Limits {
-                requests: 6,
-                constraints: 12,
+                requests: 30,
                 done: 20,
                 blocked: 8,
                 decisions: 8,
                 next_steps: 6,
                 errors: 4,
             },
-            OfflineKind::TurnPrefix => Limits {
-                requests: 2,
-                constraints: 5,
-                done: 8,
-                blocked: 3,
-                decisions: 3,
-                next_steps: 3,
-                errors: 2,
-            },
+            OfflineKind::TurnPrefix => {
+                Limits { requests: 2, done: 8, blocked: 3, decisions: 3, next_steps: 3, errors: 2 }
+            }
         }
     }
 }

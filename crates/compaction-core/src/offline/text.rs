@@ -28,6 +28,22 @@ pub(super) fn clip(text: &str, max: usize) -> String {
     }
 }
 
+/// `text` on one line, cut to at most `max` characters at a word boundary without an
+/// ellipsis: a verbatim prefix, so a check for the words finds them as written.
+pub(super) fn verbatim_prefix(text: &str, max: usize) -> String {
+    let line = one_line(text);
+    match line.char_indices().nth(max) {
+        None => line,
+        Some((at, _)) => {
+            let cut = &line[..at];
+            match cut.rfind(' ') {
+                Some(space) if space > 0 => cut[..space].to_owned(),
+                Some(_) | None => cut.to_owned(),
+            }
+        }
+    }
+}
+
 /// Inline code for `text`, using double backticks when the text holds one.
 pub(super) fn code(text: &str) -> String {
     if text.contains('`') { format!("`` {text} ``") } else { format!("`{text}`") }
