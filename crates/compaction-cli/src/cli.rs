@@ -171,6 +171,10 @@ pub struct RunArgs {
     /// Custom instructions: what the summary should focus on.
     #[arg(long, value_name = "TEXT")]
     pub instructions: Option<String>,
+    /// summarize, prune, or hybrid (prune first, summarize only when still above the
+    /// trigger); default: `strategy` from settings, else hybrid.
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub strategy: Option<StrategyArg>,
     #[command(flatten)]
     pub extension: ExtensionFlags,
     /// Only plan (same as `compaction plan`).
@@ -194,6 +198,27 @@ pub struct RunArgs {
     pub json: bool,
 }
 
+/// How `run` reduces the context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StrategyArg {
+    /// Summarize only.
+    Summarize,
+    /// Prune old tool outputs only (no LLM call).
+    Prune,
+    /// Prune first; summarize when the context still fires the trigger.
+    Hybrid,
+}
+
+impl From<StrategyArg> for compaction_core::prune::Strategy {
+    fn from(value: StrategyArg) -> Self {
+        match value {
+            StrategyArg::Summarize => compaction_core::prune::Strategy::Summarize,
+            StrategyArg::Prune => compaction_core::prune::Strategy::Prune,
+            StrategyArg::Hybrid => compaction_core::prune::Strategy::Hybrid,
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct PruneArgs {
     #[command(flatten)]
@@ -201,6 +226,8 @@ pub struct PruneArgs {
     /// Token estimator: heuristic, pi, o200k or cl100k (`estimator`).
     #[arg(long, value_name = "NAME")]
     pub estimator: Option<String>,
+    #[command(flatten)]
+    pub extension: ExtensionFlags,
     /// Show what would be pruned; write nothing.
     #[arg(long)]
     pub dry_run: bool,

@@ -1,12 +1,16 @@
-//! The one orchestration path for compaction: plan → summarize → append.
+//! The one orchestration path for compaction: prune → plan → summarize → append.
 //!
-//! Manual runs (`compaction run`), automatic and overflow compaction in the harness, and
-//! extension-driven compaction all call [`Compactor::run`]. It plans with the core (the same
-//! plan `compaction plan` prints), summarizes the history chunk by chunk — each chunk
+//! Manual runs (`compaction run`, `compaction prune`), automatic and overflow compaction in
+//! the harness, and extension-driven compaction all call [`Compactor::run`]. By the
+//! request's [`Strategy`] it first prunes old tool outputs (`prune`, `hybrid`; see
+//! [`crate::prune`]), and summarizes (`summarize`, or `hybrid` when the pruned context
+//! still fires the trigger): it plans with the core (the same plan `compaction plan`
+//! prints) over the pruned view, summarizes the history chunk by chunk — each chunk
 //! updating the running summary — while the split turn's prefix is summarized
 //! concurrently, builds the `compaction` entry and appends it through the store.
 //!
-//! Invariant: the session file changes only by the one appended line, and only after every
+//! Invariant: the session file changes only by the appended lines (a `compaction.prune`
+//! entry, a `compaction` entry, or the prune then the compaction), and only after every
 //! summarizer call succeeded and the result is known to shrink the context; any error or
 //! cancellation leaves the file byte-identical.
 //!
@@ -24,6 +28,7 @@ use compaction_core::plan::{
     CompactionPlan, PlanError, PlanInputs, PlannedCompaction, plan_compaction,
 };
 use compaction_core::prepare::NothingToCompact;
+use compaction_core::prune::{PrunePlan, Strategy};
 use compaction_core::serialize::{Redactor, SerializeOptions};
 use compaction_core::session::{Session, UnknownEntryId};
 use compaction_core::settings::CompactionSettings;
@@ -37,6 +42,7 @@ use crate::error::SummarizerError;
 use crate::extension::{
     AfterCompactEvent, BeforeCompactEvent, CompactionDecision, ExtensionWarning, Extensions,
 };
+use crate::prune::PruneOutcome;
 use crate::store::{FileChange, NewEntry, Parent, SessionStore, StoreError};
 use crate::summarizer::{
     Summarizer, SummaryKind, SummaryProgress, SummaryRequest, SummaryUsage, render_user_prompt,
@@ -76,6 +82,8 @@ pub struct CompactRequest {
     pub instructions: Option<String>,
     /// Why the compaction runs (told to extensions).
     pub reason: CompactionReason,
+    /// Prune, summarize or both; `None` uses the settings' `strategy`.
+    pub strategy: Option<Strategy>,
 }
 
 /// Progress of a running compaction.
@@ -90,11 +98,18 @@ pub enum CompactionProgress {
 /// A compaction that was written.
 #[derive(Debug, Clone)]
 pub struct CompactOutcome {
-    /// The appended `compaction` entry.
+    /// The last appended entry: the `compaction` entry, or the `compaction.prune` entry
+    /// when pruning alone was enough. The new leaf either way.
     pub entry: Entry,
-    /// Context tokens before.
+    /// The strategy that ran.
+    pub strategy: Strategy,
+    /// The prune, when one was written (before the compaction, if both ran).
+    pub pruned: Option<PruneOutcome>,
+    /// Whether a `compaction` entry was written.
+    pub summarized: bool,
+    /// Context tokens before (before the prune, when one ran).
     pub tokens_before: u64,
-    /// Estimated context tokens after (summary + kept messages).
+    /// Estimated context tokens after (summary + kept messages, or the pruned context).
     pub tokens_after: u64,
     /// Usage summed over every summarizer call.
     pub usage: SummaryUsage,
@@ -180,6 +195,16 @@ impl From<PlanError> for CompactError {
     }
 }
 
+/// Where the summary stage starts: the leaf, a prune planned but not written yet, and the
+/// time limit of the whole compaction.
+struct SummarizeStage {
+    leaf: Option<usize>,
+    at_file_leaf: bool,
+    pending: Option<PrunePlan>,
+    deadline: tokio::time::Instant,
+    limit: std::time::Duration,
+}
+
 /// Everything a compaction needs besides the session.
 pub struct Compactor<'a> {
     pub summarizer: &'a dyn Summarizer,
@@ -251,20 +276,82 @@ impl Compactor<'_> {
     ) -> Result<CompactOutcome, CompactError> {
         let limit = self.deadline();
         let deadline = tokio::time::Instant::now() + limit;
+        let strategy = request.strategy.unwrap_or(self.settings.strategy);
         let leaf = store.session().resolve_leaf(request.leaf.as_deref())?;
         let at_file_leaf = leaf == store.session().leaf();
-        let plan = self.plan(store.session(), leaf, request.instructions.as_deref());
+        let mut warnings = Vec::new();
+        let mut pending = None;
+        if strategy != Strategy::Summarize {
+            let deciding = self.decide_prune(store.session(), leaf, request.reason, cancel);
+            let decided = tokio::time::timeout_at(deadline, deciding)
+                .await
+                .map_err(|_elapsed| CompactError::TimedOut { limit })?;
+            match decided {
+                Ok((plan, hook_warnings)) => {
+                    warnings.extend(hook_warnings);
+                    pending = Some(plan);
+                }
+                Err(error) if strategy == Strategy::Prune => return Err(error),
+                Err(CompactError::NothingToPrune { .. }) => {}
+                Err(CompactError::Cancelled { warnings: hook_warnings, .. }) => {
+                    warnings.extend(hook_warnings);
+                }
+                Err(error) => return Err(error),
+            }
+            if let Some(plan) = pending.take() {
+                if strategy == Strategy::Prune
+                    || !self.fires_after_prune(store.session(), leaf, &plan)
+                {
+                    let pruned = self.append_prune(store, leaf, plan, at_file_leaf)?;
+                    return Ok(CompactOutcome {
+                        entry: pruned.entry.clone(),
+                        strategy,
+                        tokens_before: pruned.tokens_before,
+                        tokens_after: pruned.tokens_after,
+                        pruned: Some(pruned),
+                        summarized: false,
+                        usage: SummaryUsage::default(),
+                        summarizer_calls: 0,
+                        decided_by: None,
+                        warnings,
+                    });
+                }
+                pending = Some(plan);
+            }
+        }
+        let stage = SummarizeStage { leaf, at_file_leaf, pending, deadline, limit };
+        let mut outcome =
+            self.summarize_stage(store, stage, request, warnings, cancel, progress).await?;
+        outcome.strategy = strategy;
+        Ok(outcome)
+    }
+
+    /// Summarizes at the stage's leaf (over the pruned view when it holds a prune that is
+    /// not written yet) and appends the prune, then the compaction.
+    async fn summarize_stage(
+        &self,
+        store: &mut SessionStore,
+        stage: SummarizeStage,
+        request: &CompactRequest,
+        mut warnings: Vec<ExtensionWarning>,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(CompactionProgress) + Send + Sync),
+    ) -> Result<CompactOutcome, CompactError> {
+        let SummarizeStage { leaf, at_file_leaf, pending, deadline, limit } = stage;
+        let with_prune = pending
+            .as_ref()
+            .map(|plan| crate::prune::with_pending_prune(store.session(), leaf, plan));
+        let (session, plan_leaf) = match &with_prune {
+            Some((session, leaf)) => (session, *leaf),
+            None => (store.session(), leaf),
+        };
+        let plan = self.plan(session, plan_leaf, request.instructions.as_deref());
         let mut planned = plan.compaction?;
         let settings = serde_json::to_value(self.settings).unwrap_or_default();
-        let parent = match leaf {
-            Some(index) => Parent::Id(store.session().entries()[index].id.clone()),
-            None => Parent::Root,
-        };
         let mut instructions = request.instructions.clone();
-        let mut warnings = Vec::new();
         if !self.extensions.is_empty() {
             let event = BeforeCompactEvent {
-                session: store.session(),
+                session,
                 preparation: &planned.preparation,
                 custom_instructions: request.instructions.as_deref(),
                 reason: request.reason,
@@ -275,16 +362,21 @@ impl Compactor<'_> {
                 tokio::time::timeout_at(deadline, self.extensions.decide_compaction(&event))
                     .await
                     .map_err(|_elapsed| CompactError::TimedOut { limit })?;
-            warnings = hooks.warnings;
+            warnings.extend(hooks.warnings);
             match hooks.decision {
                 CompactionDecision::Cancelled { reason, extension } => {
                     return Err(CompactError::Cancelled { reason, extension, warnings });
                 }
                 CompactionDecision::Replaced { replacement, extension } => {
                     let tokens_before = replacement.tokens_before;
-                    let new = NewEntry::new("compaction", without_type(replacement.entry_fields()))
-                        .with_parent(parent);
-                    let (entry, _) = self.append_following(store, new, at_file_leaf, false)?;
+                    let fields = without_type(replacement.entry_fields());
+                    drop(with_prune);
+                    let (parent, pruned) =
+                        self.append_pending_prune(store, leaf, pending, at_file_leaf)?;
+                    let fields = crate::prune::relink(fields, pruned.as_ref());
+                    let new = NewEntry::new("compaction", fields).with_parent(parent);
+                    let follows = at_file_leaf || pruned.is_some();
+                    let (entry, _) = self.append_following(store, new, follows, false)?;
                     let session = store.session();
                     let context = compaction_core::context::build_context(
                         session,
@@ -298,7 +390,10 @@ impl Compactor<'_> {
                     );
                     return Ok(CompactOutcome {
                         entry,
-                        tokens_before,
+                        strategy: Strategy::Summarize,
+                        tokens_before: pruned.as_ref().map_or(tokens_before, |p| p.tokens_before),
+                        pruned,
+                        summarized: true,
                         tokens_after,
                         usage: SummaryUsage::default(),
                         summarizer_calls: 0,
@@ -311,7 +406,7 @@ impl Compactor<'_> {
                         // Added instructions take room in every request: plan again.
                         instructions = merged;
                         planned =
-                            self.plan(store.session(), leaf, instructions.as_deref()).compaction?;
+                            self.plan(session, plan_leaf, instructions.as_deref()).compaction?;
                     }
                 }
             }
@@ -337,14 +432,22 @@ impl Compactor<'_> {
             }
             .into());
         }
-        let new = NewEntry::new("compaction", without_type(fields)).with_parent(parent);
-        let (entry, grown_by) = self.append_following(store, new, at_file_leaf, true)?;
+        let fields = without_type(fields);
+        drop(with_prune);
+        let (parent, pruned) = self.append_pending_prune(store, leaf, pending, at_file_leaf)?;
+        let fields = crate::prune::relink(fields, pruned.as_ref());
+        let new = NewEntry::new("compaction", fields).with_parent(parent);
+        let follows = at_file_leaf || pruned.is_some();
+        let (entry, grown_by) = self.append_following(store, new, follows, true)?;
         tokens_before += grown_by;
         tokens_after += grown_by;
         warnings.extend(self.after_compact(&entry, None, request.reason, cancel).await);
         Ok(CompactOutcome {
             entry,
-            tokens_before,
+            strategy: Strategy::Summarize,
+            tokens_before: pruned.as_ref().map_or(tokens_before, |p| p.tokens_before),
+            pruned,
+            summarized: true,
             tokens_after,
             usage,
             summarizer_calls: calls,
@@ -357,7 +460,7 @@ impl Compactor<'_> {
     /// continue the compacted branch (and the compaction was asked at the file's leaf), the
     /// entry is attached to the new leaf instead; with `recount`, its `tokensBefore` then
     /// counts the new messages too. Returns the entry and the tokens the new messages add.
-    fn append_following(
+    pub(crate) fn append_following(
         &self,
         store: &mut SessionStore,
         new: NewEntry,

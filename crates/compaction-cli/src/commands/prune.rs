@@ -5,11 +5,11 @@
 //! `--dry-run` shows the same plan and writes nothing.
 
 use compaction::compact::{CompactError, CompactRequest, CompactionReason};
-use compaction_core::prune::{PruneDecision, PrunePlan};
+use compaction_core::prune::{PruneDecision, PrunePlan, Strategy};
 use serde_json::{Value, json};
 
 use super::{CommandError, ExitStatus, setup};
-use crate::cli::{CompactionFlags, ExtensionFlags, PruneArgs, SummarizerFlags};
+use crate::cli::{CompactionFlags, PruneArgs, SummarizerFlags};
 use crate::output::{preview, print_json};
 use crate::progress::block_on_cancellable;
 
@@ -21,13 +21,8 @@ pub fn run(args: &PruneArgs) -> anyhow::Result<ExitStatus> {
         .resolve_leaf(args.session.leaf.as_deref())
         .map_err(|e| CommandError::usage(format!("{}: {e}", path.display())))?;
     let flags = CompactionFlags { estimator: args.estimator.clone(), ..CompactionFlags::default() };
-    let toolkit = setup::Toolkit::resolve(
-        &flags,
-        &SummarizerFlags::default(),
-        &ExtensionFlags::default(),
-        None,
-        true,
-    )?;
+    let toolkit =
+        setup::Toolkit::resolve(&flags, &SummarizerFlags::default(), &args.extension, None, true)?;
     let compactor = toolkit.compactor();
     if args.dry_run {
         let plan = compactor.plan_prune(store.session(), leaf);
@@ -42,18 +37,21 @@ pub fn run(args: &PruneArgs) -> anyhow::Result<ExitStatus> {
         leaf: args.session.leaf.clone(),
         instructions: None,
         reason: CompactionReason::Manual,
+        strategy: Some(Strategy::Prune),
     };
     let compactor = &compactor;
     let writer = &mut store;
-    let result =
-        block_on_cancellable(
-            |cancel| async move { compactor.prune(writer, &request, &cancel).await },
-        )?;
+    let result = block_on_cancellable(|cancel| async move {
+        compactor.run(writer, &request, &cancel, &|_| {}).await
+    })?;
     match result {
         Ok(outcome) => {
             for warning in &outcome.warnings {
                 eprintln!("warning: {warning}");
             }
+            let Some(outcome) = outcome.pruned else {
+                return Err(anyhow::anyhow!("the prune strategy wrote no prune entry"));
+            };
             if args.json {
                 let mut report = report(&outcome.plan, Some(&outcome.entry.id));
                 if let Value::Object(fields) = &mut report {
@@ -71,6 +69,19 @@ pub fn run(args: &PruneArgs) -> anyhow::Result<ExitStatus> {
                     outcome.entry.id,
                 );
                 print_candidates(&outcome.plan);
+            }
+            Ok(ExitStatus::Success)
+        }
+        Err(CompactError::Cancelled { reason, extension, warnings }) => {
+            for warning in &warnings {
+                eprintln!("warning: {warning}");
+            }
+            if args.json {
+                print_json(
+                    &json!({"pruned": false, "cancelled": true, "extension": extension, "reason": reason}),
+                )?;
+            } else {
+                println!("extension `{extension}` cancelled the prune: {reason}; nothing written");
             }
             Ok(ExitStatus::Success)
         }

@@ -51,6 +51,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
         leaf: args.session.leaf.clone(),
         instructions: args.instructions.clone(),
         reason: CompactionReason::Manual,
+        strategy: args.strategy.map(Into::into),
     };
     let progress =
         Progress::new(!args.quiet && !args.json, summarizer.label(), compactor.deadline());
@@ -69,9 +70,27 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
             for warning in &outcome.warnings {
                 eprintln!("warning: {warning}");
             }
+            let mut stages = Vec::new();
+            if outcome.pruned.is_some() {
+                stages.push("prune");
+            }
+            if outcome.summarized {
+                stages.push("summarize");
+            }
+            let pruned = outcome.pruned.as_ref().map(|pruned| {
+                json!({
+                    "entryId": pruned.entry.id,
+                    "entries": pruned.plan.candidates.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(),
+                    "tokensBefore": pruned.tokens_before,
+                    "tokensAfter": pruned.tokens_after,
+                })
+            });
             if args.json {
                 print_json(&json!({
                     "compacted": true,
+                    "strategy": outcome.strategy.as_str(),
+                    "stages": stages,
+                    "pruned": pruned,
                     "entryId": outcome.entry.id,
                     "firstKeptEntryId": outcome.entry.kind.as_compaction().map(|c| c.first_kept_entry_id.clone()),
                     "tokensBefore": outcome.tokens_before,
@@ -83,7 +102,29 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
                     "fromHook": outcome.decided_by.is_some(),
                     "warnings": outcome.warnings.iter().map(ToString::to_string).collect::<Vec<_>>(),
                 }))?;
+            } else if !outcome.summarized {
+                let count = outcome.pruned.as_ref().map_or(0, |p| p.plan.candidates.len());
+                println!(
+                    "pruned {}: {count} old tool output{}, {} → {} tokens; appended \
+                     compaction.prune {} (strategy {}: no summary needed)",
+                    path.display(),
+                    if count == 1 { "" } else { "s" },
+                    outcome.tokens_before,
+                    outcome.tokens_after,
+                    outcome.entry.id,
+                    outcome.strategy.as_str(),
+                );
             } else {
+                if let Some(pruned) = &outcome.pruned {
+                    println!(
+                        "pruned {} old tool outputs first: {} → {} tokens; appended \
+                         compaction.prune {}",
+                        pruned.plan.candidates.len(),
+                        pruned.tokens_before,
+                        pruned.tokens_after,
+                        pruned.entry.id,
+                    );
+                }
                 let by = match &outcome.decided_by {
                     Some(extension) => format!("written by extension `{extension}`"),
                     None => format!(
@@ -113,6 +154,20 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
                 if let Some(output) = &args.output {
                     println!("{} was not written", output.display());
                 }
+            }
+            Ok(ExitStatus::Success)
+        }
+        Err(CompactError::NothingToPrune { saved, minimum }) => {
+            if args.json {
+                print_json(
+                    &json!({"compacted": false, "compactable": false, "reason": format!("nothing worth pruning: {saved} tokens saved, {minimum} needed")}),
+                )?;
+            } else {
+                println!(
+                    "nothing worth pruning in {}: old tool outputs would save {saved} tokens, \
+                     below the {minimum} a prune needs",
+                    path.display()
+                );
             }
             Ok(ExitStatus::Success)
         }

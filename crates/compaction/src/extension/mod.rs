@@ -37,7 +37,7 @@ pub use error::{ExtensionError, InvalidReplacement};
 pub use process::{ExtensionConfig, ProcessExtension};
 pub use registry::{
     BranchSummaryDecision, BranchSummaryHookResult, CompactionDecision, CompactionHookResult,
-    DEFAULT_TIMEOUT, Extensions, HookOutcome,
+    DEFAULT_TIMEOUT, Extensions, HookOutcome, PruneHookDecision, PruneHookResult,
 };
 pub use replacement::{
     PRESERVED_HEADING, ResolvedBranchReplacement, ResolvedReplacement, merge_instructions,
@@ -45,7 +45,7 @@ pub use replacement::{
     resolve_replacement, resolve_replacement_with,
 };
 
-/// The four hook points.
+/// The hook points.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EventName {
@@ -53,11 +53,14 @@ pub enum EventName {
     AfterCompact,
     BeforeBranchSummary,
     AfterBranchSummary,
+    /// Before old tool outputs are pruned.
+    BeforePrune,
 }
 
 impl EventName {
     /// All events, in the order an operation meets them.
-    pub const ALL: [EventName; 4] = [
+    pub const ALL: [EventName; 5] = [
+        EventName::BeforePrune,
         EventName::BeforeCompact,
         EventName::AfterCompact,
         EventName::BeforeBranchSummary,
@@ -71,6 +74,7 @@ impl EventName {
             EventName::AfterCompact => "after_compact",
             EventName::BeforeBranchSummary => "before_branch_summary",
             EventName::AfterBranchSummary => "after_branch_summary",
+            EventName::BeforePrune => "before_prune",
         }
     }
 }
@@ -243,6 +247,34 @@ pub struct AfterBranchSummaryEvent<'a> {
     pub cancel: CancellationToken,
 }
 
+/// Asked before old tool outputs are pruned.
+#[derive(Clone)]
+pub struct BeforePruneEvent<'a> {
+    /// The session as loaded (read-only).
+    pub session: &'a Session,
+    /// What the built-in rules would prune, with the placeholders.
+    pub plan: &'a compaction_core::prune::PrunePlan,
+    /// Why the compaction runs.
+    pub reason: CompactionReason,
+    /// The resolved compaction settings, as JSON.
+    pub settings: &'a Value,
+    /// Cancelled when the user aborts.
+    pub cancel: CancellationToken,
+}
+
+/// What an extension wants done with a prune, answered by `before_prune`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PruneChoice {
+    /// Let the next extension, then the built-in rules, decide.
+    Continue,
+    /// Do not prune; nothing is written (a `hybrid` compaction goes on to summarize).
+    Cancel { reason: String },
+    /// Prune exactly these tool results (entry ids): candidates of the plan keep their
+    /// placeholders, other unpruned tool results outside the protected turns are elided,
+    /// ids that are neither are ignored. The minimum saving does not apply.
+    Prune { entry_ids: Vec<String> },
+}
+
 /// The future a hook returns.
 pub type HookFuture<'a, T> = BoxFuture<'a, Result<T, ExtensionError>>;
 
@@ -286,6 +318,11 @@ pub trait Extension: Send + Sync {
         _event: &'a AfterBranchSummaryEvent<'_>,
     ) -> HookFuture<'a, ()> {
         Box::pin(async { Ok(()) })
+    }
+
+    /// Decides whether and what to prune.
+    fn before_prune<'a>(&'a self, _event: &'a BeforePruneEvent<'_>) -> HookFuture<'a, PruneChoice> {
+        Box::pin(async { Ok(PruneChoice::Continue) })
     }
 }
 

@@ -24,7 +24,7 @@ use tokio_util::sync::CancellationToken;
 use super::protocol::{self, parse_decision};
 use super::{
     AfterBranchSummaryEvent, AfterCompactEvent, BeforeBranchSummaryEvent, BeforeCompactEvent,
-    Decision, EventName, Extension, ExtensionError, HookFuture,
+    BeforePruneEvent, Decision, EventName, Extension, ExtensionError, HookFuture, PruneChoice,
 };
 
 /// Environment variables every child receives when the parent has them: what programs need
@@ -205,6 +205,32 @@ impl ProcessExtension {
         payload: &Value,
         cancel: &CancellationToken,
     ) -> Result<Decision, ExtensionError> {
+        let text = self.exchange_text(event, payload, cancel).await?;
+        parse_decision(&text).map_err(|error| ExtensionError::BadOutput {
+            message: error.to_string(),
+            excerpt: excerpt(&text),
+        })
+    }
+
+    /// Sends a `before_prune` event and reads the prune decision.
+    pub async fn exchange_prune(
+        &self,
+        payload: &Value,
+        cancel: &CancellationToken,
+    ) -> Result<PruneChoice, ExtensionError> {
+        let text = self.exchange_text(EventName::BeforePrune, payload, cancel).await?;
+        protocol::parse_prune_decision(&text).map_err(|error| ExtensionError::BadOutput {
+            message: error.to_string(),
+            excerpt: excerpt(&text),
+        })
+    }
+
+    async fn exchange_text(
+        &self,
+        event: EventName,
+        payload: &Value,
+        cancel: &CancellationToken,
+    ) -> Result<String, ExtensionError> {
         tokio::select! {
             result = self.exchange_uncancelled(event, payload) => result,
             () = cancel.cancelled() => Err(ExtensionError::Cancelled),
@@ -215,7 +241,7 @@ impl ProcessExtension {
         &self,
         event: EventName,
         payload: &Value,
-    ) -> Result<Decision, ExtensionError> {
+    ) -> Result<String, ExtensionError> {
         let input = serde_json::to_vec(payload).map_err(|error| {
             ExtensionError::Failed(format!("could not encode the event: {error}"))
         })?;
@@ -255,13 +281,9 @@ impl ProcessExtension {
                 stderr: String::from_utf8_lossy(&errors).into_owned(),
             });
         }
-        let text = String::from_utf8(output).map_err(|error| ExtensionError::BadOutput {
+        String::from_utf8(output).map_err(|error| ExtensionError::BadOutput {
             message: "stdout is not UTF-8".to_owned(),
             excerpt: excerpt(&String::from_utf8_lossy(error.as_bytes())),
-        })?;
-        parse_decision(&text).map_err(|error| ExtensionError::BadOutput {
-            message: error.to_string(),
-            excerpt: excerpt(&text),
         })
     }
 }
@@ -312,6 +334,16 @@ impl Extension for ProcessExtension {
             }
             let payload = protocol::before_compact_event(event);
             self.exchange(EventName::BeforeCompact, &payload, &event.cancel).await
+        })
+    }
+
+    fn before_prune<'a>(&'a self, event: &'a BeforePruneEvent<'_>) -> HookFuture<'a, PruneChoice> {
+        Box::pin(async move {
+            if !self.handles(EventName::BeforePrune) {
+                return Ok(PruneChoice::Continue);
+            }
+            let payload = protocol::before_prune_event(event);
+            self.exchange_prune(&payload, &event.cancel).await
         })
     }
 

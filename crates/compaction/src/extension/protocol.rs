@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use super::{
     AfterBranchSummaryEvent, AfterCompactEvent, BeforeBranchSummaryEvent, BeforeCompactEvent,
-    Decision, EventName, Replacement,
+    BeforePruneEvent, Decision, EventName, PruneChoice, Replacement,
 };
 
 /// The protocol version this crate speaks.
@@ -92,6 +92,25 @@ pub fn after_branch_summary_event(event: &AfterBranchSummaryEvent<'_>) -> Value 
     })
 }
 
+/// The `before_prune` event.
+pub fn before_prune_event(event: &BeforePruneEvent<'_>) -> Value {
+    let plan = event.plan;
+    json!({
+        "protocol": PROTOCOL_VERSION,
+        "event": EventName::BeforePrune.as_str(),
+        "session": session_info(event.session),
+        "prune": {
+            "candidates": plan.candidates,
+            "tokensBefore": plan.tokens_before,
+            "tokensSaved": plan.tokens_saved,
+            "minimumSavings": plan.minimum_savings,
+            "protectedFrom": plan.protected_from,
+            "settings": event.settings,
+        },
+        "reason": event.reason.as_str(),
+    })
+}
+
 fn session_info(session: &Session) -> Value {
     let header = session.header();
     json!({
@@ -150,6 +169,45 @@ enum WireDecision {
         #[serde(default)]
         usage: Option<Value>,
     },
+}
+
+#[derive(Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+enum WirePruneDecision {
+    Continue {},
+    Cancel {
+        #[serde(default)]
+        reason: Option<String>,
+    },
+    #[serde(rename_all = "camelCase")]
+    Prune {
+        entry_ids: Vec<String>,
+    },
+}
+
+/// Parses what a child printed for `before_prune`: `continue`, `cancel` (with an optional
+/// `reason`) or `prune` with `entryIds`. Empty output is `continue`.
+pub fn parse_prune_decision(output: &str) -> Result<PruneChoice, DecisionError> {
+    if output.trim().is_empty() {
+        return Ok(PruneChoice::Continue);
+    }
+    let value: Value =
+        serde_json::from_str(output).map_err(|error| DecisionError::NotJson(error.to_string()))?;
+    let Some(object) = value.as_object() else { return Err(DecisionError::NotAnObject) };
+    if let Some(protocol) = object.get("protocol")
+        && protocol.as_u64() != Some(PROTOCOL_VERSION)
+    {
+        return Err(DecisionError::UnsupportedProtocol(protocol.to_string()));
+    }
+    let wire: WirePruneDecision =
+        serde_json::from_value(value).map_err(|error| DecisionError::Shape(error.to_string()))?;
+    Ok(match wire {
+        WirePruneDecision::Continue {} => PruneChoice::Continue,
+        WirePruneDecision::Cancel { reason } => {
+            PruneChoice::Cancel { reason: reason.unwrap_or_else(|| "no reason given".to_owned()) }
+        }
+        WirePruneDecision::Prune { entry_ids } => PruneChoice::Prune { entry_ids },
+    })
 }
 
 /// Parses what a child printed. Empty (or whitespace-only) output is `Continue`; unknown
@@ -219,6 +277,32 @@ mod tests {
                 ..Replacement::default()
             })
         );
+    }
+
+    #[test]
+    fn prune_decisions_parse() {
+        assert_eq!(parse_prune_decision("").unwrap(), PruneChoice::Continue);
+        assert_eq!(
+            parse_prune_decision(r#"{"action":"continue"}"#).unwrap(),
+            PruneChoice::Continue
+        );
+        assert_eq!(
+            parse_prune_decision(r#"{"action":"cancel","reason":"cache is warm"}"#).unwrap(),
+            PruneChoice::Cancel { reason: "cache is warm".into() }
+        );
+        assert_eq!(
+            parse_prune_decision(r#"{"protocol":1,"action":"prune","entryIds":["a","b"]}"#)
+                .unwrap(),
+            PruneChoice::Prune { entry_ids: vec!["a".into(), "b".into()] }
+        );
+        assert!(matches!(
+            parse_prune_decision(r#"{"action":"replace","summary":"s"}"#),
+            Err(DecisionError::Shape(_))
+        ));
+        assert!(matches!(
+            parse_prune_decision(r#"{"action":"prune"}"#),
+            Err(DecisionError::Shape(_))
+        ));
     }
 
     #[test]

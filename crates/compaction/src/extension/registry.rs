@@ -15,9 +15,9 @@ use futures_util::FutureExt;
 
 use super::{
     AfterBranchSummaryEvent, AfterCompactEvent, BeforeBranchSummaryEvent, BeforeCompactEvent,
-    Decision, EventName, Extension, ExtensionError, ExtensionWarning, HookFuture,
-    ResolvedBranchReplacement, ResolvedReplacement, merge_instructions, preserved_render_options,
-    resolve_branch_replacement_with, resolve_replacement_with,
+    BeforePruneEvent, Decision, EventName, Extension, ExtensionError, ExtensionWarning, HookFuture,
+    PruneChoice, ResolvedBranchReplacement, ResolvedReplacement, merge_instructions,
+    preserved_render_options, resolve_branch_replacement_with, resolve_replacement_with,
 };
 use compaction_core::serialize::{Redactor, SerializeOptions};
 
@@ -100,6 +100,24 @@ pub enum BranchSummaryDecision {
 #[derive(Debug, Clone, PartialEq)]
 pub struct BranchSummaryHookResult {
     pub decision: BranchSummaryDecision,
+    pub warnings: Vec<ExtensionWarning>,
+}
+
+/// What a prune does after the `before_prune` hooks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PruneHookDecision {
+    /// Prune what the built-in rules chose.
+    Continue,
+    /// Prune nothing.
+    Cancel { reason: String, extension: String },
+    /// Prune exactly these entries.
+    Prune { entry_ids: Vec<String>, extension: String },
+}
+
+/// [`PruneHookDecision`] and the warnings gathered on the way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PruneHookResult {
+    pub decision: PruneHookDecision,
     pub warnings: Vec<ExtensionWarning>,
 }
 
@@ -241,6 +259,31 @@ impl Extensions {
             }
         };
         BranchSummaryHookResult { decision, warnings }
+    }
+
+    /// Asks each extension's `before_prune` in order until one cancels or chooses the set.
+    pub async fn decide_prune(&self, event: &BeforePruneEvent<'_>) -> PruneHookResult {
+        let mut warnings = Vec::new();
+        for extension in &self.extensions {
+            if event.cancel.is_cancelled() {
+                break;
+            }
+            let extension: &dyn Extension = extension.as_ref();
+            let name = extension.name().to_owned();
+            match self.guarded(extension, || extension.before_prune(event)).await {
+                Ok(PruneChoice::Continue) => {}
+                Ok(PruneChoice::Cancel { reason }) => {
+                    let decision = PruneHookDecision::Cancel { reason, extension: name };
+                    return PruneHookResult { decision, warnings };
+                }
+                Ok(PruneChoice::Prune { entry_ids }) => {
+                    let decision = PruneHookDecision::Prune { entry_ids, extension: name };
+                    return PruneHookResult { decision, warnings };
+                }
+                Err(error) => warnings.push(failed(extension, EventName::BeforePrune, &error)),
+            }
+        }
+        PruneHookResult { decision: PruneHookDecision::Continue, warnings }
     }
 
     async fn run_before<'e, F>(

@@ -233,6 +233,16 @@ pub async fn chat_loop(
                 Ok(HarnessEvent::ExtensionWarning(warning)) => {
                     writeln!(output, "[extension warning: {warning}]").map_err(write_error)?;
                 }
+                Ok(HarnessEvent::Pruned(pruned)) => {
+                    writeln!(
+                        output,
+                        "[pruned {} old tool outputs: {} → {} tokens]",
+                        pruned.entry_ids.len(),
+                        pruned.tokens_before,
+                        pruned.tokens_after
+                    )
+                    .map_err(write_error)?;
+                }
                 Ok(
                     HarnessEvent::CompactionStarted { .. }
                     | HarnessEvent::CompactionSkipped { .. }

@@ -81,6 +81,9 @@ impl Default for HarnessSettings {
 pub enum HarnessEvent {
     /// A compaction starts.
     CompactionStarted { reason: CompactionReason, tokens: u64 },
+    /// Old tool outputs were replaced by placeholders (a `compaction.prune` entry), before
+    /// the `CompactionFinished` of the same compaction. A summary may follow (`hybrid`).
+    Pruned(PrunedEvent),
     /// A compaction ended: the appended entry, or why none was written.
     CompactionFinished { reason: CompactionReason, result: Result<CompactedEvent, String> },
     /// Automatic compaction was skipped (backoff or a stalled compaction).
@@ -94,7 +97,19 @@ pub enum HarnessEvent {
     ExtensionWarning(ExtensionWarning),
 }
 
-/// A written compaction, as reported in events.
+/// A written prune, as reported in events.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PrunedEvent {
+    /// The appended `compaction.prune` entry.
+    pub entry: Entry,
+    /// Ids of the tool results replaced by placeholders.
+    pub entry_ids: Vec<String>,
+    pub tokens_before: u64,
+    pub tokens_after: u64,
+}
+
+/// A written compaction, as reported in events: the last entry appended (the
+/// `compaction` entry, or the `compaction.prune` entry when pruning alone was enough).
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompactedEvent {
     pub entry: Entry,
@@ -393,7 +408,9 @@ impl CompactingSession {
                 }
                 match self.compact_for(CompactionReason::Overflow, None).await {
                     Ok(_) => {}
-                    Err(HarnessError::Compact(CompactError::Nothing(_))) => {
+                    Err(HarnessError::Compact(
+                        CompactError::Nothing(_) | CompactError::NothingToPrune { .. },
+                    )) => {
                         return Err(HarnessError::ContextOverflow {
                             after_compaction: false,
                             source: Box::new(error),
@@ -536,7 +553,9 @@ impl CompactingSession {
                 Ok(true)
             }
             Err(HarnessError::Aborted) => Err(HarnessError::Aborted),
-            Err(HarnessError::Compact(CompactError::Nothing(_))) => Ok(false),
+            Err(HarnessError::Compact(
+                CompactError::Nothing(_) | CompactError::NothingToPrune { .. },
+            )) => Ok(false),
             Err(HarnessError::Compact(CompactError::NotReducing { before, after })) => {
                 self.guard.stalled = true;
                 Err(HarnessError::CompactionIneffective {
@@ -582,6 +601,7 @@ impl CompactingSession {
             leaf: self.leaf_id().map(str::to_owned),
             instructions: instructions.map(str::to_owned),
             reason,
+            strategy: None,
         };
         let cancel = self.abort.start();
         let compactor = compactor(
@@ -594,6 +614,14 @@ impl CompactingSession {
         );
         let result = compactor.run(&mut self.store, &request, &cancel, &|_| {}).await;
         self.abort.finish();
+        if let Ok(CompactOutcome { pruned: Some(pruned), .. }) = &result {
+            self.emit(HarnessEvent::Pruned(PrunedEvent {
+                entry: pruned.entry.clone(),
+                entry_ids: pruned.plan.candidates.iter().map(|c| c.id.clone()).collect(),
+                tokens_before: pruned.tokens_before,
+                tokens_after: pruned.tokens_after,
+            }));
+        }
         let reported = match &result {
             Ok(outcome) => Ok(CompactedEvent {
                 entry: outcome.entry.clone(),

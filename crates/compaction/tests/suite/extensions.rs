@@ -753,11 +753,40 @@ async fn events_and_decisions_match_the_json_schema() {
         settings: &settings,
         cancel: Default::default(),
     };
+    use compaction_core::prune::{
+        PruneCandidate, PruneDecision, PrunePlan, PruneReason, ToolPolicy,
+    };
+    let prune_plan = PrunePlan {
+        candidates: vec![PruneCandidate {
+            entry: session.index_of("t1").unwrap(),
+            id: "t1".into(),
+            tool: "bash".into(),
+            arguments: json!({"command": "git status --short"}),
+            policy: ToolPolicy::Elide,
+            reason: PruneReason::Superseded { by: "a2".into() },
+            tokens: 400,
+            tokens_after: 30,
+            placeholder: "[output pruned: …]".into(),
+        }],
+        tokens_before: 900,
+        tokens_saved: 370,
+        minimum_savings: 20_000,
+        protected_from: Some("u3".into()),
+        decision: PruneDecision::BelowMinimum,
+    };
+    let before_prune = compaction::extension::BeforePruneEvent {
+        session: &session,
+        plan: &prune_plan,
+        reason: compaction::compact::CompactionReason::Threshold,
+        settings: &settings,
+        cancel: Default::default(),
+    };
     let mut cases: Vec<(&str, String)> = [
         protocol::before_compact_event(&before),
         protocol::after_compact_event(&after),
         protocol::before_branch_summary_event(&branch),
         protocol::after_branch_summary_event(&after_branch),
+        protocol::before_prune_event(&before_prune),
     ]
     .iter()
     .map(|value| ("valid", value.to_string()))
@@ -771,6 +800,11 @@ async fn events_and_decisions_match_the_json_schema() {
         assert!(protocol::parse_decision(text).is_ok(), "{text}");
         cases.push(("valid", text.to_owned()));
     }
+    let prune_decision = r#"{"protocol":1,"action":"prune","entryIds":["b1"]}"#;
+    assert!(protocol::parse_prune_decision(prune_decision).is_ok());
+    cases.push(("valid", prune_decision.to_owned()));
+    assert!(protocol::parse_prune_decision(r#"{"action":"prune"}"#).is_err());
+    cases.push(("invalid", r#"{"action":"prune"}"#.to_owned()));
     for text in [
         r#"{"action":"explode"}"#,
         r#"{"action":"replace"}"#,

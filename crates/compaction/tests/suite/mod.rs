@@ -6,6 +6,7 @@ mod fuzz_replay;
 mod harness;
 pub mod mock_server;
 mod providers;
+mod prune;
 mod store;
 mod store_fixtures;
 mod store_processes;
