@@ -249,8 +249,13 @@ fn evaluate(
             false,
         )?;
         let compactor = toolkit.compactor();
-        let request =
-            CompactRequest { leaf: None, instructions: None, reason: CompactionReason::Threshold };
+        // The evaluation scores summaries: every compaction summarizes.
+        let request = CompactRequest {
+            leaf: None,
+            instructions: None,
+            reason: CompactionReason::Threshold,
+            strategy: Some(compaction_core::prune::Strategy::Summarize),
+        };
         let result = block_on_cancellable(|cancel| async move {
             compactor.run(&mut store, &request, &cancel, &|_| {}).await
         })?;
