@@ -57,6 +57,10 @@ pub enum Command {
     /// Score how well compaction keeps what matters: probe questions checked against the
     /// context after 1, 2 and 3 successive compactions (see docs/eval.md).
     Eval(EvalArgs),
+    /// Pin an instruction: it reaches the model word for word after every compaction.
+    Pin(PinArgs),
+    /// Remove pins (by pin id, or by the id of the entry a pin was copied from).
+    Unpin(UnpinArgs),
     /// Write a realistic generated session (a development tool for fixtures and benchmarks).
     #[command(hide = true)]
     Generate(GenerateArgs),
@@ -384,6 +388,40 @@ pub struct BranchArgs {
     /// No progress display.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("source").required(true).args(["entry", "text"])))]
+pub struct PinArgs {
+    #[command(flatten)]
+    pub session: SessionArgs,
+    /// Pin the text of this entry (a user message, usually).
+    #[arg(long, value_name = "ID")]
+    pub entry: Option<String>,
+    /// Pin this text, verbatim.
+    #[arg(long, value_name = "TEXT")]
+    pub text: Option<String>,
+    /// Wait for another process writing the session instead of failing.
+    #[arg(long)]
+    pub wait: bool,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct UnpinArgs {
+    #[command(flatten)]
+    pub session: SessionArgs,
+    /// Ids of the pins to remove (or of the entries they were pinned from).
+    #[arg(required = true, value_name = "ID")]
+    pub ids: Vec<String>,
+    /// Wait for another process writing the session instead of failing.
+    #[arg(long)]
+    pub wait: bool,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,

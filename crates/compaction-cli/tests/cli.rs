@@ -701,6 +701,43 @@ fn branch_without_summarize_says_nothing_was_written_and_how_to_move() {
         "{help}"
     );
     assert!(!help.contains("Move to another entry"), "{help}");
+#[test]
+fn pin_and_unpin_show_in_context_and_refusals_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s.jsonl");
+    std::fs::copy(fixture("small-linear.jsonl"), &file).unwrap();
+    let out = run(&["pin", "s.jsonl", "--entry", "42550013", "--json"], dir.path());
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    let json: serde_json::Value = serde_json::from_str(
+        out.split("--- stdout\n").nth(1).unwrap().split("--- stderr").next().unwrap(),
+    )
+    .unwrap();
+    let pin_id = json["pinId"].as_str().unwrap().to_owned();
+    assert_eq!(json["activePins"][0]["sourceEntryId"], "42550013");
+    let out = run(&["pin", "s.jsonl", "--text", "Never change the file format."], dir.path());
+    assert!(out.starts_with("exit: 0\n") && out.contains("(2 active pins)"), "{out}");
+    let context = run(&["context", "s.jsonl"], dir.path());
+    assert!(
+        context
+            .contains("<pinned-instruction>\nNever change the file format.\n</pinned-instruction>"),
+        "{context}"
+    );
+    let before = std::fs::read(&file).unwrap();
+    for refused in [
+        vec!["pin", "s.jsonl", "--entry", "ffffffff"],
+        vec!["pin", "s.jsonl", "--text", "  "],
+        vec!["unpin", "s.jsonl", "ffffffff"],
+    ] {
+        let out = run(&refused, dir.path());
+        assert!(out.starts_with("exit: 2\n") && out.contains("nothing written"), "{out}");
+        assert_eq!(std::fs::read(&file).unwrap(), before);
+    }
+    let out = run(&["pin", "s.jsonl"], dir.path());
+    assert!(out.starts_with("exit: 2\n"), "{out}");
+    let out = run(&["unpin", "s.jsonl", &pin_id], dir.path());
+    assert!(out.starts_with("exit: 0\n") && out.contains("1 active pin left"), "{out}");
+    let context = run(&["context", "s.jsonl"], dir.path());
+    assert_eq!(context.matches("<pinned-instruction>").count(), 1, "{context}");
 }
 
 /// A provider that accepts the connection and never answers: `run` gives up at the

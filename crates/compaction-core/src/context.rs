@@ -4,8 +4,10 @@
 //! latest one's summary comes first, then the message-producing entries from its
 //! `firstKeptEntryId` up to the compaction, then everything after it. Without one, every
 //! message-producing entry. Message-producing entries are `message`, `custom_message`, and
-//! `branch_summary` with a non-empty summary. Invariant: the items are in path order after
-//! the summary, and building them is linear in the path length and parses no message body.
+//! `branch_summary` with a non-empty summary. The pins active on the path (our addition,
+//! see [`crate::pins`]) follow the summary as one user message, or come first without a
+//! compaction. Invariant: the items are in path order after the summary and the pins, and
+//! building them is linear in the path length and parses no message body.
 //!
 //! Prunes (`compaction.prune` entries, pi ignores them) are a view over the items: the
 //! context keeps every item and [`SessionContext::message`] swaps a pruned tool result's
@@ -30,6 +32,9 @@ pub enum ContextItemKind {
     BranchSummary,
     /// The summary of the latest `compaction` entry on the path.
     CompactionSummary,
+    /// The pins active on the path (see [`crate::pins`]), as one user message; the entry is
+    /// the last `compaction.pin` or `compaction.unpin` entry on the path.
+    Pins,
 }
 
 /// One item of the context: an entry index and how it contributes.
@@ -122,6 +127,7 @@ pub fn build_context_for_path(session: &Session, path: Vec<usize>) -> SessionCon
             }
         }
     }
+    insert_pins(session, &path, compaction_position.is_some(), &mut items);
     SessionContext {
         path,
         items,
@@ -130,6 +136,15 @@ pub fn build_context_for_path(session: &Session, path: Vec<usize>) -> SessionCon
         compaction_position,
         first_kept_position,
         pruned,
+    }
+}
+
+/// Puts the active pins right after the compaction summary, or first without one.
+fn insert_pins(session: &Session, path: &[usize], compacted: bool, items: &mut Vec<ContextItem>) {
+    let (pins, last) = crate::pins::active_pins_on_path(session, path);
+    if let (false, Some(entry)) = (pins.is_empty(), last) {
+        let at = if compacted { 1.min(items.len()) } else { 0 };
+        items.insert(at, ContextItem { entry, kind: ContextItemKind::Pins });
     }
 }
 
@@ -196,6 +211,15 @@ pub fn agent_message(session: &Session, item: ContextItem) -> AgentMessage {
         extra
     };
     match (&entry.kind, item.kind) {
+        (_, ContextItemKind::Pins) => {
+            let (pins, _) = crate::pins::active_pins_on_path(session, &session.path(item.entry));
+            AgentMessage::Custom(CustomMessage {
+                custom_type: crate::pins::PINS_MESSAGE_CUSTOM_TYPE.to_owned(),
+                content: Content::Text(crate::pins::pins_message_text(&pins)),
+                display: false,
+                extra: with_timestamp(Extra::new()),
+            })
+        }
         (EntryKind::Message { .. }, _) => match entry.message() {
             Some(Ok(message)) => message,
             Some(Err(_)) | None => {

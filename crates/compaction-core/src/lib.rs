@@ -30,6 +30,7 @@ pub mod models;
 pub mod must_keep;
 pub mod offline;
 pub mod parse;
+pub mod pins;
 pub mod plan;
 pub mod prepare;
 pub mod prompts;

@@ -14,6 +14,7 @@ pub mod extension;
 pub mod harness;
 pub mod navigate;
 pub mod offline;
+pub mod pins;
 pub mod provider;
 pub mod prune;
 pub mod settings;

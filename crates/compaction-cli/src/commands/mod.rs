@@ -9,6 +9,7 @@ mod eval;
 mod generate;
 mod leaves;
 mod migrate;
+mod pin;
 mod plan;
 mod prune;
 mod run;
@@ -193,6 +194,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Man => completions::man(),
         Command::Prune(args) => prune::run(&args),
         Command::Config(args) => config::run(&args),
+        Command::Pin(args) => pin::pin(&args),
+        Command::Unpin(args) => pin::unpin(&args),
     }
 }
 

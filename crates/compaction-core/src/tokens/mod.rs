@@ -180,7 +180,8 @@ fn item_message(session: &Session, context: &SessionContext, item: ContextItem) 
         ContextItemKind::Message
         | ContextItemKind::CustomMessage
         | ContextItemKind::BranchSummary
-        | ContextItemKind::CompactionSummary => context.message(session, item),
+        | ContextItemKind::CompactionSummary
+        | ContextItemKind::Pins => context.message(session, item),
     }
 }
 

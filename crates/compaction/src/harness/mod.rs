@@ -130,6 +130,9 @@ pub enum HarnessError {
     /// Navigation failed.
     #[error(transparent)]
     Navigate(#[from] NavigateError),
+    /// A pin or unpin was refused; nothing was written.
+    #[error(transparent)]
+    Pin(#[from] crate::pins::PinError),
     /// The compaction was aborted; nothing was written.
     #[error("the compaction was aborted; the session was not changed")]
     Aborted,
@@ -356,6 +359,30 @@ impl CompactingSession {
         Ok(entry)
     }
 
+    /// Pins an instruction: appends a `compaction.pin` entry under the leaf and moves the
+    /// leaf to it. From then on the text reaches the model word for word after every
+    /// compaction on this path.
+    pub fn pin(&mut self, source: &crate::pins::PinSource) -> Result<Entry, HarnessError> {
+        let entry = crate::pins::pin(&mut self.store, self.leaf, source)?;
+        self.leaf = self.store.session().index_of(&entry.id);
+        self.guard.generation += 1;
+        Ok(entry)
+    }
+
+    /// Removes pins (by pin id, or by the id of the entry a pin was copied from): appends a
+    /// `compaction.unpin` entry under the leaf and moves the leaf to it.
+    pub fn unpin(&mut self, ids: &[String]) -> Result<Entry, HarnessError> {
+        let (entry, _) = crate::pins::unpin(&mut self.store, self.leaf, ids)?;
+        self.leaf = self.store.session().index_of(&entry.id);
+        self.guard.generation += 1;
+        Ok(entry)
+    }
+
+    /// The pins active at the harness's leaf, oldest first.
+    pub fn pins(&self) -> Vec<compaction_core::pins::Pin> {
+        compaction_core::pins::active_pins(self.store.session(), self.leaf)
+    }
+
     /// The messages the model receives next, at the harness's leaf.
     pub fn context(&self) -> Vec<AgentMessage> {
         let session = self.store.session();
@@ -569,6 +596,7 @@ impl CompactingSession {
                 HarnessError::Compact(_)
                 | HarnessError::Store(_)
                 | HarnessError::Navigate(_)
+                | HarnessError::Pin(_)
                 | HarnessError::CompactionIneffective { .. }
                 | HarnessError::ContextOverflow { .. }
                 | HarnessError::Terminal(_)

@@ -651,3 +651,44 @@ async fn an_overflow_with_nothing_to_compact_is_surfaced_without_a_retry() {
     assert_eq!(server.requests().len(), 1);
     assert_eq!(std::fs::read(&path).unwrap(), bytes);
 }
+
+#[tokio::test]
+async fn pins_survive_five_successive_compactions_verbatim() {
+    use compaction::pins::PinSource;
+    let dir = tempfile::tempdir().unwrap();
+    let (mut session, path) =
+        session(dir.path(), settings(300, 500), 100_000, Box::new(OfflineSummarizer));
+    session
+        .append_message(&user_message("  Never change the file format.\n  Keep `v3` headers."))
+        .unwrap();
+    let from_entry = session.leaf_id().unwrap().to_owned();
+    session.pin(&PinSource::Entry(from_entry.clone())).unwrap();
+    let texted = session.pin(&PinSource::Text("Use rgb values, no indices".into())).unwrap();
+    let dropped = session.pin(&PinSource::Text("temporary rule".into())).unwrap();
+    session.unpin(&[dropped.id.clone()]).unwrap();
+    let expected = compaction_core::pins::pins_message_text(&session.pins());
+    assert_eq!(session.pins().len(), 2);
+    for round in 0..5 {
+        fill(&mut session, 6, 600);
+        session.compact(None).await.unwrap();
+        let context = session.context();
+        assert!(
+            matches!(&context[0], AgentMessage::User(_))
+                && user_text(&context[0]).contains("<summary>"),
+            "round {round}: the summary does not come first"
+        );
+        assert_eq!(user_text(&context[1]), expected, "round {round}");
+        assert!(
+            user_text(&context[1])
+                .contains("\n  Never change the file format.\n  Keep `v3` headers.\n")
+        );
+    }
+    assert_eq!(compactions(&path).len(), 5);
+    // Reading the file again gives the same pins.
+    let reread = parse_session(&std::fs::read(&path).unwrap());
+    let pins = compaction_core::pins::active_pins(&reread, reread.leaf());
+    assert_eq!(pins.iter().map(|p| p.id.as_str()).collect::<Vec<_>>()[1], texted.id);
+    assert_eq!(pins[0].source_entry_id.as_deref(), Some(from_entry.as_str()));
+    assert!(session.unpin(&["not-a-pin".into()]).is_err());
+    assert_valid(&path);
+}
