@@ -665,7 +665,7 @@ async fn pins_survive_five_successive_compactions_verbatim() {
     session.pin(&PinSource::Entry(from_entry.clone())).unwrap();
     let texted = session.pin(&PinSource::Text("Use rgb values, no indices".into())).unwrap();
     let dropped = session.pin(&PinSource::Text("temporary rule".into())).unwrap();
-    session.unpin(&[dropped.id.clone()]).unwrap();
+    session.unpin(std::slice::from_ref(&dropped.id)).unwrap();
     let expected = compaction_core::pins::pins_message_text(&session.pins());
     assert_eq!(session.pins().len(), 2);
     for round in 0..5 {
