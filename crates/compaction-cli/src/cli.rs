@@ -194,6 +194,10 @@ pub struct RunArgs {
     /// Wait for another process writing the session instead of failing.
     #[arg(long)]
     pub wait: bool,
+    /// Fail (writing nothing) when the quality gate rejects the summary twice, instead of
+    /// appending a Must Keep section (`strictQuality`).
+    #[arg(long)]
+    pub strict: bool,
     /// No progress display.
     #[arg(long, short)]
     pub quiet: bool,

@@ -85,6 +85,9 @@ impl Progress {
                 )
             }
             CompactionProgress::Summarizer(_) => "waiting for the summarizer".to_owned(),
+            CompactionProgress::QualityRetry { missing } => {
+                format!("summary rejected ({}); writing it again", missing.join("; "))
+            }
         };
         self.bar.set_message(text);
     }

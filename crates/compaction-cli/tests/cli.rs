@@ -701,6 +701,8 @@ fn branch_without_summarize_says_nothing_was_written_and_how_to_move() {
         "{help}"
     );
     assert!(!help.contains("Move to another entry"), "{help}");
+}
+
 #[test]
 fn pin_and_unpin_show_in_context_and_refusals_write_nothing() {
     let dir = tempfile::tempdir().unwrap();

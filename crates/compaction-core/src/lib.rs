@@ -35,6 +35,7 @@ pub mod plan;
 pub mod prepare;
 pub mod prompts;
 pub mod prune;
+pub mod quality;
 pub mod recall;
 pub mod serialize;
 pub mod session;

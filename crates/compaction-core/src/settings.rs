@@ -51,7 +51,8 @@ pub struct CompactionSettings {
     pub preserve_system_prompt: bool,
     /// Keep tool definitions out of the summarized region (true).
     pub preserve_tools: bool,
-    /// How many recently touched files the summary lists explicitly (5).
+    /// How many of the most recently modified files are re-read from disk into the context
+    /// after a compaction (5; 0 turns restoring off).
     pub preserve_recent_files: u64,
     /// Token estimator name: `heuristic`, `pi`, `o200k` or `cl100k` (`heuristic`).
     pub estimator: String,
@@ -78,6 +79,13 @@ pub struct CompactionSettings {
     /// Longest time one compaction or branch summary may take, in seconds, before it gives
     /// up and leaves the session file unchanged (180).
     pub timeout_seconds: u64,
+    /// A summary the quality gate rejects twice fails the compaction (the file stays
+    /// unchanged) instead of getting a Must Keep section appended (false).
+    pub strict_quality: bool,
+    /// Tokens of one restored file's content at most; a longer file is cut (5000).
+    pub restore_file_tokens: u64,
+    /// Tokens of all restored files together at most (20000).
+    pub restore_total_tokens: u64,
 }
 
 impl Default for CompactionSettings {
@@ -103,6 +111,9 @@ impl Default for CompactionSettings {
             prune: crate::prune::PruneSettings::default(),
             summary_context_window: None,
             timeout_seconds: 180,
+            strict_quality: false,
+            restore_file_tokens: 5000,
+            restore_total_tokens: 20000,
         }
     }
 }
@@ -240,6 +251,9 @@ pub const SETTING_KEYS: &[&str] = &[
     "prune",
     "summaryContextWindow",
     "timeoutSeconds",
+    "strictQuality",
+    "restoreFileTokens",
+    "restoreTotalTokens",
 ];
 
 /// Keys of the `compaction` object that are read elsewhere than [`SettingsPatch`] (the
@@ -372,6 +386,9 @@ pub struct SettingsPatch {
     pub prune: Option<crate::prune::PruneSettings>,
     pub summary_context_window: Option<Option<u64>>,
     pub timeout_seconds: Option<u64>,
+    pub strict_quality: Option<bool>,
+    pub restore_file_tokens: Option<u64>,
+    pub restore_total_tokens: Option<u64>,
 }
 
 /// A raw value of one key, from JSON or from text (environment).
@@ -559,6 +576,11 @@ impl SettingsPatch {
                     Some(raw.optional(RawValue::count).map_err(malformed)?)
             }
             "timeoutSeconds" => self.timeout_seconds = Some(raw.count().map_err(malformed)?),
+            "strictQuality" => self.strict_quality = Some(raw.boolean().map_err(malformed)?),
+            "restoreFileTokens" => self.restore_file_tokens = Some(raw.count().map_err(malformed)?),
+            "restoreTotalTokens" => {
+                self.restore_total_tokens = Some(raw.count().map_err(malformed)?)
+            }
             other => {
                 return Err(SettingsError::Malformed {
                     origin: source.clone(),
@@ -593,6 +615,9 @@ impl SettingsPatch {
             self.prune.is_some(),
             self.summary_context_window.is_some(),
             self.timeout_seconds.is_some(),
+            self.strict_quality.is_some(),
+            self.restore_file_tokens.is_some(),
+            self.restore_total_tokens.is_some(),
         ];
         SETTING_KEYS.iter().zip(set).filter_map(|(key, set)| set.then_some(*key)).collect()
     }
@@ -624,6 +649,9 @@ impl SettingsPatch {
         put(&mut settings.prune, &self.prune);
         put(&mut settings.summary_context_window, &self.summary_context_window);
         put(&mut settings.timeout_seconds, &self.timeout_seconds);
+        put(&mut settings.strict_quality, &self.strict_quality);
+        put(&mut settings.restore_file_tokens, &self.restore_file_tokens);
+        put(&mut settings.restore_total_tokens, &self.restore_total_tokens);
     }
 }
 

@@ -9,6 +9,11 @@
 //! updating the running summary — while the split turn's prefix is summarized
 //! concurrently, builds the `compaction` entry and appends it through the store.
 //!
+//! Every summary it writes itself — LLM or offline — passes the quality gate
+//! ([`compaction_core::quality`]) first: a rejected summary gets one retry that says what
+//! is missing, then a deterministic Must Keep section (or, with `strictQuality`, the
+//! compaction fails). The verdict is recorded in the entry's `details.quality`.
+//!
 //! Invariant: the session file changes only by the appended lines (a `compaction.prune`
 //! entry, a `compaction` entry, or the prune then the compaction), and only after every
 //! summarizer call succeeded and the result is known to shrink the context; any error or
@@ -29,6 +34,10 @@ use compaction_core::plan::{
 };
 use compaction_core::prepare::NothingToCompact;
 use compaction_core::prune::{PrunePlan, Strategy};
+use compaction_core::quality::{
+    GateFacts, Problem, QualityReport, QualityStatus, check_summary, describe, repair,
+    retry_instructions,
+};
 use compaction_core::serialize::{Redactor, SerializeOptions};
 use compaction_core::session::{Session, UnknownEntryId};
 use compaction_core::settings::CompactionSettings;
@@ -93,6 +102,12 @@ pub enum CompactionProgress {
     Call { call: usize, calls: usize, kind: SummaryKind },
     /// Progress inside a summarizer call.
     Summarizer(SummaryProgress),
+    /// The quality gate rejected the summary; it is written again once, told what is
+    /// missing.
+    QualityRetry {
+        /// What the rejected summary lacked.
+        missing: Vec<String>,
+    },
 }
 
 /// A compaction that was written.
@@ -119,6 +134,9 @@ pub struct CompactOutcome {
     pub decided_by: Option<String>,
     /// Extensions that failed and were skipped.
     pub warnings: Vec<ExtensionWarning>,
+    /// The quality gate's verdict (`None` when an extension wrote the summary or nothing
+    /// was summarized).
+    pub quality: Option<QualityReport>,
 }
 
 /// Why a compaction did not happen. The session file is unchanged in every case.
@@ -169,6 +187,18 @@ pub enum CompactError {
          run the compaction again"
     )]
     Changed { path: std::path::PathBuf, reason: String },
+    /// The quality gate rejected the summary twice and `strictQuality` is on.
+    #[error(
+        "the summary was rejected {attempts} time{}: {}",
+        if *attempts == 1 { "" } else { "s" },
+        missing.join("; ")
+    )]
+    QualityRejected {
+        /// What the last summary lacked.
+        missing: Vec<String>,
+        /// Summarizer attempts made.
+        attempts: u32,
+    },
 }
 
 /// Says which deadline expired and how to change it.
@@ -314,6 +344,7 @@ impl Compactor<'_> {
                         summarizer_calls: 0,
                         decided_by: None,
                         warnings,
+                        quality: None,
                     });
                 }
                 pending = Some(plan);
@@ -399,6 +430,7 @@ impl Compactor<'_> {
                         summarizer_calls: 0,
                         decided_by: Some(extension),
                         warnings,
+                        quality: None,
                     });
                 }
                 CompactionDecision::BuiltIn { instructions: merged } => {
@@ -411,12 +443,27 @@ impl Compactor<'_> {
                 }
             }
         }
-        let summarizing = self.summarize(&planned, instructions.as_deref(), cancel, progress);
-        let (summary, usage, calls) = tokio::time::timeout_at(deadline, summarizing)
+        let pins = compaction_core::pins::active_pins(store.session(), leaf);
+        let gating = self.summarize_gated(
+            store.session(),
+            leaf,
+            planned,
+            instructions,
+            &pins,
+            cancel,
+            progress,
+        );
+        let gated = tokio::time::timeout_at(deadline, gating)
             .await
             .map_err(|_elapsed| CompactError::TimedOut { limit })??;
+        let (planned, summary, usage, calls, quality) =
+            (gated.planned, gated.summary, gated.usage, gated.calls, gated.report);
         let usage_value = serde_json::to_value(usage).ok();
-        let fields = planned.preparation.entry_fields(&summary, usage_value);
+        let mut fields = planned.preparation.entry_fields(&summary, usage_value);
+        if let Some(serde_json::Value::Object(details)) = fields.get_mut("details") {
+            details
+                .insert("quality".to_owned(), serde_json::to_value(&quality).unwrap_or_default());
+        }
         let stored_summary =
             fields.get("summary").and_then(serde_json::Value::as_str).unwrap_or_default();
         let mut tokens_before = planned.preparation.tokens_before;
@@ -453,6 +500,7 @@ impl Compactor<'_> {
             summarizer_calls: calls,
             decided_by: None,
             warnings,
+            quality: Some(quality),
         })
     }
 
@@ -531,6 +579,113 @@ impl Compactor<'_> {
         compaction_core::tokens::context_tokens(session, &context, self.estimator).tokens
     }
 
+    /// Summarizes and passes the result through the quality gate: one retry told what is
+    /// missing, then a repair (or, with `strictQuality`, an error).
+    #[allow(clippy::too_many_arguments)]
+    async fn summarize_gated(
+        &self,
+        session: &Session,
+        leaf: Option<usize>,
+        planned: PlannedCompaction,
+        instructions: Option<String>,
+        pins: &[compaction_core::pins::Pin],
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(CompactionProgress) + Send + Sync),
+    ) -> Result<Gated, CompactError> {
+        let must_keep = planned.preparation.must_keep();
+        let facts = GateFacts {
+            must_keep: &must_keep,
+            pins,
+            checkpoint: !planned.history_chunks.is_empty(),
+        };
+        let first = self
+            .summarize_attempt(&planned, instructions.as_deref(), None, cancel, progress)
+            .await?;
+        let mut problems = first.problems(&facts);
+        let mut gated = Gated {
+            planned,
+            summary: first.text,
+            usage: first.usage,
+            calls: first.calls,
+            report: QualityReport {
+                status: QualityStatus::Passed,
+                attempts: 1,
+                missing: Vec::new(),
+                first_attempt_missing: Vec::new(),
+            },
+        };
+        if problems.is_empty() {
+            return Ok(gated);
+        }
+        if self.summarizer.follows_instructions() {
+            let retry_text = retry_instructions(&problems);
+            let retry = match instructions.as_deref() {
+                Some(given) => format!("{given}\n\n{retry_text}"),
+                None => retry_text.clone(),
+            };
+            // The added instructions take room in the requests: plan again. When they do
+            // not fit, there is no retry and the repair follows.
+            if let Ok(replanned) = self.plan(session, leaf, Some(&retry)).compaction {
+                progress(CompactionProgress::QualityRetry { missing: describe(&problems) });
+                let second = self
+                    .summarize_attempt(
+                        &replanned,
+                        instructions.as_deref(),
+                        Some(&retry_text),
+                        cancel,
+                        progress,
+                    )
+                    .await?;
+                gated.report.first_attempt_missing = describe(&problems);
+                gated.report.attempts = 2;
+                gated.usage = gated.usage.add(&second.usage);
+                gated.calls += second.calls;
+                problems = second.problems(&facts);
+                gated.summary = second.text;
+                gated.planned = replanned;
+                if problems.is_empty() {
+                    return Ok(gated);
+                }
+            }
+        }
+        gated.report.missing = describe(&problems);
+        if self.settings.strict_quality {
+            return Err(CompactError::QualityRejected {
+                missing: gated.report.missing,
+                attempts: gated.report.attempts,
+            });
+        }
+        gated.summary = repair(&gated.summary, &problems, &facts);
+        gated.report.status = QualityStatus::Repaired;
+        Ok(gated)
+    }
+
+    /// One summarization for the gate. A model that answered with nothing, or whose
+    /// summary stayed cut off at the output limit, gave a summary the gate rejects (retry,
+    /// then repair) like any other; other errors pass through.
+    async fn summarize_attempt(
+        &self,
+        planned: &PlannedCompaction,
+        instructions: Option<&str>,
+        retry: Option<&str>,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(CompactionProgress) + Send + Sync),
+    ) -> Result<Attempt, SummarizerError> {
+        let calls = planned.history_chunks.len() + planned.turn_prefix_chunks.len();
+        let failed = |truncated| Attempt {
+            text: String::new(),
+            usage: SummaryUsage::default(),
+            calls,
+            truncated,
+        };
+        match self.summarize_with_retry(planned, instructions, retry, cancel, progress).await {
+            Ok((text, usage, calls)) => Ok(Attempt { text, usage, calls, truncated: false }),
+            Err(SummarizerError::EmptyOutput { .. }) => Ok(failed(false)),
+            Err(SummarizerError::Truncated { .. }) => Ok(failed(true)),
+            Err(other) => Err(other),
+        }
+    }
+
     /// Tells the extensions a compaction entry was written.
     async fn after_compact(
         &self,
@@ -563,6 +718,29 @@ impl Compactor<'_> {
         cancel: &CancellationToken,
         progress: &(dyn Fn(CompactionProgress) + Send + Sync),
     ) -> Result<(String, SummaryUsage, usize), SummarizerError> {
+        self.summarize_with_retry(planned, instructions, None, cancel, progress).await
+    }
+
+    /// [`Compactor::summarize`] with `retry` (what a rejected summary lacked) added to the
+    /// history summary's instructions, or to the turn prefix's when there is no history.
+    async fn summarize_with_retry(
+        &self,
+        planned: &PlannedCompaction,
+        instructions: Option<&str>,
+        retry: Option<&str>,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(CompactionProgress) + Send + Sync),
+    ) -> Result<(String, SummaryUsage, usize), SummarizerError> {
+        let with_retry = match (instructions, retry) {
+            (Some(given), Some(retry)) => Some(format!("{given}\n\n{retry}")),
+            (None, Some(retry)) => Some(retry.to_owned()),
+            (given, None) => given.map(str::to_owned),
+        };
+        let (history_instructions, prefix_instructions) = if planned.history_chunks.is_empty() {
+            (instructions, with_retry.as_deref())
+        } else {
+            (with_retry.as_deref(), instructions)
+        };
         let preparation = &planned.preparation;
         let calls = planned.history_chunks.len() + planned.turn_prefix_chunks.len();
         let history = ChunkJob {
@@ -573,7 +751,7 @@ impl Compactor<'_> {
                 .previous_summary
                 .as_deref()
                 .map(|summary| self.redactor.redact(summary).into_owned()),
-            instructions,
+            instructions: history_instructions,
             replace_instructions: false,
             max_output_tokens: self.settings.max_summary_tokens,
             first_call: 1,
@@ -584,6 +762,7 @@ impl Compactor<'_> {
             chunks: &planned.turn_prefix_chunks,
             messages: &preparation.turn_prefix_messages,
             previous_summary: None,
+            instructions: prefix_instructions,
             first_call: planned.history_chunks.len() + 1,
             ..history.clone()
         };
@@ -744,6 +923,35 @@ pub const MAX_OVERFLOW_SPLITS: u32 = 3;
 
 /// Tokens counted for a request's message framing besides its texts.
 const REQUEST_FRAMING_TOKENS: u64 = 64;
+
+/// One summarization as the quality gate sees it.
+struct Attempt {
+    text: String,
+    usage: SummaryUsage,
+    calls: usize,
+    /// The summarizer stopped at its output limit (even after asking with a larger one).
+    truncated: bool,
+}
+
+impl Attempt {
+    fn problems(&self, facts: &GateFacts<'_>) -> Vec<Problem> {
+        let mut problems = check_summary(&self.text, self.truncated, facts);
+        // With no text at all, a cut-off summary is reported as both.
+        if self.truncated && !problems.contains(&Problem::Truncated) {
+            problems.push(Problem::Truncated);
+        }
+        problems
+    }
+}
+
+/// A summary that went through the quality gate, with the plan it was written for.
+struct Gated {
+    planned: PlannedCompaction,
+    summary: String,
+    usage: SummaryUsage,
+    calls: usize,
+    report: QualityReport,
+}
 
 /// A sequence of summarizer calls over the chunks of one transcript.
 #[derive(Debug, Clone)]

@@ -55,4 +55,8 @@ impl Summarizer for OfflineSummarizer {
     fn label(&self) -> String {
         "offline".to_owned()
     }
+
+    fn follows_instructions(&self) -> bool {
+        false
+    }
 }

@@ -14,8 +14,10 @@
 //!    `COMPACTION_PRESERVE_RECENT_FILES`, `COMPACTION_ESTIMATOR`,
 //!    `COMPACTION_SUMMARY_LANGUAGE`, `COMPACTION_TOOL_RESULT_MAX_CHARS`,
 //!    `COMPACTION_MAX_MESSAGES`, `COMPACTION_CONTEXT_WINDOW`,
-//!    `COMPACTION_SUMMARY_CONTEXT_WINDOW`, `COMPACTION_TIMEOUT_SECONDS` (booleans:
-//!    true/false/1/0/yes/no/on/off; optional values: empty or `none` clears them);
+//!    `COMPACTION_SUMMARY_CONTEXT_WINDOW`, `COMPACTION_TIMEOUT_SECONDS`,
+//!    `COMPACTION_STRICT_QUALITY`, `COMPACTION_RESTORE_FILE_TOKENS`,
+//!    `COMPACTION_RESTORE_TOTAL_TOKENS` (booleans: true/false/1/0/yes/no/on/off; optional
+//!    values: empty or `none` clears them);
 //! 5. command-line flags, given as a [`SettingsPatch`] the CLI fills.
 //!
 //! Files are read from their `compaction` object; other keys belong to pi and are ignored.

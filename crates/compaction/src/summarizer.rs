@@ -266,6 +266,13 @@ pub trait Summarizer: Send + Sync {
     fn max_output_tokens(&self) -> Option<u64> {
         None
     }
+
+    /// Whether a retry told what a rejected summary lacks can give a different summary
+    /// (true for models; false for a deterministic summarizer, whose rejected summary the
+    /// quality gate repairs at once).
+    fn follows_instructions(&self) -> bool {
+        true
+    }
 }
 
 /// Renders the user message for a summarizing request: the transcript inside

@@ -15,6 +15,24 @@ use crate::cli::{PlanArgs, RunArgs, SessionArgs};
 use crate::output::print_json;
 use crate::progress::{Progress, block_on_cancellable};
 
+/// One line on the quality gate's verdict.
+fn quality_line(quality: &compaction_core::quality::QualityReport) -> String {
+    use compaction_core::quality::QualityStatus;
+    match (quality.status, quality.attempts) {
+        (QualityStatus::Passed, 1) => "quality: passed".to_owned(),
+        (QualityStatus::Passed, _) => format!(
+            "quality: passed on the retry (the first summary lacked: {})",
+            quality.first_attempt_missing.join("; ")
+        ),
+        (QualityStatus::Repaired, _) => format!(
+            "quality: repaired after {} attempt{}: a Must Keep section adds what the summary lacked ({})",
+            quality.attempts,
+            if quality.attempts == 1 { "" } else { "s" },
+            quality.missing.join("; ")
+        ),
+    }
+}
+
 pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
     if args.dry_run {
         return super::plan::run(&PlanArgs {
@@ -38,13 +56,16 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
         .resolve_leaf(args.session.leaf.as_deref())
         .map_err(|e| CommandError::usage(format!("{}: {e}", path.display())))?;
     let session_model = setup::session_model(store.session(), leaf);
-    let toolkit = setup::Toolkit::resolve(
+    let mut toolkit = setup::Toolkit::resolve(
         &args.compaction,
         &args.summarizer,
         &args.extension,
         session_model.as_ref(),
         false,
     )?;
+    if args.strict {
+        toolkit.settings.strict_quality = true;
+    }
     let summarizer = &toolkit.summarizer;
     let compactor = toolkit.compactor();
     let request = CompactRequest {
@@ -101,6 +122,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
                     "extension": outcome.decided_by,
                     "fromHook": outcome.decided_by.is_some(),
                     "warnings": outcome.warnings.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                    "quality": outcome.quality,
                 }))?;
             } else if !outcome.summarized {
                 let count = outcome.pruned.as_ref().map_or(0, |p| p.plan.candidates.len());
@@ -141,6 +163,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
                     outcome.tokens_after,
                     outcome.entry.id,
                 );
+                if let Some(quality) = &outcome.quality {
+                    println!("{}", quality_line(quality));
+                }
             }
             Ok(ExitStatus::Success)
         }

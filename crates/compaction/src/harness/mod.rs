@@ -115,6 +115,8 @@ pub struct CompactedEvent {
     pub entry: Entry,
     pub tokens_before: u64,
     pub tokens_after: u64,
+    /// The quality gate's verdict (`None` when an extension wrote the summary).
+    pub quality: Option<compaction_core::quality::QualityReport>,
 }
 
 /// Why a harness operation failed.
@@ -655,6 +657,7 @@ impl CompactingSession {
                 entry: outcome.entry.clone(),
                 tokens_before: outcome.tokens_before,
                 tokens_after: outcome.tokens_after,
+                quality: outcome.quality.clone(),
             }),
             Err(error) => Err(error.to_string()),
         };

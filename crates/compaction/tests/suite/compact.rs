@@ -80,7 +80,7 @@ fn sse(event: Option<&str>, data: &Value) -> String {
 }
 
 /// A complete streamed reply writing `text` in two deltas.
-fn streamed(kind: ProviderKind, text: &str) -> Reply {
+pub(super) fn streamed(kind: ProviderKind, text: &str) -> Reply {
     Reply::stream(stream_chunks(kind, text))
 }
 
@@ -94,7 +94,7 @@ fn cut_stream(kind: ProviderKind, text: &str) -> Reply {
     Reply::stream(chunks[..keep].to_vec()).ending(StreamEnd::Abort)
 }
 
-fn stream_chunks(kind: ProviderKind, text: &str) -> Vec<String> {
+pub(super) fn stream_chunks(kind: ProviderKind, text: &str) -> Vec<String> {
     stream_chunks_stopping(kind, text, false)
 }
 
@@ -149,6 +149,45 @@ pub(super) fn stream_chunks_stopping(
             sse(Some("message_stop"), &json!({"type":"message_stop"})),
         ],
     }
+}
+
+/// A checkpoint that names every must-keep fact of the session at `path` (so the quality
+/// gate passes it), after `note`.
+pub(super) fn summary_with_every_fact(path: &Path, note: &str) -> String {
+    let settings = settings();
+    let estimator = estimator();
+    let compactor = Compactor {
+        summarizer: &OfflineSummarizer,
+        settings: &settings,
+        context_window: WINDOW,
+        estimator: estimator.as_ref(),
+        redactor: Redactor::default(),
+        extensions: &Extensions::new(),
+    };
+    let session = compaction::store::SessionStore::open(path, OpenOptions::for_reading())
+        .unwrap()
+        .0
+        .into_session();
+    let planned = compactor.plan(&session, session.leaf(), None).compaction.unwrap();
+    let facts = planned.preparation.must_keep();
+    let mut text = format!("## Goal\n- {note}\n");
+    if let Some(request) = &facts.latest_request {
+        let opening = compaction_core::quality::opening(request);
+        text.push_str(&format!("- Latest request: \"{opening}\"\n"));
+    }
+    text.push_str("\n## Constraints & Preferences\n");
+    for constraint in &facts.constraints {
+        let opening = compaction_core::quality::opening(constraint);
+        text.push_str(&format!("- \"{opening}\"\n"));
+    }
+    text.push_str("\n## Progress\n### Done\n");
+    for path in &facts.modified_files {
+        text.push_str(&format!("- Edited `{path}`\n"));
+    }
+    if let Some(error) = &facts.unresolved_error {
+        text.push_str(&format!("### Blocked\n- `{}`: {}\n", error.command, error.error_line));
+    }
+    text
 }
 
 pub(super) async fn compact(
@@ -207,12 +246,9 @@ async fn offline_run_appends_a_compaction_the_context_starts_with() {
 
 async fn provider_run_stores_the_streamed_summary(kind: ProviderKind) {
     let server = MockServer::start().await;
-    server.always(streamed(
-        kind,
-        "## Goal\n- Fix nested list parsing\n## Next Steps\n- add comments",
-    ));
-    let summarizer = provider(kind, &server);
     let (_dir, path) = session_copy();
+    server.always(streamed(kind, &summary_with_every_fact(&path, "Fix nested list parsing")));
+    let summarizer = provider(kind, &server);
     let outcome = compact(&path, &summarizer, &CancellationToken::new()).await.unwrap();
 
     let session = open(&path).into_session();
@@ -223,6 +259,8 @@ async fn provider_run_stores_the_streamed_summary(kind: ProviderKind) {
     let usage = session.entries().last().unwrap().to_value().unwrap()["usage"].clone();
     assert_eq!(usage["output"], json!(120), "two calls of 60 output tokens: {usage}");
     assert_eq!(outcome.summarizer_calls, 2);
+    assert_eq!(outcome.quality.as_ref().map(|q| q.status.as_str()), Some("passed"));
+    assert_eq!(data.details.as_ref().unwrap()["quality"]["status"], "passed");
 
     let requests = server.requests();
     assert_eq!(requests.len(), 2, "history and split-turn prefix");
@@ -282,11 +320,11 @@ async fn failures_leave_the_file_byte_identical(kind: ProviderKind) {
 
 async fn second_compaction_updates_the_first(kind: ProviderKind) {
     let server = MockServer::start().await;
-    server.push(streamed(kind, "FIRST-SUMMARY history"));
-    server.push(streamed(kind, "FIRST-SUMMARY prefix"));
+    let (_dir, path) = session_copy();
+    server.push(streamed(kind, &summary_with_every_fact(&path, "FIRST-SUMMARY history")));
+    server.push(streamed(kind, &summary_with_every_fact(&path, "FIRST-SUMMARY prefix")));
     server.always(streamed(kind, "SECOND-SUMMARY"));
     let summarizer = provider(kind, &server);
-    let (_dir, path) = session_copy();
     compact(&path, &summarizer, &CancellationToken::new()).await.unwrap();
 
     // The conversation goes on: a new turn that edits another file.
@@ -311,7 +349,9 @@ async fn second_compaction_updates_the_first(kind: ProviderKind) {
     let second: Vec<String> =
         server.requests()[before_second..].iter().map(|r| r.body.to_string()).collect();
     assert!(
-        second.iter().any(|body| body.contains("<previous-summary>\\nFIRST-SUMMARY history")),
+        second
+            .iter()
+            .any(|body| body.contains("<previous-summary>\\n## Goal\\n- FIRST-SUMMARY history")),
         "the second request must carry the first summary: {second:?}"
     );
     let session = open(&path).into_session();

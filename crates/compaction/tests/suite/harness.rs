@@ -265,7 +265,12 @@ async fn overflow_compacts_once_with_the_summary_model_and_retries() {
     session.append_message(&user_message("and now?")).unwrap();
     let mut events = session.subscribe();
     server.push(Reply::status(400, OVERFLOW));
-    server.push(chat_reply("## Goal\nA summary written by the summary model."));
+    // A summary the quality gate passes: the checkpoint's structure and the latest request.
+    let request = compaction_core::quality::opening(&prose(4, 2000));
+    server.push(chat_reply(&format!(
+        "## Goal\nA summary written by the summary model.\nLatest request: \"{request}\"\n\n\
+         ## Next Steps\n- Answer."
+    )));
     server.push(chat_reply("The answer after compacting."));
     let call = |context: Vec<AgentMessage>| {
         let chat = &chat;
@@ -299,7 +304,12 @@ async fn overflow_compacts_once_with_the_summary_model_and_retries() {
     fill(&mut session, 4, 2000);
     session.append_message(&user_message("still there?")).unwrap();
     server.push(Reply::status(400, OVERFLOW));
-    server.push(chat_reply("## Goal\nSecond summary."));
+    let requests: Vec<String> =
+        (0..4).map(|turn| compaction_core::quality::opening(&prose(turn, 2000))).collect();
+    server.push(chat_reply(&format!(
+        "## Goal\nSecond summary.\nLatest request: \"{}\"\n\n## Next Steps\n- Answer.",
+        requests.join("\" or \"")
+    )));
     server.push(Reply::status(400, OVERFLOW));
     let entries_before = parse_session(&std::fs::read(&path).unwrap()).entries().len();
     let error = session.run_turn(call).await.unwrap_err();

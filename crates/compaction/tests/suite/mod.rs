@@ -1,12 +1,13 @@
 //! Integration test modules, plus helpers they share.
 
-mod compact;
+pub mod compact;
 mod extensions;
 mod fuzz_replay;
 mod harness;
 pub mod mock_server;
 mod providers;
 mod prune;
+mod quality_gate;
 mod store;
 mod store_fixtures;
 mod store_processes;

@@ -1,7 +1,8 @@
 //! The limits a summarizer request lives within, end to end through the mock server: the
 //! summary model's window (requests sized to it; a chunk the server still rejects as too long
 //! is split and retried), the output limit (a truncated summary is asked for again with a
-//! larger budget, then fails), and the deadline of one compaction.
+//! larger budget, then goes to the quality gate as cut off), and the deadline of one
+//! compaction.
 
 use std::time::Duration;
 
@@ -20,7 +21,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::compact::{
     KEY, MODEL, WINDOW, compact, estimator, open, provider, session_copy, settings,
-    stream_chunks_stopping,
+    stream_chunks_stopping, summary_with_every_fact,
 };
 use super::mock_server::{MockServer, Reply};
 
@@ -68,13 +69,15 @@ fn input_tokens_of(body: &Value) -> u64 {
 /// lands in the file.
 async fn truncated_summary_is_asked_again_with_a_larger_budget(kind: ProviderKind) {
     let server = MockServer::start().await;
+    let (_dir, path) = session_copy();
+    // The complete answer passes the quality gate, so no further request is made.
+    let complete = summary_with_every_fact(&path, "COMPLETE summary");
     server.respond_with(move |request| {
         let cut = max_tokens_of(&request.body) == 4096;
-        let text = if cut { "## Goal\n- Fix nested list" } else { "## Goal\n- COMPLETE summary" };
+        let text = if cut { "## Goal\n- Fix nested list" } else { complete.as_str() };
         Reply::stream(stream_chunks_stopping(kind, text, cut))
     });
     let summarizer = provider(kind, &server);
-    let (_dir, path) = session_copy();
     let outcome = compact(&path, &summarizer, &CancellationToken::new()).await.unwrap();
 
     let session = open(&path).into_session();
@@ -176,29 +179,41 @@ async fn the_retry_budget_stays_inside_the_summary_window() {
     assert!(input + retry <= window, "{input} + {retry} over {window}");
 }
 
-/// When the larger budget is cut off too, the compaction fails with a clear error naming
-/// the setting to change, after exactly one retry per call, and writes nothing.
+/// When the larger budget is cut off too, the summary counts as cut off: the quality gate
+/// asks once more (again with one larger-budget retry per call), and with `strictQuality`
+/// the compaction then fails with a clear error naming the setting to change and writes
+/// nothing. (Without it, the gate appends a Must Keep section; see `quality_gate`.)
 async fn summary_truncated_twice_fails_and_leaves_the_file_byte_identical(kind: ProviderKind) {
     let server = MockServer::start().await;
     server.always(Reply::stream(stream_chunks_stopping(kind, "## Goal\n- Fix nested", true)));
     let summarizer = provider(kind, &server);
     let (_dir, path) = session_copy();
     let before = std::fs::read(&path).unwrap();
-    let error = compact(&path, &summarizer, &CancellationToken::new()).await.unwrap_err();
+    let strict = CompactionSettings { strict_quality: true, ..settings() };
+    let estimator = estimator();
+    let compactor = Compactor {
+        summarizer: &summarizer,
+        settings: &strict,
+        context_window: WINDOW,
+        estimator: estimator.as_ref(),
+        redactor: Redactor::new([KEY.to_owned()]),
+        extensions: &Extensions::new(),
+    };
+    let mut store = open(&path);
+    let error = compactor
+        .run(&mut store, &CompactRequest::default(), &CancellationToken::new(), &|_| {})
+        .await
+        .unwrap_err();
+    drop(store);
     assert!(
-        matches!(
-            error,
-            CompactError::Summarizer(SummarizerError::Truncated {
-                max_output_tokens: 8192,
-                attempts: 2
-            })
-        ),
+        matches!(&error, CompactError::QualityRejected { attempts: 2, missing }
+            if missing.iter().any(|m| m.contains("cut off at the output limit"))),
         "{error:?}"
     );
     assert!(error.to_string().contains("maxSummaryTokens"), "{error}");
     assert_eq!(std::fs::read(&path).unwrap(), before);
     let budgets: Vec<u64> = server.requests().iter().map(|r| max_tokens_of(&r.body)).collect();
-    assert!(budgets.len() <= 4 && budgets.contains(&8192), "{budgets:?}");
+    assert!(budgets.len() <= 8 && budgets.contains(&8192), "{budgets:?}");
 }
 
 /// A server that accepts requests and never answers cannot hold the session past the

@@ -1,0 +1,248 @@
+//! The quality gate in the orchestration path, against the mock server speaking both
+//! providers' wire formats: every rejection reason is retried once with what is missing,
+//! then repaired with a Must Keep section, or, with `strictQuality`, fails and leaves the
+//! file byte-identical.
+
+use std::path::Path;
+
+use compaction::compact::{CompactError, CompactOutcome, CompactRequest, Compactor};
+use compaction::extension::Extensions;
+use compaction::provider::ProviderKind;
+use compaction::summarizer::Summarizer;
+use compaction_core::EntryKind;
+use compaction_core::quality::QualityStatus;
+use compaction_core::serialize::Redactor;
+use compaction_core::settings::CompactionSettings;
+use tokio_util::sync::CancellationToken;
+
+use super::compact::{
+    KEY, WINDOW, estimator, open, provider, session_copy, settings, stream_chunks, streamed,
+    summary_with_every_fact,
+};
+use super::mock_server::{MockServer, Reply};
+
+const CONSTRAINT: &str = "Don't change the public signature of `parse_expr`.";
+
+async fn compact_with(
+    path: &Path,
+    summarizer: &dyn Summarizer,
+    settings: &CompactionSettings,
+) -> Result<CompactOutcome, CompactError> {
+    let estimator = estimator();
+    let compactor = Compactor {
+        summarizer,
+        settings,
+        context_window: WINDOW,
+        estimator: estimator.as_ref(),
+        redactor: Redactor::new([KEY.to_owned()]),
+        extensions: &Extensions::new(),
+    };
+    let mut store = open(path);
+    compactor.run(&mut store, &CompactRequest::default(), &CancellationToken::new(), &|_| {}).await
+}
+
+/// A stream that ends because the output limit was reached.
+fn truncated(kind: ProviderKind, text: &str) -> Reply {
+    let chunks = stream_chunks(kind, text)
+        .into_iter()
+        .map(|chunk| {
+            chunk
+                .replace("\"finish_reason\":\"stop\"", "\"finish_reason\":\"length\"")
+                .replace("\"stop_reason\":\"end_turn\"", "\"stop_reason\":\"max_tokens\"")
+        })
+        .collect();
+    Reply::stream(chunks)
+}
+
+/// One rejection reason: the reply, what the retry request must name, what the repaired
+/// summary must hold.
+struct Case {
+    name: &'static str,
+    reply: fn(ProviderKind, &str) -> Reply,
+    retry_names: &'static str,
+    repaired_holds: &'static str,
+}
+
+fn cases() -> Vec<Case> {
+    vec![
+        Case {
+            name: "empty",
+            reply: |kind, _| streamed(kind, ""),
+            retry_names: "It was empty",
+            repaired_holds: "- Modified: `src/parser.rs`",
+        },
+        Case {
+            name: "refusal",
+            reply: |kind, _| streamed(kind, "I'm sorry, but I can't help with that."),
+            retry_names: "It was a refusal",
+            repaired_holds: "- Modified: `src/parser.rs`",
+        },
+        Case {
+            name: "truncated",
+            reply: |kind, good| truncated(kind, good),
+            retry_names: "cut off at the output limit",
+            repaired_holds: "## Must Keep\n- Modified: `src/lib.rs`",
+        },
+        Case {
+            name: "missing file",
+            reply: |kind, good| streamed(kind, &good.replace("- Edited `src/parser.rs`\n", "")),
+            retry_names: "the modified file `src/parser.rs`",
+            repaired_holds: "## Must Keep\n- Modified: `src/parser.rs`",
+        },
+        Case {
+            name: "missing constraint",
+            reply: |kind, good| streamed(kind, &good.replace(&format!("- \"{CONSTRAINT}\"\n"), "")),
+            retry_names: "quote it word for word under Constraints & Preferences: \"Don't change the public signature of `parse_expr`.\"",
+            repaired_holds: "## Must Keep\n- Constraint (user's words): \"Don't change the public signature of `parse_expr`.\"",
+        },
+    ]
+}
+
+fn request_text(kind: ProviderKind, body: &serde_json::Value) -> String {
+    match kind {
+        ProviderKind::OpenAi => body["messages"][1]["content"].as_str().unwrap_or("").to_owned(),
+        ProviderKind::Anthropic => body["messages"][0]["content"].as_str().unwrap_or("").to_owned(),
+    }
+}
+
+async fn each_rejection_is_retried_then_repaired(kind: ProviderKind) {
+    for case in cases() {
+        let server = MockServer::start().await;
+        let (_dir, path) = session_copy();
+        let good = summary_with_every_fact(&path, "Fix nested list parsing");
+        assert!(good.contains(CONSTRAINT), "the fixture's constraint moved: {good}");
+        server.always((case.reply)(kind, &good));
+        let summarizer = provider(kind, &server);
+        let outcome = compact_with(&path, &summarizer, &settings()).await.unwrap();
+        let quality = outcome.quality.clone().unwrap();
+        assert_eq!(quality.status, QualityStatus::Repaired, "{}: {quality:?}", case.name);
+        assert_eq!(quality.attempts, 2, "{}", case.name);
+        assert!(!quality.missing.is_empty(), "{}", case.name);
+        // History and turn prefix, twice (a cut-off reply is first asked again with a
+        // larger budget, and a failed call cancels its sibling, so those vary).
+        let requests = server.requests();
+        if case.name != "truncated" {
+            assert_eq!(requests.len(), 4, "{}", case.name);
+        }
+        let retried: Vec<String> =
+            requests[2..].iter().map(|r| request_text(kind, &r.body)).collect();
+        assert!(
+            retried.iter().any(|text| text.contains(case.retry_names)),
+            "{}: the retry does not say what is missing: {retried:?}",
+            case.name
+        );
+        assert!(
+            requests[..2].iter().all(|r| !request_text(kind, &r.body).contains("was rejected")),
+            "{}",
+            case.name
+        );
+        let session = open(&path).into_session();
+        let entry = &session.entries()[session.leaf().unwrap()];
+        let EntryKind::Compaction(data) = &entry.kind else { panic!("not a compaction") };
+        assert!(data.summary.contains(case.repaired_holds), "{}: {}", case.name, data.summary);
+        let details = data.details.as_ref().unwrap();
+        assert_eq!(details["quality"]["status"], "repaired", "{}", case.name);
+        assert_eq!(details["quality"]["attempts"], 2, "{}", case.name);
+    }
+}
+
+async fn strict_leaves_the_file_byte_identical(kind: ProviderKind) {
+    let strict = CompactionSettings { strict_quality: true, ..settings() };
+    for case in cases() {
+        let server = MockServer::start().await;
+        let (_dir, path) = session_copy();
+        let good = summary_with_every_fact(&path, "Fix nested list parsing");
+        server.always((case.reply)(kind, &good));
+        let summarizer = provider(kind, &server);
+        let before = std::fs::read(&path).unwrap();
+        let error = compact_with(&path, &summarizer, &strict).await.unwrap_err();
+        let CompactError::QualityRejected { missing, attempts } = &error else {
+            panic!("{}: {error}", case.name)
+        };
+        assert_eq!(*attempts, 2, "{}", case.name);
+        assert!(!missing.is_empty(), "{}", case.name);
+        if case.name != "truncated" {
+            assert_eq!(server.requests().len(), 4, "{}", case.name);
+        }
+        assert_eq!(std::fs::read(&path).unwrap(), before, "{}: file changed", case.name);
+    }
+}
+
+async fn a_good_retry_passes(kind: ProviderKind) {
+    let server = MockServer::start().await;
+    let (_dir, path) = session_copy();
+    let good = summary_with_every_fact(&path, "Fix nested list parsing");
+    let dropped = good.replace("- Edited `src/lib.rs`\n", "");
+    server.push(streamed(kind, &dropped));
+    server.push(streamed(kind, &dropped));
+    server.always(streamed(kind, &good));
+    let summarizer = provider(kind, &server);
+    let outcome = compact_with(&path, &summarizer, &settings()).await.unwrap();
+    let quality = outcome.quality.unwrap();
+    assert_eq!(quality.status, QualityStatus::Passed);
+    assert_eq!(quality.attempts, 2);
+    assert_eq!(quality.first_attempt_missing, ["missing file src/lib.rs"]);
+    assert!(quality.missing.is_empty());
+    assert_eq!(outcome.summarizer_calls, 4);
+    let session = open(&path).into_session();
+    let EntryKind::Compaction(data) = &session.entries()[session.leaf().unwrap()].kind else {
+        panic!("not a compaction")
+    };
+    assert!(!data.summary.contains("## Must Keep"), "{}", data.summary);
+}
+
+macro_rules! both_providers {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            #[tokio::test]
+            async fn openai() {
+                super::$name(compaction::provider::ProviderKind::OpenAi).await;
+            }
+            #[tokio::test]
+            async fn anthropic() {
+                super::$name(compaction::provider::ProviderKind::Anthropic).await;
+            }
+        }
+    )*};
+}
+
+both_providers!(
+    each_rejection_is_retried_then_repaired,
+    strict_leaves_the_file_byte_identical,
+    a_good_retry_passes,
+);
+
+#[tokio::test]
+async fn the_offline_summary_is_repaired_without_a_retry_when_a_pin_is_missing() {
+    let (_dir, path) = session_copy();
+    {
+        let mut store = open(&path);
+        let leaf = store.session().leaf();
+        compaction::pins::pin(
+            &mut store,
+            leaf,
+            &compaction::pins::PinSource::Text("Keep the\n  changelog in English.".into()),
+        )
+        .unwrap();
+    }
+    let outcome =
+        compact_with(&path, &compaction::offline::OfflineSummarizer, &settings()).await.unwrap();
+    let quality = outcome.quality.unwrap();
+    assert_eq!(quality.status, QualityStatus::Repaired);
+    assert_eq!(quality.attempts, 1, "a deterministic summarizer gets no retry");
+    assert!(
+        quality.missing.iter().all(|m| m.starts_with("missing pinned instruction")),
+        "{quality:?}"
+    );
+    let session = open(&path).into_session();
+    let EntryKind::Compaction(data) = &session.entries()[session.leaf().unwrap()].kind else {
+        panic!("not a compaction")
+    };
+    assert!(
+        data.summary.contains(
+            "<pinned-instruction>\nKeep the\n  changelog in English.\n</pinned-instruction>"
+        ),
+        "{}",
+        data.summary
+    );
+}
