@@ -256,8 +256,16 @@ fn remove_stale_temps(target: &Path) {
         if !name.to_str().is_some_and(|name| name.starts_with(&prefix)) {
             continue;
         }
+        // Only regular files (never through a link), opened without blocking.
+        if !entry.file_type().is_ok_and(|kind| kind.is_file()) {
+            continue;
+        }
         let path = entry.path();
-        let Ok(file) = std::fs::OpenOptions::new().read(true).open(&path) else {
+        let Ok(file) = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
+            .open(&path)
+        else {
             continue;
         };
         let is_regular = file.metadata().is_ok_and(|metadata| metadata.is_file());

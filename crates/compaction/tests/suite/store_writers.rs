@@ -327,7 +327,11 @@ fn a_temporary_file_in_use_is_never_taken_for_a_stale_one() {
     held.lock().unwrap();
     let stale = dir.path().join(".s.jsonl.tmp-0000dead");
     std::fs::write(&stale, "left by a crash").unwrap();
+    // A FIFO under a temporary name is neither opened (it would block) nor removed.
+    let fifo = dir.path().join(".s.jsonl.tmp-0000f1f0");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
     migrate(&path).unwrap();
+    assert!(fifo.exists());
     assert!(busy.exists(), "a locked temporary file was removed");
     assert!(!stale.exists(), "a stale temporary file was kept");
 }
