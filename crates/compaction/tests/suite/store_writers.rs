@@ -444,3 +444,86 @@ fn a_copy_never_touches_its_output_until_published_and_refuses_the_input_itself(
     assert_eq!(parse_file(&existing).entries().len(), 7);
     assert_eq!(listing(dir.path()), vec!["hard.jsonl", "link.jsonl", "out.jsonl", "s.jsonl"]);
 }
+
+/// An extension that writes to the session while it decides, then supplies the summary.
+struct MeddlingHook {
+    path: PathBuf,
+    bytes: Mutex<Option<Vec<u8>>>,
+}
+
+impl compaction::extension::Extension for MeddlingHook {
+    fn name(&self) -> &str {
+        "meddling-hook"
+    }
+    fn before_compact<'a>(
+        &'a self,
+        _: &'a compaction::extension::BeforeCompactEvent<'_>,
+    ) -> compaction::extension::HookFuture<'a, compaction::extension::Decision> {
+        if let Some(bytes) = self.bytes.lock().unwrap().take() {
+            let mut file = std::fs::OpenOptions::new().append(true).open(&self.path).unwrap();
+            file.write_all(&bytes).unwrap();
+        }
+        let replacement = compaction::extension::Replacement::new("summary from the hook");
+        Box::pin(async move { Ok(compaction::extension::Decision::Replace(replacement)) })
+    }
+}
+
+#[test]
+fn an_extension_writing_to_the_session_while_it_decides_is_followed_or_refused() {
+    let mut outcomes = (0, 0, 0);
+    for trial in 0..20usize {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        std::fs::copy(core_fixture("offline-coding.jsonl"), &path).unwrap();
+        let before = std::fs::read(&path).unwrap();
+        let leaf = parse_file(&path).entries().last().unwrap().id.clone();
+        let line = format!("{}\n", user_line(&format!("ed{trial:06x}"), &leaf, "meanwhile"));
+        let complete = trial % 2 == 0;
+        let bytes = if complete {
+            line.into_bytes()
+        } else {
+            line.as_bytes()[..1 + trial * 7 % (line.len() - 2)].to_vec()
+        };
+        let hook = MeddlingHook { path: path.clone(), bytes: Mutex::new(Some(bytes.clone())) };
+        let extensions = Extensions::new().with(std::sync::Arc::new(hook));
+        let settings = CompactionSettings {
+            keep_recent_tokens: 500,
+            min_turns_to_keep: 0,
+            estimator: "pi".to_owned(),
+            ..CompactionSettings::default()
+        };
+        let estimator = estimator_by_name("pi").unwrap();
+        let compactor = Compactor {
+            summarizer: &OfflineSummarizer,
+            settings: &settings,
+            context_window: 20_000,
+            estimator: estimator.as_ref(),
+            redactor: Default::default(),
+            extensions: &extensions,
+        };
+        let (mut store, _) = SessionStore::open(&path, writing()).unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let result = runtime.block_on(compactor.run(
+            &mut store,
+            &CompactRequest::default(),
+            &CancellationToken::new(),
+            &|_| {},
+        ));
+        drop(store);
+        let after = std::fs::read(&path).unwrap();
+        let mut expected = before.clone();
+        expected.extend_from_slice(&bytes);
+        match result {
+            Ok(outcome)
+                if complete
+                    && after.starts_with(&expected)
+                    && outcome.entry.parent_id == Some(format!("ed{trial:06x}")) =>
+            {
+                outcomes.0 += 1;
+            }
+            Err(CompactError::Changed { .. }) if !complete && after == expected => outcomes.1 += 1,
+            Ok(_) | Err(_) => outcomes.2 += 1,
+        }
+    }
+    assert_eq!(outcomes, (10, 10, 0), "(followed, refused, lost)");
+}
