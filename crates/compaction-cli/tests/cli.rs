@@ -987,8 +987,7 @@ fn a_bad_flag_value_names_the_flag() {
 }
 
 /// The bundled probe sets after 1, 2 and 3 successive offline compactions: every artifact
-/// and constraint probe answered, at least 90% of the others (recall, continuation and
-/// decision probes together).
+/// and constraint probe answered, at least 90% of each other category.
 #[test]
 fn eval_meets_the_targets_on_the_bundled_probe_sets() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/eval");
@@ -1008,7 +1007,6 @@ fn eval_meets_the_targets_on_the_bundled_probe_sets() {
     let report: serde_json::Value = serde_json::from_str(json).unwrap();
     for total in report["totals"].as_array().unwrap() {
         let count = &total["compactions"];
-        let (mut rest_answered, mut rest_all) = (0, 0);
         for (category, score) in total["scores"].as_object().unwrap() {
             let answered = score[0].as_u64().unwrap();
             let all = score[1].as_u64().unwrap();
@@ -1016,13 +1014,9 @@ fn eval_meets_the_targets_on_the_bundled_probe_sets() {
                 "artifact" | "constraint" => {
                     assert_eq!(answered, all, "{category} after {count} compactions: {out}")
                 }
-                _ => {
-                    rest_answered += answered;
-                    rest_all += all;
-                }
+                _ => assert!(answered * 10 >= all * 9, "{category} after {count}: {out}"),
             }
         }
-        assert!(rest_answered * 10 >= rest_all * 9, "after {count}: {rest_answered}/{rest_all}");
     }
     for file in report["files"].as_array().unwrap() {
         for run in file["runs"].as_array().unwrap() {

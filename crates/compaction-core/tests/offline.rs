@@ -218,3 +218,79 @@ fn branch_and_turn_prefix_summaries_of_the_fixture() {
     );
     assert!(prefix.len() < branch.len());
 }
+
+/// The offline summary of a region holds every must-keep fact of that region word for word
+/// (whitespace aside), so a gate checking the facts never has to repair it: at every user
+/// message of the bundled sessions, with a small kept part.
+#[test]
+fn offline_summaries_hold_every_must_keep_fact() {
+    use compaction_core::prepare::{PrepareOptions, prepare_compaction};
+    use compaction_core::tokens::{HeuristicEstimator, TokenEstimator};
+    let sessions = [
+        FIXTURE,
+        include_str!("../../../examples/eval/typescript-npm.jsonl"),
+        include_str!("../../../examples/eval/python-pytest.jsonl"),
+        include_str!("../../../examples/coding-session.jsonl"),
+    ];
+    let normalize = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut checked = 0;
+    for text in sessions {
+        let session = compaction_core::parse_session(text.as_bytes());
+        let leaf = session.leaf().unwrap();
+        let path = session.path(leaf);
+        for &index in path.iter().filter(|&&index| session.entries()[index].role() == Some("user"))
+        {
+            let options = PrepareOptions {
+                keep_recent_tokens: 300,
+                reserve_tokens: 1_000,
+                min_turns_to_keep: 0,
+                max_summary_tokens: 4_000,
+                context_window: 200_000,
+            };
+            let estimate = |message: &AgentMessage| HeuristicEstimator.message_tokens(message);
+            let Ok(preparation) = prepare_compaction(&session, Some(index), options, &estimate, 0)
+            else {
+                continue;
+            };
+            let facts = preparation.must_keep();
+            let history = summary_of(
+                OfflineKind::History,
+                &preparation.messages_to_summarize,
+                preparation.previous_summary.as_deref(),
+                16_000,
+            );
+            let prefix =
+                summary_of(OfflineKind::TurnPrefix, &preparation.turn_prefix_messages, None, 8_000);
+            let summary = normalize(&format!("{history}\n{prefix}"));
+            for path in &facts.modified_files {
+                // A move in the split turn renames files only the history summary knows
+                // under their old names; the summary names the move instead.
+                let moved_in_prefix = prefix.lines().any(|line| {
+                    line.starts_with("- Moved ")
+                        && line.split('`').nth(3).is_some_and(|to| path.starts_with(to))
+                });
+                assert!(
+                    summary.contains(path.as_str()) || moved_in_prefix,
+                    "{path} missing:\n{summary}"
+                );
+            }
+            for constraint in &facts.constraints {
+                assert!(
+                    summary.contains(&normalize(constraint)),
+                    "{constraint} missing:\n{summary}"
+                );
+            }
+            if let Some(request) = &facts.latest_request {
+                assert!(summary.contains(&normalize(request)), "{request} missing:\n{summary}");
+            }
+            if let Some(error) = &facts.unresolved_error {
+                assert!(
+                    summary.contains(&normalize(&error.error_line)),
+                    "{error:?} missing:\n{summary}"
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 20, "{checked}");
+}

@@ -144,11 +144,17 @@ impl Digest {
                     }
                 }
                 let aborted = assistant.stop_reason.as_deref() == Some("aborted");
+                let turn_ends = assistant.stop_reason.as_deref() == Some("stop");
                 if aborted {
                     // The user interrupted (Esc): not a failure, and its calls get no result.
                     self.abandon_pending();
                 } else if !text.trim().is_empty() {
+                    let planned = self.plan.clone();
                     self.observe_assistant_text(&text);
+                    // A reply that ends the turn without a plan closes the earlier plan.
+                    if turn_ends && self.plan == planned {
+                        self.plan.clear();
+                    }
                 }
                 if aborted {
                 } else if assistant.is_failed() {
@@ -207,7 +213,13 @@ impl Digest {
         let statements = std::mem::take(&mut self.turn_statements);
         // A new request makes the previous turn's plan history.
         let stale_plan = std::mem::take(&mut self.plan);
-        if !statements.is_empty() && is_correction(&prose) {
+        let correction = is_correction(&prose);
+        if correction && statements.is_empty() {
+            // The proposal is outside what this digest read (an earlier part of a split
+            // turn): the user's words stay whole, and the next reply is what was done.
+            self.add_constraint(format!("User correction: {}", verbatim_prefix(&prose, 300)));
+            self.after_correction = true;
+        } else if correction {
             let words = verbatim_prefix(&prose, 300);
             self.decisions.retain(|decision| !statements.contains(decision));
             drop(stale_plan);
@@ -243,6 +255,16 @@ impl Digest {
             }
         }
         self.turn_statements.extend(previous.section(Section::NextSteps).iter().cloned());
+        // The earlier part ended on the user's correction: the first reply here answers it.
+        let last_request = previous.section(Section::Goal).iter().rev().find_map(|goal| {
+            goal.strip_prefix("Latest request: ")
+                .or_else(|| goal.strip_prefix("Request of this turn: "))
+        });
+        let answered = previous
+            .section(Section::Decisions)
+            .iter()
+            .any(|decision| decision.starts_with("After the user's correction: "));
+        self.after_correction = !answered && last_request.is_some_and(is_correction);
     }
 
     fn add_constraint(&mut self, constraint: String) {

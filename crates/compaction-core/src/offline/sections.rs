@@ -208,7 +208,12 @@ impl Digest {
                     sections.push(Section::Goal, text.to_owned(), PRIORITY_MAIN_GOAL);
                     have_main_goal = true;
                 }
-                GoalLabel::Latest => carried_latest = Some(text.to_owned()),
+                GoalLabel::Latest => {
+                    // A split turn's request follows the history's latest one.
+                    if let Some(older) = carried_latest.replace(text.to_owned()) {
+                        earlier.push((clip(&older, 200), carried(PRIORITY_FOLLOW_UP)));
+                    }
+                }
                 GoalLabel::Main | GoalLabel::Earlier => {
                     earlier.push((text.to_owned(), carried(PRIORITY_FOLLOW_UP)))
                 }
@@ -223,6 +228,14 @@ impl Digest {
             );
         }
         let fresh_latest = self.latest_request.clone();
+        if !have_main_goal
+            && fresh_latest.is_some()
+            && let Some(old) = carried_latest.take()
+        {
+            // The request of an earlier split turn was the first one recorded: the goal.
+            sections.push(Section::Goal, old, PRIORITY_MAIN_GOAL);
+            have_main_goal = true;
+        }
         match (&fresh_latest, carried_latest) {
             (Some(_), Some(old)) => earlier.push((clip(&old, 200), carried(PRIORITY_FOLLOW_UP))),
             (None, Some(old)) => {
@@ -272,8 +285,17 @@ impl Digest {
         }
 
         // Constraints: carried ones, rejected approaches with the user's words, new ones.
+        // A correction whose proposal was in the earlier part: that part's next steps
+        // were the proposal.
+        let carried_next = carried_items(Section::NextSteps);
         for constraint in carried_items(Section::Constraints) {
-            sections.push_verbatim(Section::Constraints, constraint.clone(), PRIORITY_CONSTRAINT);
+            let unmatched =
+                constraint.starts_with("User correction: ") && !constraint.contains(" (rejected: ");
+            let text = match unmatched && !carried_next.is_empty() {
+                true => format!("{constraint} (rejected: {})", clip(&carried_next.join(" "), 200)),
+                false => constraint.clone(),
+            };
+            sections.push_verbatim(Section::Constraints, text, PRIORITY_CONSTRAINT);
         }
         for rejected in &self.rejected {
             sections.push_verbatim(

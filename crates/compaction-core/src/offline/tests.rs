@@ -758,3 +758,50 @@ fn sentences_never_come_from_json_or_tool_output() {
     assert!(!summary.contains("pi-proxy"), "{summary}");
     assert!(bullets(&summary, "## Constraints & Preferences").is_empty(), "{summary}");
 }
+
+#[test]
+fn a_correction_across_a_compaction_boundary_keeps_the_words_and_names_the_proposal() {
+    // The proposal ended the earlier part; the correction opens this one.
+    let prefix = summarize_offline(&OfflineInput {
+        kind: OfflineKind::TurnPrefix,
+        messages: &[
+            user("No, that's wrong. Keep the stdlib csv module."),
+            assistant("Understood, I'll profile the stdlib reader instead.", &[]),
+        ],
+        previous_summary: None,
+        instructions: None,
+        max_chars: 8_000,
+    });
+    assert!(
+        prefix.contains("- User correction: No, that's wrong. Keep the stdlib csv module.\n"),
+        "{prefix}"
+    );
+    assert!(
+        prefix.contains(
+            "- After the user's correction: Understood, I'll profile the stdlib reader instead."
+        ),
+        "{prefix}"
+    );
+    let previous = format!(
+        "## Goal\n- Make the import faster.\n\n## Next Steps\n- I'll switch to pandas.read_csv.\n\n---\n\n{prefix}"
+    );
+    let merged = summarize_offline(&OfflineInput {
+        kind: OfflineKind::History,
+        messages: &[user("Now add an OFX importer.")],
+        previous_summary: Some(&previous),
+        instructions: None,
+        max_chars: 20_000,
+    });
+    assert!(
+        merged.contains("- User correction: No, that's wrong. Keep the stdlib csv module. (rejected: I'll switch to pandas.read_csv.)"),
+        "{merged}"
+    );
+    let again = summarize_offline(&OfflineInput {
+        kind: OfflineKind::History,
+        messages: &[user("Then document it.")],
+        previous_summary: Some(&merged),
+        instructions: None,
+        max_chars: 20_000,
+    });
+    assert_eq!(again.matches("(rejected:").count(), 1, "{again}");
+}
