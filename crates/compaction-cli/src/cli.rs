@@ -51,6 +51,14 @@ pub enum Command {
     Man,
     /// Replace old tool outputs by placeholders (no LLM call); the originals stay recallable.
     Prune(PruneArgs),
+    /// Print the original content of an entry (a pruned output, a summarized message).
+    Recall(RecallArgs),
+    /// Find text in what the context no longer shows (summarized and pruned entries).
+    Search(SearchArgs),
+    /// Take back the last compaction or prune, append-only, and show what came back.
+    Undo(UndoArgs),
+    /// List every compaction and prune on the path with what each removed.
+    Dropped(DroppedArgs),
     /// Print every effective compaction setting with its value and where it came from
     /// (default, which settings file, environment variable, flag).
     Config(ConfigArgs),
@@ -266,6 +274,61 @@ pub struct EvalArgs {
     /// Print the summary of the last compaction of every run.
     #[arg(long)]
     pub show_summaries: bool,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct RecallArgs {
+    /// The session file (`.jsonl`).
+    pub file: PathBuf,
+    /// The entry id (as placeholders, `search` and `dropped` show it).
+    pub id: String,
+    /// Print JSON (with the entry's exact line) instead of the content.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    #[command(flatten)]
+    pub session: SessionArgs,
+    /// The text to find (case-insensitive, literal).
+    pub query: String,
+    /// At most this many hits.
+    #[arg(long, default_value_t = 20)]
+    pub limit: usize,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct UndoArgs {
+    #[command(flatten)]
+    pub session: SessionArgs,
+    /// Token estimator for the report (`estimator`).
+    #[arg(long, value_name = "NAME")]
+    pub estimator: Option<String>,
+    /// Show what would come back; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Wait for another process writing the session instead of failing.
+    #[arg(long)]
+    pub wait: bool,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct DroppedArgs {
+    #[command(flatten)]
+    pub session: SessionArgs,
+    /// Token estimator (`estimator`).
+    #[arg(long, value_name = "NAME")]
+    pub estimator: Option<String>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,

@@ -1024,3 +1024,64 @@ fn eval_meets_the_targets_on_the_bundled_probe_sets() {
         }
     }
 }
+
+#[test]
+fn prune_then_undo_gives_back_the_earlier_context_and_recall_the_originals() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s.jsonl");
+    std::fs::copy(example("coding-session.jsonl"), &file).unwrap();
+    let rules = [("COMPACTION_PRUNE", r#"{"protectRecentTokens":2000,"minimumSavings":1000}"#)];
+    let context_before = run(&["context", "s.jsonl", "--format", "json"], dir.path());
+    let out = run_with_env(&["prune", "s.jsonl", "--json"], dir.path(), &rules);
+    let pruned = stdout_json(&out);
+    let first = pruned["candidates"][0]["id"].as_str().unwrap().to_owned();
+
+    let stats = stdout_json(&run(&["stats", "s.jsonl", "--json"], dir.path()));
+    assert_eq!(stats["prunedEntries"], pruned["candidates"].as_array().unwrap().len());
+    assert!(stats["prunedTokens"].as_u64().unwrap() > 1000, "{stats}");
+
+    // recall prints the original output; search finds it by its text.
+    let original = std::fs::read_to_string(&file).unwrap();
+    let line: serde_json::Value = original
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|v| v["id"] == first)
+        .unwrap();
+    let text = line["message"]["content"][0]["text"].as_str().unwrap().to_owned();
+    let recalled = run(&["recall", "s.jsonl", &first], dir.path());
+    assert!(recalled.contains(&text), "{recalled}");
+    let word = text.split_whitespace().find(|w| w.len() > 8).unwrap();
+    let found = stdout_json(&run(&["search", "s.jsonl", word, "--json"], dir.path()));
+    assert!(found["hits"].as_array().unwrap().iter().any(|h| h["id"] == first), "{found}");
+
+    let ledger = stdout_json(&run(&["dropped", "s.jsonl", "--json"], dir.path()));
+    assert_eq!(ledger["steps"][0]["kind"], "prune");
+    assert_eq!(ledger["steps"][0]["entries"][0], first.as_str());
+
+    let undo = run(&["undo", "s.jsonl"], dir.path());
+    assert!(undo.starts_with("exit: 0\n") && undo.contains("undid prune"), "{undo}");
+    assert_eq!(run(&["context", "s.jsonl", "--format", "json"], dir.path()), context_before);
+    let again = run(&["undo", "s.jsonl"], dir.path());
+    assert!(again.contains("nothing to undo"), "{again}");
+}
+
+#[test]
+fn undo_of_a_compaction_makes_the_path_before_it_current_for_pi_too() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("offline-coding.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    let before = run(&["context", "s.jsonl", "--format", "json"], dir.path());
+    let args =
+        ["run", "s.jsonl", "--keep-recent", "500", "--min-turns", "0", "--strategy", "summarize"];
+    let out = run(&args, dir.path());
+    assert!(out.contains("appended compaction"), "{out}");
+    let undo = run(&["undo", "s.jsonl", "--json"], dir.path());
+    let report = stdout_json(&undo);
+    assert_eq!(report["undone"], true);
+    assert!(!report["step"]["entries"].as_array().unwrap().is_empty());
+    // The last line is a plain custom entry under the compaction's parent.
+    let text = std::fs::read_to_string(dir.path().join("s.jsonl")).unwrap();
+    let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(last["type"], "custom");
+    assert_eq!(last["customType"], "compaction.undo");
+    assert_eq!(run(&["context", "s.jsonl", "--format", "json"], dir.path()), before);
+}

@@ -24,6 +24,7 @@ pub mod diagnostic;
 pub mod entry;
 pub mod files;
 pub mod generate;
+pub mod ledger;
 pub mod message;
 pub mod migrate;
 pub mod models;

@@ -5,6 +5,7 @@ mod check;
 mod completions;
 mod config;
 mod context;
+mod dropped;
 mod eval;
 mod generate;
 mod leaves;
@@ -12,11 +13,13 @@ mod migrate;
 mod pin;
 mod plan;
 mod prune;
+mod recall;
 mod run;
 mod setup;
 mod stats;
 mod tokens;
 mod tree;
+mod undo;
 
 use std::process::ExitCode;
 
@@ -193,6 +196,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Completions(args) => completions::completions(&args),
         Command::Man => completions::man(),
         Command::Prune(args) => prune::run(&args),
+        Command::Recall(args) => recall::run(&args),
+        Command::Search(args) => recall::search(&args),
+        Command::Undo(args) => undo::run(&args),
+        Command::Dropped(args) => dropped::run(&args),
         Command::Config(args) => config::run(&args),
         Command::Pin(args) => pin::pin(&args),
         Command::Unpin(args) => pin::unpin(&args),

@@ -29,6 +29,10 @@ pub struct Stats {
     pub diagnostics: Vec<Diagnostic>,
     pub estimator: String,
     pub context_tokens: u64,
+    /// Tool outputs the context shows as placeholders (`compaction.prune` entries).
+    pub pruned_entries: usize,
+    /// Estimated tokens those prunes keep out of the context.
+    pub pruned_tokens: u64,
     pub context_window: u64,
     pub context_window_source: super::setup::ChatWindow,
     pub window_scaled_settings: serde_json::Value,
@@ -57,6 +61,19 @@ pub fn collect(
         *context_roles.entry(message.role().to_owned()).or_insert(0) += 1;
     }
     let tokens = context_tokens(session, &context, estimator);
+    let pruned_tokens: u64 = context
+        .pruned
+        .entries()
+        .filter_map(|index| {
+            let original = session.entries()[index].message()?.ok()?;
+            let shown = context.pruned.apply(index, original.clone());
+            Some(
+                estimator
+                    .message_tokens(&original)
+                    .saturating_sub(estimator.message_tokens(&shown)),
+            )
+        })
+        .sum();
     let window = super::setup::chat_window(resolved, None, context.model.as_ref());
     super::setup::fit_to_window(resolved, &window)?;
     let context_window = window.tokens;
@@ -71,6 +88,8 @@ pub fn collect(
         window_scaled_settings: super::plan::scaled_settings(resolved),
         estimator: estimator.name().to_owned(),
         context_tokens: tokens.tokens,
+        pruned_entries: context.pruned.len(),
+        pruned_tokens,
         context_window,
         should_compact: decision.fire,
         trigger_reasons: decision.reasons.iter().map(ToString::to_string).collect(),
@@ -141,6 +160,13 @@ fn print_human(stats: &Stats) {
         stats.context_tokens as f64 * 100.0 / stats.context_window.max(1) as f64,
         stats.estimator
     );
+    if stats.pruned_entries > 0 {
+        println!(
+            "  pruned           {} tool outputs shown as placeholders, about {} tokens out of \
+             the context",
+            stats.pruned_entries, stats.pruned_tokens
+        );
+    }
     println!(
         "  window           {} tokens, from {}",
         stats.context_window, stats.context_window_source.description
