@@ -14,6 +14,7 @@
 //! is never appended; an aborted compaction writes nothing.
 
 pub mod chat;
+pub mod history;
 
 use std::future::Future;
 use std::sync::{Arc, Mutex};
@@ -68,11 +69,14 @@ pub struct HarnessSettings {
     pub max_consecutive_failures: u32,
     /// Capacity of the event channel; slow subscribers miss the oldest events (64).
     pub event_capacity: usize,
+    /// The most characters one `recall` or `search` tool call returns (8000); a longer
+    /// original is paged with `offset`.
+    pub history_tool_max_chars: usize,
 }
 
 impl Default for HarnessSettings {
     fn default() -> Self {
-        Self { max_consecutive_failures: 3, event_capacity: 64 }
+        Self { max_consecutive_failures: 3, event_capacity: 64, history_tool_max_chars: 8000 }
     }
 }
 

@@ -262,3 +262,49 @@ async fn a_process_extension_cancels_a_prune_through_the_protocol() {
     assert_eq!(reason, "cache is warm");
     assert_eq!(std::fs::read(&path).unwrap(), before);
 }
+
+#[tokio::test]
+async fn the_harness_prunes_reports_it_and_the_model_can_recall_and_search() {
+    use compaction::harness::history::{RECALL_TOOL, history_tools};
+    use compaction::harness::{ChatModel, CompactingSession, HarnessEvent, HarnessSettings};
+    let (_dir, path) = copy();
+    let store = SessionStore::open(&path, OpenOptions::for_writing()).unwrap().0;
+    let mut session = CompactingSession::with_harness_settings(
+        store,
+        settings(),
+        ChatModel::new("test", "m", Some(44_000)),
+        Box::new(Recording::default()),
+        estimator_by_name("heuristic").unwrap(),
+        HarnessSettings { history_tool_max_chars: 300, ..HarnessSettings::default() },
+    );
+    let mut events = session.subscribe();
+    let context = session.prepare_next_turn().await.unwrap();
+    let mut pruned = None;
+    while let Ok(event) = events.try_recv() {
+        if let HarnessEvent::Pruned(event) = event {
+            pruned = Some(event);
+        }
+    }
+    let pruned = pruned.expect("a Pruned event");
+    assert!(pruned.tokens_after < pruned.tokens_before);
+    assert_eq!(session.leaf_id(), Some(pruned.entry.id.as_str()));
+    let text = serde_json::to_string(&context).unwrap();
+    let id = &pruned.entry_ids[0];
+    assert!(text.contains(&format!("recall entry {id}")), "the context names the id");
+
+    assert_eq!(history_tools()[0].name, RECALL_TOOL);
+    let original = compaction_core::recall::recall(session.store().session(), id).unwrap().text;
+    let recalled = session.recall(&serde_json::json!({ "id": id }));
+    if original.chars().count() <= 300 {
+        assert_eq!(recalled, original);
+    } else {
+        let first: String = original.chars().take(300).collect();
+        assert!(recalled.starts_with(&first), "{recalled}");
+        assert!(recalled.contains("offset 300"), "{recalled}");
+    }
+    assert!(session.recall(&serde_json::json!({})).contains("needs an `id`"));
+    let word = original.split_whitespace().find(|w| w.len() > 8).unwrap();
+    let found = session.search(&serde_json::json!({ "query": word }));
+    assert!(found.chars().count() <= 300 + 80, "capped: {found}");
+    assert!(found.contains("pruned"), "{found}");
+}
