@@ -3,7 +3,7 @@
 run from this directory).
 
 Each is a linear pi v3 session of the shape real sessions have and summaries get wrong: a
-slash command, user constraints and preferences in passing, an assistant proposal the user
+slash command, a pinned instruction, user constraints and preferences in passing, an assistant proposal the user
 rejects and that is reverted, a turn the user aborts (one tool call never gets a result),
 renames and deletions through bash, failing then passing tests, errors the user pastes into
 a message, read-only greps (one finding nothing), and a failure still open at the end.
@@ -86,6 +86,9 @@ def typescript():
     s = Session("typescript-npm", "/home/dev/palette-studio", "claude-sonnet-4-5")
     s.user("/mode")
     s.assistant("Mode switched to default.")
+    # `compaction pin --text …`: an instruction that reaches the model after every compaction.
+    s.add("custom", customType="compaction.pin",
+          data={"text": "Run npm test before saying a task is done, and paste the summary line."})
     s.user("The JSON export of palettes is broken: exported colors come out as palette indices "
            "instead of colors. Fix `exportPalette` in src/export/palette.ts. Use rgb values, no "
            "indices. And no console logs in the final code, please.")

@@ -294,3 +294,17 @@ fn offline_summaries_hold_every_must_keep_fact() {
     }
     assert!(checked > 20, "{checked}");
 }
+
+/// A user message holding pasted tool output (JSON fragments of a tool result) and a bare
+/// `ls`: nothing of it becomes a constraint or the latest request.
+#[test]
+fn pasted_tool_output_snapshot() {
+    let pasted = "No fixes applied.\n\n> @mariozechner/pi-proxy@0.14.2 check\n> biome check .\n\n\
+                  \"}],\"isError\":false,\"timestamp\":1765200000000}";
+    let messages = vec![
+        AgentMessage::user_text("Run the checks in the proxy package and fix what they report."),
+        AgentMessage::user_text(pasted),
+        AgentMessage::user_text("ls"),
+    ];
+    insta::assert_snapshot!("offline_pasted_tool_output", summarize_offline(&input(&messages)));
+}

@@ -318,7 +318,10 @@ impl Digest {
         paths: impl IntoIterator<Item = &'a String>,
     ) -> BTreeSet<String> {
         let mut out: BTreeSet<String> = paths.into_iter().cloned().collect();
-        for effect in &self.effects {
+        // The previous summary's own moves and deletions first (a split turn's part may
+        // have moved files its history part lists), then this digest's.
+        let recorded = self.previous.as_ref().map(previous_effects).unwrap_or_default();
+        for effect in recorded.iter().chain(&self.effects) {
             match effect {
                 FileEffect::Moved { from, to } => {
                     let moved: Vec<String> =
@@ -647,6 +650,26 @@ pub(super) fn command_argument(arguments: &Value) -> Option<String> {
         .find_map(|key| arguments.get(*key).and_then(Value::as_str))
         .map(one_line)
         .filter(|command| !command.is_empty())
+}
+
+/// The moves and deletions a previous summary records as Done items
+/// ("Moved `a` to `b`", "Deleted `x`").
+fn previous_effects(previous: &PreviousSummary) -> Vec<FileEffect> {
+    use super::sections::Section;
+    previous
+        .section(Section::Done)
+        .iter()
+        .filter_map(|item| {
+            let spans = backticked(item);
+            if item.starts_with("Moved ") && spans.len() == 2 {
+                Some(FileEffect::Moved { from: spans[0].to_owned(), to: spans[1].to_owned() })
+            } else if item.starts_with("Deleted ") && spans.len() == 1 {
+                Some(FileEffect::Deleted { path: spans[0].to_owned() })
+            } else {
+                None
+            }
+        })
+        .collect()
 }
 
 /// Whether `path` is `base` or lies under the directory `base`.

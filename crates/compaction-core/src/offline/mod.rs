@@ -81,6 +81,7 @@ pub(crate) fn key_facts(messages: &[AgentMessage], previous_summary: Option<&str
     if let Some(previous) = &previous {
         digest.seed_proposals(previous);
     }
+    digest.previous = previous.clone();
     for message in messages {
         digest.observe(message);
     }

@@ -6,7 +6,7 @@
 use super::sections::Section;
 use super::text::*;
 
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub(super) struct PreviousSummary {
     /// Bullets per section, in their order (index = `Section::index`).
     pub(super) items: [Vec<String>; 8],
@@ -20,6 +20,8 @@ impl PreviousSummary {
     pub(super) fn parse(text: &str) -> Self {
         let mut parsed = PreviousSummary::default();
         let mut current: Option<(Section, Option<String>)> = None;
+        let mut must_keep = false;
+        let mut in_pin = false;
         let mut recognised = false;
         let mut file_list: Option<bool> = None; // Some(true) = modified, Some(false) = read.
         let mut loose = Vec::new();
@@ -45,6 +47,40 @@ impl PreviousSummary {
                     let list =
                         if modified { &mut parsed.modified_files } else { &mut parsed.read_files };
                     list.push(trimmed.to_owned());
+                }
+                continue;
+            }
+            // The quality gate's "Must Keep" section: its facts go back to their sections;
+            // pinned instructions reach the context on their own and are not carried.
+            if trimmed == "<pinned-instruction>" {
+                in_pin = true;
+                continue;
+            }
+            if in_pin {
+                in_pin = trimmed != "</pinned-instruction>";
+                continue;
+            }
+            if let Some(title) = trimmed.strip_prefix('#') {
+                let title = title.trim_start_matches('#').trim().trim_end_matches(':');
+                must_keep = title.eq_ignore_ascii_case("must keep");
+                if must_keep {
+                    current = None;
+                    recognised = true;
+                    continue;
+                }
+            }
+            if must_keep {
+                let bullet = strip_bullet(trimmed);
+                let unquote = |text: &str| text.trim().trim_matches('"').to_owned();
+                if let Some(path) = bullet.strip_prefix("Modified: ") {
+                    parsed.modified_files.extend(backticked(path).into_iter().map(str::to_owned));
+                } else if let Some(text) = bullet.strip_prefix("Constraint (user's words): ") {
+                    parsed.items[Section::Constraints.index()].push(unquote(text));
+                } else if let Some(text) = bullet.strip_prefix("Latest request: ") {
+                    parsed.items[Section::Goal.index()]
+                        .push(format!("Latest request: {}", unquote(text)));
+                } else if let Some(text) = bullet.strip_prefix("Unresolved failure: ") {
+                    parsed.items[Section::Blocked.index()].push(text.to_owned());
                 }
                 continue;
             }

@@ -805,3 +805,42 @@ fn a_correction_across_a_compaction_boundary_keeps_the_words_and_names_the_propo
     });
     assert_eq!(again.matches("(rejected:").count(), 1, "{again}");
 }
+
+#[test]
+fn a_move_recorded_in_the_previous_summary_renames_its_listed_files() {
+    let previous = "## Progress\n### Done\n- Moved `ledger/importers` to `ledger/io`\n\n\
+                    ## Critical Context\n- Modified files: `ledger/cli.py`, `ledger/importers/csv_import.py`";
+    let summary = summarize_offline(&OfflineInput {
+        kind: OfflineKind::History,
+        messages: &[user("Add an OFX importer.")],
+        previous_summary: Some(previous),
+        instructions: None,
+        max_chars: 20_000,
+    });
+    assert!(
+        summary.contains("- Modified files: `ledger/cli.py`, `ledger/io/csv_import.py`\n"),
+        "{summary}"
+    );
+}
+
+#[test]
+fn the_gates_must_keep_section_goes_back_to_its_sections_and_pins_are_not_carried() {
+    let previous = "## Goal\n- Ship it.\n\n## Must Keep\n- Modified: `src/a.ts`\n\
+                    - Constraint (user's words): \"Never change the file format.\"\n\
+                    - Pinned instruction:\n\n<pinned-instruction>\nRun npm test first.\n</pinned-instruction>";
+    let summary = summarize_offline(&OfflineInput {
+        kind: OfflineKind::History,
+        messages: &[user("Add the CSV export.")],
+        previous_summary: Some(previous),
+        instructions: None,
+        max_chars: 20_000,
+    });
+    assert!(summary.contains("- Modified files: `src/a.ts`\n"), "{summary}");
+    assert!(
+        bullets(&summary, "## Constraints & Preferences")
+            .contains(&"Never change the file format.".to_owned()),
+        "{summary}"
+    );
+    assert!(!summary.contains("pinned") && !summary.contains("Run npm test first"), "{summary}");
+    assert!(!summary.contains("Must Keep"), "{summary}");
+}
