@@ -1085,3 +1085,21 @@ fn undo_of_a_compaction_makes_the_path_before_it_current_for_pi_too() {
     assert_eq!(last["customType"], "compaction.undo");
     assert_eq!(run(&["context", "s.jsonl", "--format", "json"], dir.path()), before);
 }
+
+#[test]
+fn eval_names_the_file_and_problem_of_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = fixture("v1-legacy.jsonl").display().to_string();
+    let probes = format!(
+        r#"{{"session":"{old}","probes":[{{"category":"recall","question":"q","expect":["x"]}}]}}"#
+    );
+    std::fs::write(dir.path().join("old.probes.json"), probes).unwrap();
+    let out = run(&["eval", "old.probes.json"], dir.path());
+    assert!(out.starts_with("exit: 2\n") && out.contains("run `compaction migrate"), "{out}");
+    let bad =
+        r#"{"session":"s.jsonl","probes":[{"category":"vibes","question":"q","expect":["x"]}]}"#;
+    std::fs::write(dir.path().join("bad.probes.json"), bad).unwrap();
+    let out = run(&["eval", "bad.probes.json"], dir.path());
+    assert!(out.starts_with("exit: 2\n"), "{out}");
+    assert!(out.contains("bad.probes.json: probe 1 has category `vibes`"), "{out}");
+}

@@ -177,6 +177,15 @@ fn read_path_lines(path: &Path) -> anyhow::Result<PathLines> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| CommandError::io(format!("cannot read {}", path.display()), e))?;
     let header = text.lines().next().unwrap_or_default().to_owned();
+    let version = session.source_version();
+    if version != compaction_core::entry::CURRENT_VERSION {
+        // Stages are replayed from the file's own lines, which must carry ids and parents.
+        return Err(CommandError::usage(format!(
+            "{}: a version {version} session; run `compaction migrate {}` first",
+            path.display(),
+            path.display()
+        )));
+    }
     let Some(leaf) = session.leaf() else {
         return Err(CommandError::usage(format!("{}: the session has no entries", path.display())));
     };
