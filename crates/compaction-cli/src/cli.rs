@@ -576,4 +576,20 @@ mod tests {
             .collect();
         assert!(missing.is_empty(), "commands without --json: {missing:?}");
     }
+
+    /// Every command with `--json` documents its output in `docs/json/<command>.schema.json`
+    /// (the CLI tests validate real output against them).
+    #[test]
+    fn every_json_command_has_a_schema() {
+        let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/json");
+        let command = Cli::command();
+        let missing: Vec<&str> = command
+            .get_subcommands()
+            .filter(|sub| sub.get_arguments().any(|arg| arg.get_id() == "json"))
+            .map(clap::Command::get_name)
+            .filter(|name| !docs.join(format!("{name}.schema.json")).is_file())
+            .collect();
+        assert!(missing.is_empty(), "commands without a schema in docs/json: {missing:?}");
+        assert!(docs.join("error.schema.json").is_file());
+    }
 }

@@ -629,6 +629,8 @@ fn json_output_of_every_command_matches_its_schema() {
         ("run", &["run", "offline-coding.jsonl", "--keep-recent", "500", "--json"], tmp),
         ("run", &["run", "offline-coding.jsonl", "--keep-recent", "500", "--json"], tmp),
         ("config", &["config", "--json", "--keep-recent", "500"], tmp),
+        ("prune", &["prune", "offline-coding.jsonl", "--dry-run", "--json"], tmp),
+        ("prune", &["prune", "offline-coding.jsonl", "--json"], tmp),
         ("error", &["stats", "no-such-file.jsonl", "--json"], &fixtures),
         ("error", &["plan", "small-linear.jsonl", "--json", "--bogus"], &fixtures),
         ("error", &["plan", "small-linear.jsonl", "--json", "--reserve", "999999"], &fixtures),

@@ -55,7 +55,7 @@ pub fn run(args: &PruneArgs) -> anyhow::Result<ExitStatus> {
             if args.json {
                 let mut report = report(&outcome.plan, Some(&outcome.entry.id));
                 if let Value::Object(fields) = &mut report {
-                    fields.insert("tokensAfter".into(), json!(outcome.tokens_after));
+                    fields.insert("estimatedTokensAfter".into(), json!(outcome.tokens_after));
                 }
                 print_json(&report)?;
             } else {
