@@ -592,6 +592,7 @@ fn json_output_of_every_command_matches_its_schema() {
     }
     std::fs::write(dir.path().join("text.txt"), "plain text, not a session\n").unwrap();
     let tmp = dir.path();
+    let eval_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/eval");
     let cases: Vec<(&str, &[&str], &Path)> = vec![
         ("stats", &["stats", "small-linear.jsonl", "--json"], &fixtures),
         ("stats", &["stats", "damaged.jsonl", "--json", "--context-window", "8192"], &fixtures),
@@ -629,6 +630,7 @@ fn json_output_of_every_command_matches_its_schema() {
         ("run", &["run", "offline-coding.jsonl", "--keep-recent", "500", "--json"], tmp),
         ("run", &["run", "offline-coding.jsonl", "--keep-recent", "500", "--json"], tmp),
         ("config", &["config", "--json", "--keep-recent", "500"], tmp),
+        ("eval", &["eval", "small-linear.probes.json", "--compactions", "1", "--json"], &eval_dir),
         ("prune", &["prune", "offline-coding.jsonl", "--dry-run", "--json"], tmp),
         ("prune", &["prune", "offline-coding.jsonl", "--json"], tmp),
         ("error", &["stats", "no-such-file.jsonl", "--json"], &fixtures),
