@@ -103,7 +103,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
                     "entryId": pruned.entry.id,
                     "entries": pruned.plan.candidates.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(),
                     "tokensBefore": pruned.tokens_before,
-                    "tokensAfter": pruned.tokens_after,
+                    "estimatedTokensAfter": pruned.tokens_after,
                 })
             });
             if args.json {
