@@ -630,6 +630,9 @@ fn json_output_of_every_command_matches_its_schema() {
         ("run", &["run", "offline-coding.jsonl", "--keep-recent", "500", "--json"], tmp),
         ("run", &["run", "offline-coding.jsonl", "--keep-recent", "500", "--json"], tmp),
         ("config", &["config", "--json", "--keep-recent", "500"], tmp),
+        ("pin", &["pin", "branch-two.jsonl", "--text", "Keep the API stable.", "--json"], tmp),
+        ("pin", &["pin", "branch-two.jsonl", "--entry", "e80776cc", "--json"], tmp),
+        ("unpin", &["unpin", "branch-two.jsonl", "e80776cc", "--json"], tmp),
         ("eval", &["eval", "small-linear.probes.json", "--compactions", "1", "--json"], &eval_dir),
         ("prune", &["prune", "offline-coding.jsonl", "--dry-run", "--json"], tmp),
         ("prune", &["prune", "offline-coding.jsonl", "--json"], tmp),
@@ -718,7 +721,7 @@ fn pin_and_unpin_show_in_context_and_refusals_write_nothing() {
         out.split("--- stdout\n").nth(1).unwrap().split("--- stderr").next().unwrap(),
     )
     .unwrap();
-    let pin_id = json["pinId"].as_str().unwrap().to_owned();
+    let pin_id = json["entryId"].as_str().unwrap().to_owned();
     assert_eq!(json["activePins"][0]["sourceEntryId"], "42550013");
     let out = run(&["pin", "s.jsonl", "--text", "Never change the file format."], dir.path());
     assert!(out.starts_with("exit: 0\n") && out.contains("(2 active pins)"), "{out}");

@@ -37,7 +37,7 @@ pub fn pin(args: &PinArgs) -> anyhow::Result<ExitStatus> {
     let pins =
         compaction_core::pins::active_pins(store.session(), store.session().index_of(&entry.id));
     if args.json {
-        print_json(&json!({"pinned": true, "pinId": entry.id, "activePins": pins}))?;
+        print_json(&json!({"pinned": true, "entryId": entry.id, "activePins": pins}))?;
     } else {
         println!(
             "{file}: pinned {} ({} active pin{})",
