@@ -85,7 +85,9 @@ impl BranchPreparation {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BranchDetails {
+    /// Files the branch read and did not modify.
     pub read_files: Vec<String>,
+    /// Files the branch wrote or edited.
     pub modified_files: Vec<String>,
 }
 

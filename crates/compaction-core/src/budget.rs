@@ -43,9 +43,13 @@ impl SummarizerBudget {
      {carried_summary_tokens} tokens of carried summary"
 )]
 pub struct NoRoomForTranscript {
+    /// The summary model's window.
     pub context_window: u64,
+    /// Tokens of the prompt text around the transcript.
     pub prompt_tokens: u64,
+    /// Tokens reserved for the summary.
     pub max_output_tokens: u64,
+    /// Tokens of the running summary carried into the request.
     pub carried_summary_tokens: u64,
 }
 

@@ -40,7 +40,9 @@ pub enum ContextItemKind {
 /// One item of the context: an entry index and how it contributes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ContextItem {
+    /// Index of the entry in the session.
     pub entry: usize,
+    /// How the entry enters the context.
     pub kind: ContextItemKind,
 }
 
@@ -48,7 +50,9 @@ pub struct ContextItem {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ModelRef {
+    /// The provider's name.
     pub provider: String,
+    /// The model id.
     pub model_id: String,
 }
 

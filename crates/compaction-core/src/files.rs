@@ -16,8 +16,11 @@ use crate::message::AgentMessage;
 /// Paths read, written and edited.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FileOperations {
+    /// Paths given to `read`.
     pub read: BTreeSet<String>,
+    /// Paths given to `write`.
     pub written: BTreeSet<String>,
+    /// Paths given to `edit`.
     pub edited: BTreeSet<String>,
 }
 

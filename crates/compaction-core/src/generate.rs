@@ -523,6 +523,7 @@ const FIXED_BYTES_PER_ENTRY: f64 = 838.0;
 const TOOL_OUTPUT_SHARE: f64 = 0.301;
 
 impl SessionGenerator {
+    /// A generator drawing from `options` (deterministic for a seed).
     pub fn new(options: GenerateOptions) -> SessionGenerator {
         let mut rng = Rng(options.seed ^ 0x5EED_0F5E_5510_0000);
         let tool_output_mean = (((options.average_entry_bytes as f64) - FIXED_BYTES_PER_ENTRY)

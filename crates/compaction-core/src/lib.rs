@@ -16,6 +16,8 @@
 //! assert_eq!(context.items.len(), 1);
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod branch;
 pub mod budget;
 pub mod context;

@@ -140,6 +140,7 @@ pub struct SessionParser {
 }
 
 impl SessionParser {
+    /// A parser with these limits; feed it with `push_bytes` and take the session with `finish`.
     pub fn new(options: ParseOptions) -> Self {
         SessionParser {
             options,

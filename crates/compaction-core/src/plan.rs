@@ -18,13 +18,16 @@ use crate::trigger::{TriggerDecision, should_compact};
 
 /// What a plan is computed with.
 pub struct PlanInputs<'a> {
+    /// The resolved compaction settings.
     pub settings: &'a CompactionSettings,
     /// The chat model's context window (trigger and kept-part limits).
     pub context_window: u64,
     /// The summary model's context window; `None` when the summarizer has no window
     /// (the offline summarizer), so transcripts are not split.
     pub summary_window: Option<u64>,
+    /// Counts the tokens of messages and transcripts.
     pub estimator: &'a dyn TokenEstimator,
+    /// How transcripts are rendered (truncation, redaction).
     pub serialize: &'a SerializeOptions,
     /// Custom instructions (they take room in every request).
     pub instructions: Option<&'a str>,
@@ -43,6 +46,7 @@ impl std::fmt::Debug for PlanInputs<'_> {
 /// A compaction ready to run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlannedCompaction {
+    /// What to summarize and where the cut is.
     pub preparation: CompactionPreparation,
     /// Transcript chunks of the history, in order; each updates the running summary.
     pub history_chunks: Vec<String>,
@@ -62,8 +66,10 @@ impl PlannedCompaction {
 /// Why a plan cannot run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PlanError {
+    /// The session has nothing to compact at this leaf.
     #[error(transparent)]
     NothingToCompact(#[from] NothingToCompact),
+    /// The summary model's window cannot hold a request.
     #[error(transparent)]
     NoRoom(#[from] NoRoomForTranscript),
 }
@@ -71,10 +77,15 @@ pub enum PlanError {
 /// A dry run at one leaf.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompactionPlan {
+    /// The context at the leaf, as it is now.
     pub context: SessionContext,
+    /// The context's tokens and how they were counted.
     pub context_tokens: ContextTokens,
+    /// The chat model's context window used for the decision.
     pub context_window: u64,
+    /// Whether compaction is due, and why.
     pub trigger: TriggerDecision,
+    /// The compaction to run, or why none can run.
     pub compaction: Result<PlannedCompaction, PlanError>,
 }
 

@@ -18,10 +18,15 @@ use crate::session::Session;
 /// The knobs preparation needs (resolved from the compaction settings).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PrepareOptions {
+    /// Tokens of recent messages kept verbatim.
     pub keep_recent_tokens: u64,
+    /// Tokens kept free for the model's reply.
     pub reserve_tokens: u64,
+    /// User turns kept verbatim when they fit.
     pub min_turns_to_keep: usize,
+    /// The summary's output budget.
     pub max_summary_tokens: u64,
+    /// The chat model's context window.
     pub context_window: u64,
 }
 
@@ -49,7 +54,12 @@ pub enum NothingToCompact {
         "nothing older than the kept part: the region's {region_tokens} tokens fit in the \
          {keep_recent_tokens} recent tokens kept verbatim"
     )]
-    NothingToSummarize { region_tokens: u64, keep_recent_tokens: u64 },
+    NothingToSummarize {
+        /// Tokens of the region that could be compacted.
+        region_tokens: u64,
+        /// The recent tokens kept verbatim.
+        keep_recent_tokens: u64,
+    },
 }
 
 /// The data a compaction is built from.

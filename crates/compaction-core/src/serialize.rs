@@ -170,6 +170,7 @@ impl Redactor {
 pub struct SerializeOptions {
     /// Tool results and thinking longer than this many characters are cut.
     pub tool_result_max_chars: usize,
+    /// Removes secrets from everything rendered.
     pub redactor: Redactor,
 }
 

@@ -66,7 +66,9 @@ pub struct MalformedLine {
 /// How the file's lines were written.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct LineStyle {
+    /// The file starts with a UTF-8 byte order mark.
     pub bom: bool,
+    /// Lines end with CRLF.
     pub crlf: bool,
 }
 
@@ -244,6 +246,7 @@ impl Session {
         Ok(())
     }
 
+    /// The header, when the first line is a readable session header.
     pub fn header(&self) -> Option<&Header> {
         self.header.as_ref()
     }
@@ -263,18 +266,22 @@ impl Session {
         self.migrated
     }
 
+    /// Every usable entry, in file order.
     pub fn entries(&self) -> &[Entry] {
         &self.entries
     }
 
+    /// Lines that could not be used, kept verbatim for repair and migration.
     pub fn malformed(&self) -> &[MalformedLine] {
         &self.malformed
     }
 
+    /// Every problem found while reading, with its line.
     pub fn diagnostics(&self) -> &[Diagnostic] {
         &self.diagnostics
     }
 
+    /// How the file's lines were written (BOM, CRLF), so appends match.
     pub fn line_style(&self) -> LineStyle {
         self.style
     }
@@ -284,6 +291,7 @@ impl Session {
         self.by_id.get(&self.entries, id)
     }
 
+    /// The entry with this id.
     pub fn get(&self, id: &str) -> Option<&Entry> {
         self.index_of(id).map(|index| &self.entries[index])
     }

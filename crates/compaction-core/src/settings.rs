@@ -162,13 +162,32 @@ pub enum SettingsError {
     /// The value has the wrong type or does not parse (e.g. a negative budget). Shown with
     /// its source: the file, the environment variable, or `flag`.
     #[error("{}: `{key}`: {message}", origin.describe_for(key))]
-    Malformed { origin: SettingSource, key: String, message: String },
+    Malformed {
+        /// Where the value came from.
+        origin: SettingSource,
+        /// The setting's key.
+        key: String,
+        /// What is wrong with the value.
+        message: String,
+    },
     /// The value parses but is out of range, alone or together with another setting.
     #[error("{}: `{key}`: {message}", origin.describe_for(key))]
-    Invalid { origin: SettingSource, key: String, message: String },
+    Invalid {
+        /// Where the value came from.
+        origin: SettingSource,
+        /// The setting's key.
+        key: String,
+        /// What is wrong with the value.
+        message: String,
+    },
     /// The settings file is not JSON, or `compaction` is not an object.
     #[error("{origin}: {message}")]
-    File { origin: SettingSource, message: String },
+    File {
+        /// The file.
+        origin: SettingSource,
+        /// What is wrong with it.
+        message: String,
+    },
     /// Budgets set explicitly are not below the context window (all of them at once).
     #[error("{}", describe_misfit(*.window, .window_from, .conflicts))]
     BudgetsExceedWindow {
@@ -366,28 +385,51 @@ fn edit_distance(a: &str, b: &str) -> usize {
 /// `Some(None)` clears the value (JSON `null`, or `none` in the environment).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SettingsPatch {
+    /// `enabled`, when this layer sets it.
     pub enabled: Option<bool>,
+    /// `reserveTokens`, when this layer sets it.
     pub reserve_tokens: Option<u64>,
+    /// `keepRecentTokens`, when this layer sets it.
     pub keep_recent_tokens: Option<u64>,
+    /// `threshold`, when this layer sets it.
     pub threshold: Option<f64>,
+    /// `minTurnsToKeep`, when this layer sets it.
     pub min_turns_to_keep: Option<u64>,
+    /// `maxSummaryTokens`, when this layer sets it.
     pub max_summary_tokens: Option<u64>,
+    /// `branchMaxSummaryTokens`, when this layer sets it.
     pub branch_max_summary_tokens: Option<u64>,
+    /// `summaryModel`, when this layer sets it.
     pub summary_model: Option<Option<String>>,
+    /// `preserveSystemPrompt`, when this layer sets it.
     pub preserve_system_prompt: Option<bool>,
+    /// `preserveTools`, when this layer sets it.
     pub preserve_tools: Option<bool>,
+    /// `preserveRecentFiles`, when this layer sets it.
     pub preserve_recent_files: Option<u64>,
+    /// `estimator`, when this layer sets it.
     pub estimator: Option<String>,
+    /// `summaryLanguage`, when this layer sets it.
     pub summary_language: Option<Option<String>>,
+    /// `toolResultMaxChars`, when this layer sets it.
     pub tool_result_max_chars: Option<u64>,
+    /// `maxMessages`, when this layer sets it.
     pub max_messages: Option<Option<u64>>,
+    /// `contextWindow`, when this layer sets it.
     pub context_window: Option<Option<u64>>,
+    /// `strategy`, when this layer sets it.
     pub strategy: Option<crate::prune::Strategy>,
+    /// `prune`, when this layer sets it.
     pub prune: Option<crate::prune::PruneSettings>,
+    /// `summaryContextWindow`, when this layer sets it.
     pub summary_context_window: Option<Option<u64>>,
+    /// `timeoutSeconds`, when this layer sets it.
     pub timeout_seconds: Option<u64>,
+    /// `strictQuality`, when this layer sets it.
     pub strict_quality: Option<bool>,
+    /// `restoreFileTokens`, when this layer sets it.
     pub restore_file_tokens: Option<u64>,
+    /// `restoreTotalTokens`, when this layer sets it.
     pub restore_total_tokens: Option<u64>,
 }
 

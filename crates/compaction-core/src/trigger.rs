@@ -17,11 +17,26 @@ use crate::settings::CompactionSettings;
 #[serde(rename_all = "camelCase", tag = "rule")]
 pub enum TriggerReason {
     /// pi's rule: the context leaves less than `reserveTokens` of the window.
-    Reserve { tokens: u64, limit: u64 },
+    Reserve {
+        /// The context's tokens.
+        tokens: u64,
+        /// The window minus `reserveTokens`.
+        limit: u64,
+    },
     /// The context fills at least `threshold` of the window.
-    Ratio { ratio: f64, threshold: f64 },
+    Ratio {
+        /// The context's share of the window.
+        ratio: f64,
+        /// The configured `threshold`.
+        threshold: f64,
+    },
     /// The context holds at least `maxMessages` messages.
-    MessageCount { messages: u64, max: u64 },
+    MessageCount {
+        /// Messages in the context.
+        messages: u64,
+        /// The configured `maxMessages`.
+        max: u64,
+    },
 }
 
 impl fmt::Display for TriggerReason {
@@ -46,7 +61,9 @@ impl fmt::Display for TriggerReason {
 /// The trigger's verdict.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct TriggerDecision {
+    /// Whether compaction is due.
     pub fire: bool,
+    /// Every rule that fired.
     pub reasons: Vec<TriggerReason>,
 }
 
