@@ -99,7 +99,14 @@ pub struct CompactRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub enum CompactionProgress {
     /// A summarizer call starts (`call` counts from 1 up to `calls`).
-    Call { call: usize, calls: usize, kind: SummaryKind },
+    Call {
+        /// This call, counting from 1.
+        call: usize,
+        /// All calls the run will make.
+        calls: usize,
+        /// Which kind it is.
+        kind: SummaryKind,
+    },
     /// Progress inside a summarizer call.
     Summarizer(SummaryProgress),
     /// The quality gate rejected the summary; it is written again once, told what is
@@ -151,10 +158,22 @@ pub enum CompactError {
         "nothing worth pruning: the old tool outputs would save {saved} tokens, less than \
          the {minimum} a prune needs (prune.minimumSavings)"
     )]
-    NothingToPrune { saved: u64, minimum: u64 },
+    NothingToPrune {
+        /// Tokens the prune saves.
+        saved: u64,
+        /// The smallest saving worth a prune.
+        minimum: u64,
+    },
     /// An extension cancelled the compaction (not a failure: callers usually exit 0).
     #[error("compaction cancelled by extension `{extension}`: {reason}")]
-    Cancelled { reason: String, extension: String, warnings: Vec<ExtensionWarning> },
+    Cancelled {
+        /// Why, in words for the user.
+        reason: String,
+        /// The name of the extension.
+        extension: String,
+        /// Extensions that failed and were skipped.
+        warnings: Vec<ExtensionWarning>,
+    },
     /// The summary model's window cannot hold a request.
     #[error(transparent)]
     NoRoom(#[from] compaction_core::budget::NoRoomForTranscript),
@@ -169,7 +188,12 @@ pub enum CompactError {
         "compaction refused: the context would grow from {before} to about {after} tokens \
          (the summary plus the kept messages); lower keepRecentTokens or maxSummaryTokens"
     )]
-    NotReducing { before: u64, after: u64 },
+    NotReducing {
+        /// Context tokens before.
+        before: u64,
+        /// Estimated context tokens after.
+        after: u64,
+    },
     /// The compaction did not finish within its deadline (`timeoutSeconds`); the
     /// summarizer requests under way were abandoned and nothing was written.
     #[error("{}", DeadlineText("the compaction", *.limit))]
@@ -186,7 +210,12 @@ pub enum CompactError {
         "session {path} changed while it was being compacted: {reason}; nothing was written, \
          run the compaction again"
     )]
-    Changed { path: std::path::PathBuf, reason: String },
+    Changed {
+        /// The session file (or other file) concerned.
+        path: std::path::PathBuf,
+        /// Why, in words for the user.
+        reason: String,
+    },
     /// The quality gate rejected the summary twice and `strictQuality` is on.
     #[error(
         "the summary was rejected {attempts} time{}: {}",
@@ -237,10 +266,13 @@ struct SummarizeStage {
 
 /// Everything a compaction needs besides the session.
 pub struct Compactor<'a> {
+    /// Writes the summaries.
     pub summarizer: &'a dyn Summarizer,
+    /// The compaction settings in effect.
     pub settings: &'a CompactionSettings,
     /// The chat model's context window.
     pub context_window: u64,
+    /// Counts tokens.
     pub estimator: &'a dyn TokenEstimator,
     /// Secrets to redact besides the built-in patterns (API keys in use).
     pub redactor: Redactor,
@@ -956,15 +988,19 @@ struct Gated {
 /// A sequence of summarizer calls over the chunks of one transcript.
 #[derive(Debug, Clone)]
 pub struct ChunkJob<'a> {
+    /// Which kind it is.
     pub kind: SummaryKind,
+    /// Transcript chunks, in order.
     pub chunks: &'a [String],
     /// The structured messages behind the chunks (given to the first call).
     pub messages: &'a [compaction_core::AgentMessage],
     /// The summary the first chunk updates.
     pub previous_summary: Option<String>,
+    /// Custom instructions for the summary.
     pub instructions: Option<&'a str>,
     /// Use `instructions` as the task prompt instead of appending them.
     pub replace_instructions: bool,
+    /// The output budget in tokens.
     pub max_output_tokens: u64,
     /// Number of the first call, for progress (from 1).
     pub first_call: usize,

@@ -4,6 +4,8 @@
 //! session store that never loses an entry, LLM providers and the offline summarizer, and
 //! the one orchestration path every compaction and branch summary goes through.
 
+#![warn(missing_docs)]
+
 /// The pure core this crate builds on, re-exported so one dependency on `compaction` is
 /// enough: `compaction::compaction_core::parse_session`, `…::settings::CompactionSettings`.
 pub use compaction_core;

@@ -45,19 +45,26 @@ pub struct NavigateRequest {
 /// The dry run of a navigation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BranchPlan {
+    /// The leaf left behind.
     pub old_leaf: usize,
+    /// The entry moved to.
     pub target: usize,
+    /// The branch entries collected for the summary.
     pub collection: BranchCollection,
+    /// What to summarize and where the cut is.
     pub preparation: BranchPreparation,
+    /// The token budget of the summary input.
     pub token_budget: u64,
 }
 
 /// What a navigation did.
 #[derive(Debug, Clone)]
 pub struct NavigateOutcome {
+    /// The plan that was carried out.
     pub plan: BranchPlan,
     /// The appended `branch_summary` entry, when one was written.
     pub entry: Option<Entry>,
+    /// Tokens the summarizer calls used.
     pub usage: SummaryUsage,
     /// The extension that supplied the summary (the entry has `fromHook: true`).
     pub decided_by: Option<String>,
@@ -69,6 +76,7 @@ pub struct NavigateOutcome {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum NavigateError {
+    /// The entry to move to, or to move from, does not exist.
     #[error(transparent)]
     UnknownEntry(#[from] UnknownEntryId),
     /// The target is the leaf already.
@@ -77,11 +85,20 @@ pub enum NavigateError {
     /// The session has no entries to navigate.
     #[error("the session has no entries")]
     Empty,
+    /// The summary model's window cannot hold a request.
     #[error(transparent)]
     NoRoom(#[from] compaction_core::budget::NoRoomForTranscript),
     /// An extension cancelled the branch summary (nothing written; not a failure).
     #[error("branch summary cancelled by extension `{extension}`: {reason}")]
-    Cancelled { reason: String, extension: String, warnings: Vec<ExtensionWarning> },
+    Cancelled {
+        /// Why, in words for the user.
+        reason: String,
+        /// The name of the extension.
+        extension: String,
+        /// Extensions that failed and were skipped.
+        warnings: Vec<ExtensionWarning>,
+    },
+    /// A summarizer call failed (after its own retries).
     #[error("summarizing the branch failed: {0}")]
     Summarizer(#[from] SummarizerError),
     /// The branch summary did not finish within its deadline (`timeoutSeconds`); nothing
@@ -91,6 +108,7 @@ pub enum NavigateError {
         /// The deadline that expired.
         limit: std::time::Duration,
     },
+    /// The store could not append the entry.
     #[error(transparent)]
     Store(#[from] StoreError),
 }

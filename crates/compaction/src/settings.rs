@@ -47,14 +47,18 @@ pub enum LoadError {
     /// A settings file exists but could not be read (permissions, not a file…).
     #[error("cannot read {}: {error}", path.display())]
     Read {
+        /// The settings file.
         path: PathBuf,
+        /// Why it could not be read.
         #[source]
         error: std::io::Error,
     },
     /// A settings file is not valid JSON.
     #[error("{}: not valid JSON: {error}", path.display())]
     Json {
+        /// The settings file.
         path: PathBuf,
+        /// Where the JSON is wrong.
         #[source]
         error: serde_json::Error,
     },

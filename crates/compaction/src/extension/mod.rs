@@ -49,9 +49,13 @@ pub use replacement::{
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EventName {
+    /// `before_compact`: may cancel, steer or replace a compaction.
     BeforeCompact,
+    /// `after_compact`: told what was written.
     AfterCompact,
+    /// `before_branch_summary`: may cancel, steer or replace a branch summary.
     BeforeBranchSummary,
+    /// `after_branch_summary`: told what was written.
     AfterBranchSummary,
     /// Before old tool outputs are pruned.
     BeforePrune,
@@ -92,9 +96,15 @@ impl fmt::Display for EventName {
 pub enum Decision {
     /// Let the next extension, then the built-in summary, run. `instructions` are appended
     /// to the user's custom instructions for the built-in summary.
-    Continue { instructions: Option<String> },
+    Continue {
+        /// Custom instructions for the summary.
+        instructions: Option<String>,
+    },
     /// Stop the operation; nothing is written.
-    Cancel { reason: String },
+    Cancel {
+        /// Why, in words for the user.
+        reason: String,
+    },
     /// Write this summary instead of calling the built-in summarizer.
     Replace(Replacement),
 }
@@ -124,7 +134,9 @@ impl Decision {
 ///   [`resolve_replacement`] documents the rule exactly.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Replacement {
+    /// The summary text.
     pub summary: String,
+    /// The first entry kept verbatim after the summary.
     pub first_kept_entry_id: Option<String>,
     /// Context tokens before compaction (default: the preparation's).
     pub tokens_before: Option<u64>,
@@ -132,6 +144,7 @@ pub struct Replacement {
     pub details: Option<Value>,
     /// Stored as the entry's `usage` (pi's usage shape, when the extension called a model).
     pub usage: Option<Value>,
+    /// The messages kept verbatim, by entry id.
     pub kept_message_ids: Option<Vec<String>>,
 }
 
@@ -197,7 +210,9 @@ pub struct AfterCompactEvent<'a> {
     pub decided_by: Option<&'a str>,
     /// Why the compaction ran.
     pub reason: CompactionReason,
+    /// The compaction settings in effect.
     pub settings: &'a Value,
+    /// Cancels the work in flight.
     pub cancel: CancellationToken,
 }
 
@@ -208,6 +223,7 @@ pub struct AfterCompactEvent<'a> {
 /// the summary with their entry ids, and the files the branch touched.
 #[derive(Clone)]
 pub struct BeforeBranchSummaryEvent<'a> {
+    /// The session as loaded.
     pub session: &'a Session,
     /// The leaf being left (the summary's `fromId`).
     pub old_leaf_id: &'a str,
@@ -221,10 +237,15 @@ pub struct BeforeBranchSummaryEvent<'a> {
     pub messages: &'a [AgentMessage],
     /// The entry id of each of `messages`.
     pub message_entry_ids: &'a [String],
+    /// Files read and not modified.
     pub read_files: &'a [String],
+    /// Files written or edited.
     pub modified_files: &'a [String],
+    /// Custom instructions the user gave.
     pub custom_instructions: Option<&'a str>,
+    /// The compaction settings in effect.
     pub settings: &'a Value,
+    /// Cancels the work in flight.
     pub cancel: CancellationToken,
 }
 
@@ -241,9 +262,13 @@ impl<'a> BeforeBranchSummaryEvent<'a> {
 pub struct AfterBranchSummaryEvent<'a> {
     /// The written `branch_summary` entry.
     pub entry: &'a Value,
+    /// Whether an extension supplied the entry.
     pub from_extension: bool,
+    /// The extension that supplied the result, if any.
     pub decided_by: Option<&'a str>,
+    /// The compaction settings in effect.
     pub settings: &'a Value,
+    /// Cancels the work in flight.
     pub cancel: CancellationToken,
 }
 
@@ -268,11 +293,17 @@ pub enum PruneChoice {
     /// Let the next extension, then the built-in rules, decide.
     Continue,
     /// Do not prune; nothing is written (a `hybrid` compaction goes on to summarize).
-    Cancel { reason: String },
+    Cancel {
+        /// Why, in words for the user.
+        reason: String,
+    },
     /// Prune exactly these tool results (entry ids): candidates of the plan keep their
     /// placeholders, other unpruned tool results outside the protected turns are elided,
     /// ids that are neither are ignored. The minimum saving does not apply.
-    Prune { entry_ids: Vec<String> },
+    Prune {
+        /// The entries concerned, by id.
+        entry_ids: Vec<String>,
+    },
 }
 
 /// The future a hook returns.

@@ -90,6 +90,7 @@ pub struct ExtensionConfig {
 /// An extension run as a child process.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProcessExtension {
+    /// The name.
     pub name: String,
     /// The program, or with `shell` the command line given to `sh -c`.
     pub command: String,

@@ -71,17 +71,32 @@ pub struct HookOutcome {
 pub enum CompactionDecision {
     /// Run the built-in summary with these instructions (the user's custom instructions
     /// merged with those extensions added).
-    BuiltIn { instructions: Option<String> },
+    BuiltIn {
+        /// Custom instructions for the summary.
+        instructions: Option<String>,
+    },
     /// Write nothing.
-    Cancelled { reason: String, extension: String },
+    Cancelled {
+        /// Why, in words for the user.
+        reason: String,
+        /// The name of the extension.
+        extension: String,
+    },
     /// Write this entry (with `fromHook: true`) instead of summarizing.
-    Replaced { replacement: ResolvedReplacement, extension: String },
+    Replaced {
+        /// The replacement the extension supplied.
+        replacement: ResolvedReplacement,
+        /// The name of the extension.
+        extension: String,
+    },
 }
 
 /// [`CompactionDecision`] and the warnings gathered on the way.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompactionHookResult {
+    /// What the extension decided.
     pub decision: CompactionDecision,
+    /// Extensions that failed and were skipped.
     pub warnings: Vec<ExtensionWarning>,
 }
 
@@ -89,17 +104,32 @@ pub struct CompactionHookResult {
 #[derive(Debug, Clone, PartialEq)]
 pub enum BranchSummaryDecision {
     /// Run the built-in branch summary with these instructions.
-    BuiltIn { instructions: Option<String> },
+    BuiltIn {
+        /// Custom instructions for the summary.
+        instructions: Option<String>,
+    },
     /// Write no summary.
-    Cancelled { reason: String, extension: String },
+    Cancelled {
+        /// Why, in words for the user.
+        reason: String,
+        /// The name of the extension.
+        extension: String,
+    },
     /// Write this `branch_summary` entry (with `fromHook: true`).
-    Replaced { replacement: ResolvedBranchReplacement, extension: String },
+    Replaced {
+        /// The replacement the extension supplied.
+        replacement: ResolvedBranchReplacement,
+        /// The name of the extension.
+        extension: String,
+    },
 }
 
 /// [`BranchSummaryDecision`] and the warnings gathered on the way.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BranchSummaryHookResult {
+    /// What the extension decided.
     pub decision: BranchSummaryDecision,
+    /// Extensions that failed and were skipped.
     pub warnings: Vec<ExtensionWarning>,
 }
 
@@ -109,15 +139,27 @@ pub enum PruneHookDecision {
     /// Prune what the built-in rules chose.
     Continue,
     /// Prune nothing.
-    Cancel { reason: String, extension: String },
+    Cancel {
+        /// Why, in words for the user.
+        reason: String,
+        /// The name of the extension.
+        extension: String,
+    },
     /// Prune exactly these entries.
-    Prune { entry_ids: Vec<String>, extension: String },
+    Prune {
+        /// The entries concerned, by id.
+        entry_ids: Vec<String>,
+        /// The name of the extension.
+        extension: String,
+    },
 }
 
 /// [`PruneHookDecision`] and the warnings gathered on the way.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PruneHookResult {
+    /// What the extension decided.
     pub decision: PruneHookDecision,
+    /// Extensions that failed and were skipped.
     pub warnings: Vec<ExtensionWarning>,
 }
 
@@ -154,10 +196,12 @@ impl Extensions {
         self
     }
 
+    /// Whether no extension is registered.
     pub fn is_empty(&self) -> bool {
         self.extensions.is_empty()
     }
 
+    /// How many extensions are registered.
     pub fn len(&self) -> usize {
         self.extensions.len()
     }

@@ -27,9 +27,13 @@ pub const PRESERVED_HEADING: &str = "## Preserved messages";
 pub struct ResolvedReplacement {
     /// The summary, with preserved messages appended when there are any.
     pub summary: String,
+    /// The first entry kept verbatim after the summary.
     pub first_kept_entry_id: String,
+    /// Context tokens before.
     pub tokens_before: u64,
+    /// Writer-specific details stored with the entry.
     pub details: Option<Value>,
+    /// Tokens the summarizer calls used.
     pub usage: Option<Value>,
     /// Ids of the kept messages rendered into the summary (not kept verbatim), in order.
     pub preserved_message_ids: Vec<String>,
@@ -61,7 +65,9 @@ impl ResolvedReplacement {
 pub struct ResolvedBranchReplacement {
     /// The summary, with preserved messages appended when there are any.
     pub summary: String,
+    /// Writer-specific details stored with the entry.
     pub details: Option<Value>,
+    /// Tokens the summarizer calls used.
     pub usage: Option<Value>,
     /// Ids of the kept messages rendered into the summary, in order.
     pub preserved_message_ids: Vec<String>,

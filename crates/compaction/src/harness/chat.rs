@@ -141,8 +141,11 @@ pub struct ChatOptions {
 /// What a [`chat_loop`] run did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ChatStats {
+    /// Turns answered.
     pub turns: usize,
+    /// Compactions run.
     pub compactions: usize,
+    /// Turns that failed.
     pub failed_turns: usize,
 }
 

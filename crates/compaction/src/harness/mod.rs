@@ -43,6 +43,7 @@ use crate::summarizer::Summarizer;
 pub struct ChatModel {
     /// Provider name recorded in `model_change` entries and assistant messages.
     pub provider: String,
+    /// The model id.
     pub model_id: String,
     /// The model's context window in tokens.
     pub context_window: u64,
@@ -84,18 +85,37 @@ impl Default for HarnessSettings {
 #[derive(Debug, Clone, PartialEq)]
 pub enum HarnessEvent {
     /// A compaction starts.
-    CompactionStarted { reason: CompactionReason, tokens: u64 },
+    CompactionStarted {
+        /// Why the compaction runs.
+        reason: CompactionReason,
+        /// Context tokens when it started.
+        tokens: u64,
+    },
     /// Old tool outputs were replaced by placeholders (a `compaction.prune` entry), before
     /// the `CompactionFinished` of the same compaction. A summary may follow (`hybrid`).
     Pruned(PrunedEvent),
     /// A compaction ended: the appended entry, or why none was written.
-    CompactionFinished { reason: CompactionReason, result: Result<CompactedEvent, String> },
+    CompactionFinished {
+        /// Why the compaction ran.
+        reason: CompactionReason,
+        /// The written entry, or the error as text.
+        result: Result<CompactedEvent, String>,
+    },
     /// Automatic compaction was skipped (backoff or a stalled compaction).
-    CompactionSkipped { reason: String },
+    CompactionSkipped {
+        /// Why it was skipped, in words for the user.
+        reason: String,
+    },
     /// A branch summary starts (navigation with `summarize`).
-    BranchSummaryStarted { target: String },
+    BranchSummaryStarted {
+        /// The entry moved to.
+        target: String,
+    },
     /// A navigation ended: the `branch_summary` entry (if one was written), or an error.
-    BranchSummaryFinished { result: Result<Option<Entry>, String> },
+    BranchSummaryFinished {
+        /// The `branch_summary` entry written (`None` when none was), or the error as text.
+        result: Result<Option<Entry>, String>,
+    },
     /// An extension failed, timed out or answered garbage during the compaction or
     /// navigation just reported as finished; the built-in path ran in its place.
     ExtensionWarning(ExtensionWarning),
@@ -108,7 +128,9 @@ pub struct PrunedEvent {
     pub entry: Entry,
     /// Ids of the tool results replaced by placeholders.
     pub entry_ids: Vec<String>,
+    /// Context tokens before.
     pub tokens_before: u64,
+    /// Estimated context tokens after.
     pub tokens_after: u64,
 }
 
@@ -116,8 +138,11 @@ pub struct PrunedEvent {
 /// `compaction` entry, or the `compaction.prune` entry when pruning alone was enough).
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompactedEvent {
+    /// The appended entry.
     pub entry: Entry,
+    /// Context tokens before.
     pub tokens_before: u64,
+    /// Estimated context tokens after.
     pub tokens_after: u64,
     /// The quality gate's verdict (`None` when an extension wrote the summary).
     pub quality: Option<compaction_core::quality::QualityReport>,
@@ -149,13 +174,24 @@ pub enum HarnessError {
          window); the kept recent messages alone are too big. Lower keepRecentTokens (now \
          {keep_recent_tokens}) or minTurnsToKeep; automatic compaction is paused"
     )]
-    CompactionIneffective { tokens: u64, limit: u64, window: u64, keep_recent_tokens: u64 },
+    CompactionIneffective {
+        /// Context tokens after the compaction.
+        tokens: u64,
+        /// The trigger's limit the context is still above.
+        limit: u64,
+        /// The context window in tokens.
+        window: u64,
+        /// Recent tokens kept verbatim.
+        keep_recent_tokens: u64,
+    },
     /// The model rejected the request as too long. `after_compaction` is true when the
     /// harness had already compacted in this turn (before the call, or to recover from a
     /// first overflow), so it did not try again; false when there was nothing to compact.
     #[error("the model's context window was exceeded{}: {source}", if *.after_compaction { " again after compacting" } else { "" })]
     ContextOverflow {
+        /// Whether the session had just been compacted for this turn.
         after_compaction: bool,
+        /// The model call's error.
         #[source]
         source: Box<dyn std::error::Error + Send + Sync>,
     },

@@ -260,7 +260,9 @@ impl ChatRole {
 /// One plain-text message of a chat request.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChatMessage {
+    /// `user` or `assistant`.
     pub role: ChatRole,
+    /// The message text.
     pub content: String,
 }
 

@@ -115,6 +115,7 @@ pub struct FaultPlan {
 }
 
 impl FaultPlan {
+    /// Fail the `nth` operation `op` with `kind`.
     pub fn new(op: FaultOp, nth: u64, kind: FaultKind) -> Self {
         FaultPlan { op, nth, kind, state: Arc::default() }
     }

@@ -86,6 +86,7 @@ pub struct OpenOptions {
     pub write: bool,
     /// What to do when another writer holds the lock.
     pub lock_wait: LockWait,
+    /// When appends are synced to disk.
     pub fsync: FsyncPolicy,
     /// Lines longer than this are errors (reported with their line number, never loaded);
     /// an entry longer than this is refused.
@@ -137,7 +138,9 @@ pub enum Parent {
 /// An entry to append: its type, parent and the fields besides the envelope.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewEntry {
+    /// The entry's `type`.
     pub entry_type: String,
+    /// Where the entry attaches.
     pub parent: Parent,
     /// Fields after the envelope; `type`, `id`, `parentId` and `timestamp` are reserved.
     pub fields: Map<String, Value>,
