@@ -206,6 +206,11 @@ pub struct RunArgs {
     /// appending a Must Keep section (`strictQuality`).
     #[arg(long)]
     pub strict: bool,
+    /// After compacting, re-read the most recently modified files (`preserveRecentFiles`,
+    /// within `restoreFileTokens` each and `restoreTotalTokens` in all) from the session's
+    /// `cwd` into the context, as a `custom_message` entry.
+    #[arg(long)]
+    pub restore_files: bool,
     /// No progress display.
     #[arg(long, short)]
     pub quiet: bool,

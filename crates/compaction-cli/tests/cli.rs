@@ -1116,3 +1116,50 @@ fn eval_names_the_file_and_problem_of_bad_input() {
     assert!(out.starts_with("exit: 2\n"), "{out}");
     assert!(out.contains("bad.probes.json: probe 1 has category `vibes`"), "{out}");
 }
+
+#[test]
+fn run_restore_files_reads_back_modified_files_from_cwd() {
+    let dir = tempfile::tempdir().unwrap();
+    let cwd = dir.path().join("mini-parse");
+    std::fs::create_dir_all(cwd.join("src")).unwrap();
+    std::fs::write(cwd.join("src/parser.rs"), "// the parser as it is now\n").unwrap();
+    let fixture_text = std::fs::read_to_string(fixture("offline-coding.jsonl")).unwrap();
+    let mut lines = fixture_text.lines();
+    let mut header: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    header["cwd"] = serde_json::Value::from(cwd.to_string_lossy().into_owned());
+    let mut text = header.to_string();
+    for line in lines {
+        text.push('\n');
+        text.push_str(line);
+    }
+    text.push('\n');
+    std::fs::write(dir.path().join("s.jsonl"), text).unwrap();
+    let out = run(
+        &[
+            "run",
+            "s.jsonl",
+            "--keep-recent",
+            "500",
+            "--min-turns",
+            "0",
+            "--restore-files",
+            "--json",
+        ],
+        dir.path(),
+    );
+    let json = stdout_json(&out);
+    let restored: Vec<&str> = json["restoredFiles"]["restored"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|file| file["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(restored, ["src/parser.rs"], "{out}");
+    assert_eq!(json["restoredFiles"]["skipped"][0]["path"], "src/lib.rs", "{out}");
+    assert_eq!(json["restoredFiles"]["skipped"][0]["reason"], "missing", "{out}");
+    let context = run(&["context", "s.jsonl"], dir.path());
+    assert!(
+        context.contains("<file path=\"src/parser.rs\">\n// the parser as it is now\n"),
+        "{context}"
+    );
+}

@@ -19,6 +19,7 @@ pub mod offline;
 pub mod pins;
 pub mod provider;
 pub mod prune;
+pub mod restore;
 pub mod settings;
 pub mod store;
 pub mod summarizer;

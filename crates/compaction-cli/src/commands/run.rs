@@ -15,6 +15,44 @@ use crate::cli::{PlanArgs, RunArgs, SessionArgs};
 use crate::output::print_json;
 use crate::progress::{Progress, block_on_cancellable};
 
+/// One line on the files re-read into the context.
+fn restore_line(restored: &compaction::restore::RestoreOutcome) -> String {
+    let files: Vec<String> = restored
+        .restored
+        .iter()
+        .map(|file| {
+            let cut = if file.truncated { ", cut" } else { "" };
+            format!("{} ({} tokens{cut})", file.path, file.tokens)
+        })
+        .collect();
+    let skipped: Vec<String> = restored
+        .skipped
+        .iter()
+        .map(|file| format!("{} ({})", file.path, skip_text(file.reason)))
+        .collect();
+    let mut line = match (&restored.entry, files.is_empty()) {
+        (Some(entry), false) => {
+            format!("restored files: {}; appended custom_message {}", files.join(", "), entry.id)
+        }
+        (Some(_) | None, _) => "restored files: none".to_owned(),
+    };
+    if !skipped.is_empty() {
+        line.push_str(&format!("; skipped: {}", skipped.join(", ")));
+    }
+    line
+}
+
+fn skip_text(reason: compaction::restore::SkipReason) -> &'static str {
+    use compaction::restore::SkipReason;
+    match reason {
+        SkipReason::OutsideCwd => "outside the session's cwd",
+        SkipReason::Missing => "missing",
+        SkipReason::Binary => "binary",
+        SkipReason::Unreadable => "not a readable file",
+        SkipReason::NoBudget => "no token budget left",
+    }
+}
+
 /// One line on the quality gate's verdict.
 fn quality_line(quality: &compaction_core::quality::QualityReport) -> String {
     use compaction_core::quality::QualityStatus;
@@ -80,6 +118,16 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
     let result = block_on_cancellable(|cancel| async move {
         compactor.run(store_ref, &request, &cancel, &|p| progress.update(p)).await
     })?;
+    let result = result.and_then(|outcome| {
+        if !args.restore_files || outcome.entry.kind.as_compaction().is_none() {
+            return Ok((outcome, None));
+        }
+        let limits = compaction::restore::RestoreLimits::from_settings(&toolkit.settings);
+        let estimator = toolkit.estimator.as_ref();
+        compaction::restore::restore_files(&mut store, &outcome.entry.id, limits, None, estimator)
+            .map(|restored| (outcome, Some(restored)))
+            .map_err(CompactError::Store)
+    });
     let result = match result {
         Ok(outcome) if args.output.is_some() => {
             store.publish().map(|_| outcome).map_err(compaction::compact::CompactError::Store)
@@ -87,7 +135,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
         other => other,
     };
     match result {
-        Ok(outcome) => {
+        Ok((outcome, restored)) => {
             for warning in &outcome.warnings {
                 eprintln!("warning: {warning}");
             }
@@ -123,6 +171,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
                     "fromHook": outcome.decided_by.is_some(),
                     "warnings": outcome.warnings.iter().map(ToString::to_string).collect::<Vec<_>>(),
                     "quality": outcome.quality,
+                    "restoredFiles": restored,
                 }))?;
             } else if !outcome.summarized {
                 let count = outcome.pruned.as_ref().map_or(0, |p| p.plan.candidates.len());
@@ -165,6 +214,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
                 );
                 if let Some(quality) = &outcome.quality {
                     println!("{}", quality_line(quality));
+                }
+                if let Some(restored) = &restored {
+                    println!("{}", restore_line(restored));
                 }
             }
             Ok(ExitStatus::Success)

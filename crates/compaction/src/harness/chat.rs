@@ -236,6 +236,13 @@ pub async fn chat_loop(
                 Ok(HarnessEvent::ExtensionWarning(warning)) => {
                     writeln!(output, "[extension warning: {warning}]").map_err(write_error)?;
                 }
+                Ok(HarnessEvent::FilesRestored(restore)) => {
+                    if !restore.restored.is_empty() {
+                        let paths: Vec<&str> =
+                            restore.restored.iter().map(|file| file.path.as_str()).collect();
+                        writeln!(output, "[restored {}]", paths.join(", ")).map_err(write_error)?;
+                    }
+                }
                 Ok(HarnessEvent::Pruned(pruned)) => {
                     writeln!(
                         output,

@@ -119,6 +119,9 @@ pub enum HarnessEvent {
     /// An extension failed, timed out or answered garbage during the compaction or
     /// navigation just reported as finished; the built-in path ran in its place.
     ExtensionWarning(ExtensionWarning),
+    /// After a compaction, recently modified files were re-read into the context (a
+    /// `custom_message` entry; `preserveRecentFiles`), or skipped.
+    FilesRestored(crate::restore::RestoreOutcome),
 }
 
 /// A written prune, as reported in events.
@@ -652,6 +655,38 @@ impl CompactingSession {
         }
     }
 
+    /// Re-reads the compaction's most recently modified files into the context, within the
+    /// budgets and the room left below the trigger. A failure to append is reported as an
+    /// event and leaves the compaction in place.
+    fn restore_files(&mut self, compaction_id: &str) {
+        let limits = crate::restore::RestoreLimits::from_settings(&self.settings);
+        if limits.files == 0 {
+            return;
+        }
+        let room = self.trigger_limit().saturating_sub(self.context_tokens().saturating_add(1));
+        let restored = crate::restore::restore_files(
+            &mut self.store,
+            compaction_id,
+            limits,
+            Some(room),
+            self.estimator.as_ref(),
+        );
+        match restored {
+            Ok(outcome) => {
+                if let Some(entry) = &outcome.entry {
+                    self.leaf = self.store.session().index_of(&entry.id);
+                    self.guard.generation += 1;
+                }
+                if !outcome.restored.is_empty() || !outcome.skipped.is_empty() {
+                    self.emit(HarnessEvent::FilesRestored(outcome));
+                }
+            }
+            Err(error) => self.emit(HarnessEvent::CompactionSkipped {
+                reason: format!("restoring recently modified files failed: {error}"),
+            }),
+        }
+    }
+
     /// The smallest context size at which the trigger fires (reserve or ratio rule).
     fn trigger_limit(&self) -> u64 {
         let window = self.model.context_window;
@@ -711,6 +746,9 @@ impl CompactingSession {
             Ok(outcome) => {
                 self.leaf = self.store.session().index_of(&outcome.entry.id);
                 self.guard.generation += 1;
+                if outcome.entry.kind.as_compaction().is_some() {
+                    self.restore_files(&outcome.entry.id);
+                }
                 Ok(outcome)
             }
             Err(CompactError::Summarizer(SummarizerError::Cancelled { .. })) => {

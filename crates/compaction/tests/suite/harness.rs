@@ -702,3 +702,48 @@ async fn pins_survive_five_successive_compactions_verbatim() {
     assert!(session.unpin(&["not-a-pin".into()]).is_err());
     assert_valid(&path);
 }
+
+#[tokio::test]
+async fn after_a_compaction_the_recently_modified_files_are_read_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let cwd = dir.path().join("project");
+    std::fs::create_dir_all(cwd.join("src")).unwrap();
+    std::fs::write(cwd.join("src/a.rs"), "pub fn current() {}\n").unwrap();
+    let options = OpenOptions { fsync: FsyncPolicy::Never, ..OpenOptions::for_writing() };
+    let path = dir.path().join("session.jsonl");
+    let (store, _) = SessionStore::create(&path, &cwd.to_string_lossy(), options).unwrap();
+    let model = ChatModel::new("openai", CHAT_MODEL, Some(100_000));
+    let mut session = CompactingSession::new(
+        store,
+        settings(300, 500),
+        model,
+        Box::new(OfflineSummarizer),
+        estimator(),
+    );
+    let mut events = session.subscribe();
+    session.append_message(&user_message("Rewrite src/a.rs")).unwrap();
+    let message = |value: Value| serde_json::from_value::<AgentMessage>(value).unwrap();
+    session
+        .append_message(&message(json!({"role":"assistant","content":[
+            {"type":"toolCall","id":"e1","name":"edit","arguments":{"path":"src/a.rs"}}]})))
+        .unwrap();
+    session
+        .append_message(&message(json!({"role":"toolResult","toolCallId":"e1","toolName":"edit",
+            "content":[{"type":"text","text":"ok"}],"isError":false})))
+        .unwrap();
+    fill(&mut session, 6, 600);
+    session.compact(None).await.unwrap();
+    let restored = drain(&mut events)
+        .into_iter()
+        .find_map(|event| {
+            if let HarnessEvent::FilesRestored(outcome) = event { Some(outcome) } else { None }
+        })
+        .expect("no FilesRestored event");
+    assert_eq!(restored.restored.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), ["src/a.rs"]);
+    let context = session.context();
+    let last = user_text(context.last().unwrap());
+    assert!(last.contains("<file path=\"src/a.rs\">\npub fn current() {}\n</file>"), "{last}");
+    // New messages go after the restored files.
+    assert_eq!(session.leaf_id(), restored.entry.as_ref().map(|entry| entry.id.as_str()));
+    assert_valid(&path);
+}

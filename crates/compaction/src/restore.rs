@@ -1,0 +1,167 @@
+//! Re-reading recently modified files after a compaction and putting their current content
+//! into the context as a `custom_message` entry (pi shows those to the model).
+//!
+//! The core picks the files ([`compaction_core::restore`]); this module reads them from the
+//! session header's `cwd`. A path outside `cwd` — absolute elsewhere, climbing out with
+//! `..`, or leading out through a symlink — is refused; a missing, unreadable or binary
+//! file is skipped. Invariant: nothing is appended when no file was restored, and the
+//! appended entry holds at most the configured token budgets of file text.
+
+use std::path::{Path, PathBuf};
+
+use compaction_core::entry::Entry;
+use compaction_core::restore::{
+    RESTORED_FILES_CUSTOM_TYPE, RestoredFile, fit_files, is_text, lexical_path_in,
+    recent_modified_files, restored_files_text,
+};
+use compaction_core::tokens::TokenEstimator;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use crate::store::{NewEntry, Parent, SessionStore, StoreError};
+
+/// How many files and how much of them to restore.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RestoreLimits {
+    /// Most recently modified files to restore (`preserveRecentFiles`).
+    pub files: usize,
+    /// Tokens of one file at most (`restoreFileTokens`).
+    pub per_file_tokens: u64,
+    /// Tokens of all files together at most (`restoreTotalTokens`).
+    pub total_tokens: u64,
+}
+
+impl RestoreLimits {
+    /// The limits the settings give.
+    pub fn from_settings(settings: &compaction_core::settings::CompactionSettings) -> Self {
+        RestoreLimits {
+            files: usize::try_from(settings.preserve_recent_files).unwrap_or(usize::MAX),
+            per_file_tokens: settings.restore_file_tokens,
+            total_tokens: settings.restore_total_tokens,
+        }
+    }
+}
+
+/// Why a file was not restored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SkipReason {
+    /// The path is outside the session's `cwd` (directly, through `..` or a symlink).
+    OutsideCwd,
+    /// The file does not exist (any more).
+    Missing,
+    /// The file is not UTF-8 text.
+    Binary,
+    /// The path is not a regular file, or it could not be read.
+    Unreadable,
+    /// The total budget was used up by more recent files.
+    NoBudget,
+}
+
+/// A file that was not restored, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SkippedFile {
+    /// The path as the session names it.
+    pub path: String,
+    /// Why it was skipped.
+    pub reason: SkipReason,
+}
+
+/// What a restore did.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RestoreOutcome {
+    /// The appended `custom_message` entry (`None` when no file was restored).
+    #[serde(skip)]
+    pub entry: Option<Entry>,
+    /// The restored files, most recent first.
+    pub restored: Vec<RestoredFile>,
+    /// The files left out.
+    pub skipped: Vec<SkippedFile>,
+}
+
+/// Reads one candidate: its text, or why it is skipped.
+fn read_candidate(cwd: &Path, canonical_cwd: &Path, path: &str) -> Result<String, SkipReason> {
+    let cwd_text = cwd.to_string_lossy();
+    let lexical = lexical_path_in(&cwd_text, path).ok_or(SkipReason::OutsideCwd)?;
+    let full = PathBuf::from(lexical);
+    let canonical = match std::fs::canonicalize(&full) {
+        Ok(canonical) => canonical,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            return Err(SkipReason::Missing);
+        }
+        Err(_) => return Err(SkipReason::Unreadable),
+    };
+    if !canonical.starts_with(canonical_cwd) {
+        return Err(SkipReason::OutsideCwd);
+    }
+    if !canonical.is_file() {
+        return Err(SkipReason::Unreadable);
+    }
+    let bytes = std::fs::read(&canonical).map_err(|_| SkipReason::Unreadable)?;
+    if !is_text(&bytes) {
+        return Err(SkipReason::Binary);
+    }
+    String::from_utf8(bytes).map_err(|_| SkipReason::Binary)
+}
+
+/// Restores the files of the compaction entry `compaction_id` and appends the
+/// `custom_message` under `parent` (normally that compaction). `total_room` further limits
+/// the total (the room left below the trigger, for the harness).
+pub fn restore_files(
+    store: &mut SessionStore,
+    compaction_id: &str,
+    limits: RestoreLimits,
+    total_room: Option<u64>,
+    estimator: &dyn TokenEstimator,
+) -> Result<RestoreOutcome, StoreError> {
+    let session = store.session();
+    let Some(compaction) = session.index_of(compaction_id) else {
+        return Ok(RestoreOutcome::default());
+    };
+    let Some(cwd) = session.header().and_then(|header| header.cwd.clone()) else {
+        return Ok(RestoreOutcome::default());
+    };
+    if limits.files == 0 {
+        return Ok(RestoreOutcome::default());
+    }
+    let candidates = recent_modified_files(session, compaction, limits.files);
+    let cwd = PathBuf::from(cwd);
+    let canonical_cwd = std::fs::canonicalize(&cwd).ok();
+    let mut readable = Vec::new();
+    let mut skipped = Vec::new();
+    for path in candidates {
+        let read = match &canonical_cwd {
+            Some(canonical_cwd) => read_candidate(&cwd, canonical_cwd, &path),
+            None => Err(SkipReason::Missing),
+        };
+        match read {
+            Ok(text) => readable.push((path, text)),
+            Err(reason) => skipped.push(SkippedFile { path, reason }),
+        }
+    }
+    let total = total_room.map_or(limits.total_tokens, |room| room.min(limits.total_tokens));
+    let names: Vec<String> = readable.iter().map(|(path, _)| path.clone()).collect();
+    let restored = fit_files(readable, limits.per_file_tokens, total, estimator);
+    for name in names {
+        if !restored.iter().any(|file| file.path == name) {
+            skipped.push(SkippedFile { path: name, reason: SkipReason::NoBudget });
+        }
+    }
+    if restored.is_empty() {
+        return Ok(RestoreOutcome { entry: None, restored, skipped });
+    }
+    let mut fields = Map::new();
+    fields.insert("customType".to_owned(), Value::from(RESTORED_FILES_CUSTOM_TYPE));
+    fields.insert("content".to_owned(), Value::from(restored_files_text(&restored)));
+    fields.insert("display".to_owned(), Value::Bool(false));
+    fields.insert(
+        "details".to_owned(),
+        json!({ "compactionId": compaction_id, "files": &restored, "skipped": &skipped }),
+    );
+    let new =
+        NewEntry::new("custom_message", fields).with_parent(Parent::Id(compaction_id.to_owned()));
+    let entry = store.append(new)?;
+    Ok(RestoreOutcome { entry: Some(entry), restored, skipped })
+}
