@@ -8,10 +8,11 @@
 //! merge it.
 //!
 //! Stages, one module each: `facts` reads the messages once into a digest (the same
-//! digest [`crate::must_keep`] reads), with `extract` classifying each text and
-//! `previous` parsing the previous summary back; `sections` turns the digest into
-//! prioritised bullets; `render` prints them within the budget; `text` holds the
-//! string helpers they share.
+//! digest [`crate::must_keep`] reads), with `outcomes` reading tool results and commands,
+//! `extract` classifying each text and
+//! `previous` parsing the previous summary back; `assemble` merges the digest and the
+//! previous summary into the prioritised bullets of `sections`; `render` prints them
+//! within the budget; `text` holds the string helpers they share.
 //!
 //! Invariants: the output is a pure function of the input (same input, same bytes); it never
 //! exceeds `max_chars` characters, dropping the least important items first while keeping
@@ -19,8 +20,10 @@
 //! text is only ever cut on character boundaries; tool outputs are scanned line by line and
 //! never copied whole.
 
+mod assemble;
 mod extract;
 mod facts;
+mod outcomes;
 mod previous;
 mod render;
 mod sections;

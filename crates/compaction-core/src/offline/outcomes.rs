@@ -1,0 +1,358 @@
+//! Outcomes: tool results and command runs read into passes, failures and their
+//! resolution, plus the helpers that name tools, commands and failures.
+//!
+//! Invariant: a failure stays open until a later success of the same command (or a whole
+//! suite of its family), file or tool; a read-only command is neither progress nor failure.
+
+use serde_json::Value;
+
+use super::extract::*;
+use super::facts::*;
+use super::previous::PreviousSummary;
+use super::text::*;
+use crate::files::{FileEffect, shell_file_effects};
+
+impl Digest {
+    pub(super) fn take_pending(&mut self, id: &str, tool_name: &str) -> PendingCall {
+        match self.pending.iter().position(|call| call.id == id) {
+            Some(position) => self.pending.remove(position),
+            None => PendingCall {
+                id: id.to_owned(),
+                name: tool_name.to_lowercase(),
+                path: None,
+                command: None,
+            },
+        }
+    }
+
+    pub(super) fn observe_tool_result(&mut self, result: &crate::message::ToolResultMessage) {
+        let call = self.take_pending(&result.tool_call_id, &result.tool_name);
+        let lines = content_lines(&result.content);
+        match (tool_role(&call.name), call.path.clone(), call.command.clone()) {
+            (ToolRole::Modify(verb), Some(path), _) => {
+                if result.is_error {
+                    let scan = scan_output(lines.clone());
+                    let first = scan
+                        .errors
+                        .first()
+                        .cloned()
+                        .or_else(|| first_line(lines.clone()).map(|l| code(&l)));
+                    let detail = first.as_deref().map(|e| format!(": {e}")).unwrap_or_default();
+                    self.fail(
+                        format!("modify:{path}"),
+                        format!("the {} of {}", call.name, code(&path)),
+                        format!("{} of {} failed{detail}", capitalised(&call.name), code(&path)),
+                        first,
+                    );
+                } else {
+                    self.modified_files.insert(path.clone());
+                    self.resolve(&format!("modify:{path}"));
+                    match self.changes.iter_mut().find(|change| change.path == path) {
+                        Some(change) => {
+                            change.times += 1;
+                            if verb == "Wrote" {
+                                change.verb = verb;
+                            }
+                        }
+                        None => self.changes.push(FileChange { path, verb, times: 1 }),
+                    }
+                    self.last_was_failure = false;
+                }
+            }
+            (ToolRole::Read, Some(path), _) => {
+                if result.is_error {
+                    let first = first_line(lines.clone()).map(|l| code(&l));
+                    let detail = first.as_deref().map(|e| format!(": {e}")).unwrap_or_default();
+                    self.fail(
+                        format!("read:{path}"),
+                        format!("reading {}", code(&path)),
+                        format!("Reading {} failed{detail}", code(&path)),
+                        first,
+                    );
+                } else {
+                    self.read_files.insert(path.clone());
+                    self.resolve(&format!("read:{path}"));
+                }
+            }
+            (ToolRole::Shell, _, Some(command)) => {
+                if is_read_only_command(&command) {
+                    return;
+                }
+                let scan = scan_output(lines.clone());
+                let failed = result.is_error
+                    || scan.exit_code.is_some_and(|code| code != 0)
+                    || scan.tests_failed;
+                if !failed {
+                    self.apply_tree_effects(&command);
+                }
+                self.command_outcome(&command, !failed, scan.exit_code, &scan, false);
+            }
+            (ToolRole::Modify(_) | ToolRole::Read | ToolRole::Shell | ToolRole::Other, _, _) => {
+                if result.is_error {
+                    let scan = scan_output(lines.clone());
+                    let first = scan
+                        .errors
+                        .first()
+                        .cloned()
+                        .or_else(|| first_line(lines.clone()).map(|l| code(&l)));
+                    let detail = first.as_deref().map(|e| format!(": {e}")).unwrap_or_default();
+                    let target = call
+                        .path
+                        .as_deref()
+                        .map(|p| format!(" on {}", code(p)))
+                        .unwrap_or_default();
+                    self.fail(
+                        format!("tool:{}:{}", call.name, call.path.as_deref().unwrap_or("")),
+                        format!("the tool {}", code(&call.name)),
+                        format!("Tool {}{target} failed{detail}", code(&call.name)),
+                        first,
+                    );
+                } else {
+                    self.resolve(&format!(
+                        "tool:{}:{}",
+                        call.name,
+                        call.path.as_deref().unwrap_or("")
+                    ));
+                }
+            }
+        }
+    }
+
+    pub(super) fn command_outcome(
+        &mut self,
+        command: &str,
+        passed: bool,
+        exit_code: Option<i64>,
+        scan: &OutputScan,
+        cancelled: bool,
+    ) {
+        if command.is_empty() {
+            return;
+        }
+        let runs = match self.commands.iter().position(|runs| runs.command == command) {
+            Some(position) => &mut self.commands[position],
+            None => {
+                self.commands.push(CommandRuns {
+                    command: command.to_owned(),
+                    passes: 0,
+                    failures: 0,
+                    last_passed: None,
+                });
+                let last = self.commands.len() - 1;
+                &mut self.commands[last]
+            }
+        };
+        runs.last_passed = Some(passed);
+        if passed {
+            runs.passes += 1;
+            let detail = scan
+                .passed
+                .as_deref()
+                .map(|counts| format!(" (tests passed: {counts})"))
+                .unwrap_or_default();
+            let text = format!("Ran {}{detail}", code(&clip(command, 160)));
+            self.passing.retain(|(known, _)| known != command);
+            if shell_file_effects(command).is_empty() {
+                self.passing.push((command.to_owned(), text));
+            }
+            let mut resolved = self.resolve(&format!("cmd:{command}"));
+            // The whole suite passing (`pytest`, `npm test`) resolves narrower runs of it.
+            let (family, targeted) = command_family(command);
+            if !targeted {
+                let keys: Vec<String> = self
+                    .failures
+                    .iter()
+                    .filter(|f| !f.resolved)
+                    .filter_map(|f| f.key.strip_prefix("cmd:"))
+                    .filter(|failed| command_family(failed).0 == family)
+                    .map(|failed| format!("cmd:{failed}"))
+                    .collect();
+                for key in keys {
+                    resolved = self.resolve(&key).or(resolved);
+                }
+            }
+            if let Some(error) = resolved {
+                self.fixed.push(format!(
+                    "{} passes now (earlier failure: {error})",
+                    code(&clip(command, 160)),
+                ));
+            }
+            self.last_was_failure = false;
+        } else {
+            runs.failures += 1;
+            let status = if cancelled {
+                " was cancelled".to_owned()
+            } else {
+                match exit_code {
+                    Some(code) => format!(" failed (exit {code})"),
+                    None => " failed".to_owned(),
+                }
+            };
+            let error = scan.errors.first().cloned();
+            let mut text = format!("{}{status}", code(&clip(command, 160)));
+            if !scan.errors.is_empty() {
+                let shown: Vec<String> = scan.errors.iter().take(2).cloned().collect();
+                text.push_str(": ");
+                text.push_str(&shown.join("; "));
+            }
+            self.passing.retain(|(known, _)| known != command);
+            self.fail(format!("cmd:{command}"), code(&clip(command, 160)), text, error);
+        }
+    }
+
+    /// Records a failure; a newer failure with the same key replaces the older one.
+    pub(super) fn fail(
+        &mut self,
+        key: String,
+        subject: String,
+        text: String,
+        error: Option<String>,
+    ) {
+        let what = plain_subject(&key);
+        let error_line = error.as_deref().map(plain_error);
+        self.failures.retain(|failure| failure.key != key || failure.resolved);
+        if let Some(error) = &error {
+            self.errors.retain(|known| known != error);
+            self.errors.push(error.clone());
+        }
+        self.failures.push(Failure {
+            key,
+            subject,
+            text,
+            error,
+            what,
+            error_line,
+            resolved: false,
+        });
+        self.last_was_failure = true;
+    }
+
+    /// Marks the open failures with `key` resolved; returns the first error of the latest.
+    pub(super) fn resolve(&mut self, key: &str) -> Option<String> {
+        let mut resolved = None;
+        for failure in self.failures.iter_mut().filter(|f| f.key == key && !f.resolved) {
+            failure.resolved = true;
+            resolved = Some(failure.error.clone().unwrap_or_else(|| failure.text.clone()));
+        }
+        resolved
+    }
+
+    /// Commands that passed in these messages (for resolving a previous summary's items).
+    pub(super) fn passed_commands(&self) -> Vec<&str> {
+        self.commands
+            .iter()
+            .filter(|runs| runs.last_passed == Some(true))
+            .map(|runs| runs.command.as_str())
+            .collect()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ToolRole {
+    Modify(&'static str),
+    Read,
+    Shell,
+    Other,
+}
+
+pub(super) fn tool_role(name: &str) -> ToolRole {
+    match name {
+        "edit" | "multiedit" | "multi_edit" | "str_replace" | "apply_patch" => {
+            ToolRole::Modify("Edited")
+        }
+        "write" | "create" | "write_file" => ToolRole::Modify("Wrote"),
+        "read" | "read_file" | "view" | "cat" => ToolRole::Read,
+        "bash" | "shell" | "exec" | "run" | "terminal" => ToolRole::Shell,
+        _ => ToolRole::Other,
+    }
+}
+
+pub(super) fn path_argument(arguments: &Value) -> Option<String> {
+    ["path", "file_path", "filePath", "file"]
+        .iter()
+        .find_map(|key| arguments.get(*key).and_then(Value::as_str))
+        .map(str::to_owned)
+        .filter(|path| !path.is_empty())
+}
+
+pub(super) fn command_argument(arguments: &Value) -> Option<String> {
+    ["command", "cmd"]
+        .iter()
+        .find_map(|key| arguments.get(*key).and_then(Value::as_str))
+        .map(one_line)
+        .filter(|command| !command.is_empty())
+}
+
+/// The moves and deletions a previous summary records as Done items
+/// ("Moved `a` to `b`", "Deleted `x`").
+pub(super) fn previous_effects(previous: &PreviousSummary) -> Vec<FileEffect> {
+    use super::sections::Section;
+    previous
+        .section(Section::Done)
+        .iter()
+        .filter_map(|item| {
+            let spans = backticked(item);
+            if item.starts_with("Moved ") && spans.len() == 2 {
+                Some(FileEffect::Moved { from: spans[0].to_owned(), to: spans[1].to_owned() })
+            } else if item.starts_with("Deleted ") && spans.len() == 1 {
+                Some(FileEffect::Deleted { path: spans[0].to_owned() })
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+/// Whether `path` is `base` or lies under the directory `base`.
+pub(super) fn is_under(path: &str, base: &str) -> bool {
+    !base.is_empty()
+        && (path == base || path.strip_prefix(base).is_some_and(|rest| rest.starts_with('/')))
+}
+
+/// A command's family: its words that are not options and come before the first one
+/// naming a path or a test (`python -m pytest tests/a.py -q` → `python pytest`), and
+/// whether it names such a target.
+pub(super) fn command_family(command: &str) -> (String, bool) {
+    let mut family = Vec::new();
+    for word in command.split_whitespace() {
+        if word.starts_with('-') {
+            continue;
+        }
+        if word.contains(['/', '.', ':']) {
+            return (family.join(" "), true);
+        }
+        family.push(word);
+    }
+    (family.join(" "), false)
+}
+
+/// Whether a request says more than one word ("ls", "continue" do not).
+pub(super) fn says_something(request: &str) -> bool {
+    request.split_whitespace().count() >= 2 || (!request.is_ascii() && char_len(request) >= 4)
+}
+
+/// What a failure key names, as plain text: the command, or the operation and its path.
+pub(super) fn plain_subject(key: &str) -> String {
+    match key.split_once(':') {
+        Some(("cmd", command)) => command.to_owned(),
+        Some(("modify", path)) => format!("edit {path}"),
+        Some(("read", path)) => format!("read {path}"),
+        Some(("tool", rest)) => rest.trim_end_matches(':').replacen(':', " ", 1),
+        Some(_) | None => key.to_owned(),
+    }
+}
+
+/// The text of the first inline code span of `error` (the error line as it appeared).
+pub(super) fn plain_error(error: &str) -> String {
+    if let Some(rest) = error.strip_prefix("`` ")
+        && let Some(end) = rest.find(" ``")
+    {
+        return rest[..end].to_owned();
+    }
+    if let Some(rest) = error.strip_prefix('`')
+        && let Some(end) = rest.find('`')
+    {
+        return rest[..end].to_owned();
+    }
+    error.to_owned()
+}
