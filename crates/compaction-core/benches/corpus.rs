@@ -2,9 +2,10 @@
 //! the calibration example. Each `corpus/<kind>.txt` holds messages separated by lines of
 //! `----`. Sources: English, European languages in Latin script (German, French, Spanish,
 //! Italian, Portuguese, Polish, Czech, Turkish), other alphabets (Russian, Ukrainian, Greek,
-//! Arabic, Hebrew), Chinese, Japanese, emoji, symbols (box drawing, arrows, math, rare
-//! ideographs outside the BMP), Python and TypeScript texts written for this corpus; Rust
-//! chunks of this crate's own source; JSON from `corpus/make_json.py`.
+//! Arabic, Hebrew), Chinese, Japanese, Korean, emoji, symbols (box drawing, arrows, math,
+//! rare ideographs outside the BMP), Python and TypeScript texts written for this corpus;
+//! Rust chunks of this crate's own source; JSON from `corpus/make_json.py`; the code with
+//! line numbers as grep and `cat -n` show it (`*-lines`) from `corpus/make_numbered.py`.
 #![allow(clippy::unwrap_used, clippy::expect_used, dead_code)]
 
 /// (kind, file contents) for every corpus file.
@@ -16,8 +17,12 @@ pub const CORPUS_FILES: &[(&str, &str)] = &[
     ("typescript", include_str!("corpus/typescript.txt")),
     ("python", include_str!("corpus/python.txt")),
     ("json", include_str!("corpus/json.txt")),
+    ("rust-lines", include_str!("corpus/numbered_rust.txt")),
+    ("ts-lines", include_str!("corpus/numbered_typescript.txt")),
+    ("py-lines", include_str!("corpus/numbered_python.txt")),
     ("chinese", include_str!("corpus/chinese.txt")),
     ("japanese", include_str!("corpus/japanese.txt")),
+    ("korean", include_str!("corpus/korean.txt")),
     ("emoji", include_str!("corpus/emoji.txt")),
     ("symbols", include_str!("corpus/symbols.txt")),
 ];

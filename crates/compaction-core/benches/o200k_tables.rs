@@ -6,7 +6,8 @@
 use std::fmt::Write;
 
 use compaction_core::tokens::heuristic::{
-    CJK_FIRST, CJK_LAST, EMOJI_FIRST, EMOJI_LAST, SYMBOL_FIRST, SYMBOL_LAST, is_cjk_letter,
+    CJK_FIRST, CJK_LAST, EMOJI_FIRST, EMOJI_LAST, HANGUL_FIRST, HANGUL_LAST, SYMBOL_FIRST,
+    SYMBOL_LAST, is_cjk_letter, is_hangul,
 };
 
 /// o200k ranks run below this bound (unused ranks fail to decode and are skipped).
@@ -17,7 +18,9 @@ const RANK_BOUND: u32 = 210_000;
 pub struct Tables {
     /// Bit `c - CJK_FIRST` is set when CJK letter `c` is one token.
     pub single: Vec<u64>,
-    /// Every two-letter CJK token as `first << 16 | second`, sorted.
+    /// Bit `c - HANGUL_FIRST` is set when Hangul syllable `c` is one token.
+    pub hangul: Vec<u64>,
+    /// Every two-letter CJK or Hangul token as `first << 16 | second`, sorted.
     pub pairs: Vec<u32>,
     /// Tokens of each symbol U+2000–U+2BFF alone, 2 bits each (1–3; 3 means 3 or more).
     pub symbols: Vec<u64>,
@@ -30,6 +33,7 @@ pub struct Tables {
 pub fn derive() -> Tables {
     let bpe = tiktoken_rs::o200k_base_singleton();
     let mut single = vec![0u64; ((CJK_LAST - CJK_FIRST + 1) as usize).div_ceil(64)];
+    let mut hangul = vec![0u64; ((HANGUL_LAST - HANGUL_FIRST + 1) as usize).div_ceil(64)];
     let mut pairs = Vec::new();
     for rank in 0..RANK_BOUND {
         let Ok(bytes) = bpe.decode_bytes(&[rank]) else { continue };
@@ -39,6 +43,10 @@ pub fn derive() -> Tables {
             continue;
         }
         match letters[..] {
+            [letter] if is_hangul(letter) => {
+                let bit = (letter - HANGUL_FIRST) as usize;
+                hangul[bit / 64] |= 1 << (bit % 64);
+            }
             [letter] => {
                 let bit = (letter - CJK_FIRST) as usize;
                 single[bit / 64] |= 1 << (bit % 64);
@@ -68,6 +76,7 @@ pub fn derive() -> Tables {
     }
     Tables {
         single,
+        hangul,
         pairs,
         doubled,
         symbols: pieces(SYMBOL_FIRST, SYMBOL_LAST),
@@ -92,7 +101,14 @@ pub fn render(tables: &Tables) -> String {
     );
     array(
         &mut out,
-        "Every two-letter CJK o200k token as `first << 16 | second`, sorted.",
+        "Bit `c - HANGUL_FIRST` is set when Hangul syllable `c` is a single o200k token.",
+        "SINGLE_TOKEN_HANGUL: [u64",
+        &hex64(&tables.hangul),
+        4,
+    );
+    array(
+        &mut out,
+        "Every two-letter CJK or Hangul o200k token as `first << 16 | second`, sorted.",
         "PAIR_TOKENS: [u32",
         &tables.pairs.iter().map(|p| format!("0x{p:08x}")).collect::<Vec<_>>(),
         8,

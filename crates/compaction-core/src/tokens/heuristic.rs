@@ -4,7 +4,9 @@
 //! byte it is and what kind of byte precedes it ([`Feature`]): a letter starting a word
 //! costs more than one continuing it, an upper-case letter after a lower-case one marks a
 //! camelCase split, runs of spaces (indentation) are cheaper than the first space, digits
-//! are grouped, punctuation after punctuation (`"},{"`) often merges. Two-byte characters
+//! are grouped (a number after a space costs more: o200k keeps that space a token of its
+//! own, as in the line numbers of `cat -n` and grep output), a tab often merges with the
+//! word after it, punctuation after punctuation (`"},{"`) often merges. Two-byte characters
 //! are costed by their lead byte, which tells Latin-1 symbols (`°`, `±`) from letters and
 //! the letters' script: Western European (`é`), Central European and Turkish (`ł`, `ş`:
 //! o200k splits these languages into shorter pieces), Greek, Cyrillic, other alphabets; an
@@ -22,6 +24,9 @@
 //!   single tokens (`上下`, `文件`, `する`). Each letter is looked up: is it a single token,
 //!   and does it form a two-letter token with the letter just before it (matched greedily
 //!   from the left, as a pair consumes both letters).
+//! - Hangul syllables (U+AC00–U+D7A3), the same way with their own weights: about 680 are
+//!   single tokens and about 390 two-syllable words are (`파일`, `세션`); a generic
+//!   three-byte cost overestimated Korean by about half.
 //! - Symbols (U+2000–U+2BFF: dashes, quotes, arrows, math, box drawing, dingbats) and emoji
 //!   (U+1F000–U+1FAFF) cost the number of tokens o200k gives each alone (one to three), and
 //!   a symbol repeated in a run (`────`) costs little when o200k has a token for two of it.
@@ -54,7 +59,8 @@ use super::TokenEstimator;
 mod o200k_tables;
 
 pub use o200k_tables::{
-    DOUBLED_SYMBOLS, EMOJI_TOKENS, PAIR_TOKENS, SINGLE_TOKEN_LETTERS, SYMBOL_TOKENS,
+    DOUBLED_SYMBOLS, EMOJI_TOKENS, PAIR_TOKENS, SINGLE_TOKEN_HANGUL, SINGLE_TOKEN_LETTERS,
+    SYMBOL_TOKENS,
 };
 
 /// One kind of byte or character, in the context of what precedes it.
@@ -68,16 +74,21 @@ pub enum Feature {
     WordContinue,
     /// An upper-case ASCII letter after a lower-case one (a camelCase split).
     CamelSplit,
-    /// A digit after a non-digit.
+    /// A digit after a non-digit other than a space.
     DigitStart,
+    /// A digit after a space: o200k never joins a space to the number after it, so the
+    /// space is a token of its own (`     12\t` in `cat -n` output, `line 12`).
+    DigitAfterSpace,
     /// A digit after a digit.
     DigitContinue,
     /// A space after a non-space.
     Space,
     /// A space after a space (indentation, alignment).
     SpaceRun,
-    /// A line feed, carriage return or tab.
+    /// A line feed or carriage return.
     LineBreak,
+    /// A tab.
+    Tab,
     /// ASCII punctuation (or a control byte) after a non-punctuation byte.
     Punctuation,
     /// ASCII punctuation after punctuation.
@@ -103,6 +114,13 @@ pub enum Feature {
     RareIdeograph,
     /// A kana or ideograph that forms a two-letter o200k token with the letter before it.
     CjkPair,
+    /// A Hangul syllable (U+AC00–U+D7A3) that is one o200k token and does not complete a
+    /// two-syllable token.
+    Hangul,
+    /// A Hangul syllable that o200k splits into byte tokens.
+    RareHangul,
+    /// A Hangul syllable that forms a two-syllable o200k token with the one before it.
+    HangulPair,
     /// One of the o200k tokens a symbol (U+2000–U+2BFF: dashes, quotes, arrows, box
     /// drawing, dingbats) or an emoji (U+1F000–U+1FAFF) takes on its own.
     SymbolPiece,
@@ -111,14 +129,14 @@ pub enum Feature {
     /// often eight or more to a token.
     SymbolRepeat,
     /// The lead byte of another three-byte character (CJK and full-width punctuation,
-    /// variation selectors, Hangul).
+    /// variation selectors, Hangul jamo).
     OtherThreeByte,
     /// The lead byte of another four-byte character (rare ideographs, math letters).
     FourByte,
 }
 
 /// How many [`Feature`]s there are.
-pub const FEATURE_COUNT: usize = 24;
+pub const FEATURE_COUNT: usize = 29;
 
 /// Every feature, in index order.
 pub const FEATURES: [Feature; FEATURE_COUNT] = [
@@ -126,10 +144,12 @@ pub const FEATURES: [Feature; FEATURE_COUNT] = [
     Feature::WordContinue,
     Feature::CamelSplit,
     Feature::DigitStart,
+    Feature::DigitAfterSpace,
     Feature::DigitContinue,
     Feature::Space,
     Feature::SpaceRun,
     Feature::LineBreak,
+    Feature::Tab,
     Feature::Punctuation,
     Feature::PunctuationRun,
     Feature::Latin1Symbol,
@@ -142,6 +162,9 @@ pub const FEATURES: [Feature; FEATURE_COUNT] = [
     Feature::CommonIdeograph,
     Feature::RareIdeograph,
     Feature::CjkPair,
+    Feature::Hangul,
+    Feature::RareHangul,
+    Feature::HangulPair,
     Feature::SymbolPiece,
     Feature::SymbolRepeat,
     Feature::OtherThreeByte,
@@ -150,31 +173,42 @@ pub const FEATURES: [Feature; FEATURE_COUNT] = [
 
 /// Tokens per occurrence of each feature, fitted against o200k (see the module docs).
 pub const WEIGHTS: [f64; FEATURE_COUNT] = [
-    0.4303, // WordStart
-    0.1150, // WordContinue
-    0.3386, // CamelSplit
-    1.9353, // DigitStart
-    0.3325, // DigitContinue
-    0.2309, // Space
-    0.0080, // SpaceRun
-    0.6792, // LineBreak
-    0.7307, // Punctuation
-    0.1578, // PunctuationRun
-    0.2251, // Latin1Symbol
-    0.7248, // LatinLetter
-    1.6873, // LatinExtended
-    0.3533, // Greek
-    0.2499, // Cyrillic
-    0.3390, // OtherAlphabet
-    0.9325, // Kana
-    0.9556, // CommonIdeograph
-    1.8658, // RareIdeograph
+    0.3832, // WordStart
+    0.1228, // WordContinue
+    0.3647, // CamelSplit
+    0.9381, // DigitStart
+    2.7048, // DigitAfterSpace
+    0.2726, // DigitContinue
+    0.2601, // Space
+    0.0211, // SpaceRun
+    0.8378, // LineBreak
+    0.0364, // Tab
+    0.6364, // Punctuation
+    0.2152, // PunctuationRun
+    0.1286, // Latin1Symbol
+    0.7197, // LatinLetter
+    1.6169, // LatinExtended
+    0.3500, // Greek
+    0.2472, // Cyrillic
+    0.3295, // OtherAlphabet
+    0.9312, // Kana
+    0.9541, // CommonIdeograph
+    1.8524, // RareIdeograph
     0.0000, // CjkPair
-    0.9827, // SymbolPiece
-    0.1666, // SymbolRepeat
-    1.0447, // OtherThreeByte
-    3.6051, // FourByte
+    0.6236, // Hangul
+    2.7036, // RareHangul
+    0.5795, // HangulPair
+    0.9783, // SymbolPiece
+    0.1633, // SymbolRepeat
+    1.0797, // OtherThreeByte
+    3.6823, // FourByte
 ];
+
+/// The first and last Hangul syllables, looked up in [`SINGLE_TOKEN_HANGUL`] and
+/// [`PAIR_TOKENS`].
+pub const HANGUL_FIRST: u32 = 0xAC00;
+/// See [`HANGUL_FIRST`].
+pub const HANGUL_LAST: u32 = 0xD7A3;
 
 /// The first code point of the CJK letters the tables cover (hiragana).
 pub const CJK_FIRST: u32 = 0x3040;
@@ -190,10 +224,16 @@ pub const EMOJI_FIRST: u32 = 0x1F000;
 /// See [`EMOJI_FIRST`].
 pub const EMOJI_LAST: u32 = 0x1FAFF;
 
-/// Whether `c` is a kana (U+3040–U+30FF) or a BMP ideograph (U+3400–U+9FFF): the letters
-/// the estimator looks up in [`SINGLE_TOKEN_LETTERS`] and [`PAIR_TOKENS`].
+/// Whether `c` is a kana (U+3040–U+30FF), a BMP ideograph (U+3400–U+9FFF) or a Hangul
+/// syllable (U+AC00–U+D7A3): the letters the estimator looks up in [`SINGLE_TOKEN_LETTERS`],
+/// [`SINGLE_TOKEN_HANGUL`] and [`PAIR_TOKENS`].
 pub fn is_cjk_letter(c: u32) -> bool {
-    is_kana(c) || is_ideograph(c)
+    is_kana(c) || is_ideograph(c) || is_hangul(c)
+}
+
+/// Whether `c` is a Hangul syllable (U+AC00–U+D7A3).
+pub fn is_hangul(c: u32) -> bool {
+    (HANGUL_FIRST..=HANGUL_LAST).contains(&c)
 }
 
 fn is_kana(c: u32) -> bool {
@@ -204,10 +244,10 @@ fn is_ideograph(c: u32) -> bool {
     (0x3400..=CJK_LAST).contains(&c)
 }
 
-/// Lead bytes of the characters [`scan`] decodes: U+2000–U+9FFF and U+10000–U+3FFFF.
+/// Lead bytes of the characters [`scan`] decodes: U+2000–U+DFFF and U+10000–U+3FFFF.
 #[inline(always)]
 fn is_decoded_lead(byte: u8) -> bool {
-    (byte.wrapping_sub(0xE2) < 8) | (byte == 0xF0)
+    (byte.wrapping_sub(0xE2) < 12) | (byte == 0xF0)
 }
 
 /// The class of a byte, as context for the byte after it.
@@ -277,20 +317,22 @@ fn feature_of(previous: Previous, byte: u8) -> Option<Feature> {
         b'A'..=b'Z' if previous == Previous::Lower => Feature::CamelSplit,
         b'a'..=b'z' | b'A'..=b'Z' => Feature::WordStart,
         b'0'..=b'9' if previous == Previous::Digit => Feature::DigitContinue,
+        b'0'..=b'9' if previous == Previous::Space => Feature::DigitAfterSpace,
         b'0'..=b'9' => Feature::DigitStart,
         b' ' if previous == Previous::Space => Feature::SpaceRun,
         b' ' => Feature::Space,
-        b'\n' | b'\r' | b'\t' => Feature::LineBreak,
+        b'\t' => Feature::Tab,
+        b'\n' | b'\r' => Feature::LineBreak,
         0..=0x7F if previous == Previous::Punctuation => Feature::PunctuationRun,
         0..=0x7F => Feature::Punctuation,
-        0x80..=0xBF | 0xE2..=0xE9 | 0xF0 => return None,
+        0x80..=0xBF | 0xE2..=0xED | 0xF0 => return None,
         0xC2 => Feature::Latin1Symbol,
         0xC3 => Feature::LatinLetter,
         0xC4..=0xCD => Feature::LatinExtended,
         0xCE | 0xCF => Feature::Greek,
         0xD0..=0xD4 => Feature::Cyrillic,
         0xC0 | 0xC1 | 0xD5..=0xDF => Feature::OtherAlphabet,
-        0xE0 | 0xE1 | 0xEA..=0xEF => Feature::OtherThreeByte,
+        0xE0 | 0xE1 | 0xEE | 0xEF => Feature::OtherThreeByte,
         0xF1..=0xFF => Feature::FourByte,
     })
 }
@@ -323,7 +365,7 @@ trait Sink {
     fn character(&mut self, feature: Feature, count: u64);
 }
 
-/// Walks UTF-8 `bytes` once. Characters U+2000–U+9FFF and U+10000–U+3FFFF are decoded and
+/// Walks UTF-8 `bytes` once. Characters U+2000–U+DFFF and U+10000–U+3FFFF are decoded and
 /// go to [`Sink::character`] with their feature; every other byte goes to [`Sink::byte`].
 ///
 /// Text is taken in blocks of 32 bytes; a block without three- or four-byte characters (a
@@ -400,12 +442,23 @@ fn scan(bytes: &[u8], sink: &mut impl Sink) {
             symbol = 0;
             let class = tables.class_of(c);
             let paired = (letter != 0) & tables.is_pair(letter << 16 | c) & !letter_paired;
-            sink.character(if paired { Feature::CjkPair } else { class }, 1);
+            // The pair feature of the letter's script (a table load, not a branch).
+            let pair = PAIR_FEATURE[class as usize];
+            sink.character(if paired { pair } else { class }, 1);
             letter = if class == Feature::OtherThreeByte { 0 } else { c };
             letter_paired = paired;
         }
     }
 }
+
+/// The feature of a letter of each class that completes a two-letter token: Hangul pairs
+/// have their own weight, kana and ideograph pairs share [`Feature::CjkPair`].
+const PAIR_FEATURE: [Feature; FEATURE_COUNT] = {
+    let mut pair = [Feature::CjkPair; FEATURE_COUNT];
+    pair[Feature::Hangul as usize] = Feature::HangulPair;
+    pair[Feature::RareHangul as usize] = Feature::HangulPair;
+    pair
+};
 
 /// Whether a block holds no lead byte of a three- or four-byte character (0xE0 and up, a
 /// superset of the characters [`scan`] decodes): a few word operations per 8 bytes.
@@ -435,10 +488,10 @@ fn packed_tokens(table: &[u64], first: u32, c: u32) -> u64 {
     table.get(index / 32).map_or(0, |word| word >> (index % 32 * 2) & 3)
 }
 
-/// Lookup tables for kana and ideographs, built once from [`SINGLE_TOKEN_LETTERS`] and
-/// [`PAIR_TOKENS`].
+/// Lookup tables for kana, ideographs and Hangul, built once from [`SINGLE_TOKEN_LETTERS`],
+/// [`SINGLE_TOKEN_HANGUL`] and [`PAIR_TOKENS`].
 struct CjkTables {
-    /// The feature of each character U+3000–U+9FFF when it completes no pair.
+    /// The feature of each character U+3000–U+DFFF when it completes no pair.
     class: Box<[Feature]>,
     /// [`PAIR_TOKENS`] hashed into buckets of one cache line each (0 marks an empty slot;
     /// no key is 0, both letters being at least U+3040).
@@ -450,6 +503,7 @@ struct CjkTables {
 
 const BUCKET_SLOTS: usize = 16;
 const CLASS_FIRST: u32 = 0x3000;
+const CLASS_LAST: u32 = 0xDFFF;
 
 impl CjkTables {
     #[inline]
@@ -472,9 +526,11 @@ impl CjkTables {
     }
 
     fn build() -> Self {
-        let class = (CLASS_FIRST..=CJK_LAST)
+        let class = (CLASS_FIRST..=CLASS_LAST)
             .map(|c| {
-                if is_kana(c) {
+                if is_hangul(c) {
+                    if is_single_token_hangul(c) { Feature::Hangul } else { Feature::RareHangul }
+                } else if is_kana(c) {
                     Feature::Kana
                 } else if !is_ideograph(c) {
                     Feature::OtherThreeByte
@@ -514,6 +570,11 @@ impl CjkTables {
 fn is_single_token(c: u32) -> bool {
     let bit = c.wrapping_sub(CJK_FIRST) as usize;
     SINGLE_TOKEN_LETTERS.get(bit / 64).is_some_and(|word| word >> (bit % 64) & 1 == 1)
+}
+
+fn is_single_token_hangul(c: u32) -> bool {
+    let bit = c.wrapping_sub(HANGUL_FIRST) as usize;
+    SINGLE_TOKEN_HANGUL.get(bit / 64).is_some_and(|word| word >> (bit % 64) & 1 == 1)
 }
 
 fn cjk_tables() -> &'static CjkTables {
@@ -605,6 +666,7 @@ mod tests {
             "😀🎉 ok 👨‍👩‍👧‍👦",
             "camelCaseIdentifier HTTPServer",
             "──── → für привет 21°C 𠮷野家 ⌘K",
+            "한국어 문장입니다. 파일을 읽었어요\n    12\tfn main() {}",
         ] {
             let expected = dot(text).round().max(1.0) as u64;
             assert_eq!(HeuristicEstimator.text_tokens(text), expected, "{text}");
@@ -645,8 +707,10 @@ mod tests {
         assert_eq!(get(Feature::WordContinue), 2); // b, d
         assert_eq!(get(Feature::Space), 2);
         assert_eq!(get(Feature::SpaceRun), 1);
-        assert_eq!(get(Feature::DigitStart), 1);
+        assert_eq!(get(Feature::DigitAfterSpace), 1); // 1, after a space
         assert_eq!(get(Feature::DigitContinue), 1);
+        assert_eq!(features("v1\t")[Feature::DigitStart as usize], 1);
+        assert_eq!(features("v1\t")[Feature::Tab as usize], 1);
         assert_eq!(get(Feature::LineBreak), 1);
         assert_eq!(get(Feature::CommonIdeograph), 1);
         assert_eq!(get(Feature::Kana), 1);
@@ -721,6 +785,40 @@ mod tests {
         assert_eq!(count("する", Feature::CjkPair), 1);
         assert_eq!(count("。", Feature::OtherThreeByte), 1);
         assert_eq!(count("。", Feature::Kana), 0);
+    }
+
+    #[test]
+    fn hangul_syllables_are_classed_by_the_o200k_vocabulary() {
+        let count = |text: &str, feature: Feature| features(text)[feature as usize];
+        let syllables = |text: &str| {
+            count(text, Feature::Hangul)
+                + count(text, Feature::RareHangul)
+                + count(text, Feature::HangulPair)
+        };
+        // Every syllable is one of the three, never the generic three-byte class.
+        assert_eq!(syllables("한국어 문장입니다"), 8);
+        assert_eq!(count("한국어 문장입니다", Feature::OtherThreeByte), 0);
+        // Each syllable by the table: single tokens and split ones.
+        for c in ['다', '는', '을'] {
+            let text = c.to_string();
+            let expected = if is_single_token_hangul(u32::from(c)) {
+                Feature::Hangul
+            } else {
+                Feature::RareHangul
+            };
+            assert_eq!(count(&text, expected), 1, "{c}");
+        }
+        // A two-syllable token: the second syllable completes a pair, matched greedily.
+        let (first, second) = PAIR_TOKENS
+            .iter()
+            .map(|key| (key >> 16, key & 0xFFFF))
+            .find(|&(first, second)| is_hangul(first) && is_hangul(second) && first != second)
+            .unwrap();
+        let pair: String = [first, second].iter().map(|&c| char::from_u32(c).unwrap()).collect();
+        assert_eq!(count(&pair, Feature::HangulPair), 1, "{pair}");
+        assert_eq!(count(&format!("{pair} {pair}"), Feature::HangulPair), 2);
+        // Jamo (U+3131–U+318E) are not syllables.
+        assert_eq!(syllables("ㅋㅋ"), 0);
     }
 
     #[test]
