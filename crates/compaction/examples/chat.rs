@@ -109,8 +109,18 @@ async fn run(args: Args) -> anyhow::Result<()> {
     let client = ProviderClient::new(config.clone(), key.clone())?;
     let summarizer: Box<dyn Summarizer> = match &args.summary_model {
         Some(summary_model) => {
+            // The summary model's window: `summaryContextWindow` when set, the chat window
+            // when it is the chat model, else the model table's.
+            let summary_window = match settings.summary_context_window {
+                Some(tokens) => tokens,
+                None if *summary_model == args.model => window.tokens,
+                None => resolve_context_window(Some(summary_model), None).tokens,
+            };
             config.model = summary_model.clone();
-            Box::new(LlmSummarizer::new(ProviderClient::new(config, key.clone())?))
+            Box::new(
+                LlmSummarizer::new(ProviderClient::new(config, key.clone())?)
+                    .with_context_window(summary_window),
+            )
         }
         None => Box::new(OfflineSummarizer),
     };
