@@ -42,6 +42,9 @@ pub enum DiagnosticKind {
     UnknownEntryType,
     /// The file was written in an older format and was migrated in memory.
     Migrated,
+    /// The line is not valid UTF-8; it was read with U+FFFD replacement characters, as pi
+    /// reads it, and its bytes in the file are kept as they are.
+    InvalidUtf8,
 }
 
 impl DiagnosticKind {
@@ -56,7 +59,9 @@ impl DiagnosticKind {
             | DiagnosticKind::InvalidHeader
             | DiagnosticKind::TornLastLine
             | DiagnosticKind::ParentCycle => Severity::Error,
-            DiagnosticKind::DuplicateId | DiagnosticKind::DanglingParent => Severity::Warning,
+            DiagnosticKind::DuplicateId
+            | DiagnosticKind::DanglingParent
+            | DiagnosticKind::InvalidUtf8 => Severity::Warning,
             DiagnosticKind::Bom
             | DiagnosticKind::Crlf
             | DiagnosticKind::MissingFinalNewline
@@ -85,6 +90,7 @@ impl DiagnosticKind {
             DiagnosticKind::ParentCycle => "parent-cycle",
             DiagnosticKind::UnknownEntryType => "unknown-entry-type",
             DiagnosticKind::Migrated => "migrated",
+            DiagnosticKind::InvalidUtf8 => "invalid-utf8",
         }
     }
 }

@@ -171,6 +171,9 @@ pub struct BranchSummaryData {
 enum RawLine {
     Owned(Box<str>),
     Shared { block: Arc<String>, start: usize, end: usize },
+    /// A line that is not valid UTF-8: its lossy decoding (the text the model reads) and
+    /// its bytes as they are in the file (boxed: the variant stays small for the others).
+    Lossy(Box<(Box<str>, Box<[u8]>)>),
 }
 
 impl RawLine {
@@ -178,6 +181,7 @@ impl RawLine {
         match self {
             RawLine::Owned(text) => text,
             RawLine::Shared { block, start, end } => block.get(*start..*end).unwrap_or_default(),
+            RawLine::Lossy(lossy) => &lossy.0,
         }
     }
 }
@@ -215,13 +219,40 @@ impl PartialEq for Entry {
             && self.timestamp() == other.timestamp()
             && self.kind == other.kind
             && self.raw() == other.raw()
+            && self.line_bytes() == other.line_bytes()
     }
 }
 
 impl Entry {
-    /// The exact JSON text of the line, without its line ending.
+    /// The exact JSON text of the line, without its line ending. For a line that is not
+    /// valid UTF-8 this is its lossy decoding (each invalid sequence read as U+FFFD, as pi
+    /// reads it); [`Entry::line_bytes`] holds the bytes to write back.
     pub fn raw(&self) -> &str {
         self.raw.as_str()
+    }
+
+    /// The line's bytes as they are (or are to be) written in the file, without its line
+    /// ending: the original bytes of a line that was not valid UTF-8, else [`Entry::raw`].
+    pub fn line_bytes(&self) -> &[u8] {
+        match &self.raw {
+            RawLine::Lossy(lossy) => &lossy.1,
+            RawLine::Owned(_) | RawLine::Shared { .. } => self.raw().as_bytes(),
+        }
+    }
+
+    /// Whether the line was not valid UTF-8 and is read through a lossy decoding.
+    pub fn has_invalid_utf8(&self) -> bool {
+        matches!(self.raw, RawLine::Lossy(_))
+    }
+
+    /// This entry, recording that its line in the file is `bytes` (not valid UTF-8), of
+    /// which [`Entry::raw`] is the lossy decoding.
+    pub(crate) fn with_line_bytes(mut self, bytes: Vec<u8>) -> Entry {
+        if bytes != self.raw().as_bytes() {
+            let text: Box<str> = self.raw().into();
+            self.raw = RawLine::Lossy(Box::new((text, bytes.into_boxed_slice())));
+        }
+        self
     }
 
     /// The entry's `timestamp` string, if it has one.

@@ -93,6 +93,55 @@ fn prepare_line(
     }
 }
 
+/// First of the characters that stand for invalid bytes while an older-format line is
+/// migrated: byte `b` (0x80..=0xFF; ASCII bytes are always valid) is `MARK_BASE + b`, in
+/// the last private-use plane, which serde_json writes back unescaped.
+const MARK_BASE: u32 = 0x10_FF00;
+
+fn is_mark(c: char) -> bool {
+    (MARK_BASE + 0x80..=MARK_BASE + 0xFF).contains(&u32::from(c))
+}
+
+/// Migrates an older-format entry line that is not valid UTF-8, keeping its invalid bytes:
+/// each one travels through the migration as a private-use character and is put back
+/// afterwards, so the rewritten line holds the same bytes where the original held them.
+/// The entry's text is the lossy decoding of that line, as for a current-format line.
+fn migrate_lossy_line(
+    line: usize,
+    bytes: &[u8],
+    version: u32,
+    position: usize,
+    previous_id: Option<&str>,
+) -> Result<Entry, EntryError> {
+    let mut marked = String::with_capacity(bytes.len() + 8);
+    for chunk in bytes.utf8_chunks() {
+        if chunk.valid().chars().any(is_mark) {
+            // The marks would be ambiguous; keep the line verbatim instead.
+            return Err(EntryError::Invalid(
+                "the line is not valid UTF-8 and holds characters U+10FF80..U+10FFFF; it \
+                 cannot be migrated without changing its bytes"
+                    .into(),
+            ));
+        }
+        marked.push_str(chunk.valid());
+        for &byte in chunk.invalid() {
+            marked.push(char::from_u32(MARK_BASE + u32::from(byte)).unwrap_or('\u{FFFD}'));
+        }
+    }
+    let migrated = migrate::migrate_line(&marked, version, position, previous_id)?;
+    let mut restored = Vec::with_capacity(migrated.len());
+    let mut buffer = [0u8; 4];
+    for c in migrated.chars() {
+        if is_mark(c) {
+            // The mark is MARK_BASE + a byte value 0x80..=0xFF: the difference fits a byte.
+            restored.push(u8::try_from(u32::from(c) - MARK_BASE).unwrap_or(b'?'));
+        } else {
+            restored.extend_from_slice(c.encode_utf8(&mut buffer).as_bytes());
+        }
+    }
+    Entry::parse(line, &String::from_utf8_lossy(&restored)).map(|entry| entry.with_line_bytes(restored))
+}
+
 /// Splits a block into lines without their `\n`; a last line without `\n` is marked so.
 fn split_lines(block: &[u8]) -> Vec<Line<'_>> {
     let mut lines: Vec<Line<'_>> = Vec::new();
@@ -419,6 +468,10 @@ impl SessionParser {
         }
         let text = match std::str::from_utf8(bytes) {
             Ok(text) => text,
+            Err(error) if line > 1 => {
+                self.push_lossy_line(line, offset, bytes, terminated, error.valid_up_to());
+                return;
+            }
             Err(error) => {
                 let kind = if terminated {
                     DiagnosticKind::MalformedJson
@@ -434,6 +487,45 @@ impl SessionParser {
         } else {
             self.push_entry_line(line, offset, text, terminated);
         }
+    }
+
+    /// An entry line that is not valid UTF-8: read it as pi does (each invalid sequence
+    /// becomes U+FFFD) so both tools see the same tree, keep its bytes for writing back, and
+    /// warn. `valid_up_to` is the offset of the first invalid byte.
+    fn push_lossy_line(
+        &mut self,
+        line: usize,
+        offset: u64,
+        bytes: &[u8],
+        terminated: bool,
+        valid_up_to: usize,
+    ) {
+        let parsed = if self.source_version < crate::entry::CURRENT_VERSION {
+            let position = if self.header.is_some() { line - 1 } else { line };
+            let previous = self.previous_id.as_deref();
+            migrate_lossy_line(line, bytes, self.source_version, position, previous)
+        } else {
+            Entry::parse(line, &String::from_utf8_lossy(bytes))
+                .map(|entry| entry.with_line_bytes(bytes.to_vec()))
+        };
+        let parsed = match parsed {
+            Ok(entry) => {
+                self.diagnostics.push(Diagnostic::new(
+                    line,
+                    DiagnosticKind::InvalidUtf8,
+                    format!(
+                        "invalid UTF-8 at byte {valid_up_to} of the line: read with U+FFFD \
+                         replacement characters, as pi reads it; the bytes in the file are kept"
+                    ),
+                ));
+                Ok(entry)
+            }
+            Err(EntryError::Json(error)) => Err(EntryError::Json(format!(
+                "{error} (the line also has invalid UTF-8 at byte {valid_up_to})"
+            ))),
+            Err(error) => Err(error),
+        };
+        self.accept_entry(line, offset, bytes, terminated, parsed);
     }
 
     fn push_first_line(&mut self, offset: u64, text: &str, terminated: bool) {
@@ -846,10 +938,54 @@ mod tests {
     }
 
     #[test]
-    fn invalid_utf8_is_malformed() {
-        let mut bytes = format!("{HEADER}\n").into_bytes();
-        bytes.extend_from_slice(b"{\"type\":\"\xff\"}\n");
+    fn a_line_with_an_invalid_byte_keeps_its_place_in_the_tree() {
+        let mut bytes = format!("{HEADER}\n{}\n", msg("a", None, "user")).into_bytes();
+        let bad = [
+            &br#"{"type":"message","id":"b","parentId":"a","timestamp":"t","message":{"role":"assistant","content":[{"type":"text","text":"caf"#[..],
+            b"\xe9 \xf0\x9f\x98 ok",
+            br#""}]}}"#,
+        ]
+        .concat();
+        bytes.extend_from_slice(&bad);
+        bytes.push(b'\n');
+        bytes.extend_from_slice(format!("{}\n", msg("c", Some("b"), "user")).as_bytes());
         let session = parse_session(&bytes);
+        assert_eq!(kinds(&session), vec![(3, K::InvalidUtf8)]);
+        assert_eq!(session.diagnostics()[0].severity(), crate::diagnostic::Severity::Warning);
+        assert!(session.malformed().is_empty());
+        let ids: Vec<&str> = session.entries().iter().map(|e| e.id.as_str()).collect();
+        assert_eq!(ids, ["a", "b", "c"]);
+        assert_eq!(session.path(2), vec![0, 1, 2]);
+        // The model reads what pi reads (Node's lossy decoding); the file keeps its bytes.
+        let entry = &session.entries()[1];
+        assert!(entry.has_invalid_utf8());
+        assert!(entry.raw().contains("caf\u{FFFD} \u{FFFD} ok"));
+        assert_eq!(entry.line_bytes(), &bad[..]);
+        // A line that stays unreadable is still kept verbatim, with both problems named.
+        let mut broken = format!("{HEADER}\n").into_bytes();
+        broken.extend_from_slice(b"{\"type\":\"\xff\"\n");
+        let session = parse_session(&broken);
         assert_eq!(kinds(&session), vec![(2, K::MalformedJson)]);
+        assert!(session.diagnostics()[0].message.contains("invalid UTF-8 at byte 9"));
+        assert_eq!(session.malformed()[0].bytes.as_deref(), Some(&b"{\"type\":\"\xff\""[..]));
+    }
+
+    #[test]
+    fn migrating_a_line_with_invalid_bytes_keeps_them() {
+        let mut bytes =
+            br#"{"type":"session","id":"s","timestamp":"t","cwd":"/w"}"#.to_vec();
+        bytes.extend_from_slice(b"\n{\"type\":\"message\",\"timestamp\":\"t\",\"message\":{\"role\":\"user\",\"content\":\"x\xff\xc3(y\"}}\n");
+        bytes.extend_from_slice(br#"{"type":"message","timestamp":"t","message":{"role":"user","content":"z"}}"#);
+        bytes.push(b'\n');
+        let session = parse_session(&bytes);
+        assert_eq!(session.entries().len(), 2);
+        let entry = &session.entries()[0];
+        assert_eq!(entry.id, "00000001");
+        assert_eq!(session.entries()[1].parent_id.as_deref(), Some("00000001"));
+        assert!(entry.raw().contains("\"x\u{FFFD}\u{FFFD}(y\""));
+        let written = entry.line_bytes();
+        assert!(written.windows(5).any(|w| w == b"x\xff\xc3(y"));
+        assert_eq!(String::from_utf8_lossy(written), entry.raw());
+        assert!(kinds(&session).contains(&(2, K::InvalidUtf8)));
     }
 }

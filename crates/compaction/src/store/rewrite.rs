@@ -429,7 +429,7 @@ fn write_body(
         }
         match replace_entry(entry) {
             Some(line) => output.push(line.as_bytes())?,
-            None => output.push(entry.raw().as_bytes())?,
+            None => output.push(entry.line_bytes())?,
         }
         output.push(b"\n")?;
     }

@@ -508,3 +508,68 @@ fn a_second_writer_in_the_same_process_is_refused_then_admitted() {
     drop(store);
     SessionStore::open(&path, waited).unwrap();
 }
+
+#[test]
+fn a_line_with_invalid_utf8_stays_in_the_tree_and_keeps_its_bytes_on_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    // Current format: the bad line is an entry, its child stays attached, appends go after.
+    let bad_v3 = invalid_bytes_at_marks(concat!(
+        r#"{"type":"message","id":"c0000002","parentId":"a0000001","timestamp":"2025-01-01T00:00:07.000Z","message":{"role":"user","content":"bad @FF byte"}}"#,
+        "\n",
+        r#"{"type":"message","id":"c0000003","parentId":"c0000002","timestamp":"2025-01-01T00:00:08.000Z","message":{"role":"user","content":"after"}}"#,
+        "\n",
+    ));
+    let mut text = v3_text().into_bytes();
+    text.extend_from_slice(&bad_v3);
+    let path = write(dir.path(), "s.jsonl", &text);
+    let (mut store, _) = SessionStore::open(&path, writing()).unwrap();
+    let bad = store.session().entries().iter().find(|e| e.id == "c0000002").unwrap().clone();
+    assert!(bad.raw().contains("bad \u{FFFD} byte"));
+    let appended = store.append(note(1)).unwrap();
+    assert_eq!(appended.parent_id.as_deref(), Some("c0000003"));
+    drop(store);
+    let on_disk = std::fs::read(&path).unwrap();
+    assert_eq!(&on_disk[..text.len()], &text[..], "the bad line was rewritten");
+    let session = parse_file(&path);
+    let leaf = session.entries().len() - 1;
+    let path_ids: Vec<&str> =
+        session.path(leaf).iter().map(|&i| session.entries()[i].id.as_str()).collect();
+    assert_eq!(path_ids, ["a0000001", "c0000002", "c0000003", appended.id.as_str()]);
+    assert_eq!(
+        session.diagnostics().iter().map(|d| (d.line, d.kind)).collect::<Vec<_>>(),
+        vec![(8, DiagnosticKind::InvalidUtf8)]
+    );
+
+    // Older format: migration writes the invalid bytes back where they were.
+    let v1 = invalid_bytes_at_marks(concat!(
+        r#"{"type":"session","id":"s1","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/w"}"#,
+        "\n",
+        r#"{"type":"message","timestamp":"2025-01-01T00:00:01.000Z","message":{"role":"user","content":"caf@E9 and @F0@9F@98 cut"}}"#,
+        "\n",
+        r#"{"type":"message","timestamp":"2025-01-01T00:00:02.000Z","message":{"role":"user","content":"next"}}"#,
+        "\n",
+    ));
+    let path = write(dir.path(), "v1.jsonl", &v1);
+    let report = migrate(&path).unwrap();
+    assert_eq!((report.entries, report.malformed_lines), (2, 0));
+    let migrated = std::fs::read(&path).unwrap();
+    let second = migrated.split(|b| *b == b'\n').nth(1).unwrap();
+    let kept = b"caf\xe9 and \xf0\x9f\x98 cut";
+    assert!(second.windows(kept.len()).any(|w| w == kept), "{}", String::from_utf8_lossy(second));
+    let session = parse_file(&path);
+    assert_eq!(ids(&session), vec!["00000001", "00000002"]);
+    assert_eq!(session.entries()[1].parent_id.as_deref(), Some("00000001"));
+    assert_eq!(session.entries()[0].line_bytes(), second);
+}
+
+/// `text` as bytes, with each `@XY` replaced by the byte 0xXY.
+fn invalid_bytes_at_marks(text: &str) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut parts = text.split('@');
+    out.extend_from_slice(parts.next().unwrap().as_bytes());
+    for part in parts {
+        out.push(u8::from_str_radix(&part[..2], 16).unwrap());
+        out.extend_from_slice(part[2..].as_bytes());
+    }
+    out
+}
