@@ -170,7 +170,11 @@ pub struct BranchSummaryData {
 #[derive(Debug, Clone)]
 enum RawLine {
     Owned(Box<str>),
-    Shared { block: Arc<String>, start: usize, end: usize },
+    Shared {
+        block: Arc<String>,
+        start: usize,
+        end: usize,
+    },
     /// A line that is not valid UTF-8: its lossy decoding (the text the model reads) and
     /// its bytes as they are in the file (boxed: the variant stays small for the others).
     Lossy(Box<(Box<str>, Box<[u8]>)>),

@@ -40,6 +40,7 @@ pub mod prompts;
 pub mod prune;
 pub mod quality;
 pub mod recall;
+pub mod redact;
 pub mod restore;
 pub mod serialize;
 pub mod session;

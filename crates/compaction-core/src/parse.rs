@@ -139,7 +139,8 @@ fn migrate_lossy_line(
             restored.extend_from_slice(c.encode_utf8(&mut buffer).as_bytes());
         }
     }
-    Entry::parse(line, &String::from_utf8_lossy(&restored)).map(|entry| entry.with_line_bytes(restored))
+    Entry::parse(line, &String::from_utf8_lossy(&restored))
+        .map(|entry| entry.with_line_bytes(restored))
 }
 
 /// Splits a block into lines without their `\n`; a last line without `\n` is marked so.
@@ -972,10 +973,11 @@ mod tests {
 
     #[test]
     fn migrating_a_line_with_invalid_bytes_keeps_them() {
-        let mut bytes =
-            br#"{"type":"session","id":"s","timestamp":"t","cwd":"/w"}"#.to_vec();
+        let mut bytes = br#"{"type":"session","id":"s","timestamp":"t","cwd":"/w"}"#.to_vec();
         bytes.extend_from_slice(b"\n{\"type\":\"message\",\"timestamp\":\"t\",\"message\":{\"role\":\"user\",\"content\":\"x\xff\xc3(y\"}}\n");
-        bytes.extend_from_slice(br#"{"type":"message","timestamp":"t","message":{"role":"user","content":"z"}}"#);
+        bytes.extend_from_slice(
+            br#"{"type":"message","timestamp":"t","message":{"role":"user","content":"z"}}"#,
+        );
         bytes.push(b'\n');
         let session = parse_session(&bytes);
         assert_eq!(session.entries().len(), 2);

@@ -5,15 +5,13 @@
 //! cut at `toolResultMaxChars` characters (never inside a character) with a marker saying
 //! how much was cut. Invariants: text inside a block cannot close or open one of our
 //! delimiters (`<` before one of our tag names is written as `&lt;`), and every secret the
-//! [`Redactor`] knows is replaced by `[REDACTED]`.
+//! [`Redactor`] finds (see [`crate::redact`]) is replaced by `[REDACTED]`.
 
 use std::borrow::Cow;
-use std::sync::OnceLock;
-
-use regex::Regex;
 
 use crate::context::bash_execution_text;
 use crate::message::{AgentMessage, Content, ContentBlock};
+pub use crate::redact::Redactor;
 
 /// Tag names that are escaped wherever they start a tag in text from the session or the
 /// user: the delimiters our transcript and prompts use, and the role and instruction tags
@@ -96,72 +94,6 @@ pub fn truncate_chars(text: &str, max_chars: usize) -> Cow<'_, str> {
             let cut = text[cut_at..].chars().count();
             Cow::Owned(format!("{}\n[… {cut} more characters cut]", &text[..cut_at]))
         }
-    }
-}
-
-/// Replaces secrets with `[REDACTED]`: well-known key formats and configured values.
-#[derive(Debug, Clone, Default)]
-pub struct Redactor {
-    secrets: Vec<String>,
-}
-
-/// Shortest configured secret that is redacted verbatim (shorter ones would hit ordinary text).
-const MIN_SECRET_LEN: usize = 8;
-
-fn patterns() -> Option<&'static Regex> {
-    static PATTERNS: OnceLock<Option<Regex>> = OnceLock::new();
-    PATTERNS
-        .get_or_init(|| {
-            let sources = [
-                // Private key blocks (PEM), any key type.
-                r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----",
-                // Anthropic and OpenAI API keys (sk-ant-…, sk-proj-…, sk-…).
-                r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_\-]{20,}",
-                // AWS access key ids.
-                r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",
-                // GitHub tokens.
-                r"\bgh[pousr]_[A-Za-z0-9]{36,}\b",
-                r"\bgithub_pat_[A-Za-z0-9_]{22,}\b",
-                // Bearer tokens in headers or logs.
-                r"(?i)\bbearer\s+[A-Za-z0-9._~+/=\-]{16,}",
-            ];
-            let joined = sources.iter().map(|s| format!("(?:{s})")).collect::<Vec<_>>().join("|");
-            // The patterns are constants; a unit test checks they compile.
-            Regex::new(&joined).ok()
-        })
-        .as_ref()
-}
-
-impl Redactor {
-    /// A redactor for the built-in patterns plus these exact values (API keys in use).
-    pub fn new(secrets: impl IntoIterator<Item = String>) -> Self {
-        let mut secrets: Vec<String> =
-            secrets.into_iter().filter(|s| s.len() >= MIN_SECRET_LEN).collect();
-        // Longest first, so a secret containing another is replaced whole.
-        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
-        Redactor { secrets }
-    }
-
-    /// The text with every known secret replaced.
-    pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        let Some(patterns) = patterns() else { return Cow::Borrowed(text) };
-        let mut out = match patterns.replace_all(text, |caps: &regex::Captures<'_>| {
-            let found = caps.get(0).map_or("", |m| m.as_str());
-            if found.len() > 6 && found[..6].eq_ignore_ascii_case("bearer") {
-                "Bearer [REDACTED]".to_owned()
-            } else {
-                "[REDACTED]".to_owned()
-            }
-        }) {
-            Cow::Borrowed(_) => Cow::Borrowed(text),
-            Cow::Owned(owned) => Cow::Owned(owned),
-        };
-        for secret in &self.secrets {
-            if out.contains(secret.as_str()) {
-                out = Cow::Owned(out.replace(secret.as_str(), "[REDACTED]"));
-            }
-        }
-        out
     }
 }
 
@@ -379,33 +311,6 @@ mod tests {
             json!({"role":"assistant","content":[{"type":"thinking","thinking":"abcdefgh"}]}),
         );
         assert!(serialize_message(&thinking, &options).contains("abcd\n[… 4 more characters cut]"));
-    }
-
-    #[test]
-    fn each_secret_pattern_is_redacted() {
-        assert!(patterns().is_some());
-        let redactor = Redactor::new(["my-configured-key-123".to_owned(), "short".to_owned()]);
-        let cases = [
-            ("key sk-abcdefghijklmnopqrstuvwxyz012345 end", "key [REDACTED] end"),
-            ("sk-proj-AAAAAAAAAAAAAAAAAAAAAAAAAAAA_bbbb", "[REDACTED]"),
-            ("sk-ant-api03-abcdefghijklmnopqrstuv-wxyz", "[REDACTED]"),
-            ("aws AKIAIOSFODNN7EXAMPLE x", "aws [REDACTED] x"),
-            ("ghp_0123456789abcdefghijklmnopqrstuvwxyzAB", "[REDACTED]"),
-            ("github_pat_11ABCDEFG0123456789_abcdefghijklmnop", "[REDACTED]"),
-            (
-                "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.abc.def",
-                "Authorization: Bearer [REDACTED]",
-            ),
-            (
-                "-----BEGIN RSA PRIVATE KEY-----\nMIIE\nabc\n-----END RSA PRIVATE KEY-----",
-                "[REDACTED]",
-            ),
-            ("uses my-configured-key-123 here", "uses [REDACTED] here"),
-            ("a short word and sk-short stay", "a short word and sk-short stay"),
-        ];
-        for (input, expected) in cases {
-            assert_eq!(redactor.redact(input), expected, "{input}");
-        }
     }
 
     #[test]

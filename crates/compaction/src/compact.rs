@@ -779,10 +779,7 @@ impl Compactor<'_> {
             kind: SummaryKind::History,
             chunks: &planned.history_chunks,
             messages: &preparation.messages_to_summarize,
-            previous_summary: preparation
-                .previous_summary
-                .as_deref()
-                .map(|summary| self.redactor.redact(summary).into_owned()),
+            previous_summary: preparation.previous_summary.clone(),
             instructions: history_instructions,
             replace_instructions: false,
             max_output_tokens: self.settings.max_summary_tokens,
@@ -848,6 +845,10 @@ impl Compactor<'_> {
                 calls: job.calls,
                 kind: job.kind,
             });
+            // Every text that reaches the summarizer is redacted here (the transcript
+            // chunks already are, by the serializer): the user's instructions and the
+            // summary carried in, which may quote secrets from an earlier compaction.
+            let redact = |text: &str| self.redactor.redact(text).into_owned();
             // Pieces still to summarize, in order, with how many splits made each.
             let mut pending: Vec<(&str, u32)> = vec![(chunk.as_str(), 0)];
             while let Some((piece, splits)) = pending.pop() {
@@ -855,14 +856,14 @@ impl Compactor<'_> {
                 request.language = self.settings.summary_language.clone();
                 match (job.instructions, job.replace_instructions) {
                     (Some(instructions), true) => {
-                        request.task_override = Some(instructions.to_owned());
+                        request.task_override = Some(redact(instructions));
                     }
-                    (instructions, _) => request.instructions = instructions.map(str::to_owned),
+                    (instructions, _) => request.instructions = instructions.map(redact),
                 }
                 if number == 0 && splits == 0 {
                     request.messages = job.messages.to_vec();
                 }
-                request.previous_summary = running.clone();
+                request.previous_summary = running.as_deref().map(redact);
                 let outcome = self.summarize_complete(request, cancel, &forward).await;
                 let halves = match &outcome {
                     Err(SummarizerError::ContextOverflow { .. })

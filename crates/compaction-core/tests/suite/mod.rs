@@ -4,6 +4,7 @@
 mod cut_invariants;
 mod generated;
 mod prune;
+mod redaction;
 mod round_trip;
 
 use std::path::PathBuf;
