@@ -8,6 +8,7 @@ pub mod mock_server;
 mod providers;
 mod prune;
 mod quality_gate;
+mod redaction;
 mod restore;
 mod store;
 mod store_fixtures;

@@ -569,7 +569,7 @@ fn invalid_bytes_at_marks(text: &str) -> Vec<u8> {
     out.extend_from_slice(parts.next().unwrap().as_bytes());
     for part in parts {
         out.push(u8::from_str_radix(&part[..2], 16).unwrap());
-        out.extend_from_slice(part[2..].as_bytes());
+        out.extend_from_slice(&part.as_bytes()[2..]);
     }
     out
 }
