@@ -37,6 +37,9 @@ pub enum Command {
     /// the leaf. Without it, nothing is written; pass `--leaf ID` to later commands
     /// (context, plan, run) to work from the target.
     Branch(BranchArgs),
+    /// Compute a compaction (or, with --branch-to, a branch summary) and print the entry
+    /// fields without writing anything: for hosts such as pi that append entries themselves.
+    Summarize(SummarizeArgs),
     /// List the leaves of the session tree with their last message.
     Leaves(LeavesArgs),
     /// Count tokens of text (stdin or a file) or of every message of a session.
@@ -334,6 +337,39 @@ pub struct DroppedArgs {
     /// Token estimator (`estimator`).
     #[arg(long, value_name = "NAME")]
     pub estimator: Option<String>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SummarizeArgs {
+    #[command(flatten)]
+    pub session: SessionArgs,
+    /// Custom instructions: what the summary should focus on.
+    #[arg(long, value_name = "TEXT")]
+    pub instructions: Option<String>,
+    /// Summarize the branch left when moving to --branch-to instead of compacting.
+    #[arg(long, value_name = "ID", conflicts_with = "leaf")]
+    pub branch_to: Option<String>,
+    /// The leaf being left (default: the last entry of the file).
+    #[arg(long, value_name = "ID", requires = "branch_to")]
+    pub branch_from: Option<String>,
+    /// Use --instructions as the whole branch prompt instead of adding them to it.
+    #[arg(long, requires_all = ["instructions", "branch_to"])]
+    pub replace_instructions: bool,
+    #[command(flatten)]
+    pub compaction: CompactionFlags,
+    #[command(flatten)]
+    pub summarizer: SummarizerFlags,
+    #[command(flatten)]
+    pub extension: ExtensionFlags,
+    /// Wait for a process writing the session through this tool instead of failing.
+    #[arg(long)]
+    pub wait: bool,
+    /// No progress display.
+    #[arg(long, short)]
+    pub quiet: bool,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,

@@ -1163,3 +1163,108 @@ fn run_restore_files_reads_back_modified_files_from_cwd() {
         "{context}"
     );
 }
+
+/// The last line of a session file as JSON.
+fn last_entry(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).unwrap();
+    serde_json::from_str(text.lines().last().unwrap()).unwrap()
+}
+
+#[test]
+fn summarize_prints_the_compaction_run_would_append_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s.jsonl");
+    std::fs::copy(fixture("offline-coding.jsonl"), &file).unwrap();
+    let before = std::fs::read(&file).unwrap();
+    let out = run(&["summarize", "s.jsonl", "--keep-recent", "500", "--json"], dir.path());
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    assert_eq!(std::fs::read(&file).unwrap(), before, "summarize changed the session file");
+    let drafted = stdout_json(&out);
+    assert_eq!(drafted["compacted"], true);
+    let ran = run(&["run", "s.jsonl", "--keep-recent", "500", "--json"], dir.path());
+    assert!(ran.starts_with("exit: 0\n"), "{ran}");
+    let appended = last_entry(&file);
+    for key in ["summary", "firstKeptEntryId", "tokensBefore", "details"] {
+        assert_eq!(drafted["compaction"][key], appended[key], "{key} differs from `run`");
+        assert_eq!(drafted["entry"][key], appended[key], "{key} differs from `run`");
+    }
+    assert_eq!(drafted["parentId"], appended["parentId"]);
+    assert_eq!(drafted["entry"]["fromHook"], false);
+}
+
+#[test]
+fn summarize_branch_prints_the_summary_branch_would_append() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("b.jsonl");
+    std::fs::copy(fixture("branch-two.jsonl"), &file).unwrap();
+    let before = std::fs::read(&file).unwrap();
+    let args = ["--branch-from", "6dee93a9", "--branch-to", "e80776cc", "--json"];
+    let out = run(&[&["summarize", "b.jsonl"][..], &args[..]].concat(), dir.path());
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    assert_eq!(std::fs::read(&file).unwrap(), before, "summarize changed the session file");
+    let drafted = stdout_json(&out);
+    assert_eq!(drafted["summarized"], true);
+    assert_eq!(drafted["fromId"], "6dee93a9");
+    assert_eq!(drafted["targetId"], "e80776cc");
+    let ran = run(
+        &["branch", "b.jsonl", "--from", "6dee93a9", "--to", "e80776cc", "--summarize", "--json"],
+        dir.path(),
+    );
+    assert!(ran.starts_with("exit: 0\n"), "{ran}");
+    let appended = last_entry(&file);
+    assert_eq!(drafted["summary"]["summary"], appended["summary"]);
+    assert_eq!(drafted["summary"]["details"], appended["details"]);
+    assert_eq!(drafted["entry"]["fromId"], appended["fromId"]);
+}
+
+#[test]
+fn summarize_nothing_to_compact_exits_0_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("small-linear.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    let out = run(&["summarize", "s.jsonl", "--json"], dir.path());
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    let json = stdout_json(&out);
+    assert_eq!(json["compacted"], false);
+    assert!(json["reason"].as_str().is_some_and(|r| !r.is_empty()), "{out}");
+}
+
+#[test]
+fn summarize_reads_under_the_shared_lock_and_refuses_while_a_writer_holds_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("offline-coding.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    // The lock is an flock on the session file itself.
+    let lock = std::fs::File::open(dir.path().join("s.jsonl")).unwrap();
+    lock.lock().unwrap();
+    let out = run(&["summarize", "s.jsonl", "--keep-recent", "500", "--json"], dir.path());
+    assert!(out.starts_with("exit: 2\n"), "{out}");
+    assert!(out.contains("s.jsonl"), "{out}");
+    lock.unlock().unwrap();
+    // Readers share the lock: another reader holding it does not stop summarize.
+    lock.lock_shared().unwrap();
+    let out = run(&["summarize", "s.jsonl", "--keep-recent", "500", "--json"], dir.path());
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+}
+
+#[test]
+fn summarize_asks_extensions_like_run() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("offline-coding.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    let out = run(
+        &[
+            "summarize",
+            "s.jsonl",
+            "--keep-recent",
+            "500",
+            "--json",
+            "--extension",
+            r#"cat >/dev/null; echo '{"action":"replace","summary":"Hand-made checkpoint","details":{"by":"script"}}'"#,
+        ],
+        dir.path(),
+    );
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    let json = stdout_json(&out);
+    assert_eq!(json["compaction"]["summary"], "Hand-made checkpoint");
+    assert_eq!(json["compaction"]["details"]["by"], "script");
+    assert_eq!(json["entry"]["fromHook"], true);
+    assert!(json["extension"].is_string(), "{out}");
+}

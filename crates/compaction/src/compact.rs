@@ -1,7 +1,9 @@
 //! The one orchestration path for compaction: prune → plan → summarize → append.
 //!
 //! Manual runs (`compaction run`, `compaction prune`), automatic and overflow compaction in
-//! the harness, and extension-driven compaction all call [`Compactor::run`]. By the
+//! the harness, and extension-driven compaction all call [`Compactor::run`]; hosts that
+//! append entries themselves (`compaction summarize`) call [`Compactor::draft`], the summary
+//! stage without the append. By the
 //! request's [`Strategy`] it first prunes old tool outputs (`prune`, `hybrid`; see
 //! [`crate::prune`]), and summarizes (`summarize`, or `hybrid` when the pruned context
 //! still fires the trigger): it plans with the core (the same plan `compaction plan`
@@ -143,6 +145,32 @@ pub struct CompactOutcome {
     pub warnings: Vec<ExtensionWarning>,
     /// The quality gate's verdict (`None` when an extension wrote the summary or nothing
     /// was summarized).
+    pub quality: Option<QualityReport>,
+}
+
+/// A compaction computed but not written (see [`Compactor::draft`]).
+#[derive(Debug, Clone)]
+pub struct CompactionDraft {
+    /// The fields of the `compaction` entry, without `type`, `id`, `parentId` and
+    /// `timestamp`: `summary`, `firstKeptEntryId`, `tokensBefore`, `details`, `fromHook`
+    /// and, when a summarizer ran, `usage`.
+    pub fields: serde_json::Map<String, serde_json::Value>,
+    /// The entry the compaction belongs under (the leaf); `None` for an empty path.
+    pub parent_id: Option<String>,
+    /// Context tokens before.
+    pub tokens_before: u64,
+    /// Estimated context tokens after; `None` when an extension supplied the entry (then
+    /// known only once it is appended).
+    pub tokens_after: Option<u64>,
+    /// Usage summed over every summarizer call.
+    pub usage: SummaryUsage,
+    /// How many summarizer calls were made.
+    pub summarizer_calls: usize,
+    /// The extension that supplied the compaction.
+    pub decided_by: Option<String>,
+    /// Extensions that failed and were skipped.
+    pub warnings: Vec<ExtensionWarning>,
+    /// The quality gate's verdict (`None` when an extension wrote the summary).
     pub quality: Option<QualityReport>,
 }
 
@@ -408,11 +436,93 @@ impl Compactor<'_> {
             Some((session, leaf)) => (session, *leaf),
             None => (store.session(), leaf),
         };
-        let plan = self.plan(session, plan_leaf, request.instructions.as_deref());
+        let drafting =
+            self.draft_at(session, plan_leaf, request, (deadline, limit), cancel, progress);
+        let draft = match drafting.await {
+            Ok(draft) => draft,
+            Err(CompactError::Cancelled { reason, extension, warnings: hook_warnings }) => {
+                warnings.extend(hook_warnings);
+                return Err(CompactError::Cancelled { reason, extension, warnings });
+            }
+            Err(error) => return Err(error),
+        };
+        warnings.extend(draft.warnings);
+        drop(with_prune);
+        let (parent, pruned) = self.append_pending_prune(store, leaf, pending, at_file_leaf)?;
+        let fields = crate::prune::relink(draft.fields, pruned.as_ref());
+        let new = NewEntry::new("compaction", fields).with_parent(parent);
+        let follows = at_file_leaf || pruned.is_some();
+        let (entry, tokens_before, tokens_after) = match draft.tokens_after {
+            Some(tokens_after) => {
+                let (entry, grown_by) = self.append_following(store, new, follows, true)?;
+                (entry, draft.tokens_before + grown_by, tokens_after + grown_by)
+            }
+            // An extension's entry: count the context once it is appended.
+            None => {
+                let (entry, _) = self.append_following(store, new, follows, false)?;
+                let session = store.session();
+                let context =
+                    compaction_core::context::build_context(session, session.index_of(&entry.id));
+                let tokens =
+                    compaction_core::tokens::context_tokens(session, &context, self.estimator);
+                (entry, draft.tokens_before, tokens.tokens)
+            }
+        };
+        warnings.extend(
+            self.after_compact(&entry, draft.decided_by.as_deref(), request.reason, cancel).await,
+        );
+        Ok(CompactOutcome {
+            entry,
+            strategy: Strategy::Summarize,
+            tokens_before: pruned.as_ref().map_or(tokens_before, |p| p.tokens_before),
+            pruned,
+            summarized: true,
+            tokens_after,
+            usage: draft.usage,
+            summarizer_calls: draft.summarizer_calls,
+            decided_by: draft.decided_by,
+            warnings,
+            quality: draft.quality,
+        })
+    }
+
+    /// Computes the compaction at the request's leaf without writing anything: plans, asks
+    /// the extensions, summarizes and checks that the context shrinks, within
+    /// [`Compactor::deadline`]. The summary stage of [`Compactor::run`] (strategy
+    /// `summarize`: no prune is planned, since a prune would have to be written first); a
+    /// host that appends entries itself (pi, through its extension API) appends
+    /// [`CompactionDraft::fields`] under [`CompactionDraft::parent_id`].
+    pub async fn draft(
+        &self,
+        session: &Session,
+        request: &CompactRequest,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(CompactionProgress) + Send + Sync),
+    ) -> Result<CompactionDraft, CompactError> {
+        let limit = self.deadline();
+        let deadline = tokio::time::Instant::now() + limit;
+        let leaf = session.resolve_leaf(request.leaf.as_deref())?;
+        self.draft_at(session, leaf, request, (deadline, limit), cancel, progress).await
+    }
+
+    /// Plans at `leaf` of `session` (the file's session, or its view with a pending prune),
+    /// asks the extensions and summarizes; writes nothing.
+    async fn draft_at(
+        &self,
+        session: &Session,
+        leaf: Option<usize>,
+        request: &CompactRequest,
+        (deadline, limit): (tokio::time::Instant, std::time::Duration),
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(CompactionProgress) + Send + Sync),
+    ) -> Result<CompactionDraft, CompactError> {
+        let plan = self.plan(session, leaf, request.instructions.as_deref());
         let mut planned = plan.compaction?;
-        let settings = serde_json::to_value(self.settings).unwrap_or_default();
+        let parent_id = leaf.map(|index| session.entries()[index].id.clone());
         let mut instructions = request.instructions.clone();
+        let mut warnings = Vec::new();
         if !self.extensions.is_empty() {
+            let settings = serde_json::to_value(self.settings).unwrap_or_default();
             let event = BeforeCompactEvent {
                 session,
                 preparation: &planned.preparation,
@@ -425,39 +535,17 @@ impl Compactor<'_> {
                 tokio::time::timeout_at(deadline, self.extensions.decide_compaction(&event))
                     .await
                     .map_err(|_elapsed| CompactError::TimedOut { limit })?;
-            warnings.extend(hooks.warnings);
+            warnings = hooks.warnings;
             match hooks.decision {
                 CompactionDecision::Cancelled { reason, extension } => {
                     return Err(CompactError::Cancelled { reason, extension, warnings });
                 }
                 CompactionDecision::Replaced { replacement, extension } => {
-                    let tokens_before = replacement.tokens_before;
-                    let fields = without_type(replacement.entry_fields());
-                    drop(with_prune);
-                    let (parent, pruned) =
-                        self.append_pending_prune(store, leaf, pending, at_file_leaf)?;
-                    let fields = crate::prune::relink(fields, pruned.as_ref());
-                    let new = NewEntry::new("compaction", fields).with_parent(parent);
-                    let follows = at_file_leaf || pruned.is_some();
-                    let (entry, _) = self.append_following(store, new, follows, false)?;
-                    let session = store.session();
-                    let context = compaction_core::context::build_context(
-                        session,
-                        session.index_of(&entry.id),
-                    );
-                    let tokens_after =
-                        compaction_core::tokens::context_tokens(session, &context, self.estimator)
-                            .tokens;
-                    warnings.extend(
-                        self.after_compact(&entry, Some(&extension), request.reason, cancel).await,
-                    );
-                    return Ok(CompactOutcome {
-                        entry,
-                        strategy: Strategy::Summarize,
-                        tokens_before: pruned.as_ref().map_or(tokens_before, |p| p.tokens_before),
-                        pruned,
-                        summarized: true,
-                        tokens_after,
+                    return Ok(CompactionDraft {
+                        tokens_before: replacement.tokens_before,
+                        fields: without_type(replacement.entry_fields()),
+                        parent_id,
+                        tokens_after: None,
                         usage: SummaryUsage::default(),
                         summarizer_calls: 0,
                         decided_by: Some(extension),
@@ -469,22 +557,14 @@ impl Compactor<'_> {
                     if merged != instructions {
                         // Added instructions take room in every request: plan again.
                         instructions = merged;
-                        planned =
-                            self.plan(session, plan_leaf, instructions.as_deref()).compaction?;
+                        planned = self.plan(session, leaf, instructions.as_deref()).compaction?;
                     }
                 }
             }
         }
-        let pins = compaction_core::pins::active_pins(store.session(), leaf);
-        let gating = self.summarize_gated(
-            store.session(),
-            leaf,
-            planned,
-            instructions,
-            &pins,
-            cancel,
-            progress,
-        );
+        let pins = compaction_core::pins::active_pins(session, leaf);
+        let gating =
+            self.summarize_gated(session, leaf, planned, instructions, &pins, cancel, progress);
         let gated = tokio::time::timeout_at(deadline, gating)
             .await
             .map_err(|_elapsed| CompactError::TimedOut { limit })??;
@@ -498,8 +578,8 @@ impl Compactor<'_> {
         }
         let stored_summary =
             fields.get("summary").and_then(serde_json::Value::as_str).unwrap_or_default();
-        let mut tokens_before = planned.preparation.tokens_before;
-        let mut tokens_after =
+        let tokens_before = planned.preparation.tokens_before;
+        let tokens_after =
             planned.preparation.kept_tokens + self.estimator.text_tokens(stored_summary);
         if tokens_after >= tokens_before {
             return Err(CompactError::NotReducing { before: tokens_before, after: tokens_after });
@@ -511,23 +591,11 @@ impl Compactor<'_> {
             }
             .into());
         }
-        let fields = without_type(fields);
-        drop(with_prune);
-        let (parent, pruned) = self.append_pending_prune(store, leaf, pending, at_file_leaf)?;
-        let fields = crate::prune::relink(fields, pruned.as_ref());
-        let new = NewEntry::new("compaction", fields).with_parent(parent);
-        let follows = at_file_leaf || pruned.is_some();
-        let (entry, grown_by) = self.append_following(store, new, follows, true)?;
-        tokens_before += grown_by;
-        tokens_after += grown_by;
-        warnings.extend(self.after_compact(&entry, None, request.reason, cancel).await);
-        Ok(CompactOutcome {
-            entry,
-            strategy: Strategy::Summarize,
-            tokens_before: pruned.as_ref().map_or(tokens_before, |p| p.tokens_before),
-            pruned,
-            summarized: true,
-            tokens_after,
+        Ok(CompactionDraft {
+            fields: without_type(fields),
+            parent_id,
+            tokens_before,
+            tokens_after: Some(tokens_after),
             usage,
             summarizer_calls: calls,
             decided_by: None,

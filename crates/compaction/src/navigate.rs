@@ -3,7 +3,8 @@
 //! The same shape as compaction: plan with the core (collect the abandoned entries, choose
 //! the messages under the token budget), summarize through the same [`Summarizer`](crate::summarizer::Summarizer) and the
 //! same chunking, then append one `branch_summary` entry as a child of the target with
-//! `fromId` = the old leaf. Invariant: with nothing to summarize nothing is written, and a
+//! `fromId` = the old leaf ([`Compactor::navigate`]; [`Compactor::draft_branch_summary`] is
+//! the same path without the append, for hosts that append entries themselves). Invariant: with nothing to summarize nothing is written, and a
 //! failed or cancelled summary leaves the session file byte-identical.
 
 use compaction_core::branch::{
@@ -67,6 +68,25 @@ pub struct NavigateOutcome {
     /// Tokens the summarizer calls used.
     pub usage: SummaryUsage,
     /// The extension that supplied the summary (the entry has `fromHook: true`).
+    pub decided_by: Option<String>,
+    /// Extensions that failed and were skipped.
+    pub warnings: Vec<ExtensionWarning>,
+}
+
+/// A branch summary computed but not written (see [`Compactor::draft_branch_summary`]).
+#[derive(Debug, Clone)]
+pub struct BranchSummaryDraft {
+    pub plan: BranchPlan,
+    /// The leaf being left (the entry's `fromId`).
+    pub from_id: String,
+    /// The entry the summary belongs under.
+    pub target_id: String,
+    /// The fields of the `branch_summary` entry without `type`, `id`, `parentId` and
+    /// `timestamp`; `None` when there is nothing to write (no summary asked for, or no
+    /// messages on the abandoned branch).
+    pub fields: Option<serde_json::Map<String, serde_json::Value>>,
+    pub usage: SummaryUsage,
+    /// The extension that supplied the summary.
     pub decided_by: Option<String>,
     /// Extensions that failed and were skipped.
     pub warnings: Vec<ExtensionWarning>,
@@ -145,36 +165,39 @@ impl Compactor<'_> {
         Ok(BranchPlan { old_leaf, target, collection, preparation, token_budget })
     }
 
-    /// Navigates: plans, summarizes the abandoned branch when asked and there is something
-    /// to summarize, and appends the `branch_summary` entry under the target.
-    pub async fn navigate(
+    /// Computes the branch summary of a navigation without writing anything: plans, asks
+    /// the extensions and summarizes the abandoned branch when asked and there is something
+    /// to summarize, within [`Compactor::deadline`]. [`Compactor::navigate`] appends what
+    /// this returns; a host that appends entries itself appends
+    /// [`BranchSummaryDraft::fields`] under [`BranchSummaryDraft::target_id`].
+    pub async fn draft_branch_summary(
         &self,
-        store: &mut SessionStore,
+        session: &Session,
         request: &NavigateRequest,
         cancel: &CancellationToken,
         progress: &(dyn Fn(CompactionProgress) + Send + Sync),
-    ) -> Result<NavigateOutcome, NavigateError> {
+    ) -> Result<BranchSummaryDraft, NavigateError> {
         let limit = self.deadline();
         let deadline = tokio::time::Instant::now() + limit;
         let timed_out = |_elapsed| NavigateError::TimedOut { limit };
-        let plan = self.plan_navigation(store.session(), request)?;
-        let nothing = |plan, warnings| NavigateOutcome {
-            plan,
-            entry: None,
-            usage: SummaryUsage::default(),
-            decided_by: None,
-            warnings,
-        };
-        if !request.summarize || plan.preparation.messages.is_empty() {
-            return Ok(nothing(plan, Vec::new()));
-        }
-        let session = store.session();
+        let plan = self.plan_navigation(session, request)?;
         let from_id = session.entries()[plan.old_leaf].id.clone();
         let target_id = session.entries()[plan.target].id.clone();
+        if !request.summarize || plan.preparation.messages.is_empty() {
+            return Ok(BranchSummaryDraft {
+                plan,
+                from_id,
+                target_id,
+                fields: None,
+                usage: SummaryUsage::default(),
+                decided_by: None,
+                warnings: Vec::new(),
+            });
+        }
         let mut instructions = request.instructions.clone();
         let mut warnings = Vec::new();
-        let settings = serde_json::to_value(self.settings).unwrap_or_default();
         if !self.extensions.is_empty() {
+            let settings = serde_json::to_value(self.settings).unwrap_or_default();
             let common_ancestor_id =
                 plan.collection.common_ancestor.map(|index| session.entries()[index].id.clone());
             let event = BeforeBranchSummaryEvent {
@@ -203,14 +226,11 @@ impl Compactor<'_> {
                 BranchSummaryDecision::Replaced { replacement, extension } => {
                     let mut fields = replacement.entry_fields(&from_id);
                     fields.shift_remove("type");
-                    let new =
-                        NewEntry::new("branch_summary", fields).with_parent(Parent::Id(target_id));
-                    let entry = store.append(new)?;
-                    warnings
-                        .extend(self.after_branch_summary(&entry, Some(&extension), cancel).await);
-                    return Ok(NavigateOutcome {
+                    return Ok(BranchSummaryDraft {
                         plan,
-                        entry: Some(entry),
+                        from_id,
+                        target_id,
+                        fields: Some(fields),
                         usage: SummaryUsage::default(),
                         decided_by: Some(extension),
                         warnings,
@@ -264,10 +284,50 @@ impl Compactor<'_> {
             false,
         );
         fields.shift_remove("type");
-        let entry = store
-            .append(NewEntry::new("branch_summary", fields).with_parent(Parent::Id(target_id)))?;
-        warnings.extend(self.after_branch_summary(&entry, None, cancel).await);
-        Ok(NavigateOutcome { plan, entry: Some(entry), usage, decided_by: None, warnings })
+        Ok(BranchSummaryDraft {
+            plan,
+            from_id,
+            target_id,
+            fields: Some(fields),
+            usage,
+            decided_by: None,
+            warnings,
+        })
+    }
+
+    /// Navigates: plans, summarizes the abandoned branch when asked and there is something
+    /// to summarize ([`Compactor::draft_branch_summary`]), and appends the `branch_summary`
+    /// entry under the target.
+    pub async fn navigate(
+        &self,
+        store: &mut SessionStore,
+        request: &NavigateRequest,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(CompactionProgress) + Send + Sync),
+    ) -> Result<NavigateOutcome, NavigateError> {
+        let draft = self.draft_branch_summary(store.session(), request, cancel, progress).await?;
+        let Some(fields) = draft.fields else {
+            return Ok(NavigateOutcome {
+                plan: draft.plan,
+                entry: None,
+                usage: draft.usage,
+                decided_by: None,
+                warnings: draft.warnings,
+            });
+        };
+        let entry = store.append(
+            NewEntry::new("branch_summary", fields).with_parent(Parent::Id(draft.target_id)),
+        )?;
+        let mut warnings = draft.warnings;
+        warnings
+            .extend(self.after_branch_summary(&entry, draft.decided_by.as_deref(), cancel).await);
+        Ok(NavigateOutcome {
+            plan: draft.plan,
+            entry: Some(entry),
+            usage: draft.usage,
+            decided_by: draft.decided_by,
+            warnings,
+        })
     }
 
     /// Tells the extensions a branch summary entry was written.

@@ -17,6 +17,7 @@ mod recall;
 mod run;
 mod setup;
 mod stats;
+mod summarize;
 mod tokens;
 mod tree;
 mod undo;
@@ -189,6 +190,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Plan(args) => plan::run(&args),
         Command::Run(args) => run::run(&args),
         Command::Branch(args) => branch::run(&args),
+        Command::Summarize(args) => summarize::run(&args),
         Command::Leaves(args) => leaves::run(&args),
         Command::Eval(args) => eval::run(&args),
         Command::Generate(args) => generate::run(&args),

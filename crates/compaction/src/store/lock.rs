@@ -1,4 +1,5 @@
-//! The single-writer lock: an advisory exclusive `flock` on the session file itself.
+//! The single-writer lock: an advisory exclusive `flock` on the session file itself, which
+//! readers that must not see a write in progress take shared.
 //!
 //! Invariant: while a [`SessionLock`] is alive no other process (and no other open of the
 //! same session in this process) holds it, and the path names the very file that is locked.
@@ -29,7 +30,7 @@ pub enum LockWait {
     Forever,
 }
 
-/// A held write lock; dropping it releases the lock.
+/// A held lock (exclusive for writing, or shared for reading); dropping it releases it.
 #[derive(Debug)]
 pub struct SessionLock {
     file: File,
@@ -45,11 +46,23 @@ impl SessionLock {
     /// The returned lock's [`SessionLock::file`] is open for reading and appending on the
     /// file the path names now.
     pub fn acquire(session_path: &Path, wait: LockWait) -> Result<SessionLock, StoreError> {
+        SessionLock::take(session_path, wait, false)
+    }
+
+    /// Takes the lock shared, for reading: any number of readers hold it together and none
+    /// while a writer of this tool holds it, so a read never sees a writer's half-done work
+    /// (a torn line being recovered, a rewrite). The returned lock's file is open read-only.
+    pub fn acquire_shared(session_path: &Path, wait: LockWait) -> Result<SessionLock, StoreError> {
+        SessionLock::take(session_path, wait, true)
+    }
+
+    fn take(session_path: &Path, wait: LockWait, shared: bool) -> Result<SessionLock, StoreError> {
         let started = Instant::now();
         loop {
-            let file = io::open_regular(session_path, true)?;
+            let file = io::open_regular(session_path, !shared)?;
             loop {
-                match file.try_lock() {
+                let attempt = if shared { file.try_lock_shared() } else { file.try_lock() };
+                match attempt {
                     Ok(()) => break,
                     Err(TryLockError::WouldBlock) => {
                         let waited = started.elapsed();
