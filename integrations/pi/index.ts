@@ -1,0 +1,267 @@
+// pi package: pi's compaction and branch summaries through the `compaction` engine.
+//
+// - `session_before_compact`: `compaction summarize` plans and summarizes the session at
+//   pi's leaf; pi appends the returned compaction (with `fromHook: true`).
+// - `session_before_tree`: the same for the summary of the branch left by `/tree`.
+// - `context`: when the path holds entries only this engine reads (`custom` entries of type
+//   `compaction.prune` or `compaction.pin`), the model gets the context the engine builds
+//   (`compaction context`); otherwise pi's context is left alone.
+// - `/compaction-stats`: context size, trigger, and what the next compaction would keep.
+//
+// Invariant: whenever the engine cannot answer (binary missing, too old, failing), pi's own
+// behaviour runs and the user is told why; an abort kills the engine and writes nothing.
+// Configuration: the `compactionEngine` key of pi's settings.json (README.md here).
+
+import { mkdtempSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import {
+	checkBinary,
+	type EngineConfig,
+	failureText,
+	loadConfig,
+	runBinary,
+	SETTINGS_KEY,
+} from "./binary.ts";
+
+/** `custom` entry types the engine applies to the context and pi ignores. */
+export const ENGINE_ENTRY_TYPES = new Set(["compaction.prune", "compaction.pin", "compaction.unpin"]);
+
+/** The environment variable that carries pi's API key to the engine for `summarizer: "pi"`. */
+const PI_KEY_VAR = "COMPACTION_PI_API_KEY";
+
+interface Engine {
+	config: EngineConfig;
+	binary: string;
+}
+
+/** A session file the engine can read, and how to clean up after it. */
+interface SessionSnapshot {
+	file: string;
+	leaf: string | null;
+	cleanup: () => void;
+}
+
+export default function compactionEngine(pi: ExtensionAPI) {
+	const verified = new Map<string, string>();
+
+	/** Tells the user something went wrong and what pi does instead. */
+	function warn(ctx: ExtensionContext, message: string) {
+		const text = `compaction: ${message}`;
+		if (ctx.hasUI) ctx.ui.notify(text, "warning");
+		else console.error(text);
+	}
+
+	/** The configuration and a verified binary, or `undefined` (with a warning) when unusable. */
+	async function engine(ctx: ExtensionContext, fallback: string): Promise<Engine | undefined> {
+		let config: EngineConfig;
+		try {
+			config = loadConfig(ctx.cwd);
+		} catch (error) {
+			warn(ctx, `${(error as Error).message}; ${fallback}`);
+			return undefined;
+		}
+		if (config.enabled === false) return undefined;
+		const binary = config.binary ?? "compaction";
+		if (!verified.has(binary)) {
+			try {
+				verified.set(binary, await checkBinary(binary, ctx.cwd));
+			} catch (error) {
+				warn(ctx, `${(error as Error).message}; ${fallback}`);
+				return undefined;
+			}
+		}
+		return { config, binary };
+	}
+
+	/**
+	 * pi's session file when it is on disk; otherwise (`--no-session`, nothing flushed yet) a
+	 * temporary copy of pi's header and entries.
+	 */
+	function snapshot(ctx: ExtensionContext): SessionSnapshot {
+		const manager = ctx.sessionManager;
+		const leaf = manager.getLeafId();
+		const file = manager.getSessionFile();
+		if (file && existsSync(file)) return { file, leaf, cleanup: () => {} };
+		const dir = mkdtempSync(join(tmpdir(), "pi-compaction-"));
+		const copy = join(dir, "session.jsonl");
+		const lines = [manager.getHeader(), ...manager.getEntries()].map((e) => JSON.stringify(e));
+		writeFileSync(copy, `${lines.join("\n")}\n`, { mode: 0o600 });
+		return { file: copy, leaf, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+	}
+
+	/** Flags choosing the summarizer, and the environment that carries a key. */
+	async function summarizerArgs(
+		ctx: ExtensionContext,
+		config: EngineConfig,
+	): Promise<{ args: string[]; env: Record<string, string> }> {
+		const args: string[] = [];
+		const env: Record<string, string> = {};
+		const model = ctx.model;
+		if (model?.contextWindow) args.push("--context-window", String(model.contextWindow));
+		const choice = config.summarizer ?? "offline";
+		if (choice === "offline") {
+			args.push("--offline");
+		} else if (choice === "pi") {
+			if (!model) throw new Error("no model is selected in pi");
+			const provider =
+				model.api === "openai-completions"
+					? "openai"
+					: model.api === "anthropic-messages"
+						? "anthropic"
+						: undefined;
+			if (!provider) {
+				throw new Error(
+					`pi's model ${model.provider}/${model.id} uses the ${model.api} API, which the engine cannot call; set "${SETTINGS_KEY}.summarizer" to "offline" or a provider`,
+				);
+			}
+			args.push("--provider", provider, "--summary-model", model.id, "--model", model.id);
+			if (model.baseUrl) args.push("--base-url", model.baseUrl);
+			const auth = await ctx.modelRegistry.getApiKeyAndHeaders(model);
+			if (auth.ok && auth.apiKey) {
+				env[PI_KEY_VAR] = auth.apiKey;
+				args.push("--api-key-env", PI_KEY_VAR);
+			}
+		} else {
+			args.push("--provider", choice);
+			if (config.summaryModel) args.push("--summary-model", config.summaryModel);
+			if (config.baseUrl) args.push("--base-url", config.baseUrl);
+			if (config.apiKeyEnv) args.push("--api-key-env", config.apiKeyEnv);
+		}
+		return { args, env };
+	}
+
+	/** Runs `compaction summarize` and parses its JSON; `"aborted"` when pi aborted it. */
+	async function summarize(
+		ctx: ExtensionContext,
+		setup: Engine,
+		session: SessionSnapshot,
+		extra: string[],
+		signal: AbortSignal,
+	): Promise<Record<string, any> | "aborted"> {
+		const { args, env } = await summarizerArgs(ctx, setup.config);
+		const command = ["summarize", session.file, "--json", "--quiet", ...extra, ...args];
+		const result = await runBinary(setup.binary, command, { cwd: ctx.cwd, signal, env });
+		if (result.aborted) return "aborted";
+		if (result.code !== 0) throw new Error(failureText(result));
+		return JSON.parse(result.stdout);
+	}
+
+	pi.on("session_before_compact", async (event, ctx) => {
+		const fallback = "pi's own compaction runs instead";
+		const setup = await engine(ctx, fallback);
+		if (!setup || setup.config.compact === false) return undefined;
+		const session = snapshot(ctx);
+		try {
+			const extra = session.leaf ? ["--leaf", session.leaf] : [];
+			if (event.customInstructions) extra.push("--instructions", event.customInstructions);
+			const out = await summarize(ctx, setup, session, extra, event.signal);
+			if (out === "aborted" || out.cancelled) return { cancel: true };
+			if (!out.compacted) {
+				warn(ctx, `the engine finds nothing to compact (${out.reason}); ${fallback}`);
+				return undefined;
+			}
+			return { compaction: out.compaction };
+		} catch (error) {
+			if (event.signal.aborted) return { cancel: true };
+			warn(ctx, `summarize failed: ${(error as Error).message}; ${fallback}`);
+			return undefined;
+		} finally {
+			session.cleanup();
+		}
+	});
+
+	pi.on("session_before_tree", async (event, ctx) => {
+		const preparation = event.preparation;
+		if (!preparation.userWantsSummary || !preparation.oldLeafId) return undefined;
+		if (preparation.entriesToSummarize.length === 0) return undefined;
+		const fallback = "pi's own branch summary runs instead";
+		const setup = await engine(ctx, fallback);
+		if (!setup || setup.config.branchSummary === false) return undefined;
+		const session = snapshot(ctx);
+		try {
+			const extra = ["--branch-from", preparation.oldLeafId, "--branch-to", preparation.targetId];
+			if (preparation.customInstructions) {
+				extra.push("--instructions", preparation.customInstructions);
+				if (preparation.replaceInstructions) extra.push("--replace-instructions");
+			}
+			const out = await summarize(ctx, setup, session, extra, event.signal);
+			if (out === "aborted" || out.cancelled) return { cancel: true };
+			if (!out.summarized) return undefined;
+			return { summary: out.summary };
+		} catch (error) {
+			if (event.signal.aborted) return { cancel: true };
+			warn(ctx, `summarize failed: ${(error as Error).message}; ${fallback}`);
+			return undefined;
+		} finally {
+			session.cleanup();
+		}
+	});
+
+	pi.on("context", async (event, ctx) => {
+		const engineEntries = ctx.sessionManager
+			.getBranch()
+			.some((entry) => entry.type === "custom" && ENGINE_ENTRY_TYPES.has(entry.customType));
+		if (!engineEntries) return undefined;
+		const setup = await engine(ctx, "pi's own context is sent (prunes and pins not applied)");
+		if (!setup) return undefined;
+		const session = snapshot(ctx);
+		try {
+			const args = ["context", session.file, "--format", "json"];
+			if (session.leaf) args.push("--leaf", session.leaf);
+			const result = await runBinary(setup.binary, args, { cwd: ctx.cwd });
+			if (result.code !== 0) throw new Error(failureText(result));
+			const messages = JSON.parse(result.stdout);
+			if (!Array.isArray(messages)) throw new Error("`compaction context` did not print a list");
+			return { messages: messages as typeof event.messages };
+		} catch (error) {
+			warn(ctx, `${(error as Error).message}; pi's own context is sent (prunes and pins not applied)`);
+			return undefined;
+		} finally {
+			session.cleanup();
+		}
+	});
+
+	pi.registerCommand("compaction-stats", {
+		description: "Context size, compaction trigger, and what the next compaction would keep",
+		handler: async (_args, ctx) => {
+			const setup = await engine(ctx, "no statistics");
+			if (!setup) return;
+			const session = snapshot(ctx);
+			try {
+				const args = ["plan", session.file, "--json"];
+				if (session.leaf) args.push("--leaf", session.leaf);
+				if (ctx.model?.contextWindow) args.push("--context-window", String(ctx.model.contextWindow));
+				const result = await runBinary(setup.binary, args, { cwd: ctx.cwd });
+				if (result.code !== 0) throw new Error(failureText(result));
+				ctx.ui.notify(statsText(JSON.parse(result.stdout)), "info");
+			} catch (error) {
+				warn(ctx, `plan failed: ${(error as Error).message}`);
+			} finally {
+				session.cleanup();
+			}
+		},
+	});
+}
+
+/** The `/compaction-stats` message for a `compaction plan --json` report. */
+export function statsText(plan: Record<string, any>): string {
+	const percent = plan.contextWindow ? Math.round((100 * plan.contextTokens) / plan.contextWindow) : 0;
+	const lines = [
+		`context: ${plan.contextTokens} tokens of ${plan.contextWindow} (${percent}%, ${plan.estimator} estimate)`,
+		plan.shouldCompact
+			? `trigger: reached (${(plan.reasons ?? []).join("; ")})`
+			: "trigger: not reached",
+	];
+	if (plan.compactable) {
+		lines.push(
+			`next compaction: summarizes ${plan.messagesToSummarize} messages` +
+				(plan.isSplitTurn ? ` and ${plan.turnPrefixMessages} of the current turn` : "") +
+				`, keeps from entry ${plan.firstKeptEntryId} (${plan.keptTokens} tokens), about ${plan.estimatedTokensAfter} tokens after`,
+		);
+	} else {
+		lines.push(`next compaction: nothing to compact (${plan.reason ?? "session too small"})`);
+	}
+	return lines.join("\n");
+}

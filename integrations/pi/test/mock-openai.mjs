@@ -1,0 +1,103 @@
+// A local OpenAI-compatible chat completions server for the end-to-end tests: records
+// every request, answers with text chosen by the test (streamed as server-sent events when
+// the request asks for a stream), and can hold a request open until its client goes away.
+
+import { createServer } from "node:http";
+
+/** Starts the server on a free port of 127.0.0.1. */
+export async function startMock() {
+	const mock = {
+		/** Every request body, parsed, in arrival order. */
+		requests: [],
+		/** Requests whose client closed the connection while it was held open. */
+		abandoned: [],
+		/** `(body) => string | "hang"`: the answer for a request. */
+		answer: defaultAnswer,
+		/** Resolvers waiting for the next request that matches a predicate. */
+		waiters: [],
+		baseUrl: "",
+		close: () => new Promise((resolve) => server.close(resolve)),
+		/** Resolves with the first request (already received or future) matching `predicate`. */
+		waitFor(predicate) {
+			const seen = mock.requests.find(predicate);
+			if (seen) return Promise.resolve(seen);
+			return new Promise((resolve) => mock.waiters.push({ predicate, resolve }));
+		},
+	};
+	const server = createServer((req, res) => {
+		let raw = "";
+		req.setEncoding("utf8");
+		req.on("data", (chunk) => (raw += chunk));
+		req.on("end", () => {
+			if (req.method !== "POST" || !req.url.endsWith("/chat/completions")) {
+				res.writeHead(404, { "content-type": "application/json" });
+				res.end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
+				return;
+			}
+			let body;
+			try {
+				body = JSON.parse(raw);
+			} catch {
+				res.writeHead(400).end();
+				return;
+			}
+			mock.requests.push(body);
+			mock.waiters = mock.waiters.filter((waiter) => {
+				if (!waiter.predicate(body)) return true;
+				waiter.resolve(body);
+				return false;
+			});
+			const text = mock.answer(body);
+			if (text === "hang") {
+				res.on("close", () => mock.abandoned.push(body));
+				return;
+			}
+			reply(res, body, text);
+		});
+	});
+	await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+	mock.baseUrl = `http://127.0.0.1:${server.address().port}/v1`;
+	return mock;
+}
+
+/** The text of a chat message's content (string or blocks). */
+export function contentText(content) {
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	return content.map((block) => block.text ?? "").join("");
+}
+
+/** pi's own summarizer sends the transcript inside `<conversation>`; others get a long reply. */
+export function defaultAnswer(body) {
+	const last = body.messages?.[body.messages.length - 1];
+	if (contentText(last?.content).includes("<conversation>")) return "PI-OWN-SUMMARY of the conversation.";
+	const n = body.messages?.filter((m) => m.role === "user").length ?? 0;
+	return `Reply ${n}. ${"The parser keeps every line it reads and the tests cover the torn tail. ".repeat(12)}`;
+}
+
+function reply(res, body, text) {
+	// Usage roughly as a real server reports it (pi and the engine count context from it).
+	const prompt = Math.ceil(JSON.stringify(body.messages ?? []).length / 4);
+	const completion = Math.ceil(text.length / 4);
+	const usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+	const base = { id: "chatcmpl-mock", created: 1, model: body.model };
+	if (!body.stream) {
+		res.writeHead(200, { "content-type": "application/json" });
+		res.end(
+			JSON.stringify({
+				...base,
+				object: "chat.completion",
+				choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+				usage,
+			}),
+		);
+		return;
+	}
+	res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+	const send = (chunk) => res.write(`data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", ...chunk })}\n\n`);
+	send({ choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] });
+	send({ choices: [{ index: 0, delta: { content: text }, finish_reason: null }] });
+	send({ choices: [{ index: 0, delta: {}, finish_reason: "stop" }] });
+	send({ choices: [], usage });
+	res.end("data: [DONE]\n\n");
+}
