@@ -100,6 +100,39 @@ describe("pi compacts through the engine", () => {
 		} finally {
 			await pi.stop();
 		}
+		// pi opening the file afresh builds the context the engine builds.
+		const reopened = new Pi(world, { session: file });
+		try {
+			const piMessages = await reopened.messages();
+			const ours = compactionJson(world, ["context", file, "--format", "json"]);
+			assert.deepEqual(ours.map((m) => m.role), piMessages.map(llmRole));
+			assert.equal(compactionJson(world, ["stats", file, "--json"]).contextMessages, piMessages.length);
+		} finally {
+			await reopened.stop();
+		}
+	});
+});
+
+describe("summarizer choice", () => {
+	test('summarizer "pi": the engine summarizes with pi\'s model, its key passed in the environment', async () => {
+		const { pi, file } = await sessionWithTurns(5, { compactionEngine: { summarizer: "pi" } });
+		try {
+			const requestsBefore = mock.requests.length;
+			const response = await pi.send({ type: "compact" });
+			assert.equal(response.success, true, JSON.stringify(response));
+			const engineRequests = mock.requests.slice(requestsBefore);
+			assert.ok(engineRequests.length >= 1, "the engine did not call pi's model");
+			assert.ok(engineRequests.every((body) => body.model === "m1"));
+			const keys = mock.authorizations.slice(requestsBefore);
+			assert.ok(keys.every((header) => header === "Bearer mock-key"), JSON.stringify(keys));
+			const entries = readEntries(file);
+			const compaction = entries[entries.length - 1];
+			assert.equal(compaction.type, "compaction");
+			assert.equal(compaction.fromHook, true);
+			assert.deepEqual(pi.notifications().filter((n) => n.notifyType === "warning"), []);
+		} finally {
+			await pi.stop();
+		}
 	});
 });
 

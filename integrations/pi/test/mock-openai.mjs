@@ -9,6 +9,8 @@ export async function startMock() {
 	const mock = {
 		/** Every request body, parsed, in arrival order. */
 		requests: [],
+		/** The `authorization` header of each request (same order as `requests`). */
+		authorizations: [],
 		/** Requests whose client closed the connection while it was held open. */
 		abandoned: [],
 		/** `(body) => string | "hang"`: the answer for a request. */
@@ -42,6 +44,7 @@ export async function startMock() {
 				return;
 			}
 			mock.requests.push(body);
+			mock.authorizations.push(req.headers.authorization ?? null);
 			mock.waiters = mock.waiters.filter((waiter) => {
 				if (!waiter.predicate(body)) return true;
 				waiter.resolve(body);
