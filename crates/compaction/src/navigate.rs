@@ -76,6 +76,7 @@ pub struct NavigateOutcome {
 /// A branch summary computed but not written (see [`Compactor::draft_branch_summary`]).
 #[derive(Debug, Clone)]
 pub struct BranchSummaryDraft {
+    /// The navigation's plan (abandoned entries, messages under the budget).
     pub plan: BranchPlan,
     /// The leaf being left (the entry's `fromId`).
     pub from_id: String,
@@ -85,6 +86,7 @@ pub struct BranchSummaryDraft {
     /// `timestamp`; `None` when there is nothing to write (no summary asked for, or no
     /// messages on the abandoned branch).
     pub fields: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Usage summed over every summarizer call.
     pub usage: SummaryUsage,
     /// The extension that supplied the summary.
     pub decided_by: Option<String>,
