@@ -7,6 +7,8 @@
 //   `compaction.prune` or `compaction.pin`), the model gets the context the engine builds
 //   (`compaction context`); otherwise pi's context is left alone.
 // - `/compaction-stats`: context size, trigger, and what the next compaction would keep.
+// - Tools `compaction_recall` and `compaction_search` (when the binary has `recall` and
+//   `search`): the model reads what compaction and pruning took out of its context.
 //
 // Invariant: whenever the engine cannot answer (binary missing, too old, failing), pi's own
 // behaviour runs and the user is told why; an abort kills the engine and writes nothing.
@@ -43,7 +45,7 @@ interface SessionSnapshot {
 	cleanup: () => void;
 }
 
-export default function compactionEngine(pi: ExtensionAPI) {
+export default async function compactionEngine(pi: ExtensionAPI) {
 	const verified = new Map<string, string>();
 
 	/** Tells the user something went wrong and what pi does instead. */
@@ -223,6 +225,32 @@ export default function compactionEngine(pi: ExtensionAPI) {
 		}
 	});
 
+	// The history tools, when the binary has `recall` and `search`. Decided while pi starts
+	// (the factory is awaited), so the tool set never changes under a running prompt.
+	const historyBinary = await binaryWithHistory(process.cwd());
+	if (historyBinary) {
+		for (const tool of HISTORY_TOOLS) {
+			pi.registerTool({
+				name: tool.name,
+				label: tool.label,
+				description: tool.description,
+				promptSnippet: tool.snippet,
+				parameters: tool.parameters as any,
+				async execute(_toolCallId, params, signal, _onUpdate, ctx) {
+					const session = snapshot(ctx);
+					try {
+						const args = tool.args(session, params as Record<string, unknown>);
+						const result = await runBinary(historyBinary, args, { cwd: ctx.cwd, signal });
+						if (result.code !== 0) throw new Error(failureText(result));
+						return { content: [{ type: "text", text: result.stdout }], details: {} };
+					} finally {
+						session.cleanup();
+					}
+				},
+			});
+		}
+	}
+
 	pi.registerCommand("compaction-stats", {
 		description: "Context size, compaction trigger, and what the next compaction would keep",
 		handler: async (_args, ctx) => {
@@ -244,6 +272,68 @@ export default function compactionEngine(pi: ExtensionAPI) {
 		},
 	});
 }
+
+/**
+ * The configured binary when it runs and has `recall` and `search`; `undefined` otherwise
+ * (quietly: a missing binary is reported when pi first compacts).
+ */
+async function binaryWithHistory(cwd: string): Promise<string | undefined> {
+	try {
+		const config = loadConfig(cwd);
+		if (config.enabled === false) return undefined;
+		const binary = config.binary ?? "compaction";
+		for (const command of ["recall", "search"]) {
+			const probe = await runBinary(binary, [command, "--help"], { cwd });
+			if (probe.code !== 0) return undefined;
+		}
+		return binary;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Tools that let the model read what compaction and pruning took out of its context
+ * (`compaction recall`, `compaction search`); plain JSON Schemas, which pi validates as is.
+ */
+const HISTORY_TOOLS = [
+	{
+		name: "compaction_recall",
+		label: "Recall",
+		description:
+			"Return the original content of a session entry that a compaction summarized or a prune replaced with a placeholder. Give the entry id the placeholder or compaction_search shows.",
+		snippet: "Read the original of an entry that compaction summarized or pruned",
+		parameters: {
+			type: "object",
+			properties: { id: { type: "string", description: "The entry id" } },
+			required: ["id"],
+			additionalProperties: false,
+		},
+		args: (session: SessionSnapshot, params: Record<string, unknown>) => ["recall", session.file, String(params.id)],
+	},
+	{
+		name: "compaction_search",
+		label: "Search history",
+		description:
+			"Search (case-insensitive, literal text) the parts of this session the context no longer shows: summarized messages and pruned tool outputs. Returns entry ids for compaction_recall.",
+		snippet: "Search what compaction summarized or pruned out of the context",
+		parameters: {
+			type: "object",
+			properties: {
+				query: { type: "string", description: "The text to find" },
+				limit: { type: "integer", description: "At most this many hits (default 20)" },
+			},
+			required: ["query"],
+			additionalProperties: false,
+		},
+		args: (session: SessionSnapshot, params: Record<string, unknown>) => {
+			const args = ["search", session.file, String(params.query)];
+			if (session.leaf) args.push("--leaf", session.leaf);
+			if (typeof params.limit === "number") args.push("--limit", String(params.limit));
+			return args;
+		},
+	},
+];
 
 /** The `/compaction-stats` message for a `compaction plan --json` report. */
 export function statsText(plan: Record<string, any>): string {

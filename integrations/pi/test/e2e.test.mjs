@@ -143,8 +143,10 @@ describe("pi falls back to itself when the engine cannot answer", () => {
 		try {
 			const response = await pi.send({ type: "compact" });
 			assert.equal(response.success, true, JSON.stringify(response));
-			const warning = pi.notifications().find((n) => n.notifyType === "warning");
-			assert.ok(warning, "no warning was shown");
+			const warning = pi
+				.notifications()
+				.find((n) => n.notifyType === "warning" && n.message.includes("compaction runs instead"));
+			assert.ok(warning, `no warning was shown: ${JSON.stringify(pi.notifications())}`);
 			assert.match(warning.message, /not found/);
 			assert.match(warning.message, /pi's own compaction runs instead/);
 			const entries = readEntries(file);
@@ -333,6 +335,48 @@ describe("abort", () => {
 		} finally {
 			mock.answer = answer;
 			driver.kill("SIGKILL");
+		}
+	});
+});
+
+describe("history tools", () => {
+	test("the model reads a summarized message back through compaction_recall", async () => {
+		const { pi, file } = await sessionWithTurns(5);
+		const answer = mock.answer;
+		try {
+			const response = await pi.send({ type: "compact" });
+			assert.equal(response.success, true, JSON.stringify(response));
+			const entries = readEntries(file);
+			const compaction = entries[entries.length - 1];
+			const path = pathTo(entries, compaction.id);
+			const kept = path.indexOf(compaction.firstKeptEntryId);
+			const summarized = entries.find(
+				(e) => e.type === "message" && e.message.role === "user" && path.indexOf(e.id) >= 0 && path.indexOf(e.id) < kept,
+			);
+			assert.ok(summarized, "no summarized user message");
+			mock.answer = (body) => {
+				const last = body.messages[body.messages.length - 1];
+				if (last.role === "tool") return "Recalled.";
+				if (contentText(last.content).includes("RECALL-IT")) {
+					return { toolCall: { name: "compaction_recall", arguments: { id: summarized.id } } };
+				}
+				return answer(body);
+			};
+			const from = mock.requests.length;
+			await pi.prompt("RECALL-IT: what was my first question?");
+			const requests = mock.requests.slice(from);
+			assert.ok(requests[0].tools.some((t) => t.function.name === "compaction_recall"), "the tool was not offered");
+			assert.ok(requests[0].tools.some((t) => t.function.name === "compaction_search"), "the tool was not offered");
+			const toolMessage = requests[requests.length - 1].messages.find((m) => m.role === "tool");
+			assert.ok(toolMessage, "no tool result reached the model");
+			assert.ok(
+				contentText(toolMessage.content).includes(contentText(summarized.message.content)),
+				contentText(toolMessage.content),
+			);
+			assert.deepEqual(pi.extensionErrors(), []);
+		} finally {
+			mock.answer = answer;
+			await pi.stop();
 		}
 	});
 });

@@ -78,7 +78,10 @@ export function defaultAnswer(body) {
 	return `Reply ${n}. ${"The parser keeps every line it reads and the tests cover the torn tail. ".repeat(12)}`;
 }
 
-function reply(res, body, text) {
+function reply(res, body, answer) {
+	// An answer is text, or `{toolCall: {name, arguments}}` for a reply that calls a tool.
+	const call = typeof answer === "object" ? answer.toolCall : undefined;
+	const text = call ? "" : answer;
 	// Usage roughly as a real server reports it (pi and the engine count context from it).
 	const prompt = Math.ceil(JSON.stringify(body.messages ?? []).length / 4);
 	const completion = Math.ceil(text.length / 4);
@@ -90,7 +93,11 @@ function reply(res, body, text) {
 			JSON.stringify({
 				...base,
 				object: "chat.completion",
-				choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+				choices: [
+					call
+						? { index: 0, message: { role: "assistant", content: null, tool_calls: [toolCall(call)] }, finish_reason: "tool_calls" }
+						: { index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" },
+				],
 				usage,
 			}),
 		);
@@ -99,8 +106,17 @@ function reply(res, body, text) {
 	res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
 	const send = (chunk) => res.write(`data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", ...chunk })}\n\n`);
 	send({ choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] });
-	send({ choices: [{ index: 0, delta: { content: text }, finish_reason: null }] });
-	send({ choices: [{ index: 0, delta: {}, finish_reason: "stop" }] });
+	if (call) {
+		send({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, ...toolCall(call) }] }, finish_reason: null }] });
+		send({ choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] });
+	} else {
+		send({ choices: [{ index: 0, delta: { content: text }, finish_reason: null }] });
+		send({ choices: [{ index: 0, delta: {}, finish_reason: "stop" }] });
+	}
 	send({ choices: [], usage });
 	res.end("data: [DONE]\n\n");
+}
+
+function toolCall(call) {
+	return { id: "call_mock_1", type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } };
 }
