@@ -21,7 +21,12 @@ use super::io;
 /// How long to wait for another writer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum LockWait {
-    /// Fail at once with [`StoreError::InUse`].
+    /// Fail with [`StoreError::InUse`] unless the lock frees within a short grace period
+    /// ([`NO_WAIT_GRACE`]). The grace covers a lock held for an instant by a descriptor that a
+    /// child process inherited: a `flock` belongs to the open file description, so when any
+    /// thread of a process forks (to run a hook, say), the child shares the descriptor until
+    /// it reaches `exec` and closes it, and a writer that closed and reopened the session in
+    /// that window would otherwise see its own lock as another writer's.
     #[default]
     NoWait,
     /// Wait up to this long, then fail with [`StoreError::LockTimeout`].
@@ -38,6 +43,9 @@ pub struct SessionLock {
 }
 
 const POLL: Duration = Duration::from_millis(20);
+
+/// How long [`LockWait::NoWait`] still polls before reporting the session in use.
+pub const NO_WAIT_GRACE: Duration = Duration::from_millis(250);
 
 impl SessionLock {
     /// Takes the write lock of the session at `session_path`, which must be an existing
@@ -67,7 +75,7 @@ impl SessionLock {
                     Err(TryLockError::WouldBlock) => {
                         let waited = started.elapsed();
                         let give_up = match wait {
-                            LockWait::NoWait => true,
+                            LockWait::NoWait => waited >= NO_WAIT_GRACE,
                             LockWait::For(limit) => waited >= limit,
                             LockWait::Forever => false,
                         };

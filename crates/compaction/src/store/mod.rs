@@ -58,7 +58,7 @@ use serde_json::{Map, Value};
 pub use copy::PendingCopy;
 pub use error::{FileChange, StoreError};
 pub use io::{FaultKind, FaultOp, FaultPlan, SyncWrite};
-pub use lock::{LockWait, SessionLock};
+pub use lock::{LockWait, NO_WAIT_GRACE, SessionLock};
 pub use names::{session_path, validate_name};
 pub use rewrite::{
     MigrateReport, RepairReport, RewriteOptions, RewriteStep, migrate, migrate_with, repair_copy,

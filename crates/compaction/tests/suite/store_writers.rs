@@ -527,3 +527,37 @@ fn an_extension_writing_to_the_session_while_it_decides_is_followed_or_refused()
     }
     assert_eq!(outcomes, (10, 10, 0), "(followed, refused, lost)");
 }
+
+/// A `flock` belongs to the open file description, which a child process shares from `fork`
+/// until its `exec` closes it. A writer that closes and reopens its session while another
+/// thread of the same program starts a process (a hook, an editor) must not mistake that
+/// instant for another writer.
+#[test]
+fn reopening_while_other_threads_start_processes_is_not_refused_as_in_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "s.jsonl", v3_text().as_bytes());
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let spawners: Vec<_> = (0..2)
+        .map(|_| {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    std::process::Command::new("true").status().unwrap();
+                }
+            })
+        })
+        .collect();
+    let mut refused = 0;
+    for _ in 0..300 {
+        match SessionStore::open(&path, OpenOptions::for_writing()) {
+            Ok((store, _)) => drop(store),
+            Err(StoreError::InUse { .. }) => refused += 1,
+            Err(other) => panic!("{other}"),
+        }
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for spawner in spawners {
+        spawner.join().unwrap();
+    }
+    assert_eq!(refused, 0, "opens refused as in use by this program's own children");
+}
