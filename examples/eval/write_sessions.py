@@ -43,9 +43,11 @@ class Session:
         self.add("message", message={"role": "user", "content": [{"type": "text", "text": text}],
                                      "timestamp": self.ms()})
 
-    def assistant(self, text=None, calls=(), stop=None, error=None):
+    def assistant(self, text=None, calls=(), stop=None, error=None, thinking=None):
         content = []
         ids = []
+        if thinking:
+            content.append({"type": "thinking", "thinking": thinking})
         if text:
             content.append({"type": "text", "text": text})
         for name, args in calls:
@@ -70,6 +72,26 @@ class Session:
         self.add("message", message={"role": "toolResult", "toolCallId": call_id, "toolName": name,
                                      "content": [{"type": "text", "text": text}],
                                      "isError": is_error, "timestamp": self.ms()})
+
+    def bash_execution(self, command, output, exit_code=0):
+        """A command the user ran with pi's `!` prefix."""
+        self.add("message", message={"role": "bashExecution", "command": command, "output": output,
+                                     "exitCode": exit_code, "cancelled": False, "truncated": False,
+                                     "timestamp": self.ms()})
+
+    def compaction(self, summary, first_kept_entry_id, read_files=(), modified_files=()):
+        """A compaction entry as pi writes it: the summary with its file lists appended."""
+        lists = []
+        if read_files:
+            lists.append("<read-files>\n" + "\n".join(read_files) + "\n</read-files>")
+        if modified_files:
+            lists.append("<modified-files>\n" + "\n".join(modified_files) + "\n</modified-files>")
+        if lists:
+            summary = summary + "\n\n" + "\n\n".join(lists)
+        self.add("compaction", summary=summary, firstKeptEntryId=first_kept_entry_id,
+                 tokensBefore=self.tokens, details={"readFiles": list(read_files),
+                                                    "modifiedFiles": list(modified_files)},
+                 fromHook=False)
 
     def tool(self, text, name, args, output, is_error=False):
         """One assistant message with one call, and its result."""

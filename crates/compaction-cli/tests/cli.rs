@@ -1134,6 +1134,11 @@ fn eval_names_the_file_and_problem_of_bad_input() {
     let out = run(&["eval", "bad.probes.json"], dir.path());
     assert!(out.starts_with("exit: 2\n"), "{out}");
     assert!(out.contains("bad.probes.json: probe 1 has category `vibes`"), "{out}");
+    let empty = r#"{"session":"s.jsonl","probes":[{"category":"decision","question":"q","absent":[{"text":[" "]}]}]}"#;
+    std::fs::write(dir.path().join("empty.probes.json"), empty).unwrap();
+    let out = run(&["eval", "empty.probes.json"], dir.path());
+    assert!(out.starts_with("exit: 2\n"), "{out}");
+    assert!(out.contains("empty.probes.json: probe 1 has an `absent` rule without text"), "{out}");
 }
 
 #[test]

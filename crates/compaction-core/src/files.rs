@@ -1,9 +1,10 @@
 //! Files an agent read and changed, gathered from tool calls and earlier summaries.
 //!
 //! Tool calls named exactly `read`, `write` and `edit` with a string `path` argument count
-//! (pi's rule). Beyond pi, files moved or deleted by shell commands (`mv`, `git mv`, `rm`,
-//! `git rm`, `unlink`, in a `bash` tool call or a user's `!` command) are followed: a moved
-//! path is listed under its new name, a deleted one is no longer listed. Invariant: a file
+//! (pi's rule). Beyond pi, files moved, deleted or written by shell commands (`mv`, `git mv`,
+//! `rm`, `git rm`, `unlink`; `sed -i`, `perl -i`, `tee`, `cp`, output redirected with `>`;
+//! in a `bash` tool call or a user's `!` command) are followed: a moved path is listed under
+//! its new name, a deleted one is no longer listed, a written one is modified. Invariant: a file
 //! that was written or edited is never listed as read-only, and both lists are sorted by
 //! UTF-16 code units, as JavaScript sorts them.
 
@@ -83,6 +84,9 @@ impl FileOperations {
                     set.retain(|path| !is_under(path, deleted));
                 }
             }
+            FileEffect::Written { path } => {
+                self.edited.insert(path.clone());
+            }
         }
     }
 
@@ -134,6 +138,12 @@ pub enum FileEffect {
         /// The removed path.
         path: String,
     },
+    /// `sed -i … path`, `perl -pi -e … path`, `tee path`, `cp from path`, `… > path`: the
+    /// file's content was written by the command.
+    Written {
+        /// The written path.
+        path: String,
+    },
 }
 
 /// Whether `path` is `base` or lies under the directory `base`.
@@ -142,14 +152,23 @@ fn is_under(path: &str, base: &str) -> bool {
         || path.strip_prefix(base).is_some_and(|rest| rest.starts_with('/')) && !base.is_empty()
 }
 
-/// The moves and deletions a shell command line makes, in order. Reads simple commands
-/// joined by `&&`, `||`, `;`, `|` or newlines; arguments with globs, variables or command
-/// substitutions are skipped, since their paths are not known.
+/// The moves, deletions and writes a shell command line makes, in order. Reads simple
+/// commands joined by `&&`, `||`, `;`, `|` or newlines; the bodies of here-documents are
+/// text, not commands; arguments with globs, variables or command substitutions are
+/// skipped, since their paths are not known, and so are writes to `/dev` and `/tmp`.
 pub fn shell_file_effects(command: &str) -> Vec<FileEffect> {
     let mut effects = Vec::new();
+    let command = without_heredoc_bodies(command);
     for segment in command.split(['\n', ';', '|', '&']) {
-        let words: Vec<String> = shell_words(segment);
-        let mut words: Vec<&str> = words.iter().map(String::as_str).collect();
+        let (words, targets) = split_redirects(shell_words(segment));
+        effects.extend(
+            targets
+                .iter()
+                .filter(|target| writable(target))
+                .map(|target| FileEffect::Written { path: clean_path(target) }),
+        );
+        let mut words: Vec<&str> =
+            words.iter().map(String::as_str).filter(|word| !word.is_empty()).collect();
         if words.first() == Some(&"sudo") {
             words.remove(0);
         }
@@ -172,19 +191,167 @@ pub fn shell_file_effects(command: &str) -> Vec<FileEffect> {
                 only_paths || !word.starts_with('-')
             })
             .collect();
-        if arguments.iter().any(|word| word.contains(['*', '?', '$', '`', '(', '{', '>', '<'])) {
-            continue;
-        }
-        let clean = |word: &str| word.trim_end_matches('/').trim_start_matches("./").to_owned();
         match program {
-            "mv" if arguments.len() == 2 => effects
-                .push(FileEffect::Moved { from: clean(arguments[0]), to: clean(arguments[1]) }),
-            "rm" | "unlink" => effects
-                .extend(arguments.iter().map(|path| FileEffect::Deleted { path: clean(path) })),
+            "mv" | "rm" | "unlink" | "cp" | "tee"
+                if arguments.iter().any(|word| !known_path(word)) => {}
+            "mv" if arguments.len() == 2 => effects.push(FileEffect::Moved {
+                from: clean_path(arguments[0]),
+                to: clean_path(arguments[1]),
+            }),
+            "rm" | "unlink" => effects.extend(
+                arguments.iter().map(|path| FileEffect::Deleted { path: clean_path(path) }),
+            ),
+            "cp" if arguments.len() == 2 => {
+                let (from, to) = (clean_path(arguments[0]), clean_path(arguments[1]));
+                let into_directory = arguments[1].ends_with('/') || to == "." || to.is_empty();
+                let path = match (into_directory, from.rsplit('/').next()) {
+                    (true, Some(name)) if to == "." || to.is_empty() => name.to_owned(),
+                    (true, Some(name)) => format!("{to}/{name}"),
+                    (_, _) => to,
+                };
+                if writable(&path) {
+                    effects.push(FileEffect::Written { path });
+                }
+            }
+            "tee" => effects.extend(
+                arguments
+                    .iter()
+                    .filter(|path| writable(path))
+                    .map(|path| FileEffect::Written { path: clean_path(path) }),
+            ),
+            "sed" | "perl" => effects.extend(
+                edited_in_place(program, rest)
+                    .into_iter()
+                    .map(|path| FileEffect::Written { path: clean_path(path) }),
+            ),
             _ => {}
         }
     }
     effects
+}
+
+/// Whether a word names a path as written: no glob, variable, substitution or redirection.
+fn known_path(word: &str) -> bool {
+    !word.is_empty() && !word.contains(['*', '?', '$', '`', '(', '{', '>', '<'])
+}
+
+/// Whether a written path is worth following: a known path outside `/dev` and `/tmp`.
+fn writable(path: &str) -> bool {
+    known_path(path) && !path.starts_with("/dev/") && !path.starts_with("/tmp/")
+}
+
+fn clean_path(word: &str) -> String {
+    word.trim_end_matches('/').trim_start_matches("./").to_owned()
+}
+
+/// The files a `sed` or `perl` command edits in place (`-i`, `-i.bak`, `--in-place`,
+/// `-pi`): the operands after the script, which is the first operand unless `-e` or `-f`
+/// gave it.
+fn edited_in_place<'a>(program: &str, arguments: &[&'a str]) -> Vec<&'a str> {
+    let mut in_place = false;
+    let mut script_given = false;
+    let mut operands = Vec::new();
+    let mut words = arguments.iter().copied();
+    while let Some(word) = words.next() {
+        if word == "--in-place" || word.starts_with("--in-place=") {
+            in_place = true;
+        } else if matches!(word, "-e" | "-f" | "--expression" | "--file") {
+            script_given = true;
+            words.next();
+        } else if word.starts_with("--expression=") || word.starts_with("--file=") {
+            script_given = true;
+        } else if let Some(flags) = word.strip_prefix('-').filter(|flags| !flags.is_empty()) {
+            // `sed -i.bak` takes a suffix; perl's `-pi -e`, `-pie` cluster single letters.
+            let letters: &str = match program {
+                "sed" => flags.split('.').next().unwrap_or(flags),
+                _ => flags,
+            };
+            if program == "sed" && flags.starts_with('i') || letters.contains('i') {
+                in_place = true;
+            }
+            if program == "perl" && letters.ends_with('e') {
+                script_given = true;
+                words.next();
+            }
+        } else if !word.is_empty() {
+            operands.push(word);
+        }
+    }
+    if !in_place {
+        return Vec::new();
+    }
+    let files = if script_given { &operands[..] } else { operands.get(1..).unwrap_or_default() };
+    files.iter().copied().filter(|path| writable(path)).collect()
+}
+
+/// Separates a simple command's words from the files its standard output is redirected to
+/// (`> path`, `>>path`, `1> path`, `>| path`). Other redirections and their operands
+/// (`2> log`, `2>&1`, `< input`, `<<EOF`) are dropped.
+fn split_redirects(words: Vec<String>) -> (Vec<String>, Vec<String>) {
+    let mut kept = Vec::new();
+    let mut targets = Vec::new();
+    let mut words = words.into_iter();
+    while let Some(word) = words.next() {
+        let digits = word.chars().take_while(char::is_ascii_digit).count();
+        let (descriptor, operator) = word.split_at(digits);
+        if operator.starts_with('<') {
+            let operand_follows = matches!(operator, "<" | "<<" | "<<-" | "<<<");
+            if operand_follows {
+                words.next();
+            }
+            continue;
+        }
+        let Some(rest) = operator.strip_prefix(">>").or_else(|| operator.strip_prefix('>')) else {
+            kept.push(word);
+            continue;
+        };
+        let rest = rest.strip_prefix('|').unwrap_or(rest);
+        if rest.starts_with('&') {
+            continue;
+        }
+        let target = if rest.is_empty() { words.next() } else { Some(rest.to_owned()) };
+        if let Some(target) = target
+            && matches!(descriptor, "" | "1")
+        {
+            targets.push(target);
+        }
+    }
+    (kept, targets)
+}
+
+/// The command line without the bodies of its here-documents (`<<EOF` … `EOF`).
+fn without_heredoc_bodies(command: &str) -> String {
+    let mut out = String::with_capacity(command.len());
+    let mut delimiters: Vec<String> = Vec::new();
+    for line in command.lines() {
+        if let Some(delimiter) = delimiters.first() {
+            if line.trim() == delimiter {
+                delimiters.remove(0);
+            }
+            continue;
+        }
+        let mut rest = line;
+        while let Some(at) = rest.find("<<") {
+            let after = &rest[at + 2..];
+            if after.starts_with('<') {
+                rest = &after[1..];
+                continue;
+            }
+            let after = after.trim_start_matches('-').trim_start();
+            let after = after.trim_start_matches(['\'', '"', '\\']);
+            let delimiter: String = after
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '-')
+                .collect();
+            if !delimiter.is_empty() {
+                delimiters.push(delimiter);
+            }
+            rest = after;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
 }
 
 /// Splits a simple command into words, honouring single and double quotes.
@@ -302,6 +469,51 @@ mod tests {
         );
         assert!(files.read_only().is_empty(), "{:?}", files.read_only());
         assert_eq!(shell_file_effects("grep -rn mv src | head; echo rm"), Vec::<FileEffect>::new());
+    }
+
+    #[test]
+    fn files_written_by_shell_commands_are_modified_and_heredoc_bodies_are_not_commands() {
+        let written = |command: &str| -> Vec<String> {
+            shell_file_effects(command)
+                .into_iter()
+                .map(|effect| match effect {
+                    FileEffect::Written { path } => path,
+                    FileEffect::Moved { from, to } => format!("moved {from} {to}"),
+                    FileEffect::Deleted { path } => format!("deleted {path}"),
+                })
+                .collect()
+        };
+        assert_eq!(
+            written("sed -i 's/from a import/from b import/' pipeline/run.py ./tests/test_a.py"),
+            ["pipeline/run.py", "tests/test_a.py"]
+        );
+        assert_eq!(written("sed -i '' -e 's/a/b/' -e 's/c/d/' src/x.go"), ["src/x.go"]);
+        assert_eq!(written("sed -i.bak 's/a/b/' conf.ini"), ["conf.ini"]);
+        assert_eq!(written("sed -n '1,20p' src/x.go"), Vec::<String>::new());
+        assert_eq!(
+            written("perl -pi -e 's/foo/bar/g' lib/a.pm lib/b.pm"),
+            ["lib/a.pm", "lib/b.pm"]
+        );
+        assert_eq!(written("echo 'node_modules' >> .gitignore"), [".gitignore"]);
+        assert_eq!(written("npm test > /tmp/test.log 2>&1"), Vec::<String>::new());
+        assert_eq!(written("go test ./... 2> errors.txt"), Vec::<String>::new());
+        assert_eq!(written("printf 'x' | tee -a notes/todo.md >/dev/null"), ["notes/todo.md"]);
+        assert_eq!(written("cp config.example.toml config.toml"), ["config.toml"]);
+        assert_eq!(written("cp templates/base.html site/"), ["site/base.html"]);
+        assert_eq!(written("rm build.log 2>/dev/null"), ["deleted build.log"]);
+        let heredoc = "cat > src/setup.py << 'EOF'\nimport os\nrm -rf build\nmv a b\nEOF\npython src/setup.py";
+        assert_eq!(written(heredoc), ["src/setup.py"]);
+        assert_eq!(written("cat <<EOF > docs/a.md\nmv x y\nEOF"), ["docs/a.md"]);
+        assert_eq!(written("grep -c x <<< \"$TEXT\""), Vec::<String>::new());
+
+        let message: AgentMessage = serde_json::from_value(json!({"role":"assistant","content":[
+            {"type":"toolCall","id":"1","name":"read","arguments":{"path":"pipeline/run.py"}},
+            {"type":"toolCall","id":"2","name":"bash","arguments":{"command":"sed -i 's/a/b/' pipeline/run.py"}}]}))
+        .unwrap();
+        let mut files = FileOperations::default();
+        files.add_message(&message);
+        assert_eq!(files.modified(), ["pipeline/run.py"]);
+        assert!(files.read_only().is_empty());
     }
 
     #[test]

@@ -8,8 +8,9 @@
 //! orchestration path (`Compactor::run`) and the next stage's entries are appended after the
 //! compaction entry. A probe is answered when every expected string occurs in the context
 //! after the last compaction (summary, pins, kept messages), compared case-insensitively
-//! with whitespace runs collapsed. Invariant: the input session is only read; all writing
-//! happens in a temporary directory.
+//! with whitespace runs collapsed, and no `absent` rule matches a line of the last summary
+//! (a rejected approach stated as a decision, a fixed error stated as open). Invariant: the
+//! input session is only read; all writing happens in a temporary directory.
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -54,7 +55,26 @@ struct Probe {
     category: String,
     question: String,
     /// Every one of these must occur in the context after compaction.
+    #[serde(default)]
     expect: Vec<String>,
+    /// Statements the last summary must not make.
+    #[serde(default)]
+    absent: Vec<Absent>,
+}
+
+/// A statement the last summary must not make: no line of it (within `sections`, when
+/// given) contains every string of `text`. Kept messages are not searched: they are the
+/// session's own words, stale ones included.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct Absent {
+    /// Strings that must not all occur on one line.
+    text: Vec<String>,
+    /// Headings (`Key Decisions`, `Blocked`) or tags (`modified-files`) whose lines are
+    /// searched; a heading's lines run to the next heading of the same or a higher level.
+    /// Empty: the whole summary.
+    #[serde(default)]
+    sections: Vec<String>,
 }
 
 /// The outcome of one probe file at one compaction count.
@@ -78,6 +98,8 @@ struct Miss {
     category: String,
     question: String,
     missing: Vec<String>,
+    /// Summary lines that make a statement an `absent` rule forbids.
+    present: Vec<String>,
 }
 
 pub fn run(args: &EvalArgs) -> anyhow::Result<ExitStatus> {
@@ -151,9 +173,17 @@ fn read_probe_file(path: &Path) -> anyhow::Result<ProbeFile> {
                 CATEGORIES.join(", ")
             )));
         }
-        if probe.expect.iter().all(|text| text.trim().is_empty()) {
+        let expects = probe.expect.iter().any(|text| !text.trim().is_empty());
+        if !expects && probe.absent.is_empty() {
             return Err(CommandError::usage(format!(
                 "{}: probe {} expects nothing",
+                path.display(),
+                index + 1
+            )));
+        }
+        if probe.absent.iter().any(|rule| rule.text.iter().all(|text| text.trim().is_empty())) {
+            return Err(CommandError::usage(format!(
+                "{}: probe {} has an `absent` rule without text",
                 path.display(),
                 index + 1
             )));
@@ -290,6 +320,12 @@ fn evaluate(
         collect_strings(&serde_json::to_value(&message).unwrap_or_default(), &mut text);
     }
     let haystack = normalize(&text);
+    let summary = last_compaction
+        .as_deref()
+        .and_then(|id| session.index_of(id))
+        .and_then(|index| session.entries()[index].kind.as_compaction())
+        .map(|data| data.summary.clone());
+    let summary_lines = summary.as_deref().map(section_lines).unwrap_or_default();
     let mut scores: BTreeMap<String, [usize; 2]> = BTreeMap::new();
     let mut misses = Vec::new();
     for probe in probes {
@@ -299,24 +335,74 @@ fn evaluate(
             .filter(|expected| !haystack.contains(&normalize(expected)))
             .cloned()
             .collect();
+        let present: Vec<String> =
+            probe.absent.iter().flat_map(|rule| violations(rule, &summary_lines)).collect();
         let slot = scores.entry(probe.category.clone()).or_default();
         slot[1] += 1;
-        if missing.is_empty() {
+        if missing.is_empty() && present.is_empty() {
             slot[0] += 1;
         } else {
             misses.push(Miss {
                 category: probe.category.clone(),
                 question: probe.question.clone(),
                 missing,
+                present,
             });
         }
     }
-    let summary = last_compaction
-        .as_deref()
-        .and_then(|id| session.index_of(id))
-        .and_then(|index| session.entries()[index].kind.as_compaction())
-        .map(|data| data.summary.clone());
     Ok(Run { compactions_asked: count, compactions_made: made, notes, scores, misses, summary })
+}
+
+/// A summary line (normalized) with the headings and tags it lies under (lowercase).
+struct SectionLine {
+    line: String,
+    sections: Vec<String>,
+}
+
+/// The summary's non-heading lines, each with the Markdown headings (up to the next heading
+/// of the same or a higher level) and `<tag>`…`</tag>` blocks it lies in.
+fn section_lines(summary: &str) -> Vec<SectionLine> {
+    let mut headings: Vec<(usize, String)> = Vec::new();
+    let mut tag: Option<String> = None;
+    let mut out = Vec::new();
+    for line in summary.lines() {
+        let trimmed = line.trim();
+        let level = trimmed.chars().take_while(|&c| c == '#').count();
+        if level > 0 && trimmed[level..].starts_with(' ') {
+            headings.retain(|(open, _)| *open < level);
+            headings.push((level, normalize(&trimmed[level..])));
+            continue;
+        }
+        if let Some(name) = trimmed.strip_prefix('<').and_then(|rest| rest.strip_suffix('>')) {
+            if let Some(closed) = name.strip_prefix('/') {
+                if tag.as_deref() == Some(closed) {
+                    tag = None;
+                }
+            } else if !name.contains(' ') {
+                tag = Some(name.to_owned());
+            }
+            continue;
+        }
+        if trimmed.is_empty() {
+            continue;
+        }
+        let mut sections: Vec<String> = headings.iter().map(|(_, title)| title.clone()).collect();
+        sections.extend(tag.iter().map(|name| name.to_lowercase()));
+        out.push(SectionLine { line: normalize(trimmed), sections });
+    }
+    out
+}
+
+/// The summary lines that break `rule`, each named with the rule's text.
+fn violations(rule: &Absent, lines: &[SectionLine]) -> Vec<String> {
+    let wanted: Vec<String> = rule.sections.iter().map(|section| normalize(section)).collect();
+    let texts: Vec<String> = rule.text.iter().map(|text| normalize(text)).collect();
+    lines
+        .iter()
+        .filter(|line| wanted.is_empty() || line.sections.iter().any(|s| wanted.contains(s)))
+        .filter(|line| texts.iter().all(|text| line.line.contains(text.as_str())))
+        .map(|line| format!("{} in: {}", rule.text.join(" + "), line.line))
+        .collect()
 }
 
 /// Appends `entries` to the scratch session; the first is reattached to `parent` (the
@@ -408,12 +494,19 @@ fn print_human(
             }
             if args.show_misses {
                 for miss in &run.misses {
+                    let mut why = Vec::new();
+                    if !miss.missing.is_empty() {
+                        why.push(format!("missing: {}", miss.missing.join(" | ")));
+                    }
+                    if !miss.present.is_empty() {
+                        why.push(format!("stated: {}", miss.present.join(" | ")));
+                    }
                     writeln!(
                         out,
-                        "    miss [{}] {} (missing: {})",
+                        "    miss [{}] {} ({})",
                         miss.category,
                         miss.question,
-                        miss.missing.join(" | ")
+                        why.join("; ")
                     )?;
                 }
             }
@@ -426,4 +519,40 @@ fn print_human(
         writeln!(out, "  {count:<14}{cells}")?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SUMMARY: &str = "## Goal\n- Speed up loading.\n\n## Progress\n### Done\n- Edited `src/a.ts`\n\
+                           ### Blocked\n- `npm test` failed: TS2353\n\n## Key Decisions\n\
+                           - Use a Set instead of a Map.\n\n## Critical Context\n\
+                           - Last error (unresolved, `npm test`): TS2353\n\n<modified-files>\nsrc/a.ts\n</modified-files>";
+
+    fn rule(text: &[&str], sections: &[&str]) -> Absent {
+        Absent {
+            text: text.iter().map(|t| (*t).to_owned()).collect(),
+            sections: sections.iter().map(|s| (*s).to_owned()).collect(),
+        }
+    }
+
+    #[test]
+    fn absent_rules_match_lines_within_their_sections_or_tags() {
+        let lines = section_lines(SUMMARY);
+        // `### Blocked` lies under `## Progress` too; `## Key Decisions` ends it.
+        assert_eq!(violations(&rule(&["TS2353"], &["Blocked"]), &lines).len(), 1);
+        assert_eq!(violations(&rule(&["TS2353"], &["Progress"]), &lines).len(), 1);
+        assert!(violations(&rule(&["TS2353"], &["Key Decisions"]), &lines).is_empty());
+        // Every string on one line, anywhere in the summary.
+        assert_eq!(violations(&rule(&["ts2353", "UNRESOLVED"], &[]), &lines).len(), 1);
+        assert!(violations(&rule(&["Set", "unresolved"], &[]), &lines).is_empty());
+        // A tag block is a section of its own; headings are not searched.
+        assert_eq!(violations(&rule(&["src/a.ts"], &["modified-files"]), &lines).len(), 1);
+        assert!(violations(&rule(&["Goal"], &[]), &lines).is_empty());
+        assert_eq!(
+            violations(&rule(&["Map"], &["key decisions"]), &lines),
+            vec!["Map in: - use a set instead of a map."]
+        );
+    }
 }

@@ -124,12 +124,23 @@ impl Digest {
         // Constraints: carried ones, rejected approaches with the user's words, new ones.
         // A correction whose proposal was in the earlier part: that part's next steps
         // were the proposal.
-        let carried_next = carried_items(Section::NextSteps);
+        // What the assistant did after the correction was not rejected by it.
+        let accepted: Vec<&str> = carried_items(Section::Decisions)
+            .iter()
+            .filter_map(|decision| decision.strip_prefix(AFTER_CORRECTION))
+            .collect();
+        let carried_next: Vec<&String> = carried_items(Section::NextSteps)
+            .iter()
+            .filter(|step| !step.starts_with(RESOLVE_STEP) && !accepted.contains(&step.as_str()))
+            .collect();
         for constraint in carried_items(Section::Constraints) {
             let unmatched =
                 constraint.starts_with("User correction: ") && !constraint.contains(" (rejected: ");
             let text = match unmatched && !carried_next.is_empty() {
-                true => format!("{constraint} (rejected: {})", clip(&carried_next.join(" "), 200)),
+                true => {
+                    let steps: Vec<&str> = carried_next.iter().map(|step| step.as_str()).collect();
+                    format!("{constraint} (rejected: {})", clip(&steps.join(" "), 200))
+                }
                 false => constraint.clone(),
             };
             sections.push_verbatim(Section::Constraints, text, PRIORITY_CONSTRAINT);
@@ -169,21 +180,36 @@ impl Digest {
             fresh_done.push((change.clone(), PRIORITY_DONE_EDIT));
         }
         for fixed in &self.fixed {
-            fresh_done.push((fixed.clone(), PRIORITY_DONE_EDIT));
+            fresh_done.push((fixed.text(), PRIORITY_DONE_EDIT));
         }
-        let skip = self.passing.len().saturating_sub(limits.done);
-        for (_, passing) in self.passing.iter().skip(skip) {
-            fresh_done.push((passing.clone(), PRIORITY_DONE_COMMAND));
+        // A command that "passes now" needs no second "Ran" item.
+        let passing: Vec<&String> = self
+            .passing
+            .iter()
+            .filter(|(command, _)| !self.fixed.iter().any(|fixed| &fixed.command == command))
+            .map(|(_, text)| text)
+            .collect();
+        for passing in passing.iter().skip(passing.len().saturating_sub(limits.done)) {
+            fresh_done.push(((*passing).clone(), PRIORITY_DONE_COMMAND));
         }
         let fresh_subjects: Vec<&str> =
             fresh_done.iter().filter_map(|(text, _)| backticked(text).first().copied()).collect();
         for done in carried_items(Section::Done) {
+            let done = &self.renamed(done);
             let subject = backticked(done).first().copied();
-            if subject.is_some_and(|subject| fresh_subjects.contains(&subject)) {
+            // A fix of an earlier failure stays: a newer item about the command is another
+            // run, not the same news.
+            let earlier_fix = done.contains(" passes now (") && done.contains("earlier failure: ");
+            if !earlier_fix && subject.is_some_and(|subject| fresh_subjects.contains(&subject)) {
                 continue;
             }
             sections.push(Section::Done, done.clone(), carried(PRIORITY_DONE_EDIT));
         }
+        // A carried failure the user's correction set aside (its first code span names it).
+        let set_aside = |item: &str| {
+            self.carried_failure_set_aside
+                && backticked(item).first().copied() == self.carried_failure.as_deref()
+        };
         // A carried blocker is resolved when its command (its first code span) passed since.
         let is_resolved = |item: &str| {
             backticked(item).first().is_some_and(|command| {
@@ -204,7 +230,22 @@ impl Digest {
                 );
             }
         }
+        // A carried "passes now" makes a fresh "Ran" of the command redundant unless the run
+        // has test counts to tell.
+        let passes_now: Vec<String> = sections
+            .items
+            .iter()
+            .filter(|item| item.section == Section::Done && item.text.contains(" passes now ("))
+            .filter_map(|item| backticked(&item.text).first().map(|command| (*command).to_owned()))
+            .collect();
         for (text, priority) in fresh_done {
+            let ran = text.strip_prefix("Ran ").and_then(|rest| backticked(rest).first().copied());
+            let counted = text.contains("(tests passed: ");
+            if !counted
+                && ran.is_some_and(|command| passes_now.iter().any(|known| known == command))
+            {
+                continue;
+            }
             sections.push(Section::Done, text, priority);
         }
 
@@ -236,18 +277,22 @@ impl Digest {
                 in_progress.push(what);
             }
         }
-        let open: Vec<&Failure> = self.failures.iter().filter(|f| !f.resolved).collect();
+        let open: Vec<&Failure> = self.failures.iter().filter(|f| f.is_open()).collect();
         if self.last_was_failure
             && let Some(last) = open.last()
         {
             in_progress.push(format!("Fixing the failure of {} (see Blocked)", last.subject));
         }
         if let Some(statement) = &self.last_assistant_statement {
-            in_progress.push(format!("Last assistant step: {statement}"));
+            let label = match self.interrupted {
+                true => "Last assistant step (interrupted by the user)",
+                false => "Last assistant step",
+            };
+            in_progress.push(format!("{label}: {statement}"));
         }
         if in_progress.is_empty() {
             for item in carried_items(Section::InProgress) {
-                if !is_resolved(item) {
+                if !is_resolved(item) && !item.starts_with(CURRENT_APPROACH) {
                     sections.push(Section::InProgress, item.clone(), carried(PRIORITY_CURRENT));
                 }
             }
@@ -256,10 +301,11 @@ impl Digest {
             sections.push(Section::InProgress, item, PRIORITY_CURRENT);
         }
 
-        // Blocked: carried items not resolved since, then new ones.
+        // Blocked: carried items not resolved since (nor set aside by the user's correction),
+        // then new ones.
         for item in carried_items(Section::Blocked) {
             let interrupted = item.contains("`aborted`");
-            if !is_resolved(item) && !interrupted {
+            if !is_resolved(item) && !interrupted && !set_aside(item) {
                 sections.push(Section::Blocked, item.clone(), carried(PRIORITY_BLOCKED));
             }
         }
@@ -274,23 +320,50 @@ impl Digest {
         }
 
         // Key decisions (never a proposal the user rejected).
-        let rejected_text = |decision: &str| {
-            self.rejected.iter().any(|rejected| rejected.proposal.contains(decision))
-        };
-        for decision in carried_items(Section::Decisions) {
-            sections.push(Section::Decisions, decision.clone(), carried(PRIORITY_DECISION));
+        let rejected_text =
+            |decision: &str| self.rejected.iter().any(|rejected| rejected.covers(decision));
+        // Proposals an earlier summary records as rejected are no decision either.
+        let carried_rejections: Vec<Rejected> = sections
+            .items
+            .iter()
+            .filter(|item| item.section == Section::Constraints)
+            .filter_map(|item| rejected_in(&item.text))
+            .collect();
+        let rejected_before =
+            |decision: &str| carried_rejections.iter().any(|rejected| rejected.covers(decision));
+        // The approach of a turn that was still open is a decision once the user let it be.
+        let carried_approaches = carried_items(Section::InProgress)
+            .iter()
+            .filter_map(|item| item.strip_prefix(CURRENT_APPROACH));
+        for decision in
+            carried_items(Section::Decisions).iter().map(String::as_str).chain(carried_approaches)
+        {
+            if !rejected_text(decision) && !rejected_before(decision) {
+                sections.push(Section::Decisions, decision, carried(PRIORITY_DECISION));
+            }
         }
         let skip = self.decisions.len().saturating_sub(limits.decisions);
         for decision in self.decisions.iter().skip(skip) {
-            if !rejected_text(decision) {
-                sections.push(Section::Decisions, decision.clone(), PRIORITY_DECISION);
+            if rejected_text(decision) {
+                continue;
+            }
+            let in_progress = self.turn_open
+                && kind != OfflineKind::Branch
+                && self.turn_decisions.contains(decision);
+            match in_progress {
+                true => sections.push(
+                    Section::InProgress,
+                    format!("{CURRENT_APPROACH}{decision}"),
+                    PRIORITY_DECISION + 2,
+                ),
+                false => sections.push(Section::Decisions, decision.clone(), PRIORITY_DECISION),
             }
         }
 
         // Next steps.
         let mut next = Vec::new();
         if let Some(last) = open.last() {
-            next.push(format!("Resolve the failure of {} (see Blocked)", last.subject));
+            next.push(format!("{RESOLVE_STEP}{} (see Blocked)", last.subject));
         }
         for step in self.plan.iter().take(limits.next_steps) {
             if !rejected_text(step) {
@@ -313,6 +386,17 @@ impl Digest {
         let mut read = self.read_files.clone();
         let mut earlier_commands: Vec<(String, String)> = Vec::new();
         let mut identifiers: Vec<String> = Vec::new();
+        // An error a Done item quotes ("passes now (earlier failure: …)") is not repeated.
+        let done_texts: Vec<String> = sections
+            .items
+            .iter()
+            .filter(|item| item.section == Section::Done)
+            .map(|item| item.text.clone())
+            .collect();
+        let quoted_in_done = |error: &str| {
+            let error = error.trim();
+            !error.is_empty() && done_texts.iter().any(|done| done.contains(error))
+        };
         if let Some(previous) = previous {
             modified.extend(self.carried_paths(&previous.modified_files));
             read.extend(self.carried_paths(&previous.read_files));
@@ -333,8 +417,15 @@ impl Digest {
                     // A newer error takes the "last" place; a command that passed since
                     // resolves it.
                     let error = rest.split_once("): ").map_or(rest, |(_, error)| error);
-                    let state = if is_resolved(rest) { "since resolved" } else { "earlier" };
-                    if self.errors.is_empty() && !is_resolved(rest) {
+                    if quoted_in_done(error) {
+                        continue;
+                    }
+                    let state = match (is_resolved(rest), set_aside(rest)) {
+                        (true, _) => "since resolved",
+                        (false, true) => "before the user's correction",
+                        (false, false) => "earlier",
+                    };
+                    if self.errors.is_empty() && !is_resolved(rest) && !set_aside(rest) {
                         sections.push(
                             Section::Critical,
                             item.clone(),
@@ -347,8 +438,15 @@ impl Digest {
                             carried(PRIORITY_ERRORS),
                         );
                     }
-                } else if item.starts_with("Last error") {
+                } else if item.starts_with("Last error") || item.starts_with("Error seen") {
                     let error = item.split_once(": ").map_or(item.as_str(), |(_, error)| error);
+                    if quoted_in_done(error) {
+                        continue;
+                    }
+                    if item.starts_with("Error seen") {
+                        sections.push(Section::Critical, item.clone(), carried(PRIORITY_ERRORS));
+                        continue;
+                    }
                     sections.push(
                         Section::Critical,
                         format!("Error seen: {error}"),
@@ -389,18 +487,38 @@ impl Digest {
             );
         }
         if let Some((last, earlier)) = self.errors.split_last() {
+            // An error a Done item already quotes ("passes now (earlier failure: …)") is
+            // not repeated.
+            let earlier: Vec<&String> = earlier
+                .iter()
+                .filter(|error| !self.fixed.iter().any(|fixed| &&fixed.error == error))
+                .collect();
             let skip = earlier.len().saturating_sub(limits.errors);
-            for error in earlier.iter().skip(skip) {
+            for error in earlier.into_iter().skip(skip) {
                 sections.push(Section::Critical, format!("Error seen: {error}"), PRIORITY_ERRORS);
             }
-            match open.iter().rev().find(|failure| failure.error.as_deref() == Some(last.as_str()))
-            {
-                Some(failure) => sections.push(
+            let failure = self
+                .failures
+                .iter()
+                .rev()
+                .find(|failure| failure.error.as_deref() == Some(last.as_str()));
+            match failure {
+                Some(failure) if failure.is_open() => sections.push(
                     Section::Critical,
                     format!("Last error (unresolved, {}): {last}", failure.subject),
                     PRIORITY_LAST_ERROR,
                 ),
-                None => sections.push(
+                Some(failure) if failure.set_aside && !failure.resolved => sections.push(
+                    Section::Critical,
+                    format!(
+                        "Last error (of {}, before the user's correction): {last}",
+                        failure.subject
+                    ),
+                    PRIORITY_ERRORS,
+                ),
+                // A Done item quotes it already.
+                Some(_) | None if self.fixed.iter().any(|fixed| &fixed.error == last) => {}
+                Some(_) | None => sections.push(
                     Section::Critical,
                     format!("Last error (since resolved): {last}"),
                     PRIORITY_ERRORS,
@@ -411,15 +529,32 @@ impl Digest {
             let mut list: Vec<String> = earlier_commands
                 .iter()
                 .filter(|(command, _)| !self.commands.iter().any(|runs| &runs.command == command))
-                .map(|(command, status)| format!("{} ({status})", code(command)))
+                .map(|(command, status)| {
+                    let status = match status.as_str() {
+                        "failed" if is_resolved(&code(command)) => "failed, passes since",
+                        "failed" if set_aside(&code(command)) => {
+                            "failed before the user's correction"
+                        }
+                        other => other,
+                    };
+                    format!("{} ({status})", code(command))
+                })
                 .collect();
             for runs in &self.commands {
                 let failed_before = earlier_commands
                     .iter()
                     .any(|(command, status)| command == &runs.command && status.contains("fail"));
-                let status = match (failed_before, runs.last_passed, runs.failures) {
-                    (true, Some(true), 0) => "passed after earlier failures".to_owned(),
-                    (_, _, _) => runs_status(runs),
+                let key = format!("cmd:{}", runs.command);
+                let failure = self.failures.iter().rev().find(|failure| failure.key == key);
+                let status = match (failed_before, runs.last_passed, runs.failures, failure) {
+                    (true, Some(true), 0, _) => "passed after earlier failures".to_owned(),
+                    (_, Some(false), _, Some(failure)) if failure.resolved => {
+                        "failed, passes since".to_owned()
+                    }
+                    (_, Some(false), _, Some(failure)) if failure.set_aside => {
+                        "failed before the user's correction".to_owned()
+                    }
+                    (_, _, _, _) => runs_status(runs),
                 };
                 list.push(format!("{} ({status})", code(&clip(&runs.command, 120))));
             }
@@ -461,6 +596,21 @@ impl Digest {
         apply_focus(&mut sections, instructions);
         sections
     }
+}
+
+/// The proposal a Constraints bullet records as rejected ("Rejected by the user: P (user:
+/// …)", "User correction: … (rejected: P)"), with its sentences as statements.
+fn rejected_in(item: &str) -> Option<Rejected> {
+    let proposal = match item.strip_prefix("Rejected by the user: ") {
+        Some(rest) => rest.rsplit_once(" (user: ").map(|(proposal, _)| proposal)?,
+        None => item
+            .strip_prefix("User correction: ")?
+            .rsplit_once(" (rejected: ")
+            .map(|(_, proposal)| proposal.strip_suffix(')').unwrap_or(proposal))?,
+    };
+    let statements =
+        sentences(proposal).into_iter().map(|s| s.trim_end_matches('…').to_owned()).collect();
+    Some(Rejected { proposal: proposal.to_owned(), words: String::new(), statements })
 }
 
 /// How a carried Goal bullet is labelled.

@@ -1,16 +1,25 @@
 //! Classifiers of one piece of text: what a user message asks and requires, what an
-//! assistant text decides and plans, what a command's output says.
+//! assistant text decides and plans (command outputs are read in `scan`).
 //!
 //! Invariant: each extractor reads only the text it is given and returns sentences or
 //! lines copied from it (clipped), never invented wording.
 
+use super::scan::*;
 use super::text::*;
 
-/// The request a user message makes: its first one or two sentences, clipped.
-pub(super) fn request_of(text: &str) -> Option<String> {
+/// The request a user message makes: its first one or two sentences, clipped. With
+/// `without_rules`, sentences that state a rule are left out when others remain (the rules
+/// are kept as constraints).
+pub(super) fn request_of(text: &str, without_rules: bool) -> Option<String> {
+    let all = sentences(head(text, 8_000));
+    let asks = without_rules
+        && all.iter().any(|sentence| !is_acknowledgement(sentence) && !is_rule(sentence));
     let mut request = String::new();
-    for sentence in sentences(head(text, 8_000)) {
+    for sentence in all {
         if request.is_empty() && is_acknowledgement(&sentence) {
+            continue;
+        }
+        if asks && is_rule(&sentence) {
             continue;
         }
         if !request.is_empty()
@@ -53,7 +62,9 @@ pub(super) fn is_acknowledgement(sentence: &str) -> bool {
         })
 }
 
-pub(super) const IMPERATIVE_STARTS: [&str; 23] = [
+pub(super) const IMPERATIVE_STARTS: [&str; 25] = [
+    "from now on",
+    "going forward",
     "always ",
     "never ",
     "don't ",
@@ -79,7 +90,13 @@ pub(super) const IMPERATIVE_STARTS: [&str; 23] = [
     "without ",
 ];
 
-pub(super) const IMPERATIVE_ANYWHERE: [&str; 16] = [
+pub(super) const IMPERATIVE_ANYWHERE: [&str; 22] = [
+    " so no ",
+    " so don't ",
+    " from now on",
+    " going forward",
+    " has to ",
+    " have to ",
     " must ",
     " must not ",
     " never ",
@@ -147,42 +164,48 @@ fn bare_lower(sentence: &str) -> String {
 /// short preferences ("Type hints everywhere, please."). Questions are not rules, and a
 /// bare "No," answers rather than rules.
 pub(super) fn constraints_of(prose: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for sentence in sentences(head(prose, 8_000)) {
-        if sentence.ends_with('?') || sentence.ends_with('？') {
-            continue;
-        }
-        let lower = bare_lower(&sentence);
-        if lower.starts_with("no,") || lower.starts_with("no.") || lower.starts_with("no!") {
-            continue;
-        }
-        // "No fixes applied." reports; "No console logs." rules.
-        if lower.starts_with("no ")
-            && lower
-                .split_whitespace()
-                .any(|word| word.trim_end_matches(['.', '!', ',']).ends_with("ed"))
-        {
-            continue;
-        }
-        let padded = format!(" {lower} ");
-        let words = lower.split_whitespace().count();
-        let short_preference = words <= 8
-            && (lower.ends_with("please.")
-                || lower.ends_with("please")
-                || lower.ends_with("please!"));
-        let imperative = IMPERATIVE_STARTS.iter().any(|start| lower.starts_with(start))
-            || IMPERATIVE_ANYWHERE.iter().any(|marker| padded.contains(marker))
-            || IMPERATIVE_CJK.iter().any(|marker| sentence.contains(marker))
-            || short_preference;
-        if imperative {
-            out.push(verbatim_prefix(&sentence, 300));
-        }
-    }
-    out
+    sentences(head(prose, 8_000))
+        .into_iter()
+        .filter(|sentence| is_rule(sentence))
+        .map(|sentence| verbatim_prefix(&sentence, 300))
+        .collect()
 }
 
+/// Whether one sentence of a user message states a rule or a preference.
+pub(super) fn is_rule(sentence: &str) -> bool {
+    if sentence.ends_with('?') || sentence.ends_with('？') {
+        return false;
+    }
+    let lower = bare_lower(sentence);
+    if lower.starts_with("no,") || lower.starts_with("no.") || lower.starts_with("no!") {
+        return false;
+    }
+    // "No fixes applied." reports; "No console logs." rules.
+    if lower.starts_with("no ")
+        && lower
+            .split_whitespace()
+            .any(|word| word.trim_end_matches(['.', '!', ',']).ends_with("ed"))
+    {
+        return false;
+    }
+    let padded = format!(" {lower} ");
+    let words = lower.split_whitespace().count();
+    let short_preference = words <= 8
+        && (lower.ends_with("please.") || lower.ends_with("please") || lower.ends_with("please!"));
+    IMPERATIVE_STARTS.iter().any(|start| lower.starts_with(start))
+        || IMPERATIVE_ANYWHERE.iter().any(|marker| padded.contains(marker))
+        || IMPERATIVE_CJK.iter().any(|marker| sentence.contains(marker))
+        || short_preference
+}
+
+/// Sounds a message may open with before what it says ("hmm no, …", "oh wait, …").
+const INTERJECTIONS: [&str; 12] =
+    ["hmm", "hm", "hmmm", "um", "umm", "uh", "ugh", "oh", "ah", "erm", "meh", "well"];
+
 /// Openings of a user message that correct what the assistant just did or proposed.
-const CORRECTIONS: [&str; 22] = [
+const CORRECTIONS: [&str; 24] = [
+    "nah",
+    "not quite",
     "wait",
     "no,",
     "no.",
@@ -210,6 +233,16 @@ const CORRECTIONS: [&str; 22] = [
 /// Whether a user message opens by correcting the assistant.
 pub(super) fn is_correction(prose: &str) -> bool {
     let lower = bare_lower(prose.trim());
+    let mut lower = lower.as_str();
+    // "hmm no, …", "oh wait, …": the interjection says nothing itself.
+    while let Some(rest) = INTERJECTIONS.iter().find_map(|sound| {
+        lower
+            .strip_prefix(sound)
+            .filter(|rest| rest.starts_with(|c: char| !c.is_alphanumeric()))
+            .map(|rest| rest.trim_start_matches(|c: char| !c.is_alphanumeric()))
+    }) {
+        lower = rest;
+    }
     CORRECTIONS.iter().any(|opening| {
         lower
             .strip_prefix(opening)
@@ -290,26 +323,6 @@ pub(super) fn split_user_text(text: &str) -> (String, Vec<String>) {
     (prose.join("\n\n"), pasted)
 }
 
-/// Whether a shell command only reads (lists, searches, shows): its outcome is not
-/// progress, and a search that finds nothing (exit 1) is not a failure.
-pub(super) fn is_read_only_command(command: &str) -> bool {
-    const READERS: [&str; 22] = [
-        "ls", "ll", "cat", "grep", "rg", "ag", "find", "fd", "head", "tail", "wc", "pwd", "echo",
-        "tree", "which", "file", "stat", "du", "df", "less", "type", "whereis",
-    ];
-    const GIT_READERS: [&str; 7] = ["status", "diff", "log", "show", "blame", "grep", "branch"];
-    command.split("&&").flat_map(|part| part.split(['|', ';'])).all(|segment| {
-        let mut words = segment.split_whitespace();
-        match words.next() {
-            None => true,
-            Some("cd") => true,
-            Some("git") => words.next().is_some_and(|sub| GIT_READERS.contains(&sub)),
-            Some("sed") => words.next() == Some("-n"),
-            Some(program) => READERS.contains(&program),
-        }
-    })
-}
-
 pub(super) const DECISION_MARKERS: [&str; 14] = [
     "the fix is",
     "the problem is",
@@ -343,16 +356,95 @@ pub(super) const PLAN_STARTS: [&str; 13] = [
     "the next step",
 ];
 
-/// Sentences of an assistant text that state a decision or a diagnosis.
+/// Openings of a sentence that only make sense after the one before it.
+const REFERS_BACK: [&str; 7] =
+    ["the fix is", "the fix:", "so ", "this means", "that's why", "which ", "the solution is"];
+
+/// Sentences of an assistant text that state a decision or a diagnosis. Adjacent ones are
+/// one item, and a sentence that refers back ("The fix is …", "So …") keeps the sentence
+/// before it, so the item says what was wrong as well as what was done.
 pub(super) fn decisions_of(text: &str) -> Vec<String> {
-    sentences(head(text, 16_000))
-        .into_iter()
-        .filter(|sentence| {
+    let all = sentences(head(text, 16_000));
+    let marked: Vec<bool> = all
+        .iter()
+        .map(|sentence| {
             let lower = sentence.to_lowercase();
             DECISION_MARKERS.iter().any(|marker| lower.contains(marker))
         })
-        .map(|sentence| clip(&sentence, 220))
-        .collect()
+        .collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut previous_taken = false;
+    for (index, sentence) in all.iter().enumerate() {
+        if !marked[index] {
+            previous_taken = false;
+            continue;
+        }
+        let lower = sentence.to_lowercase();
+        let refers_back = REFERS_BACK.iter().any(|opening| lower.starts_with(opening));
+        match out.last_mut() {
+            Some(last) if previous_taken && char_len(last) + char_len(sentence) < 300 => {
+                last.push(' ');
+                last.push_str(sentence);
+            }
+            Some(_) | None if refers_back && index > 0 && !previous_taken => {
+                out.push(format!("{} {sentence}", all[index - 1]));
+            }
+            Some(_) | None => out.push(sentence.clone()),
+        }
+        previous_taken = true;
+    }
+    out.into_iter().map(|decision| clip(&decision, 300)).collect()
+}
+
+/// What an assistant found and what it does about it, when a text says both in a row:
+/// "`setQuantity` stores whatever it gets. I'll clamp it at zero." The finding must be a
+/// statement of at least four words, not a question, a lead-in, a remark about its own
+/// progress ("I see the issue.") or a plan itself; the action must change something, not
+/// look ("I'll check …").
+pub(super) fn diagnosis_of(text: &str) -> Option<String> {
+    const ACTIONS: [&str; 5] = ["i'll ", "i will ", "i'm going to ", "we'll ", "we will "];
+    const LOOKING: [&str; 10] =
+        ["run", "check", "verify", "look", "read", "test", "see", "inspect", "search", "start"];
+    const NOT_FINDINGS: [&str; 22] = [
+        "let me ",
+        "now ",
+        "first",
+        "ok",
+        "okay",
+        "understood",
+        "i see",
+        "i understand",
+        "i can see",
+        "i have",
+        "i've",
+        "i now",
+        "i found the",
+        "looking",
+        "based on",
+        "great",
+        "perfect",
+        "good",
+        "got it",
+        "alright",
+        "sure",
+        "all ",
+    ];
+    let all = sentences(head(text, 4_000));
+    all.windows(2).find_map(|pair| {
+        let (finding, action) = (&pair[0], &pair[1]);
+        let finding_lower = finding.to_lowercase();
+        let action_lower = action.to_lowercase();
+        let acts = ACTIONS.iter().any(|start| {
+            action_lower.strip_prefix(start).is_some_and(|rest| {
+                !LOOKING.iter().any(|verb| rest.split_whitespace().next() == Some(verb))
+            })
+        });
+        let finds = finding.split_whitespace().count() >= 4
+            && !finding.ends_with([':', '?'])
+            && !NOT_FINDINGS.iter().any(|start| finding_lower.starts_with(start))
+            && !PLAN_STARTS.iter().any(|start| finding_lower.starts_with(start));
+        (acts && finds).then(|| clip(&format!("{finding} {action}"), 300))
+    })
 }
 
 /// Plan statements of an assistant text: "I'll…", "Let me…", "Next, …" sentences and the
@@ -381,179 +473,4 @@ pub(super) fn plan_of(text: &str) -> Vec<String> {
         }
     }
     out
-}
-
-/// What a command's output says: the first error lines (with their `-->` location) and
-/// whether tests passed. Reads line by line and copies only the lines it keeps.
-#[derive(Debug, Default, PartialEq)]
-pub(super) struct OutputScan {
-    /// Up to three error lines, verbatim in inline code, each followed by its location (or
-    /// a panic's message) when the next line gives one.
-    pub(super) errors: Vec<String>,
-    /// The counts of the first `test result: ok` line (`7 passed; 0 failed`).
-    pub(super) passed: Option<String>,
-    /// A `test result: FAILED` line, or other evidence that tests failed.
-    pub(super) tests_failed: bool,
-    /// The exit code pi's bash tool appends to a failing command's output.
-    pub(super) exit_code: Option<i64>,
-}
-
-pub(super) const ERROR_NOISE: [&str; 11] = [
-    "error: could not compile",
-    "error: aborting due to",
-    "error: test failed",
-    "error: build failed",
-    "error: process didn't exit successfully",
-    "npm err! lifecycle script",
-    "npm err! error: command failed",
-    "npm err! a complete log",
-    "npm err! code elifecycle",
-    "npm err! errno",
-    "traceback (most recent call last)",
-];
-
-/// Whether the line opens with an exception name and a colon (`KeyError: 'x'`,
-/// `decimal.InvalidOperation: …`, `TypeError: …`): a dotted identifier whose last part is
-/// CamelCase.
-fn exception_line(line: &str) -> bool {
-    let Some((name, _)) = line.split_once(':') else { return false };
-    let last = name.rsplit('.').next().unwrap_or(name);
-    !name.is_empty()
-        && name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.')
-        && last.starts_with(|c: char| c.is_ascii_uppercase())
-        && last.chars().skip(1).any(|c| c.is_ascii_uppercase())
-        && last.chars().any(|c| c.is_ascii_lowercase())
-}
-
-/// How telling an error line is: 0 for a specific error (a compiler diagnostic, an
-/// exception, a failed assertion or test), 1 for a generic one (`npm ERR!`, `fatal:`).
-fn error_rank(line: &str) -> u8 {
-    let lower = line.to_lowercase();
-    if lower.starts_with("error[")
-        || lower.contains("error ts")
-        || exception_line(line)
-        || lower.contains("panicked at")
-        || lower.starts_with("assertion")
-        || lower.starts_with("fail ")
-        || lower.starts_with("failed ")
-    {
-        0
-    } else {
-        1
-    }
-}
-
-pub(super) fn error_line(line: &str) -> bool {
-    let trimmed = line.trim_start();
-    let lower = trimmed.to_lowercase();
-    if ERROR_NOISE.iter().any(|noise| lower.starts_with(noise)) {
-        return false;
-    }
-    // A test runner's progress line names tests, not failures (`test error_case ... ok`).
-    if lower.starts_with("test ") && lower.contains(" ... ") {
-        return false;
-    }
-    lower.starts_with("error[")
-        || lower.contains("error ts")
-        || exception_line(trimmed)
-        || lower.starts_with("fail ")
-        || (lower.starts_with("failed ") && lower.contains("::"))
-        || lower.contains("enoent")
-        || lower.starts_with("error:")
-        || lower.starts_with("error ")
-        || lower.starts_with("fatal:")
-        || lower.starts_with("panic:")
-        || lower.starts_with("exception")
-        || lower.contains("panicked at")
-        || lower.starts_with("assertion")
-        || lower.contains("command not found")
-        || lower.contains("no such file or directory")
-        || lower.contains("error:")
-        || lower.contains("exception:")
-        || lower.contains("err!")
-}
-
-pub(super) fn scan_output<'a>(lines: impl IntoIterator<Item = &'a str>) -> OutputScan {
-    let mut scan = OutputScan::default();
-    let mut lines = lines.into_iter().peekable();
-    // The innermost `File "…", line N` of a Python traceback, for the exception line.
-    let mut traceback_location: Option<String> = None;
-    let mut ranks: Vec<u8> = Vec::new();
-    while let Some(line) = lines.next() {
-        let mut trimmed = line.trim();
-        if trimmed.is_empty() {
-            continue;
-        }
-        if let Some(rest) = trimmed.strip_prefix("File \"")
-            && let Some((file, tail)) = rest.split_once('"')
-        {
-            let number: String = tail
-                .trim_start_matches(", line ")
-                .chars()
-                .take_while(char::is_ascii_digit)
-                .collect();
-            traceback_location =
-                Some(if number.is_empty() { file.to_owned() } else { format!("{file}:{number}") });
-            continue;
-        }
-        // pytest marks the failing line of an assertion with `E   `.
-        if let Some(rest) = trimmed.strip_prefix("E ") {
-            trimmed = rest.trim_start();
-        }
-        if let Some(rest) = trimmed.strip_prefix("test result: ") {
-            if rest.starts_with("ok") {
-                if scan.passed.is_none() {
-                    let counts = rest.trim_start_matches("ok").trim_start_matches(['.', ' ']);
-                    let counts: Vec<&str> = counts.split(';').map(str::trim).take(2).collect();
-                    scan.passed = Some(clip(&counts.join("; "), 80));
-                }
-            } else if rest.starts_with("FAILED") {
-                scan.tests_failed = true;
-            }
-            continue;
-        }
-        if let Some(code) = exit_code_of(trimmed) {
-            scan.exit_code = Some(code);
-            continue;
-        }
-        if scan.errors.len() < 6 && error_line(trimmed) {
-            let mut error = code(&clip(trimmed, 240));
-            if exception_line(trimmed)
-                && let Some(location) = traceback_location.take()
-            {
-                error = format!("{error} at {}", code(&location));
-            }
-            let panicked = trimmed.contains("panicked at");
-            // The location follows on the next line (`--> file:line`), or for a panic, the
-            // message does.
-            if let Some(next) = lines.peek() {
-                let next = next.trim();
-                if let Some(location) = next.strip_prefix("-->") {
-                    error = format!("{error} at {}", code(location.trim()));
-                } else if panicked && !next.is_empty() {
-                    error = format!("{error} {}", code(&clip(next, 160)));
-                }
-            }
-            if !scan.errors.contains(&error) {
-                scan.errors.push(error);
-                ranks.push(error_rank(trimmed));
-            }
-        }
-    }
-    // The most telling errors first, in order of appearance; at most three.
-    let mut ranked: Vec<(u8, String)> = ranks.into_iter().zip(scan.errors).collect();
-    ranked.sort_by_key(|(rank, _)| *rank);
-    scan.errors = ranked.into_iter().map(|(_, error)| error).take(3).collect();
-    scan
-}
-
-/// Reads pi's "Command exited with code N" trailer.
-pub(super) fn exit_code_of(line: &str) -> Option<i64> {
-    let lower = line.to_lowercase();
-    let at = lower.find("exited with code ")?;
-    let digits: String = lower[at + "exited with code ".len()..]
-        .chars()
-        .take_while(|c| c.is_ascii_digit() || *c == '-')
-        .collect();
-    digits.parse().ok()
 }

@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 use super::extract::*;
 use super::outcomes::*;
 use super::previous::PreviousSummary;
+use super::scan::*;
 use super::text::*;
 use crate::files::{FileEffect, shell_file_effects};
 use crate::message::{AgentMessage, ContentBlock};
@@ -21,6 +22,18 @@ pub(super) struct Rejected {
     pub(super) proposal: String,
     /// The user's correction, verbatim.
     pub(super) words: String,
+    /// The statements the proposal was made of.
+    pub(super) statements: Vec<String>,
+}
+
+impl Rejected {
+    /// Whether `text` (a decision, a step) states the rejected proposal or part of it.
+    pub(super) fn covers(&self, text: &str) -> bool {
+        self.proposal.contains(text)
+            || self.statements.iter().any(|statement| {
+                statement.split_whitespace().count() >= 4 && text.contains(statement.as_str())
+            })
+    }
 }
 
 /// A tool call whose result has not been seen yet.
@@ -48,6 +61,39 @@ pub(super) struct Failure {
     /// The first error line as it appeared, without markup.
     pub(super) error_line: Option<String>,
     pub(super) resolved: bool,
+    /// The user rejected the approach of the turn it failed in: no longer something to fix.
+    pub(super) set_aside: bool,
+    /// How many user messages came before it (the turn it belongs to).
+    pub(super) turn: usize,
+}
+
+impl Failure {
+    /// Whether it is still something to fix.
+    pub(super) fn is_open(&self) -> bool {
+        !self.resolved && !self.set_aside
+    }
+}
+
+/// A command that passes after it failed.
+#[derive(Debug, Clone)]
+pub(super) struct Fixed {
+    pub(super) command: String,
+    /// The error of the failure it resolved, in inline code.
+    pub(super) error: String,
+    /// The test counts of its latest passing run.
+    pub(super) counts: Option<String>,
+}
+
+impl Fixed {
+    /// The Done item.
+    pub(super) fn text(&self) -> String {
+        let counts = self.counts.as_deref().map(|counts| format!("{counts}; ")).unwrap_or_default();
+        format!(
+            "{} passes now ({counts}earlier failure: {})",
+            code(&clip(&self.command, 160)),
+            self.error
+        )
+    }
 }
 
 /// How a command went, each time it ran.
@@ -76,7 +122,8 @@ pub(super) struct Digest {
     pub(super) constraints: Vec<String>,
     pub(super) changes: Vec<FileChange>,
     pub(super) passing: Vec<(String, String)>,
-    pub(super) fixed: Vec<String>,
+    /// Commands that pass after failing.
+    pub(super) fixed: Vec<Fixed>,
     pub(super) failures: Vec<Failure>,
     pub(super) commands: Vec<CommandRuns>,
     pub(super) pending: Vec<PendingCall>,
@@ -105,11 +152,34 @@ pub(super) struct Digest {
     pub(super) after_correction: bool,
     /// Files moved and deleted by shell commands that succeeded, in order.
     pub(super) effects: Vec<FileEffect>,
+    /// User messages seen so far.
+    pub(super) user_turns: usize,
+    /// The command of the failure the previous summary left to fix next.
+    pub(super) carried_failure: Option<String>,
+    /// The user rejected the approach the previous summary ended on: its failure is not
+    /// what to fix.
+    pub(super) carried_failure_set_aside: bool,
+    /// The user interrupted the turn of the last assistant statement.
+    pub(super) interrupted: bool,
+    /// Decisions stated since the last user message.
+    pub(super) turn_decisions: Vec<String>,
+    /// The last turn has not ended with a final reply (it was cut, or waits for a result):
+    /// its decisions are the approach in progress, which the user may still turn down.
+    pub(super) turn_open: bool,
     /// Done items for the moves and deletions.
     pub(super) tree_changes: Vec<String>,
 }
 
 pub(super) const MAX_IDENTIFIERS: usize = 24;
+
+/// How an In Progress item for a decision of a turn still open starts.
+pub(super) const CURRENT_APPROACH: &str = "Current approach: ";
+
+/// How the Key Decisions item for the approach taken after a correction starts.
+pub(super) const AFTER_CORRECTION: &str = "After the user's correction: ";
+
+/// How the Next Steps item for an open failure starts.
+pub(super) const RESOLVE_STEP: &str = "Resolve the failure of ";
 
 impl Digest {
     pub(super) fn observe(&mut self, message: &AgentMessage) {
@@ -144,9 +214,13 @@ impl Digest {
                 }
                 let aborted = assistant.stop_reason.as_deref() == Some("aborted");
                 let turn_ends = assistant.stop_reason.as_deref() == Some("stop");
+                self.turn_open = !turn_ends;
                 if aborted {
-                    // The user interrupted (Esc): not a failure, and its calls get no result.
+                    // The user interrupted (Esc): not a failure, and its calls get no result;
+                    // the step it was taking is not in progress, nor its plan next.
                     self.abandon_pending();
+                    self.interrupted = self.last_assistant_statement.is_some();
+                    self.plan.clear();
                 } else if !text.trim().is_empty() {
                     let planned = self.plan.clone();
                     self.observe_assistant_text(&text);
@@ -205,11 +279,14 @@ impl Digest {
             return;
         }
         let (prose, pasted) = split_user_text(text);
-        for error in scan_output(pasted.iter().map(String::as_str)).errors {
-            self.user_errors.retain(|known| known != &error);
-            self.user_errors.push(error);
+        let pasted_errors = scan_output(pasted.iter().map(String::as_str)).errors;
+        for error in &pasted_errors {
+            self.user_errors.retain(|known| known != error);
+            self.user_errors.push(error.clone());
         }
         let statements = std::mem::take(&mut self.turn_statements);
+        self.turn_decisions.clear();
+        self.turn_open = true;
         // A new request makes the previous turn's plan history.
         let stale_plan = std::mem::take(&mut self.plan);
         let correction = is_correction(&prose);
@@ -221,15 +298,34 @@ impl Digest {
         } else if correction {
             let words = verbatim_prefix(&prose, 300);
             self.decisions.retain(|decision| !statements.contains(decision));
+            // What failed on the way to the rejected approach is not what to fix next.
+            let turn = self.user_turns;
+            for failure in self.failures.iter_mut().filter(|f| f.turn == turn && f.is_open()) {
+                failure.set_aside = true;
+            }
+            // Before this part's first user message, the turn began in the previous one.
+            self.carried_failure_set_aside |= turn == 0 && self.carried_failure.is_some();
+            self.last_was_failure = false;
             drop(stale_plan);
+            // Each statement once, none that another one already says, and no lead-ins
+            // ("Let me look at …") when there is more.
+            let looking = |s: &str| s.to_lowercase().starts_with("let me ");
+            let substantial = statements.iter().any(|s| !looking(s));
             let mut proposal: Vec<&str> = Vec::new();
             for statement in &statements {
-                if !proposal.contains(&statement.as_str()) {
-                    proposal.push(statement);
+                if (substantial && looking(statement))
+                    || proposal.iter().any(|known| known.contains(statement.as_str()))
+                {
+                    continue;
                 }
+                proposal.retain(|known| !statement.contains(known));
+                proposal.push(statement);
             }
-            self.rejected
-                .push(Rejected { proposal: clip(&proposal.join(" "), 300), words: words.clone() });
+            self.rejected.push(Rejected {
+                proposal: clip(&proposal.join(" "), 300),
+                words: words.clone(),
+                statements: statements.clone(),
+            });
             self.after_correction = true;
             self.add_constraint(words);
         } else {
@@ -237,11 +333,21 @@ impl Digest {
                 self.add_constraint(constraint);
             }
         }
-        if let Some(request) = request_of(&prose).filter(|request| says_something(request)) {
+        // A correction's rules are what it asks; elsewhere they are kept as constraints.
+        if let Some(mut request) =
+            request_of(&prose, !correction).filter(|request| says_something(request))
+        {
+            // "I get this:" introduces what was pasted.
+            if request.ends_with(':')
+                && let Some(error) = pasted_errors.first()
+            {
+                request = format!("{request} {error}");
+            }
             self.requests.push(request);
             self.latest_request = Some(verbatim_prefix(&prose, 1_000));
         }
         self.note_identifiers(head(&prose, 8_000));
+        self.user_turns += 1;
     }
 
     /// What the previous summary says the assistant was about to do: a correction at the
@@ -249,11 +355,32 @@ impl Digest {
     pub(super) fn seed_proposals(&mut self, previous: &PreviousSummary) {
         use super::sections::Section;
         for item in previous.section(Section::InProgress) {
-            if let Some(step) = item.strip_prefix("Last assistant step: ") {
+            if let Some(approach) = item.strip_prefix(CURRENT_APPROACH) {
+                self.turn_statements.push(approach.to_owned());
+            }
+            if let Some(step) = item
+                .strip_prefix("Last assistant step: ")
+                .or_else(|| item.strip_prefix("Last assistant step (interrupted by the user): "))
+            {
                 self.turn_statements.push(step.to_owned());
+                // The decision that step belongs to was part of the same proposal.
+                let decisions = previous.section(Section::Decisions);
+                let own = decisions.iter().filter(|decision| decision.contains(step));
+                self.turn_statements.extend(own.cloned());
             }
         }
-        self.turn_statements.extend(previous.section(Section::NextSteps).iter().cloned());
+        self.carried_failure = previous.section(Section::NextSteps).iter().find_map(|step| {
+            step.strip_prefix(RESOLVE_STEP)
+                .and_then(|rest| backticked(rest).first().map(|command| (*command).to_owned()))
+        });
+        // Steps the summarizer wrote itself ("Resolve the failure of …") proposed nothing.
+        self.turn_statements.extend(
+            previous
+                .section(Section::NextSteps)
+                .iter()
+                .filter(|step| !step.starts_with(RESOLVE_STEP))
+                .cloned(),
+        );
         // The earlier part ended on the user's correction: the first reply here answers it.
         let last_request = previous.section(Section::Goal).iter().rev().find_map(|goal| {
             goal.strip_prefix("Latest request: ")
@@ -262,7 +389,7 @@ impl Digest {
         let answered = previous
             .section(Section::Decisions)
             .iter()
-            .any(|decision| decision.starts_with("After the user's correction: "));
+            .any(|decision| decision.starts_with(AFTER_CORRECTION));
         self.after_correction = !answered && last_request.is_some_and(is_correction);
     }
 
@@ -304,11 +431,27 @@ impl Digest {
                     self.read_files.retain(|path| !is_under(path, deleted));
                     self.changes.retain(|change| !is_under(&change.path, deleted));
                 }
+                FileEffect::Written { path } => self.note_change(path, "Edited"),
             }
         }
         let any = !effects.is_empty();
         self.effects.extend(effects);
         any
+    }
+
+    /// `text` (a carried item) with the paths in its code spans renamed by this digest's
+    /// moves.
+    pub(super) fn renamed(&self, text: &str) -> String {
+        let mut out = text.to_owned();
+        for effect in &self.effects {
+            let FileEffect::Moved { from, to } = effect else { continue };
+            let spans: Vec<String> = backticked(&out).into_iter().map(str::to_owned).collect();
+            for span in spans.iter().filter(|span| is_under(span, from)) {
+                let renamed = format!("{to}{}", &span[from.len()..]);
+                out = out.replace(&code(span), &code(&renamed));
+            }
+        }
+        out
     }
 
     /// `paths` (from an earlier summary) after this digest's moves and deletions.
@@ -333,15 +476,21 @@ impl Digest {
                 FileEffect::Deleted { path: deleted } => {
                     out.retain(|path| !is_under(path, deleted))
                 }
+                FileEffect::Written { .. } => {}
             }
         }
         out
     }
 
     pub(super) fn observe_assistant_text(&mut self, text: &str) {
-        for decision in decisions_of(text) {
+        let mut decisions = decisions_of(text);
+        if decisions.is_empty() {
+            decisions.extend(diagnosis_of(text));
+        }
+        for decision in decisions {
             self.decisions.retain(|known| known != &decision);
             self.turn_statements.push(decision.clone());
+            self.turn_decisions.push(decision.clone());
             self.decisions.push(decision);
         }
         let plan = plan_of(text);
@@ -351,17 +500,26 @@ impl Digest {
                 .cloned()
                 .or_else(|| sentences(head(text, 4_000)).into_iter().find(|s| char_len(s) > 3))
         {
-            self.decisions.retain(|known| known != &accepted);
-            self.decisions.push(format!("After the user's correction: {}", clip(&accepted, 220)));
+            let decision = format!("{AFTER_CORRECTION}{}", clip(&accepted, 220));
+            self.decisions.retain(|known| known != &decision);
+            self.decisions.push(decision);
         }
         if !plan.is_empty() {
             self.turn_statements.extend(plan.iter().cloned());
             self.plan = plan;
         }
-        self.last_assistant_statement = sentences(head(text, 4_000))
-            .into_iter()
-            .find(|sentence| char_len(sentence) > 3)
-            .map(|sentence| clip(&sentence, 200));
+        // The first sentence that says something: not a short "Got it." before more.
+        let all = sentences(head(text, 4_000));
+        let last = all.len().saturating_sub(1);
+        self.last_assistant_statement = all
+            .iter()
+            .enumerate()
+            .find(|(index, sentence)| {
+                char_len(sentence) > 3
+                    && (*index == last || sentence.split_whitespace().count() > 2)
+            })
+            .map(|(_, sentence)| clip(sentence, 200));
+        self.interrupted = false;
         if let Some(statement) = &self.last_assistant_statement
             && !self.turn_statements.contains(statement)
         {

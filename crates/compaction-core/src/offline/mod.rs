@@ -9,7 +9,7 @@
 //!
 //! Stages, one module each: `facts` reads the messages once into a digest (the same
 //! digest [`crate::must_keep`] reads), with `outcomes` reading tool results and commands,
-//! `extract` classifying each text and
+//! `extract` classifying each text, `scan` reading command lines and outputs, and
 //! `previous` parsing the previous summary back; `assemble` merges the digest and the
 //! previous summary into the prioritised bullets of `sections`; `render` prints them
 //! within the budget; `text` holds the string helpers they share.
@@ -26,6 +26,7 @@ mod facts;
 mod outcomes;
 mod previous;
 mod render;
+mod scan;
 mod sections;
 #[cfg(test)]
 mod tests;
@@ -116,7 +117,7 @@ pub(crate) fn key_facts(messages: &[AgentMessage], previous_summary: Option<&str
         .failures
         .iter()
         .rev()
-        .find(|failure| !failure.resolved && failure.key != "model-reply")
+        .find(|failure| failure.is_open() && failure.key != "model-reply")
         .map(|failure| {
             let line = failure.error_line.clone().unwrap_or_else(|| failure.text.clone());
             (failure.what.clone(), line)

@@ -6,9 +6,9 @@
 
 use serde_json::Value;
 
-use super::extract::*;
 use super::facts::*;
 use super::previous::PreviousSummary;
+use super::scan::*;
 use super::text::*;
 use crate::files::{FileEffect, shell_file_effects};
 
@@ -45,17 +45,8 @@ impl Digest {
                         first,
                     );
                 } else {
-                    self.modified_files.insert(path.clone());
                     self.resolve(&format!("modify:{path}"));
-                    match self.changes.iter_mut().find(|change| change.path == path) {
-                        Some(change) => {
-                            change.times += 1;
-                            if verb == "Wrote" {
-                                change.verb = verb;
-                            }
-                        }
-                        None => self.changes.push(FileChange { path, verb, times: 1 }),
-                    }
+                    self.note_change(&path, verb);
                     self.last_was_failure = false;
                 }
             }
@@ -156,26 +147,44 @@ impl Digest {
                 self.passing.push((command.to_owned(), text));
             }
             let mut resolved = self.resolve(&format!("cmd:{command}"));
-            // The whole suite passing (`pytest`, `npm test`) resolves narrower runs of it.
-            let (family, targeted) = command_family(command);
-            if !targeted {
-                let keys: Vec<String> = self
-                    .failures
-                    .iter()
-                    .filter(|f| !f.resolved)
-                    .filter_map(|f| f.key.strip_prefix("cmd:"))
-                    .filter(|failed| command_family(failed).0 == family)
-                    .map(|failed| format!("cmd:{failed}"))
-                    .collect();
-                for key in keys {
-                    resolved = self.resolve(&key).or(resolved);
+            // Each command of `a && b` passed too; the whole suite passing (`pytest`,
+            // `npm test`) resolves narrower runs of it.
+            // The command's own failure names the error; others only when it had none.
+            // A line whose output shows no error worked as a whole: each of its commands
+            // (`a; b`, `a & b` too) did.
+            let parts = match scan.errors.is_empty() {
+                true => command_segments(command),
+                false => command_parts(command),
+            };
+            for part in parts {
+                if part != command {
+                    let part_error = self.resolve(&format!("cmd:{part}"));
+                    resolved = resolved.or(part_error);
+                }
+                let (family, targeted) = command_family(part);
+                if !targeted {
+                    let keys: Vec<String> = self
+                        .failures
+                        .iter()
+                        .filter(|f| !f.resolved)
+                        .filter_map(|f| f.key.strip_prefix("cmd:"))
+                        .filter(|failed| command_family(failed).0 == family)
+                        .map(|failed| format!("cmd:{failed}"))
+                        .collect();
+                    for key in keys {
+                        let narrower_error = self.resolve(&key);
+                        resolved = resolved.or(narrower_error);
+                    }
                 }
             }
             if let Some(error) = resolved {
-                self.fixed.push(format!(
-                    "{} passes now (earlier failure: {error})",
-                    code(&clip(command, 160)),
-                ));
+                let counts = scan.passed.clone();
+                self.fixed.push(Fixed { command: command.to_owned(), error, counts });
+            } else if let Some(counts) = &scan.passed {
+                // A later run's counts are the current ones.
+                for fixed in self.fixed.iter_mut().filter(|fixed| fixed.command == command) {
+                    fixed.counts = Some(counts.clone());
+                }
             }
             self.last_was_failure = false;
         } else {
@@ -197,6 +206,20 @@ impl Digest {
             }
             self.passing.retain(|(known, _)| known != command);
             self.fail(format!("cmd:{command}"), code(&clip(command, 160)), text, error);
+        }
+    }
+
+    /// Records a successful write or edit of `path`.
+    pub(super) fn note_change(&mut self, path: &str, verb: &'static str) {
+        self.modified_files.insert(path.to_owned());
+        match self.changes.iter_mut().find(|change| change.path == path) {
+            Some(change) => {
+                change.times += 1;
+                if verb == "Wrote" {
+                    change.verb = verb;
+                }
+            }
+            None => self.changes.push(FileChange { path: path.to_owned(), verb, times: 1 }),
         }
     }
 
@@ -223,6 +246,8 @@ impl Digest {
             what,
             error_line,
             resolved: false,
+            set_aside: false,
+            turn: self.user_turns,
         });
         self.last_was_failure = true;
     }
@@ -237,12 +262,13 @@ impl Digest {
         resolved
     }
 
-    /// Commands that passed in these messages (for resolving a previous summary's items).
+    /// Commands that passed in these messages (for resolving a previous summary's items),
+    /// each part of an `a && b` that passed included.
     pub(super) fn passed_commands(&self) -> Vec<&str> {
         self.commands
             .iter()
             .filter(|runs| runs.last_passed == Some(true))
-            .map(|runs| runs.command.as_str())
+            .flat_map(|runs| command_parts(&runs.command))
             .collect()
     }
 }
@@ -307,6 +333,41 @@ pub(super) fn previous_effects(previous: &PreviousSummary) -> Vec<FileEffect> {
 pub(super) fn is_under(path: &str, base: &str) -> bool {
     !base.is_empty()
         && (path == base || path.strip_prefix(base).is_some_and(|rest| rest.starts_with('/')))
+}
+
+/// The commands of an `a && b && c` line (all of which ran and passed when it passed), or
+/// the command itself.
+pub(super) fn command_parts(command: &str) -> Vec<&str> {
+    let parts: Vec<&str> =
+        command.split("&&").map(str::trim).filter(|part| !part.is_empty()).collect();
+    if parts.is_empty() { vec![command] } else { parts }
+}
+
+/// The commands of a line joined by `&&`, `;` or `&` (running in the background), or the
+/// command itself.
+pub(super) fn command_segments(command: &str) -> Vec<&str> {
+    let bytes = command.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (at, &byte) in bytes.iter().enumerate() {
+        let separator = match byte {
+            b';' => true,
+            // `&&`, and `&` alone, but not the `&` of `2>&1` or `&>`.
+            b'&' => {
+                let before = at.checked_sub(1).map(|i| bytes[i]);
+                let after = bytes.get(at + 1).copied();
+                before != Some(b'>') && after != Some(b'>')
+            }
+            _ => false,
+        };
+        if separator {
+            out.push(command[start..at].trim());
+            start = at + 1;
+        }
+    }
+    out.push(command[start..].trim());
+    out.retain(|part| !part.is_empty());
+    if out.is_empty() { vec![command] } else { out }
 }
 
 /// A command's family: its words that are not options and come before the first one

@@ -215,9 +215,24 @@ pub(super) fn commands_with_status(list: &str) -> Vec<(String, String)> {
         };
         let command = after[..end].trim().to_owned();
         rest = &after[end + 1..];
+        // The status runs to its matching parenthesis ("passed after 1 failed run(s)").
         let status = rest
             .strip_prefix(" (")
-            .and_then(|tail| tail.find(')').map(|close| tail[..close].to_owned()))
+            .and_then(|tail| {
+                let mut depth = 0usize;
+                tail.char_indices().find_map(|(at, c)| match c {
+                    '(' => {
+                        depth += 1;
+                        None
+                    }
+                    ')' if depth == 0 => Some(tail[..at].to_owned()),
+                    ')' => {
+                        depth -= 1;
+                        None
+                    }
+                    _ => None,
+                })
+            })
             .unwrap_or_default();
         if !command.is_empty() {
             out.push((command, status));

@@ -193,9 +193,13 @@ pub(super) fn char_len(text: &str) -> usize {
 pub(super) fn strip_bullet(line: &str) -> &str {
     let line = line.trim();
     if let Some(rest) = line.strip_prefix("- ").or_else(|| line.strip_prefix("* ")) {
-        return rest.trim();
-    }
-    if let Some(rest) = line.strip_prefix("- [ ] ").or_else(|| line.strip_prefix("- [x] ")) {
+        // A task-list bullet (`- [x] done`, `- [ ] open`): the box is markup.
+        let rest = rest.trim_start();
+        for checkbox in ["[ ] ", "[x] ", "[X] "] {
+            if let Some(task) = rest.strip_prefix(checkbox) {
+                return task.trim();
+            }
+        }
         return rest.trim();
     }
     let digits = line.chars().take_while(char::is_ascii_digit).count();

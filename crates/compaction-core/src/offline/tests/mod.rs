@@ -1,8 +1,12 @@
-//! Unit tests of the offline summarizer's stages.
+//! Unit tests of the offline summarizer's stages; `shapes` holds one test per rule that
+//! real sessions needed (other ecosystems' output, corrections, open turns, carried items).
+
+mod shapes;
 
 use super::extract::*;
 use super::previous::PreviousSummary;
 use super::render::*;
+use super::scan::*;
 use super::sections::*;
 use super::text::*;
 use super::*;
@@ -35,7 +39,8 @@ fn assistant(text: &str, calls: &[(&str, &str, Value)]) -> AgentMessage {
         provider: None,
         model: None,
         usage: None,
-        stop_reason: Some("toolUse".to_owned()),
+        // A reply with calls waits for their results; one without ends the turn.
+        stop_reason: Some(if calls.is_empty() { "stop" } else { "toolUse" }.to_owned()),
         error_message: None,
         extra: Extra::new(),
     })
@@ -143,13 +148,14 @@ fn code_spans_survive_backticks_inside() {
 #[test]
 fn request_skips_acknowledgements_and_stays_short() {
     assert_eq!(
-        request_of("Great, thanks. Now add comments to the lexer. Then run tests.").as_deref(),
+        request_of("Great, thanks. Now add comments to the lexer. Then run tests.", true)
+            .as_deref(),
         Some("Now add comments to the lexer. Then run tests.")
     );
     let long = "word ".repeat(200);
-    let request = request_of(&long).unwrap_or_default();
+    let request = request_of(&long, true).unwrap_or_default();
     assert!(char_len(&request) <= 260, "{request}");
-    assert_eq!(request_of("  \n "), None);
+    assert_eq!(request_of("  \n ", true), None);
 }
 
 #[test]

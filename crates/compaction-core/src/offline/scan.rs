@@ -1,0 +1,298 @@
+//! Command lines and their output: which commands only read, and what an output says
+//! (its most telling error lines, test counts, the exit code pi appends) in any of the
+//! ecosystems a session meets: Rust, TypeScript and npm, Python tracebacks and pytest, Go
+//! builds, tests and the race detector, Java and Gradle, ESLint, ruff, mypy.
+//!
+//! Invariant: outputs are read line by line and only the lines kept are copied.
+
+use super::text::*;
+
+/// Whether a shell command only reads (lists, searches, shows): its outcome is not
+/// progress, and a search that finds nothing (exit 1) is not a failure.
+pub(super) fn is_read_only_command(command: &str) -> bool {
+    const READERS: [&str; 30] = [
+        "ls", "ll", "cat", "grep", "rg", "ag", "find", "fd", "head", "tail", "wc", "pwd", "echo",
+        "tree", "which", "file", "stat", "du", "df", "less", "type", "whereis", "sort", "uniq",
+        "nl", "cut", "printenv", "env", "realpath", "readlink",
+    ];
+    const GIT_READERS: [&str; 10] = [
+        "status",
+        "diff",
+        "log",
+        "show",
+        "blame",
+        "grep",
+        "branch",
+        "rev-parse",
+        "ls-files",
+        "remote",
+    ];
+    // Package managers asked what is installed (`pip show`, `npm ls`): a "not found" answers.
+    const PACKAGE_QUERIES: [(&str, &[&str]); 7] = [
+        ("pip", &["show", "list", "freeze"]),
+        ("pip3", &["show", "list", "freeze"]),
+        ("npm", &["ls", "list", "view", "info", "outdated", "why", "explain"]),
+        ("pnpm", &["ls", "list", "why", "outdated"]),
+        ("yarn", &["why", "list", "info"]),
+        ("go", &["env", "list", "version"]),
+        ("cargo", &["tree", "metadata"]),
+    ];
+    if !crate::files::shell_file_effects(command).is_empty() {
+        return false;
+    }
+    command.split("&&").flat_map(|part| part.split(['|', ';'])).all(|segment| {
+        let words: Vec<&str> = segment.split_whitespace().collect();
+        // `python -m pip show x`, `uv pip list`: the package manager's own words.
+        let start = match words.as_slice() {
+            [python, "-m", "pip", ..] if python.starts_with("python") => 2,
+            ["uv", "pip", ..] => 1,
+            _ => 0,
+        };
+        let words = &words[start..];
+        match words {
+            [] => true,
+            ["cd", ..] => true,
+            [_, "--version" | "-V"] => true,
+            ["git", sub, ..] => GIT_READERS.contains(sub),
+            ["sed", "-n", ..] => true,
+            [program, sub, ..]
+                if PACKAGE_QUERIES
+                    .iter()
+                    .any(|(manager, queries)| manager == program && queries.contains(sub)) =>
+            {
+                true
+            }
+            [program, ..] => READERS.contains(program),
+        }
+    })
+}
+
+/// What a command's output says: the first error lines (with their `-->` location) and
+/// whether tests passed. Reads line by line and copies only the lines it keeps.
+#[derive(Debug, Default, PartialEq)]
+pub(super) struct OutputScan {
+    /// Up to three error lines, verbatim in inline code, each followed by its location (or
+    /// a panic's message) when the next line gives one.
+    pub(super) errors: Vec<String>,
+    /// The counts of the first `test result: ok` line (`7 passed; 0 failed`).
+    pub(super) passed: Option<String>,
+    /// A `test result: FAILED` line, or other evidence that tests failed.
+    pub(super) tests_failed: bool,
+    /// The exit code pi's bash tool appends to a failing command's output.
+    pub(super) exit_code: Option<i64>,
+}
+
+pub(super) const ERROR_NOISE: [&str; 11] = [
+    "error: could not compile",
+    "error: aborting due to",
+    "error: test failed",
+    "error: build failed",
+    "error: process didn't exit successfully",
+    "npm err! lifecycle script",
+    "npm err! error: command failed",
+    "npm err! a complete log",
+    "npm err! code elifecycle",
+    "npm err! errno",
+    "traceback (most recent call last)",
+];
+
+/// Whether the line opens with an exception name and a colon (`KeyError: 'x'`,
+/// `decimal.InvalidOperation: …`, `TypeError: …`): a dotted identifier whose last part is
+/// CamelCase.
+fn exception_line(line: &str) -> bool {
+    let Some((name, _)) = line.split_once(':') else { return false };
+    let last = name.rsplit('.').next().unwrap_or(name);
+    !name.is_empty()
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+        && last.starts_with(|c: char| c.is_ascii_uppercase())
+        && last.chars().skip(1).any(|c| c.is_ascii_uppercase())
+        && last.chars().any(|c| c.is_ascii_lowercase())
+}
+
+/// Whether the line is a compiler or linter diagnostic in the `path:line:column: message`
+/// form (Go, gcc and clang, ruff, mypy with columns, shellcheck, ESLint's unix format), or
+/// ESLint's "stylish" `line:column  error  message  rule`.
+fn diagnostic_line(line: &str) -> bool {
+    let numeric = |text: &str| !text.is_empty() && text.chars().all(|c| c.is_ascii_digit());
+    let mut parts = line.splitn(4, ':');
+    if let (Some(path), Some(row), Some(column), Some(message)) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+        && looks_like_path(path)
+        && numeric(row)
+        && numeric(column)
+        && message.starts_with(' ')
+        && !message.trim().is_empty()
+    {
+        return true;
+    }
+    let mut words = line.split_whitespace();
+    matches!(
+        (words.next(), words.next()),
+        (Some(place), Some("error"))
+            if place.split_once(':').is_some_and(|(row, column)| numeric(row) && numeric(column))
+    )
+}
+
+/// How telling an error line is: 0 for the root cause of a chained exception (Java's
+/// `Caused by: …`), 1 for a specific error (a compiler diagnostic, an exception, a failed
+/// assertion or test), 2 for a generic one (`npm ERR!`, `fatal:`).
+fn error_rank(line: &str) -> u8 {
+    let lower = line.to_lowercase();
+    if lower.starts_with("caused by:") {
+        0
+    } else if lower.starts_with("error[")
+        || lower.contains("error ts")
+        || exception_line(line)
+        || diagnostic_line(line)
+        || lower.contains("panicked at")
+        || lower.starts_with("panic:")
+        || lower.starts_with("--- fail:")
+        || lower.contains("data race")
+        || lower.starts_with("● ")
+        || lower.starts_with("assertion")
+        || lower.starts_with("fail ")
+        || lower.starts_with("failed ")
+    {
+        1
+    } else {
+        2
+    }
+}
+
+pub(super) fn error_line(line: &str) -> bool {
+    let trimmed = line.trim_start();
+    let lower = trimmed.to_lowercase();
+    if ERROR_NOISE.iter().any(|noise| lower.starts_with(noise)) {
+        return false;
+    }
+    // A test runner's progress line names tests, not failures (`test error_case ... ok`).
+    if lower.starts_with("test ") && lower.contains(" ... ") {
+        return false;
+    }
+    lower.starts_with("error[")
+        || lower.contains("error ts")
+        || exception_line(trimmed)
+        || diagnostic_line(trimmed)
+        || lower.starts_with("--- fail:")
+        || lower.starts_with("warning: data race")
+        || lower.starts_with("● ")
+        || lower.contains("[error]")
+        || lower.contains(": error ")
+        || lower.starts_with("fail ")
+        || (lower.starts_with("failed ") && lower.contains("::"))
+        || lower.contains("enoent")
+        || lower.starts_with("error:")
+        || lower.starts_with("error ")
+        || lower.starts_with("fatal:")
+        || lower.starts_with("panic:")
+        || lower.starts_with("exception")
+        || lower.contains("panicked at")
+        || lower.starts_with("assertion")
+        || lower.contains("command not found")
+        || lower.contains("no such file or directory")
+        || lower.contains("error:")
+        || lower.contains("exception:")
+        || lower.contains("err!")
+}
+
+pub(super) fn scan_output<'a>(lines: impl IntoIterator<Item = &'a str>) -> OutputScan {
+    let mut scan = OutputScan::default();
+    let mut lines = lines.into_iter().peekable();
+    // The innermost `File "…", line N` of a Python traceback, for the exception line.
+    let mut traceback_location: Option<String> = None;
+    let mut ranks: Vec<u8> = Vec::new();
+    while let Some(line) = lines.next() {
+        let mut trimmed = line.trim();
+        if trimmed.is_empty() {
+            continue;
+        }
+        if let Some(rest) = trimmed.strip_prefix("File \"")
+            && let Some((file, tail)) = rest.split_once('"')
+        {
+            let number: String = tail
+                .trim_start_matches(", line ")
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            // The innermost frame of the project's own code: library frames say where the
+            // error surfaced, not what to fix.
+            let library = ["site-packages/", "dist-packages/", "node_modules/", "<frozen"]
+                .iter()
+                .any(|marker| file.contains(marker));
+            if !library || traceback_location.is_none() {
+                traceback_location = Some(if number.is_empty() {
+                    file.to_owned()
+                } else {
+                    format!("{file}:{number}")
+                });
+            }
+            continue;
+        }
+        // pytest marks the failing line of an assertion with `E   `.
+        if let Some(rest) = trimmed.strip_prefix("E ") {
+            trimmed = rest.trim_start();
+        }
+        if let Some(rest) = trimmed.strip_prefix("test result: ") {
+            if rest.starts_with("ok") {
+                if scan.passed.is_none() {
+                    let counts = rest.trim_start_matches("ok").trim_start_matches(['.', ' ']);
+                    let counts: Vec<&str> = counts.split(';').map(str::trim).take(2).collect();
+                    scan.passed = Some(clip(&counts.join("; "), 80));
+                }
+            } else if rest.starts_with("FAILED") {
+                scan.tests_failed = true;
+            }
+            continue;
+        }
+        if let Some(code) = exit_code_of(trimmed) {
+            scan.exit_code = Some(code);
+            continue;
+        }
+        if scan.errors.len() < 6 && error_line(trimmed) {
+            let mut error = code(&clip(trimmed, 240));
+            if exception_line(trimmed)
+                && let Some(location) = traceback_location.take()
+            {
+                error = format!("{error} at {}", code(&location));
+            }
+            let panicked = trimmed.contains("panicked at");
+            let failed_test = trimmed.starts_with("--- FAIL:");
+            // The location follows on the next line (`--> file:line`), or for a panic, the
+            // message does, and for a failed Go test its indented first message.
+            if let Some(next_line) = lines.peek() {
+                let next = next_line.trim();
+                if let Some(location) = next.strip_prefix("-->") {
+                    error = format!("{error} at {}", code(location.trim()));
+                } else if panicked && !next.is_empty() {
+                    error = format!("{error} {}", code(&clip(next, 160)));
+                } else if failed_test
+                    && next_line.starts_with([' ', '\t'])
+                    && !next.is_empty()
+                    && !next.starts_with("--- ")
+                {
+                    error = format!("{error} {}", code(&clip(next, 160)));
+                }
+            }
+            if !scan.errors.contains(&error) {
+                scan.errors.push(error);
+                ranks.push(error_rank(trimmed));
+            }
+        }
+    }
+    // The most telling errors first, in order of appearance; at most three.
+    let mut ranked: Vec<(u8, String)> = ranks.into_iter().zip(scan.errors).collect();
+    ranked.sort_by_key(|(rank, _)| *rank);
+    scan.errors = ranked.into_iter().map(|(_, error)| error).take(3).collect();
+    scan
+}
+
+/// Reads pi's "Command exited with code N" trailer.
+pub(super) fn exit_code_of(line: &str) -> Option<i64> {
+    let lower = line.to_lowercase();
+    let at = lower.find("exited with code ")?;
+    let digits: String = lower[at + "exited with code ".len()..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '-')
+        .collect();
+    digits.parse().ok()
+}
