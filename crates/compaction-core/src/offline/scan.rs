@@ -263,12 +263,11 @@ pub(super) fn scan_output<'a>(lines: impl IntoIterator<Item = &'a str>) -> Outpu
                 let next = next_line.trim();
                 if let Some(location) = next.strip_prefix("-->") {
                     error = format!("{error} at {}", code(location.trim()));
-                } else if panicked && !next.is_empty() {
-                    error = format!("{error} {}", code(&clip(next, 160)));
-                } else if failed_test
-                    && next_line.starts_with([' ', '\t'])
-                    && !next.is_empty()
-                    && !next.starts_with("--- ")
+                } else if (panicked && !next.is_empty())
+                    || (failed_test
+                        && next_line.starts_with([' ', '\t'])
+                        && !next.is_empty()
+                        && !next.starts_with("--- "))
                 {
                     error = format!("{error} {}", code(&clip(next, 160)));
                 }
