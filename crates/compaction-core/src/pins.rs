@@ -120,14 +120,92 @@ pub fn active_pins(session: &Session, leaf: Option<usize>) -> Vec<Pin> {
 pub fn pins_message_text(pins: &[Pin]) -> String {
     let mut text = String::from(PINS_PREFACE);
     for pin in pins {
-        text.push_str("\n\n<pinned-instruction>\n");
-        text.push_str(&pin.text);
-        if !pin.text.ends_with('\n') {
-            text.push('\n');
-        }
-        text.push_str("</pinned-instruction>");
+        text.push_str("\n\n");
+        push_pinned_element(&mut text, &pin.text);
     }
     text
+}
+
+/// Appends `text` inside a `<pinned-instruction>` element, byte for byte: the opening tag on
+/// its own line, the text, a newline when the text does not end with one, the closing tag.
+pub fn push_pinned_element(out: &mut String, text: &str) {
+    out.push_str("<pinned-instruction>\n");
+    out.push_str(text);
+    if !text.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str("</pinned-instruction>");
+}
+
+/// The title of the summary section that carries the active pins (a `##` heading).
+pub const PINNED_SECTION_TITLE: &str = "Pinned Instructions";
+
+/// The line under [`PINNED_SECTION_TITLE`], before the pins.
+pub const PINNED_SECTION_PREFACE: &str =
+    "The user pinned these instructions. They stay in force, exactly as written:";
+
+/// The summary section that carries `pins` (their texts, verbatim, oldest first): the
+/// heading, the preface, then each pin inside a `<pinned-instruction>` element. `None` when
+/// there are no pins, so a summary never holds an empty section.
+///
+/// A summary carries the pins active when it was written; the next summary drops this
+/// section from the previous one ([`without_pinned_section`]) and writes the pins active
+/// then, so a pin appears once and an unpinned one disappears.
+pub fn pinned_section(pins: &[String]) -> Option<String> {
+    if pins.is_empty() {
+        return None;
+    }
+    let mut section = format!("## {PINNED_SECTION_TITLE}\n{PINNED_SECTION_PREFACE}");
+    for text in pins {
+        section.push_str("\n\n");
+        push_pinned_element(&mut section, text);
+    }
+    Some(section)
+}
+
+/// `summary` without its pinned section: from a `Pinned Instructions` heading (any level)
+/// to the next heading or horizontal rule outside a `<pinned-instruction>` element. The
+/// other lines are kept as they are; a summary without the section is returned unchanged.
+pub fn without_pinned_section(summary: &str) -> std::borrow::Cow<'_, str> {
+    let is_pinned_heading = |trimmed: &str| {
+        trimmed.starts_with('#')
+            && trimmed
+                .trim_start_matches('#')
+                .trim()
+                .trim_end_matches(':')
+                .trim()
+                .eq_ignore_ascii_case(PINNED_SECTION_TITLE)
+    };
+    if !summary.lines().any(|line| is_pinned_heading(line.trim())) {
+        return std::borrow::Cow::Borrowed(summary);
+    }
+    let mut kept = String::with_capacity(summary.len());
+    let mut in_section = false;
+    let mut in_element = false;
+    for line in summary.split_inclusive('\n') {
+        let trimmed = line.trim();
+        if in_section {
+            if in_element {
+                in_element = trimmed != "</pinned-instruction>";
+                continue;
+            }
+            if trimmed == "<pinned-instruction>" {
+                in_element = true;
+                continue;
+            }
+            let rule = trimmed.len() >= 3 && trimmed.chars().all(|c| c == '-');
+            if !trimmed.starts_with('#') && !rule {
+                continue;
+            }
+            in_section = false;
+        }
+        if is_pinned_heading(trimmed) {
+            in_section = true;
+            continue;
+        }
+        kept.push_str(line);
+    }
+    std::borrow::Cow::Owned(kept.trim_start_matches('\n').to_owned())
 }
 
 /// Why an entry's text cannot be pinned.
@@ -313,6 +391,39 @@ mod tests {
         assert_eq!(
             pins_message_text(&pins),
             format!("{PINS_PREFACE}\n\n<pinned-instruction>\n  a\n\n b  \n</pinned-instruction>")
+        );
+    }
+
+    #[test]
+    fn pinned_section_holds_each_pin_verbatim_and_is_absent_without_pins() {
+        assert_eq!(pinned_section(&[]), None);
+        let section = pinned_section(&["  a\n\n b  ".into(), "Use tabs.\n".into()]);
+        assert_eq!(
+            section.as_deref(),
+            Some(
+                "## Pinned Instructions\nThe user pinned these instructions. They stay in force, \
+                 exactly as written:\n\n<pinned-instruction>\n  a\n\n b  \n</pinned-instruction>\n\n\
+                 <pinned-instruction>\nUse tabs.\n</pinned-instruction>"
+            )
+        );
+    }
+
+    #[test]
+    fn without_pinned_section_removes_only_that_section() {
+        let pins = ["# not a heading\n---\n## Goal inside a pin".to_owned()];
+        let section = pinned_section(&pins).unwrap_or_default();
+        let summary = format!("{section}\n\n## Goal\n- Ship it.\n\n## Next Steps\n1. Test.\n");
+        assert_eq!(
+            without_pinned_section(&summary),
+            "## Goal\n- Ship it.\n\n## Next Steps\n1. Test.\n"
+        );
+        // A model may write the section without tags, at another level, after other text.
+        let written =
+            "Preamble.\n\n## Goal\n- Ship it.\n### Pinned instructions:\n- Use tabs.\n---\nRest";
+        assert_eq!(without_pinned_section(written), "Preamble.\n\n## Goal\n- Ship it.\n---\nRest");
+        let plain = "## Goal\n- Pinned instructions are kept.\n";
+        assert!(
+            matches!(without_pinned_section(plain), std::borrow::Cow::Borrowed(text) if text == plain)
         );
     }
 

@@ -8,6 +8,7 @@
 
 use crate::budget::{NoRoomForTranscript, SummarizerBudget, chunk_blocks};
 use crate::context::{SessionContext, build_context};
+use crate::pins::{Pin, active_pins};
 use crate::prepare::{CompactionPreparation, NothingToCompact, PrepareOptions, prepare_compaction};
 use crate::prompts::{self, PromptTask};
 use crate::serialize::{SerializeOptions, serialize_message};
@@ -54,12 +55,20 @@ pub struct PlannedCompaction {
     pub turn_prefix_chunks: Vec<String>,
     /// Upper bound of the context after compaction: kept messages + the summary's budget.
     pub estimated_tokens_after: u64,
+    /// The pins active at the leaf, oldest first: every request carries their texts, and
+    /// the summary must hold them verbatim.
+    pub pins: Vec<Pin>,
 }
 
 impl PlannedCompaction {
     /// Summarizer calls the run will make.
     pub fn summarizer_calls(&self) -> usize {
         self.history_chunks.len().max(1) + self.turn_prefix_chunks.len()
+    }
+
+    /// The texts of the active pins, verbatim, oldest first.
+    pub fn pin_texts(&self) -> Vec<String> {
+        self.pins.iter().map(|pin| pin.text.clone()).collect()
     }
 }
 
@@ -115,7 +124,7 @@ pub fn plan_compaction(
         |message: &crate::message::AgentMessage| inputs.estimator.message_tokens(message);
     let compaction = prepare_compaction(session, leaf, options, &estimate, tokens.tokens)
         .map_err(PlanError::from)
-        .and_then(|preparation| split_requests(preparation, inputs));
+        .and_then(|preparation| split_requests(preparation, active_pins(session, leaf), inputs));
     CompactionPlan {
         context,
         context_tokens: tokens,
@@ -132,6 +141,8 @@ pub struct RequestShape<'a> {
     pub task: PromptTask,
     /// The user's instructions, sent with every request.
     pub instructions: Option<&'a str>,
+    /// The texts of the pinned instructions, sent with every request.
+    pub pins: &'a [String],
     /// Output tokens reserved for the summary.
     pub max_output_tokens: u64,
     /// Tokens of the summary carried into the request (previous or running summary).
@@ -158,6 +169,7 @@ pub fn chunk_transcript(
     let prompt_tokens = estimator.text_tokens(prompts::SYSTEM_PROMPT)
         + estimator.text_tokens(prompts::task_prompt(shape.task))
         + shape.instructions.map_or(0, |text| estimator.text_tokens(text))
+        + prompts::pins_instruction(shape.pins).map_or(0, |text| estimator.text_tokens(&text))
         // Delimiters, language line and message framing.
         + 64;
     chunk_blocks(
@@ -174,8 +186,10 @@ pub fn chunk_transcript(
 
 fn split_requests(
     preparation: CompactionPreparation,
+    pins: Vec<Pin>,
     inputs: &PlanInputs<'_>,
 ) -> Result<PlannedCompaction, PlanError> {
+    let pin_texts: Vec<String> = pins.iter().map(|pin| pin.text.clone()).collect();
     let estimator = inputs.estimator;
     let max_output = inputs.settings.max_summary_tokens;
     let previous_tokens =
@@ -184,6 +198,7 @@ fn split_requests(
         let shape = RequestShape {
             task,
             instructions: inputs.instructions,
+            pins: &pin_texts,
             max_output_tokens: max_output,
             carried_summary_tokens: carried,
         };
@@ -201,5 +216,6 @@ fn split_requests(
         history_chunks,
         turn_prefix_chunks,
         estimated_tokens_after,
+        pins,
     })
 }

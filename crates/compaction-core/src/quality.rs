@@ -461,8 +461,8 @@ pub fn retry_instructions(problems: &[Problem]) -> String {
                 collapse_whitespace(error_line)
             ),
             Problem::MissingPin { text, .. } => format!(
-                "- It left out an instruction the user pinned; copy it word for word under \
-                 Constraints & Preferences: \"{}\"",
+                "- It left out an instruction the user pinned; copy it word for word into the \
+                 `## Pinned Instructions` section at the top: \"{}\"",
                 collapse_whitespace(text)
             ),
         };
@@ -522,12 +522,9 @@ pub fn repair(summary: &str, problems: &[Problem], facts: &GateFacts<'_>) -> Str
     }
     for pin in facts.pins {
         if wanted(&Problem::MissingPin { id: pin.id.clone(), text: pin.text.clone() }) {
-            section.push_str("- Pinned instruction:\n\n<pinned-instruction>\n");
-            section.push_str(&pin.text);
-            if !pin.text.ends_with('\n') {
-                section.push('\n');
-            }
-            section.push_str("</pinned-instruction>\n");
+            section.push_str("- Pinned instruction:\n\n");
+            crate::pins::push_pinned_element(&mut section, &pin.text);
+            section.push('\n');
         }
     }
     if discard {

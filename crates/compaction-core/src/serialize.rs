@@ -29,6 +29,7 @@ const DELIMITERS: &[&str] = &[
     "tool-result",
     "instructions",
     "interruption",
+    "pinned-instruction",
     // Role and instruction tags of other formats.
     "system",
     "developer",

@@ -19,6 +19,7 @@ fn input(messages: &[AgentMessage]) -> OfflineInput<'_> {
         messages,
         previous_summary: None,
         instructions: None,
+        pins: &[],
         max_chars: 16_000,
     }
 }
@@ -65,6 +66,7 @@ fn summary_of(
         messages,
         previous_summary,
         instructions: None,
+        pins: &[],
         max_chars,
     })
 }
@@ -307,4 +309,61 @@ fn pasted_tool_output_snapshot() {
         AgentMessage::user_text("ls"),
     ];
     insta::assert_snapshot!("offline_pasted_tool_output", summarize_offline(&input(&messages)));
+}
+
+fn pinned_summary(previous: Option<&str>, pins: &[String], max_chars: usize) -> String {
+    let messages = fixture_messages();
+    summarize_offline(&OfflineInput {
+        kind: OfflineKind::History,
+        messages: &messages,
+        previous_summary: previous,
+        instructions: None,
+        pins,
+        max_chars,
+    })
+}
+
+#[test]
+fn pins_open_the_summary_verbatim_and_are_never_cut() {
+    let pins =
+        vec!["Never change the file format.".to_owned(), "  Keep\n\n  two spaces.  ".to_owned()];
+    let summary = pinned_summary(None, &pins, 16_000);
+    assert!(summary.starts_with("## Pinned Instructions\n"), "{summary}");
+    for pin in &pins {
+        let element = format!("<pinned-instruction>\n{pin}\n</pinned-instruction>");
+        assert_eq!(summary.matches(&element).count(), 1, "{summary}");
+    }
+    assert!(summary.contains("</pinned-instruction>\n\n## Goal\n"), "{summary}");
+    assert!(summary.chars().count() <= 16_000);
+    // A tight budget shortens the rest of the summary, never a pin.
+    let tight = pinned_summary(None, &pins, 600);
+    assert!(tight.chars().count() <= 600, "{tight}");
+    assert!(
+        tight.contains("<pinned-instruction>\n  Keep\n\n  two spaces.  \n</pinned-instruction>")
+    );
+    assert!(tight.contains("## Goal"), "{tight}");
+    // Without pins there is no section at all.
+    let plain = pinned_summary(None, &[], 16_000);
+    assert!(!plain.contains("Pinned"), "{plain}");
+    assert!(plain.starts_with("## Goal\n"), "{plain}");
+}
+
+#[test]
+fn successive_summaries_keep_each_pin_once_and_drop_an_unpinned_one() {
+    let pins =
+        vec!["Never change the file format.".to_owned(), "Use rgb values, no indices".to_owned()];
+    let mut summary = pinned_summary(None, &pins, 16_000);
+    for _ in 0..5 {
+        summary = pinned_summary(Some(&summary), &pins, 16_000);
+        assert_eq!(summary.matches("## Pinned Instructions").count(), 1, "{summary}");
+        for pin in &pins {
+            assert_eq!(summary.matches(pin.as_str()).count(), 1, "{pin}:\n{summary}");
+        }
+    }
+    // After an unpin, the next summary carries only the pin still active, anywhere.
+    let after = pinned_summary(Some(&summary), &pins[1..], 16_000);
+    assert!(!after.contains("Never change the file format."), "{after}");
+    assert_eq!(after.matches("Use rgb values, no indices").count(), 1, "{after}");
+    let none = pinned_summary(Some(&after), &[], 16_000);
+    assert!(!none.contains("Pinned") && !none.contains("rgb values"), "{none}");
 }

@@ -562,9 +562,7 @@ impl Compactor<'_> {
                 }
             }
         }
-        let pins = compaction_core::pins::active_pins(session, leaf);
-        let gating =
-            self.summarize_gated(session, leaf, planned, instructions, &pins, cancel, progress);
+        let gating = self.summarize_gated(session, leaf, planned, instructions, cancel, progress);
         let gated = tokio::time::timeout_at(deadline, gating)
             .await
             .map_err(|_elapsed| CompactError::TimedOut { limit })??;
@@ -681,21 +679,20 @@ impl Compactor<'_> {
 
     /// Summarizes and passes the result through the quality gate: one retry told what is
     /// missing, then a repair (or, with `strictQuality`, an error).
-    #[allow(clippy::too_many_arguments)]
     async fn summarize_gated(
         &self,
         session: &Session,
         leaf: Option<usize>,
         planned: PlannedCompaction,
         instructions: Option<String>,
-        pins: &[compaction_core::pins::Pin],
         cancel: &CancellationToken,
         progress: &(dyn Fn(CompactionProgress) + Send + Sync),
     ) -> Result<Gated, CompactError> {
         let must_keep = planned.preparation.must_keep();
+        let pins = planned.pins.clone();
         let facts = GateFacts {
             must_keep: &must_keep,
-            pins,
+            pins: &pins,
             checkpoint: !planned.history_chunks.is_empty(),
         };
         let first = self
@@ -843,12 +840,18 @@ impl Compactor<'_> {
         };
         let preparation = &planned.preparation;
         let calls = planned.history_chunks.len() + planned.turn_prefix_chunks.len();
+        // The pins go into one of the two summaries that are joined, so they appear once:
+        // the history's, or the turn prefix's when only a split turn is summarized.
+        let pins = planned.pin_texts();
+        let (history_pins, prefix_pins): (&[String], &[String]) =
+            if planned.history_chunks.is_empty() { (&[], &pins) } else { (&pins, &[]) };
         let history = ChunkJob {
             kind: SummaryKind::History,
             chunks: &planned.history_chunks,
             messages: &preparation.messages_to_summarize,
             previous_summary: preparation.previous_summary.clone(),
             instructions: history_instructions,
+            pins: history_pins,
             replace_instructions: false,
             max_output_tokens: self.settings.max_summary_tokens,
             first_call: 1,
@@ -860,6 +863,7 @@ impl Compactor<'_> {
             messages: &preparation.turn_prefix_messages,
             previous_summary: None,
             instructions: prefix_instructions,
+            pins: prefix_pins,
             first_call: planned.history_chunks.len() + 1,
             ..history.clone()
         };
@@ -914,8 +918,8 @@ impl Compactor<'_> {
                 kind: job.kind,
             });
             // Every text that reaches the summarizer is redacted here (the transcript
-            // chunks already are, by the serializer): the user's instructions and the
-            // summary carried in, which may quote secrets from an earlier compaction.
+            // chunks already are, by the serializer): the user's instructions, the pins and
+            // the summary carried in, which may quote secrets from an earlier compaction.
             let redact = |text: &str| self.redactor.redact(text).into_owned();
             // Pieces still to summarize, in order, with how many splits made each.
             let mut pending: Vec<(&str, u32)> = vec![(chunk.as_str(), 0)];
@@ -928,6 +932,7 @@ impl Compactor<'_> {
                     }
                     (instructions, _) => request.instructions = instructions.map(redact),
                 }
+                request.pins = job.pins.iter().map(|pin| redact(pin)).collect();
                 if number == 0 && splits == 0 {
                     request.messages = job.messages.to_vec();
                 }
@@ -1067,6 +1072,8 @@ pub struct ChunkJob<'a> {
     pub previous_summary: Option<String>,
     /// Custom instructions for the summary.
     pub instructions: Option<&'a str>,
+    /// The pinned instructions every call carries, verbatim (the summary repeats them).
+    pub pins: &'a [String],
     /// Use `instructions` as the task prompt instead of appending them.
     pub replace_instructions: bool,
     /// The output budget in tokens.

@@ -243,9 +243,16 @@ impl Compactor<'_> {
         }
         let max_output = self.settings.branch_max_summary_tokens;
         let instructions = instructions.as_deref();
+        // The summary is appended at the target, so it carries the pins in force there (a
+        // pin made on the branch being left does not apply on the target's path).
+        let pins: Vec<String> = compaction_core::pins::active_pins(session, Some(plan.target))
+            .into_iter()
+            .map(|pin| pin.text)
+            .collect();
         let shape = RequestShape {
             task: PromptTask::Branch,
             instructions,
+            pins: &pins,
             max_output_tokens: max_output,
             carried_summary_tokens: max_output,
         };
@@ -256,6 +263,7 @@ impl Compactor<'_> {
             messages: &plan.preparation.messages,
             previous_summary: None,
             instructions,
+            pins: &pins,
             replace_instructions: request.replace_instructions,
             max_output_tokens: max_output,
             first_call: 1,

@@ -44,6 +44,7 @@ impl Summarizer for OfflineSummarizer {
                 messages: &request.messages,
                 previous_summary: request.previous_summary.as_deref(),
                 instructions: request.instructions.as_deref(),
+                pins: &request.pins,
                 max_chars: max_tokens.saturating_mul(CHARS_PER_TOKEN),
             });
             let chars = text.chars().count();

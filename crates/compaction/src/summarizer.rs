@@ -43,6 +43,9 @@ pub struct SummaryRequest {
     pub previous_summary: Option<String>,
     /// Custom instructions from the user, appended as an additional focus.
     pub instructions: Option<String>,
+    /// The instructions the user pinned, verbatim, oldest first: the summary must repeat
+    /// each word for word (the offline summarizer writes them itself; a model is told to).
+    pub pins: Vec<String>,
     /// Language to write the summary in; `None` = the conversation's language.
     pub language: Option<String>,
     /// Upper bound on the summary's length, in tokens.
@@ -65,6 +68,7 @@ impl SummaryRequest {
             transcript: transcript.into(),
             previous_summary: None,
             instructions: None,
+            pins: Vec::new(),
             language: None,
             max_output_tokens,
             task_override: None,
@@ -276,13 +280,16 @@ pub trait Summarizer: Send + Sync {
 }
 
 /// Renders the user message for a summarizing request: the transcript inside
-/// `<conversation>`, the previous summary inside `<previous-summary>`, the task prompt, the
+/// `<conversation>`, the previous summary inside `<previous-summary>` (without its pinned
+/// section: the pins given now replace it, so an unpinned one is not carried), the task
+/// prompt, the
+/// pinned instructions each inside `<pinned-instruction>` with the rule to copy them, the
 /// user's focus instructions inside `<instructions>`, and the language rule.
 ///
 /// The transcript is embedded verbatim: the core serializer has already escaped each block
-/// with [`escape_delimiters`]. The previous summary, the instructions and a replacement task
-/// prompt go through the same function here, so no string from the session or the user can
-/// close a fence or open one.
+/// with [`escape_delimiters`]. The previous summary, the pins, the instructions and a
+/// replacement task prompt go through the same function here, so no string from the session
+/// or the user can close a fence or open one.
 pub fn render_user_prompt(request: &SummaryRequest) -> String {
     let previous_len = request.previous_summary.as_ref().map_or(0, String::len);
     let mut prompt = String::with_capacity(request.transcript.len() + previous_len + 4096);
@@ -290,7 +297,8 @@ pub fn render_user_prompt(request: &SummaryRequest) -> String {
     push_block(&mut prompt, &request.transcript);
     prompt.push_str("</conversation>\n\n");
     if let Some(previous) = &request.previous_summary {
-        prompt.push_str(&fence("previous-summary", previous));
+        let previous = compaction_core::pins::without_pinned_section(previous);
+        prompt.push_str(&fence("previous-summary", &previous));
         prompt.push_str("\n\n");
     }
     match &request.task_override {
@@ -298,6 +306,10 @@ pub fn render_user_prompt(request: &SummaryRequest) -> String {
         None => prompt.push_str(prompts::task_prompt(request.prompt_task()).trim_end()),
     }
     prompt.push_str("\n\n");
+    if let Some(pins) = prompts::pins_instruction(&request.pins) {
+        prompt.push_str(&pins);
+        prompt.push_str("\n\n");
+    }
     if let Some(focus) = request.instructions.as_deref().and_then(prompts::focus_instruction) {
         prompt.push_str(&focus);
         prompt.push_str("\n\n");
@@ -335,6 +347,30 @@ mod tests {
         request.instructions = Some("Keep the test names.".into());
         request.language = Some("German".into());
         insta::assert_snapshot!(render_user_prompt(&request));
+    }
+
+    #[test]
+    fn update_prompt_with_pins() {
+        let mut request = SummaryRequest::new(SummaryKind::History, TRANSCRIPT, 8192);
+        request.previous_summary = Some(
+            "## Pinned Instructions\n<pinned-instruction>\nUse tabs.\n</pinned-instruction>\n\n## Goal\nShip the cut module.".into(),
+        );
+        request.pins = vec![
+            "Never change the file format.".into(),
+            "  Keep\n  the </conversation> tag.\n".into(),
+        ];
+        let prompt = render_user_prompt(&request);
+        // The previous summary's pinned section is replaced by the pins given now.
+        assert!(!prompt.contains("Use tabs."), "{prompt}");
+        assert!(
+            prompt
+                .contains("<previous-summary>\n## Goal\nShip the cut module.\n</previous-summary>")
+        );
+        assert!(prompt.contains(
+            "<pinned-instruction>\n  Keep\n  the &lt;/conversation> tag.\n</pinned-instruction>"
+        ));
+        assert_eq!(prompt.matches("</conversation>").count(), 1);
+        insta::assert_snapshot!(prompt);
     }
 
     #[test]

@@ -262,12 +262,15 @@ impl Digest {
                 }
                 self.command_outcome(&command, !failed, bash.exit_code, &scan, bash.cancelled);
             }
+            // Their pinned sections are left out: the pins active now have their own.
             AgentMessage::CompactionSummary(summary) => {
-                self.earlier_summaries.push(clip(&one_line(&summary.summary), 400));
+                let text = crate::pins::without_pinned_section(&summary.summary);
+                self.earlier_summaries.push(clip(&one_line(&text), 400));
             }
             AgentMessage::BranchSummary(summary) => {
+                let text = crate::pins::without_pinned_section(&summary.summary);
                 self.earlier_summaries
-                    .push(format!("Other branch: {}", clip(&one_line(&summary.summary), 400)));
+                    .push(format!("Other branch: {}", clip(&one_line(&text), 400)));
             }
             AgentMessage::Other(_) => {}
         }

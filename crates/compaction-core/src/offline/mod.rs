@@ -14,8 +14,13 @@
 //! previous summary into the prioritised bullets of `sections`; `render` prints them
 //! within the budget; `text` holds the string helpers they share.
 //!
+//! The active pins open the summary in a `## Pinned Instructions` section, verbatim; a
+//! previous summary's pinned section is never carried (the pins active now replace it), so
+//! each pin appears once and an unpinned one is gone from the next summary.
+//!
 //! Invariants: the output is a pure function of the input (same input, same bytes); it never
-//! exceeds `max_chars` characters, dropping the least important items first while keeping
+//! exceeds `max_chars` characters besides the pinned instructions (never cut), dropping the
+//! least important items first while keeping
 //! every section heading whenever the empty skeleton (headings and `(none)` lines) fits;
 //! text is only ever cut on character boundaries; tool outputs are scanned line by line and
 //! never copied whole.
@@ -35,6 +40,7 @@ mod text;
 use std::collections::BTreeSet;
 
 use crate::message::AgentMessage;
+use crate::pins::pinned_section;
 use facts::Digest;
 use previous::PreviousSummary;
 use render::render_within;
@@ -63,7 +69,11 @@ pub struct OfflineInput<'a> {
     pub previous_summary: Option<&'a str>,
     /// The user's focus for this summary; named in the output and used to rank items.
     pub instructions: Option<&'a str>,
-    /// Upper bound on the output length, in characters (Unicode scalar values).
+    /// The pinned instructions active where the summary goes, verbatim, oldest first: written
+    /// whole in a section before the Goal (see [`crate::pins::pinned_section`]).
+    pub pins: &'a [String],
+    /// Upper bound on the output length, in characters (Unicode scalar values). Pinned
+    /// instructions are never cut: the rest of the summary fits in what they leave.
     pub max_chars: usize,
 }
 
@@ -132,6 +142,7 @@ pub(crate) fn key_facts(messages: &[AgentMessage], previous_summary: Option<&str
 
 /// Summarizes `input.messages` without a model. See the module documentation.
 pub fn summarize_offline(input: &OfflineInput) -> String {
+    let pinned = pinned_section(input.pins);
     let mut digest = Digest::default();
     if let Some(previous) = input.previous_summary {
         let previous = PreviousSummary::parse(previous);
@@ -142,5 +153,11 @@ pub fn summarize_offline(input: &OfflineInput) -> String {
         digest.observe(message);
     }
     let sections = digest.into_sections(input.kind, input.instructions);
-    render_within(sections, input.max_chars)
+    let Some(pinned) = pinned else {
+        return render_within(sections, input.max_chars);
+    };
+    // The pins come first, where a resuming reader starts; a blank line separates them.
+    let room = input.max_chars.saturating_sub(text::char_len(&pinned) + 2);
+    let body = render_within(sections, room);
+    if body.is_empty() { pinned } else { format!("{pinned}\n\n{body}") }
 }

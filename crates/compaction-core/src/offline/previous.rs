@@ -18,6 +18,9 @@ pub(super) struct PreviousSummary {
 
 impl PreviousSummary {
     pub(super) fn parse(text: &str) -> Self {
+        // The pinned section is rewritten from the pins active now, never carried.
+        let text = crate::pins::without_pinned_section(text);
+        let text = text.as_ref();
         let mut parsed = PreviousSummary::default();
         let mut current: Option<(Section, Option<String>)> = None;
         let mut must_keep = false;

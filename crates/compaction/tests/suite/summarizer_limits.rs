@@ -163,6 +163,7 @@ async fn the_retry_budget_stays_inside_the_summary_window() {
         messages: &[],
         previous_summary: None,
         instructions: None,
+        pins: &[],
         replace_instructions: false,
         max_output_tokens: 4096,
         first_call: 1,

@@ -75,6 +75,7 @@ fn summarize(messages: &[AgentMessage]) -> String {
         messages,
         previous_summary: None,
         instructions: None,
+        pins: &[],
         max_chars: 20_000,
     })
 }
@@ -379,6 +380,7 @@ fn the_budget_is_respected_and_headings_survive() {
             messages: &messages,
             previous_summary: None,
             instructions: None,
+            pins: &[],
             max_chars,
         });
         assert!(char_len(&summary) <= max_chars, "{max_chars}: {}", char_len(&summary));
@@ -394,6 +396,7 @@ fn the_budget_is_respected_and_headings_survive() {
         messages: &messages,
         previous_summary: None,
         instructions: None,
+        pins: &[],
         max_chars: 700,
     });
     // The main goal outlives the low-priority items.
@@ -410,6 +413,7 @@ fn focus_instructions_are_named_and_rank_matching_items_higher() {
         messages: &messages,
         previous_summary: None,
         instructions: Some("rayon usage"),
+        pins: &[],
         max_chars,
     };
     let full = summarize_offline(&input(10_000));
@@ -456,6 +460,7 @@ fn turn_prefix_and_branch_kinds_label_their_content() {
         messages: &messages,
         previous_summary: None,
         instructions: None,
+        pins: &[],
         max_chars: 4_000,
     });
     assert!(prefix.contains("- Request of this turn: Migrate the store to SQLite.\n"), "{prefix}");
@@ -464,6 +469,7 @@ fn turn_prefix_and_branch_kinds_label_their_content() {
         messages: &messages,
         previous_summary: None,
         instructions: None,
+        pins: &[],
         max_chars: 4_000,
     });
     assert!(
@@ -509,6 +515,7 @@ proptest::proptest! {
             messages: &messages,
             previous_summary: previous.as_deref(),
             instructions: Some("error handling"),
+            pins: &[],
             max_chars,
         };
         let summary = summarize_offline(&input);
@@ -545,6 +552,7 @@ fn branch_calls_without_results_are_work_done_not_pending() {
         messages: &messages,
         previous_summary: None,
         instructions: None,
+        pins: &[],
         max_chars: 4_000,
     });
     assert!(!branch.contains("no result yet"), "{branch}");
@@ -587,6 +595,7 @@ fn a_pi_written_previous_summary_keeps_its_unknown_sections() {
         messages: &[user("Add the CSV export next.")],
         previous_summary: Some(previous),
         instructions: None,
+        pins: &[],
         max_chars: 20_000,
     });
     assert!(
@@ -735,6 +744,7 @@ fn successive_summaries_keep_one_latest_request_and_no_repeated_done_items() {
             "{first}\n\n---\n\n**Earlier in the turn that is still in progress:**\n\n## Goal\n- Request of this turn: Now add CSV."
         )),
         instructions: None,
+        pins: &[],
         max_chars: 20_000,
     });
     assert_eq!(second.matches("Latest request:").count(), 1, "{second}");
@@ -776,6 +786,7 @@ fn a_correction_across_a_compaction_boundary_keeps_the_words_and_names_the_propo
         ],
         previous_summary: None,
         instructions: None,
+        pins: &[],
         max_chars: 8_000,
     });
     assert!(
@@ -796,6 +807,7 @@ fn a_correction_across_a_compaction_boundary_keeps_the_words_and_names_the_propo
         messages: &[user("Now add an OFX importer.")],
         previous_summary: Some(&previous),
         instructions: None,
+        pins: &[],
         max_chars: 20_000,
     });
     assert!(
@@ -807,6 +819,7 @@ fn a_correction_across_a_compaction_boundary_keeps_the_words_and_names_the_propo
         messages: &[user("Then document it.")],
         previous_summary: Some(&merged),
         instructions: None,
+        pins: &[],
         max_chars: 20_000,
     });
     assert_eq!(again.matches("(rejected:").count(), 1, "{again}");
@@ -821,6 +834,7 @@ fn a_move_recorded_in_the_previous_summary_renames_its_listed_files() {
         messages: &[user("Add an OFX importer.")],
         previous_summary: Some(previous),
         instructions: None,
+        pins: &[],
         max_chars: 20_000,
     });
     assert!(
@@ -839,6 +853,7 @@ fn the_gates_must_keep_section_goes_back_to_its_sections_and_pins_are_not_carrie
         messages: &[user("Add the CSV export.")],
         previous_summary: Some(previous),
         instructions: None,
+        pins: &[],
         max_chars: 20_000,
     });
     assert!(summary.contains("- Modified files: `src/a.ts`\n"), "{summary}");
