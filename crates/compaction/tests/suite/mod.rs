@@ -5,6 +5,7 @@ mod extensions;
 mod fuzz_replay;
 mod harness;
 pub mod mock_server;
+mod pinned;
 mod providers;
 mod prune;
 mod quality_gate;

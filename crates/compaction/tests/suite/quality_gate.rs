@@ -212,8 +212,37 @@ both_providers!(
     a_good_retry_passes,
 );
 
+/// The offline summarizer, never told the pins: its summaries lack them.
+struct ForgetsPins;
+
+impl Summarizer for ForgetsPins {
+    fn summarize<'a>(
+        &'a self,
+        request: &'a compaction::summarizer::SummaryRequest,
+        cancel: &'a CancellationToken,
+        progress: &'a (dyn Fn(compaction::summarizer::SummaryProgress) + Send + Sync),
+    ) -> futures_util::future::BoxFuture<
+        'a,
+        Result<compaction::summarizer::SummaryResponse, compaction::error::SummarizerError>,
+    > {
+        Box::pin(async move {
+            let forgetful =
+                compaction::summarizer::SummaryRequest { pins: Vec::new(), ..request.clone() };
+            compaction::offline::OfflineSummarizer.summarize(&forgetful, cancel, progress).await
+        })
+    }
+
+    fn label(&self) -> String {
+        "offline, without pins".to_owned()
+    }
+
+    fn follows_instructions(&self) -> bool {
+        false
+    }
+}
+
 #[tokio::test]
-async fn the_offline_summary_is_repaired_without_a_retry_when_a_pin_is_missing() {
+async fn a_deterministic_summary_without_a_pin_is_repaired_without_a_retry() {
     let (_dir, path) = session_copy();
     {
         let mut store = open(&path);
@@ -225,8 +254,7 @@ async fn the_offline_summary_is_repaired_without_a_retry_when_a_pin_is_missing()
         )
         .unwrap();
     }
-    let outcome =
-        compact_with(&path, &compaction::offline::OfflineSummarizer, &settings()).await.unwrap();
+    let outcome = compact_with(&path, &ForgetsPins, &settings()).await.unwrap();
     let quality = outcome.quality.unwrap();
     assert_eq!(quality.status, QualityStatus::Repaired);
     assert_eq!(quality.attempts, 1, "a deterministic summarizer gets no retry");
