@@ -6,7 +6,8 @@
 //! a `custom` entry with `customType: "compaction.unpin"` and `data: {"pinIds": [...]}`
 //! naming the pin entries it removes. The pins active at a leaf are the pin entries on its
 //! path not removed by a later unpin on the same path, so a pin made on one branch does not
-//! leak into another. Invariant: a pin's text is stored once, when it is made, and is
+//! leak into another. Since pi ignores these entries, every summary written while pins are
+//! active carries them too, in its own section ([`pinned_section`]). Invariant: a pin's text is stored once, when it is made, and is
 //! returned byte for byte; nothing here ever shortens, reflows or trims it.
 
 use serde::{Deserialize, Serialize};

@@ -54,7 +54,7 @@ impl PreviousSummary {
                 continue;
             }
             // The quality gate's "Must Keep" section: its facts go back to their sections;
-            // pinned instructions reach the context on their own and are not carried.
+            // pinned instructions are not carried (the pins active now are written afresh).
             if trimmed == "<pinned-instruction>" {
                 in_pin = true;
                 continue;
