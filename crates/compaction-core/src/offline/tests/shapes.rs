@@ -12,6 +12,7 @@ fn history(messages: &[AgentMessage], previous: Option<&str>) -> String {
         messages,
         previous_summary: previous,
         instructions: None,
+        pins: &[],
         max_chars: 20_000,
     })
 }
