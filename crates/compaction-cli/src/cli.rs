@@ -72,9 +72,6 @@ pub enum Command {
     Pin(PinArgs),
     /// Remove pins (by pin id, or by the id of the entry a pin was copied from).
     Unpin(UnpinArgs),
-    /// Write a realistic generated session (a development tool for fixtures and benchmarks).
-    #[command(hide = true)]
-    Generate(GenerateArgs),
 }
 
 /// Flags of `compaction config`.
@@ -542,35 +539,6 @@ pub struct LeavesArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
-}
-
-/// Options of the hidden `generate` command.
-#[derive(Debug, Args)]
-pub struct GenerateArgs {
-    /// Seed of the generator; the same flags always give the same file.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Number of entries after the header.
-    #[arg(long, default_value_t = 1000)]
-    pub entries: usize,
-    /// Keep the session linear (no branches, no branch summaries).
-    #[arg(long)]
-    pub no_branches: bool,
-    /// Never append compactions.
-    #[arg(long)]
-    pub no_compactions: bool,
-    /// Target mean entry size in bytes (tool outputs are scaled to reach it).
-    #[arg(long, value_name = "BYTES", default_value_t = compaction_core::generate::DEFAULT_AVERAGE_ENTRY_BYTES)]
-    pub average_entry_bytes: usize,
-    /// Estimated context tokens above which a compaction is appended.
-    #[arg(long, value_name = "TOKENS", default_value_t = 120_000)]
-    pub compaction_threshold: u64,
-    /// Multiplier for the chance of events between turns (branches, labels, changes, …).
-    #[arg(long, value_name = "FACTOR", default_value_t = 1.0)]
-    pub event_scale: f64,
-    /// Write to this file instead of standard output.
-    #[arg(short, long, value_name = "FILE")]
-    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -8,8 +8,8 @@
 use std::hint::black_box;
 
 use compaction_core::context::build_context;
-use compaction_core::generate::{GenerateOptions, generate_session};
 use compaction_core::parse_session;
+use compaction_testdata::{GenerateOptions, generate_session};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 fn sizes() -> Vec<usize> {

@@ -25,7 +25,6 @@ pub mod cut;
 pub mod diagnostic;
 pub mod entry;
 pub mod files;
-pub mod generate;
 pub mod ledger;
 pub mod message;
 pub mod migrate;

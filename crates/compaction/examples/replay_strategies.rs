@@ -25,11 +25,11 @@ use compaction::store::{OpenOptions, SessionStore};
 use compaction::summarizer::{
     Summarizer, SummaryProgress, SummaryRequest, SummaryResponse, render_user_prompt,
 };
-use compaction_core::generate::{GenerateOptions, generate_session};
 use compaction_core::prune::{PruneSettings, Strategy};
 use compaction_core::settings::CompactionSettings;
 use compaction_core::tokens::{TokenEstimator, estimator_by_name};
 use compaction_core::{AgentMessage, parse_session};
+use compaction_testdata::{GenerateOptions, generate_session};
 use futures_util::future::BoxFuture;
 use tokio_util::sync::CancellationToken;
 

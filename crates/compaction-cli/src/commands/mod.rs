@@ -7,7 +7,6 @@ mod config;
 mod context;
 mod dropped;
 mod eval;
-mod generate;
 mod leaves;
 mod migrate;
 mod pin;
@@ -193,7 +192,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Summarize(args) => summarize::run(&args),
         Command::Leaves(args) => leaves::run(&args),
         Command::Eval(args) => eval::run(&args),
-        Command::Generate(args) => generate::run(&args),
         Command::Tokens(args) => tokens::run(&args),
         Command::Completions(args) => completions::completions(&args),
         Command::Man => completions::man(),

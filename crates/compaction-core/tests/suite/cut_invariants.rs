@@ -5,13 +5,13 @@
 
 use std::collections::HashSet;
 
-use compaction_core::generate::{GenerateOptions, generate_session};
 use compaction_core::message::{AgentMessage, ContentBlock};
 use compaction_core::plan::{PlanInputs, plan_compaction};
 use compaction_core::serialize::SerializeOptions;
 use compaction_core::settings::CompactionSettings;
 use compaction_core::tokens::estimator_by_name;
 use compaction_core::{EntryKind, parse_session};
+use compaction_testdata::{GenerateOptions, generate_session};
 use proptest::prelude::*;
 
 fn tool_call_ids(message: &AgentMessage) -> Vec<String> {

@@ -5,9 +5,9 @@ use std::collections::HashSet;
 
 use compaction_core::context::build_context;
 use compaction_core::entry::EntryKind;
-use compaction_core::generate::{GenerateOptions, SessionGenerator, generate_session};
 use compaction_core::message::ContentBlock;
 use compaction_core::{AgentMessage, Session, parse_session};
+use compaction_testdata::{GenerateOptions, SessionGenerator, generate_session};
 use proptest::prelude::*;
 
 fn options(seed: u64, entries: usize) -> GenerateOptions {

@@ -6,12 +6,12 @@
 use std::collections::BTreeMap;
 
 use compaction_core::context::{SessionContext, build_context};
-use compaction_core::generate::{GenerateOptions, generate_session};
 use compaction_core::message::{AgentMessage, ContentBlock};
 use compaction_core::prune::{PruneDecision, PruneRecord, PruneSettings, ToolPolicy, plan_prune};
 use compaction_core::recall::{recall, search};
 use compaction_core::tokens::estimator_by_name;
 use compaction_core::{Session, parse_session};
+use compaction_testdata::{GenerateOptions, generate_session};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
