@@ -101,6 +101,10 @@ pub struct CompactionFlags {
     /// Tokens reserved for the model's reply (`reserveTokens`).
     #[arg(long, value_name = "TOKENS")]
     pub reserve: Option<u64>,
+    /// Tokens of the user's latest messages kept word for word in the summary
+    /// (`keepUserMessagesTokens`; 0, the default, turns it off).
+    #[arg(long, value_name = "TOKENS")]
+    pub keep_user_messages: Option<u64>,
     /// User turns always kept verbatim when they fit (`minTurnsToKeep`).
     #[arg(long, value_name = "N")]
     pub min_turns: Option<u64>,

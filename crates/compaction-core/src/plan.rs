@@ -16,6 +16,7 @@ use crate::session::Session;
 use crate::settings::CompactionSettings;
 use crate::tokens::{ContextTokens, TokenEstimator, context_tokens};
 use crate::trigger::{TriggerDecision, should_compact};
+use crate::user_messages::{KeptUserMessages, keep_user_messages, user_message_texts};
 
 /// What a plan is computed with.
 pub struct PlanInputs<'a> {
@@ -53,7 +54,11 @@ pub struct PlannedCompaction {
     pub history_chunks: Vec<String>,
     /// Transcript chunks of the split turn's prefix (empty when the turn is not split).
     pub turn_prefix_chunks: Vec<String>,
-    /// Upper bound of the context after compaction: kept messages + the summary's budget.
+    /// The verbatim user messages appended to the summary (`keepUserMessagesTokens`);
+    /// `None` when the setting is 0 or no message fits.
+    pub kept_user_messages: Option<KeptUserMessages>,
+    /// Upper bound of the context after compaction: kept messages + the summary's budget
+    /// + the verbatim user messages.
     pub estimated_tokens_after: u64,
     /// The pins active at the leaf, oldest first: every request carries their texts, and
     /// the summary must hold them verbatim.
@@ -118,6 +123,7 @@ pub fn plan_compaction(
         reserve_tokens: settings.reserve_tokens,
         min_turns_to_keep: usize::try_from(settings.min_turns_to_keep).unwrap_or(usize::MAX),
         max_summary_tokens: settings.max_summary_tokens,
+        keep_user_messages_tokens: settings.keep_user_messages_tokens,
         context_window: inputs.context_window,
     };
     let estimate =
@@ -210,11 +216,23 @@ fn split_requests(
     let history_chunks = chunk(&preparation.messages_to_summarize, PromptTask::Update, carried)?;
     let turn_prefix_chunks =
         chunk(&preparation.turn_prefix_messages, PromptTask::TurnPrefix, max_output)?;
-    let estimated_tokens_after = preparation.kept_tokens + max_output;
+    let region = user_message_texts(
+        preparation.messages_to_summarize.iter().chain(&preparation.turn_prefix_messages),
+    );
+    let kept_user_messages = keep_user_messages(
+        &preparation.previous_user_messages,
+        &region,
+        inputs.settings.keep_user_messages_tokens,
+        estimator,
+        &inputs.serialize.redactor,
+    );
+    let estimated_tokens_after =
+        preparation.kept_tokens + max_output + kept_user_messages.as_ref().map_or(0, |k| k.tokens);
     Ok(PlannedCompaction {
         preparation,
         history_chunks,
         turn_prefix_chunks,
+        kept_user_messages,
         estimated_tokens_after,
         pins,
     })

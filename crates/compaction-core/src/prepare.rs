@@ -14,6 +14,7 @@ use crate::entry::EntryKind;
 use crate::files::{FileOperations, file_lists_appendix};
 use crate::message::{AgentMessage, CustomMessage, Extra, SummaryMessage};
 use crate::session::Session;
+use crate::user_messages::split_kept_user_messages;
 
 /// The knobs preparation needs (resolved from the compaction settings).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,16 +27,22 @@ pub struct PrepareOptions {
     pub min_turns_to_keep: usize,
     /// The summary's output budget.
     pub max_summary_tokens: u64,
+    /// The budget of the verbatim user messages appended to the summary
+    /// (`keepUserMessagesTokens`; 0 when off).
+    pub keep_user_messages_tokens: u64,
     /// The chat model's context window.
     pub context_window: u64,
 }
 
 impl PrepareOptions {
-    /// The most the kept part may hold while the `minTurnsToKeep` guarantee applies.
+    /// The most the kept part may hold while the `minTurnsToKeep` guarantee applies: the
+    /// window less the reply's reserve and the summary's room (its output budget and the
+    /// verbatim user messages appended to it).
     pub fn max_kept_tokens(&self) -> u64 {
         self.context_window
             .saturating_sub(self.reserve_tokens)
             .saturating_sub(self.max_summary_tokens)
+            .saturating_sub(self.keep_user_messages_tokens)
     }
 }
 
@@ -81,8 +88,12 @@ pub struct CompactionPreparation {
     pub tokens_before: u64,
     /// Estimated tokens of the messages kept verbatim.
     pub kept_tokens: u64,
-    /// The previous compaction's summary, for an iterative update.
+    /// The previous compaction's summary, for an iterative update, without its verbatim
+    /// user messages section (see [`crate::user_messages`]).
     pub previous_summary: Option<String>,
+    /// The messages of the previous summary's verbatim user messages section, oldest first
+    /// (as written there: redacted and escaped).
+    pub previous_user_messages: Vec<String>,
     /// Files read and changed, cumulative over earlier compactions.
     pub file_operations: FileOperations,
 }
@@ -204,12 +215,17 @@ pub fn prepare_compaction(
     let previous =
         path.iter().rposition(|&index| matches!(entries[index].kind, EntryKind::Compaction(_)));
     let mut previous_summary = None;
+    let mut previous_user_messages = Vec::new();
     let mut file_operations = FileOperations::default();
     let region_start = match previous {
         None => 0,
         Some(position) => {
             let data = entries[path[position]].kind.as_compaction();
-            previous_summary = data.map(|d| d.summary.clone());
+            if let Some(data) = data {
+                let (summary, carried) = split_kept_user_messages(&data.summary);
+                previous_summary = Some(summary.into_owned());
+                previous_user_messages = carried;
+            }
             if let Some(data) = data
                 && !data.from_hook
                 && let Some(details) = &data.details
@@ -271,6 +287,7 @@ pub fn prepare_compaction(
         tokens_before,
         kept_tokens,
         previous_summary,
+        previous_user_messages,
         file_operations,
     })
 }

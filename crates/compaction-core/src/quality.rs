@@ -28,6 +28,10 @@
 //!   (`E0308`, `TS2353`, `TypeError`, `ENOENT`, `src/lib.rs:42:7`, `check_total`). A line
 //!   without such tokens must appear whole.
 //!
+//! With `keepUserMessagesTokens` on, the user's words in the verbatim user messages section
+//! count for constraints, the latest request and pins ([`resolved_by_user_messages`]); the
+//! structure, files and errors must be in the summarizer's own text.
+//!
 //! Invariant: every check is a pure function of its inputs; [`repair`] only appends (or,
 //! for a summary with no usable text, replaces) and its result passes every fact check.
 
@@ -239,6 +243,33 @@ pub fn missing_facts(summary: &str, facts: &GateFacts<'_>) -> Vec<Problem> {
         }
     }
     problems
+}
+
+/// `problems` less the ones that `kept_user_messages` (the verbatim user messages section
+/// stored after the summary, see [`crate::user_messages`]) resolves: a constraint, the
+/// latest request or a pin that the section quotes in the user's words is kept in the
+/// context as surely as in the summary. Every other problem stays: structure, files and
+/// errors are the summarizer's job.
+pub fn resolved_by_user_messages(
+    problems: Vec<Problem>,
+    kept_user_messages: &str,
+    facts: &GateFacts<'_>,
+) -> Vec<Problem> {
+    let still_missing = missing_facts(kept_user_messages, facts);
+    problems
+        .into_iter()
+        .filter(|problem| match problem {
+            Problem::MissingConstraint { .. }
+            | Problem::MissingLatestRequest { .. }
+            | Problem::MissingPin { .. } => still_missing.contains(problem),
+            Problem::Empty
+            | Problem::Refusal { .. }
+            | Problem::Truncated
+            | Problem::MissingSections { .. }
+            | Problem::MissingFile { .. }
+            | Problem::MissingError { .. } => true,
+        })
+        .collect()
 }
 
 fn refusal_line(summary: &str) -> Option<String> {

@@ -37,6 +37,11 @@ pub struct CompactionSettings {
     pub reserve_tokens: u64,
     /// Tokens of the most recent messages kept verbatim after a compaction (pi: 20000).
     pub keep_recent_tokens: u64,
+    /// Tokens of the user's own messages from the summarized region kept word for word in
+    /// the summary, newest first, in a "User messages (verbatim)" section (0, off; see
+    /// [`crate::user_messages`]). The section is carried and re-budgeted by every later
+    /// compaction and counts against the context window like the summary itself.
+    pub keep_user_messages_tokens: u64,
     /// Fraction of the window at which compaction fires, in (0, 1] (0.75).
     pub threshold: f64,
     /// User turns always kept verbatim, whatever their size (2).
@@ -94,6 +99,7 @@ impl Default for CompactionSettings {
             enabled: true,
             reserve_tokens: 16384,
             keep_recent_tokens: 20000,
+            keep_user_messages_tokens: 0,
             threshold: 0.75,
             min_turns_to_keep: 2,
             max_summary_tokens: 4096,
@@ -234,7 +240,7 @@ pub const WINDOW_SCALED_KEYS: &[&str] =
     &["reserveTokens", "keepRecentTokens", "maxSummaryTokens", "branchMaxSummaryTokens"];
 
 /// Budgets that must be below the context window.
-const WINDOW_BOUNDED_KEYS: &[&str] = &["reserveTokens", "keepRecentTokens"];
+const WINDOW_BOUNDED_KEYS: &[&str] = &["reserveTokens", "keepRecentTokens", "keepUserMessagesTokens"];
 
 /// The env var that sets `key` (`reserveTokens` → `COMPACTION_RESERVE_TOKENS`).
 pub fn env_var_name(key: &str) -> String {
@@ -253,6 +259,7 @@ pub const SETTING_KEYS: &[&str] = &[
     "enabled",
     "reserveTokens",
     "keepRecentTokens",
+    "keepUserMessagesTokens",
     "threshold",
     "minTurnsToKeep",
     "maxSummaryTokens",
@@ -391,6 +398,8 @@ pub struct SettingsPatch {
     pub reserve_tokens: Option<u64>,
     /// `keepRecentTokens`, when this layer sets it.
     pub keep_recent_tokens: Option<u64>,
+    /// `keepUserMessagesTokens`, when this layer sets it.
+    pub keep_user_messages_tokens: Option<u64>,
     /// `threshold`, when this layer sets it.
     pub threshold: Option<f64>,
     /// `minTurnsToKeep`, when this layer sets it.
@@ -582,6 +591,9 @@ impl SettingsPatch {
             "enabled" => self.enabled = Some(raw.boolean().map_err(malformed)?),
             "reserveTokens" => self.reserve_tokens = Some(raw.count().map_err(malformed)?),
             "keepRecentTokens" => self.keep_recent_tokens = Some(raw.count().map_err(malformed)?),
+            "keepUserMessagesTokens" => {
+                self.keep_user_messages_tokens = Some(raw.count().map_err(malformed)?)
+            }
             "threshold" => self.threshold = Some(raw.fraction().map_err(malformed)?),
             "minTurnsToKeep" => self.min_turns_to_keep = Some(raw.count().map_err(malformed)?),
             "maxSummaryTokens" => self.max_summary_tokens = Some(raw.count().map_err(malformed)?),
@@ -640,6 +652,7 @@ impl SettingsPatch {
             self.enabled.is_some(),
             self.reserve_tokens.is_some(),
             self.keep_recent_tokens.is_some(),
+            self.keep_user_messages_tokens.is_some(),
             self.threshold.is_some(),
             self.min_turns_to_keep.is_some(),
             self.max_summary_tokens.is_some(),
@@ -674,6 +687,7 @@ impl SettingsPatch {
         put(&mut settings.enabled, &self.enabled);
         put(&mut settings.reserve_tokens, &self.reserve_tokens);
         put(&mut settings.keep_recent_tokens, &self.keep_recent_tokens);
+        put(&mut settings.keep_user_messages_tokens, &self.keep_user_messages_tokens);
         put(&mut settings.threshold, &self.threshold);
         put(&mut settings.min_turns_to_keep, &self.min_turns_to_keep);
         put(&mut settings.max_summary_tokens, &self.max_summary_tokens);
@@ -832,7 +846,7 @@ impl ResolvedSettings {
         let s = &self.settings;
         let conflicts: Vec<BudgetConflict> = WINDOW_BOUNDED_KEYS
             .iter()
-            .zip([s.reserve_tokens, s.keep_recent_tokens])
+            .zip([s.reserve_tokens, s.keep_recent_tokens, s.keep_user_messages_tokens])
             .filter(|&(_, value)| value >= window)
             .map(|(&key, value)| BudgetConflict {
                 key,

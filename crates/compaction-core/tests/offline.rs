@@ -247,6 +247,7 @@ fn offline_summaries_hold_every_must_keep_fact() {
                 reserve_tokens: 1_000,
                 min_turns_to_keep: 0,
                 max_summary_tokens: 4_000,
+                keep_user_messages_tokens: 0,
                 context_window: 200_000,
             };
             let estimate = |message: &AgentMessage| HeuristicEstimator.message_tokens(message);

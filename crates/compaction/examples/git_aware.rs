@@ -159,6 +159,7 @@ async fn main() {
         reserve_tokens: 0,
         min_turns_to_keep: 0,
         max_summary_tokens: 0,
+        keep_user_messages_tokens: 0,
         context_window: 1_000_000,
     };
     let preparation = match prepare_compaction(&session, session.leaf(), options, &|_| 100, 600) {

@@ -14,7 +14,10 @@
 //! Every summary it writes itself — LLM or offline — passes the quality gate
 //! ([`compaction_core::quality`]) first: a rejected summary gets one retry that says what
 //! is missing, then a deterministic Must Keep section (or, with `strictQuality`, the
-//! compaction fails). The verdict is recorded in the entry's `details.quality`.
+//! compaction fails). The verdict is recorded in the entry's `details.quality`. With
+//! `keepUserMessagesTokens`, the plan's verbatim user messages section
+//! ([`compaction_core::user_messages`]) is appended to the gated summary, before the file
+//! lists; the summarizer never sees it (it is taken off the previous summary).
 //!
 //! Invariant: the session file changes only by the appended lines (a `compaction.prune`
 //! entry, a `compaction` entry, or the prune then the compaction), and only after every
@@ -38,12 +41,13 @@ use compaction_core::prepare::NothingToCompact;
 use compaction_core::prune::{PrunePlan, Strategy};
 use compaction_core::quality::{
     GateFacts, Problem, QualityReport, QualityStatus, check_summary, describe, repair,
-    retry_instructions,
+    resolved_by_user_messages, retry_instructions,
 };
 use compaction_core::serialize::{Redactor, SerializeOptions};
 use compaction_core::session::{Session, UnknownEntryId};
 use compaction_core::settings::CompactionSettings;
 use compaction_core::tokens::TokenEstimator;
+use compaction_core::user_messages::with_kept_user_messages;
 use std::time::Duration;
 
 use futures_util::future::try_join;
@@ -569,6 +573,10 @@ impl Compactor<'_> {
         let (planned, summary, usage, calls, quality) =
             (gated.planned, gated.summary, gated.usage, gated.calls, gated.report);
         let usage_value = serde_json::to_value(usage).ok();
+        // The verbatim user messages go after the gated summary (and any Must Keep
+        // section), before the file lists: computed by the plan, the same for every
+        // summarizer.
+        let summary = with_kept_user_messages(&summary, planned.kept_user_messages.as_ref());
         let mut fields = planned.preparation.entry_fields(&summary, usage_value);
         if let Some(serde_json::Value::Object(details)) = fields.get_mut("details") {
             details
@@ -698,7 +706,8 @@ impl Compactor<'_> {
         let first = self
             .summarize_attempt(&planned, instructions.as_deref(), None, cancel, progress)
             .await?;
-        let mut problems = first.problems(&facts);
+        let section = planned.kept_user_messages.as_ref().map(|kept| kept.section.clone());
+        let mut problems = first.problems(&facts, section.as_deref());
         let mut gated = Gated {
             planned,
             summary: first.text,
@@ -737,7 +746,7 @@ impl Compactor<'_> {
                 gated.report.attempts = 2;
                 gated.usage = gated.usage.add(&second.usage);
                 gated.calls += second.calls;
-                problems = second.problems(&facts);
+                problems = second.problems(&facts, section.as_deref());
                 gated.summary = second.text;
                 gated.planned = replanned;
                 if problems.is_empty() {
@@ -1040,13 +1049,18 @@ struct Attempt {
 }
 
 impl Attempt {
-    fn problems(&self, facts: &GateFacts<'_>) -> Vec<Problem> {
+    /// What the summary lacks; a fact in the user's words that `kept_user_messages` (the
+    /// section appended after it) quotes is not missing.
+    fn problems(&self, facts: &GateFacts<'_>, kept_user_messages: Option<&str>) -> Vec<Problem> {
         let mut problems = check_summary(&self.text, self.truncated, facts);
         // With no text at all, a cut-off summary is reported as both.
         if self.truncated && !problems.contains(&Problem::Truncated) {
             problems.push(Problem::Truncated);
         }
-        problems
+        match kept_user_messages {
+            Some(section) => resolved_by_user_messages(problems, section, facts),
+            None => problems,
+        }
     }
 }
 

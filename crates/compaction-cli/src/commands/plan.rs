@@ -88,6 +88,12 @@ pub fn report(plan: &CompactionPlan, estimator: &str) -> Value {
                 "historyChunks": planned.history_chunks.len(),
                 "turnPrefixChunks": planned.turn_prefix_chunks.len(),
                 "mustKeep": preparation.must_keep(),
+                "keptUserMessages": planned.kept_user_messages.as_ref().map(|kept| json!({
+                    "messages": kept.messages,
+                    "candidates": kept.candidates,
+                    "tokens": kept.tokens,
+                    "cut": kept.cut,
+                })),
             });
             if let Value::Object(extra) = extra {
                 fields.extend(extra);
@@ -169,6 +175,20 @@ fn print_human(report: &Value) {
         number("estimatedTokensAfter"),
         number("keptTokens")
     );
+    if let Some(kept) = get("keptUserMessages").as_object() {
+        let count = |key: &str| kept.get(key).and_then(Value::as_u64).unwrap_or(0);
+        println!(
+            "user messages kept verbatim: {} of {} ({} tokens{})",
+            count("messages"),
+            count("candidates"),
+            count("tokens"),
+            if kept.get("cut").and_then(Value::as_bool) == Some(true) {
+                ", the oldest cut to fit"
+            } else {
+                ""
+            }
+        );
+    }
     println!("summarizer calls: {}", number("summarizerCalls"));
     for (key, label) in [("readFiles", "read"), ("modifiedFiles", "modified")] {
         let files: Vec<String> = get(key)

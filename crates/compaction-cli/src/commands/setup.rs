@@ -24,6 +24,7 @@ pub fn resolved_settings(flags: &CompactionFlags) -> anyhow::Result<ResolvedSett
     let patch = SettingsPatch {
         keep_recent_tokens: flags.keep_recent,
         reserve_tokens: flags.reserve,
+        keep_user_messages_tokens: flags.keep_user_messages,
         min_turns_to_keep: flags.min_turns,
         context_window: flags.context_window.map(Some),
         estimator: flags.estimator.clone(),
@@ -55,6 +56,7 @@ pub fn flag_for(key: &str) -> Option<&'static str> {
     Some(match key {
         "keepRecentTokens" => "--keep-recent",
         "reserveTokens" => "--reserve",
+        "keepUserMessagesTokens" => "--keep-user-messages",
         "minTurnsToKeep" => "--min-turns",
         "contextWindow" => "--context-window",
         "estimator" => "--estimator",

@@ -251,7 +251,7 @@ pub(super) fn is_correction(prose: &str) -> bool {
 }
 
 /// Whether the message is a slash command (`/mode`, `/model sonnet`), not a request.
-pub(super) fn is_slash_command(text: &str) -> bool {
+pub(crate) fn is_slash_command(text: &str) -> bool {
     let text = text.trim();
     let Some(rest) = text.strip_prefix('/') else { return false };
     let name: String = rest.chars().take_while(|c| !c.is_whitespace()).collect();

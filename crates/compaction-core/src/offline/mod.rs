@@ -41,6 +41,7 @@ use std::collections::BTreeSet;
 
 use crate::message::AgentMessage;
 use crate::pins::pinned_section;
+pub(crate) use extract::is_slash_command;
 use facts::Digest;
 use previous::PreviousSummary;
 use render::render_within;

@@ -47,6 +47,7 @@ fn options() -> PrepareOptions {
         reserve_tokens: 0,
         min_turns_to_keep: 0,
         max_summary_tokens: 0,
+        keep_user_messages_tokens: 0,
         context_window: 1_000_000,
     }
 }
