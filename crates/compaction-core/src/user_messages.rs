@@ -102,28 +102,33 @@ pub fn user_message_texts<'a>(messages: impl IntoIterator<Item = &'a AgentMessag
 /// would be had the section never been added) and the messages it held, oldest first, as
 /// they were written into it (already redacted and escaped). A summary without the section
 /// is returned unchanged.
+///
+/// The section is the first heading-and-preface pair, at the start of a line, whose fenced
+/// messages run to the end of the summary or to its file lists (`<read-files>`,
+/// `<modified-files>`): a message that quotes the heading sits inside a fence, so the text
+/// after its copy never ends that way, and it cannot be taken for the section.
 pub fn split_kept_user_messages(summary: &str) -> (Cow<'_, str>, Vec<String>) {
     let marker = format!("{USER_MESSAGES_HEADING}\n{USER_MESSAGES_PREFACE}\n");
-    let Some(start) = summary
-        .rmatch_indices(marker.as_str())
-        .map(|(at, _)| at)
-        .find(|&at| at == 0 || summary[..at].ends_with('\n'))
-    else {
-        return (Cow::Borrowed(summary), Vec::new());
-    };
-    let mut rest = &summary[start + marker.len()..];
-    let mut messages = Vec::new();
-    let mut end = start + marker.len();
-    loop {
-        let skipped = rest.trim_start_matches('\n');
-        let Some((body, after)) = parse_block(skipped) else { break };
-        messages.push(body.to_owned());
-        end = summary.len() - after.len();
-        rest = after;
+    for (start, _) in summary.match_indices(marker.as_str()) {
+        if start > 0 && !summary[..start].ends_with('\n') {
+            continue;
+        }
+        let mut rest = &summary[start + marker.len()..];
+        let mut messages = Vec::new();
+        while let Some((body, after)) = parse_block(rest.trim_start_matches('\n')) {
+            messages.push(body.to_owned());
+            rest = after;
+        }
+        let ends_section = rest.is_empty()
+            || rest.starts_with("\n\n<read-files>\n")
+            || rest.starts_with("\n\n<modified-files>\n");
+        if messages.is_empty() || !ends_section {
+            continue;
+        }
+        let before = summary[..start].trim_end();
+        return (Cow::Owned(format!("{before}{rest}")), messages);
     }
-    let before = summary[..start].trim_end();
-    let after = &summary[end..];
-    (Cow::Owned(format!("{before}{after}")), messages)
+    (Cow::Borrowed(summary), Vec::new())
 }
 
 /// One fenced message at the start of `text`: its body and the text after the closing

@@ -4,6 +4,7 @@ pub mod compact;
 mod extensions;
 mod fuzz_replay;
 mod harness;
+mod kept_user_messages;
 pub mod mock_server;
 mod pinned;
 mod providers;
