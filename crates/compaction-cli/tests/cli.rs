@@ -604,6 +604,19 @@ fn json_output_of_every_command_matches_its_schema() {
         ("tokens", &["tokens", "text.txt", "--json"], tmp),
         ("plan", &["plan", "offline-coding.jsonl", "--keep-recent", "500", "--json"], &fixtures),
         ("plan", &["plan", "small-linear.jsonl", "--json"], &fixtures),
+        (
+            "plan",
+            &[
+                "plan",
+                "offline-coding.jsonl",
+                "--keep-recent",
+                "500",
+                "--keep-user-messages",
+                "300",
+                "--json",
+            ],
+            &fixtures,
+        ),
         ("migrate", &["migrate", "v1-legacy.jsonl", "--json"], tmp),
         ("migrate", &["migrate", "v1-legacy.jsonl", "--json"], tmp),
         (
@@ -693,6 +706,10 @@ fn json_output_of_every_command_matches_its_schema() {
     no_severity["diagnostics"][0].as_object_mut().unwrap().remove("severity");
     checks.push((schema("check"), false, no_severity.to_string()));
     checks.push((schema("error"), false, r#"{"error":{"kind":"oops","message":"m"}}"#.to_owned()));
+    let mut kept: serde_json::Value = serde_json::from_str(&checks[10].2).unwrap();
+    assert_eq!(kept["keptUserMessages"]["messages"], 2, "{kept}");
+    kept["keptUserMessages"]["tokens"] = serde_json::json!("many");
+    checks.push((schema("plan"), false, kept.to_string()));
     let mut child = Command::new("python3")
         .args(["-c", SCHEMA_CHECK])
         .stdin(std::process::Stdio::piped())

@@ -759,6 +759,29 @@ mod tests {
     }
 
     #[test]
+    fn the_users_words_in_the_kept_messages_count_for_requests_constraints_and_pins() {
+        let summary = "## Goal\n- CSV export\n\n## Progress\n- started";
+        let facts = facts();
+        let pins = pins();
+        let gate = GateFacts { must_keep: &facts, pins: &pins, checkpoint: true };
+        let problems = check_summary(summary, false, &gate);
+        let section = format!(
+            "## User messages (verbatim)\n\n```text\n{}\n{}\n{}\n```",
+            facts.latest_request.clone().unwrap_or_default(),
+            facts.constraints.join("\n"),
+            pins.iter().map(|pin| pin.text.as_str()).collect::<Vec<_>>().join("\n")
+        );
+        let left = resolved_by_user_messages(problems.clone(), &section, &gate);
+        // Files and the error are the summarizer's job; the user's words are resolved.
+        assert!(left.iter().all(|problem| matches!(
+            problem,
+            Problem::MissingFile { .. } | Problem::MissingError { .. }
+        )), "{left:?}");
+        assert!(left.len() < problems.len());
+        assert_eq!(resolved_by_user_messages(problems.clone(), "", &gate), problems);
+    }
+
+    #[test]
     fn repair_appends_only_missing_facts_and_then_passes() {
         let must_keep = facts();
         let pins = pins();

@@ -999,6 +999,44 @@ mod tests {
     }
 
     #[test]
+    fn keep_user_messages_tokens_is_off_by_default_and_errors_name_file_and_key() {
+        assert_eq!(CompactionSettings::default().keep_user_messages_tokens, 0);
+        let source = file("/p/.pi/settings.json");
+        let error = SettingsPatch::from_settings_document(
+            &json!({"compaction":{"keepUserMessagesTokens":"lots"}}),
+            &source,
+        )
+        .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "/p/.pi/settings.json: `keepUserMessagesTokens`: expected a non-negative integer, \
+             got \"lots\""
+        );
+        let mut env = SettingsPatch::default();
+        let error = env.set_text("keepUserMessagesTokens", "-1", &SettingSource::Env).unwrap_err();
+        assert!(error.to_string().starts_with("COMPACTION_KEEP_USER_MESSAGES_TOKENS: "), "{error}");
+        // Set in a file, checked against a window from a flag: the file is named.
+        let layers = [
+            (source.clone(), patch(json!({"compaction":{"keepUserMessagesTokens":20000}}), &source)),
+            (
+                SettingSource::Flag,
+                SettingsPatch { context_window: Some(Some(16000)), ..SettingsPatch::default() },
+            ),
+        ];
+        let error = ResolvedSettings::resolve(&layers).unwrap_err();
+        assert!(
+            error.to_string().starts_with(
+                "`keepUserMessagesTokens` = 20000 (from /p/.pi/settings.json) must be below"
+            ),
+            "{error}"
+        );
+        let layers = [(source.clone(), patch(json!({"compaction":{"keepUserMessagesTokens":20000}}), &source))];
+        let resolved = ResolvedSettings::resolve(&layers).unwrap();
+        assert_eq!(resolved.settings.keep_user_messages_tokens, 20000);
+        assert_eq!(resolved.source_of("keepUserMessagesTokens"), source);
+    }
+
+    #[test]
     fn default_budgets_scale_with_a_small_window() {
         let layers = [(
             SettingSource::Flag,
