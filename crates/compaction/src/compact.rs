@@ -218,7 +218,8 @@ pub enum CompactError {
     /// The summary would not make the context smaller.
     #[error(
         "compaction refused: the context would grow from {before} to about {after} tokens \
-         (the summary plus the kept messages); lower keepRecentTokens or maxSummaryTokens"
+         (the summary plus the kept messages); lower keepRecentTokens, maxSummaryTokens or \
+         keepUserMessagesTokens"
     )]
     NotReducing {
         /// Context tokens before.
