@@ -773,10 +773,13 @@ mod tests {
         );
         let left = resolved_by_user_messages(problems.clone(), &section, &gate);
         // Files and the error are the summarizer's job; the user's words are resolved.
-        assert!(left.iter().all(|problem| matches!(
-            problem,
-            Problem::MissingFile { .. } | Problem::MissingError { .. }
-        )), "{left:?}");
+        assert!(
+            left.iter().all(|problem| matches!(
+                problem,
+                Problem::MissingFile { .. } | Problem::MissingError { .. }
+            )),
+            "{left:?}"
+        );
         assert!(left.len() < problems.len());
         assert_eq!(resolved_by_user_messages(problems.clone(), "", &gate), problems);
     }

@@ -240,7 +240,8 @@ pub const WINDOW_SCALED_KEYS: &[&str] =
     &["reserveTokens", "keepRecentTokens", "maxSummaryTokens", "branchMaxSummaryTokens"];
 
 /// Budgets that must be below the context window.
-const WINDOW_BOUNDED_KEYS: &[&str] = &["reserveTokens", "keepRecentTokens", "keepUserMessagesTokens"];
+const WINDOW_BOUNDED_KEYS: &[&str] =
+    &["reserveTokens", "keepRecentTokens", "keepUserMessagesTokens"];
 
 /// The env var that sets `key` (`reserveTokens` → `COMPACTION_RESERVE_TOKENS`).
 pub fn env_var_name(key: &str) -> String {
@@ -1017,7 +1018,10 @@ mod tests {
         assert!(error.to_string().starts_with("COMPACTION_KEEP_USER_MESSAGES_TOKENS: "), "{error}");
         // Set in a file, checked against a window from a flag: the file is named.
         let layers = [
-            (source.clone(), patch(json!({"compaction":{"keepUserMessagesTokens":20000}}), &source)),
+            (
+                source.clone(),
+                patch(json!({"compaction":{"keepUserMessagesTokens":20000}}), &source),
+            ),
             (
                 SettingSource::Flag,
                 SettingsPatch { context_window: Some(Some(16000)), ..SettingsPatch::default() },
@@ -1030,7 +1034,10 @@ mod tests {
             ),
             "{error}"
         );
-        let layers = [(source.clone(), patch(json!({"compaction":{"keepUserMessagesTokens":20000}}), &source))];
+        let layers = [(
+            source.clone(),
+            patch(json!({"compaction":{"keepUserMessagesTokens":20000}}), &source),
+        )];
         let resolved = ResolvedSettings::resolve(&layers).unwrap();
         assert_eq!(resolved.settings.keep_user_messages_tokens, 20000);
         assert_eq!(resolved.source_of("keepUserMessagesTokens"), source);

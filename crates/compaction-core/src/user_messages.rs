@@ -180,14 +180,14 @@ pub fn keep_user_messages(
         return None;
     }
     let candidates = carried.len() + region.len();
-    let fits = |bodies: &[String]| -> Option<(String, u64)> {
+    let fits = |bodies: &[String]| -> Option<Rendered> {
         let section = render(bodies.iter().rev().map(String::as_str));
         let tokens = estimator.text_tokens(&section);
-        (tokens <= budget).then_some((section, tokens))
+        (tokens <= budget).then_some(Rendered { section, tokens })
     };
     // Newest first.
     let mut kept: Vec<String> = Vec::new();
-    let mut best: Option<(String, u64)> = None;
+    let mut best: Option<Rendered> = None;
     let mut cut = false;
     for text in carried.iter().chain(region).rev() {
         let body = escape_delimiters(&redactor.redact(text)).into_owned();
@@ -204,19 +204,28 @@ pub fn keep_user_messages(
         }
         break;
     }
-    let (section, tokens) = best?;
+    let Rendered { section, tokens } = best?;
     Some(KeptUserMessages { section, tokens, messages: kept.len(), candidates, cut })
 }
+
+/// A rendered section and its estimate.
+struct Rendered {
+    section: String,
+    tokens: u64,
+}
+
+/// Renders the section for bodies given newest first, when it fits the budget.
+type Fits<'a> = dyn Fn(&[String]) -> Option<Rendered> + 'a;
 
 /// The longest beginning of `body` (at least [`MIN_CUT_CHARS`] characters, marked as cut)
 /// that fits after `newer`, with the rendered section; `newer` is left as it was.
 fn longest_cut_that_fits(
     body: &str,
     newer: &mut Vec<String>,
-    fits: &dyn Fn(&[String]) -> Option<(String, u64)>,
-) -> Option<(String, (String, u64))> {
+    fits: &Fits<'_>,
+) -> Option<(String, Rendered)> {
     let total = body.chars().count();
-    let mut try_cut = |chars: usize| -> Option<(String, (String, u64))> {
+    let mut try_cut = |chars: usize| -> Option<(String, Rendered)> {
         let shortened = cut_body(body, chars, total);
         newer.push(shortened);
         let rendered = fits(newer);

@@ -8,7 +8,13 @@ fn estimator(name: &str) -> Box<dyn TokenEstimator> {
 }
 
 fn keep(carried: &[String], region: &[String], budget: u64) -> Option<KeptUserMessages> {
-    keep_user_messages(carried, region, budget, estimator("heuristic").as_ref(), &Redactor::default())
+    keep_user_messages(
+        carried,
+        region,
+        budget,
+        estimator("heuristic").as_ref(),
+        &Redactor::default(),
+    )
 }
 
 fn texts(items: &[&str]) -> Vec<String> {
@@ -48,14 +54,9 @@ fn the_section_never_exceeds_its_budget() {
             }
         }
         // A budget that holds everything keeps everything.
-        let all = keep_user_messages(
-            &[],
-            &messages,
-            1_000_000,
-            estimator.as_ref(),
-            &Redactor::default(),
-        )
-        .unwrap();
+        let all =
+            keep_user_messages(&[], &messages, 1_000_000, estimator.as_ref(), &Redactor::default())
+                .unwrap();
         assert_eq!((all.messages, all.candidates, all.cut), (60, 60, false));
     }
 }
@@ -69,9 +70,8 @@ fn the_newest_messages_are_chosen_and_listed_oldest_first() {
         "fourth: now run the tests",
     ]);
     let three = keep(&[], &messages, 10_000).map(|kept| kept.section).unwrap();
-    let budget = estimator("heuristic").text_tokens(&render(
-        messages[1..].iter().map(String::as_str),
-    ));
+    let budget =
+        estimator("heuristic").text_tokens(&render(messages[1..].iter().map(String::as_str)));
     let kept = keep(&[], &messages, budget).unwrap();
     assert_eq!((kept.messages, kept.candidates, kept.cut), (3, 4, false));
     assert_eq!(
@@ -165,9 +165,8 @@ fn a_message_cannot_close_its_fence_fake_a_heading_or_close_the_summary_tag() {
 fn messages_are_redacted() {
     let redactor = Redactor::new(["hunter2-secret".to_owned()]);
     let messages = texts(&["my password is hunter2-secret and key sk-abcdefghijklmnopqrstuvwxyz"]);
-    let kept =
-        keep_user_messages(&[], &messages, 1000, estimator("heuristic").as_ref(), &redactor)
-            .unwrap();
+    let kept = keep_user_messages(&[], &messages, 1000, estimator("heuristic").as_ref(), &redactor)
+        .unwrap();
     assert!(kept.section.contains("my password is [REDACTED] and key [REDACTED]"));
     assert!(!kept.section.contains("hunter2"));
 }

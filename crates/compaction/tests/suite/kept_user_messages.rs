@@ -116,7 +116,10 @@ async fn three_successive_compactions_keep_the_latest_user_messages_once_each() 
         assert_eq!(unique.len(), bodies.len(), "duplicates: {bodies:?}");
         assert!(!bodies.iter().any(|body| body.starts_with('/')), "{bodies:?}");
         if round > 0 {
-            assert_eq!(bodies.last().unwrap(), &format!("Round {round}: and update the changelog."));
+            assert_eq!(
+                bodies.last().unwrap(),
+                &format!("Round {round}: and update the changelog.")
+            );
             assert_ne!(bodies, previous_bodies);
         }
         // pi's context starts with the summary, so it sees the section too.
@@ -135,11 +138,9 @@ async fn the_setting_at_zero_changes_nothing_and_above_zero_only_adds_the_sectio
     let (_dir2, on) = session_copy();
     let without = compact_with(&off, &settings()).await;
     assert!(!without.contains(USER_MESSAGES_HEADING));
-    let with = compact_with(
-        &on,
-        &CompactionSettings { keep_user_messages_tokens: BUDGET, ..settings() },
-    )
-    .await;
+    let with =
+        compact_with(&on, &CompactionSettings { keep_user_messages_tokens: BUDGET, ..settings() })
+            .await;
     let (stripped, bodies) = split_kept_user_messages(&with);
     assert!(!bodies.is_empty());
     assert_eq!(stripped, without);
