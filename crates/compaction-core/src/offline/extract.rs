@@ -250,6 +250,58 @@ pub(super) fn is_correction(prose: &str) -> bool {
     })
 }
 
+/// Whether `correction` quotes a code span that `statement` contains: the correction is
+/// aimed at that statement (`no \`as any\``). Words alone are too weak a tie.
+pub(super) fn shares_a_term(statement: &str, correction: &str) -> bool {
+    backticked(correction).iter().any(|span| char_len(span) > 1 && statement.contains(span))
+}
+
+/// Whether a user message is a short reply (one sentence or two, nothing pasted, not a
+/// correction): after a question of the assistant, the answer to it.
+pub(super) fn is_short_answer(prose: &str, pasted: &[String]) -> bool {
+    const REQUEST_OPENINGS: [&str; 21] = [
+        "now ",
+        "also ",
+        "next",
+        "then ",
+        "add ",
+        "fix ",
+        "make ",
+        "create ",
+        "write ",
+        "implement ",
+        "change ",
+        "move ",
+        "rename ",
+        "delete ",
+        "remove ",
+        "update ",
+        "can you",
+        "could you",
+        "please ",
+        "let's ",
+        "lets ",
+    ];
+    let prose = prose.trim();
+    let all = sentences(prose);
+    let asks = all.iter().any(|sentence| {
+        let lower = sentence.to_lowercase();
+        let opened = ["yes", "no", "ok", "okay", "sure", "yep", "great", "nice", "thanks"]
+            .iter()
+            .find_map(|word| lower.strip_prefix(word).filter(|rest| rest.starts_with([',', ' '])))
+            .map_or(lower.as_str(), |rest| rest.trim_start_matches([',', ' ']));
+        REQUEST_OPENINGS.iter().any(|opening| opened.starts_with(opening))
+    });
+    pasted.is_empty()
+        && !prose.is_empty()
+        && char_len(prose) <= 120
+        && !prose.contains('\n')
+        && !prose.ends_with('?')
+        && !is_correction(prose)
+        && all.len() <= 2
+        && !asks
+}
+
 /// Whether the message is a slash command (`/mode`, `/model sonnet`), not a request.
 pub(crate) fn is_slash_command(text: &str) -> bool {
     let text = text.trim();

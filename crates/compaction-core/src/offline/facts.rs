@@ -168,6 +168,8 @@ pub(super) struct Digest {
     pub(super) turn_open: bool,
     /// Done items for the moves and deletions.
     pub(super) tree_changes: Vec<String>,
+    /// The question the assistant's latest text ended on, until the user answers it.
+    pub(super) open_question: Option<String>,
 }
 
 pub(super) const MAX_IDENTIFIERS: usize = 24;
@@ -237,11 +239,14 @@ impl Digest {
                         .as_deref()
                         .map(|message| format!(": {}", clip(&one_line(message), 200)))
                         .unwrap_or_default();
+                    // A provider's failure (overloaded, rate limited, network) says nothing
+                    // about the project: it is open only until a later reply succeeds, and
+                    // never an error seen in the work.
                     self.fail(
                         "model-reply".to_owned(),
                         "the model reply".to_owned(),
                         format!("The model reply ended with `{reason}`{detail}"),
-                        assistant.error_message.as_deref().map(|m| code(&clip(&one_line(m), 200))),
+                        None,
                     );
                 } else {
                     self.resolve("model-reply");
@@ -282,6 +287,23 @@ impl Digest {
             return;
         }
         let (prose, pasted) = split_user_text(text);
+        let question = self.open_question.take();
+        if let Some(question) = question.filter(|_| is_short_answer(&prose, &pasted)) {
+            // A short reply to the assistant's question answers it; the request it belongs
+            // to is still the latest one.
+            let decision = format!(
+                "Asked \"{}\"; the user answered: {}",
+                clip(&question, 160),
+                clip(&one_line(&prose), 200)
+            );
+            self.decisions.retain(|known| known != &decision);
+            self.decisions.push(decision);
+            for constraint in constraints_of(&prose) {
+                self.add_constraint(constraint);
+            }
+            self.note_identifiers(&prose);
+            return;
+        }
         let pasted_errors = scan_output(pasted.iter().map(String::as_str)).errors;
         for error in &pasted_errors {
             self.user_errors.retain(|known| known != error);
@@ -300,6 +322,13 @@ impl Digest {
             self.after_correction = true;
         } else if correction {
             let words = verbatim_prefix(&prose, 300);
+            // A correction aimed at one of several steps rejects the steps it talks about.
+            let aimed: Vec<String> = statements
+                .iter()
+                .filter(|statement| shares_a_term(statement, &prose))
+                .cloned()
+                .collect();
+            let statements = if aimed.is_empty() { statements } else { aimed };
             self.decisions.retain(|decision| !statements.contains(decision));
             // What failed on the way to the rejected approach is not what to fix next.
             let turn = self.user_turns;
@@ -337,8 +366,11 @@ impl Digest {
             }
         }
         // A correction's rules are what it asks; elsewhere they are kept as constraints.
+        // A correction redirects the request before it: it is the request only when this
+        // part has no other (its own words are kept with the constraints).
+        let redirects = correction && !self.requests.is_empty();
         if let Some(mut request) =
-            request_of(&prose, !correction).filter(|request| says_something(request))
+            request_of(&prose, !correction).filter(|request| !redirects && says_something(request))
         {
             // "I get this:" introduces what was pasted.
             if request.ends_with(':')
@@ -513,6 +545,10 @@ impl Digest {
         }
         // The first sentence that says something: not a short "Got it." before more.
         let all = sentences(head(text, 4_000));
+        self.open_question = all
+            .last()
+            .filter(|sentence| sentence.trim_end().ends_with('?'))
+            .map(|sentence| sentence.trim().to_owned());
         let last = all.len().saturating_sub(1);
         self.last_assistant_statement = all
             .iter()

@@ -1,6 +1,7 @@
 //! Unit tests of the offline summarizer's stages; `shapes` holds one test per rule that
 //! real sessions needed (other ecosystems' output, corrections, open turns, carried items).
 
+mod held_out;
 mod shapes;
 
 use super::extract::*;

@@ -1,0 +1,113 @@
+//! One test per rule that the held-out sessions (Express/Prisma, Docker/CI, FastAPI after
+//! an abandoned branch) needed: provider failures, corrections aimed at one step, answers
+//! to the assistant's questions, calls that never ran, split turns carried into the next
+//! summary, and pi's branch summaries.
+
+use super::*;
+use pretty_assertions::assert_eq;
+
+fn history(messages: &[AgentMessage], previous: Option<&str>) -> String {
+    summarize_offline(&OfflineInput {
+        kind: OfflineKind::History,
+        messages,
+        previous_summary: previous,
+        instructions: None,
+        max_chars: 20_000,
+    })
+}
+
+fn section_text(summary: &str, heading: &str) -> String {
+    bullets(summary, heading).join("\n")
+}
+
+fn failed_reply(stop_reason: &str, error: &str) -> AgentMessage {
+    AgentMessage::Assistant(AssistantMessage {
+        content: Vec::new(),
+        provider: None,
+        model: None,
+        usage: None,
+        stop_reason: Some(stop_reason.to_owned()),
+        error_message: Some(error.to_owned()),
+        extra: Extra::new(),
+    })
+}
+
+#[test]
+fn a_provider_failure_a_later_reply_follows_is_no_error_of_the_work() {
+    let messages = [
+        user("Fix the pagination test."),
+        assistant(
+            "I'll add `skip: 1`.",
+            &[("1", "edit", json!({"path": "src/lib/pagination.ts"}))],
+        ),
+        result("1", "edit", "Successfully replaced text in src/lib/pagination.ts.", false),
+        failed_reply("error", "529 {\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}"),
+        user("continue"),
+        assistant("The test passes now.", &[]),
+    ];
+    let summary = history(&messages, None);
+    assert!(!summary.to_lowercase().contains("overloaded"), "{summary}");
+    // Still open when nothing succeeded after it.
+    let open = history(&messages[..4], None);
+    assert!(section_text(&open, "### Blocked").contains("Overloaded"), "{open}");
+}
+
+#[test]
+fn a_correction_aimed_at_one_step_rejects_that_step_not_the_whole_turn() {
+    let messages = [
+        user("Add cursor pagination to GET /invoices."),
+        assistant(
+            "I'll put the cursor logic in a helper because payments need it too.",
+            &[("1", "write", json!({"path": "src/lib/pagination.ts"}))],
+        ),
+        result("1", "write", "Successfully wrote 142 bytes to src/lib/pagination.ts", false),
+        assistant(
+            "The query values are untyped. I'll cast them with `req.query.limit as any`.",
+            &[("2", "edit", json!({"path": "src/routes/invoices.ts"}))],
+        ),
+        result("2", "edit", "Successfully replaced text in src/routes/invoices.ts.", false),
+        user("wait, that's not right. no `as any` here. parse the query with zod."),
+        assistant("Now the zod version.", &[]),
+    ];
+    let summary = history(&messages, None);
+    let constraints = section_text(&summary, "## Constraints & Preferences");
+    assert!(
+        constraints.contains("Rejected by the user: The query values are untyped. I'll cast them"),
+        "{summary}"
+    );
+    assert!(!constraints.contains("cursor logic in a helper"), "{summary}");
+    assert!(
+        section_text(&summary, "## Key Decisions").contains("cursor logic in a helper"),
+        "{summary}"
+    );
+    // The correction redirects the request before it; it is not a request of its own.
+    let goal = section_text(&summary, "## Goal");
+    assert_eq!(goal, "Add cursor pagination to GET /invoices.");
+    assert!(shares_a_term("I'll cast with `x as any`.", "no `as any` here"));
+    assert!(!shares_a_term("I'll cast the query values.", "no casts, use zod"));
+}
+
+#[test]
+fn a_short_reply_to_a_question_is_its_answer_not_a_new_request() {
+    let messages = [
+        user("Add an index on Invoice(customerId, id) and make a migration."),
+        assistant("The database isn't running. Is it started through docker compose here?", &[]),
+        user("yes, `docker compose up -d postgres`"),
+        assistant("Started it; the migration is applied.", &[]),
+    ];
+    let summary = history(&messages, None);
+    let goal = section_text(&summary, "## Goal");
+    assert_eq!(goal, "Add an index on Invoice(customerId, id) and make a migration.");
+    assert!(
+        section_text(&summary, "## Key Decisions").contains(
+            "Asked \"Is it started through docker compose here?\"; the user answered: yes, `docker compose up -d postgres`"
+        ),
+        "{summary}"
+    );
+    // A long message after a question is a request of its own.
+    assert!(!is_short_answer(
+        "ok. now also add the same pagination to payments, and then update the docs for both endpoints with an example of the cursor and the limit params in the readme",
+        &[]
+    ));
+    assert!(!is_short_answer("which one?", &[]));
+}
