@@ -29,6 +29,37 @@ impl FileOperations {
     /// Adds the tool calls of an assistant message and the moves and deletions of shell
     /// commands (tool calls and the user's `!` commands).
     pub fn add_message(&mut self, message: &AgentMessage) {
+        self.add_message_except(message, &BTreeSet::new());
+    }
+
+    /// Adds `messages` like [`FileOperations::add_message`], leaving out the calls that never
+    /// got a result among them: a call the user interrupted before it ran changed nothing.
+    /// (Beyond pi, which counts every call.) A cut never separates a call from its result,
+    /// so within one region a call without a result did not run.
+    pub fn add_messages<'a>(
+        &mut self,
+        messages: impl IntoIterator<Item = &'a AgentMessage> + Clone,
+    ) {
+        let mut called = BTreeSet::new();
+        let mut answered = BTreeSet::new();
+        for message in messages.clone() {
+            match message {
+                AgentMessage::Assistant(assistant) => {
+                    called.extend(assistant.tool_calls().map(|call| call.id.clone()));
+                }
+                AgentMessage::ToolResult(result) => {
+                    answered.insert(result.tool_call_id.clone());
+                }
+                _ => {}
+            }
+        }
+        let never_ran: BTreeSet<String> = called.difference(&answered).cloned().collect();
+        for message in messages {
+            self.add_message_except(message, &never_ran);
+        }
+    }
+
+    fn add_message_except(&mut self, message: &AgentMessage, never_ran: &BTreeSet<String>) {
         if let AgentMessage::BashExecution(bash) = message {
             for effect in shell_file_effects(&bash.command) {
                 self.apply(&effect);
@@ -36,7 +67,7 @@ impl FileOperations {
             return;
         }
         let AgentMessage::Assistant(assistant) = message else { return };
-        for call in assistant.tool_calls() {
+        for call in assistant.tool_calls().filter(|call| !never_ran.contains(&call.id)) {
             if call.name == "bash"
                 && let Some(command) = call.arguments.get("command").and_then(Value::as_str)
             {

@@ -274,9 +274,7 @@ pub fn prepare_compaction(
             keep_recent_tokens: options.keep_recent_tokens,
         });
     }
-    for message in messages_to_summarize.iter().chain(&turn_prefix_messages) {
-        file_operations.add_message(message);
-    }
+    file_operations.add_messages(messages_to_summarize.iter().chain(&turn_prefix_messages));
     Ok(CompactionPreparation {
         first_kept_entry_id: entries[path[cut.first_kept]].id.clone(),
         path,

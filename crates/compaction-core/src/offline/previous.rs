@@ -3,8 +3,32 @@
 //! Invariant: every bullet of the previous summary lands in some section or in the
 //! unstructured text; only empty placeholders are dropped.
 
+use super::facts::{CURRENT_APPROACH, RESOLVE_STEP};
 use super::sections::Section;
 use super::text::*;
+
+/// The label before a split turn's part of a compaction summary.
+const SPLIT_TURN_LABEL: &str = "**Earlier in the turn that is still in progress:**";
+
+/// The commands of a "Commands run:" list that passed in the end: `` `cmd` (passed) ``,
+/// `(passed after …)`, `(failed, passes since)`.
+fn passed_in_list(list: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = list;
+    while let Some(start) = rest.find('`') {
+        let after = &rest[start..];
+        let Some(command) = backticked(after).first().map(|c| (*c).to_owned()) else { break };
+        let Some(end) = after.find(&code(&command)).map(|at| at + code(&command).len()) else {
+            break;
+        };
+        let status = after[end..].trim_start();
+        if status.starts_with("(passed") || status.starts_with("(failed, passes since") {
+            out.push(command);
+        }
+        rest = &after[end..];
+    }
+    out
+}
 
 #[derive(Debug, Clone, Default)]
 pub(super) struct PreviousSummary {
@@ -28,8 +52,14 @@ impl PreviousSummary {
         let mut recognised = false;
         let mut file_list: Option<bool> = None; // Some(true) = modified, Some(false) = read.
         let mut loose = Vec::new();
+        // Where the split turn's part begins, per section: it is later than the history.
+        let mut split_at: Option<[usize; 8]> = None;
         for line in text.lines() {
             let trimmed = line.trim();
+            if trimmed == SPLIT_TURN_LABEL {
+                split_at = Some(parsed.items.each_ref().map(Vec::len));
+                continue;
+            }
             match trimmed {
                 "<read-files>" => {
                     file_list = Some(false);
@@ -126,6 +156,9 @@ impl PreviousSummary {
                 None => loose.push(bullet),
             }
         }
+        if let Some(split_at) = split_at {
+            parsed.settle_split_turn(&split_at);
+        }
         if recognised && !loose.is_empty() {
             // Text before the first heading is context too.
             let joined = one_line(&loose.join(" "));
@@ -138,6 +171,72 @@ impl PreviousSummary {
             }
         }
         parsed
+    }
+
+    /// Reads a split turn's part as what came after the history part: a correction it
+    /// opens with rejects the approach the history left current, and a command it shows
+    /// passing is no longer the history's open failure.
+    fn settle_split_turn(&mut self, split_at: &[usize; 8]) {
+        let in_progress = Section::InProgress.index();
+        let constraints = Section::Constraints.index();
+        let approaches: Vec<String> = self.items[in_progress][..split_at[in_progress]]
+            .iter()
+            .filter_map(|item| item.strip_prefix(CURRENT_APPROACH).map(str::to_owned))
+            .collect();
+        let correction = self.items[constraints][split_at[constraints]..]
+            .iter()
+            .position(|item| {
+                item.starts_with("User correction: ") && !item.contains(" (rejected: ")
+            })
+            .map(|offset| split_at[constraints] + offset);
+        if let Some(index) = correction
+            && !approaches.is_empty()
+        {
+            let item = &mut self.items[constraints][index];
+            *item = format!("{item} (rejected: {})", approaches.join(" "));
+            let (history, turn) = self.items[in_progress].split_at(split_at[in_progress]);
+            let mut kept: Vec<String> = history
+                .iter()
+                .filter(|item| {
+                    !item.starts_with(CURRENT_APPROACH)
+                        && !item.starts_with("Last assistant step (interrupted by the user): ")
+                })
+                .cloned()
+                .collect();
+            kept.extend(turn.iter().cloned());
+            self.items[in_progress] = kept;
+        }
+        let mut passed: Vec<String> = Vec::new();
+        for section in [Section::Done, Section::Critical] {
+            for item in &self.items[section.index()][split_at[section.index()]..] {
+                if let Some(list) = item.strip_prefix("Commands run: ") {
+                    passed.extend(passed_in_list(list));
+                } else if item.contains("` passes now") {
+                    passed.extend(backticked(item).first().map(|command| (*command).to_owned()));
+                }
+            }
+        }
+        if passed.is_empty() {
+            return;
+        }
+        let still_failing = |item: &String| {
+            backticked(item).first().is_some_and(|command| passed.iter().any(|p| p == command))
+                && (item.contains("` failed")
+                    || item.starts_with(RESOLVE_STEP)
+                    || item.starts_with("Fixing the failure of ")
+                    || item.starts_with("Last error (unresolved"))
+        };
+        for section in
+            [Section::Blocked, Section::InProgress, Section::NextSteps, Section::Critical]
+        {
+            let index = section.index();
+            let (history, turn) =
+                self.items[index].split_at(split_at[index].min(self.items[index].len()));
+            let mut kept: Vec<String> =
+                history.iter().filter(|item| !still_failing(item)).cloned().collect();
+            kept.extend(turn.iter().cloned());
+            self.items[index] = kept;
+        }
     }
 
     pub(super) fn section(&self, section: Section) -> &[String] {

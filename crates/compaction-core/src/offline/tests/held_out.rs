@@ -111,3 +111,59 @@ fn a_short_reply_to_a_question_is_its_answer_not_a_new_request() {
     ));
     assert!(!is_short_answer("which one?", &[]));
 }
+
+#[test]
+fn an_edit_the_user_interrupted_before_it_ran_changed_no_file() {
+    let aborted = AgentMessage::Assistant(AssistantMessage {
+        content: Vec::new(),
+        provider: None,
+        model: None,
+        usage: None,
+        stop_reason: Some("aborted".to_owned()),
+        error_message: Some("Request was aborted".to_owned()),
+        extra: Extra::new(),
+    });
+    let messages = [
+        user("The healthcheck flaps."),
+        assistant("I'll install curl.", &[("1", "edit", json!({"path": "Dockerfile"}))]),
+        aborted,
+        user("no, keep the image small"),
+        assistant("", &[("2", "edit", json!({"path": "docker-compose.yml"}))]),
+        result("2", "edit", "Successfully replaced text in docker-compose.yml.", false),
+    ];
+    let mut files = crate::files::FileOperations::default();
+    files.add_messages(messages.iter());
+    assert_eq!(files.modified(), vec!["docker-compose.yml"]);
+    // One message at a time (pi's rule), every call counts.
+    let mut every = crate::files::FileOperations::default();
+    for message in &messages {
+        every.add_message(message);
+    }
+    assert_eq!(every.modified(), vec!["Dockerfile", "docker-compose.yml"]);
+}
+
+#[test]
+fn a_split_turns_part_settles_what_the_history_part_left_open() {
+    let previous = "## Goal\n- The healthcheck flaps.\n\n## Progress\n### In Progress\n\
+        - Current approach: I'll install curl with `apt-get install curl`.\n### Blocked\n\
+        - `pnpm tsc --noEmit` failed (exit 2): `src/a.ts:7:26 - error TS2365: Operator '??' cannot be applied`\n\n\
+        ## Next Steps\n- Resolve the failure of `pnpm tsc --noEmit` (see Blocked)\n\n\
+        ## Critical Context\n- Last error (unresolved, `pnpm tsc --noEmit`): `src/a.ts:7:26 - error TS2365`\n\n\
+        ---\n\n**Earlier in the turn that is still in progress:**\n\n## Goal\n\
+        - Request of this turn: no, keep the image small, use python for the check\n\n\
+        ## Constraints & Preferences\n- User correction: no, keep the image small, use python for the check\n\n\
+        ## Critical Context\n- Commands run: `pnpm tsc --noEmit` (passed), `npx jest` (failed)\n";
+    let parsed = PreviousSummary::parse(previous);
+    assert_eq!(
+        parsed.section(Section::Constraints),
+        [
+            "User correction: no, keep the image small, use python for the check (rejected: I'll install curl with `apt-get install curl`.)"
+        ]
+    );
+    assert!(parsed.section(Section::InProgress).is_empty(), "{parsed:?}");
+    assert!(parsed.section(Section::Blocked).is_empty(), "{parsed:?}");
+    assert!(parsed.section(Section::NextSteps).is_empty(), "{parsed:?}");
+    let summary = history(&[user("go on"), assistant("Done.", &[])], Some(previous));
+    assert!(!section_text(&summary, "## Key Decisions").contains("apt-get"), "{summary}");
+    assert!(!summary.contains("TS2365"), "{summary}");
+}
