@@ -342,6 +342,13 @@ impl Digest {
                 sections.push(Section::Decisions, decision, carried(PRIORITY_DECISION));
             }
         }
+        for branch in &self.branch_summaries {
+            sections.push(
+                Section::Decisions,
+                format!("On a branch the user left: {branch}"),
+                PRIORITY_DECISION + 1,
+            );
+        }
         let skip = self.decisions.len().saturating_sub(limits.decisions);
         for decision in self.decisions.iter().skip(skip) {
             if rejected_text(decision) {

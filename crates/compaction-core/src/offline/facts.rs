@@ -170,6 +170,8 @@ pub(super) struct Digest {
     pub(super) tree_changes: Vec<String>,
     /// The question the assistant's latest text ended on, until the user answers it.
     pub(super) open_question: Option<String>,
+    /// Summaries of branches the user came back from, one line each.
+    pub(super) branch_summaries: Vec<String>,
 }
 
 pub(super) const MAX_IDENTIFIERS: usize = 24;
@@ -273,9 +275,13 @@ impl Digest {
                 self.earlier_summaries.push(clip(&one_line(&text), 400));
             }
             AgentMessage::BranchSummary(summary) => {
+                // Work on a branch the user came back from: what was tried there and why it
+                // was left, not a goal of this one. Its pinned section is left out too.
                 let text = crate::pins::without_pinned_section(&summary.summary);
-                self.earlier_summaries
-                    .push(format!("Other branch: {}", clip(&one_line(&text), 400)));
+                let flattened = PreviousSummary::parse(&text).flattened(500);
+                if !flattened.is_empty() {
+                    self.branch_summaries.push(flattened);
+                }
             }
             AgentMessage::Other(_) => {}
         }

@@ -239,6 +239,26 @@ impl PreviousSummary {
         }
     }
 
+    /// The summary on one line, each section that has items as `Heading: item; item`:
+    /// an earlier summary met among the messages (a branch the user came back from), told
+    /// without its Markdown.
+    pub(super) fn flattened(&self, max_chars: usize) -> String {
+        if let Some(text) = &self.unstructured {
+            return clip(text, max_chars);
+        }
+        let mut parts: Vec<String> = Vec::new();
+        for section in super::sections::SECTIONS {
+            let items = self.section(section);
+            if items.is_empty() {
+                continue;
+            }
+            let name = section.heading().trim().trim_start_matches('#').trim();
+            let text = one_line(&items.join("; ")).replace("**", "");
+            parts.push(format!("{name}: {}", text.trim_end_matches('.')));
+        }
+        clip(&parts.join(". "), max_chars)
+    }
+
     pub(super) fn section(&self, section: Section) -> &[String] {
         &self.items[section.index()]
     }

@@ -167,3 +167,27 @@ fn a_split_turns_part_settles_what_the_history_part_left_open() {
     assert!(!section_text(&summary, "## Key Decisions").contains("apt-get"), "{summary}");
     assert!(!summary.contains("TS2365"), "{summary}");
 }
+
+#[test]
+fn a_branch_the_user_came_back_from_is_told_without_markdown_not_as_the_goal() {
+    let branch = AgentMessage::BranchSummary(crate::message::SummaryMessage {
+        summary: "## Goal\nSoft-delete notes.\n\n## Progress\n### Done\n- [x] Tried an `is_archived` flag with a global filter\n\n\
+                  ## Key Decisions\n- **Global filter abandoned**: breaks the export job\n"
+            .to_owned(),
+        extra: Extra::new(),
+    });
+    let messages = [
+        user("Archive notes instead of deleting them."),
+        branch,
+        assistant("Back here: I'll use an `archived_at` column instead of a flag.", &[]),
+    ];
+    let summary = history(&messages, None);
+    assert_eq!(section_text(&summary, "## Goal"), "Archive notes instead of deleting them.");
+    assert!(
+        section_text(&summary, "## Key Decisions").contains(
+            "On a branch the user left: Goal: Soft-delete notes. Done: Tried an `is_archived` flag with a global filter. Key Decisions: Global filter abandoned: breaks the export job"
+        ),
+        "{summary}"
+    );
+    assert!(!summary.contains("## Goal Soft"), "{summary}");
+}
