@@ -194,8 +194,8 @@ impl Digest {
         }
         let fresh_subjects: Vec<&str> =
             fresh_done.iter().filter_map(|(text, _)| backticked(text).first().copied()).collect();
-        for done in carried_items(Section::Done) {
-            let done = &self.renamed(done);
+        for done in merged_edits(carried_items(Section::Done)) {
+            let done = &self.renamed(&done);
             let subject = backticked(done).first().copied();
             // A fix of an earlier failure stays: a newer item about the command is another
             // run, not the same news.
@@ -502,7 +502,11 @@ impl Digest {
                 .collect();
             let skip = earlier.len().saturating_sub(limits.errors);
             for error in earlier.into_iter().skip(skip) {
-                sections.push(Section::Critical, format!("Error seen: {error}"), PRIORITY_ERRORS);
+                let label = match self.error_resolved(error) {
+                    true => "Error seen (since resolved)",
+                    false => "Error seen",
+                };
+                sections.push(Section::Critical, format!("{label}: {error}"), PRIORITY_ERRORS);
             }
             let failure = self
                 .failures
@@ -607,6 +611,46 @@ impl Digest {
 
 /// The proposal a Constraints bullet records as rejected ("Rejected by the user: P (user:
 /// …)", "User correction: … (rejected: P)"), with its sentences as statements.
+/// `items` with the edits of one file told once: a history part and a split turn's part
+/// (or two earlier summaries) may each list `Edited \`f\``; the counts add up.
+fn merged_edits(items: &[String]) -> Vec<String> {
+    fn edit(item: &str) -> Option<(&str, &str, usize)> {
+        let (verb, rest) = ["Wrote/edited ", "Edited ", "Wrote "]
+            .iter()
+            .find_map(|verb| item.strip_prefix(verb).map(|rest| (verb.trim_end(), rest)))?;
+        let path = *backticked(rest).first()?;
+        let tail = rest.strip_prefix(&code(path))?;
+        let times = match tail.strip_prefix(" (").and_then(|t| t.strip_suffix(" times)")) {
+            Some(count) => count.parse().ok()?,
+            None if tail.is_empty() => 1,
+            None => return None,
+        };
+        Some((verb, path, times))
+    }
+    let mut out: Vec<String> = Vec::new();
+    let mut seen: Vec<(String, usize, bool)> = Vec::new(); // path, index in out, written
+    for item in items {
+        let Some((verb, path, times)) = edit(item) else {
+            out.push(item.clone());
+            continue;
+        };
+        let written = verb != "Edited";
+        match seen.iter_mut().find(|(known, _, _)| known == path) {
+            Some((_, index, was_written)) => {
+                let before = edit(&out[*index]).map_or(1, |(_, _, times)| times);
+                *was_written |= written;
+                let verb = if *was_written { "Wrote/edited" } else { "Edited" };
+                out[*index] = format!("{verb} {} ({} times)", code(path), before + times);
+            }
+            None => {
+                seen.push((path.to_owned(), out.len(), written));
+                out.push(item.clone());
+            }
+        }
+    }
+    out
+}
+
 fn rejected_in(item: &str) -> Option<Rejected> {
     let proposal = match item.strip_prefix("Rejected by the user: ") {
         Some(rest) => rest.rsplit_once(" (user: ").map(|(proposal, _)| proposal)?,

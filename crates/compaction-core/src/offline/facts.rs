@@ -170,6 +170,8 @@ pub(super) struct Digest {
     pub(super) tree_changes: Vec<String>,
     /// The question the assistant's latest text ended on, until the user answers it.
     pub(super) open_question: Option<String>,
+    /// Each error of `errors` with the key of the failure it came from.
+    pub(super) error_keys: Vec<(String, String)>,
     /// Summaries of branches the user came back from, one line each.
     pub(super) branch_summaries: Vec<String>,
 }

@@ -237,6 +237,8 @@ impl Digest {
         if let Some(error) = &error {
             self.errors.retain(|known| known != error);
             self.errors.push(error.clone());
+            self.error_keys.retain(|(known, _)| known != error);
+            self.error_keys.push((error.clone(), key.clone()));
         }
         self.failures.push(Failure {
             key,
@@ -260,6 +262,16 @@ impl Digest {
             resolved = Some(failure.error.clone().unwrap_or_else(|| failure.text.clone()));
         }
         resolved
+    }
+
+    /// Whether the failure `error` came from was followed by a success of the same command
+    /// or operation, with no failure of it open since.
+    pub(super) fn error_resolved(&self, error: &str) -> bool {
+        let Some((_, key)) = self.error_keys.iter().find(|(known, _)| known == error) else {
+            return false;
+        };
+        let of_key = || self.failures.iter().filter(|failure| &failure.key == key);
+        of_key().any(|failure| failure.resolved) && !of_key().any(|failure| !failure.resolved)
     }
 
     /// Commands that passed in these messages (for resolving a previous summary's items),

@@ -20,6 +20,10 @@ fn section_text(summary: &str, heading: &str) -> String {
     bullets(summary, heading).join("\n")
 }
 
+fn bash(id: &str, command: &str) -> AgentMessage {
+    assistant("", &[(id, "bash", json!({ "command": command }))])
+}
+
 fn failed_reply(stop_reason: &str, error: &str) -> AgentMessage {
     AgentMessage::Assistant(AssistantMessage {
         content: Vec::new(),
@@ -190,4 +194,52 @@ fn a_branch_the_user_came_back_from_is_told_without_markdown_not_as_the_goal() {
         "{summary}"
     );
     assert!(!summary.contains("## Goal Soft"), "{summary}");
+}
+
+#[test]
+fn edits_of_one_file_carried_twice_are_told_once_with_their_counts_added() {
+    let previous = "## Goal\n- Paginate invoices.\n\n## Progress\n### Done\n- Edited `src/routes/invoices.ts`\n\
+        - Wrote `src/lib/pagination.ts`\n\n---\n\n**Earlier in the turn that is still in progress:**\n\n\
+        ## Progress\n### Done\n- Edited `src/routes/invoices.ts` (2 times)\n- Edited `src/lib/pagination.ts`\n";
+    let summary = history(&[user("go on"), assistant("Done.", &[])], Some(previous));
+    assert_eq!(
+        bullets(&summary, "### Done"),
+        vec![
+            "Edited `src/routes/invoices.ts` (3 times)",
+            "Wrote/edited `src/lib/pagination.ts` (2 times)"
+        ]
+    );
+}
+
+#[test]
+fn an_earlier_error_of_a_command_that_passes_since_is_labelled_resolved() {
+    let messages = [
+        user("Archive notes instead of deleting them."),
+        bash("1", "uv run pytest -q"),
+        result(
+            "1",
+            "bash",
+            "E   ModuleNotFoundError: No module named 'notes_service'\n\nCommand exited with code 4",
+            true,
+        ),
+        bash("2", "uv run pytest -q"),
+        result(
+            "2",
+            "bash",
+            "FAILED tests/test_notes.py::test_archive - AssertionError: assert 1 == 0\n1 failed, 4 passed in 0.38s\n\nCommand exited with code 1",
+            true,
+        ),
+        bash("3", "uv run pytest -q"),
+        result("3", "bash", ".....\n5 passed in 0.31s\n", false),
+        assistant("All 5 tests pass.", &[]),
+    ];
+    let summary = history(&messages, None);
+    let critical = section_text(&summary, "## Critical Context");
+    assert!(
+        critical.contains(
+            "Error seen (since resolved): `ModuleNotFoundError: No module named 'notes_service'`"
+        ),
+        "{summary}"
+    );
+    assert!(!summary.contains("### Blocked"), "{summary}");
 }
