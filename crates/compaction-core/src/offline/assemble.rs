@@ -7,6 +7,7 @@
 //! pushed verbatim.
 
 use super::OfflineKind;
+use super::extract::is_correction;
 use super::facts::*;
 use super::outcomes::command_family;
 use super::sections::*;
@@ -105,6 +106,11 @@ impl Digest {
                 break;
             }
             earlier.push((clip(request, 200), PRIORITY_FOLLOW_UP));
+        }
+        // A correction redirected the request before it: the user's words are with the
+        // constraints, the request it corrected stays the goal.
+        if have_main_goal {
+            earlier.retain(|(text, _)| !is_correction(text));
         }
         let skip = earlier.len().saturating_sub(limits.requests);
         for (text, priority) in earlier.into_iter().skip(skip) {

@@ -138,8 +138,14 @@ fn diagnostic_line(line: &str) -> bool {
 /// assertion or test), 2 for a generic one (`npm ERR!`, `fatal:`).
 fn error_rank(line: &str) -> u8 {
     let lower = line.to_lowercase();
+    // Jest's `FAIL tests/a.test.ts` names only the file; its `● suite › test` the test.
+    let file_only = lower
+        .strip_prefix("fail ")
+        .is_some_and(|rest| !rest.trim().is_empty() && !rest.trim().contains(char::is_whitespace));
     if lower.starts_with("caused by:") {
         0
+    } else if file_only {
+        2
     } else if lower.starts_with("error[")
         || lower.contains("error ts")
         || exception_line(line)

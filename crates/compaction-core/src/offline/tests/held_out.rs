@@ -243,3 +243,36 @@ fn an_earlier_error_of_a_command_that_passes_since_is_labelled_resolved() {
     );
     assert!(!summary.contains("### Blocked"), "{summary}");
 }
+
+#[test]
+fn jests_failing_test_comes_before_the_file_it_is_in() {
+    let jest = scan_output(
+        " FAIL  tests/invoices.test.ts\n  GET /invoices\n    ✕ returns the next page (12 ms)\n\n\
+         \x20 ● GET /invoices › returns the next page\n\n    expect(received).toEqual(expected)\n"
+            .lines(),
+    );
+    assert_eq!(jest.errors[0], "`● GET /invoices › returns the next page`");
+    // Vitest's FAIL line names the test itself.
+    let vitest = scan_output(" FAIL  src/cart.test.ts > setQuantity > clamps at zero\nAssertionError: expected -1 to be +0".lines());
+    assert!(vitest.errors[0].contains("clamps at zero"), "{vitest:?}");
+}
+
+#[test]
+fn a_carried_correction_is_no_earlier_request_beside_the_goal_it_corrected() {
+    let previous = "## Goal\n- Paginate GET /invoices.\n- Earlier request: wait, that's not right. parse the query with zod.\n\
+        - Latest request: add an index too\n\n## Constraints & Preferences\n\
+        - User correction: wait, that's not right. parse the query with zod.\n";
+    let summary =
+        history(&[user("now the same for payments"), assistant("On it.", &[])], Some(previous));
+    assert_eq!(
+        bullets(&summary, "## Goal"),
+        vec![
+            "Paginate GET /invoices.",
+            "Earlier request: add an index too",
+            "Latest request: now the same for payments"
+        ]
+    );
+    assert!(
+        section_text(&summary, "## Constraints & Preferences").contains("parse the query with zod")
+    );
+}
