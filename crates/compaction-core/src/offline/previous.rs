@@ -189,23 +189,26 @@ impl PreviousSummary {
                 item.starts_with("User correction: ") && !item.contains(" (rejected: ")
             })
             .map(|offset| split_at[constraints] + offset);
-        if let Some(index) = correction
-            && !approaches.is_empty()
-        {
-            let item = &mut self.items[constraints][index];
-            *item = format!("{item} (rejected: {})", approaches.join(" "));
-            let (history, turn) = self.items[in_progress].split_at(split_at[in_progress]);
-            let mut kept: Vec<String> = history
-                .iter()
-                .filter(|item| {
-                    !item.starts_with(CURRENT_APPROACH)
-                        && !item.starts_with("Last assistant step (interrupted by the user): ")
-                })
-                .cloned()
-                .collect();
-            kept.extend(turn.iter().cloned());
-            self.items[in_progress] = kept;
+        match correction {
+            Some(index) if !approaches.is_empty() => {
+                let item = &mut self.items[constraints][index];
+                *item = format!("{item} (rejected: {})", approaches.join(" "));
+            }
+            // The user let the approach stand and asked the next thing.
+            _ => self.items[Section::Decisions.index()].extend(approaches),
         }
+        // The history's last step and open approach belong to a turn that ended when the
+        // split turn began.
+        let (history, turn) = self.items[in_progress].split_at(split_at[in_progress]);
+        let mut kept: Vec<String> = history
+            .iter()
+            .filter(|item| {
+                !item.starts_with(CURRENT_APPROACH) && !item.starts_with("Last assistant step")
+            })
+            .cloned()
+            .collect();
+        kept.extend(turn.iter().cloned());
+        self.items[in_progress] = kept;
         let mut passed: Vec<String> = Vec::new();
         for section in [Section::Done, Section::Critical] {
             for item in &self.items[section.index()][split_at[section.index()]..] {

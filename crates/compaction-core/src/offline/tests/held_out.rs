@@ -276,3 +276,30 @@ fn a_carried_correction_is_no_earlier_request_beside_the_goal_it_corrected() {
         section_text(&summary, "## Constraints & Preferences").contains("parse the query with zod")
     );
 }
+
+#[test]
+fn the_history_parts_last_step_is_not_rejected_by_a_correction_of_the_split_turn() {
+    let previous = "## Goal\n- Fix the build.\n\n## Progress\n### In Progress\n\
+        - Last assistant step: The image builds again with psycopg2-binary 2.9.9.\n\
+        - Current approach: I'll pin 2.9.9 because 2.9.3 has no 3.12 wheels.\n\n\
+        ---\n\n**Earlier in the turn that is still in progress:**\n\n## Goal\n\
+        - Request of this turn: the healthcheck flaps too\n";
+    let parsed = PreviousSummary::parse(previous);
+    assert!(parsed.section(Section::InProgress).is_empty(), "{parsed:?}");
+    assert_eq!(
+        parsed.section(Section::Decisions),
+        ["I'll pin 2.9.9 because 2.9.3 has no 3.12 wheels."]
+    );
+    let messages = [
+        assistant("I'll install curl in the image.", &[]),
+        user("no, keep the image small, use python for the check"),
+        assistant("Right, a python check.", &[]),
+    ];
+    let summary = history(&messages, Some(previous));
+    let constraints = section_text(&summary, "## Constraints & Preferences");
+    assert!(
+        constraints.contains("Rejected by the user: I'll install curl in the image."),
+        "{summary}"
+    );
+    assert!(!constraints.contains("psycopg2"), "{summary}");
+}
