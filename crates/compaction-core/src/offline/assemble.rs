@@ -287,7 +287,11 @@ impl Digest {
         if self.last_was_failure
             && let Some(last) = open.last()
         {
-            in_progress.push(format!("Fixing the failure of {} (see Blocked)", last.subject));
+            // In a split turn's part the failure itself is the item: the kept messages go on
+            // with the turn, and whether it is still open, they tell.
+            if kind != OfflineKind::TurnPrefix {
+                in_progress.push(format!("Fixing the failure of {} (see Blocked)", last.subject));
+            }
         }
         if let Some(statement) = &self.last_assistant_statement {
             let label = match self.interrupted {
@@ -322,7 +326,16 @@ impl Digest {
             }
             let priority =
                 if index + 1 == open_count { PRIORITY_LAST_ERROR } else { PRIORITY_BLOCKED };
-            sections.push(Section::Blocked, failure.text.clone(), priority);
+            match kind {
+                OfflineKind::TurnPrefix => sections.push(
+                    Section::InProgress,
+                    format!("Failing where the kept messages begin: {}", failure.text),
+                    priority,
+                ),
+                OfflineKind::History | OfflineKind::Branch => {
+                    sections.push(Section::Blocked, failure.text.clone(), priority)
+                }
+            }
         }
 
         // Key decisions (never a proposal the user rejected).
@@ -375,7 +388,7 @@ impl Digest {
 
         // Next steps.
         let mut next = Vec::new();
-        if let Some(last) = open.last() {
+        if let Some(last) = open.last().filter(|_| kind != OfflineKind::TurnPrefix) {
             next.push(format!("{RESOLVE_STEP}{} (see Blocked)", last.subject));
         }
         for step in self.plan.iter().take(limits.next_steps) {
@@ -522,7 +535,15 @@ impl Digest {
             match failure {
                 Some(failure) if failure.is_open() => sections.push(
                     Section::Critical,
-                    format!("Last error (unresolved, {}): {last}", failure.subject),
+                    match kind {
+                        OfflineKind::TurnPrefix => format!(
+                            "Last error (of {}, open where the kept messages begin): {last}",
+                            failure.subject
+                        ),
+                        OfflineKind::History | OfflineKind::Branch => {
+                            format!("Last error (unresolved, {}): {last}", failure.subject)
+                        }
+                    },
                     PRIORITY_LAST_ERROR,
                 ),
                 Some(failure) if failure.set_aside && !failure.resolved => sections.push(

@@ -303,3 +303,33 @@ fn the_history_parts_last_step_is_not_rejected_by_a_correction_of_the_split_turn
     );
     assert!(!constraints.contains("psycopg2"), "{summary}");
 }
+
+#[test]
+fn a_failure_in_a_split_turns_part_is_open_where_the_kept_messages_begin_not_blocked() {
+    let messages = [
+        user("Push the image only on version tags."),
+        bash("1", "actionlint .github/workflows/ci.yml"),
+        result(
+            "1",
+            "bash",
+            ".github/workflows/ci.yml:12:9: shellcheck reported issue in this script: SC2086:info:1:18: Double quote\n\nCommand exited with code 1",
+            true,
+        ),
+    ];
+    let prefix = summarize_offline(&OfflineInput {
+        kind: OfflineKind::TurnPrefix,
+        messages: &messages,
+        previous_summary: None,
+        instructions: None,
+        max_chars: 20_000,
+    });
+    assert!(!prefix.contains("### Blocked") && !prefix.contains("## Next Steps"), "{prefix}");
+    assert!(
+        section_text(&prefix, "### In Progress").starts_with(
+            "Failing where the kept messages begin: `actionlint .github/workflows/ci.yml` failed (exit 1)"
+        ),
+        "{prefix}"
+    );
+    // The history of the same messages reports it blocked.
+    assert!(history(&messages, None).contains("### Blocked"));
+}
