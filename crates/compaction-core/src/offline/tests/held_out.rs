@@ -13,6 +13,7 @@ fn history(messages: &[AgentMessage], previous: Option<&str>) -> String {
         previous_summary: previous,
         instructions: None,
         max_chars: 20_000,
+        pins: &[],
     })
 }
 
@@ -322,6 +323,7 @@ fn a_failure_in_a_split_turns_part_is_open_where_the_kept_messages_begin_not_blo
         previous_summary: None,
         instructions: None,
         max_chars: 20_000,
+        pins: &[],
     });
     assert!(!prefix.contains("### Blocked") && !prefix.contains("## Next Steps"), "{prefix}");
     assert!(
