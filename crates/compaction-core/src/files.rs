@@ -50,7 +50,12 @@ impl FileOperations {
                 AgentMessage::ToolResult(result) => {
                     answered.insert(result.tool_call_id.clone());
                 }
-                _ => {}
+                AgentMessage::User(_)
+                | AgentMessage::BashExecution(_)
+                | AgentMessage::Custom(_)
+                | AgentMessage::BranchSummary(_)
+                | AgentMessage::CompactionSummary(_)
+                | AgentMessage::Other(_) => {}
             }
         }
         let never_ran: BTreeSet<String> = called.difference(&answered).cloned().collect();
