@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use super::error::StoreError;
 use super::lock::SessionLock;
-use super::rewrite::{RewriteOptions, create_locked_temp};
+use super::rewrite::create_locked_temp;
 use super::{OpenOptions, OpenReport, Opening, SessionStore, io, names};
 
 /// A copy waiting in its temporary file for [`SessionStore::publish`].
@@ -80,11 +80,7 @@ impl SessionStore {
             pending.discard();
             return Err(error);
         }
-        let rewrite = RewriteOptions {
-            max_line_bytes: options.max_line_bytes,
-            faults: options.faults.clone(),
-            stop_after: None,
-        };
+        let rewrite = options.rewrite_options();
         let opening = Opening {
             lock: SessionLock::adopt(file, &temp),
             rewrite: &rewrite,
@@ -133,7 +129,7 @@ impl SessionStore {
             let _ = std::fs::remove_file(&copy.temp);
         }
         let dir = names::parent_dir(&copy.output);
-        io::sync_dir_with(&dir, self.options.faults.as_ref())
+        io::sync_dir_with(&dir, self.options.fault_plan())
             .map_err(StoreError::io("cannot sync directory", &dir))?;
         Ok(copy.output)
     }

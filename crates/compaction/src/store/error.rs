@@ -149,7 +149,9 @@ pub enum StoreError {
         /// The input file.
         input: PathBuf,
     },
-    /// A rewrite was stopped at a chosen step (a testing aid simulating a crash).
+    /// A rewrite was stopped at a chosen step (a test aid of the `fault-injection` feature
+    /// simulating a crash).
+    #[cfg(feature = "fault-injection")]
     #[error("rewrite of {path} stopped after step {step:?}")]
     Interrupted {
         /// The session file (or other file) concerned.
@@ -240,8 +242,9 @@ impl StoreError {
             | StoreError::InvalidEntry { .. }
             | StoreError::ReadOnly { .. }
             | StoreError::Poisoned { .. }
-            | StoreError::AlreadyExists { .. }
-            | StoreError::Interrupted { .. } => false,
+            | StoreError::AlreadyExists { .. } => false,
+            #[cfg(feature = "fault-injection")]
+            StoreError::Interrupted { .. } => false,
         }
     }
 }

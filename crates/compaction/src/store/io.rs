@@ -1,16 +1,22 @@
 //! The write path's file operations behind a small trait, with a fault injector.
 //!
 //! Invariant: every byte the store writes and every sync it relies on goes through
-//! [`SyncWrite`], so a [`FaultPlan`] can fail any one of them (ENOSPC, EIO, a short write)
-//! and the tests can prove each failure leaves only committed entries on disk.
+//! [`SyncWrite`], so a fault plan can fail any one of them (ENOSPC, EIO, a short write) and
+//! the tests can prove each failure leaves only committed entries on disk. The fault plan
+//! (`FaultPlan`, `FaultOp`, `FaultKind`, `FaultyWriter`) exists only with the crate's
+//! `fault-injection` feature, a test aid that normal builds leave off.
 
 use std::fs::File;
 use std::io::{self, Write};
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
-use std::sync::{Arc, Mutex};
 
 use super::error::StoreError;
+
+#[cfg(feature = "fault-injection")]
+mod faults;
+#[cfg(feature = "fault-injection")]
+pub use faults::{FaultKind, FaultOp, FaultPlan, FaultyWriter};
 
 /// The file operations the store's write path needs.
 pub trait SyncWrite: Send {
@@ -77,139 +83,19 @@ pub fn sync_dir(dir: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()
 }
 
-/// Which operation a fault hits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FaultOp {
-    /// A data write (`write_all`).
-    Write,
-    /// A file or directory sync.
-    Sync,
-}
-
-/// How the failing operation fails.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FaultKind {
-    /// `ENOSPC`: no space left on the device.
-    NoSpace,
-    /// `EIO`: an input/output error.
-    Io,
-    /// Half the bytes are written, then `ENOSPC` (only meaningful for writes).
-    ShortWrite,
-}
-
-#[derive(Debug, Default)]
-struct FaultState {
-    writes: u64,
-    syncs: u64,
-    fired: bool,
-}
-
-/// Fails the `nth` (1-based) operation of one kind across every file the store writes
-/// through it, once. Clones share the counters.
+/// Without the `fault-injection` feature there is no fault plan: this type has no values, so
+/// the store's writes and syncs always go straight to the file.
+#[cfg(not(feature = "fault-injection"))]
 #[derive(Debug, Clone)]
-pub struct FaultPlan {
-    op: FaultOp,
-    nth: u64,
-    kind: FaultKind,
-    state: Arc<Mutex<FaultState>>,
-}
-
-impl FaultPlan {
-    /// Fail the `nth` operation `op` with `kind`.
-    pub fn new(op: FaultOp, nth: u64, kind: FaultKind) -> Self {
-        FaultPlan { op, nth, kind, state: Arc::default() }
-    }
-
-    /// Whether the fault has happened.
-    pub fn fired(&self) -> bool {
-        self.state.lock().map(|state| state.fired).unwrap_or(true)
-    }
-
-    /// How many writes and syncs went through the plan so far.
-    pub fn counts(&self) -> (u64, u64) {
-        self.state.lock().map(|state| (state.writes, state.syncs)).unwrap_or((0, 0))
-    }
-
-    /// Counts one operation and says whether it must fail.
-    fn hit(&self, op: FaultOp) -> bool {
-        let Ok(mut state) = self.state.lock() else {
-            return true;
-        };
-        let count = match op {
-            FaultOp::Write => {
-                state.writes += 1;
-                state.writes
-            }
-            FaultOp::Sync => {
-                state.syncs += 1;
-                state.syncs
-            }
-        };
-        if op == self.op && count == self.nth && !state.fired {
-            state.fired = true;
-            true
-        } else {
-            false
-        }
-    }
-
-    fn error(&self) -> io::Error {
-        match self.kind {
-            FaultKind::NoSpace | FaultKind::ShortWrite => {
-                io::Error::from_raw_os_error(libc::ENOSPC)
-            }
-            FaultKind::Io => io::Error::from_raw_os_error(libc::EIO),
-        }
-    }
-
-    /// Wraps a file so its operations go through this plan.
-    pub fn wrap<W: SyncWrite>(&self, inner: W) -> FaultyWriter<W> {
-        FaultyWriter { inner, plan: self.clone() }
-    }
-
-    /// A directory sync through this plan.
-    pub fn sync_dir(&self, dir: &Path) -> io::Result<()> {
-        if self.hit(FaultOp::Sync) {
-            return Err(self.error());
-        }
-        sync_dir(dir)
-    }
-}
-
-/// A writer whose operations can fail on purpose (see [`FaultPlan`]).
-#[derive(Debug)]
-pub struct FaultyWriter<W> {
-    inner: W,
-    plan: FaultPlan,
-}
-
-impl<W: SyncWrite> SyncWrite for FaultyWriter<W> {
-    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
-        if self.plan.hit(FaultOp::Write) {
-            if self.plan.kind == FaultKind::ShortWrite {
-                self.inner.write_all(&bytes[..bytes.len() / 2])?;
-            }
-            return Err(self.plan.error());
-        }
-        self.inner.write_all(bytes)
-    }
-
-    fn sync_data(&mut self) -> io::Result<()> {
-        if self.plan.hit(FaultOp::Sync) {
-            return Err(self.plan.error());
-        }
-        self.inner.sync_data()
-    }
-
-    fn set_len(&mut self, length: u64) -> io::Result<()> {
-        self.inner.set_len(length)
-    }
-}
+pub(crate) enum FaultPlan {}
 
 /// Opens the writer for a file: the file itself, or the file behind a fault plan.
 pub(crate) fn writer(file: File, faults: Option<&FaultPlan>) -> Box<dyn SyncWrite> {
     match faults {
+        #[cfg(feature = "fault-injection")]
         Some(plan) => Box::new(plan.wrap(file)),
+        #[cfg(not(feature = "fault-injection"))]
+        Some(plan) => match *plan {},
         None => Box::new(file),
     }
 }
@@ -217,7 +103,10 @@ pub(crate) fn writer(file: File, faults: Option<&FaultPlan>) -> Box<dyn SyncWrit
 /// Syncs a directory, through the fault plan when there is one.
 pub(crate) fn sync_dir_with(dir: &Path, faults: Option<&FaultPlan>) -> io::Result<()> {
     match faults {
+        #[cfg(feature = "fault-injection")]
         Some(plan) => plan.sync_dir(dir),
+        #[cfg(not(feature = "fault-injection"))]
+        Some(plan) => match *plan {},
         None => sync_dir(dir),
     }
 }

@@ -57,11 +57,15 @@ use serde_json::{Map, Value};
 
 pub use copy::PendingCopy;
 pub use error::{FileChange, StoreError};
-pub use io::{FaultKind, FaultOp, FaultPlan, SyncWrite};
+pub use io::SyncWrite;
+#[cfg(feature = "fault-injection")]
+pub use io::{FaultKind, FaultOp, FaultPlan};
 pub use lock::{LockWait, NO_WAIT_GRACE, SessionLock};
 pub use names::{session_path, validate_name};
+#[cfg(feature = "fault-injection")]
+pub use rewrite::RewriteStep;
 pub use rewrite::{
-    MigrateReport, RepairReport, RewriteOptions, RewriteStep, migrate, migrate_with, repair_copy,
+    MigrateReport, RepairReport, RewriteOptions, migrate, migrate_with, repair_copy,
     repair_copy_reattaching, repair_copy_with,
 };
 
@@ -91,7 +95,8 @@ pub struct OpenOptions {
     /// Lines longer than this are errors (reported with their line number, never loaded);
     /// an entry longer than this is refused.
     pub max_line_bytes: usize,
-    /// Fails chosen writes or syncs (a testing aid; `None` in normal use).
+    /// Fails chosen writes or syncs (a test aid of the `fault-injection` feature).
+    #[cfg(feature = "fault-injection")]
     pub faults: Option<FaultPlan>,
 }
 
@@ -103,6 +108,7 @@ impl OpenOptions {
             lock_wait: LockWait::NoWait,
             fsync: FsyncPolicy::Always,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+            #[cfg(feature = "fault-injection")]
             faults: None,
         }
     }
@@ -114,6 +120,27 @@ impl OpenOptions {
 
     fn parse_options(&self) -> ParseOptions {
         ParseOptions { max_line_bytes: self.max_line_bytes }
+    }
+
+    /// The fault plan the store's writes go through (never one without the
+    /// `fault-injection` feature).
+    pub(crate) fn fault_plan(&self) -> Option<&io::FaultPlan> {
+        #[cfg(feature = "fault-injection")]
+        return self.faults.as_ref();
+        #[cfg(not(feature = "fault-injection"))]
+        None
+    }
+
+    /// Options for a rewrite this store makes (migration on open, a repaired copy): the same
+    /// line limit and fault plan.
+    pub(crate) fn rewrite_options(&self) -> RewriteOptions {
+        RewriteOptions {
+            max_line_bytes: self.max_line_bytes,
+            #[cfg(feature = "fault-injection")]
+            faults: self.faults.clone(),
+            #[cfg(feature = "fault-injection")]
+            stop_after: None,
+        }
     }
 }
 
@@ -322,11 +349,7 @@ impl SessionStore {
         path: &Path,
         options: OpenOptions,
     ) -> Result<(SessionStore, OpenReport), StoreError> {
-        let rewrite = RewriteOptions {
-            max_line_bytes: options.max_line_bytes,
-            faults: options.faults.clone(),
-            stop_after: None,
-        };
+        let rewrite = options.rewrite_options();
         Self::open_with(path, options, &rewrite)
     }
 
@@ -400,7 +423,7 @@ impl SessionStore {
                 .map_err(StoreError::io("cannot read", path))?;
         header::refuse_unwritable(&session, path)?;
         let mut store = SessionStore::new(path, options, session, shape, Some(lock));
-        store.writer = Some(io::writer(file, store.options.faults.as_ref()));
+        store.writer = Some(io::writer(file, store.options.fault_plan()));
         let mut report = OpenReport { copied_from: copied_from.clone(), ..OpenReport::default() };
         if let Some((line, offset)) = store.torn_line() {
             report.torn_tail = Some(match &copied_from {
@@ -451,8 +474,7 @@ impl SessionStore {
         header.insert("cwd".into(), cwd.into());
         let mut line = Value::Object(header).to_string();
         line.push('\n');
-        let rewrite =
-            RewriteOptions { faults: options.faults.clone(), ..RewriteOptions::default() };
+        let rewrite = options.rewrite_options();
         rewrite::write_new_file(path, &rewrite, |out| out.push(line.as_bytes()))?;
         SessionStore::open(path, OpenOptions { write: true, ..options })
     }

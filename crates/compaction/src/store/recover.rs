@@ -113,7 +113,7 @@ impl SessionStore {
         length: u64,
     ) -> Result<(), StoreError> {
         let source = self.lock_file()?;
-        let mut writer = io::writer(file, self.options.faults.as_ref());
+        let mut writer = io::writer(file, self.options.fault_plan());
         let mut position = offset;
         let end = offset + length;
         let mut buffer = vec![0u8; 1 << 16];
@@ -131,7 +131,7 @@ impl SessionStore {
         }
         writer.sync_data().map_err(StoreError::io("cannot sync", sidecar))?;
         let dir = names::parent_dir(sidecar);
-        io::sync_dir_with(&dir, self.options.faults.as_ref())
+        io::sync_dir_with(&dir, self.options.fault_plan())
             .map_err(StoreError::io("cannot sync directory", &dir))
     }
 }

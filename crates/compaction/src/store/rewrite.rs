@@ -21,12 +21,16 @@ use compaction_core::Session;
 use serde_json::{Map, Value};
 
 use super::error::StoreError;
-use super::io::{self, FaultPlan, SyncWrite};
+#[cfg(feature = "fault-injection")]
+use super::io::FaultPlan;
+use super::io::{self, SyncWrite};
 use super::lock::{LockWait, SessionLock};
 use super::names;
 use super::{OpenOptions, SessionStore};
 
-/// The steps of an atomic rewrite, in order.
+/// The steps of an atomic rewrite, in order (the `fault-injection` feature stops a rewrite
+/// after one of them, as a crash would).
+#[cfg(feature = "fault-injection")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum RewriteStep {
     /// The temporary file holds all the new bytes (not yet synced).
@@ -46,10 +50,12 @@ pub enum RewriteStep {
 pub struct RewriteOptions {
     /// Lines longer than this are not loaded; they are copied from the original by offset.
     pub max_line_bytes: usize,
-    /// Fails chosen writes or syncs (a testing aid).
+    /// Fails chosen writes or syncs (a test aid of the `fault-injection` feature).
+    #[cfg(feature = "fault-injection")]
     pub faults: Option<FaultPlan>,
-    /// Stops right after this step as a crash would, leaving files as they are (a testing
-    /// aid).
+    /// Stops right after this step as a crash would, leaving files as they are (a test aid
+    /// of the `fault-injection` feature).
+    #[cfg(feature = "fault-injection")]
     pub stop_after: Option<RewriteStep>,
 }
 
@@ -57,7 +63,9 @@ impl Default for RewriteOptions {
     fn default() -> Self {
         RewriteOptions {
             max_line_bytes: compaction_core::parse::DEFAULT_MAX_LINE_BYTES,
+            #[cfg(feature = "fault-injection")]
             faults: None,
+            #[cfg(feature = "fault-injection")]
             stop_after: None,
         }
     }
@@ -132,11 +140,41 @@ enum Install<'a> {
     CreateNew,
 }
 
-fn stop(options: &RewriteOptions, target: &Path, step: RewriteStep) -> Result<(), StoreError> {
-    if options.stop_after == Some(step) {
-        return Err(StoreError::Interrupted { path: target.to_path_buf(), step });
+impl RewriteOptions {
+    /// The fault plan the rewrite's writes go through (never one without the
+    /// `fault-injection` feature).
+    fn fault_plan(&self) -> Option<&io::FaultPlan> {
+        #[cfg(feature = "fault-injection")]
+        return self.faults.as_ref();
+        #[cfg(not(feature = "fault-injection"))]
+        None
     }
-    Ok(())
+}
+
+/// Fails the rewrite right after `$step` when the options ask for it, as a crash would (the
+/// `fault-injection` feature); nothing without the feature.
+macro_rules! stop_after {
+    ($options:expr, $target:expr, $step:ident) => {
+        #[cfg(feature = "fault-injection")]
+        if $options.stop_after == Some(RewriteStep::$step) {
+            return Err(StoreError::Interrupted {
+                path: $target.to_path_buf(),
+                step: RewriteStep::$step,
+            });
+        }
+    };
+}
+
+/// Whether the rewrite was stopped on purpose (the `fault-injection` feature's simulated
+/// crash), leaving its files as a crash would.
+fn simulated_crash(error: &StoreError) -> bool {
+    #[cfg(feature = "fault-injection")]
+    return matches!(error, StoreError::Interrupted { .. });
+    #[cfg(not(feature = "fault-injection"))]
+    {
+        let _ = error;
+        false
+    }
 }
 
 /// Creates a temporary file beside `target` (read and append, mode 0600) and locks it, so
@@ -169,7 +207,7 @@ fn atomic_write(
     let result = install_temp(target, &temp, file, install, options, fill);
     if let Err(error) = &result {
         // A simulated crash leaves the temporary file as a real one would.
-        if !matches!(error, StoreError::Interrupted { .. }) {
+        if !simulated_crash(error) {
             let _ = std::fs::remove_file(&temp);
         }
     }
@@ -188,19 +226,19 @@ fn install_temp(
     if let Install::Replace { original, .. } = &install {
         keep_mode_and_owner(&locked, temp, original)?;
     }
-    let mut writer = io::writer(file, options.faults.as_ref());
+    let mut writer = io::writer(file, options.fault_plan());
     let mut output = Output { writer: writer.as_mut(), buffer: Vec::new(), path: temp };
     fill(&mut output)?;
     output.flush()?;
-    stop(options, target, RewriteStep::TempWritten)?;
+    stop_after!(options, target, TempWritten);
     writer.sync_data().map_err(StoreError::io("cannot sync", temp))?;
     drop(writer);
-    stop(options, target, RewriteStep::TempSynced)?;
+    stop_after!(options, target, TempSynced);
     match install {
         Install::Replace { backup, .. } => {
             if let Some(backup) = backup {
                 keep_backup(target, backup)?;
-                stop(options, target, RewriteStep::BackupKept)?;
+                stop_after!(options, target, BackupKept);
             }
             std::fs::rename(temp, target).map_err(StoreError::io("cannot replace", target))?;
         }
@@ -216,11 +254,11 @@ fn install_temp(
         }
     }
     let lock = SessionLock::adopt(locked, target);
-    stop(options, target, RewriteStep::Renamed)?;
+    stop_after!(options, target, Renamed);
     let dir = names::parent_dir(target);
-    io::sync_dir_with(&dir, options.faults.as_ref())
+    io::sync_dir_with(&dir, options.fault_plan())
         .map_err(StoreError::io("cannot sync directory", &dir))?;
-    stop(options, target, RewriteStep::DirSynced)?;
+    stop_after!(options, target, DirSynced);
     Ok(lock)
 }
 
@@ -347,6 +385,7 @@ pub fn migrate_with(
     let open = OpenOptions {
         lock_wait,
         max_line_bytes: options.max_line_bytes,
+        #[cfg(feature = "fault-injection")]
         faults: options.faults.clone(),
         ..OpenOptions::for_writing()
     };
