@@ -173,14 +173,7 @@ impl Digest {
         let passed = self.passed_commands();
         let mut fresh_done: Vec<(String, u32)> = Vec::new();
         for change in self.changes.iter().skip(self.changes.len().saturating_sub(limits.done)) {
-            let times =
-                if change.times > 1 { format!(" ({} times)", change.times) } else { String::new() };
-            let verb = if change.verb == "Wrote" && change.times > 1 {
-                "Wrote/edited"
-            } else {
-                change.verb
-            };
-            fresh_done.push((format!("{verb} {}{times}", code(&change.path)), PRIORITY_DONE_EDIT));
+            fresh_done.push((change.done_item(), PRIORITY_DONE_EDIT));
         }
         for change in &self.tree_changes {
             fresh_done.push((change.clone(), PRIORITY_DONE_EDIT));
@@ -641,33 +634,39 @@ impl Digest {
 /// `items` with the edits of one file told once: a history part and a split turn's part
 /// (or two earlier summaries) may each list `Edited \`f\``; the counts add up.
 fn merged_edits(items: &[String]) -> Vec<String> {
-    fn edit(item: &str) -> Option<(&str, &str, usize)> {
+    /// Verb, path, count and the added lines ("`a`; `b`", possibly empty) of an edit item.
+    fn edit(item: &str) -> Option<(&str, &str, usize, &str)> {
         let (verb, rest) = ["Wrote/edited ", "Edited ", "Wrote "]
             .iter()
             .find_map(|verb| item.strip_prefix(verb).map(|rest| (verb.trim_end(), rest)))?;
         let path = *backticked(rest).first()?;
         let tail = rest.strip_prefix(&code(path))?;
+        let (tail, lines) = tail.split_once(": ").unwrap_or((tail, ""));
         let times = match tail.strip_prefix(" (").and_then(|t| t.strip_suffix(" times)")) {
             Some(count) => count.parse().ok()?,
             None if tail.is_empty() => 1,
             None => return None,
         };
-        Some((verb, path, times))
+        Some((verb, path, times, lines))
     }
     let mut out: Vec<String> = Vec::new();
     let mut seen: Vec<(String, usize, bool)> = Vec::new(); // path, index in out, written
     for item in items {
-        let Some((verb, path, times)) = edit(item) else {
+        let Some((verb, path, times, lines)) = edit(item) else {
             out.push(item.clone());
             continue;
         };
         let written = verb != "Edited";
         match seen.iter_mut().find(|(known, _, _)| known == path) {
             Some((_, index, was_written)) => {
-                let before = edit(&out[*index]).map_or(1, |(_, _, times)| times);
+                let (before, earlier_lines) =
+                    edit(&out[*index]).map_or((1, ""), |(_, _, times, lines)| (times, lines));
                 *was_written |= written;
                 let verb = if *was_written { "Wrote/edited" } else { "Edited" };
-                out[*index] = format!("{verb} {} ({} times)", code(path), before + times);
+                // The later item's lines are the newer ones.
+                let lines = if lines.is_empty() { earlier_lines } else { lines };
+                let lines = if lines.is_empty() { String::new() } else { format!(": {lines}") };
+                out[*index] = format!("{verb} {} ({} times){lines}", code(path), before + times);
             }
             None => {
                 seen.push((path.to_owned(), out.len(), written));

@@ -43,6 +43,8 @@ pub(super) struct PendingCall {
     pub(super) name: String,
     pub(super) path: Option<String>,
     pub(super) command: Option<String>,
+    /// The lines the call would add to the file (an edit's new lines), shown once it passes.
+    pub(super) added: Vec<String>,
 }
 
 /// A failure seen in the transcript.
@@ -111,6 +113,8 @@ pub(super) struct FileChange {
     pub(super) path: String,
     pub(super) verb: &'static str,
     pub(super) times: usize,
+    /// The newest lines edits added to it (see `changes`).
+    pub(super) added: Vec<String>,
 }
 
 #[derive(Debug, Default)]
@@ -211,6 +215,7 @@ impl Digest {
                                 name: call.name.to_lowercase(),
                                 path: path_argument(&call.arguments),
                                 command: command_argument(&call.arguments),
+                                added: super::changes::added_lines(&call.arguments),
                             });
                         }
                         ContentBlock::Image(_)
@@ -474,7 +479,7 @@ impl Digest {
                     self.read_files.retain(|path| !is_under(path, deleted));
                     self.changes.retain(|change| !is_under(&change.path, deleted));
                 }
-                FileEffect::Written { path } => self.note_change(path, "Edited"),
+                FileEffect::Written { path } => self.note_change(path, "Edited", Vec::new()),
             }
         }
         let any = !effects.is_empty();

@@ -9,7 +9,8 @@
 //!
 //! Stages, one module each: `facts` reads the messages once into a digest (the same
 //! digest [`crate::must_keep`] reads), with `outcomes` reading tool results and commands,
-//! `extract` classifying each text, `scan` reading command lines and outputs, and
+//! `extract` classifying each text, `scan` reading command lines and outputs, `changes`
+//! reading the lines each edit added, and
 //! `previous` parsing the previous summary back; `assemble` merges the digest and the
 //! previous summary into the prioritised bullets of `sections`; `render` prints them
 //! within the budget; `text` holds the string helpers they share.
@@ -26,6 +27,7 @@
 //! never copied whole.
 
 mod assemble;
+mod changes;
 mod extract;
 mod facts;
 mod outcomes;

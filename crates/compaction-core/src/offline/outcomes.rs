@@ -21,6 +21,7 @@ impl Digest {
                 name: tool_name.to_lowercase(),
                 path: None,
                 command: None,
+                added: Vec::new(),
             },
         }
     }
@@ -46,7 +47,7 @@ impl Digest {
                     );
                 } else {
                     self.resolve(&format!("modify:{path}"));
-                    self.note_change(&path, verb);
+                    self.note_change(&path, verb, call.added.clone());
                     self.last_was_failure = false;
                 }
             }
@@ -210,7 +211,7 @@ impl Digest {
     }
 
     /// Records a successful write or edit of `path`.
-    pub(super) fn note_change(&mut self, path: &str, verb: &'static str) {
+    pub(super) fn note_change(&mut self, path: &str, verb: &'static str, added: Vec<String>) {
         self.modified_files.insert(path.to_owned());
         match self.changes.iter_mut().find(|change| change.path == path) {
             Some(change) => {
@@ -218,8 +219,14 @@ impl Digest {
                 if verb == "Wrote" {
                     change.verb = verb;
                 }
+                change.add_lines(added);
             }
-            None => self.changes.push(FileChange { path: path.to_owned(), verb, times: 1 }),
+            None => {
+                let mut change =
+                    FileChange { path: path.to_owned(), verb, times: 1, added: Vec::new() };
+                change.add_lines(added);
+                self.changes.push(change);
+            }
         }
     }
 
