@@ -10,10 +10,10 @@
 //! Stages, one module each: `facts` reads the messages once into a digest (the same
 //! digest [`crate::must_keep`] reads), with `outcomes` reading tool results and commands,
 //! `extract` classifying each text, `scan` reading command lines and outputs, `changes`
-//! reading the lines each edit added, and
-//! `previous` parsing the previous summary back; `assemble` merges the digest and the
-//! previous summary into the prioritised bullets of `sections`; `render` prints them
-//! within the budget; `text` holds the string helpers they share.
+//! reading the lines each edit added, and `previous` parsing the previous summary back;
+//! `assemble` merges the digest and the previous summary into the prioritised bullets of
+//! `sections`; `render` prints them within the budget; `text` holds the string helpers
+//! they share.
 //!
 //! The active pins open the summary in a `## Pinned Instructions` section, verbatim; a
 //! previous summary's pinned section is never carried (the pins active now replace it), so
