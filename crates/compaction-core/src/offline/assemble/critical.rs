@@ -1,0 +1,247 @@
+//! The Critical Context section: the modified and read files, the errors (the last one
+//! labelled open or resolved), the commands run with their outcome, the identifiers, and a
+//! branch's outcome.
+//!
+//! Invariant: the modified files are pushed verbatim in one bullet; an error a Done item
+//! already quotes is not repeated.
+
+use super::super::OfflineKind;
+use super::super::facts::MAX_IDENTIFIERS;
+use super::super::sections::*;
+use super::super::text::*;
+use super::{Assembly, carried};
+
+impl Assembly<'_> {
+    /// Pushes the Critical Context bullets.
+    pub(super) fn critical(&mut self) {
+        let digest = self.digest;
+        let mut modified = digest.modified_files.clone();
+        let mut read = digest.read_files.clone();
+        let mut earlier_commands: Vec<(String, String)> = Vec::new();
+        let mut identifiers: Vec<String> = Vec::new();
+        // An error a Done item quotes ("passes now (earlier failure: …)") is not repeated.
+        let done_texts: Vec<String> = self
+            .sections
+            .items
+            .iter()
+            .filter(|item| item.section == Section::Done)
+            .map(|item| item.text.clone())
+            .collect();
+        let quoted_in_done = |error: &str| {
+            let error = error.trim();
+            !error.is_empty() && done_texts.iter().any(|done| done.contains(error))
+        };
+        if let Some(previous) = self.previous {
+            modified.extend(digest.carried_paths(&previous.modified_files));
+            read.extend(digest.carried_paths(&previous.read_files));
+            for item in previous.section(Section::Critical) {
+                if let Some(list) = item.strip_prefix("Modified files:") {
+                    let listed: Vec<String> =
+                        backticked(list).into_iter().map(str::to_owned).collect();
+                    modified.extend(digest.carried_paths(&listed));
+                } else if let Some(list) = item.strip_prefix("Read files:") {
+                    let listed: Vec<String> =
+                        backticked(list).into_iter().map(str::to_owned).collect();
+                    read.extend(digest.carried_paths(&listed));
+                } else if let Some(list) = item.strip_prefix("Commands run:") {
+                    earlier_commands.extend(commands_with_status(list));
+                } else if let Some(list) = item.strip_prefix("Identifiers:") {
+                    identifiers.extend(backticked(list).into_iter().map(str::to_owned));
+                } else if let Some(rest) = item.strip_prefix("Last error (unresolved") {
+                    // A newer error takes the "last" place; a command that passed since
+                    // resolves it.
+                    let error = rest.split_once("): ").map_or(rest, |(_, error)| error);
+                    if quoted_in_done(error) {
+                        continue;
+                    }
+                    let state = match (self.is_resolved(rest), self.set_aside(rest)) {
+                        (true, _) => "since resolved",
+                        (false, true) => "before the user's correction",
+                        (false, false) => "earlier",
+                    };
+                    if digest.errors.is_empty() && !self.is_resolved(rest) && !self.set_aside(rest)
+                    {
+                        self.sections.push(
+                            Section::Critical,
+                            item.clone(),
+                            carried(PRIORITY_LAST_ERROR),
+                        );
+                    } else {
+                        self.sections.push(
+                            Section::Critical,
+                            format!("Error seen ({state}): {error}"),
+                            carried(PRIORITY_ERRORS),
+                        );
+                    }
+                } else if item.starts_with("Last error") || item.starts_with("Error seen") {
+                    let error = item.split_once(": ").map_or(item.as_str(), |(_, error)| error);
+                    if quoted_in_done(error) {
+                        continue;
+                    }
+                    if item.starts_with("Error seen") {
+                        self.sections.push(
+                            Section::Critical,
+                            item.clone(),
+                            carried(PRIORITY_ERRORS),
+                        );
+                        continue;
+                    }
+                    self.sections.push(
+                        Section::Critical,
+                        format!("Error seen: {error}"),
+                        carried(PRIORITY_ERRORS),
+                    );
+                } else if !item.contains("`aborted`") {
+                    self.sections.push(Section::Critical, item.clone(), carried(PRIORITY_ERRORS));
+                }
+            }
+        }
+        let read_only: Vec<&String> =
+            read.iter().filter(|path| !modified.contains(*path)).collect();
+        if !modified.is_empty() {
+            let label = match self.kind {
+                OfflineKind::Branch => "Files changed on this branch",
+                OfflineKind::History | OfflineKind::TurnPrefix => "Modified files",
+            };
+            let list: Vec<String> = modified.iter().map(|path| code(path)).collect();
+            self.sections.push_verbatim(
+                Section::Critical,
+                format!("{label}: {}", list.join(", ")),
+                PRIORITY_MODIFIED_FILES,
+            );
+        }
+        for error in &digest.user_errors {
+            self.sections.push(
+                Section::Critical,
+                format!("Error the user reported: {error}"),
+                PRIORITY_ERRORS + 5,
+            );
+        }
+        if !read_only.is_empty() {
+            let list: Vec<String> = read_only.iter().map(|path| code(path)).collect();
+            self.sections.push(
+                Section::Critical,
+                format!("Read files: {}", list.join(", ")),
+                PRIORITY_READ_FILES,
+            );
+        }
+        if let Some((last, earlier)) = digest.errors.split_last() {
+            // An error a Done item already quotes ("passes now (earlier failure: …)") is
+            // not repeated.
+            let earlier: Vec<&String> = earlier
+                .iter()
+                .filter(|error| !digest.fixed.iter().any(|fixed| &&fixed.error == error))
+                .collect();
+            let skip = earlier.len().saturating_sub(self.limits.errors);
+            for error in earlier.into_iter().skip(skip) {
+                let label = match digest.error_resolved(error) {
+                    true => "Error seen (since resolved)",
+                    false => "Error seen",
+                };
+                self.sections.push(Section::Critical, format!("{label}: {error}"), PRIORITY_ERRORS);
+            }
+            let failure = digest
+                .failures
+                .iter()
+                .rev()
+                .find(|failure| failure.error.as_deref() == Some(last.as_str()));
+            match failure {
+                Some(failure) if failure.is_open() => self.sections.push(
+                    Section::Critical,
+                    match self.kind {
+                        OfflineKind::TurnPrefix => format!(
+                            "Last error (of {}, open where the kept messages begin): {last}",
+                            failure.subject
+                        ),
+                        OfflineKind::History | OfflineKind::Branch => {
+                            format!("Last error (unresolved, {}): {last}", failure.subject)
+                        }
+                    },
+                    PRIORITY_LAST_ERROR,
+                ),
+                Some(failure) if failure.set_aside && !failure.resolved => self.sections.push(
+                    Section::Critical,
+                    format!(
+                        "Last error (of {}, before the user's correction): {last}",
+                        failure.subject
+                    ),
+                    PRIORITY_ERRORS,
+                ),
+                // A Done item quotes it already.
+                Some(_) | None if digest.fixed.iter().any(|fixed| &fixed.error == last) => {}
+                Some(_) | None => self.sections.push(
+                    Section::Critical,
+                    format!("Last error (since resolved): {last}"),
+                    PRIORITY_ERRORS,
+                ),
+            }
+        }
+        if !digest.commands.is_empty() || !earlier_commands.is_empty() {
+            let mut list: Vec<String> = earlier_commands
+                .iter()
+                .filter(|(command, _)| !digest.commands.iter().any(|runs| &runs.command == command))
+                .map(|(command, status)| {
+                    let status = match status.as_str() {
+                        "failed" if self.is_resolved(&code(command)) => "failed, passes since",
+                        "failed" if self.set_aside(&code(command)) => {
+                            "failed before the user's correction"
+                        }
+                        other => other,
+                    };
+                    format!("{} ({status})", code(command))
+                })
+                .collect();
+            for runs in &digest.commands {
+                let failed_before = earlier_commands
+                    .iter()
+                    .any(|(command, status)| command == &runs.command && status.contains("fail"));
+                let key = format!("cmd:{}", runs.command);
+                let failure = digest.failures.iter().rev().find(|failure| failure.key == key);
+                let status = match (failed_before, runs.last_passed, runs.failures, failure) {
+                    (true, Some(true), 0, _) => "passed after earlier failures".to_owned(),
+                    (_, Some(false), _, Some(failure)) if failure.resolved => {
+                        "failed, passes since".to_owned()
+                    }
+                    (_, Some(false), _, Some(failure)) if failure.set_aside => {
+                        "failed before the user's correction".to_owned()
+                    }
+                    (_, _, _, _) => runs_status(runs),
+                };
+                list.push(format!("{} ({status})", code(&clip(&runs.command, 120))));
+            }
+            self.sections.push(
+                Section::Critical,
+                format!("Commands run: {}", list.join(", ")),
+                PRIORITY_COMMANDS,
+            );
+        }
+        for identifier in &digest.identifiers {
+            identifiers.retain(|known| known != identifier);
+            identifiers.push(identifier.clone());
+        }
+        let skip = identifiers.len().saturating_sub(MAX_IDENTIFIERS);
+        let identifiers: Vec<String> = identifiers
+            .iter()
+            .skip(skip)
+            .filter(|identifier| !digest.commands.iter().any(|runs| &runs.command == *identifier))
+            .map(|identifier| code(identifier))
+            .collect();
+        if !identifiers.is_empty() {
+            self.sections.push(
+                Section::Critical,
+                format!("Identifiers: {}", identifiers.join(", ")),
+                PRIORITY_IDENTIFIERS,
+            );
+        }
+        if self.kind == OfflineKind::Branch {
+            let outcome = match (self.open.last(), &digest.last_assistant_statement) {
+                (Some(failure), _) => {
+                    format!("Outcome: left with an open failure: {}", failure.text)
+                }
+                (None, Some(statement)) => format!("Outcome: {statement}"),
+                (None, None) => "Outcome: no conclusion recorded".to_owned(),
+            };
+            self.sections.push(Section::Critical, outcome, PRIORITY_ESSENTIAL);
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! The Goal section: the user's focus, the main goal, earlier requests (short) and the
+//! latest request verbatim, merged with the goals an earlier summary carried.
+//!
+//! Invariant: the latest request appears once, word for word; a request a later one
+//! replaced becomes an "Earlier request" (shortened), never a second latest one.
+
+use super::super::OfflineKind;
+use super::super::extract::is_correction;
+use super::super::sections::*;
+use super::super::text::*;
+use super::{Assembly, carried};
+
+impl Assembly<'_> {
+    /// Pushes the Goal bullets.
+    pub(super) fn goal(&mut self, instructions: Option<&str>) {
+        let digest = self.digest;
+        if let Some(focus) = instructions.map(one_line).filter(|focus| !focus.is_empty()) {
+            self.sections.push(
+                Section::Goal,
+                format!("Focus requested: {}", clip(&focus, 300)),
+                PRIORITY_FOCUS,
+            );
+        }
+        let mut have_main_goal = false;
+        let mut earlier: Vec<(String, u32)> = Vec::new();
+        if let Some(text) = self.previous.and_then(|previous| previous.unstructured.as_ref()) {
+            self.sections.push(Section::Goal, format!("Earlier: {text}"), PRIORITY_ESSENTIAL);
+            have_main_goal = true;
+        }
+        let carried_goals = self.carried_items(Section::Goal);
+        let mut carried_latest: Option<String> = None;
+        for goal in carried_goals {
+            let (label, text) = goal_label(goal);
+            match label {
+                GoalLabel::Main if !have_main_goal => {
+                    self.sections.push(Section::Goal, text.to_owned(), PRIORITY_MAIN_GOAL);
+                    have_main_goal = true;
+                }
+                GoalLabel::Latest => {
+                    // A split turn's request follows the history's latest one.
+                    if let Some(older) = carried_latest.replace(text.to_owned()) {
+                        earlier.push((clip(&older, 200), carried(PRIORITY_FOLLOW_UP)));
+                    }
+                }
+                GoalLabel::Main | GoalLabel::Earlier => {
+                    earlier.push((text.to_owned(), carried(PRIORITY_FOLLOW_UP)))
+                }
+                GoalLabel::Focus => {}
+            }
+        }
+        for summary in &digest.earlier_summaries {
+            self.sections.push(
+                Section::Goal,
+                format!("Earlier: {summary}"),
+                carried(PRIORITY_ESSENTIAL),
+            );
+        }
+        let fresh_latest = digest.latest_request.clone();
+        if !have_main_goal
+            && fresh_latest.is_some()
+            && let Some(old) = carried_latest.take()
+        {
+            // The request of an earlier split turn was the first one recorded: the goal.
+            self.sections.push(Section::Goal, old, PRIORITY_MAIN_GOAL);
+            have_main_goal = true;
+        }
+        match (&fresh_latest, carried_latest) {
+            (Some(_), Some(old)) => earlier.push((clip(&old, 200), carried(PRIORITY_FOLLOW_UP))),
+            (None, Some(old)) => {
+                // Still the latest: no newer request in this part.
+                self.sections.push_verbatim(
+                    Section::Goal,
+                    format!("Latest request: {old}"),
+                    PRIORITY_CURRENT,
+                );
+            }
+            (_, None) => {}
+        }
+        let request_count = digest.requests.len();
+        for (index, request) in digest.requests.iter().enumerate() {
+            let last = index + 1 == request_count;
+            if index == 0 && !have_main_goal && !(last && self.kind == OfflineKind::TurnPrefix) {
+                let label = match self.kind {
+                    OfflineKind::Branch => "Explored on this branch: ",
+                    OfflineKind::History | OfflineKind::TurnPrefix => "",
+                };
+                if last {
+                    // The only request is both the goal and the latest request.
+                    break;
+                }
+                self.sections.push(Section::Goal, format!("{label}{request}"), PRIORITY_MAIN_GOAL);
+                have_main_goal = true;
+                continue;
+            }
+            if last {
+                break;
+            }
+            earlier.push((clip(request, 200), PRIORITY_FOLLOW_UP));
+        }
+        // A correction redirected the request before it: the user's words are with the
+        // constraints, the request it corrected stays the goal.
+        if have_main_goal {
+            earlier.retain(|(text, _)| !is_correction(text));
+        }
+        let skip = earlier.len().saturating_sub(self.limits.requests);
+        for (text, priority) in earlier.into_iter().skip(skip) {
+            self.sections.push(Section::Goal, format!("Earlier request: {text}"), priority);
+        }
+        if let Some(latest) = &fresh_latest {
+            let label = match (self.kind, have_main_goal) {
+                (OfflineKind::TurnPrefix, _) => "Request of this turn: ",
+                (OfflineKind::Branch, false) => "Explored on this branch: ",
+                (OfflineKind::History, false) => "",
+                (OfflineKind::History | OfflineKind::Branch, true) => "Latest request: ",
+            };
+            let priority = if have_main_goal { PRIORITY_CURRENT } else { PRIORITY_MAIN_GOAL };
+            self.sections.push_verbatim(Section::Goal, format!("{label}{latest}"), priority);
+        }
+    }
+}
+
+/// How a carried Goal bullet is labelled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GoalLabel {
+    Main,
+    Earlier,
+    Latest,
+    Focus,
+}
+
+/// The label of a carried Goal bullet and its text without the label.
+fn goal_label(goal: &str) -> (GoalLabel, &str) {
+    const LABELS: [(&str, GoalLabel); 7] = [
+        ("Latest request: ", GoalLabel::Latest),
+        ("Request of this turn: ", GoalLabel::Latest),
+        ("Earlier request: ", GoalLabel::Earlier),
+        ("Follow-up: ", GoalLabel::Earlier),
+        ("Explored on this branch: ", GoalLabel::Earlier),
+        ("Focus requested: ", GoalLabel::Focus),
+        ("Earlier: ", GoalLabel::Earlier),
+    ];
+    for (prefix, label) in LABELS {
+        if let Some(text) = goal.strip_prefix(prefix) {
+            return (label, text);
+        }
+    }
+    (GoalLabel::Main, goal)
+}
