@@ -1,0 +1,281 @@
+//! Summarizer calls over transcript chunks: the history and the split turn's prefix run
+//! concurrently, each chunk updating the running summary; a chunk the model finds too long
+//! is halved (bounded), and a summary cut off at the output limit is asked for once more with
+//! a larger budget.
+
+use compaction_core::plan::PlannedCompaction;
+use std::time::Duration;
+
+use futures_util::future::try_join;
+use tokio_util::sync::CancellationToken;
+
+use crate::error::SummarizerError;
+use crate::summarizer::{
+    SummaryKind, SummaryProgress, SummaryRequest, SummaryUsage, render_user_prompt,
+};
+use compaction_core::budget::split_in_two;
+
+use super::{CompactionProgress, Compactor};
+
+impl Compactor<'_> {
+    /// Runs every summarizer call of a plan and merges the results.
+    pub async fn summarize(
+        &self,
+        planned: &PlannedCompaction,
+        instructions: Option<&str>,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(CompactionProgress) + Send + Sync),
+    ) -> Result<(String, SummaryUsage, usize), SummarizerError> {
+        self.summarize_with_retry(planned, instructions, None, cancel, progress).await
+    }
+
+    /// [`Compactor::summarize`] with `retry` (what a rejected summary lacked) added to the
+    /// history summary's instructions, or to the turn prefix's when there is no history.
+    pub(super) async fn summarize_with_retry(
+        &self,
+        planned: &PlannedCompaction,
+        instructions: Option<&str>,
+        retry: Option<&str>,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(CompactionProgress) + Send + Sync),
+    ) -> Result<(String, SummaryUsage, usize), SummarizerError> {
+        let with_retry = match (instructions, retry) {
+            (Some(given), Some(retry)) => Some(format!("{given}\n\n{retry}")),
+            (None, Some(retry)) => Some(retry.to_owned()),
+            (given, None) => given.map(str::to_owned),
+        };
+        let (history_instructions, prefix_instructions) = if planned.history_chunks.is_empty() {
+            (instructions, with_retry.as_deref())
+        } else {
+            (with_retry.as_deref(), instructions)
+        };
+        let preparation = &planned.preparation;
+        let calls = planned.history_chunks.len() + planned.turn_prefix_chunks.len();
+        // The pins go into one of the two summaries that are joined, so they appear once:
+        // the history's, or the turn prefix's when only a split turn is summarized.
+        let pins = planned.pin_texts();
+        let (history_pins, prefix_pins): (&[String], &[String]) =
+            if planned.history_chunks.is_empty() { (&[], &pins) } else { (&pins, &[]) };
+        let history = ChunkJob {
+            kind: SummaryKind::History,
+            chunks: &planned.history_chunks,
+            messages: &preparation.messages_to_summarize,
+            previous_summary: preparation.previous_summary.clone(),
+            instructions: history_instructions,
+            pins: history_pins,
+            replace_instructions: false,
+            max_output_tokens: self.settings.max_summary_tokens,
+            first_call: 1,
+            calls,
+        };
+        let prefix = ChunkJob {
+            kind: SummaryKind::TurnPrefix,
+            chunks: &planned.turn_prefix_chunks,
+            messages: &preparation.turn_prefix_messages,
+            previous_summary: None,
+            instructions: prefix_instructions,
+            pins: prefix_pins,
+            first_call: planned.history_chunks.len() + 1,
+            ..history.clone()
+        };
+        let ((history, history_usage, history_calls), (prefix, prefix_usage, prefix_calls)) =
+            try_join(
+                self.run_job(history, cancel, progress),
+                self.run_job(prefix, cancel, progress),
+            )
+            .await?;
+        let summary = merge_summaries(history.as_deref(), prefix.as_deref());
+        Ok((summary, history_usage.add(&prefix_usage), history_calls + prefix_calls))
+    }
+
+    /// Splits messages into transcript chunks that fit this compactor's summarizer.
+    pub fn chunk_transcript(
+        &self,
+        messages: &[compaction_core::AgentMessage],
+        shape: compaction_core::plan::RequestShape<'_>,
+    ) -> Result<Vec<String>, compaction_core::budget::NoRoomForTranscript> {
+        compaction_core::plan::chunk_transcript(
+            messages,
+            &self.serialize_options(),
+            self.summarizer.context_window(),
+            self.estimator,
+            shape,
+        )
+    }
+
+    /// Summarizes chunks in order, each updating the running summary. Returns the summary,
+    /// the usage summed over every call, and the number of calls made.
+    ///
+    /// Two answers count as failures of a call and are handled here for every summarizer:
+    /// a chunk the model rejects as too long for its window is split in two and each half
+    /// summarized in turn (at most [`MAX_OVERFLOW_SPLITS`] times in a row per chunk), and a
+    /// summary cut off at the output limit is asked for once more with a larger budget
+    /// that still fits the window, then fails with [`SummarizerError::Truncated`].
+    pub async fn run_job(
+        &self,
+        job: ChunkJob<'_>,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(CompactionProgress) + Send + Sync),
+    ) -> Result<(Option<String>, SummaryUsage, usize), SummarizerError> {
+        let mut running = job.previous_summary.clone();
+        let mut usage = SummaryUsage::default();
+        let mut calls = 0;
+        let max_output = u32::try_from(job.max_output_tokens).unwrap_or(u32::MAX);
+        let forward = |p: SummaryProgress| progress(CompactionProgress::Summarizer(p));
+        for (number, chunk) in job.chunks.iter().enumerate() {
+            progress(CompactionProgress::Call {
+                call: job.first_call + number,
+                calls: job.calls,
+                kind: job.kind,
+            });
+            // Every text that reaches the summarizer is redacted here (the transcript
+            // chunks already are, by the serializer): the user's instructions, the pins and
+            // the summary carried in, which may quote secrets from an earlier compaction.
+            let redact = |text: &str| self.redactor.redact(text).into_owned();
+            // Pieces still to summarize, in order, with how many splits made each.
+            let mut pending: Vec<(&str, u32)> = vec![(chunk.as_str(), 0)];
+            while let Some((piece, splits)) = pending.pop() {
+                let mut request = SummaryRequest::new(job.kind, piece, max_output);
+                request.language = self.settings.summary_language.clone();
+                match (job.instructions, job.replace_instructions) {
+                    (Some(instructions), true) => {
+                        request.task_override = Some(redact(instructions));
+                    }
+                    (instructions, _) => request.instructions = instructions.map(redact),
+                }
+                request.pins = job.pins.iter().map(|pin| redact(pin)).collect();
+                if number == 0 && splits == 0 {
+                    request.messages = job.messages.to_vec();
+                }
+                request.previous_summary = running.as_deref().map(redact);
+                let outcome = self.summarize_complete(request, cancel, &forward).await;
+                let halves = match &outcome {
+                    Err(SummarizerError::ContextOverflow { .. })
+                        if splits < MAX_OVERFLOW_SPLITS =>
+                    {
+                        split_in_two(piece)
+                    }
+                    Ok(_) | Err(_) => None,
+                };
+                if let Some((first, second)) = halves {
+                    calls += outcome.as_ref().err().map_or(0, |error| error.attempts()) as usize;
+                    forward(SummaryProgress::Retrying {
+                        attempt: 1,
+                        delay: Duration::ZERO,
+                        reason: "the request exceeded the model's context window; \
+                                 summarizing the chunk in two halves"
+                            .to_owned(),
+                    });
+                    // Popped from the end: the first half runs first.
+                    pending.push((second, splits + 1));
+                    pending.push((first, splits + 1));
+                    continue;
+                }
+                let (response, call_usage, call_count) = outcome?;
+                usage = usage.add(&call_usage);
+                calls += call_count;
+                running = Some(response.text);
+            }
+        }
+        Ok((running, usage, calls))
+    }
+
+    /// One summarizer call that must end with a complete summary: a reply cut off at the
+    /// output limit is asked for once more with a larger budget, when the summary model's
+    /// window and output limit allow one. Returns the response, the usage of every request
+    /// made and their number.
+    async fn summarize_complete(
+        &self,
+        mut request: SummaryRequest,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(SummaryProgress) + Send + Sync),
+    ) -> Result<(crate::summarizer::SummaryResponse, SummaryUsage, usize), SummarizerError> {
+        let first = self.summarizer.summarize(&request, cancel, progress).await?;
+        if !first.truncated {
+            let usage = first.usage;
+            return Ok((first, usage, 1));
+        }
+        let limit = request.max_output_tokens;
+        let larger = self.larger_output_budget(&request).filter(|&larger| larger > limit);
+        let Some(larger) = larger else {
+            return Err(SummarizerError::Truncated { max_output_tokens: limit, attempts: 1 });
+        };
+        progress(SummaryProgress::Retrying {
+            attempt: 1,
+            delay: Duration::ZERO,
+            reason: format!(
+                "the summary was cut off at the output limit of {limit} tokens; \
+                 asking again with {larger}"
+            ),
+        });
+        request.max_output_tokens = larger;
+        let second = self.summarizer.summarize(&request, cancel, progress).await?;
+        if second.truncated {
+            return Err(SummarizerError::Truncated { max_output_tokens: larger, attempts: 2 });
+        }
+        let usage = first.usage.add(&second.usage);
+        Ok((second, usage, 2))
+    }
+
+    /// The output budget for asking again after a truncated summary: twice the budget, but
+    /// no more than the summary model's output limit and what its window leaves after the
+    /// request's input (estimated, with a tenth added for estimation error).
+    fn larger_output_budget(&self, request: &SummaryRequest) -> Option<u32> {
+        let doubled = u64::from(request.max_output_tokens).saturating_mul(2);
+        let mut budget = doubled.min(self.summarizer.max_output_tokens().unwrap_or(u64::MAX));
+        if let Some(window) = self.summarizer.context_window() {
+            let input = self.estimator.text_tokens(&request.system_prompt)
+                + self.estimator.text_tokens(&render_user_prompt(request))
+                + REQUEST_FRAMING_TOKENS;
+            let room = window.saturating_sub(input + input / 10);
+            budget = budget.min(room);
+        }
+        u32::try_from(budget).ok()
+    }
+}
+
+/// How many times in a row one transcript chunk may be halved after the model rejected it
+/// as too long for its window (so a chunk becomes at most 2^3 = 8 requests).
+pub const MAX_OVERFLOW_SPLITS: u32 = 3;
+
+/// Tokens counted for a request's message framing besides its texts.
+pub(super) const REQUEST_FRAMING_TOKENS: u64 = 64;
+
+/// A sequence of summarizer calls over the chunks of one transcript.
+#[derive(Debug, Clone)]
+pub struct ChunkJob<'a> {
+    /// Which kind it is.
+    pub kind: SummaryKind,
+    /// Transcript chunks, in order.
+    pub chunks: &'a [String],
+    /// The structured messages behind the chunks (given to the first call).
+    pub messages: &'a [compaction_core::AgentMessage],
+    /// The summary the first chunk updates.
+    pub previous_summary: Option<String>,
+    /// Custom instructions for the summary.
+    pub instructions: Option<&'a str>,
+    /// The pinned instructions every call carries, verbatim (the summary repeats them).
+    pub pins: &'a [String],
+    /// Use `instructions` as the task prompt instead of appending them.
+    pub replace_instructions: bool,
+    /// The output budget in tokens.
+    pub max_output_tokens: u64,
+    /// Number of the first call, for progress (from 1).
+    pub first_call: usize,
+    /// Calls in the whole operation, for progress.
+    pub calls: usize,
+}
+
+/// Joins the history summary and the split turn's prefix summary.
+pub fn merge_summaries(history: Option<&str>, prefix: Option<&str>) -> String {
+    match (history.map(str::trim), prefix.map(str::trim)) {
+        (Some(history), Some(prefix)) => format!(
+            "{history}\n\n---\n\n**Earlier in the turn that is still in progress:**\n\n{prefix}"
+        ),
+        (Some(history), None) => history.to_owned(),
+        (None, Some(prefix)) => {
+            format!("**Earlier in the turn that is still in progress:**\n\n{prefix}")
+        }
+        (None, None) => String::new(),
+    }
+}

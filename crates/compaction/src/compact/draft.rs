@@ -1,0 +1,249 @@
+//! The summary stage without the append, and the append itself: [`Compactor::draft`] plans,
+//! asks the extensions and summarizes through the gate; `append_following` writes the entry,
+//! re-attaching it when another program appended to the compacted branch meanwhile; the
+//! extensions are told afterwards.
+
+use compaction_core::entry::Entry;
+use compaction_core::session::Session;
+use compaction_core::user_messages::with_kept_user_messages;
+
+use tokio_util::sync::CancellationToken;
+
+use crate::error::SummarizerError;
+use crate::extension::{
+    AfterCompactEvent, BeforeCompactEvent, CompactionDecision, ExtensionWarning,
+};
+use crate::store::{FileChange, NewEntry, Parent, SessionStore, StoreError};
+use crate::summarizer::SummaryUsage;
+
+use super::{
+    CompactError, CompactRequest, CompactionDraft, CompactionProgress, CompactionReason, Compactor,
+};
+
+impl Compactor<'_> {
+    /// Computes the compaction at the request's leaf without writing anything: plans, asks
+    /// the extensions, summarizes and checks that the context shrinks, within
+    /// [`Compactor::deadline`]. The summary stage of [`Compactor::run`] (strategy
+    /// `summarize`: no prune is planned, since a prune would have to be written first); a
+    /// host that appends entries itself (pi, through its extension API) appends
+    /// [`CompactionDraft::fields`] under [`CompactionDraft::parent_id`].
+    pub async fn draft(
+        &self,
+        session: &Session,
+        request: &CompactRequest,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(CompactionProgress) + Send + Sync),
+    ) -> Result<CompactionDraft, CompactError> {
+        let limit = self.deadline();
+        let deadline = tokio::time::Instant::now() + limit;
+        let leaf = session.resolve_leaf(request.leaf.as_deref())?;
+        self.draft_at(session, leaf, request, (deadline, limit), cancel, progress).await
+    }
+
+    /// Plans at `leaf` of `session` (the file's session, or its view with a pending prune),
+    /// asks the extensions and summarizes; writes nothing.
+    pub(super) async fn draft_at(
+        &self,
+        session: &Session,
+        leaf: Option<usize>,
+        request: &CompactRequest,
+        (deadline, limit): (tokio::time::Instant, std::time::Duration),
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(CompactionProgress) + Send + Sync),
+    ) -> Result<CompactionDraft, CompactError> {
+        let plan = self.plan(session, leaf, request.instructions.as_deref());
+        let mut planned = plan.compaction?;
+        let parent_id = leaf.map(|index| session.entries()[index].id.clone());
+        let mut instructions = request.instructions.clone();
+        let mut warnings = Vec::new();
+        if !self.extensions.is_empty() {
+            let settings = serde_json::to_value(self.settings).unwrap_or_default();
+            let event = BeforeCompactEvent {
+                session,
+                preparation: &planned.preparation,
+                custom_instructions: request.instructions.as_deref(),
+                reason: request.reason,
+                settings: &settings,
+                cancel: cancel.clone(),
+            };
+            let hooks =
+                tokio::time::timeout_at(deadline, self.extensions.decide_compaction(&event))
+                    .await
+                    .map_err(|_elapsed| CompactError::TimedOut { limit })?;
+            warnings = hooks.warnings;
+            match hooks.decision {
+                CompactionDecision::Cancelled { reason, extension } => {
+                    return Err(CompactError::Cancelled { reason, extension, warnings });
+                }
+                CompactionDecision::Replaced { replacement, extension } => {
+                    return Ok(CompactionDraft {
+                        tokens_before: replacement.tokens_before,
+                        fields: without_type(replacement.entry_fields()),
+                        parent_id,
+                        tokens_after: None,
+                        usage: SummaryUsage::default(),
+                        summarizer_calls: 0,
+                        decided_by: Some(extension),
+                        warnings,
+                        quality: None,
+                    });
+                }
+                CompactionDecision::BuiltIn { instructions: merged } => {
+                    if merged != instructions {
+                        // Added instructions take room in every request: plan again.
+                        instructions = merged;
+                        planned = self.plan(session, leaf, instructions.as_deref()).compaction?;
+                    }
+                }
+            }
+        }
+        let gating = self.summarize_gated(session, leaf, planned, instructions, cancel, progress);
+        let gated = tokio::time::timeout_at(deadline, gating)
+            .await
+            .map_err(|_elapsed| CompactError::TimedOut { limit })??;
+        let (planned, summary, usage, calls, quality) =
+            (gated.planned, gated.summary, gated.usage, gated.calls, gated.report);
+        let usage_value = serde_json::to_value(usage).ok();
+        // The verbatim user messages go after the gated summary (and any Must Keep
+        // section), before the file lists: computed by the plan, the same for every
+        // summarizer.
+        let summary = with_kept_user_messages(&summary, planned.kept_user_messages.as_ref());
+        let mut fields = planned.preparation.entry_fields(&summary, usage_value);
+        if let Some(serde_json::Value::Object(details)) = fields.get_mut("details") {
+            details
+                .insert("quality".to_owned(), serde_json::to_value(&quality).unwrap_or_default());
+        }
+        let stored_summary =
+            fields.get("summary").and_then(serde_json::Value::as_str).unwrap_or_default();
+        let tokens_before = planned.preparation.tokens_before;
+        let tokens_after =
+            planned.preparation.kept_tokens + self.estimator.text_tokens(stored_summary);
+        if tokens_after >= tokens_before {
+            return Err(CompactError::NotReducing { before: tokens_before, after: tokens_after });
+        }
+        if cancel.is_cancelled() {
+            return Err(SummarizerError::Cancelled {
+                attempts: 0,
+                elapsed: std::time::Duration::ZERO,
+            }
+            .into());
+        }
+        Ok(CompactionDraft {
+            fields: without_type(fields),
+            parent_id,
+            tokens_before,
+            tokens_after: Some(tokens_after),
+            usage,
+            summarizer_calls: calls,
+            decided_by: None,
+            warnings,
+            quality: Some(quality),
+        })
+    }
+
+    /// Tells the extensions a compaction entry was written.
+    pub(super) async fn after_compact(
+        &self,
+        entry: &Entry,
+        decided_by: Option<&str>,
+        reason: CompactionReason,
+        cancel: &CancellationToken,
+    ) -> Vec<ExtensionWarning> {
+        if self.extensions.is_empty() {
+            return Vec::new();
+        }
+        let settings = serde_json::to_value(self.settings).unwrap_or_default();
+        let value = entry.to_value().unwrap_or_default();
+        let event = AfterCompactEvent {
+            entry: &value,
+            from_extension: decided_by.is_some(),
+            decided_by,
+            reason,
+            settings: &settings,
+            cancel: cancel.clone(),
+        };
+        self.extensions.after_compact(&event).await
+    }
+
+    /// Appends the compaction entry. When another program appended complete lines that
+    /// continue the compacted branch (and the compaction was asked at the file's leaf), the
+    /// entry is attached to the new leaf instead; with `recount`, its `tokensBefore` then
+    /// counts the new messages too. Returns the entry and the tokens the new messages add.
+    pub(crate) fn append_following(
+        &self,
+        store: &mut SessionStore,
+        new: NewEntry,
+        at_file_leaf: bool,
+        recount: bool,
+    ) -> Result<(Entry, u64), CompactError> {
+        let refused = |store: &SessionStore, reason: String| CompactError::Changed {
+            path: store.path().to_path_buf(),
+            reason,
+        };
+        match store.append(new.clone()) {
+            Ok(entry) => return Ok((entry, 0)),
+            Err(StoreError::Changed { change: change @ FileChange::Grew { .. }, .. }) => {
+                if !at_file_leaf {
+                    return Err(refused(
+                        store,
+                        format!("{change}, and the compaction was asked at another leaf"),
+                    ));
+                }
+            }
+            Err(StoreError::Changed { change, .. }) => {
+                return Err(refused(store, change.to_string()));
+            }
+            Err(error) => return Err(error.into()),
+        }
+        let Parent::Id(compacted_leaf) = new.parent.clone() else {
+            return Err(refused(store, "another program appended to it".to_owned()));
+        };
+        let before = self.context_tokens_at(store.session(), &compacted_leaf);
+        store.reload()?;
+        let session = store.session();
+        let Some(new_leaf) = session.leaf() else {
+            return Err(refused(store, "its entries are gone".to_owned()));
+        };
+        let path = session.path(new_leaf);
+        let entries = session.entries();
+        let Some(position) = path.iter().position(|&index| entries[index].id == compacted_leaf)
+        else {
+            return Err(refused(
+                store,
+                "another program appended entries on another branch".to_owned(),
+            ));
+        };
+        if path[position + 1..].iter().any(|&index| entries[index].kind.as_compaction().is_some()) {
+            return Err(refused(store, "another program compacted it meanwhile".to_owned()));
+        }
+        let new_leaf_id = entries[new_leaf].id.clone();
+        let grown_by = self.context_tokens_at(session, &new_leaf_id).saturating_sub(before);
+        let mut fields = new.fields;
+        if recount && let Some(tokens) = fields.get_mut("tokensBefore") {
+            let counted = tokens.as_u64().unwrap_or_default() + grown_by;
+            *tokens = serde_json::Value::from(counted);
+        }
+        let retry = NewEntry { fields, ..new }.with_parent(Parent::Id(new_leaf_id));
+        match store.append(retry) {
+            Ok(entry) => Ok((entry, grown_by)),
+            Err(StoreError::Changed { change, .. }) => Err(refused(store, change.to_string())),
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    /// Context tokens at the entry `id` (0 when it does not exist).
+    fn context_tokens_at(&self, session: &Session, id: &str) -> u64 {
+        let Some(index) = session.index_of(id) else {
+            return 0;
+        };
+        let context = compaction_core::context::build_context(session, Some(index));
+        compaction_core::tokens::context_tokens(session, &context, self.estimator).tokens
+    }
+}
+
+pub(super) fn without_type(
+    mut fields: serde_json::Map<String, serde_json::Value>,
+) -> serde_json::Map<String, serde_json::Value> {
+    fields.shift_remove("type");
+    fields
+}

@@ -1,0 +1,120 @@
+//! How a compaction fails: [`CompactError`], every variant leaving the session file as it
+//! was, and the deadline message shared with branch summaries.
+
+use compaction_core::plan::PlanError;
+use compaction_core::prepare::NothingToCompact;
+use compaction_core::session::UnknownEntryId;
+use std::time::Duration;
+
+use crate::error::SummarizerError;
+use crate::extension::ExtensionWarning;
+use crate::store::StoreError;
+
+/// Why a compaction did not happen. The session file is unchanged in every case.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CompactError {
+    /// There is nothing to compact (not a failure: callers usually exit 0).
+    #[error("nothing to compact: {0}")]
+    Nothing(#[from] NothingToCompact),
+    /// Pruning would save less than `prune.minimumSavings` (not a failure).
+    #[error(
+        "nothing worth pruning: the old tool outputs would save {saved} tokens, less than \
+         the {minimum} a prune needs (prune.minimumSavings)"
+    )]
+    NothingToPrune {
+        /// Tokens the prune saves.
+        saved: u64,
+        /// The smallest saving worth a prune.
+        minimum: u64,
+    },
+    /// An extension cancelled the compaction (not a failure: callers usually exit 0).
+    #[error("compaction cancelled by extension `{extension}`: {reason}")]
+    Cancelled {
+        /// Why, in words for the user.
+        reason: String,
+        /// The name of the extension.
+        extension: String,
+        /// Extensions that failed and were skipped.
+        warnings: Vec<ExtensionWarning>,
+    },
+    /// The summary model's window cannot hold a request.
+    #[error(transparent)]
+    NoRoom(#[from] compaction_core::budget::NoRoomForTranscript),
+    /// The leaf asked for does not exist.
+    #[error(transparent)]
+    UnknownLeaf(#[from] UnknownEntryId),
+    /// A summarizer call failed (after its own retries).
+    #[error("summarizing failed: {0}")]
+    Summarizer(#[from] SummarizerError),
+    /// The summary would not make the context smaller.
+    #[error(
+        "compaction refused: the context would grow from {before} to about {after} tokens \
+         (the summary plus the kept messages); lower keepRecentTokens, maxSummaryTokens or \
+         keepUserMessagesTokens"
+    )]
+    NotReducing {
+        /// Context tokens before.
+        before: u64,
+        /// Estimated context tokens after.
+        after: u64,
+    },
+    /// The compaction did not finish within its deadline (`timeoutSeconds`); the
+    /// summarizer requests under way were abandoned and nothing was written.
+    #[error("{}", DeadlineText("the compaction", *.limit))]
+    TimedOut {
+        /// The deadline that expired.
+        limit: Duration,
+    },
+    /// The store could not append the entry.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// Another program wrote to the session while it was being compacted, in a way the
+    /// compaction cannot follow; nothing was written. Running the compaction again helps.
+    #[error(
+        "session {path} changed while it was being compacted: {reason}; nothing was written, \
+         run the compaction again"
+    )]
+    Changed {
+        /// The session file (or other file) concerned.
+        path: std::path::PathBuf,
+        /// Why, in words for the user.
+        reason: String,
+    },
+    /// The quality gate rejected the summary twice and `strictQuality` is on.
+    #[error(
+        "the summary was rejected {attempts} time{}: {}",
+        if *attempts == 1 { "" } else { "s" },
+        missing.join("; ")
+    )]
+    QualityRejected {
+        /// What the last summary lacked.
+        missing: Vec<String>,
+        /// Summarizer attempts made.
+        attempts: u32,
+    },
+}
+
+/// Says which deadline expired and how to change it.
+pub(crate) struct DeadlineText(pub(crate) &'static str, pub(crate) Duration);
+
+impl std::fmt::Display for DeadlineText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} did not finish within its deadline of {} s; raise it with the \
+             `timeoutSeconds` setting or `--timeout SECONDS`",
+            self.0,
+            self.1.as_secs()
+        )
+    }
+}
+
+impl From<PlanError> for CompactError {
+    fn from(error: PlanError) -> Self {
+        match error {
+            PlanError::NothingToCompact(nothing) => CompactError::Nothing(nothing),
+            PlanError::NoRoom(no_room) => CompactError::NoRoom(no_room),
+        }
+    }
+}

@@ -1,0 +1,271 @@
+//! The one orchestration path for compaction: prune → plan → summarize → append.
+//!
+//! Manual runs (`compaction run`, `compaction prune`), automatic and overflow compaction in
+//! the harness, and extension-driven compaction all call [`Compactor::run`]; hosts that
+//! append entries themselves (`compaction summarize`) call [`Compactor::draft`], the summary
+//! stage without the append. By the
+//! request's [`Strategy`] it first prunes old tool outputs (`prune`, `hybrid`; see
+//! [`crate::prune`]), and summarizes (`summarize`, or `hybrid` when the pruned context
+//! still fires the trigger): it plans with the core (the same plan `compaction plan`
+//! prints) over the pruned view, summarizes the history chunk by chunk — each chunk
+//! updating the running summary — while the split turn's prefix is summarized
+//! concurrently, builds the `compaction` entry and appends it through the store.
+//!
+//! Every summary it writes itself — LLM or offline — passes the quality gate
+//! ([`compaction_core::quality`]) first: a rejected summary gets one retry that says what
+//! is missing, then a deterministic Must Keep section (or, with `strictQuality`, the
+//! compaction fails). The verdict is recorded in the entry's `details.quality`. With
+//! `keepUserMessagesTokens`, the plan's verbatim user messages section
+//! ([`compaction_core::user_messages`]) is appended to the gated summary, before the file
+//! lists; the summarizer never sees it (it is taken off the previous summary).
+//!
+//! Invariant: the session file changes only by the appended lines (a `compaction.prune`
+//! entry, a `compaction` entry, or the prune then the compaction), and only after every
+//! summarizer call succeeded and the result is known to shrink the context; any error or
+//! cancellation leaves the file byte-identical.
+//!
+//! Another program (pi) may append to the session while a compaction runs, without taking the
+//! lock. The store notices before appending. When the new lines are complete and continue the
+//! compacted branch (the leaf that was compacted is an ancestor of the new leaf, with no
+//! compaction in between), the summary still covers exactly the entries it summarized and the
+//! cut is still valid, so the entry is attached to the new leaf: the new messages stay in the
+//! context after the kept ones, and no summarizer call is repeated. Otherwise (an incomplete
+//! line, another branch, a rewrite, a compaction by someone else) nothing is written and
+//! [`CompactError::Changed`] says why.
+//!
+//! Stages, one module each: `request` (what is asked and answered), `draft` (plan, hooks,
+//! summary, append), `gate` (the quality gate), `chunks` (the summarizer calls) and `error`;
+//! this module holds the [`Compactor`] and [`Compactor::run`], which prunes first by the
+//! strategy and hands the summary stage to `draft`.
+
+mod chunks;
+mod draft;
+mod error;
+mod gate;
+mod request;
+
+pub use chunks::{ChunkJob, MAX_OVERFLOW_SPLITS, merge_summaries};
+pub use error::CompactError;
+pub(crate) use error::DeadlineText;
+pub use request::{
+    CompactOutcome, CompactRequest, CompactionDraft, CompactionProgress, CompactionReason,
+};
+
+use compaction_core::plan::{CompactionPlan, PlanInputs, plan_compaction};
+use compaction_core::prune::{PrunePlan, Strategy};
+use compaction_core::serialize::{Redactor, SerializeOptions};
+use compaction_core::session::Session;
+use compaction_core::settings::CompactionSettings;
+use compaction_core::tokens::TokenEstimator;
+use std::time::Duration;
+
+use tokio_util::sync::CancellationToken;
+
+use crate::extension::{ExtensionWarning, Extensions};
+use crate::store::{NewEntry, SessionStore};
+use crate::summarizer::{Summarizer, SummaryUsage};
+
+/// Where the summary stage starts: the leaf, a prune planned but not written yet, and the
+/// time limit of the whole compaction.
+struct SummarizeStage {
+    leaf: Option<usize>,
+    at_file_leaf: bool,
+    pending: Option<PrunePlan>,
+    deadline: tokio::time::Instant,
+    limit: std::time::Duration,
+}
+
+/// Everything a compaction needs besides the session.
+pub struct Compactor<'a> {
+    /// Writes the summaries.
+    pub summarizer: &'a dyn Summarizer,
+    /// The compaction settings in effect.
+    pub settings: &'a CompactionSettings,
+    /// The chat model's context window.
+    pub context_window: u64,
+    /// Counts tokens.
+    pub estimator: &'a dyn TokenEstimator,
+    /// Secrets to redact besides the built-in patterns (API keys in use).
+    pub redactor: Redactor,
+    /// Hooks asked before and told after every compaction and branch summary.
+    pub extensions: &'a Extensions,
+}
+
+impl std::fmt::Debug for Compactor<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Compactor")
+            .field("summarizer", &self.summarizer.label())
+            .field("context_window", &self.context_window)
+            .field("estimator", &self.estimator.name())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Compactor<'_> {
+    /// The longest one compaction or branch summary may take (`timeoutSeconds`).
+    pub fn deadline(&self) -> Duration {
+        Duration::from_secs(self.settings.timeout_seconds.max(1))
+    }
+
+    fn serialize_options(&self) -> SerializeOptions {
+        SerializeOptions {
+            tool_result_max_chars: usize::try_from(self.settings.tool_result_max_chars)
+                .unwrap_or(usize::MAX),
+            redactor: self.redactor.clone(),
+        }
+    }
+
+    /// The dry run at `leaf`: exactly what [`Compactor::run`] would do there.
+    pub fn plan(
+        &self,
+        session: &Session,
+        leaf: Option<usize>,
+        instructions: Option<&str>,
+    ) -> CompactionPlan {
+        let serialize = self.serialize_options();
+        let inputs = PlanInputs {
+            settings: self.settings,
+            context_window: self.context_window,
+            summary_window: self.summarizer.context_window(),
+            estimator: self.estimator,
+            serialize: &serialize,
+            instructions,
+        };
+        plan_compaction(session, leaf, &inputs)
+    }
+
+    /// Compacts the session in `store` and appends the `compaction` entry.
+    ///
+    /// Everything before the append (extension hooks, every summarizer call) must finish
+    /// within [`Compactor::deadline`]; past it the work under way is dropped (requests
+    /// aborted, extension processes killed) and [`CompactError::TimedOut`] is returned with
+    /// the file unchanged.
+    pub async fn run(
+        &self,
+        store: &mut SessionStore,
+        request: &CompactRequest,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(CompactionProgress) + Send + Sync),
+    ) -> Result<CompactOutcome, CompactError> {
+        let limit = self.deadline();
+        let deadline = tokio::time::Instant::now() + limit;
+        let strategy = request.strategy.unwrap_or(self.settings.strategy);
+        let leaf = store.session().resolve_leaf(request.leaf.as_deref())?;
+        let at_file_leaf = leaf == store.session().leaf();
+        let mut warnings = Vec::new();
+        let mut pending = None;
+        if strategy != Strategy::Summarize {
+            let deciding = self.decide_prune(store.session(), leaf, request.reason, cancel);
+            let decided = tokio::time::timeout_at(deadline, deciding)
+                .await
+                .map_err(|_elapsed| CompactError::TimedOut { limit })?;
+            match decided {
+                Ok((plan, hook_warnings)) => {
+                    warnings.extend(hook_warnings);
+                    pending = Some(plan);
+                }
+                Err(error) if strategy == Strategy::Prune => return Err(error),
+                Err(CompactError::NothingToPrune { .. }) => {}
+                Err(CompactError::Cancelled { warnings: hook_warnings, .. }) => {
+                    warnings.extend(hook_warnings);
+                }
+                Err(error) => return Err(error),
+            }
+            if let Some(plan) = pending.take() {
+                if strategy == Strategy::Prune
+                    || !self.fires_after_prune(store.session(), leaf, &plan)
+                {
+                    let pruned = self.append_prune(store, leaf, plan, at_file_leaf)?;
+                    return Ok(CompactOutcome {
+                        entry: pruned.entry.clone(),
+                        strategy,
+                        tokens_before: pruned.tokens_before,
+                        tokens_after: pruned.tokens_after,
+                        pruned: Some(pruned),
+                        summarized: false,
+                        usage: SummaryUsage::default(),
+                        summarizer_calls: 0,
+                        decided_by: None,
+                        warnings,
+                        quality: None,
+                    });
+                }
+                pending = Some(plan);
+            }
+        }
+        let stage = SummarizeStage { leaf, at_file_leaf, pending, deadline, limit };
+        let mut outcome =
+            self.summarize_stage(store, stage, request, warnings, cancel, progress).await?;
+        outcome.strategy = strategy;
+        Ok(outcome)
+    }
+
+    /// Summarizes at the stage's leaf (over the pruned view when it holds a prune that is
+    /// not written yet) and appends the prune, then the compaction.
+    async fn summarize_stage(
+        &self,
+        store: &mut SessionStore,
+        stage: SummarizeStage,
+        request: &CompactRequest,
+        mut warnings: Vec<ExtensionWarning>,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(CompactionProgress) + Send + Sync),
+    ) -> Result<CompactOutcome, CompactError> {
+        let SummarizeStage { leaf, at_file_leaf, pending, deadline, limit } = stage;
+        let with_prune = pending
+            .as_ref()
+            .map(|plan| crate::prune::with_pending_prune(store.session(), leaf, plan));
+        let (session, plan_leaf) = match &with_prune {
+            Some((session, leaf)) => (session, *leaf),
+            None => (store.session(), leaf),
+        };
+        let drafting =
+            self.draft_at(session, plan_leaf, request, (deadline, limit), cancel, progress);
+        let draft = match drafting.await {
+            Ok(draft) => draft,
+            Err(CompactError::Cancelled { reason, extension, warnings: hook_warnings }) => {
+                warnings.extend(hook_warnings);
+                return Err(CompactError::Cancelled { reason, extension, warnings });
+            }
+            Err(error) => return Err(error),
+        };
+        warnings.extend(draft.warnings);
+        drop(with_prune);
+        let (parent, pruned) = self.append_pending_prune(store, leaf, pending, at_file_leaf)?;
+        let fields = crate::prune::relink(draft.fields, pruned.as_ref());
+        let new = NewEntry::new("compaction", fields).with_parent(parent);
+        let follows = at_file_leaf || pruned.is_some();
+        let (entry, tokens_before, tokens_after) = match draft.tokens_after {
+            Some(tokens_after) => {
+                let (entry, grown_by) = self.append_following(store, new, follows, true)?;
+                (entry, draft.tokens_before + grown_by, tokens_after + grown_by)
+            }
+            // An extension's entry: count the context once it is appended.
+            None => {
+                let (entry, _) = self.append_following(store, new, follows, false)?;
+                let session = store.session();
+                let context =
+                    compaction_core::context::build_context(session, session.index_of(&entry.id));
+                let tokens =
+                    compaction_core::tokens::context_tokens(session, &context, self.estimator);
+                (entry, draft.tokens_before, tokens.tokens)
+            }
+        };
+        warnings.extend(
+            self.after_compact(&entry, draft.decided_by.as_deref(), request.reason, cancel).await,
+        );
+        Ok(CompactOutcome {
+            entry,
+            strategy: Strategy::Summarize,
+            tokens_before: pruned.as_ref().map_or(tokens_before, |p| p.tokens_before),
+            pruned,
+            summarized: true,
+            tokens_after,
+            usage: draft.usage,
+            summarizer_calls: draft.summarizer_calls,
+            decided_by: draft.decided_by,
+            warnings,
+            quality: draft.quality,
+        })
+    }
+}

@@ -1,0 +1,124 @@
+//! What a compaction is asked and what it answers: the reason, the request, the progress
+//! events, the outcome of [`Compactor::run`] and the draft of [`Compactor::draft`].
+
+use compaction_core::entry::Entry;
+use compaction_core::prune::Strategy;
+use compaction_core::quality::QualityReport;
+
+use crate::extension::ExtensionWarning;
+use crate::prune::PruneOutcome;
+use crate::summarizer::{SummaryKind, SummaryProgress, SummaryUsage};
+
+/// Why a compaction runs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CompactionReason {
+    /// Asked for by the user (`compaction run`, `/compact`).
+    #[default]
+    Manual,
+    /// The trigger fired before a model call.
+    Threshold,
+    /// The model rejected a request as too long.
+    Overflow,
+}
+
+impl CompactionReason {
+    /// The name extensions and logs see: `manual`, `threshold` or `overflow`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CompactionReason::Manual => "manual",
+            CompactionReason::Threshold => "threshold",
+            CompactionReason::Overflow => "overflow",
+        }
+    }
+}
+
+/// What to compact.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CompactRequest {
+    /// The leaf to compact at; `None` is the current leaf.
+    pub leaf: Option<String>,
+    /// Extra focus for the summary.
+    pub instructions: Option<String>,
+    /// Why the compaction runs (told to extensions).
+    pub reason: CompactionReason,
+    /// Prune, summarize or both; `None` uses the settings' `strategy`.
+    pub strategy: Option<Strategy>,
+}
+
+/// Progress of a running compaction.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CompactionProgress {
+    /// A summarizer call starts (`call` counts from 1 up to `calls`).
+    Call {
+        /// This call, counting from 1.
+        call: usize,
+        /// All calls the run will make.
+        calls: usize,
+        /// Which kind it is.
+        kind: SummaryKind,
+    },
+    /// Progress inside a summarizer call.
+    Summarizer(SummaryProgress),
+    /// The quality gate rejected the summary; it is written again once, told what is
+    /// missing.
+    QualityRetry {
+        /// What the rejected summary lacked.
+        missing: Vec<String>,
+    },
+}
+
+/// A compaction that was written.
+#[derive(Debug, Clone)]
+pub struct CompactOutcome {
+    /// The last appended entry: the `compaction` entry, or the `compaction.prune` entry
+    /// when pruning alone was enough. The new leaf either way.
+    pub entry: Entry,
+    /// The strategy that ran.
+    pub strategy: Strategy,
+    /// The prune, when one was written (before the compaction, if both ran).
+    pub pruned: Option<PruneOutcome>,
+    /// Whether a `compaction` entry was written.
+    pub summarized: bool,
+    /// Context tokens before (before the prune, when one ran).
+    pub tokens_before: u64,
+    /// Estimated context tokens after (summary + kept messages, or the pruned context).
+    pub tokens_after: u64,
+    /// Usage summed over every summarizer call.
+    pub usage: SummaryUsage,
+    /// How many summarizer calls were made.
+    pub summarizer_calls: usize,
+    /// The extension that supplied the compaction (the entry has `fromHook: true`).
+    pub decided_by: Option<String>,
+    /// Extensions that failed and were skipped.
+    pub warnings: Vec<ExtensionWarning>,
+    /// The quality gate's verdict (`None` when an extension wrote the summary or nothing
+    /// was summarized).
+    pub quality: Option<QualityReport>,
+}
+
+/// A compaction computed but not written (see [`Compactor::draft`](super::Compactor::draft)).
+#[derive(Debug, Clone)]
+pub struct CompactionDraft {
+    /// The fields of the `compaction` entry, without `type`, `id`, `parentId` and
+    /// `timestamp`: `summary`, `firstKeptEntryId`, `tokensBefore`, `details`, `fromHook`
+    /// and, when a summarizer ran, `usage`.
+    pub fields: serde_json::Map<String, serde_json::Value>,
+    /// The entry the compaction belongs under (the leaf); `None` for an empty path.
+    pub parent_id: Option<String>,
+    /// Context tokens before.
+    pub tokens_before: u64,
+    /// Estimated context tokens after; `None` when an extension supplied the entry (then
+    /// known only once it is appended).
+    pub tokens_after: Option<u64>,
+    /// Usage summed over every summarizer call.
+    pub usage: SummaryUsage,
+    /// How many summarizer calls were made.
+    pub summarizer_calls: usize,
+    /// The extension that supplied the compaction.
+    pub decided_by: Option<String>,
+    /// Extensions that failed and were skipped.
+    pub warnings: Vec<ExtensionWarning>,
+    /// The quality gate's verdict (`None` when an extension wrote the summary).
+    pub quality: Option<QualityReport>,
+}
