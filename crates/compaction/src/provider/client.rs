@@ -1,0 +1,378 @@
+//! The streaming HTTP client: builds the request body and headers for the provider, sends
+//! it, decodes the server-sent events, and retries what may be retried within the policy.
+
+use std::time::{Duration, Instant};
+
+use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderValue};
+use tokio_util::sync::CancellationToken;
+
+use super::sse::{SseEvent, SseParser};
+use crate::error::SummarizerError;
+use crate::summarizer::{SummaryProgress, SummaryResponse};
+
+use super::config::is_loopback;
+use super::response::Decoder;
+use super::*;
+
+/// A streaming client for one provider and model. Cheap to clone (the HTTP connection pool
+/// is shared).
+#[derive(Debug, Clone)]
+pub struct ProviderClient {
+    http: reqwest::Client,
+    config: ProviderConfig,
+    api_key: ApiKey,
+    endpoint: String,
+}
+
+impl ProviderClient {
+    /// A client using `api_key`; fails with [`SummarizerError::Config`] on an invalid base
+    /// URL or key characters that cannot go in a header.
+    pub fn new(config: ProviderConfig, api_key: ApiKey) -> Result<Self, SummarizerError> {
+        let base = config.effective_base_url();
+        let url = reqwest::Url::parse(base).map_err(|error| SummarizerError::Config {
+            message: format!("base URL {base:?} is not a valid URL: {error}"),
+        })?;
+        if url.scheme() != "http" && url.scheme() != "https" {
+            return Err(SummarizerError::Config {
+                message: format!("base URL {base:?} must use http or https"),
+            });
+        }
+        if HeaderValue::from_str(api_key.expose()).is_err() {
+            return Err(SummarizerError::Config {
+                message: format!(
+                    "the API key in {} holds characters not allowed in an HTTP header",
+                    config.api_key_var()
+                ),
+            });
+        }
+        let endpoint = match config.kind {
+            ProviderKind::OpenAi => format!("{base}/chat/completions"),
+            ProviderKind::Anthropic => format!("{base}/v1/messages"),
+        };
+        let http = reqwest::Client::builder()
+            .connect_timeout(config.connect_timeout)
+            .user_agent(concat!("compaction/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|error| SummarizerError::Config {
+                message: format!("could not build the HTTP client: {error}"),
+            })?;
+        Ok(Self { http, config, api_key, endpoint })
+    }
+
+    /// A client whose key is read from the configured environment variable. A server on
+    /// this machine (`localhost`, `127.0.0.0/8`, `::1`: llama.cpp, vLLM, Ollama) may do
+    /// without one: an unset variable then sends no key instead of failing.
+    pub fn from_env(config: ProviderConfig) -> Result<Self, SummarizerError> {
+        let api_key = match ApiKey::from_env(config.api_key_var()) {
+            Err(SummarizerError::MissingApiKey { .. }) if is_loopback(&config) => ApiKey::new(""),
+            other => other?,
+        };
+        Self::new(config, api_key)
+    }
+
+    /// The configuration this client was built from.
+    pub fn config(&self) -> &ProviderConfig {
+        &self.config
+    }
+
+    /// The URL requests are posted to.
+    pub fn endpoint(&self) -> &str {
+        &self.endpoint
+    }
+
+    /// Streams one completion, retrying transient failures (429, 5xx, connection errors,
+    /// timeouts, cut streams) with backoff until the bounded number of attempts is used, as
+    /// long as no text has been streamed yet. Cancelling `cancel` ends it promptly with
+    /// [`SummarizerError::Cancelled`].
+    pub async fn complete(
+        &self,
+        request: &CompletionRequest<'_>,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(SummaryProgress) + Send + Sync),
+    ) -> Result<SummaryResponse, SummarizerError> {
+        let body = self.request_body(request);
+        self.stream(&body, cancel, progress, &|_text: &str| {}).await
+    }
+
+    /// Streams a chat completion over a message list, handing each piece of reply text to
+    /// `on_text` as it arrives. Retries, cancellation and error classification are those of
+    /// [`ProviderClient::complete`]: a request the model's window cannot hold fails with
+    /// [`SummarizerError::ContextOverflow`], and nothing is retried once text was streamed.
+    pub async fn chat(
+        &self,
+        request: &ChatRequest<'_>,
+        cancel: &CancellationToken,
+        on_text: &(dyn Fn(&str) + Send + Sync),
+    ) -> Result<SummaryResponse, SummarizerError> {
+        let body = match self.config.kind {
+            ProviderKind::OpenAi => openai::chat_body(
+                &self.config.model,
+                self.config.effective_max_tokens_field(),
+                request.system,
+                request.messages,
+                request.max_output_tokens,
+            ),
+            ProviderKind::Anthropic => anthropic::chat_body(
+                &self.config.model,
+                request.system,
+                request.messages,
+                request.max_output_tokens,
+            ),
+        };
+        self.stream(&body, cancel, &crate::summarizer::ignore_progress, on_text).await
+    }
+
+    /// Sends `body` with retries, streaming the reply text to `on_text`.
+    async fn stream(
+        &self,
+        body: &serde_json::Value,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(SummaryProgress) + Send + Sync),
+        on_text: &(dyn Fn(&str) + Send + Sync),
+    ) -> Result<SummaryResponse, SummarizerError> {
+        let policy = self.config.retry_policy();
+        let started = Instant::now();
+        let mut attempt: u32 = 0;
+        loop {
+            attempt += 1;
+            progress(SummaryProgress::Started { attempt });
+            let mut delivered = false;
+            let outcome = tokio::select! {
+                biased;
+                () = cancel.cancelled() => {
+                    return Err(SummarizerError::Cancelled { attempts: attempt, elapsed: started.elapsed() });
+                }
+                outcome = self.attempt(body, &mut delivered, progress, on_text) => outcome,
+            };
+            let failure = match outcome {
+                Ok(completed) if completed.text.trim().is_empty() => Failure::Empty,
+                Ok(completed) => {
+                    return Ok(SummaryResponse {
+                        text: completed.text.trim().to_owned(),
+                        usage: completed.usage,
+                        truncated: completed.truncated,
+                    });
+                }
+                Err(failure) => failure,
+            };
+            if delivered || !failure.is_retryable() || !policy.allows_retry_after(attempt) {
+                return Err(failure.into_error(&self.api_key, attempt, started.elapsed()));
+            }
+            let delay = policy.delay(attempt, failure.retry_after());
+            progress(SummaryProgress::Retrying {
+                attempt,
+                delay,
+                reason: classify::scrub(&failure.reason(), &self.api_key),
+            });
+            tokio::select! {
+                biased;
+                () = cancel.cancelled() => {
+                    return Err(SummarizerError::Cancelled { attempts: attempt, elapsed: started.elapsed() });
+                }
+                () = tokio::time::sleep(delay) => {}
+            }
+        }
+    }
+
+    fn request_body(&self, request: &CompletionRequest<'_>) -> serde_json::Value {
+        match self.config.kind {
+            ProviderKind::OpenAi => openai::request_body(
+                &self.config.model,
+                self.config.effective_max_tokens_field(),
+                request.system,
+                request.user,
+                request.max_output_tokens,
+            ),
+            ProviderKind::Anthropic => anthropic::request_body(
+                &self.config.model,
+                request.system,
+                request.user,
+                request.max_output_tokens,
+            ),
+        }
+    }
+
+    fn headers(&self) -> HeaderMap {
+        // No key (a local server, see `from_env`): no credential header at all.
+        let has_key = !self.api_key.expose().is_empty();
+        let mut headers = HeaderMap::new();
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        headers.insert(ACCEPT, HeaderValue::from_static("text/event-stream"));
+        // Checked in `new`; an invalid value cannot occur here, but fall back to nothing.
+        let secret = |prefix: &str| {
+            let value = has_key.then(|| format!("{prefix}{}", self.api_key.expose()))?;
+            HeaderValue::from_str(&value).ok().map(|mut value| {
+                value.set_sensitive(true);
+                value
+            })
+        };
+        match self.config.kind {
+            ProviderKind::OpenAi => {
+                if let Some(value) = secret("Bearer ") {
+                    headers.insert(reqwest::header::AUTHORIZATION, value);
+                }
+            }
+            ProviderKind::Anthropic => {
+                if let Some(value) = secret("") {
+                    headers.insert("x-api-key", value);
+                }
+                headers
+                    .insert("anthropic-version", HeaderValue::from_static(anthropic::API_VERSION));
+            }
+        }
+        headers
+    }
+
+    /// One request: send, check the status, decode the stream. Sets `delivered` once summary
+    /// text has been reported to `progress`.
+    async fn attempt(
+        &self,
+        body: &serde_json::Value,
+        delivered: &mut bool,
+        progress: &(dyn Fn(SummaryProgress) + Send + Sync),
+        on_text: &(dyn Fn(&str) + Send + Sync),
+    ) -> Result<Completed, Failure> {
+        let idle = self.config.idle_timeout;
+        let send = self.http.post(&self.endpoint).headers(self.headers()).json(body).send();
+        let mut response = match tokio::time::timeout(idle, send).await {
+            Err(_elapsed) => {
+                return Err(Failure::Timeout(format!("no response within {}", seconds(idle))));
+            }
+            Ok(Err(error)) => return Err(transport_failure(&error)),
+            Ok(Ok(response)) => response,
+        };
+        let status = response.status();
+        if !status.is_success() {
+            let retry_after = retry::retry_after(response.headers());
+            let text = match tokio::time::timeout(idle, response.text()).await {
+                Ok(Ok(text)) => text,
+                Ok(Err(_)) | Err(_) => String::new(),
+            };
+            let message = classify::error_message(&text);
+            if classify::is_context_overflow(Some(status.as_u16()), &text) {
+                return Err(Failure::Overflow(message));
+            }
+            return Err(Failure::Status { status: status.as_u16(), message, retry_after });
+        }
+        if is_json(response.headers()) {
+            // The server ignored `stream: true` and sent the whole message at once.
+            let text = match tokio::time::timeout(idle, response.text()).await {
+                Err(_elapsed) => {
+                    return Err(Failure::Timeout(format!(
+                        "the response body did not arrive within {}",
+                        seconds(idle)
+                    )));
+                }
+                Ok(Err(error)) => {
+                    return Err(Failure::Cut(format!(
+                        "the response body broke off: {}",
+                        error_chain(&error)
+                    )));
+                }
+                Ok(Ok(text)) => text,
+            };
+            let completed = match self.config.kind {
+                ProviderKind::OpenAi => openai::parse_whole(&text)?,
+                ProviderKind::Anthropic => anthropic::parse_whole(&text)?,
+            };
+            let chars = completed.text.chars().count();
+            if chars > 0 {
+                *delivered = true;
+                on_text(&completed.text);
+                progress(SummaryProgress::Output {
+                    chars,
+                    estimated_tokens: (chars as u64).div_ceil(4),
+                });
+            }
+            return Ok(completed);
+        }
+        let mut parser = SseParser::new();
+        let mut decoder = Decoder::new(self.config.kind);
+        let mut chars = 0_usize;
+        let mut handle = |decoder: &mut Decoder, event: &SseEvent| -> Result<(), Failure> {
+            let added = decoder.on_event(event, on_text)?;
+            if added > 0 {
+                chars += added;
+                *delivered = true;
+                progress(SummaryProgress::Output {
+                    chars,
+                    estimated_tokens: (chars as u64).div_ceil(4),
+                });
+            }
+            Ok(())
+        };
+        loop {
+            let chunk = match tokio::time::timeout(idle, response.chunk()).await {
+                Err(_elapsed) => {
+                    return Err(Failure::Timeout(format!(
+                        "no data from the provider for {}",
+                        seconds(idle)
+                    )));
+                }
+                Ok(Err(error)) => {
+                    return Err(Failure::Cut(format!(
+                        "the stream broke off: {}",
+                        error_chain(&error)
+                    )));
+                }
+                Ok(Ok(None)) => break,
+                Ok(Ok(Some(chunk))) => chunk,
+            };
+            for event in parser.push(&chunk) {
+                handle(&mut decoder, &event)?;
+                if decoder.is_done() {
+                    return decoder.finish();
+                }
+            }
+        }
+        if let Some(event) = parser.finish() {
+            // An event the stream ended in the middle of: a cut, not a server bug.
+            handle(&mut decoder, &event).map_err(|failure| match failure {
+                Failure::Malformed(message) => {
+                    Failure::Cut(format!("the stream ended in the middle of an event ({message})"))
+                }
+                other @ (Failure::Status { .. }
+                | Failure::Provider { .. }
+                | Failure::Overflow(_)
+                | Failure::Connect(_)
+                | Failure::Timeout(_)
+                | Failure::Cut(_)
+                | Failure::Empty) => other,
+            })?;
+        }
+        decoder.finish()
+    }
+}
+
+/// Whether a response is a plain JSON document rather than an event stream.
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.trim_start().starts_with("application/json"))
+}
+
+/// Classifies an error from sending a request.
+fn transport_failure(error: &reqwest::Error) -> Failure {
+    let message = error_chain(error);
+    if error.is_timeout() { Failure::Timeout(message) } else { Failure::Connect(message) }
+}
+
+/// An error and its sources, joined with ": " (reqwest's own message alone says little).
+fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
+        source = cause.source();
+    }
+    text
+}
+
+fn seconds(duration: Duration) -> String {
+    format!("{:.1}s", duration.as_secs_f64())
+}
