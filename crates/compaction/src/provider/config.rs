@@ -7,10 +7,9 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::retry::RetryPolicy;
 use crate::error::SummarizerError;
 
-use super::*;
+use super::retry::RetryPolicy;
 
 /// Which wire protocol a provider speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
