@@ -1,0 +1,128 @@
+//! The checks: empty, refusal, cut off, structure, and the must-keep facts, each a
+//! [`Problem`] when it fails; facts the verbatim user messages quote count as kept.
+
+use crate::must_keep::UnresolvedError;
+
+use super::matching::*;
+use super::*;
+
+/// Every problem of `summary`; empty when it passes. `truncated` is the summarizer's signal
+/// that it stopped at the output limit.
+pub fn check_summary(summary: &str, truncated: bool, facts: &GateFacts<'_>) -> Vec<Problem> {
+    if !summary.chars().any(char::is_alphanumeric) {
+        return vec![Problem::Empty];
+    }
+    let mut problems = Vec::new();
+    if let Some(line) = refusal_line(summary) {
+        problems.push(Problem::Refusal { line });
+    }
+    if truncated {
+        problems.push(Problem::Truncated);
+    }
+    if facts.checkpoint {
+        let missing = missing_headings(summary);
+        if !missing.is_empty() {
+            problems.push(Problem::MissingSections { headings: missing });
+        }
+    }
+    problems.extend(missing_facts(summary, facts));
+    problems
+}
+
+/// The must-keep facts and pins `summary` lacks (no structural checks).
+pub fn missing_facts(summary: &str, facts: &GateFacts<'_>) -> Vec<Problem> {
+    let normalized = normalize(summary);
+    let mut problems = Vec::new();
+    for path in &facts.must_keep.modified_files {
+        if !contains_path(summary, path) {
+            problems.push(Problem::MissingFile { path: path.clone() });
+        }
+    }
+    for text in &facts.must_keep.constraints {
+        if !contains_quote(&normalized, text) {
+            problems.push(Problem::MissingConstraint { text: text.clone() });
+        }
+    }
+    if let Some(text) = &facts.must_keep.latest_request
+        && !contains_quote(&normalized, text)
+    {
+        problems.push(Problem::MissingLatestRequest { text: text.clone() });
+    }
+    if let Some(UnresolvedError { command, error_line }) = &facts.must_keep.unresolved_error
+        && !recognises_error(summary, &normalized, error_line)
+    {
+        problems.push(Problem::MissingError {
+            command: command.clone(),
+            error_line: error_line.clone(),
+        });
+    }
+    for pin in facts.pins {
+        if !contains_words(&normalized, &pin.text) {
+            problems.push(Problem::MissingPin { id: pin.id.clone(), text: pin.text.clone() });
+        }
+    }
+    problems
+}
+
+/// `problems` less the ones that `kept_user_messages` (the verbatim user messages section
+/// stored after the summary, see [`crate::user_messages`]) resolves: a constraint, the
+/// latest request or a pin that the section quotes in the user's words is kept in the
+/// context as surely as in the summary. Every other problem stays: structure, files and
+/// errors are the summarizer's job.
+pub fn resolved_by_user_messages(
+    problems: Vec<Problem>,
+    kept_user_messages: &str,
+    facts: &GateFacts<'_>,
+) -> Vec<Problem> {
+    let still_missing = missing_facts(kept_user_messages, facts);
+    problems
+        .into_iter()
+        .filter(|problem| match problem {
+            Problem::MissingConstraint { .. }
+            | Problem::MissingLatestRequest { .. }
+            | Problem::MissingPin { .. } => still_missing.contains(problem),
+            Problem::Empty
+            | Problem::Refusal { .. }
+            | Problem::Truncated
+            | Problem::MissingSections { .. }
+            | Problem::MissingFile { .. }
+            | Problem::MissingError { .. } => true,
+        })
+        .collect()
+}
+
+fn refusal_line(summary: &str) -> Option<String> {
+    let first = summary.lines().map(str::trim).find(|line| !line.is_empty())?;
+    let short = summary.trim().chars().count() < 400;
+    let candidates: Vec<&str> = if short { summary.lines().collect() } else { vec![first] };
+    candidates.into_iter().find_map(|line| {
+        let lowered = line.to_lowercase().replace(['\u{2019}', '\u{2018}'], "'");
+        let lowered = lowered.trim_start_matches(|c: char| !c.is_alphanumeric());
+        REFUSALS
+            .iter()
+            .any(|phrase| lowered.starts_with(phrase) || (short && lowered.contains(phrase)))
+            .then(|| line.trim().to_owned())
+    })
+}
+
+fn heading_text(line: &str) -> Option<&str> {
+    let rest = line.trim_start().strip_prefix("## ")?;
+    Some(rest.trim().trim_end_matches(':').trim())
+}
+
+/// The checkpoint headings the summary lacks, when that breaks the structure: `Goal` is
+/// required, and at least one of the other five (empty sections may be left out, so the
+/// others are not required one by one).
+fn missing_headings(summary: &str) -> Vec<String> {
+    let present: Vec<String> =
+        summary.lines().filter_map(heading_text).map(str::to_lowercase).collect();
+    let has = |heading: &str| present.iter().any(|p| p == &heading.to_lowercase());
+    let goal = has(CHECKPOINT_HEADINGS[0]);
+    let others = CHECKPOINT_HEADINGS[1..].iter().any(|heading| has(heading));
+    match (goal, others) {
+        (true, true) => Vec::new(),
+        (false, true) => vec![CHECKPOINT_HEADINGS[0].to_owned()],
+        (true, false) => CHECKPOINT_HEADINGS[1..].iter().map(|h| (*h).to_owned()).collect(),
+        (false, false) => CHECKPOINT_HEADINGS.iter().map(|h| (*h).to_owned()).collect(),
+    }
+}

@@ -1,0 +1,121 @@
+//! What follows a rejection: the retry's instructions, then the deterministic Must Keep
+//! section appended when the retry fails too.
+
+use crate::must_keep::UnresolvedError;
+
+use super::matching::*;
+use super::*;
+
+/// The instructions for the one retry: what the rejected summary got wrong, with the exact
+/// text to include.
+pub fn retry_instructions(problems: &[Problem]) -> String {
+    let mut text = String::from(
+        "A previous attempt at this summary was rejected. Write the whole summary again and fix \
+         every point below.\n",
+    );
+    for problem in problems {
+        let line = match problem {
+            Problem::Empty => "- It was empty: write the full checkpoint.".to_owned(),
+            Problem::Refusal { .. } => {
+                "- It was a refusal. Summarizing this conversation is the task; \
+                 write the checkpoint."
+                    .to_owned()
+            }
+            Problem::Truncated => "- It was cut off at the output limit: write a shorter summary \
+                 that ends properly."
+                .to_owned(),
+            Problem::MissingSections { headings } => format!(
+                "- It lacked the checkpoint structure. Use these headings: {}.",
+                headings.iter().map(|h| format!("`## {h}`")).collect::<Vec<_>>().join(", ")
+            ),
+            Problem::MissingFile { path } => {
+                format!("- It did not name the modified file `{path}`; name it exactly.")
+            }
+            Problem::MissingConstraint { text } => format!(
+                "- It left out the user's constraint; quote it word for word under Constraints & \
+                 Preferences: \"{}\"",
+                quoted_opening(text)
+            ),
+            Problem::MissingLatestRequest { text } => format!(
+                "- It left out the user's latest request; end the Goal with it verbatim: \
+                 Latest request: \"{}\"",
+                quoted_opening(text)
+            ),
+            Problem::MissingError { command, error_line } => format!(
+                "- It left out the unresolved failure of `{}`; quote its error line under \
+                 Blocked: {}",
+                collapse_whitespace(command),
+                collapse_whitespace(error_line)
+            ),
+            Problem::MissingPin { text, .. } => format!(
+                "- It left out an instruction the user pinned; copy it word for word into the \
+                 `## Pinned Instructions` section at the top: \"{}\"",
+                collapse_whitespace(text)
+            ),
+        };
+        text.push_str(&line);
+        text.push('\n');
+    }
+    text
+}
+
+/// The summary with a deterministic "Must Keep" section appended, built from the facts the
+/// problems name. An empty or refused summary is replaced by the section (its text is not
+/// a summary); a cut-off or unstructured one keeps its text and gets every fact.
+pub fn repair(summary: &str, problems: &[Problem], facts: &GateFacts<'_>) -> String {
+    let discard = problems.iter().any(Problem::discards_text);
+    let whole = problems.iter().any(|problem| {
+        matches!(
+            problem,
+            Problem::Empty
+                | Problem::Refusal { .. }
+                | Problem::Truncated
+                | Problem::MissingSections { .. }
+        )
+    });
+    let mut section = String::from(MUST_KEEP_HEADING);
+    section.push('\n');
+    if problems.iter().any(|p| matches!(p, Problem::Truncated)) && !discard {
+        section.push_str("(The summary above was cut off at the output limit.)\n");
+    }
+    let wanted = |problem: &Problem| whole || problems.contains(problem);
+    for path in &facts.must_keep.modified_files {
+        if wanted(&Problem::MissingFile { path: path.clone() }) {
+            section.push_str(&format!("- Modified: `{path}`\n"));
+        }
+    }
+    for text in &facts.must_keep.constraints {
+        if wanted(&Problem::MissingConstraint { text: text.clone() }) {
+            section
+                .push_str(&format!("- Constraint (user's words): \"{}\"\n", quoted_opening(text)));
+        }
+    }
+    if let Some(text) = &facts.must_keep.latest_request
+        && wanted(&Problem::MissingLatestRequest { text: text.clone() })
+    {
+        section.push_str(&format!("- Latest request: \"{}\"\n", quoted_opening(text)));
+    }
+    if let Some(UnresolvedError { command, error_line }) = &facts.must_keep.unresolved_error
+        && wanted(&Problem::MissingError {
+            command: command.clone(),
+            error_line: error_line.clone(),
+        })
+    {
+        section.push_str(&format!(
+            "- Unresolved failure: `{}` failed with: {}\n",
+            collapse_whitespace(command),
+            collapse_whitespace(error_line)
+        ));
+    }
+    for pin in facts.pins {
+        if wanted(&Problem::MissingPin { id: pin.id.clone(), text: pin.text.clone() }) {
+            section.push_str("- Pinned instruction:\n\n");
+            crate::pins::push_pinned_element(&mut section, &pin.text);
+            section.push('\n');
+        }
+    }
+    if discard {
+        return section.trim_end().to_owned();
+    }
+    format!("{}\n\n{}", summary.trim_end(), section.trim_end())
+}

@@ -1,0 +1,203 @@
+use crate::must_keep::UnresolvedError;
+
+use super::matching::*;
+use super::*;
+use pretty_assertions::assert_eq;
+
+fn facts() -> MustKeep {
+    MustKeep {
+        modified_files: vec!["src/export.ts".into(), "README.md".into()],
+        constraints: vec!["Never change the file format.".into()],
+        latest_request: Some("Now run the tests.".into()),
+        unresolved_error: Some(UnresolvedError {
+            command: "npm test".into(),
+            error_line: "error TS2353: Object literal may only specify known properties, and 'rows' does not exist in type 'Options'.".into(),
+        }),
+    }
+}
+
+fn pins() -> Vec<Pin> {
+    vec![Pin {
+        id: "p1".into(),
+        text: "Use rgb values,\n  no indices".into(),
+        source_entry_id: None,
+    }]
+}
+
+const GOOD: &str = "## Goal\nPort the exporter. Latest request: \"Now run the tests.\"\n\n\
+    ## Constraints & Preferences\n- \"Never change the file format\"\n- Use rgb values, no indices\n\n\
+    ## Progress\n### Done\n- Edited `src/export.ts` and README.md.\n### Blocked\n\
+    - `npm test`: error TS2353 ('rows' does not exist in type 'Options')\n";
+
+fn check(summary: &str, truncated: bool) -> Vec<Problem> {
+    let must_keep = facts();
+    let pins = pins();
+    check_summary(
+        summary,
+        truncated,
+        &GateFacts { must_keep: &must_keep, pins: &pins, checkpoint: true },
+    )
+}
+
+#[test]
+fn a_summary_with_every_fact_passes() {
+    assert_eq!(check(GOOD, false), []);
+}
+
+#[test]
+fn empty_refusal_and_truncation_are_rejected() {
+    assert_eq!(check("  \n## \n", false), [Problem::Empty]);
+    assert!(matches!(
+        check("I’m sorry, but I can't help with that.", false).first(),
+        Some(Problem::Refusal { .. })
+    ));
+    assert!(
+        check("I can't help with summarizing this.", false)
+            .iter()
+            .any(|p| matches!(p, Problem::Refusal { .. }))
+    );
+    assert!(check(GOOD, true).contains(&Problem::Truncated));
+    // A quoted apology deep inside a long summary is not a refusal.
+    let long = format!(
+        "{GOOD}\n## Critical Context\n- The user wrote: \"I'm sorry, but the build is red\".\n{}",
+        "x ".repeat(300)
+    );
+    assert_eq!(check(&long, false), []);
+}
+
+#[test]
+fn sections_need_goal_and_one_more() {
+    let no_goal = GOOD.replace("## Goal", "## Aim");
+    assert_eq!(
+        check(&no_goal, false),
+        [Problem::MissingSections { headings: vec!["Goal".into()] }]
+    );
+    assert!(matches!(
+        check("Latest request: \"Now run the tests.\" Never change the file format. src/export.ts README.md Use rgb values, no indices; error TS2353 'Options'", false).first(),
+        Some(Problem::MissingSections { .. })
+    ));
+}
+
+#[test]
+fn paths_must_appear_whole() {
+    let summary = GOOD.replace("`src/export.ts`", "`src/export.tsx`");
+    assert_eq!(check(&summary, false), [Problem::MissingFile { path: "src/export.ts".into() }]);
+    assert!(contains_path("Edited src/export.ts.", "src/export.ts"));
+    assert!(!contains_path("Edited lib/src/export.ts", "src/export.ts"));
+    assert!(!contains_path("Edited src/export.ts.bak", "src/export.ts"));
+}
+
+#[test]
+fn constraints_requests_and_pins_need_the_users_words() {
+    let summary = GOOD
+        .replace("Never change the file format", "Do not alter the format")
+        .replace("Now run the tests.", "run tests")
+        .replace("Use rgb values, no indices", "Use rgb values");
+    assert_eq!(
+        check(&summary, false),
+        [
+            Problem::MissingConstraint { text: "Never change the file format.".into() },
+            Problem::MissingLatestRequest { text: "Now run the tests.".into() },
+            Problem::MissingPin { id: "p1".into(), text: "Use rgb values,\n  no indices".into() },
+        ]
+    );
+}
+
+#[test]
+fn a_long_request_is_quoted_by_its_opening_sentences() {
+    let long = format!("Please continue with step 7. Keep going. {}", "filler text ".repeat(40));
+    assert_eq!(opening(&long), "Please continue with step 7. Keep going.");
+    let words = "word ".repeat(60);
+    assert_eq!(opening(&words).chars().count(), 159);
+    assert_eq!(opening("Short one."), "Short one.");
+    // A short courtesy sentence may be left out; a long one may not.
+    let polite = "Great, thanks. Now add support for comments to the lexer.";
+    assert!(contains_quote("Request: Now add support for comments to the lexer.", polite));
+    assert!(!contains_quote("Request: Great, thanks. Now add comments.", polite));
+    let must_keep = MustKeep { latest_request: Some(long.clone()), ..MustKeep::default() };
+    let gate = GateFacts { must_keep: &must_keep, pins: &[], checkpoint: false };
+    assert_eq!(
+        missing_facts("- Latest request: Please continue with step 7. Keep going.", &gate),
+        []
+    );
+    let problems = missing_facts("nothing", &gate);
+    let repaired = repair("nothing", &problems, &gate);
+    assert!(repaired.ends_with("\"Please continue with step 7. Keep going. …\""), "{repaired}");
+    assert_eq!(missing_facts(&repaired, &gate), []);
+}
+
+#[test]
+fn an_error_line_may_be_abbreviated_but_must_be_recognisable() {
+    assert_eq!(
+        distinctive_tokens(
+            "error TS2353: Object literal may only specify known properties, and 'rows' does not exist in type 'Options'."
+        ),
+        ["TS2353", "properties", "rows", "Options"]
+    );
+    // Three of four tokens including the first: recognisable.
+    let abbreviated = GOOD.replace(
+        "error TS2353 ('rows' does not exist in type 'Options')",
+        "TS2353, rows not in Options",
+    );
+    assert_eq!(check(&abbreviated, false), []);
+    // Without the first (the error code), not recognisable.
+    let vague = GOOD.replace(
+        "error TS2353 ('rows' does not exist in type 'Options')",
+        "a type error about Options properties",
+    );
+    assert!(matches!(check(&vague, false).as_slice(), [Problem::MissingError { .. }]));
+}
+
+#[test]
+fn the_users_words_in_the_kept_messages_count_for_requests_constraints_and_pins() {
+    let summary = "## Goal\n- CSV export\n\n## Progress\n- started";
+    let facts = facts();
+    let pins = pins();
+    let gate = GateFacts { must_keep: &facts, pins: &pins, checkpoint: true };
+    let problems = check_summary(summary, false, &gate);
+    let section = format!(
+        "## User messages (verbatim)\n\n```text\n{}\n{}\n{}\n```",
+        facts.latest_request.clone().unwrap_or_default(),
+        facts.constraints.join("\n"),
+        pins.iter().map(|pin| pin.text.as_str()).collect::<Vec<_>>().join("\n")
+    );
+    let left = resolved_by_user_messages(problems.clone(), &section, &gate);
+    // Files and the error are the summarizer's job; the user's words are resolved.
+    assert!(
+        left.iter().all(|problem| matches!(
+            problem,
+            Problem::MissingFile { .. } | Problem::MissingError { .. }
+        )),
+        "{left:?}"
+    );
+    assert!(left.len() < problems.len());
+    assert_eq!(resolved_by_user_messages(problems.clone(), "", &gate), problems);
+}
+
+#[test]
+fn repair_appends_only_missing_facts_and_then_passes() {
+    let must_keep = facts();
+    let pins = pins();
+    let gate = GateFacts { must_keep: &must_keep, pins: &pins, checkpoint: true };
+    let summary = GOOD
+        .replace("`src/export.ts`", "the exporter")
+        .replace("- Use rgb values, no indices\n", "");
+    let problems = check_summary(&summary, false, &gate);
+    let repaired = repair(&summary, &problems, &gate);
+    assert!(repaired.starts_with(summary.trim_end()));
+    assert!(repaired.ends_with("## Must Keep\n- Modified: `src/export.ts`\n- Pinned instruction:\n\n<pinned-instruction>\nUse rgb values,\n  no indices\n</pinned-instruction>"), "{repaired}");
+    assert_eq!(check_summary(&repaired, false, &gate), []);
+}
+
+#[test]
+fn repair_replaces_a_refusal_with_every_fact() {
+    let must_keep = facts();
+    let pins = pins();
+    let gate = GateFacts { must_keep: &must_keep, pins: &pins, checkpoint: false };
+    let refusal = "I'm sorry, but I can't help with that.";
+    let problems = check_summary(refusal, false, &gate);
+    let repaired = repair(refusal, &problems, &gate);
+    assert!(repaired.starts_with(MUST_KEEP_HEADING) && !repaired.contains("sorry"), "{repaired}");
+    assert_eq!(missing_facts(&repaired, &gate), []);
+    assert!(retry_instructions(&problems).contains("refusal"));
+}
