@@ -5,7 +5,8 @@
 //! asks the trigger whether to compact and returns the messages to send;
 //! [`CompactingSession::run_turn`] wraps a whole model call and recovers once from a
 //! context-overflow error. Every compaction — threshold, overflow or manual — goes through
-//! [`Compactor::run`](crate::compact::Compactor::run), the one orchestration path, with the session's extensions.
+//! [`Compactor::run`](crate::compact::Compactor::run), the one orchestration path, with the
+//! session's extensions.
 //!
 //! Invariants: at most one automatic compaction per turn; a compaction that leaves the
 //! context above the trigger stops automatic compaction until [`CompactingSession::compact`]
