@@ -11,22 +11,28 @@
 //! lock never lapses. Each temporary file is locked by its writer while it is written, so a
 //! later rewrite can remove temporary files left by an interrupted one (unlocked ones only)
 //! without touching one in use, and a backup left by an interrupted migration is reused.
+//!
+//! Stages, one module each: `migrate` and `repair` (the two rewrites); the atomic write they
+//! share (temporary file, sync, rename or link, backups) is here.
+
+mod migrate;
+mod repair;
+
+pub(crate) use migrate::migrate_locked;
+pub use migrate::{MigrateReport, migrate, migrate_with};
+pub use repair::{RepairReport, repair_copy, repair_copy_reattaching, repair_copy_with};
 
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
-use compaction_core::Session;
-use serde_json::{Map, Value};
-
 use super::error::StoreError;
 #[cfg(feature = "fault-injection")]
 use super::io::FaultPlan;
 use super::io::{self, SyncWrite};
-use super::lock::{LockWait, SessionLock};
+use super::lock::SessionLock;
 use super::names;
-use super::{OpenOptions, SessionStore};
 
 /// The steps of an atomic rewrite, in order (the `fault-injection` feature stops a rewrite
 /// after one of them, as a crash would).
@@ -352,261 +358,4 @@ pub(crate) fn write_new_file(
     fill: impl FnOnce(&mut Output<'_>) -> Result<(), StoreError>,
 ) -> Result<(), StoreError> {
     atomic_write(target, Install::CreateNew, options, fill).map(drop)
-}
-
-/// What [`migrate`] did.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MigrateReport {
-    /// The version the file declared.
-    pub from_version: u32,
-    /// Where the original was kept; `None` when the file was already current (untouched).
-    pub backup: Option<PathBuf>,
-    /// Entries written.
-    pub entries: usize,
-    /// Unreadable lines carried over verbatim.
-    pub malformed_lines: usize,
-}
-
-/// Rewrites an older-format session as the current version, atomically, keeping the
-/// original as `<session>.jsonl.bak-v<N>`, with its mode and owner, through a symbolic link
-/// to the file it names. Takes the write lock (recovering a torn tail first, as any write
-/// open does). A current-version file is left untouched. Opening a session for writing
-/// migrates it the same way.
-pub fn migrate(path: &Path) -> Result<MigrateReport, StoreError> {
-    migrate_with(path, LockWait::NoWait, &RewriteOptions::default())
-}
-
-/// [`migrate`] with a lock wait and rewrite options.
-pub fn migrate_with(
-    path: &Path,
-    lock_wait: LockWait,
-    options: &RewriteOptions,
-) -> Result<MigrateReport, StoreError> {
-    let open = OpenOptions {
-        lock_wait,
-        max_line_bytes: options.max_line_bytes,
-        #[cfg(feature = "fault-injection")]
-        faults: options.faults.clone(),
-        ..OpenOptions::for_writing()
-    };
-    let (store, report) = SessionStore::open_with(path, open, options)?;
-    if let Some(migrated) = report.migrated {
-        return Ok(migrated);
-    }
-    Ok(MigrateReport {
-        from_version: report.source_version,
-        backup: None,
-        entries: store.session().entries().len(),
-        malformed_lines: report.malformed_lines.len(),
-    })
-}
-
-/// Migrates the file of an open, locked store; returns what was done and the lock on the
-/// new file (taken before it was renamed into place).
-pub(crate) fn migrate_locked(
-    store: &SessionStore,
-    options: &RewriteOptions,
-    keep_a_backup: bool,
-) -> Result<(MigrateReport, SessionLock), StoreError> {
-    let path = store.path();
-    let session = store.session();
-    let from_version = session.source_version();
-    let Some(header) = session.header_raw() else {
-        return Err(StoreError::UnreadableHeader {
-            path: path.to_path_buf(),
-            line: 1,
-            detail: "no session header".to_owned(),
-        });
-    };
-    // Through a symbolic link: the file it names is rewritten, the link stays.
-    let target = std::fs::canonicalize(path).map_err(StoreError::io("cannot resolve", path))?;
-    let mut source = store.lock_file()?.try_clone().map_err(StoreError::io("cannot open", path))?;
-    let original = source.metadata().map_err(StoreError::io("cannot read metadata of", path))?;
-    remove_stale_temps(&target);
-    let mut backup = names::with_suffix(&target, &format!(".bak-v{from_version}"));
-    let length = store.file_length();
-    let install = Install::Replace {
-        backup: if keep_a_backup { Some(&mut backup) } else { None },
-        original: &original,
-    };
-    let lock = atomic_write(&target, install, options, |output| {
-        output.push(header.as_bytes())?;
-        output.push(b"\n")?;
-        write_body(output, session, length, &mut source, path, |_| true, |_| None)
-    })?;
-    let kept_malformed =
-        session.malformed().iter().filter(|malformed| malformed.offset < length).count();
-    let report = MigrateReport {
-        from_version,
-        backup: keep_a_backup.then_some(backup),
-        entries: session.entries().len(),
-        malformed_lines: kept_malformed,
-    };
-    Ok((report, SessionLock::adopt(lock.into_file(), path)))
-}
-
-/// Writes entries and (when `keep_malformed` says so) malformed lines in line order.
-fn write_body(
-    output: &mut Output<'_>,
-    session: &Session,
-    length: u64,
-    source: &mut File,
-    source_path: &Path,
-    keep_malformed: impl Fn(usize) -> bool,
-    mut replace_entry: impl FnMut(&compaction_core::Entry) -> Option<String>,
-) -> Result<(), StoreError> {
-    let mut malformed = session
-        .malformed()
-        .iter()
-        .filter(|malformed| malformed.line > 1 && malformed.offset < length)
-        .peekable();
-    for entry in session.entries() {
-        while let Some(line) = malformed.next_if(|malformed| malformed.line < entry.line) {
-            if keep_malformed(line.line) {
-                write_malformed(output, line, source, source_path)?;
-            }
-        }
-        match replace_entry(entry) {
-            Some(line) => output.push(line.as_bytes())?,
-            None => output.push(entry.line_bytes())?,
-        }
-        output.push(b"\n")?;
-    }
-    for line in malformed {
-        if keep_malformed(line.line) {
-            write_malformed(output, line, source, source_path)?;
-        }
-    }
-    Ok(())
-}
-
-fn write_malformed(
-    output: &mut Output<'_>,
-    line: &compaction_core::session::MalformedLine,
-    source: &mut File,
-    source_path: &Path,
-) -> Result<(), StoreError> {
-    match &line.bytes {
-        Some(bytes) => output.push(bytes)?,
-        None => output.copy_range(source, source_path, line.offset, line.length as u64)?,
-    }
-    output.push(b"\n")
-}
-
-/// What [`repair_copy`] wrote.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RepairReport {
-    /// The repaired session: a readable header and every usable entry, in order.
-    pub copy: PathBuf,
-    /// Whether the header was rebuilt (the original had none that could be read).
-    pub header_rebuilt: bool,
-    /// Entries copied.
-    pub entries: usize,
-    /// Where the unusable lines went (verbatim, one per line, in order); `None` when there
-    /// were none.
-    pub rejected: Option<PathBuf>,
-    /// Line numbers (in the original) of the rejected lines.
-    pub rejected_lines: Vec<usize>,
-    /// Entries whose parent is not in the copy (it was an unusable line, or never existed):
-    /// their id and the missing parent's id.
-    pub orphans: Vec<(String, String)>,
-    /// Whether the orphans were attached to the entry before them in the copy, so the copy
-    /// has no dangling parent.
-    pub reattached: bool,
-}
-
-/// Writes a repaired copy of a session beside it; the original is never modified.
-///
-/// The copy, `<name>.repaired-<timestamp>.jsonl`, has the original header (migrated to the
-/// current version) or, when it is missing or unreadable, a new version 3 header whose `cwd`
-/// is the current directory; then every usable entry in file order. Every other line
-/// (the unreadable header, malformed or oversized lines, a torn tail) goes verbatim to
-/// `<copy>.rejected`, so nothing is lost and the copy is clean.
-pub fn repair_copy(path: &Path) -> Result<RepairReport, StoreError> {
-    repair_copy_with(path, &RewriteOptions::default())
-}
-
-/// [`repair_copy`] with rewrite options.
-pub fn repair_copy_with(path: &Path, options: &RewriteOptions) -> Result<RepairReport, StoreError> {
-    repair_copy_reattaching(path, options, false)
-}
-
-/// [`repair_copy_with`], and with `reattach`, every entry whose parent is not in the copy is
-/// attached to the entry before it in file order (the first one becomes a root), so the
-/// copy passes `check`. This changes what pi shows on those branches, so it is only done
-/// when asked for; without it the orphans are listed in the report.
-pub fn repair_copy_reattaching(
-    path: &Path,
-    options: &RewriteOptions,
-    reattach: bool,
-) -> Result<RepairReport, StoreError> {
-    let read = OpenOptions { max_line_bytes: options.max_line_bytes, ..OpenOptions::for_reading() };
-    let (store, _report) = SessionStore::open(path, read)?;
-    let session = store.session();
-    let stamp = names::file_timestamp();
-    let stem = path.file_stem().map(|stem| stem.to_string_lossy().into_owned()).unwrap_or_default();
-    let copy = path.with_file_name(format!("{stem}.repaired-{stamp}.jsonl"));
-    let (header, header_rebuilt) = match session.header_raw() {
-        Some(header) => (header.to_owned(), false),
-        None => (new_header_line()?, true),
-    };
-    let length = store.file_length();
-    let mut source = File::open(path).map_err(StoreError::io("cannot open", path))?;
-    let mut orphans = Vec::new();
-    let mut previous: Option<String> = None;
-    let reattached = |entry: &compaction_core::Entry| {
-        let written_after = previous.replace(entry.id.clone());
-        let parent = entry.parent_id.as_deref()?;
-        if session.contains(parent) {
-            return None;
-        }
-        orphans.push((entry.id.clone(), parent.to_owned()));
-        if !reattach {
-            return None;
-        }
-        let mut value: Value = serde_json::from_str(entry.raw()).ok()?;
-        let object = value.as_object_mut()?;
-        object.insert("parentId".into(), written_after.map_or(Value::Null, Value::String));
-        Some(value.to_string())
-    };
-    write_new_file(&copy, options, |output| {
-        output.push(header.as_bytes())?;
-        output.push(b"\n")?;
-        write_body(output, session, length, &mut source, path, |_| false, reattached)
-    })?;
-    let rejected_lines: Vec<usize> =
-        session.malformed().iter().map(|malformed| malformed.line).collect();
-    let rejected = if rejected_lines.is_empty() {
-        None
-    } else {
-        let rejected = names::with_suffix(&copy, ".rejected");
-        write_new_file(&rejected, options, |output| {
-            for line in session.malformed() {
-                write_malformed(output, line, &mut source, path)?;
-            }
-            Ok(())
-        })?;
-        Some(rejected)
-    };
-    Ok(RepairReport {
-        copy,
-        header_rebuilt,
-        entries: session.entries().len(),
-        rejected,
-        rejected_lines,
-        reattached: reattach && !orphans.is_empty(),
-        orphans,
-    })
-}
-
-fn new_header_line() -> Result<String, StoreError> {
-    let cwd = std::env::current_dir()
-        .map_err(StoreError::io("cannot read the current directory", "."))?;
-    let mut header = Map::new();
-    header.insert("type".into(), "session".into());
-    header.insert("version".into(), compaction_core::entry::CURRENT_VERSION.into());
-    header.insert("id".into(), names::random_uuid().into());
-    header.insert("timestamp".into(), names::timestamp_now().into());
-    header.insert("cwd".into(), cwd.to_string_lossy().into_owned().into());
-    Ok(Value::Object(header).to_string())
 }
