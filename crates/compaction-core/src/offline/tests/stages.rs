@@ -1,0 +1,364 @@
+//! Each stage on its own: sentences and code spans, requests, constraints and decisions,
+//! output scans, the previous summary read back, Done and In Progress, the goal, the
+//! budget, the focus, and the summary kinds.
+
+use super::*;
+use pretty_assertions::assert_eq;
+
+#[test]
+fn sentences_split_on_latin_and_cjk_stops_and_skip_code() {
+    let text =
+        "Fix it. Then test!\n```\nnot. a sentence\n```\n修复这个错误。不要改测试。v1.2 stays";
+    assert_eq!(
+        sentences(text),
+        vec!["Fix it.", "Then test!", "修复这个错误。", "不要改测试。", "v1.2 stays"]
+    );
+}
+
+#[test]
+fn clip_and_head_cut_on_char_boundaries() {
+    assert_eq!(clip("日本語のテキスト", 4), "日本語…");
+    assert_eq!(clip("short", 10), "short");
+    assert_eq!(head("héllo", 2), "h");
+    assert_eq!(head("héllo", 3), "hé");
+}
+
+#[test]
+fn code_spans_survive_backticks_inside() {
+    assert_eq!(code("cargo test"), "`cargo test`");
+    assert_eq!(code("unneeded `return`"), "`` unneeded `return` ``");
+}
+
+#[test]
+fn request_skips_acknowledgements_and_stays_short() {
+    assert_eq!(
+        request_of("Great, thanks. Now add comments to the lexer. Then run tests.", true)
+            .as_deref(),
+        Some("Now add comments to the lexer. Then run tests.")
+    );
+    let long = "word ".repeat(200);
+    let request = request_of(&long, true).unwrap_or_default();
+    assert!(char_len(&request) <= 260, "{request}");
+    assert_eq!(request_of("  \n ", true), None);
+}
+
+#[test]
+fn constraints_are_imperative_sentences_in_any_language() {
+    let text = "The parser is slow. Always run cargo fmt. Please don't touch the CI config. \
+                We must keep MSRV 1.70. I think it is fine. 请不要修改 Cargo.toml。テストを必ず実行してください。";
+    assert_eq!(
+        constraints_of(text),
+        vec![
+            "Always run cargo fmt.",
+            "Please don't touch the CI config.",
+            "We must keep MSRV 1.70.",
+            "请不要修改 Cargo.toml。",
+            "テストを必ず実行してください。",
+        ]
+    );
+}
+
+#[test]
+fn decisions_and_plans_come_from_assistant_statements() {
+    let text = "The fix is to borrow instead of clone. I'll update `parse`.\n\
+                Plan:\n1. Edit src/a.rs\n2) Run tests\nLet me check the docs. It compiles.";
+    assert_eq!(decisions_of(text), vec!["The fix is to borrow instead of clone."]);
+    assert_eq!(
+        plan_of(text),
+        vec!["Edit src/a.rs", "Run tests", "I'll update `parse`.", "Let me check the docs."]
+    );
+}
+
+#[test]
+fn output_scan_finds_compiler_errors_with_locations() {
+    let output = "   Compiling x v0.1.0\nerror[E0308]: mismatched types\n  --> src/parser.rs:47:24\n   |\n\
+                  error: could not compile `x` (lib) due to 1 previous error\n\nCommand exited with code 101";
+    let scan = scan_output(output.lines());
+    assert_eq!(scan.errors, vec!["`error[E0308]: mismatched types` at `src/parser.rs:47:24`"]);
+    assert_eq!(scan.exit_code, Some(101));
+    assert_eq!(scan.passed, None);
+}
+
+#[test]
+fn output_scan_ignores_progress_lines_that_mention_errors() {
+    let output = "test parser::tests::error_recovery ... ok\nwarning: unused variable: `x`\n\
+                  0 errors, 1 warning\nTypeError: cannot read properties of undefined\n";
+    let scan = scan_output(output.lines());
+    assert_eq!(scan.errors, vec!["`TypeError: cannot read properties of undefined`"]);
+}
+
+#[test]
+fn output_scan_reads_panics_and_test_results() {
+    let output = "running 2 tests\nthread 't::a' panicked at src/a.rs:3:5:\nboom\n\
+                  test result: FAILED. 1 passed; 1 failed; 0 ignored";
+    let scan = scan_output(output.lines());
+    assert_eq!(scan.errors, vec!["`thread 't::a' panicked at src/a.rs:3:5:` `boom`"]);
+    assert!(scan.tests_failed);
+    let passing = scan_output("test result: ok. 7 passed; 0 failed; 0 ignored".lines());
+    assert_eq!(passing.passed.as_deref(), Some("7 passed; 0 failed"));
+    assert!(!passing.tests_failed);
+    assert!(passing.errors.is_empty());
+}
+
+#[test]
+fn previous_summary_parses_sections_and_file_lists() {
+    let text = "## Goal\n- Ship v2\n\n## Progress\n### Done\n- Edited `a.rs`\n### Blocked\n- (none)\n\
+                ## Critical Context\n- Modified files: `a.rs`\n\n<read-files>\nb.rs\n</read-files>\n\n\
+                <modified-files>\nc.rs\n</modified-files>";
+    let parsed = PreviousSummary::parse(text);
+    assert_eq!(parsed.section(Section::Goal), ["Ship v2"]);
+    assert_eq!(parsed.section(Section::Done), ["Edited `a.rs`"]);
+    assert!(parsed.section(Section::Blocked).is_empty());
+    assert_eq!(parsed.section(Section::Critical), ["Modified files: `a.rs`"]);
+    assert_eq!(parsed.read_files, ["b.rs"]);
+    assert_eq!(parsed.modified_files, ["c.rs"]);
+    assert_eq!(parsed.unstructured, None);
+    let loose = PreviousSummary::parse("We fixed the lexer.\nTests pass.");
+    assert_eq!(loose.unstructured.as_deref(), Some("We fixed the lexer. Tests pass."));
+}
+
+#[test]
+fn done_lists_successful_edits_and_passing_commands() {
+    let messages = [
+        user("Rename the config loader."),
+        assistant("", &[("1", "edit", json!({"path": "src/config.rs"}))]),
+        result("1", "edit", "Successfully replaced text in src/config.rs.", false),
+        assistant("", &[("2", "write", json!({"path": "src/new.rs", "content": "x"}))]),
+        result("2", "write", "Could not write: permission denied", true),
+        assistant("", &[("3", "bash", json!({"command": "cargo test"}))]),
+        result("3", "bash", "test result: ok. 3 passed; 0 failed; 0 ignored", false),
+        bash_run("git status --short", " M src/config.rs\n", 0),
+    ];
+    let summary = summarize(&messages);
+    assert_eq!(
+        bullets(&summary, "### Done"),
+        vec![
+            "Edited `src/config.rs`",
+            // `git status` only reads: not progress.
+            "Ran `cargo test` (tests passed: 3 passed; 0 failed)",
+        ]
+    );
+    assert_eq!(
+        bullets(&summary, "### Blocked"),
+        vec!["Write of `src/new.rs` failed: `Could not write: permission denied`"]
+    );
+    assert!(summary.contains("- Modified files: `src/config.rs`\n"), "{summary}");
+}
+
+#[test]
+fn a_later_pass_resolves_a_failure_of_the_same_command() {
+    let failing = "error[E0425]: cannot find value `x` in this scope\n --> src/a.rs:2:5\nCommand exited with code 101";
+    let messages = [
+        user("Make the build green."),
+        assistant("", &[("1", "bash", json!({"command": "cargo build"}))]),
+        result("1", "bash", failing, true),
+        assistant("", &[("2", "bash", json!({"command": "cargo build"}))]),
+        result("2", "bash", "Finished dev profile", false),
+        bash_run("make lint", "lint.sh: line 3: shellcheck: command not found\n", 127),
+    ];
+    let summary = summarize(&messages);
+    assert_eq!(
+        bullets(&summary, "### Blocked"),
+        vec!["`make lint` failed (exit 127): `lint.sh: line 3: shellcheck: command not found`"]
+    );
+    assert!(
+        summary.contains(
+            "`cargo build` passes now (earlier failure: `` error[E0425]: cannot find value `x` in this scope `` at `src/a.rs:2:5`)"
+        ),
+        "{summary}"
+    );
+    assert!(
+        summary.contains(
+            "- Last error (unresolved, `make lint`): `lint.sh: line 3: shellcheck: command not found`"
+        ),
+        "{summary}"
+    );
+}
+
+#[test]
+fn a_later_edit_resolves_a_failed_edit_of_the_same_file() {
+    let messages = [
+        assistant("", &[("1", "edit", json!({"path": "a.rs"}))]),
+        result("1", "edit", "Could not find the exact text in a.rs", true),
+        assistant("", &[("2", "edit", json!({"path": "a.rs"}))]),
+        result("2", "edit", "Successfully replaced text in a.rs.", false),
+    ];
+    let summary = summarize(&messages);
+    assert!(bullets(&summary, "### Blocked").is_empty(), "{summary}");
+    assert!(summary.contains("Last error (since resolved)"), "{summary}");
+}
+
+#[test]
+fn in_progress_names_calls_without_results_and_the_last_step() {
+    let messages = [
+        user("Profile the importer."),
+        assistant(
+            "I'll run the benchmark now.",
+            &[("1", "bash", json!({"command": "cargo bench -p importer"}))],
+        ),
+    ];
+    let summary = summarize(&messages);
+    assert_eq!(
+        bullets(&summary, "### In Progress"),
+        vec![
+            "Running `cargo bench -p importer` (no result yet)",
+            "Last assistant step: I'll run the benchmark now.",
+        ]
+    );
+    assert_eq!(bullets(&summary, "## Next Steps"), vec!["I'll run the benchmark now."]);
+}
+
+#[test]
+fn goal_keeps_the_first_request_and_labels_later_ones() {
+    let messages =
+        [user("Add a CSV exporter."), user("Also support TSV."), user("Finally, document both.")];
+    let summary = summarize(&messages);
+    assert_eq!(
+        bullets(&summary, "## Goal"),
+        vec![
+            "Add a CSV exporter.",
+            "Earlier request: Also support TSV.",
+            "Latest request: Finally, document both."
+        ]
+    );
+}
+
+#[test]
+fn identifiers_come_from_backticks_and_paths_are_not_identifiers() {
+    let messages = [user("Why does `Parser::next` panic in `src/parser.rs`?")];
+    let summary = summarize(&messages);
+    assert!(summary.contains("- Identifiers: `Parser::next`\n"), "{summary}");
+}
+
+#[test]
+fn tracked_lengths_match_the_rendered_text() {
+    let mut sections = Sections::default();
+    sections.push(Section::Goal, "Ship it", 1);
+    sections.push(Section::Blocked, "`make` failed: 修复", 2);
+    sections.push(Section::Blocked, "second", 3);
+    let items = sections.items;
+    let mut lengths = SectionLengths::new(&items);
+    assert_eq!(lengths.total(), char_len(&render(&items)));
+    lengths.remove(&items[1]);
+    assert_eq!(lengths.total(), char_len(&render(&[items[0].clone(), items[2].clone()])));
+    assert_eq!(SectionLengths::new(&[]).total(), char_len(&render(&[])));
+}
+
+#[test]
+fn the_budget_is_respected_and_headings_survive() {
+    let mut messages = vec![user("Port the engine to the new allocator.")];
+    for index in 0..60 {
+        let id = format!("c{index}");
+        messages.push(assistant(
+            &format!("The fix is to align chunk {index}. I'll edit `chunk_{index}`."),
+            &[(id.as_str(), "edit", json!({"path": format!("src/chunk_{index}.rs")}))],
+        ));
+        messages.push(result(&id, "edit", "ok", false));
+    }
+    let full = summarize(&messages);
+    let skeleton_len = char_len(&render(&[]));
+    for max_chars in [0, 10, skeleton_len, skeleton_len + 40, 600, 1_500, 4_000, 100_000] {
+        let summary = summarize_offline(&OfflineInput {
+            kind: OfflineKind::History,
+            messages: &messages,
+            previous_summary: None,
+            instructions: None,
+            pins: &[],
+            max_chars,
+        });
+        assert!(char_len(&summary) <= max_chars, "{max_chars}: {}", char_len(&summary));
+        if max_chars >= skeleton_len {
+            assert_structure(&summary);
+        }
+        if max_chars >= full.chars().count() {
+            assert_eq!(summary, full);
+        }
+    }
+    let tight = summarize_offline(&OfflineInput {
+        kind: OfflineKind::History,
+        messages: &messages,
+        previous_summary: None,
+        instructions: None,
+        pins: &[],
+        max_chars: 700,
+    });
+    // The main goal outlives the low-priority items.
+    assert!(tight.contains("Port the engine to the new allocator."), "{tight}");
+    assert!(!tight.contains("Identifiers:"), "{tight}");
+}
+
+#[test]
+fn focus_instructions_are_named_and_rank_matching_items_higher() {
+    let messages =
+        [user("Speed up the importer. Keep the public API stable. Use rayon for parallel work.")];
+    let input = |max_chars| OfflineInput {
+        kind: OfflineKind::History,
+        messages: &messages,
+        previous_summary: None,
+        instructions: Some("rayon usage"),
+        pins: &[],
+        max_chars,
+    };
+    let full = summarize_offline(&input(10_000));
+    assert!(full.contains("- Focus requested: rayon usage\n"), "{full}");
+    // With room for one constraint only, the one about rayon wins.
+    let with_one = char_len(&full) - char_len("- Keep the public API stable.\n");
+    let tight = summarize_offline(&input(with_one));
+    assert_eq!(
+        bullets(&tight, "## Constraints & Preferences"),
+        vec!["Use rayon for parallel work."]
+    );
+}
+
+#[test]
+fn huge_outputs_are_scanned_without_blowing_up_the_summary() {
+    let mut output = String::new();
+    for index in 0..200_000 {
+        output.push_str(&format!("line {index} of noisy build output\n"));
+    }
+    output.push_str("error: linker `cc` not found\n");
+    let messages = [
+        assistant("", &[("1", "bash", json!({"command": "cargo build --release"}))]),
+        result("1", "bash", &output, true),
+    ];
+    let summary = summarize(&messages);
+    assert!(
+        summary.contains("`error: linker `cc` not found`")
+            || summary.contains("`` error: linker `cc` not found ``"),
+        "{summary}"
+    );
+    assert!(summary.len() < 4_000, "{}", summary.len());
+}
+
+#[test]
+fn turn_prefix_and_branch_kinds_label_their_content() {
+    let messages = [
+        user("Migrate the store to SQLite."),
+        assistant("", &[("1", "write", json!({"path": "src/store/sqlite.rs"}))]),
+        result("1", "write", "Successfully wrote 300 bytes", false),
+        assistant("SQLite migration is drafted.", &[]),
+    ];
+    let prefix = summarize_offline(&OfflineInput {
+        kind: OfflineKind::TurnPrefix,
+        messages: &messages,
+        previous_summary: None,
+        instructions: None,
+        pins: &[],
+        max_chars: 4_000,
+    });
+    assert!(prefix.contains("- Request of this turn: Migrate the store to SQLite.\n"), "{prefix}");
+    let branch = summarize_offline(&OfflineInput {
+        kind: OfflineKind::Branch,
+        messages: &messages,
+        previous_summary: None,
+        instructions: None,
+        pins: &[],
+        max_chars: 4_000,
+    });
+    assert!(
+        branch.contains("- Explored on this branch: Migrate the store to SQLite.\n"),
+        "{branch}"
+    );
+    assert!(branch.contains("- Files changed on this branch: `src/store/sqlite.rs`\n"), "{branch}");
+    assert!(branch.contains("- Outcome: SQLite migration is drafted.\n"), "{branch}");
+}
