@@ -1,0 +1,315 @@
+//! Setting up: budgets that follow a small window, settings and their sources, and provider
+//! errors that name the model, where it came from, and what to change.
+
+use std::process::Command;
+
+use super::*;
+
+#[test]
+fn small_window_scales_default_budgets_and_says_where_the_window_came_from() {
+    let dir = fixtures_dir();
+    let out = run(
+        &[
+            "plan",
+            "offline-coding.jsonl",
+            "--model",
+            "llama3.2:3b",
+            "--context-window",
+            "8192",
+            "--json",
+        ],
+        &dir,
+    );
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    let json = stdout_json(&out);
+    assert_eq!(json["contextWindow"], 8192);
+    assert_eq!(json["contextWindowSource"]["kind"], "flag");
+    assert_eq!(json["windowScaledSettings"]["reserveTokens"], 2048);
+    assert_eq!(json["windowScaledSettings"]["keepRecentTokens"], 2048);
+    assert_eq!(json["compactable"], true, "{json}");
+
+    let table = run(&["plan", "offline-coding.jsonl", "--model", "qwen2.5-coder:7b"], &dir);
+    assert!(
+        table.contains("window: 32768 tokens, from the model table (`qwen2.5-coder:7b` is a `qwen2-5-coder` model)"),
+        "{table}"
+    );
+    let unknown = run(&["stats", "offline-coding.jsonl", "--json"], &dir);
+    assert_eq!(stdout_json(&unknown)["contextWindowSource"]["kind"], "model-table");
+    let unknown = run(&["plan", "offline-coding.jsonl", "--model", "my-local:1b"], &dir);
+    assert!(
+        unknown.contains("window: 128000 tokens, from the default for models not in the table (`my-local:1b`); pass --context-window"),
+        "{unknown}"
+    );
+}
+
+#[test]
+fn budgets_that_do_not_fit_are_named_in_one_error_with_working_flags() {
+    let out = run(
+        &[
+            "plan",
+            "offline-coding.jsonl",
+            "--model",
+            "llama3.2:3b",
+            "--context-window",
+            "8192",
+            "--reserve",
+            "9000",
+            "--keep-recent",
+            "10000",
+        ],
+        &fixtures_dir(),
+    );
+    assert!(out.starts_with("exit: 2\n"), "{out}");
+    assert_eq!(out.matches("error:").count(), 1, "{out}");
+    for part in [
+        "`reserveTokens` = 9000",
+        "`keepRecentTokens` = 10000",
+        "--reserve 2048 --keep-recent 2048",
+    ] {
+        assert!(out.contains(part), "{part}: {out}");
+    }
+}
+
+/// A provider that accepts the connection and never answers: `run` gives up at the
+/// `--timeout` deadline (not after minutes of idle timeouts and retries), says which
+/// deadline expired and how to change it, and leaves the session byte-identical.
+#[test]
+fn run_against_a_silent_server_ends_at_the_timeout_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("offline-coding.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    let before = std::fs::read(dir.path().join("s.jsonl")).unwrap();
+    // Bound but never accepted: the kernel completes the handshake, nothing ever answers.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base_url = format!("http://{}/v1", silent.local_addr().unwrap());
+    let started = std::time::Instant::now();
+    let out = run(
+        &[
+            "run",
+            "s.jsonl",
+            "--provider",
+            "openai",
+            "--model",
+            "local",
+            "--base-url",
+            &base_url,
+            "--keep-recent",
+            "500",
+            "--min-turns",
+            "0",
+            "--timeout",
+            "1",
+        ],
+        dir.path(),
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(20), "{:?}", started.elapsed());
+    assert!(out.starts_with("exit: 1\n"), "{out}");
+    assert!(out.contains("deadline of 1 s") && out.contains("--timeout"), "{out}");
+    assert!(out.contains("the session file was not changed"), "{out}");
+    assert_eq!(std::fs::read(dir.path().join("s.jsonl")).unwrap(), before);
+    drop(silent);
+}
+
+#[test]
+fn config_shows_every_setting_with_its_source_and_warns_on_unknown_names() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join(".pi")).unwrap();
+    let project = dir.path().join(".pi/settings.json");
+    std::fs::write(&project, r#"{"compaction":{"thresold":0.5,"reserveTokens":1000}}"#).unwrap();
+    let env = [("COMPACTION_MAX_MESSAGES", "50"), ("COMPACTION_KEEP_RECNT", "3")];
+    let out = run_with_env(&["config", "--estimator", "pi"], dir.path(), &env);
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    let line = |key: &str| {
+        out.lines().find(|l| l.starts_with(&format!("{key} "))).unwrap_or_default().to_owned()
+    };
+    assert!(line("reserveTokens").ends_with(&project.display().to_string()), "{out}");
+    assert!(line("threshold").ends_with("default"), "{out}");
+    assert!(line("maxMessages").ends_with("env COMPACTION_MAX_MESSAGES"), "{out}");
+    assert!(line("estimator").ends_with("flag --estimator"), "{out}");
+    assert!(
+        out.contains("unknown setting `compaction.thresold` (did you mean `threshold`?)"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "unknown environment variable COMPACTION_KEEP_RECNT (did you mean \
+             `COMPACTION_KEEP_RECENT_TOKENS`?)"
+        ),
+        "{out}"
+    );
+    let json = stdout_json(&run_with_env(&["config", "--json"], dir.path(), &env));
+    let settings = json["settings"].as_array().unwrap();
+    let find = |key: &str| settings.iter().find(|s| s["key"] == key).unwrap().clone();
+    assert_eq!(find("reserveTokens")["value"], 1000);
+    assert_eq!(find("reserveTokens")["source"]["path"], project.display().to_string());
+    assert_eq!(find("maxMessages")["source"]["variable"], "COMPACTION_MAX_MESSAGES");
+    assert_eq!(json["warnings"].as_array().unwrap().len(), 2, "{json}");
+}
+
+#[test]
+fn settings_errors_name_their_source() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("small-linear.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    let out =
+        run_with_env(&["stats", "s.jsonl"], dir.path(), &[("COMPACTION_RESERVE_TOKENS", "-1")]);
+    assert!(out.starts_with("exit: 2\n"), "{out}");
+    assert!(
+        out.contains(
+            "error: COMPACTION_RESERVE_TOKENS: `reserveTokens`: expected a non-negative integer"
+        ),
+        "{out}"
+    );
+    std::fs::create_dir_all(dir.path().join(".pi")).unwrap();
+    std::fs::write(dir.path().join(".pi/settings.json"), r#"{"compaction":{"threshold":2}}"#)
+        .unwrap();
+    let out = run(&["stats", "s.jsonl"], dir.path());
+    assert!(out.contains(".pi/settings.json: `threshold`: must be in (0, 1]"), "{out}");
+}
+
+/// A one-shot HTTP server on 127.0.0.1 that answers every request with `status` and a JSON
+/// error body naming the model it was asked for; returns its base URL and the request bodies.
+fn error_server(status: u16) -> (String, std::sync::mpsc::Receiver<String>) {
+    use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    length = value.trim().parse().unwrap_or(0);
+                }
+            }
+            let mut body = vec![0; length];
+            let _ = reader.read_exact(&mut body);
+            let body = String::from_utf8_lossy(&body).into_owned();
+            let model = serde_json::from_str::<serde_json::Value>(&body)
+                .ok()
+                .and_then(|v| v["model"].as_str().map(str::to_owned))
+                .unwrap_or_default();
+            let _ = sender.send(body);
+            let answer = format!(r#"{{"error":{{"message":"model '{model}' not found"}}}}"#);
+            let _ = write!(
+                stream,
+                "HTTP/1.1 {status} Error\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{answer}",
+                answer.len()
+            );
+        }
+    });
+    (url, receiver)
+}
+
+#[test]
+fn provider_without_model_refuses_the_sessions_model_of_another_provider() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("offline-coding.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    let (url, requests) = error_server(404);
+    let out = run(
+        &["run", "s.jsonl", "--provider", "openai", "--base-url", &url, "--keep-recent", "500"],
+        dir.path(),
+    );
+    assert!(out.starts_with("exit: 2\n"), "{out}");
+    for part in [
+        "no model for --provider openai",
+        "`claude-sonnet-4-5`",
+        "provider anthropic",
+        "--model ID",
+    ] {
+        assert!(out.contains(part), "{part}: {out}");
+    }
+    assert!(requests.try_recv().is_err(), "nothing is sent without a model");
+}
+
+#[test]
+fn provider_errors_name_the_model_and_its_origin_once() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("offline-coding.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    let before = std::fs::read(dir.path().join("s.jsonl")).unwrap();
+    let (url, requests) = error_server(404);
+    let args = [
+        "run",
+        "s.jsonl",
+        "--provider",
+        "openai",
+        "--model",
+        "qwen2.5:7b",
+        "--base-url",
+        &url,
+        "--keep-recent",
+        "500",
+        "--quiet",
+    ];
+    let out = run(&args, dir.path());
+    assert!(out.starts_with("exit: 1\n"), "{out}");
+    let body: serde_json::Value = serde_json::from_str(&requests.recv().unwrap()).unwrap();
+    assert_eq!(body["model"], "qwen2.5:7b");
+    assert_eq!(out.matches("not found").count(), 1, "the cause is printed once: {out}");
+    assert!(
+        out.contains("note: provider openai at http://127.0.0.1:")
+            && out.contains("model `qwen2.5:7b` (from --model; change it with --model)"),
+        "{out}"
+    );
+    assert_eq!(std::fs::read(dir.path().join("s.jsonl")).unwrap(), before);
+    let json = stdout_json(&run(&[&args[..], &["--json"]].concat(), dir.path()));
+    assert_eq!(json["error"]["kind"], "provider");
+    assert!(json["error"]["hint"].as_str().unwrap().contains("`qwen2.5:7b`"), "{json}");
+}
+
+#[test]
+fn missing_key_says_that_a_local_server_needs_none() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("offline-coding.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    let out = run(&["run", "s.jsonl", "--provider", "openai", "--model", "gpt-4o"], dir.path());
+    assert!(out.starts_with("exit: 2\n"), "{out}");
+    for part in [
+        "OPENAI_API_KEY",
+        "--api-key-env",
+        "needs no key",
+        "--base-url",
+        "model `gpt-4o` (from --model",
+    ] {
+        assert!(out.contains(part), "{part}: {out}");
+    }
+}
+
+#[test]
+fn pi_models_json_gives_the_window_of_a_local_model() {
+    let agent = tempfile::tempdir().unwrap();
+    std::fs::write(
+        agent.path().join("models.json"),
+        r#"{"providers":{"ollama":{"baseUrl":"http://localhost:11434/v1","api":"openai-completions","models":[{"id":"qwen2.5-coder:7b","contextWindow":16384}]}}}"#,
+    )
+    .unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_compaction"))
+        .args(["plan", "offline-coding.jsonl", "--model", "qwen2.5-coder:7b", "--json"])
+        .current_dir(fixtures_dir())
+        .env("PI_CODING_AGENT_DIR", agent.path())
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["contextWindow"], 16384, "{json}");
+    assert_eq!(json["contextWindowSource"]["kind"], "pi-models", "{json}");
+    // --context-window still wins.
+    let output = Command::new(env!("CARGO_BIN_EXE_compaction"))
+        .args(["plan", "offline-coding.jsonl", "--model", "qwen2.5-coder:7b"])
+        .args(["--context-window", "8192", "--json"])
+        .current_dir(fixtures_dir())
+        .env("PI_CODING_AGENT_DIR", agent.path())
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["contextWindowSource"]["kind"], "flag", "{json}");
+}
+
+#[test]
+fn a_bad_flag_value_names_the_flag() {
+    let out = run(&["plan", "small-linear.jsonl", "--estimator", "words"], &fixtures_dir());
+    assert!(out.starts_with("exit: 2\n"), "{out}");
+    assert!(out.contains("error: --estimator: `estimator`: unknown estimator `words`"), "{out}");
+}
