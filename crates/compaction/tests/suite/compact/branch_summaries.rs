@@ -1,0 +1,102 @@
+//! Branch summaries through the same path: appended under the target, and a failed summary
+//! leaving the file byte-identical.
+
+use compaction::compact::Compactor;
+use compaction::extension::Extensions;
+use compaction::navigate::NavigateRequest;
+use compaction::provider::ProviderKind;
+use compaction_core::EntryKind;
+use compaction_core::context::build_context;
+use compaction_core::serialize::Redactor;
+use compaction_core::{AgentMessage, Session};
+use tokio_util::sync::CancellationToken;
+
+use super::super::mock_server::{MockServer, Reply};
+use super::{KEY, estimator, open, provider, settings, streamed};
+
+fn branch_copy() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("branches.jsonl");
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../compaction-core/tests/fixtures/branch-two.jsonl");
+    std::fs::copy(fixture, &path).unwrap();
+    (dir, path)
+}
+
+async fn navigate(
+    path: &std::path::Path,
+    summarizer: &dyn compaction::summarizer::Summarizer,
+) -> Result<compaction::navigate::NavigateOutcome, compaction::navigate::NavigateError> {
+    let settings = settings();
+    let estimator = estimator();
+    let extensions = Extensions::new();
+    let compactor = Compactor {
+        summarizer,
+        settings: &settings,
+        context_window: 128_000,
+        estimator: estimator.as_ref(),
+        redactor: Redactor::new([KEY.to_owned()]),
+        extensions: &extensions,
+    };
+    let request = NavigateRequest {
+        target: "e80776cc".into(),
+        from: Some("6dee93a9".into()),
+        summarize: true,
+        ..NavigateRequest::default()
+    };
+    let mut store = open(path);
+    compactor.navigate(&mut store, &request, &CancellationToken::new(), &|_| {}).await
+}
+
+fn leaf_summary(session: &Session) -> String {
+    let context = build_context(session, session.leaf());
+    let messages = context.agent_messages(session);
+    let Some(AgentMessage::BranchSummary(summary)) = messages.last() else {
+        panic!("the context does not end with the branch summary: {messages:?}")
+    };
+    summary.summary.clone()
+}
+
+#[tokio::test]
+async fn provider_summary_lands_under_the_target() {
+    for kind in [ProviderKind::OpenAi, ProviderKind::Anthropic] {
+        let server = MockServer::start().await;
+        server.always(streamed(kind, "## Goal\n- Tried compression in src/compress.rs"));
+        let summarizer = provider(kind, &server);
+        let (_dir, path) = branch_copy();
+        let outcome = navigate(&path, &summarizer).await.unwrap();
+        let entry = outcome.entry.unwrap();
+        assert_eq!(entry.parent_id.as_deref(), Some("e80776cc"));
+        let session = open(&path).into_session();
+        let EntryKind::BranchSummary(data) = &session.entries()[session.leaf().unwrap()].kind
+        else {
+            panic!("not a branch summary")
+        };
+        assert_eq!(data.from_id, "6dee93a9");
+        assert!(!data.from_hook);
+        let summary = leaf_summary(&session);
+        assert!(summary.contains("Tried compression in src/compress.rs"), "{summary}");
+        assert!(summary.contains("<modified-files>"), "{summary}");
+        let body = server.requests()[0].body.to_string();
+        assert!(body.contains("conversation"), "{body}");
+        assert_eq!(
+            server.requests()[0].body["max_tokens"]
+                .as_u64()
+                .or(server.requests()[0].body["max_completion_tokens"].as_u64()),
+            Some(2048)
+        );
+    }
+}
+
+#[tokio::test]
+async fn failed_summary_leaves_the_file_byte_identical() {
+    for kind in [ProviderKind::OpenAi, ProviderKind::Anthropic] {
+        let server = MockServer::start().await;
+        server.always(Reply::status(503, "{\"error\":{\"message\":\"down\"}}"));
+        let summarizer = provider(kind, &server);
+        let (_dir, path) = branch_copy();
+        let before = std::fs::read(&path).unwrap();
+        assert!(navigate(&path, &summarizer).await.is_err());
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+    }
+}
