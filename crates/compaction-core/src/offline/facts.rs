@@ -188,6 +188,10 @@ pub(super) const CURRENT_APPROACH: &str = "Current approach: ";
 /// How the Key Decisions item for the approach taken after a correction starts.
 pub(super) const AFTER_CORRECTION: &str = "After the user's correction: ";
 
+/// How the Done item for the final reply of a turn that ended starts (the reply of a turn
+/// still open is its In Progress "Last assistant step").
+pub(super) const FINISHED_STEP: &str = "Last reply (turn ended): ";
+
 /// How the Next Steps item for an open failure starts.
 pub(super) const RESOLVE_STEP: &str = "Resolve the failure of ";
 
@@ -402,7 +406,12 @@ impl Digest {
     /// start of this part rejects it.
     pub(super) fn seed_proposals(&mut self, previous: &PreviousSummary) {
         use super::sections::Section;
-        for item in previous.section(Section::InProgress) {
+        let finished = previous.section(Section::Done).iter().filter_map(|item| {
+            item.strip_prefix(FINISHED_STEP).map(|step| format!("Last assistant step: {step}"))
+        });
+        let in_progress = previous.section(Section::InProgress).iter().cloned();
+        for item in in_progress.chain(finished) {
+            let item = item.as_str();
             if let Some(approach) = item.strip_prefix(CURRENT_APPROACH) {
                 self.turn_statements.push(approach.to_owned());
             }

@@ -41,6 +41,10 @@ impl Assembly<'_> {
         let fresh_subjects: Vec<&str> =
             fresh_done.iter().filter_map(|(text, _)| backticked(text).first().copied()).collect();
         for done in merged_edits(self.carried_items(Section::Done)) {
+            // A newer reply replaces the last reply an earlier summary recorded.
+            if done.starts_with(FINISHED_STEP) && digest.last_assistant_statement.is_some() {
+                continue;
+            }
             let done = &digest.renamed(&done);
             let subject = backticked(done).first().copied();
             // A fix of an earlier failure stays: a newer item about the command is another
@@ -122,14 +126,28 @@ impl Assembly<'_> {
                 in_progress.push(format!("Fixing the failure of {} (see Blocked)", last.subject));
             }
         }
+        // The final reply of a turn that ended, with no plan left and no question waiting
+        // for the user, is done, not in progress; carried In Progress items are then over
+        // too.
+        let turn_ended = self.kind == OfflineKind::History
+            && !digest.turn_open
+            && !digest.interrupted
+            && digest.pending.is_empty()
+            && digest.plan.is_empty()
+            && digest.open_question.is_none();
         if let Some(statement) = &digest.last_assistant_statement {
-            let label = match digest.interrupted {
-                true => "Last assistant step (interrupted by the user)",
-                false => "Last assistant step",
-            };
-            in_progress.push(format!("{label}: {statement}"));
+            match (turn_ended, digest.interrupted) {
+                (true, _) => self.sections.push(
+                    Section::Done,
+                    format!("{FINISHED_STEP}{statement}"),
+                    PRIORITY_CURRENT,
+                ),
+                (false, true) => in_progress
+                    .push(format!("Last assistant step (interrupted by the user): {statement}")),
+                (false, false) => in_progress.push(format!("Last assistant step: {statement}")),
+            }
         }
-        if in_progress.is_empty() {
+        if in_progress.is_empty() && !(turn_ended && digest.last_assistant_statement.is_some()) {
             for item in self.carried_items(Section::InProgress) {
                 if !self.is_resolved(item) && !item.starts_with(CURRENT_APPROACH) {
                     self.sections.push(

@@ -207,7 +207,8 @@ fn edits_of_one_file_carried_twice_are_told_once_with_their_counts_added() {
         bullets(&summary, "### Done"),
         vec![
             "Edited `src/routes/invoices.ts` (3 times)",
-            "Wrote/edited `src/lib/pagination.ts` (2 times)"
+            "Wrote/edited `src/lib/pagination.ts` (2 times)",
+            "Last reply (turn ended): Done."
         ]
     );
 }

@@ -378,3 +378,79 @@ fn the_gates_must_keep_section_goes_back_to_its_sections_and_pins_are_not_carrie
     assert!(!summary.contains("pinned") && !summary.contains("Run npm test first"), "{summary}");
     assert!(!summary.contains("Must Keep"), "{summary}");
 }
+
+#[test]
+fn the_final_reply_of_a_turn_that_ended_is_done_not_in_progress() {
+    let finished = [
+        user("The api container keeps flapping between healthy and unhealthy."),
+        assistant(
+            "Checking the healthcheck.",
+            &[("1", "bash", json!({"command": "docker compose ps"}))],
+        ),
+        result("1", "bash", "api   Up 2 minutes (healthy)", false),
+        assistant("The api container is healthy now, with a Python healthcheck.", &[]),
+    ];
+    let summary = summarize(&finished);
+    assert_eq!(
+        bullets(&summary, "### Done").last().map(String::as_str),
+        Some(
+            "Last reply (turn ended): The api container is healthy now, with a Python healthcheck."
+        )
+    );
+    assert!(!summary.contains("### In Progress"), "{summary}");
+
+    // A later part replaces it with its own last reply, and the same rejection rules apply:
+    // a correction of the finished reply rejects it.
+    let later = summarize_offline(&OfflineInput {
+        kind: OfflineKind::History,
+        messages: &[
+            user("no, don't touch the healthcheck, revert it and pin the image instead"),
+            assistant("Reverted the healthcheck and pinned the image digest.", &[]),
+        ],
+        previous_summary: Some(&summary),
+        instructions: None,
+        pins: &[],
+        max_chars: 20_000,
+    });
+    let done = bullets(&later, "### Done");
+    assert_eq!(
+        done.iter().filter(|item| item.starts_with("Last reply (turn ended): ")).count(),
+        1,
+        "{later}"
+    );
+    assert!(
+        done.contains(
+            &"Last reply (turn ended): Reverted the healthcheck and pinned the image digest."
+                .to_owned()
+        ),
+        "{later}"
+    );
+    assert!(
+        section_text_of(&later, "## Constraints & Preferences")
+            .contains("The api container is healthy now"),
+        "{later}"
+    );
+
+    // A turn still open, or one that ended on a plan, keeps its last step in progress.
+    let planned = [
+        user("Add rate limiting per API key."),
+        assistant("I'll add a token bucket per key in the middleware next.", &[]),
+    ];
+    assert!(summarize(&planned).contains("- Last assistant step: I'll add a token bucket"));
+    let mut open = finished.to_vec();
+    open.push(assistant(
+        "Now checking the logs.",
+        &[("2", "bash", json!({"command": "docker logs api"}))],
+    ));
+    let summary = summarize(&open);
+    assert!(
+        bullets(&summary, "### In Progress")
+            .iter()
+            .any(|item| item.starts_with("Running `docker logs api`")),
+        "{summary}"
+    );
+}
+
+fn section_text_of(summary: &str, heading: &str) -> String {
+    bullets(summary, heading).join("\n")
+}
