@@ -87,7 +87,7 @@ pub fn report(plan: &CompactionPlan, estimator: &str) -> Value {
                 "summarizerCalls": planned.summarizer_calls(),
                 "historyChunks": planned.history_chunks.len(),
                 "turnPrefixChunks": planned.turn_prefix_chunks.len(),
-                "mustKeep": preparation.must_keep(),
+                "mustKeep": must_keep_with_pins(preparation, &planned.pin_texts()),
                 "keptUserMessages": planned.kept_user_messages.as_ref().map(|kept| json!({
                     "messages": kept.messages,
                     "candidates": kept.candidates,
@@ -202,6 +202,19 @@ fn print_human(report: &Value) {
     print_must_keep(&get("mustKeep"));
 }
 
+/// The must-keep facts of the plan with the active pins, which every summary repeats
+/// verbatim (`pins`, oldest first).
+fn must_keep_with_pins(
+    preparation: &compaction_core::prepare::CompactionPreparation,
+    pins: &[String],
+) -> Value {
+    let mut facts = serde_json::to_value(preparation.must_keep()).unwrap_or_default();
+    if let Value::Object(fields) = &mut facts {
+        fields.insert("pins".into(), json!(pins));
+    }
+    facts
+}
+
 /// The must-keep facts, one line each (long requests and errors shortened).
 fn print_must_keep(facts: &Value) {
     let short = |text: &str| -> String {
@@ -218,10 +231,18 @@ fn print_must_keep(facts: &Value) {
         .unwrap_or_default();
     let request = facts.get("latestRequest").and_then(Value::as_str);
     let error = facts.get("unresolvedError").filter(|error| !error.is_null());
-    if constraints.is_empty() && request.is_none() && error.is_none() {
+    let pins: Vec<&str> = facts
+        .get("pins")
+        .and_then(Value::as_array)
+        .map(|items| items.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    if constraints.is_empty() && request.is_none() && error.is_none() && pins.is_empty() {
         return;
     }
     println!("must keep:");
+    for pin in pins {
+        println!("  pin: {}", short(pin));
+    }
     if let Some(request) = request {
         println!("  latest request: {}", short(request));
     }

@@ -102,6 +102,23 @@ fn pin_and_unpin_show_in_context_and_refusals_write_nothing() {
     assert_eq!(context.matches("<pinned-instruction>").count(), 1, "{context}");
 }
 
+#[test]
+fn plan_lists_the_active_pins_among_the_must_keep_facts() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(example("coding-session.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    let out =
+        run(&["pin", "s.jsonl", "--text", "Never change the session file format."], dir.path());
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    let out = run(&["plan", "s.jsonl", "--keep-recent", "3000"], dir.path());
+    assert!(out.contains("must keep:\n  pin: Never change the session file format.\n"), "{out}");
+    let out = run(&["plan", "s.jsonl", "--keep-recent", "3000", "--json"], dir.path());
+    let json = stdout_json(&out);
+    assert_eq!(
+        json["mustKeep"]["pins"],
+        serde_json::json!(["Never change the session file format."])
+    );
+}
+
 /// The bundled probe sets after 1, 2 and 3 successive offline compactions: every artifact
 /// and constraint probe answered, at least 90% of each other category.
 #[test]
