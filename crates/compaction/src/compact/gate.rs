@@ -28,7 +28,17 @@ impl Compactor<'_> {
         progress: &(dyn Fn(CompactionProgress) + Send + Sync),
     ) -> Result<Gated, CompactError> {
         let must_keep = planned.preparation.must_keep();
-        let pins = planned.pins.clone();
+        // Every summarizer is given the pins redacted (see `run_job`): a pin holding a
+        // secret is checked, and repaired, as the summarizer saw it. The context still shows
+        // the pin itself after the summary.
+        let pins: Vec<compaction_core::pins::Pin> = planned
+            .pins
+            .iter()
+            .map(|pin| compaction_core::pins::Pin {
+                text: self.redactor.redact(&pin.text).into_owned(),
+                ..pin.clone()
+            })
+            .collect();
         let facts = GateFacts {
             must_keep: &must_keep,
             pins: &pins,

@@ -98,6 +98,30 @@ async fn offline_compaction_with_pins_passes_the_gate_with_each_pin_verbatim() {
     assert!(!summary.contains("## Must Keep"), "{summary}");
 }
 
+/// A pin holding a secret reaches every summarizer redacted; the gate checks it as the
+/// summarizer saw it, so the summary passes without a repair that would copy the secret in,
+/// and the context after the compaction still shows the pin itself.
+#[tokio::test]
+async fn a_pin_with_a_secret_passes_the_gate_redacted_and_the_context_keeps_it_whole() {
+    let (_dir, path) = session_copy();
+    let secret_pin = "Deploy with the key ghp_abcdefghijklmnopqrstuvwxyz0123456789 only.";
+    pin_text(&path, secret_pin);
+    let outcome = compact_with(&path, &OfflineSummarizer).await;
+    let quality = outcome.quality.unwrap();
+    assert_eq!(quality.status, QualityStatus::Passed, "{quality:?}");
+    let summary = last_summary(&path);
+    assert!(!summary.contains("ghp_abcdefghij"), "{summary}");
+    assert!(!summary.contains("## Must Keep"), "{summary}");
+    let session = open(&path).into_session();
+    let context = compaction_core::context::build_context(&session, session.leaf());
+    let texts: Vec<String> = context
+        .agent_messages(&session)
+        .iter()
+        .map(|message| serde_json::to_string(message).unwrap())
+        .collect();
+    assert!(texts.iter().any(|text| text.contains(secret_pin)), "{texts:?}");
+}
+
 #[tokio::test]
 async fn pins_survive_five_offline_compactions_once_each_and_an_unpin_removes_one() {
     let (_dir, path) = session_copy();
