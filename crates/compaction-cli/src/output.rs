@@ -170,6 +170,7 @@ pub fn preview(text: &str, max: usize) -> String {
 /// A one-line description of a message: its first text, or its tool calls.
 pub fn message_preview(message: &AgentMessage, max: usize) -> String {
     let text = match message {
+        AgentMessage::System(system) => system.prompt_text(),
         AgentMessage::User(user) => user.content.joined_text(),
         AgentMessage::Assistant(assistant) => {
             let text = compaction_core::message::joined_text(&assistant.content);

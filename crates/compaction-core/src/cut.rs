@@ -1,36 +1,94 @@
-//! Where to cut a session path: what is summarized and what stays verbatim.
+//! Where to cut the context: what is summarized and what stays verbatim.
 //!
-//! pi 0.73.1's rule: walk back from the newest entry adding the estimate of every `message`
-//! entry; once the sum reaches `keepRecentTokens`, cut at the first valid cut point at or
-//! after that entry, then move the cut back over directly preceding entries that are neither
-//! messages nor compactions (settings changes, labels, …). A cut that is not on a user
-//! message splits a turn: the turn's start up to the cut is summarized separately.
+//! pi 1.6's rule, on the context entries of the projection (see [`crate::context`]): walk
+//! back from the newest entry adding the estimate of every item it gives (system messages,
+//! summaries, custom messages and shell commands included); once the sum reaches
+//! `keepRecentTokens`, cut at the first valid cut point at or after that entry (the last
+//! one when the budget runs out inside trailing tool results). When everything after the
+//! cut is invisible to the model and holds an omitted assistant attempt (an overflow
+//! recovery), the cut moves past the cut entry onto that suffix. Then the cut moves back
+//! over directly preceding entries that give no item (settings changes, edits, omitted
+//! entries, …), stopping at a compaction. A cut on an entry that does not start a turn
+//! (user message, shell command, custom message, branch summary) splits a turn: the turn's
+//! start up to the cut is summarized separately.
 //!
 //! On top of that we guarantee `minTurnsToKeep` complete user turns stay verbatim while they
-//! fit, and we never fall back to keeping everything when the budget is reached inside a
-//! run of trailing tool results (pi's fallback to the first cut point summarizes nothing).
+//! fit.
 //!
-//! Invariant: the first kept entry is a valid cut point or a non-message entry directly in
-//! front of one, so the kept part never starts with a tool result and a tool result is never
-//! separated from the assistant message holding its call.
+//! Invariant: the first kept entry is a valid cut point or an entry directly in front of one
+//! that gives no item, so the kept part never starts with a tool result and a tool result is
+//! never separated from the assistant message holding its call.
 
+use crate::context::{ContextEntry, ContextItemKind, SessionContext};
 use crate::entry::EntryKind;
 use crate::message::AgentMessage;
 use crate::session::Session;
 
-/// Whether an entry may be the first entry kept verbatim.
-pub fn is_valid_cut_point(session: &Session, index: usize) -> bool {
+/// The roles of the items a context entry gives, as pi names them.
+fn item_roles<'a>(
+    session: &'a Session,
+    context: &'a SessionContext,
+    entry: &'a ContextEntry,
+) -> impl Iterator<Item = &'a str> + 'a {
+    context.entry_items(entry).iter().map(move |item| match item.kind {
+        ContextItemKind::Message => match session.entries()[item.entry].role() {
+            Some("hookMessage") => "custom",
+            Some(role) => role,
+            None => "",
+        },
+        ContextItemKind::CustomMessage | ContextItemKind::Pins => "custom",
+        ContextItemKind::BranchSummary => "branchSummary",
+        ContextItemKind::CompactionSummary => "compactionSummary",
+        ContextItemKind::SystemCheckpoint => "system",
+    })
+}
+
+fn is_compaction(session: &Session, entry: &ContextEntry) -> bool {
+    matches!(session.entries()[entry.entry].kind, EntryKind::Compaction(_))
+}
+
+/// Whether a context entry may be the first entry kept verbatim: it is not a compaction and
+/// gives a message other than a tool result or the prompt.
+pub fn is_valid_cut_point(session: &Session, context: &SessionContext, entry: usize) -> bool {
+    let entry = &context.entries[entry];
+    !is_compaction(session, entry)
+        && item_roles(session, context, entry).any(|role| {
+            matches!(
+                role,
+                "user"
+                    | "assistant"
+                    | "bashExecution"
+                    | "custom"
+                    | "branchSummary"
+                    | "compactionSummary"
+            )
+        })
+}
+
+/// Whether a context entry starts a turn: a user message, a shell command the user ran, a
+/// custom message or a summary.
+pub fn is_turn_start(session: &Session, context: &SessionContext, entry: usize) -> bool {
+    let entry = &context.entries[entry];
+    !is_compaction(session, entry)
+        && item_roles(session, context, entry).any(|role| {
+            matches!(
+                role,
+                "user" | "bashExecution" | "custom" | "branchSummary" | "compactionSummary"
+            )
+        })
+}
+
+fn is_user_turn(session: &Session, context: &SessionContext, entry: usize) -> bool {
+    item_roles(session, context, &context.entries[entry]).any(|role| role == "user")
+}
+
+/// Whether an entry of the raw path may be the first kept entry of a compaction an
+/// extension returns: a message other than a tool result or a system message, a custom
+/// message or a branch summary.
+pub fn is_valid_raw_cut_point(session: &Session, index: usize) -> bool {
     let entry = &session.entries()[index];
     match &entry.kind {
-        EntryKind::Message { role } => matches!(
-            role.as_ref(),
-            "user"
-                | "assistant"
-                | "bashExecution"
-                | "custom"
-                | "branchSummary"
-                | "compactionSummary"
-        ),
+        EntryKind::Message { role } => !matches!(role.as_ref(), "toolResult" | "system"),
         EntryKind::BranchSummary(_) | EntryKind::CustomMessage { .. } => true,
         EntryKind::ThinkingLevelChange { .. }
         | EntryKind::ModelChange { .. }
@@ -38,42 +96,31 @@ pub fn is_valid_cut_point(session: &Session, index: usize) -> bool {
         | EntryKind::Custom { .. }
         | EntryKind::Label { .. }
         | EntryKind::SessionInfo { .. }
+        | EntryKind::ContextEdit { .. }
+        | EntryKind::Usage { .. }
         | EntryKind::Unknown { .. } => false,
     }
 }
 
-/// Whether an entry starts a turn (a user message, a shell command the user ran, a branch
-/// summary or an extension's message).
-pub fn is_turn_start(session: &Session, index: usize) -> bool {
-    let entry = &session.entries()[index];
-    match &entry.kind {
-        EntryKind::Message { role } => role == "user" || role == "bashExecution",
-        EntryKind::BranchSummary(_) | EntryKind::CustomMessage { .. } => true,
-        EntryKind::ThinkingLevelChange { .. }
-        | EntryKind::ModelChange { .. }
-        | EntryKind::Compaction(_)
-        | EntryKind::Custom { .. }
-        | EntryKind::Label { .. }
-        | EntryKind::SessionInfo { .. }
-        | EntryKind::Unknown { .. } => false,
-    }
-}
-
-fn is_user_message(session: &Session, index: usize) -> bool {
-    session.entries()[index].role() == Some("user")
-}
-
-/// What the cut keeps.
+/// What the cut keeps, as indices into the context entries (or, in a
+/// [`crate::prepare::CompactionPreparation`], into the path).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CutPoint {
-    /// Index into the path of the first entry kept verbatim.
+    /// The first entry kept verbatim.
     pub first_kept: usize,
-    /// Index into the path of the start of the split turn, when the cut splits one.
+    /// The start of the split turn, when the cut splits one.
     pub turn_start: Option<usize>,
     /// Whether the cut falls inside a turn (pi's `isSplitTurn`).
     pub is_split_turn: bool,
     /// Whether the `minTurnsToKeep` guarantee moved the cut earlier than pi's rule.
     pub moved_for_min_turns: bool,
+}
+
+impl CutPoint {
+    /// The same cut with its indices mapped (context entries to path positions).
+    pub fn map(self, to: impl Fn(usize) -> usize) -> CutPoint {
+        CutPoint { first_kept: to(self.first_kept), turn_start: self.turn_start.map(&to), ..self }
+    }
 }
 
 /// Limits for finding a cut.
@@ -88,20 +135,20 @@ pub struct CutOptions {
     pub max_kept_tokens: u64,
 }
 
-/// Finds the cut in `path[start..end]` (indices into `path`).
+/// Finds the cut in `context.entries[start..end]`.
 ///
-/// `message_tokens` returns the estimate for the `message` entry at a path position; it is
-/// called at most once per position, newest first, and only as far back as the walk goes.
+/// `entry_tokens` returns the estimate of the items of the context entry at an index; it is
+/// called at most once per entry, newest first, and only as far back as the walk goes.
 pub fn find_cut_point(
     session: &Session,
-    path: &[usize],
+    context: &SessionContext,
     start: usize,
     end: usize,
     options: CutOptions,
-    message_tokens: &mut dyn FnMut(usize) -> u64,
+    entry_tokens: &mut dyn FnMut(usize) -> u64,
 ) -> CutPoint {
     let cut_points: Vec<usize> =
-        (start..end).filter(|&position| is_valid_cut_point(session, path[position])).collect();
+        (start..end).filter(|&entry| is_valid_cut_point(session, context, entry)).collect();
     let Some(&first_cut_point) = cut_points.first() else {
         return CutPoint {
             first_kept: start,
@@ -110,52 +157,49 @@ pub fn find_cut_point(
             moved_for_min_turns: false,
         };
     };
-    // Token totals from each position to the end, for the entries the walk visits.
+    // Token totals from each entry to the end, for the entries the walk visits.
     let mut kept_tokens = vec![0u64; end.saturating_sub(start) + 1];
     let mut accumulated = 0u64;
     let mut cut = first_cut_point;
+    let mut exceeded_budget = false;
     let mut walked_to = end;
-    for position in (start..end).rev() {
-        walked_to = position;
-        if session.entries()[path[position]].is_message() {
-            accumulated += message_tokens(position);
-        }
-        kept_tokens[position - start] = accumulated;
-        if accumulated >= options.keep_recent_tokens {
-            cut = match cut_points.iter().find(|&&point| point >= position) {
-                Some(&point) => point,
-                // The budget ran out inside trailing tool results: keep the whole turn
-                // rather than everything (pi falls back to the first cut point here).
-                None => cut_points
-                    .iter()
-                    .rev()
-                    .find(|&&point| point < position)
-                    .copied()
-                    .unwrap_or(first_cut_point),
-            };
+    for entry in (start..end).rev() {
+        walked_to = entry;
+        accumulated += entry_tokens(entry);
+        kept_tokens[entry - start] = accumulated;
+        if accumulated >= options.keep_recent_tokens && accumulated > 0 {
+            exceeded_budget = true;
+            // The next cut point; when the budget ran out inside trailing tool results,
+            // the assistant message that called them.
+            cut = cut_points
+                .iter()
+                .find(|&&point| point >= entry)
+                .or(cut_points.last())
+                .copied()
+                .unwrap_or(first_cut_point);
             break;
         }
     }
-    let mut point = walk_back(session, path, start, cut);
-    point.first_kept = point.first_kept.max(start);
+    if exceeded_budget && is_recovery_suffix(session, context, cut + 1, end) {
+        cut += 1;
+    }
+    let mut point = walk_back(session, context, start, cut);
 
     // The min-turns guarantee: move the cut earlier to the start of the N-th newest user
     // turn, when the region has more turns than that and the kept part still fits.
     if options.min_turns_to_keep > 0 {
         let user_turns: Vec<usize> =
-            (start..end).filter(|&position| is_user_message(session, path[position])).collect();
+            (start..end).filter(|&entry| is_user_turn(session, context, entry)).collect();
         if user_turns.len() > options.min_turns_to_keep {
             let wanted = user_turns[user_turns.len() - options.min_turns_to_keep];
             if wanted < point.first_kept {
                 // Finish the token walk down to `wanted` to know what keeping it costs.
-                for position in (wanted..walked_to).rev() {
-                    if session.entries()[path[position]].is_message() {
-                        accumulated += message_tokens(position);
-                    }
-                    kept_tokens[position - start] = accumulated;
+                for entry in (wanted..walked_to).rev() {
+                    accumulated += entry_tokens(entry);
+                    kept_tokens[entry - start] = accumulated;
                 }
                 if kept_tokens[wanted - start] <= options.max_kept_tokens {
-                    let mut moved = walk_back(session, path, start, wanted);
+                    let mut moved = walk_back(session, context, start, wanted);
                     moved.turn_start = None;
                     moved.is_split_turn = false;
                     moved.moved_for_min_turns = true;
@@ -167,20 +211,52 @@ pub fn find_cut_point(
     point
 }
 
-/// Moves a cut back over directly preceding entries that are neither messages nor
-/// compactions, then finds the turn start when the cut is not on a user message.
-fn walk_back(session: &Session, path: &[usize], start: usize, mut cut: usize) -> CutPoint {
+/// Whether `context.entries[from..end]` is what an overflow recovery leaves behind: nothing
+/// the model sees, an omitted assistant attempt among it, no compaction, and no replacement
+/// edit of an entry outside it (pi 1.6's recovery-omission suffix).
+fn is_recovery_suffix(
+    session: &Session,
+    context: &SessionContext,
+    from: usize,
+    end: usize,
+) -> bool {
+    let suffix = &context.entries[from.min(end)..end];
+    let entries = session.entries();
+    let omitted_assistant = suffix
+        .iter()
+        .any(|entry| entry.omitted && entries[entry.entry].role() == Some("assistant"));
+    let all_invisible = suffix
+        .iter()
+        .all(|entry| !is_compaction(session, entry) && (entry.is_invisible() || entry.omitted));
+    let external_replacement = suffix.iter().any(|entry| {
+        if let EntryKind::ContextEdit { target_id, omit: false } = &entries[entry.entry].kind {
+            !suffix.iter().any(|other| other.omitted && entries[other.entry].id == *target_id)
+        } else {
+            false
+        }
+    });
+    omitted_assistant && all_invisible && !external_replacement
+}
+
+/// Moves a cut back over directly preceding entries that give no item, stopping at a
+/// compaction, then finds the turn start when the cut does not start a turn.
+fn walk_back(
+    session: &Session,
+    context: &SessionContext,
+    start: usize,
+    mut cut: usize,
+) -> CutPoint {
     while cut > start {
-        let previous = &session.entries()[path[cut - 1]];
-        if previous.is_message() || matches!(previous.kind, EntryKind::Compaction(_)) {
+        let previous = &context.entries[cut - 1];
+        if is_compaction(session, previous) || !previous.is_invisible() {
             break;
         }
         cut -= 1;
     }
-    let turn_start = if is_user_message(session, path[cut]) {
+    let turn_start = if is_turn_start(session, context, cut) {
         None
     } else {
-        (start..=cut).rev().find(|&position| is_turn_start(session, path[position]))
+        (start..=cut).rev().find(|&entry| is_turn_start(session, context, entry))
     };
     CutPoint {
         first_kept: cut,
@@ -246,7 +322,8 @@ mod tests {
             max_kept_tokens: max_kept,
         };
         let mut tokens = |position: usize| {
-            let m = s.entries()[path[position]].message().unwrap().unwrap();
+            let Some(m) = s.entries()[path[position]].message() else { return 0 };
+            let m = m.unwrap();
             match m {
                 AgentMessage::User(u) => u.content.joined_text().len() as u64,
                 AgentMessage::Assistant(a) => {
@@ -257,10 +334,12 @@ mod tests {
                 | AgentMessage::Custom(_)
                 | AgentMessage::BranchSummary(_)
                 | AgentMessage::CompactionSummary(_)
+                | AgentMessage::System(_)
                 | AgentMessage::Other(_) => 1,
             }
         };
-        find_cut_point(s, &path, 0, path.len(), options, &mut tokens)
+        let context = crate::context::build_context(s, s.leaf());
+        find_cut_point(s, &context, 0, path.len(), options, &mut tokens)
     }
 
     #[test]

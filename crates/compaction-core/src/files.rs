@@ -55,6 +55,7 @@ impl FileOperations {
                 | AgentMessage::Custom(_)
                 | AgentMessage::BranchSummary(_)
                 | AgentMessage::CompactionSummary(_)
+                | AgentMessage::System(_)
                 | AgentMessage::Other(_) => {}
             }
         }

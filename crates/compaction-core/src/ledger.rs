@@ -194,6 +194,8 @@ pub fn undo_target(session: &Session, context: &SessionContext) -> Option<UndoTa
             | EntryKind::CustomMessage { .. }
             | EntryKind::Label { .. }
             | EntryKind::SessionInfo { .. }
+            | EntryKind::ContextEdit { .. }
+            | EntryKind::Usage { .. }
             | EntryKind::Unknown { .. } => {}
         }
     }

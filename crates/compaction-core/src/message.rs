@@ -193,6 +193,105 @@ impl Usage {
     }
 }
 
+/// The system prompt and tool declarations (role `system`, pi 1.6).
+///
+/// The first request of a session stores one with every prompt section and tool; later ones
+/// patch `sections` by name (`null` removes one) and add or remove tools. Replaying them in
+/// order ([`SystemMessage::replay`]) gives the current prompt and tools.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SystemMessage {
+    /// Prompt text that is not in a named section (often empty).
+    #[serde(default, deserialize_with = "content_or_empty")]
+    pub content: Content,
+    /// Named prompt sections; a `null` value removes the section.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sections: Option<Map<String, Value>>,
+    /// Tool declarations (`name`, `description`, `parameters`) added by this message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools_added: Option<Vec<Value>>,
+    /// Tools (`{name}`) removed by this message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools_removed: Option<Vec<Value>>,
+    /// Fields this version does not model (`timestamp`, …), kept for the round trip.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// A `null` content reads as empty text, as pi reads it.
+fn content_or_empty<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Content, D::Error> {
+    Ok(Option::<Content>::deserialize(deserializer)?.unwrap_or(Content::Text(String::new())))
+}
+
+impl SystemMessage {
+    /// The one system message that replaying `messages` in order gives: the non-empty
+    /// contents joined by blank lines, the sections patched by name, and the tools left
+    /// after every removal and addition (a removed tool added again goes to the end; a
+    /// tool declared again without removal keeps its place). `None` when
+    /// there is no system message, or none with a timestamp and no tool remains (pi's rule).
+    pub fn replay<'a>(messages: impl IntoIterator<Item = &'a SystemMessage>) -> Option<Self> {
+        let mut content: Vec<String> = Vec::new();
+        let mut sections = Map::new();
+        let mut tools: Vec<(String, Value)> = Vec::new();
+        let mut timestamp: Option<Value> = None;
+        for message in messages {
+            if timestamp.is_none() {
+                timestamp = message.extra.get("timestamp").filter(|t| !t.is_null()).cloned();
+            }
+            let text = message.content.joined_text();
+            if !text.is_empty() {
+                content.push(text);
+            }
+            for (name, value) in message.sections.iter().flatten() {
+                if value.is_null() {
+                    sections.shift_remove(name);
+                } else {
+                    sections.insert(name.clone(), value.clone());
+                }
+            }
+            for removed in message.tools_removed.iter().flatten() {
+                let name = removed.get("name").and_then(Value::as_str).unwrap_or_default();
+                tools.retain(|(tool, _)| tool != name);
+            }
+            for added in message.tools_added.iter().flatten() {
+                let name = added.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
+                // A declaration of a tool that is already there replaces it in place.
+                match tools.iter_mut().find(|(tool, _)| *tool == name) {
+                    Some(slot) => slot.1 = added.clone(),
+                    None => tools.push((name, added.clone())),
+                }
+            }
+        }
+        if timestamp.is_none() && tools.is_empty() {
+            return None;
+        }
+        let mut extra = Extra::new();
+        extra.insert("timestamp".into(), timestamp.unwrap_or(Value::from(0)));
+        Some(SystemMessage {
+            content: Content::Text(content.join("\n\n")),
+            sections: (!sections.is_empty()).then_some(sections),
+            tools_added: (!tools.is_empty()).then(|| tools.into_iter().map(|(_, t)| t).collect()),
+            tools_removed: None,
+            extra,
+        })
+    }
+
+    /// The prompt text a provider receives: the content, then each section in order.
+    pub fn prompt_text(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        let content = self.content.joined_text();
+        if !content.is_empty() {
+            parts.push(content);
+        }
+        for value in self.sections.iter().flat_map(|sections| sections.values()) {
+            if let Some(text) = value.as_str().filter(|text| !text.is_empty()) {
+                parts.push(text.to_owned());
+            }
+        }
+        parts.join("\n\n")
+    }
+}
+
 /// A message the user typed (role `user`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct UserMessage {
@@ -336,6 +435,8 @@ pub struct SummaryMessage {
 /// A message on the agent's side of the conversation, tagged by `role`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum AgentMessage {
+    /// Role `system` (pi 1.6): prompt sections and tool declarations.
+    System(SystemMessage),
     /// Role `user`.
     User(UserMessage),
     /// Role `assistant`.
@@ -358,6 +459,7 @@ impl AgentMessage {
     /// The `role` string as stored in the session.
     pub fn role(&self) -> &str {
         match self {
+            AgentMessage::System(_) => "system",
             AgentMessage::User(_) => "user",
             AgentMessage::Assistant(_) => "assistant",
             AgentMessage::ToolResult(_) => "toolResult",
@@ -382,6 +484,7 @@ impl<'de> Deserialize<'de> for AgentMessage {
         let value = Value::deserialize(deserializer)?;
         let role = value.get("role").and_then(Value::as_str).unwrap_or_default();
         let message = match role {
+            "system" => AgentMessage::System(without_tag(value, "role").map_err(D::Error::custom)?),
             "user" => AgentMessage::User(without_tag(value, "role").map_err(D::Error::custom)?),
             "assistant" => {
                 AgentMessage::Assistant(without_tag(value, "role").map_err(D::Error::custom)?)
@@ -412,6 +515,7 @@ impl<'de> Deserialize<'de> for AgentMessage {
 impl Serialize for AgentMessage {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
+            AgentMessage::System(m) => with_tag("role", "system", m, serializer),
             AgentMessage::User(m) => with_tag("role", "user", m, serializer),
             AgentMessage::Assistant(m) => with_tag("role", "assistant", m, serializer),
             AgentMessage::ToolResult(m) => with_tag("role", "toolResult", m, serializer),
@@ -471,6 +575,9 @@ mod tests {
     #[test]
     fn every_role_round_trips_with_unknown_fields() {
         round_trip(json!({"role":"user","content":"hi","timestamp":1,"zz":{"a":[1,2.5]}}));
+        round_trip(json!({"role":"system","content":"","sections":{"preamble":"p","gone":null},
+            "toolsAdded":[{"name":"read","description":"d","parameters":{}}],
+            "toolsRemoved":[{"name":"write"}],"timestamp":1}));
         round_trip(json!({"role":"user","content":[{"type":"text","text":"a","cache":true},
             {"type":"image","data":"QQ==","mimeType":"image/png"},{"type":"video","url":"x"}]}));
         round_trip(json!({"role":"assistant","content":[

@@ -243,6 +243,7 @@ pub fn pin_text_of_entry(session: &Session, id: &str) -> Result<String, PinSourc
             Some(Ok(
                 AgentMessage::BranchSummary(summary) | AgentMessage::CompactionSummary(summary),
             )) => summary.summary,
+            Some(Ok(AgentMessage::System(system))) => system.prompt_text(),
             Some(Ok(AgentMessage::Other(_)) | Err(_)) | None => String::new(),
         },
         EntryKind::CustomMessage { .. } => entry
@@ -259,6 +260,8 @@ pub fn pin_text_of_entry(session: &Session, id: &str) -> Result<String, PinSourc
         | EntryKind::Custom { .. }
         | EntryKind::Label { .. }
         | EntryKind::SessionInfo { .. }
+        | EntryKind::ContextEdit { .. }
+        | EntryKind::Usage { .. }
         | EntryKind::Unknown { .. } => String::new(),
     };
     if text.trim().is_empty() {

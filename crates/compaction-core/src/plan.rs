@@ -9,7 +9,9 @@
 use crate::budget::{NoRoomForTranscript, SummarizerBudget, chunk_blocks};
 use crate::context::{SessionContext, build_context};
 use crate::pins::{Pin, active_pins};
-use crate::prepare::{CompactionPreparation, NothingToCompact, PrepareOptions, prepare_compaction};
+use crate::prepare::{
+    CompactionPreparation, NothingToCompact, PrepareOptions, prepare_from_context,
+};
 use crate::prompts::{self, PromptTask};
 use crate::serialize::{SerializeOptions, serialize_message};
 use crate::session::Session;
@@ -128,7 +130,7 @@ pub fn plan_compaction(
     };
     let estimate =
         |message: &crate::message::AgentMessage| inputs.estimator.message_tokens(message);
-    let compaction = prepare_compaction(session, leaf, options, &estimate, tokens.tokens)
+    let compaction = prepare_from_context(session, &context, options, &estimate, tokens.tokens)
         .map_err(PlanError::from)
         .and_then(|preparation| split_requests(preparation, active_pins(session, leaf), inputs));
     CompactionPlan {

@@ -1,14 +1,17 @@
 //! Compaction preparation: everything a summarizer needs, as plain data.
 //!
-//! `prepare_compaction` decides the region (from the previous compaction's first kept
-//! entry, or the path start, to the leaf), finds the cut, and collects the messages to
-//! summarize, the split turn's prefix, the previous summary and the file operations. It
-//! performs no I/O and calls no model, so `plan`, hooks and tests see exactly what `run`
-//! would do. Invariant: `messages_to_summarize` and `turn_prefix_messages` together are the
-//! message-producing entries of the region before the first kept entry, in path order.
+//! `prepare_compaction` works on the projection (see [`crate::context`]): the region is the
+//! context after the latest compaction, the cut is found there, and it collects the
+//! messages to summarize, the split turn's prefix, the previous summary and the file
+//! operations. It performs no I/O and calls no model, so `plan`, hooks and tests see exactly
+//! what `run` would do. Invariant: `messages_to_summarize` and `turn_prefix_messages`
+//! together are the messages the model sees from the region before the first kept entry,
+//! without system messages, in context order (omitted entries give none, edited ones their
+//! replacement).
 
 use serde_json::{Map, Value};
 
+use crate::context::SessionContext;
 use crate::cut::{CutOptions, CutPoint, find_cut_point};
 use crate::entry::EntryKind;
 use crate::files::{FileOperations, file_lists_appendix};
@@ -74,16 +77,21 @@ pub enum NothingToCompact {
 pub struct CompactionPreparation {
     /// The entries from the root to the leaf (session indices).
     pub path: Vec<usize>,
-    /// Index into `path` where the region starts.
+    /// Index into `path` where the region starts (the first entry after the previous
+    /// compaction's projection: its first kept entry, or the entry after it).
     pub region_start: usize,
-    /// The cut.
+    /// The cut, as positions in `path`.
     pub cut: CutPoint,
     /// Id of the first entry kept verbatim.
     pub first_kept_entry_id: String,
     /// Messages summarized into the history summary, in order.
     pub messages_to_summarize: Vec<AgentMessage>,
+    /// The entry (session index) each message of `messages_to_summarize` comes from.
+    pub summarized_entries: Vec<usize>,
     /// Messages of the split turn before the cut (summarized separately).
     pub turn_prefix_messages: Vec<AgentMessage>,
+    /// The entry (session index) each message of `turn_prefix_messages` comes from.
+    pub turn_prefix_entries: Vec<usize>,
     /// Context tokens of the whole path before compaction.
     pub tokens_before: u64,
     /// Estimated tokens of the messages kept verbatim.
@@ -191,6 +199,8 @@ pub fn compaction_input_message(session: &Session, index: usize) -> Option<Agent
         | EntryKind::Custom { .. }
         | EntryKind::Label { .. }
         | EntryKind::SessionInfo { .. }
+        | EntryKind::ContextEdit { .. }
+        | EntryKind::Usage { .. }
         | EntryKind::Unknown { .. } => None,
     }
 }
@@ -207,67 +217,83 @@ pub fn prepare_compaction(
     tokens_before: u64,
 ) -> Result<CompactionPreparation, NothingToCompact> {
     let Some(leaf) = leaf else { return Err(NothingToCompact::EmptyPath) };
-    let path = session.path(leaf);
+    let context = crate::context::build_context(session, Some(leaf));
+    prepare_from_context(session, &context, options, message_tokens, tokens_before)
+}
+
+/// [`prepare_compaction`] on a context already built for the leaf (pi 1.6's
+/// `prepareCompaction` on the projection).
+///
+/// The region is the context after the latest compaction (all of it without one). Messages
+/// to summarize are the items of the region's entries before the cut (the split turn's
+/// start, when the cut splits one), without system messages; the split turn's prefix runs
+/// from its start to the cut.
+pub fn prepare_from_context(
+    session: &Session,
+    context: &SessionContext,
+    options: PrepareOptions,
+    message_tokens: &dyn Fn(&AgentMessage) -> u64,
+    tokens_before: u64,
+) -> Result<CompactionPreparation, NothingToCompact> {
+    let Some(&leaf) = context.path.last() else { return Err(NothingToCompact::EmptyPath) };
     let entries = session.entries();
     if matches!(entries[leaf].kind, EntryKind::Compaction(_)) {
         return Err(NothingToCompact::LeafIsCompaction);
     }
-    let previous =
-        path.iter().rposition(|&index| matches!(entries[index].kind, EntryKind::Compaction(_)));
     let mut previous_summary = None;
     let mut previous_user_messages = Vec::new();
     let mut file_operations = FileOperations::default();
-    let region_start = match previous {
-        None => 0,
-        Some(position) => {
-            let data = entries[path[position]].kind.as_compaction();
-            if let Some(data) = data {
-                let (summary, carried) = split_kept_user_messages(&data.summary);
-                previous_summary = Some(summary.into_owned());
-                previous_user_messages = carried;
-            }
-            if let Some(data) = data
-                && !data.from_hook
-                && let Some(details) = &data.details
-            {
-                file_operations.add_details(details);
-            }
-            let first_kept = data.map(|d| d.first_kept_entry_id.as_str());
-            path.iter()
-                .position(|&index| Some(entries[index].id.as_str()) == first_kept)
-                .unwrap_or(position + 1)
+    let previous = context.speaking_compaction();
+    if let Some(previous) = previous
+        && let Some(data) = entries[context.entries[previous].entry].kind.as_compaction()
+    {
+        let (summary, carried) = split_kept_user_messages(&data.summary);
+        previous_summary = Some(summary.into_owned());
+        previous_user_messages = carried;
+        if !data.from_hook
+            && let Some(details) = &data.details
+        {
+            file_operations.add_details(details);
         }
-    };
-    // Pruned outputs are summarized (and measured) as their placeholders.
-    let view = crate::prune::PruneView::for_path(session, &path);
-    let input = |index: usize| {
-        compaction_input_message(session, index).map(|message| view.apply(index, message))
-    };
-    let mut tokens_at = |position: usize| -> u64 {
-        let index = path[position];
-        entries[index]
-            .message()
-            .and_then(Result::ok)
-            .map_or(0, |m| message_tokens(&view.apply(index, m)))
+    }
+    let start = previous.map_or(0, |previous| previous + 1);
+    let end = context.entries.len();
+    let mut entry_tokens = |entry: usize| -> u64 {
+        let entry = &context.entries[entry];
+        context
+            .entry_items(entry)
+            .iter()
+            .map(|&item| message_tokens(&context.message(session, item)))
+            .sum()
     };
     let cut_options = CutOptions {
         keep_recent_tokens: options.keep_recent_tokens,
         min_turns_to_keep: options.min_turns_to_keep,
         max_kept_tokens: options.max_kept_tokens(),
     };
-    let cut = find_cut_point(session, &path, region_start, path.len(), cut_options, &mut tokens_at);
+    let cut = find_cut_point(session, context, start, end, cut_options, &mut entry_tokens);
     let history_end = cut.turn_start.unwrap_or(cut.first_kept);
-    let collect = |range: std::ops::Range<usize>| -> Vec<AgentMessage> {
-        path[range].iter().filter_map(|&index| input(index)).collect()
+    let collect = |range: std::ops::Range<usize>| -> (Vec<AgentMessage>, Vec<usize>) {
+        let mut messages = Vec::new();
+        let mut sources = Vec::new();
+        for entry in &context.entries[range] {
+            if matches!(entries[entry.entry].kind, EntryKind::Compaction(_)) {
+                continue;
+            }
+            for &item in context.entry_items(entry) {
+                let message = context.message(session, item);
+                if !matches!(message, AgentMessage::System(_)) {
+                    messages.push(message);
+                    sources.push(entry.entry);
+                }
+            }
+        }
+        (messages, sources)
     };
-    let messages_to_summarize = collect(region_start..history_end);
-    let turn_prefix_messages =
-        if cut.is_split_turn { collect(history_end..cut.first_kept) } else { Vec::new() };
-    let kept_tokens: u64 = path[cut.first_kept..]
-        .iter()
-        .filter_map(|&index| input(index))
-        .map(|message| message_tokens(&message))
-        .sum();
+    let (messages_to_summarize, summarized_entries) = collect(start..history_end);
+    let (turn_prefix_messages, turn_prefix_entries) =
+        if cut.is_split_turn { collect(history_end..cut.first_kept) } else { Default::default() };
+    let kept_tokens: u64 = (cut.first_kept..end).map(&mut entry_tokens).sum();
     if messages_to_summarize.is_empty() && turn_prefix_messages.is_empty() {
         return Err(NothingToCompact::NothingToSummarize {
             region_tokens: kept_tokens,
@@ -275,13 +301,18 @@ pub fn prepare_compaction(
         });
     }
     file_operations.add_messages(messages_to_summarize.iter().chain(&turn_prefix_messages));
+    let position = |entry: usize| {
+        context.entries.get(entry).map_or(context.path.len(), |entry| entry.position)
+    };
     Ok(CompactionPreparation {
-        first_kept_entry_id: entries[path[cut.first_kept]].id.clone(),
-        path,
-        region_start,
-        cut,
+        first_kept_entry_id: entries[context.entries[cut.first_kept].entry].id.clone(),
+        path: context.path.clone(),
+        region_start: position(start),
+        cut: cut.map(position),
         messages_to_summarize,
+        summarized_entries,
         turn_prefix_messages,
+        turn_prefix_entries,
         tokens_before,
         kept_tokens,
         previous_summary,

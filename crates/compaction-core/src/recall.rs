@@ -60,6 +60,8 @@ fn recall_index(session: &Session, index: usize) -> Recalled {
             | EntryKind::CustomMessage { .. }
             | EntryKind::Label { .. }
             | EntryKind::SessionInfo { .. }
+            | EntryKind::ContextEdit { .. }
+            | EntryKind::Usage { .. }
             | EntryKind::Unknown { .. },
             None,
         ) => entry.raw().to_owned(),
@@ -102,6 +104,7 @@ pub fn message_text(message: &AgentMessage) -> String {
         AgentMessage::BranchSummary(summary) | AgentMessage::CompactionSummary(summary) => {
             summary.summary.clone()
         }
+        AgentMessage::System(system) => system.prompt_text(),
         AgentMessage::Other(value) => value.to_string(),
     }
 }

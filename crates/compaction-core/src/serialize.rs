@@ -194,7 +194,8 @@ pub fn serialize_message(message: &AgentMessage, options: &SerializeOptions) -> 
         AgentMessage::CompactionSummary(summary) => {
             block("summary", " of=\"earlier conversation\"", &summary.summary)
         }
-        AgentMessage::Other(_) => {}
+        // The prompt and tools are not conversation (pi 1.6 leaves them out too).
+        AgentMessage::System(_) | AgentMessage::Other(_) => {}
     }
     options.redactor.redact(&out).into_owned()
 }

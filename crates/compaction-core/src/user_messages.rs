@@ -91,6 +91,7 @@ pub fn user_message_texts<'a>(messages: impl IntoIterator<Item = &'a AgentMessag
             | AgentMessage::Custom(_)
             | AgentMessage::BranchSummary(_)
             | AgentMessage::CompactionSummary(_)
+            | AgentMessage::System(_)
             | AgentMessage::Other(_) => None,
         })
         .map(|text| text.trim().to_owned())

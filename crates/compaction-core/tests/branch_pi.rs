@@ -1,4 +1,4 @@
-//! Branch collection and preparation agree with pi 0.73.1 on the committed fixtures.
+//! Branch collection and preparation agree with pi 1.6 on the committed fixtures.
 //!
 //! `tests/fixtures/branch-*.jsonl` are sessions with several branches, compactions and nested
 //! branch summaries; `tests/fixtures/pi-branch/*.json` hold what pi's
@@ -34,7 +34,7 @@ struct Expected {
     file_lists_suffix: String,
 }
 
-/// pi 0.73.1's `estimateTokens`, as the library reproduces it.
+/// pi 1.6's `estimateTokens`, as the library reproduces it.
 fn pi_estimate(message: &AgentMessage) -> u64 {
     PiEstimator.message_tokens(message)
 }

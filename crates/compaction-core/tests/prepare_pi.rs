@@ -1,9 +1,10 @@
-//! Compaction preparation against pi 0.73.1's own `prepareCompaction`.
+//! Compaction preparation against pi 1.6's own `prepareCompaction`.
 //!
 //! `tests/fixtures/pi-prepare/expected/*.json` were written by pi itself (see
-//! `regenerate.sh` there) for generated sessions and the realistic offline fixture at
-//! several `keepRecentTokens`. With the `pi` estimator and `minTurnsToKeep` 0 our cut,
-//! split-turn flag, message counts, `tokensBefore` and file lists must be the same.
+//! `regenerate.sh` and `prepare.mjs` there) for generated sessions at several
+//! `keepRecentTokens`. With the `pi` estimator and `minTurnsToKeep` 0 our cut, split-turn
+//! flag, the entries behind the messages to summarize, `tokensBefore` and file lists must be
+//! the same.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::Path;
@@ -55,11 +56,16 @@ fn preparation_matches_pi() {
         };
         assert!(pi_summarizes, "{name}: we compact, pi has nothing to summarize");
         let preparation = &planned.preparation;
+        let ids = |entries: &[usize]| -> Vec<String> {
+            entries.iter().map(|&index| session.entries()[index].id.clone()).collect()
+        };
         let ours = json!({
             "firstKeptEntryId": preparation.first_kept_entry_id,
             "isSplitTurn": preparation.cut.is_split_turn,
             "messagesToSummarize": preparation.messages_to_summarize.len(),
             "turnPrefixMessages": preparation.turn_prefix_messages.len(),
+            "summarizeEntryIds": ids(&preparation.summarized_entries),
+            "turnPrefixEntryIds": ids(&preparation.turn_prefix_entries),
             "tokensBefore": preparation.tokens_before,
             "previousSummary": preparation.previous_summary.is_some(),
             "readFiles": preparation.read_files(),

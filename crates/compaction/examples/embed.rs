@@ -117,6 +117,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             AgentMessage::BashExecution(_)
             | AgentMessage::Custom(_)
             | AgentMessage::BranchSummary(_)
+            | AgentMessage::System(_)
             | AgentMessage::Other(_) => format!("({} message)", message.role()),
         };
         println!("── {}\n{text}\n", message.role());

@@ -49,6 +49,7 @@ fn git_commands(message: &AgentMessage) -> Vec<String> {
         | AgentMessage::Custom(_)
         | AgentMessage::BranchSummary(_)
         | AgentMessage::CompactionSummary(_)
+        | AgentMessage::System(_)
         | AgentMessage::Other(_) => Vec::new(),
     }
 }

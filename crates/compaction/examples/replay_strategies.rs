@@ -99,6 +99,7 @@ fn messages_of(source: &str) -> anyhow::Result<Vec<AgentMessage>> {
             | AgentMessage::Custom(_)
             | AgentMessage::BranchSummary(_)
             | AgentMessage::CompactionSummary(_)
+            | AgentMessage::System(_)
             | AgentMessage::Other(_) => None,
         })
         .collect())

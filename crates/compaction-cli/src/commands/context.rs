@@ -76,6 +76,7 @@ fn write_message(out: &mut impl std::io::Write, message: &AgentMessage) -> std::
         | AgentMessage::Custom(_)
         | AgentMessage::BranchSummary(_)
         | AgentMessage::CompactionSummary(_)
+        | AgentMessage::System(_)
         | AgentMessage::Other(_) => {
             // `llm_messages` converts these to user messages; print anything else as JSON.
             writeln!(out, "── {} ──", message.role())?;

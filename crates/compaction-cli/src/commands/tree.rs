@@ -109,6 +109,12 @@ pub fn render(session: &Session, full: bool) -> Vec<String> {
         let mut first = true;
         let mut skipped = 0usize;
         for (position, &index) in run.iter().enumerate() {
+            // pi 1.6 hides usage entries (cache warming, …) from the tree.
+            if matches!(session.entries()[index].kind, EntryKind::Usage { .. })
+                && Some(index) != leaf
+            {
+                continue;
+            }
             let at_end = position < RUN_ENDS || position + RUN_ENDS >= run.len();
             if full || run.len() <= RUN_LIMIT || at_end || notable(index) {
                 if skipped > 0 {
@@ -177,6 +183,13 @@ fn describe(session: &Session, index: usize) -> String {
         EntryKind::SessionInfo { name } => {
             format!("session name: {}", name.as_deref().unwrap_or("(none)"))
         }
+        EntryKind::ContextEdit { target_id, omit: true } => {
+            format!("context edit: {target_id} left out of the context")
+        }
+        EntryKind::ContextEdit { target_id, omit: false } => {
+            format!("context edit: {target_id} replaced in the context")
+        }
+        EntryKind::Usage { kind } => format!("usage ({kind})"),
         EntryKind::Unknown { entry_type } => format!("unknown entry type {entry_type}"),
     };
     let label = session.label(&entry.id).map(|l| format!("  ⟨{l}⟩")).unwrap_or_default();

@@ -123,11 +123,21 @@ pub fn prepare_branch_entries(
         }
     }
 
+    // pi 1.6: the latest context edit of a target among the abandoned entries applies; an
+    // omitted entry is not summarized.
+    let mut edits: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for &index in entries {
+        if let EntryKind::ContextEdit { target_id, .. } = &session.entries()[index].kind {
+            edits.insert(target_id.as_str(), index);
+        }
+    }
+
     let mut messages = Vec::new();
     let mut entry_ids = Vec::new();
     let mut total_tokens: u64 = 0;
     for &index in entries.iter().rev() {
-        let Some(message) = branch_message(session, index) else { continue };
+        let edit = edits.get(session.entries()[index].id.as_str()).copied();
+        let Some(message) = branch_message_edited(session, index, edit) else { continue };
         files.add_message(&message);
         let tokens = estimate(&message);
         let entry = &session.entries()[index];
@@ -166,6 +176,8 @@ fn is_summary_entry(kind: &EntryKind) -> bool {
         | EntryKind::CustomMessage { .. }
         | EntryKind::Label { .. }
         | EntryKind::SessionInfo { .. }
+        | EntryKind::ContextEdit { .. }
+        | EntryKind::Usage { .. }
         | EntryKind::Unknown { .. } => false,
     }
 }
@@ -176,7 +188,22 @@ fn is_summary_entry(kind: &EntryKind) -> bool {
 /// `compaction` as a `compactionSummary` message. Settings changes, labels, session info,
 /// extension state and unknown entry types contribute nothing.
 pub fn branch_message(session: &Session, index: usize) -> Option<AgentMessage> {
+    branch_message_edited(session, index, None)
+}
+
+/// [`branch_message`] with the `context_edit` entry `edit` (a session index) applied: an
+/// edit whose replacement is `null` leaves the entry out.
+fn branch_message_edited(
+    session: &Session,
+    index: usize,
+    edit: Option<usize>,
+) -> Option<AgentMessage> {
     let entry = session.entries().get(index)?;
+    if let Some(edit) = edit
+        && matches!(session.entries()[edit].kind, EntryKind::ContextEdit { omit: true, .. })
+    {
+        return None;
+    }
     let kind = match &entry.kind {
         EntryKind::Message { role } if role == "toolResult" => return None,
         EntryKind::Message { .. } => ContextItemKind::Message,
@@ -188,9 +215,11 @@ pub fn branch_message(session: &Session, index: usize) -> Option<AgentMessage> {
         | EntryKind::Custom { .. }
         | EntryKind::Label { .. }
         | EntryKind::SessionInfo { .. }
+        | EntryKind::ContextEdit { .. }
+        | EntryKind::Usage { .. }
         | EntryKind::Unknown { .. } => return None,
     };
-    Some(agent_message(session, ContextItem { entry: index, kind }))
+    Some(agent_message(session, ContextItem { entry: index, kind, edit }))
 }
 
 /// The fields of a `branch_summary` entry for the store to append (it adds `id`, `parentId`

@@ -65,9 +65,10 @@ fn chars(message: &AgentMessage) -> u64 {
         AgentMessage::Assistant(m) => crate::message::joined_text(&m.content),
         AgentMessage::BranchSummary(m) | AgentMessage::CompactionSummary(m) => m.summary.clone(),
         AgentMessage::Custom(m) => m.content.joined_text(),
-        AgentMessage::ToolResult(_) | AgentMessage::BashExecution(_) | AgentMessage::Other(_) => {
-            String::new()
-        }
+        AgentMessage::ToolResult(_)
+        | AgentMessage::BashExecution(_)
+        | AgentMessage::System(_)
+        | AgentMessage::Other(_) => String::new(),
     };
     text.len() as u64
 }

@@ -79,6 +79,59 @@ pub(super) struct Envelope<'a> {
     pub(super) label: Option<String>,
     #[serde(default)]
     pub(super) name: Option<String>,
+    /// A `context_edit`'s replacement: `Some(true)` when it is `null` (the target is omitted).
+    #[serde(default, deserialize_with = "present_null_flag")]
+    pub(super) replacement: Option<bool>,
+    /// A compaction's system checkpoint (pi 1.6); only whether it is there is read eagerly.
+    #[serde(rename = "systemMessage", default, deserialize_with = "present_null_flag")]
+    pub(super) system_message: Option<bool>,
+    /// A `usage` entry's kind (`cache_warm`, …).
+    #[serde(borrow, default)]
+    pub(super) kind: Option<TextOrOther<'a>>,
+}
+
+/// For a field that is present: whether its value is JSON `null` (the value is skipped).
+fn present_null_flag<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<bool>, D::Error> {
+    struct Visit;
+    impl<'de> serde::de::Visitor<'de> for Visit {
+        type Value = bool;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("any JSON value")
+        }
+        fn visit_unit<E>(self) -> Result<bool, E> {
+            Ok(true)
+        }
+        fn visit_none<E>(self) -> Result<bool, E> {
+            Ok(true)
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
+            while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+            Ok(false)
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+            while map.next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?.is_some() {}
+            Ok(false)
+        }
+    }
+    deserializer.deserialize_any(Visit).map(Some)
 }
 
 /// A field kept when it is a string and ignored (without building a [`Value`]) otherwise.

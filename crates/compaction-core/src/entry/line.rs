@@ -139,6 +139,8 @@ impl Entry {
             | EntryKind::CustomMessage { .. }
             | EntryKind::Label { .. }
             | EntryKind::SessionInfo { .. }
+            | EntryKind::ContextEdit { .. }
+            | EntryKind::Usage { .. }
             | EntryKind::Unknown { .. } => None,
         }
     }
@@ -229,6 +231,7 @@ impl Entry {
                 tokens_before: e.tokens_before.map(number_to_u64).unwrap_or(0),
                 details: e.details,
                 from_hook: e.from_hook.unwrap_or(false),
+                has_system_message: e.system_message == Some(false),
             })),
             "branch_summary" => EntryKind::BranchSummary(Box::new(BranchSummaryData {
                 from_id: e.from_id.map(Cow::into_owned).unwrap_or_default(),
@@ -251,6 +254,19 @@ impl Entry {
                 label: e.label,
             },
             "session_info" => EntryKind::SessionInfo { name: e.name },
+            "context_edit" => EntryKind::ContextEdit {
+                target_id: e
+                    .target_id
+                    .map(Cow::into_owned)
+                    .ok_or(EntryError::Missing("targetId"))?,
+                omit: match e.replacement {
+                    Some(omit) => omit,
+                    None => return Err(EntryError::Missing("replacement")),
+                },
+            },
+            "usage" => EntryKind::Usage {
+                kind: e.kind.and_then(|kind| kind.0).map(Cow::into_owned).unwrap_or_default(),
+            },
             "session" => return Err(EntryError::Invalid("a second session header".into())),
             other => EntryKind::Unknown { entry_type: other.to_owned() },
         };
@@ -284,7 +300,8 @@ fn locate_timestamp(raw: &str, timestamp: Option<Cow<'_, str>>) -> Timestamp {
 
 /// The role as a static string when it is one of pi's roles.
 fn static_role(role: &str) -> Cow<'static, str> {
-    const ROLES: [&str; 8] = [
+    const ROLES: [&str; 9] = [
+        "system",
         "user",
         "assistant",
         "toolResult",

@@ -111,6 +111,21 @@ pub enum EntryKind {
         /// The name; `None` clears it.
         name: Option<String>,
     },
+    /// `context_edit` (pi 1.6): an append-only edit of an earlier context-producing entry on
+    /// the same branch. The latest edit of a target among the context's entries wins.
+    ContextEdit {
+        /// The edited entry.
+        target_id: String,
+        /// `replacement: null`: the target is left out of the model's context. Otherwise the
+        /// replacement's `content` takes the place of the target's content.
+        omit: bool,
+    },
+    /// `usage` (pi 1.6): tokens a model spent outside the conversation (cache warming, …).
+    /// Counted in session totals, hidden from the tree, never in the context.
+    Usage {
+        /// What the tokens were spent on (`cache_warm`, …); any string.
+        kind: String,
+    },
     /// An entry type this version does not know. Kept and round-tripped, never in the context.
     Unknown {
         /// The entry's `type`.
@@ -131,6 +146,8 @@ impl EntryKind {
             EntryKind::CustomMessage { .. } => "custom_message",
             EntryKind::Label { .. } => "label",
             EntryKind::SessionInfo { .. } => "session_info",
+            EntryKind::ContextEdit { .. } => "context_edit",
+            EntryKind::Usage { .. } => "usage",
             EntryKind::Unknown { entry_type } => entry_type,
         }
     }
@@ -161,6 +178,9 @@ pub struct CompactionData {
     pub details: Option<Value>,
     /// Whether an extension wrote the summary (its `details` are then not ours to read).
     pub from_hook: bool,
+    /// Whether the entry carries pi 1.6's `systemMessage`: the replayed system prompt and
+    /// tools at the boundary, which lead the compacted context.
+    pub has_system_message: bool,
 }
 
 /// The fields of a `branch_summary` entry.

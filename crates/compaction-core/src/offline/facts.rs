@@ -294,7 +294,7 @@ impl Digest {
                     self.branch_summaries.push(flattened);
                 }
             }
-            AgentMessage::Other(_) => {}
+            AgentMessage::System(_) | AgentMessage::Other(_) => {}
         }
     }
 

@@ -9,12 +9,10 @@
 //! Invariant: estimators are pure functions of their input; a usage recorded before the
 //! latest compaction on the path never counts towards the context after it.
 
-use std::collections::HashSet;
-
 use serde_json::Value;
 
-use crate::context::{ContextItem, ContextItemKind, SessionContext};
-use crate::message::{AgentMessage, Content, ContentBlock, ImageContent};
+use crate::context::SessionContext;
+use crate::message::{AgentMessage, Content, ContentBlock, ImageContent, SystemMessage};
 use crate::session::Session;
 
 #[cfg(feature = "exact-tokenizers")]
@@ -101,6 +99,19 @@ pub fn message_parts_tokens<E: TokenEstimator + ?Sized>(
         AgentMessage::BranchSummary(summary) | AgentMessage::CompactionSummary(summary) => {
             estimator.text_tokens(&summary.summary)
         }
+        AgentMessage::System(system) => {
+            let sections: u64 = system
+                .sections
+                .iter()
+                .flat_map(|sections| sections.values())
+                .filter_map(Value::as_str)
+                .map(|text| estimator.text_tokens(text))
+                .sum();
+            let tools = system.tools_added.as_ref().map_or(0, |tools| {
+                estimator.text_tokens(&serde_json::to_string(tools).unwrap_or_default())
+            });
+            content(&system.content) + sections + tools
+        }
         AgentMessage::Other(_) => 0,
     }
 }
@@ -134,55 +145,85 @@ pub struct ContextTokens {
     pub estimated_messages: usize,
 }
 
-/// Context tokens with pi's rule, minus pi's stale-usage bug.
+/// Context tokens with pi 1.6's rule (`estimateProjectedContextTokens`).
 ///
-/// Walks the context backwards, estimating each message, until an assistant reply whose
-/// usage can be trusted: not `error`/`aborted`, and recorded after the latest compaction on
-/// the path (a usage from before it measured a context that no longer exists). Its usage
-/// (`totalTokens`, or the sum of the parts) plus the estimates is the result; without such
-/// a reply, the sum of all estimates. Only message bodies on the walk are parsed.
+/// The last assistant reply in the context whose usage can be trusted: not `error` or
+/// `aborted`, not all zeros, and recorded after the latest compaction, `context_edit` or
+/// prune on the path (a usage from before those measured a context that no longer exists).
+/// Its usage (`totalTokens`, or the sum of the parts) plus the estimate of every item after
+/// it is the result. Without such a reply, the estimate of the whole context, where the
+/// system messages count once, as their replay. Only message bodies on the walk are parsed
+/// while a usage is found.
 pub fn context_tokens(
     session: &Session,
     context: &SessionContext,
     estimator: &dyn TokenEstimator,
 ) -> ContextTokens {
     let entries = session.entries();
-    // A prune changes what the model sees, like a compaction: usage from before either
-    // measured another context.
-    let barrier = context.compaction_position.max(context.pruned.latest_position);
-    let after_compaction: Option<HashSet<usize>> =
-        barrier.map(|position| context.path[position + 1..].iter().copied().collect());
+    let barrier = context
+        .compaction_position
+        .max(context.latest_edit_position)
+        .max(context.pruned.latest_position);
     let mut result = ContextTokens::default();
     for &item in context.items.iter().rev() {
-        let message = item_message(session, context, item);
-        let usage_allowed = match &after_compaction {
-            Some(after) => after.contains(&item.entry),
-            None => true,
-        };
-        if usage_allowed
-            && let AgentMessage::Assistant(assistant) = &message
+        let message = context.message(session, item);
+        if let AgentMessage::Assistant(assistant) = &message
             && !assistant.is_failed()
             && let Some(usage) = &assistant.usage
+            && usage.context_tokens() > 0
         {
+            let trusted = match barrier {
+                None => true,
+                Some(barrier) => {
+                    context.path.iter().rposition(|&index| index == item.entry) > Some(barrier)
+                }
+            };
+            if !trusted {
+                break;
+            }
             result.usage_tokens = usage.context_tokens();
             result.usage_entry_id = Some(entries[item.entry].id.clone());
-            break;
+            result.tokens = result.usage_tokens + result.estimated_tokens;
+            return result;
         }
         result.estimated_tokens += estimator.message_tokens(&message);
         result.estimated_messages += 1;
     }
-    result.tokens = result.usage_tokens + result.estimated_tokens;
-    result
+    let estimated = estimate_projected(session, context, estimator);
+    ContextTokens {
+        tokens: estimated.0,
+        usage_tokens: 0,
+        estimated_tokens: estimated.0,
+        usage_entry_id: None,
+        estimated_messages: estimated.1,
+    }
 }
 
-fn item_message(session: &Session, context: &SessionContext, item: ContextItem) -> AgentMessage {
-    match item.kind {
-        ContextItemKind::Message
-        | ContextItemKind::CustomMessage
-        | ContextItemKind::BranchSummary
-        | ContextItemKind::CompactionSummary
-        | ContextItemKind::Pins => context.message(session, item),
+/// The estimate of the whole context with the system messages replayed into one (pi 1.6
+/// counts the prompt and tools once, as the provider receives them); with the count of
+/// messages estimated.
+fn estimate_projected(
+    session: &Session,
+    context: &SessionContext,
+    estimator: &dyn TokenEstimator,
+) -> (u64, usize) {
+    let mut systems = Vec::new();
+    let mut tokens = 0;
+    let mut count = 0;
+    for &item in &context.items {
+        let message = context.message(session, item);
+        if let AgentMessage::System(system) = message {
+            systems.push(system);
+        } else {
+            tokens += estimator.message_tokens(&message);
+            count += 1;
+        }
     }
+    if let Some(system) = SystemMessage::replay(&systems) {
+        tokens += estimator.message_tokens(&AgentMessage::System(system));
+        count += 1;
+    }
+    (tokens, count)
 }
 
 /// Estimates a whole request a caller assembles itself: system prompt, the JSON schemas of

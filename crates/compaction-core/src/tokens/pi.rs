@@ -1,10 +1,11 @@
-//! The `pi` estimator: pi 0.73.1's `estimateTokens`, reproduced to the token.
+//! The `pi` estimator: pi 1.6's `estimateTokens`, reproduced to the token.
 //!
 //! pi counts JavaScript string lengths (UTF-16 code units) of the parts of a message it
 //! considers, divides by four and rounds up, once per message. The parts, by role:
-//! `user` text (a bare string or `text` blocks; images are not counted), `assistant` text,
-//! thinking and tool calls (name + `JSON.stringify(arguments)`), `toolResult`/`custom` text
-//! plus 4800 characters per image, `bashExecution` command + output, and both summaries'
+//! `system` content, section texts and `JSON.stringify(toolsAdded)`; `user`, `toolResult`
+//! and `custom` text plus 4800 characters per image (pi 0.73.1 did not count images in user
+//! messages; 1.6 does); `assistant` text, thinking and tool calls (name +
+//! `JSON.stringify(arguments)`); `bashExecution` command + output; and both summaries'
 //! text. Every other role counts zero.
 //!
 //! Invariant: [`js_json_length`] equals `JSON.stringify(value).length` for every JSON value
@@ -16,7 +17,7 @@ use serde_json::{Map, Number, Value};
 use super::TokenEstimator;
 use crate::message::{AgentMessage, Content, ContentBlock};
 
-/// Characters pi charges for one image in a tool result or custom message.
+/// Characters pi charges for one image in a user, tool-result, custom or system message.
 pub const PI_IMAGE_CHARS: u64 = 4800;
 
 /// pi's chars/4 estimate (see the module documentation).
@@ -40,7 +41,7 @@ impl TokenEstimator for PiEstimator {
 /// The characters (UTF-16 code units) pi counts for one message.
 pub fn pi_message_chars(message: &AgentMessage) -> u64 {
     match message {
-        AgentMessage::User(user) => content_chars(&user.content, false),
+        AgentMessage::User(user) => content_chars(&user.content),
         AgentMessage::Assistant(assistant) => assistant
             .content
             .iter()
@@ -53,28 +54,39 @@ pub fn pi_message_chars(message: &AgentMessage) -> u64 {
                 ContentBlock::Image(_) | ContentBlock::Other(_) => 0,
             })
             .sum(),
-        AgentMessage::ToolResult(result) => content_chars(&result.content, true),
-        AgentMessage::Custom(custom) => content_chars(&custom.content, true),
+        AgentMessage::ToolResult(result) => content_chars(&result.content),
+        AgentMessage::Custom(custom) => content_chars(&custom.content),
         AgentMessage::BashExecution(bash) => utf16_len(&bash.command) + utf16_len(&bash.output),
         AgentMessage::BranchSummary(summary) | AgentMessage::CompactionSummary(summary) => {
             utf16_len(&summary.summary)
+        }
+        AgentMessage::System(system) => {
+            let sections: u64 = system
+                .sections
+                .iter()
+                .flat_map(|sections| sections.values())
+                .filter_map(Value::as_str)
+                .map(utf16_len)
+                .sum();
+            let tools = system
+                .tools_added
+                .as_ref()
+                .map_or(0, |tools| js_json_length(&Value::Array(tools.clone())));
+            content_chars(&system.content) + sections + tools
         }
         AgentMessage::Other(_) => 0,
     }
 }
 
-fn content_chars(content: &Content, count_images: bool) -> u64 {
+fn content_chars(content: &Content) -> u64 {
     match content {
         Content::Text(text) => utf16_len(text),
         Content::Blocks(blocks) => blocks
             .iter()
             .map(|block| match block {
                 ContentBlock::Text(text) => utf16_len(&text.text),
-                ContentBlock::Image(_) if count_images => PI_IMAGE_CHARS,
-                ContentBlock::Image(_)
-                | ContentBlock::Thinking(_)
-                | ContentBlock::ToolCall(_)
-                | ContentBlock::Other(_) => 0,
+                ContentBlock::Image(_) => PI_IMAGE_CHARS,
+                ContentBlock::Thinking(_) | ContentBlock::ToolCall(_) | ContentBlock::Other(_) => 0,
             })
             .sum(),
     }
@@ -265,11 +277,12 @@ mod tests {
     }
 
     #[test]
-    fn user_images_are_not_counted_but_tool_result_images_are() {
+    fn images_count_4800_characters_in_user_and_tool_result_messages() {
         let image = json!({"type":"image","data":"QUJD","mimeType":"image/png"});
+        // pi 1.6 counts user images too (0.73.1 did not).
         assert_eq!(
             tokens(json!({"role":"user","content":[{"type":"text","text":"look"}, image.clone()]})),
-            1
+            1201
         );
         assert_eq!(
             tokens(json!({"role":"toolResult","toolCallId":"c","toolName":"read",
@@ -280,6 +293,16 @@ mod tests {
             tokens(json!({"role":"custom","customType":"x","content":[image],"display":true})),
             1200
         );
+    }
+
+    #[test]
+    fn system_message_counts_content_sections_and_tool_declarations() {
+        let tools =
+            json!([{"name":"read","description":"Read a file","parameters":{"type":"object"}}]);
+        let message = json!({"role":"system","content":"base","sections":{"a":"12345678","gone":null},
+            "toolsAdded":tools.clone(),"toolsRemoved":[{"name":"write"}],"timestamp":1});
+        let expected = (4 + 8 + js_json_string(&tools).len() as u64).div_ceil(4);
+        assert_eq!(tokens(message), expected);
     }
 
     #[test]

@@ -29,6 +29,7 @@ fn tool_call_ids(message: &AgentMessage) -> Vec<String> {
         | AgentMessage::Custom(_)
         | AgentMessage::BranchSummary(_)
         | AgentMessage::CompactionSummary(_)
+        | AgentMessage::System(_)
         | AgentMessage::Other(_) => Vec::new(),
     }
 }

@@ -46,6 +46,7 @@ fn call_ids(messages: &[AgentMessage]) -> (Vec<String>, Vec<String>) {
             | AgentMessage::Custom(_)
             | AgentMessage::BranchSummary(_)
             | AgentMessage::CompactionSummary(_)
+            | AgentMessage::System(_)
             | AgentMessage::Other(_) => {}
         }
     }

@@ -11,7 +11,7 @@
 
 use std::collections::HashSet;
 
-use compaction_core::cut::is_valid_cut_point;
+use compaction_core::cut::is_valid_raw_cut_point;
 use compaction_core::prepare::{CompactionPreparation, compaction_input_message};
 use compaction_core::serialize::{SerializeOptions, serialize_message};
 use compaction_core::{EntryKind, Session};
@@ -169,7 +169,7 @@ pub fn resolve_replacement_with(
                 }
             }
         }
-        while first < base && !is_valid_cut_point(session, path[first]) {
+        while first < base && !is_valid_raw_cut_point(session, path[first]) {
             first += 1;
         }
     }
@@ -252,6 +252,8 @@ fn is_message_entry(kind: &EntryKind) -> bool {
         | EntryKind::Custom { .. }
         | EntryKind::Label { .. }
         | EntryKind::SessionInfo { .. }
+        | EntryKind::ContextEdit { .. }
+        | EntryKind::Usage { .. }
         | EntryKind::Unknown { .. } => false,
     }
 }

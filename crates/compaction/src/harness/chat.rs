@@ -38,6 +38,7 @@ pub fn chat_messages(context: &[AgentMessage]) -> Vec<ChatMessage> {
             | AgentMessage::Custom(_)
             | AgentMessage::BranchSummary(_)
             | AgentMessage::CompactionSummary(_)
+            | AgentMessage::System(_)
             | AgentMessage::Other(_) => continue,
         };
         let next =
