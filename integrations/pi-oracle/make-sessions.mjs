@@ -12,11 +12,9 @@
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { FIXTURE_DIR } from "./lib/expected.mjs";
 import { startMockProvider } from "./lib/mock-provider.mjs";
 import { makeWorld, Pi } from "./lib/pi-rpc.mjs";
-
-const HERE = dirname(fileURLToPath(import.meta.url));
-export const FIXTURE_DIR = resolve(HERE, "../../crates/compaction-core/tests/fixtures/pi16");
 
 // ---------------------------------------------------------------------------------------------
 // Helpers for the scripts
@@ -83,7 +81,7 @@ async function waitForEntries(pi, type, count, timeoutMs = 15000) {
 }
 
 /** Fails unless `entries` satisfy every named check. */
-function expectFeatures(name, entries, checks) {
+export function expectFeatures(name, entries, checks) {
 	const failed = Object.entries(checks).filter(([, check]) => !check(entries));
 	if (failed.length > 0) throw new Error(`${name}: pi did not write ${failed.map(([what]) => what).join(", ")}`);
 }
@@ -415,14 +413,15 @@ export const SESSIONS = {
 
 // ---------------------------------------------------------------------------------------------
 
-/** Runs one session script against real pi and copies the file pi wrote into the fixtures. */
-export async function makeSession(name) {
+/** Runs one session script against real pi and copies the file pi wrote to `targetDir`. */
+export async function makeSession(name, targetDir = FIXTURE_DIR) {
 	const spec = SESSIONS[name];
 	if (!spec) throw new Error(`unknown session ${name}; known: ${Object.keys(SESSIONS).join(", ")}`);
 	const mock = await startMockProvider();
 	const world = makeWorld(mock, { model: spec.model, extraModels: spec.extraModels, settings: spec.settings });
 	writeFiles(world, spec.files);
 	mock.cacheWarming = Boolean(spec.model.promptCache);
+	mock.cacheHits = Boolean(spec.model.promptCache);
 	const pi = new Pi(world);
 	let done = false;
 	try {
@@ -437,8 +436,8 @@ export async function makeSession(name) {
 			.slice(1)
 			.map((line) => JSON.parse(line));
 		expectFeatures(name, entries, spec.expect);
-		mkdirSync(FIXTURE_DIR, { recursive: true });
-		const target = join(FIXTURE_DIR, `${name}.jsonl`);
+		mkdirSync(targetDir, { recursive: true });
+		const target = join(targetDir, `${name}.jsonl`);
 		copyFileSync(file, target);
 		done = true;
 		return { name, entries: entries.length, target };

@@ -19,6 +19,8 @@ export async function startMockProvider() {
 		toolCalls: 0,
 		/** Whether a one-token request is a prompt-cache refresh (only models with a cache lifetime send them). */
 		cacheWarming: false,
+		/** Whether ordinary turns report three quarters of their prompt as read from the cache. */
+		cacheHits: false,
 		baseUrl: "",
 		close: () => new Promise((resolve) => server.close(resolve)),
 	};
@@ -46,6 +48,7 @@ export async function startMockProvider() {
 			else if (kind === "cache-warm") answer = { text: ".", cachedAll: true };
 			else answer = mock.queue.length > 0 ? mock.queue.shift() : { text: "Done." };
 			if (typeof answer === "string") answer = { text: answer };
+			if (kind === "turn" && mock.cacheHits) answer = { cachedShare: 0.75, ...answer };
 			reply(res, body, answer, mock);
 		});
 	});
@@ -79,13 +82,16 @@ function summaryAnswer(body, n) {
 	};
 }
 
-/** Usage the way a server reports it: prompt tokens from the size of the messages and tools. */
+/**
+ * Usage the way a server reports it: tokens from the size of the messages and tools at 3.5
+ * characters a token (not pi's 4, so counts taken from usage and pi's estimates differ).
+ */
 function usageFor(body, text, answer) {
-	const prompt = Math.ceil(JSON.stringify([body.messages ?? [], body.tools ?? []]).length / 4);
-	const completion = Math.max(1, Math.ceil(text.length / 4));
+	const prompt = Math.ceil((JSON.stringify([body.messages ?? [], body.tools ?? []]).length * 2) / 7);
+	const completion = Math.max(1, Math.ceil((text.length * 2) / 7));
 	const usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 	if (answer.cachedAll) usage.prompt_tokens_details = { cached_tokens: prompt };
-	else if (answer.cached) usage.prompt_tokens_details = { cached_tokens: Math.min(prompt, answer.cached) };
+	else if (answer.cachedShare) usage.prompt_tokens_details = { cached_tokens: Math.floor(prompt * answer.cachedShare) };
 	if (answer.zeroUsage) return { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
 	return usage;
 }
