@@ -101,10 +101,10 @@ export const SESSIONS = {
 		files: { "src/app.js": lines(60, "app"), "data.csv": lines(80, "row"), "notes.txt": lines(8, "note") },
 		async run(pi, mock) {
 			await turn(pi, mock, "Read src/app.js and tell me what it does.", [
-				calls("Reading it.", read("src/app.js")),
-				"It prints thirty status lines.",
+				{ thinking: "The user wants the app explained. Read the file before answering.", ...calls("Reading it.", read("src/app.js")) },
+				{ thinking: "Sixty lines, each printing a status.", text: "It prints sixty status lines." },
 			]);
-			await turn(pi, mock, "How many rows does data.csv have?", [calls("", bash("wc -l data.csv")), "data.csv has 40 rows."]);
+			await turn(pi, mock, "How many rows does data.csv have?", [calls("", bash("wc -l data.csv")), "data.csv has 80 rows."]);
 			await turn(pi, mock, "Add a greeting line at the top of src/app.js.", [
 				calls("Editing.", edit("src/app.js", "app line 1:", "// hello\napp line 1:")),
 				"Added the greeting.",
@@ -135,6 +135,7 @@ export const SESSIONS = {
 			"edit and write results": (es) => has(toolResultOf("edit"))(es) && has(toolResultOf("write"))(es),
 			"a compaction with systemMessage": has((e) => isCompaction(e) && e.systemMessage),
 			"an all-zero usage": has((e) => e.message?.role === "assistant" && e.message.usage.totalTokens === 0),
+			"thinking blocks": has((e) => e.message?.role === "assistant" && e.message.content.some((b) => b.type === "thinking")),
 		},
 	},
 
@@ -262,7 +263,7 @@ export const SESSIONS = {
 	},
 
 	"context-edits": {
-		about: "context_edit replacements (user blocks, assistant and toolResult strings, custom message) and omissions, a re-edit, the docs' answer-again turn_end, a compaction after edits, and a branch where the edits do not apply",
+		about: "context_edit replacements (user blocks and string, assistant and toolResult strings, custom message) and omissions, re-edits of one target, the docs' answer-again turn_end, a compaction after edits, and a branch where the edits do not apply",
 		model: {},
 		settings: { compaction: { modelOverrides: { "mock/m1": { keepRecentTokens: 300 } } } },
 		files: { "secret.env": lines(60, "env"), "todo.md": lines(50, "todo") },
@@ -271,7 +272,6 @@ export const SESSIONS = {
 			await turn(pi, mock, "Which of them matter?", ["The first three matter most."]);
 			await pi.command("/fx-note Reminder from the fixture: keep answers brief.");
 			await turn(pi, mock, "Read todo.md too.", [calls("", read("todo.md")), "Ten todos."]);
-			const envResult = await entryId(pi, toolResultOf("read"), "secret.env result");
 			const entries = await pi.entries();
 			const envRead = entries.filter(toolResultOf("read"))[0].id;
 			const tokenAnswer = await entryId(pi, assistantSaid("including the token"), "token answer");
@@ -280,10 +280,12 @@ export const SESSIONS = {
 			await pi.command(`/fx-edit ${envRead} {"content":"[secret.env contents removed]"}`);
 			await pi.command(`/fx-edit ${tokenAnswer} {"content":"It holds twelve settings."}`);
 			await pi.command(`/fx-edit ${question} {"content":[{"type":"text","text":"Which settings matter?"}]}`);
-			await pi.command(`/fx-edit ${note} null`);
+			await pi.command(`/fx-edit ${note} {"content":"Reminder: be brief."}`);
 			await turn(pi, mock, "Anything left to do?", ["Two todos are open."]);
-			void envResult;
+			const todoQuestion = await entryId(pi, userSaid("Read todo.md too"), "todo question");
 			await pi.command(`/fx-edit ${envRead} null`);
+			await pi.command(`/fx-edit ${note} null`);
+			await pi.command(`/fx-edit ${todoQuestion} {"content":"Read todo.md."}`);
 			await pi.command("/fx-retry-last");
 			await turn(pi, mock, "Explain the todos.", ["A long explanation that the extension asks to redo.", "Short: two open."]);
 			await turn(pi, mock, "Close the first todo.", [calls("", edit("todo.md", "todo line 1:", "DONE todo line 1:")), "Closed."]);

@@ -98,7 +98,8 @@ function usageFor(body, text, answer) {
 
 /**
  * An answer is `{text}`, `{text?, toolCalls: [{name, arguments}]}`, `{length: text}` (cut
- * short by the output limit), or `{error: {status, message}}` (an HTTP error).
+ * short by the output limit), or `{error: {status, message}}` (an HTTP error); `thinking`
+ * adds reasoning text (streamed as `reasoning_content`), `zeroUsage` reports all-zero usage.
  */
 function reply(res, body, answer, mock) {
 	if (answer.error) {
@@ -109,7 +110,8 @@ function reply(res, body, answer, mock) {
 	const calls = answer.toolCalls ?? [];
 	const text = answer.length ?? answer.text ?? "";
 	const finish = answer.length !== undefined ? "length" : calls.length > 0 ? "tool_calls" : "stop";
-	const usage = usageFor(body, text + JSON.stringify(calls), answer);
+	const thinking = answer.thinking ?? "";
+	const usage = usageFor(body, thinking + text + JSON.stringify(calls), answer);
 	const base = { id: "chatcmpl-mock", created: 1, model: body.model };
 	const toolCalls = calls.map((call, index) => ({
 		index,
@@ -126,7 +128,12 @@ function reply(res, body, answer, mock) {
 				choices: [
 					{
 						index: 0,
-						message: { role: "assistant", content: text || null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+						message: {
+							role: "assistant",
+							content: text || null,
+							...(thinking ? { reasoning_content: thinking } : {}),
+							...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+						},
 						finish_reason: finish,
 					},
 				],
@@ -138,6 +145,7 @@ function reply(res, body, answer, mock) {
 	res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
 	const send = (chunk) => res.write(`data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", ...chunk })}\n\n`);
 	send({ choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] });
+	if (thinking) send({ choices: [{ index: 0, delta: { reasoning_content: thinking }, finish_reason: null }] });
 	if (text) send({ choices: [{ index: 0, delta: { content: text }, finish_reason: null }] });
 	if (toolCalls.length) send({ choices: [{ index: 0, delta: { tool_calls: toolCalls }, finish_reason: null }] });
 	send({ choices: [{ index: 0, delta: {}, finish_reason: finish }] });

@@ -12,7 +12,7 @@ import { test } from "node:test";
 import { EXPECTED_DIR, expectedFiles, FIXTURE_DIR, fixtureSessions, KEEPS } from "../lib/expected.mjs";
 import { expectFeatures, makeSession, SESSIONS } from "../make-sessions.mjs";
 import { PACKAGE_DIR } from "../lib/pi-rpc.mjs";
-import { PI_VERSION, runOracle } from "../oracle.mjs";
+import { DEFAULTS, leafResult, loadSession, PI_VERSION, runOracle } from "../oracle.mjs";
 
 const [major, minor] = process.versions.node.split(".").map(Number);
 assert.ok(
@@ -60,6 +60,33 @@ for (const name of Object.keys(SESSIONS)) {
 		expectFeatures(name, readEntries(file), SESSIONS[name].expect);
 	});
 }
+
+/** The keepRecentTokens pi used for `model` under a fixture's settings (override, setting, default). */
+function keepFor(settings, model) {
+	const compaction = settings.compaction ?? {};
+	return compaction.modelOverrides?.[model]?.keepRecentTokens ?? compaction.keepRecentTokens ?? DEFAULTS.keepRecentTokens;
+}
+
+test("the oracle agrees with every compaction pi wrote: tokensBefore, and pi's own first kept entry", () => {
+	let checked = 0;
+	for (const [name, spec] of Object.entries(SESSIONS)) {
+		const file = join(FIXTURE_DIR, `${name}.jsonl`);
+		const manager = loadSession(file);
+		for (const entry of manager.getEntries()) {
+			if (entry.type !== "compaction") continue;
+			const path = manager.getBranch(entry.parentId);
+			const model = path.findLast((e) => e.type === "model_change");
+			const keepRecentTokens = keepFor(spec.settings, `${model.provider}/${model.modelId}`);
+			const atParent = leafResult(manager, entry.parentId, { keepRecentTokens, reserveTokens: 16384, contextWindow: null });
+			assert.equal(atParent.contextTokens, entry.tokensBefore, `${name}: tokensBefore of ${entry.id}`);
+			if (!entry.fromHook) {
+				assert.equal(atParent.plan?.firstKeptEntryId, entry.firstKeptEntryId, `${name}: first kept entry of ${entry.id}`);
+			}
+			checked++;
+		}
+	}
+	assert.ok(checked >= 20, `only ${checked} compactions checked`);
+});
 
 test("the fixtures give plans, split turns, previous summaries and untrusted usage to compare", () => {
 	let plans = 0;
