@@ -95,7 +95,7 @@ const isSystem = (e) => e.type === "message" && e.message.role === "system";
 
 export const SESSIONS = {
 	"tools-manual": {
-		about: "built-in read/bash/edit/write tool calls, RPC bash (one excluded from context), three manual compactions (one with custom instructions, one cutting inside a long turn)",
+		about: "built-in read/bash/edit/write tool calls (one failing), thinking blocks, an all-zero usage, RPC bash (one excluded from context), three manual compactions (one with custom instructions, one cutting inside a long turn)",
 		model: {},
 		settings: { compaction: { modelOverrides: { "mock/m1": { keepRecentTokens: 600 } } } },
 		files: { "src/app.js": lines(60, "app"), "data.csv": lines(80, "row"), "notes.txt": lines(8, "note") },
@@ -125,7 +125,11 @@ export const SESSIONS = {
 			await compact(pi, "Focus on the files read.");
 			// A reply whose usage is all zeros (pi's estimate skips it and counts from the one before).
 			await turn(pi, mock, "Thanks. Anything else pending?", [{ text: "Nothing else is pending.", zeroUsage: true }]);
-			await turn(pi, mock, "Show the changelog.", [calls("", read("CHANGELOG.md")), "It has one entry."]);
+			await turn(pi, mock, "Show the changelog.", [
+				calls("", read("CHANGES.md")),
+				calls("That name does not exist; the file is CHANGELOG.md.", read("CHANGELOG.md")),
+				"It has one entry.",
+			]);
 			await compact(pi);
 			await turn(pi, mock, "Good.", ["Glad to help."]);
 		},
@@ -135,6 +139,7 @@ export const SESSIONS = {
 			"edit and write results": (es) => has(toolResultOf("edit"))(es) && has(toolResultOf("write"))(es),
 			"a compaction with systemMessage": has((e) => isCompaction(e) && e.systemMessage),
 			"an all-zero usage": has((e) => e.message?.role === "assistant" && e.message.usage.totalTokens === 0),
+			"a failed tool call": has((e) => e.message?.role === "toolResult" && e.message.isError),
 			"thinking blocks": has((e) => e.message?.role === "assistant" && e.message.content.some((b) => b.type === "thinking")),
 		},
 	},
@@ -224,7 +229,7 @@ export const SESSIONS = {
 	},
 
 	"system-prompt-changes": {
-		about: "tool set and prompt section changes (system message patches), a model switch with its own compaction.modelOverrides, compactions carrying the systemMessage checkpoint",
+		about: "tool set and prompt section changes (system message patches, one inside a run), a model switch with its own compaction.modelOverrides, compactions carrying the systemMessage checkpoint",
 		model: {},
 		extraModels: [{ id: "m2", contextWindow: 64000, maxTokens: 2048 }],
 		settings: {
@@ -239,7 +244,14 @@ export const SESSIONS = {
 			await pi.command("/fx-tools read,bash");
 			await turn(pi, mock, "Only read and bash from now on. List the files.", [calls("", bash("ls")), "Two files."]);
 			await pi.command("/fx-section project demo service, python");
-			await turn(pi, mock, "Which project is this?", [calls("", read("main.py")), "A python demo service."]);
+			// A tool-set change inside a run: pi patches the system prompt between a tool result
+			// and the next answer.
+			await pi.command("/fx-tools-next read,bash,ls");
+			await turn(pi, mock, "Which project is this?", [
+				calls("", read("main.py")),
+				calls("", { name: "ls", arguments: { path: "." } }),
+				"A python demo service.",
+			]);
 			await compact(pi);
 			await pi.command("/fx-section project demo service v2");
 			await pi.command("/fx-tools read,bash,edit,write");
@@ -256,7 +268,8 @@ export const SESSIONS = {
 			await turn(pi, mock, "Good.", ["Yes."]);
 		},
 		expect: {
-			"system message patches": count(isSystem, 4),
+			"system message patches": count(isSystem, 5),
+			"a system message inside a run": (es) => es.some((e, i) => isSystem(e) && es[i - 1]?.message?.role === "toolResult"),
 			"a model change to m2": has((e) => e.type === "model_change" && e.modelId === "m2"),
 			"two compactions with systemMessage": count((e) => isCompaction(e) && e.systemMessage, 2),
 		},

@@ -4,6 +4,7 @@
 //
 //   /fx-goto ID              navigate the tree to ID, summarizing the branch left behind
 //   /fx-tools a,b            set the active tools (pi appends a system message patch)
+//   /fx-tools-next a,b       set them at the next turn end that ran tools (mid-run change)
 //   /fx-section NAME TEXT    set a prompt section for the next runs ("-" removes it)
 //   /fx-edit ID JSON         at the next turn end, propose a context_edit of entry ID
 //                            (JSON is the replacement: null, or {"content": ...})
@@ -26,6 +27,7 @@ export default function (pi: ExtensionAPI) {
 	let pendingDrafts: Draft[] = [];
 	let retryLast = false;
 	let hookSummary: string | undefined;
+	let nextTools: string[] | undefined;
 	const sections: Record<string, string | null> = {};
 
 	const command = (name: string, description: string, run: (args: string, ctx: any) => Promise<void> | void) => {
@@ -52,6 +54,9 @@ export default function (pi: ExtensionAPI) {
 	});
 	command("fx-tools", "set the active tools", (args) => {
 		pi.setActiveTools(args.split(",").filter(Boolean));
+	});
+	command("fx-tools-next", "set the active tools at the next turn end after tools ran", (args) => {
+		nextTools = args.split(",").filter(Boolean);
 	});
 	command("fx-section", "set or remove a prompt section", (args) => {
 		const [name, text] = split(args);
@@ -101,6 +106,10 @@ export default function (pi: ExtensionAPI) {
 	});
 
 	pi.on("turn_end", (event: any) => {
+		if (nextTools && event.toolResults.length > 0) {
+			pi.setActiveTools(nextTools);
+			nextTools = undefined;
+		}
 		const drafts = pendingDrafts;
 		pendingDrafts = [];
 		let extra: Draft[] = [];
