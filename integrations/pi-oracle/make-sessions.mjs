@@ -95,7 +95,7 @@ const isSystem = (e) => e.type === "message" && e.message.role === "system";
 
 export const SESSIONS = {
 	"tools-manual": {
-		about: "built-in read/bash/edit/write tool calls (one failing), thinking blocks, an all-zero usage, RPC bash (one excluded from context), three manual compactions (one with custom instructions, one cutting inside a long turn)",
+		about: "built-in read/bash/edit/write tool calls (one failing), thinking blocks, an all-zero usage, RPC bash (one excluded from context), three manual compactions (one with custom instructions; two cut inside a turn)",
 		model: {},
 		settings: { compaction: { modelOverrides: { "mock/m1": { keepRecentTokens: 600 } } } },
 		files: { "src/app.js": lines(60, "app"), "data.csv": lines(80, "row"), "notes.txt": lines(8, "note") },
