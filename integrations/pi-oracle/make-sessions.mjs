@@ -70,7 +70,7 @@ async function compact(pi, customInstructions) {
 }
 
 /** Waits (up to `timeoutMs`) until the session holds `count` entries of `type`. */
-async function waitForEntries(pi, type, count, timeoutMs = 15000) {
+async function waitForEntries(pi, type, count, timeoutMs = 30000) {
 	const start = Date.now();
 	while (Date.now() - start < timeoutMs) {
 		const n = (await pi.entries()).filter((e) => e.type === type).length;

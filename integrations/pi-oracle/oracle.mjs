@@ -9,7 +9,7 @@
 // Prints one JSON document (format in README.md). Needs Node >= 22.19, like pi 1.6.
 
 import { isDeepStrictEqual } from "node:util";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -38,8 +38,11 @@ export const DEFAULTS = {
  * files pi writes always end with one.)
  */
 export function loadSession(file) {
+	if (!existsSync(file)) throw new Error(`${file}: no such file`);
 	const fileEntries = sessionManager.loadEntriesFromFile(resolve(file));
-	if (fileEntries.length === 0) throw new Error(`${file}: not a pi session (pi 1.6 loads no entries from it)`);
+	if (fileEntries.length === 0) {
+		throw new Error(`${file}: not a pi session (pi 1.6 loads nothing from it: line 1 is not a session header)`);
+	}
 	const header = fileEntries[0];
 	return sessionManager.SessionManager.inMemory(header.cwd, undefined, fileEntries);
 }

@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { test } from "node:test";
@@ -138,5 +138,16 @@ test("the oracle's command line prints the document and reports bad arguments", 
 	assert.match(bad.stderr, /--keep-recent needs a non-negative integer, got many/);
 	const missing = spawnSync(process.execPath, [ORACLE, join(FIXTURE_DIR, "no-such.jsonl")], { encoding: "utf8" });
 	assert.equal(missing.status, 1);
-	assert.match(missing.stderr, /no-such\.jsonl: not a pi session/);
+	assert.match(missing.stderr, /no-such\.jsonl: no such file/);
+	// A byte-order mark makes the header unreadable for pi 1.6: the oracle says so.
+	const dir = mkdtempSync(join(tmpdir(), "pi16-oracle-bom-"));
+	try {
+		const bom = join(dir, "bom.jsonl");
+		writeFileSync(bom, `\uFEFF${readFileSync(session, "utf8")}`);
+		const refused = spawnSync(process.execPath, [ORACLE, bom], { encoding: "utf8" });
+		assert.equal(refused.status, 1);
+		assert.match(refused.stderr, /bom\.jsonl: not a pi session \(pi 1\.6 loads nothing from it: line 1 is not a session header\)/);
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
 });
