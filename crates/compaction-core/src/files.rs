@@ -40,8 +40,18 @@ impl FileOperations {
         &mut self,
         messages: impl IntoIterator<Item = &'a AgentMessage> + Clone,
     ) {
+        self.add_messages_answered(messages, BTreeSet::new());
+    }
+
+    /// [`FileOperations::add_messages`] where the calls in `answered` also got a result that
+    /// is not among `messages` (a result a `context_edit` left out of the context: the call
+    /// ran).
+    pub fn add_messages_answered<'a>(
+        &mut self,
+        messages: impl IntoIterator<Item = &'a AgentMessage> + Clone,
+        mut answered: BTreeSet<String>,
+    ) {
         let mut called = BTreeSet::new();
-        let mut answered = BTreeSet::new();
         for message in messages.clone() {
             match message {
                 AgentMessage::Assistant(assistant) => {

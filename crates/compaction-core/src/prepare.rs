@@ -11,11 +11,11 @@
 
 use serde_json::{Map, Value};
 
-use crate::context::SessionContext;
+use crate::context::{ContextItemKind, SessionContext};
 use crate::cut::{CutOptions, CutPoint, find_cut_point};
 use crate::entry::EntryKind;
 use crate::files::{FileOperations, file_lists_appendix};
-use crate::message::{AgentMessage, CustomMessage, Extra, SummaryMessage};
+use crate::message::{AgentMessage, CustomMessage, Extra, SummaryMessage, SystemMessage};
 use crate::session::Session;
 use crate::user_messages::split_kept_user_messages;
 
@@ -104,6 +104,10 @@ pub struct CompactionPreparation {
     pub previous_user_messages: Vec<String>,
     /// Files read and changed, cumulative over earlier compactions.
     pub file_operations: FileOperations,
+    /// The system prompt and tools the context holds now (its system messages replayed into
+    /// one): the compaction entry's `systemMessage`, which leads the compacted context, so
+    /// pi 1.6 does not declare the prompt again on the next request.
+    pub system_message: Option<SystemMessage>,
 }
 
 impl CompactionPreparation {
@@ -140,6 +144,11 @@ impl CompactionPreparation {
         );
         fields.insert("firstKeptEntryId".into(), Value::from(self.first_kept_entry_id.clone()));
         fields.insert("tokensBefore".into(), Value::from(self.tokens_before));
+        if let Some(system) = &self.system_message
+            && let Ok(value) = serde_json::to_value(AgentMessage::System(system.clone()))
+        {
+            fields.insert("systemMessage".into(), value);
+        }
         fields.insert(
             "details".into(),
             serde_json::json!({ "readFiles": read_files, "modifiedFiles": modified_files }),
@@ -300,7 +309,39 @@ pub fn prepare_from_context(
             keep_recent_tokens: options.keep_recent_tokens,
         });
     }
-    file_operations.add_messages(messages_to_summarize.iter().chain(&turn_prefix_messages));
+    // A tool result left out by a context edit still ran: its call's file counts.
+    let omitted_results: std::collections::BTreeSet<String> = context.entries
+        [start..cut.first_kept]
+        .iter()
+        .filter(|entry| entry.omitted && entries[entry.entry].role() == Some("toolResult"))
+        .filter_map(|entry| {
+            if let Some(Ok(AgentMessage::ToolResult(result))) = entries[entry.entry].message() {
+                Some(result.tool_call_id)
+            } else {
+                None
+            }
+        })
+        .collect();
+    file_operations.add_messages_answered(
+        messages_to_summarize.iter().chain(&turn_prefix_messages),
+        omitted_results,
+    );
+    let systems: Vec<SystemMessage> = context
+        .items
+        .iter()
+        .filter(|item| {
+            item.kind == ContextItemKind::SystemCheckpoint
+                || (item.kind == ContextItemKind::Message
+                    && entries[item.entry].role() == Some("system"))
+        })
+        .filter_map(|&item| {
+            if let AgentMessage::System(system) = context.message(session, item) {
+                Some(system)
+            } else {
+                None
+            }
+        })
+        .collect();
     let position = |entry: usize| {
         context.entries.get(entry).map_or(context.path.len(), |entry| entry.position)
     };
@@ -318,5 +359,6 @@ pub fn prepare_from_context(
         previous_summary,
         previous_user_messages,
         file_operations,
+        system_message: SystemMessage::replay(&systems),
     })
 }

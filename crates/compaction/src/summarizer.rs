@@ -90,7 +90,10 @@ impl SummaryRequest {
 /// Token usage (and cost, when known) of one or more summarizing requests.
 ///
 /// Serialized in pi's usage shape: `input`, `output`, `cacheRead`, `cacheWrite`,
-/// `totalTokens`, and `cost` when known. `input` excludes cached input tokens.
+/// `totalTokens`, and `cost` {`input`, `output`, `cacheRead`, `cacheWrite`, `total`}.
+/// `input` excludes cached input tokens. pi 1.6 adds compaction and branch-summary usage to
+/// the session's totals and needs every part of it: `cost` is always written, with zeros
+/// where no price is known and the provider's reported total in `total`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 #[serde(into = "UsageWire", from = "UsageWire")]
 pub struct SummaryUsage {
@@ -173,7 +176,13 @@ impl From<SummaryUsage> for UsageWire {
             cache_read: usage.cache_read_tokens,
             cache_write: usage.cache_write_tokens,
             total_tokens: usage.total_tokens(),
-            cost: usage.cost.map(serde_json::Value::from),
+            cost: Some(serde_json::json!({
+                "input": 0,
+                "output": 0,
+                "cacheRead": 0,
+                "cacheWrite": 0,
+                "total": usage.cost.unwrap_or(0.0),
+            })),
         }
     }
 }
@@ -182,9 +191,11 @@ impl From<UsageWire> for SummaryUsage {
     fn from(wire: UsageWire) -> Self {
         let cost = match wire.cost {
             Some(serde_json::Value::Number(number)) => number.as_f64(),
-            Some(serde_json::Value::Object(object)) => {
-                object.get("total").and_then(serde_json::Value::as_f64)
-            }
+            // A total of zero is what is written when no price is known.
+            Some(serde_json::Value::Object(object)) => object
+                .get("total")
+                .and_then(serde_json::Value::as_f64)
+                .filter(|total| *total != 0.0),
             Some(_) | None => None,
         };
         SummaryUsage {
@@ -430,7 +441,7 @@ mod tests {
     }
 
     #[test]
-    fn usage_json_shape_and_sum() {
+    fn usage_json_has_pi_shape_with_cost_and_sums() {
         let first = SummaryUsage {
             input_tokens: 10,
             output_tokens: 5,
@@ -444,8 +455,16 @@ mod tests {
             serde_json::to_value(sum).ok(),
             Some(serde_json::json!({
                 "input": 20, "output": 10, "cacheRead": 6, "cacheWrite": 4,
-                "totalTokens": 40, "cost": 0.5
+                "totalTokens": 40,
+                "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0.5}
             }))
+        );
+        // pi 1.6 sums `cost.total` of every usage: it is there even when no price is known.
+        assert_eq!(
+            serde_json::to_value(first).ok().map(|value| value["cost"].clone()),
+            Some(serde_json::json!(
+                {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0.0}
+            ))
         );
         let parsed: Option<SummaryUsage> = serde_json::from_value(serde_json::json!({
             "input": 1, "output": 2, "cost": {"input": 0.1, "total": 0.25}, "extra": true

@@ -14,7 +14,7 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitStatus> {
     let session_model = compaction_core::context::build_context(&session, leaf).model;
     let window =
         setup::chat_window(&resolved, args.summarizer.model.as_deref(), session_model.as_ref());
-    setup::fit_to_window(&mut resolved, &window)?;
+    setup::fit_to_window(&mut resolved, &window, session_model.as_ref())?;
     let settings = resolved.settings.clone();
     let estimator = setup::estimator(&settings)?;
     let serialize = SerializeOptions {

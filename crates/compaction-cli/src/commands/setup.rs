@@ -175,7 +175,18 @@ fn pi_models_window(provider: Option<&str>, model_id: &str) -> Option<(u64, std:
 /// Fits the budgets left at their defaults to the chat window (a quarter of it at most)
 /// and checks the explicit ones; the error names every budget that does not fit, with the
 /// flags that change them.
-pub fn fit_to_window(resolved: &mut ResolvedSettings, window: &ChatWindow) -> anyhow::Result<()> {
+///
+/// First the session model's `compaction.modelOverrides["provider/modelId"]` budgets apply.
+pub fn fit_to_window(
+    resolved: &mut ResolvedSettings,
+    window: &ChatWindow,
+    session_model: Option<&ModelRef>,
+) -> anyhow::Result<()> {
+    if let Some(model) = session_model {
+        resolved
+            .apply_model_override(&model.provider, &model.model_id)
+            .map_err(|e| settings_error(&e))?;
+    }
     resolved.fit_to_window(window.tokens, &window.description).map_err(|e| settings_error(&e))
 }
 
@@ -439,7 +450,7 @@ impl Toolkit {
     ) -> anyhow::Result<Toolkit> {
         let mut resolved = self::resolved_settings(compaction)?;
         let window = chat_window(&resolved, summarizer.model.as_deref(), session_model);
-        fit_to_window(&mut resolved, &window)?;
+        fit_to_window(&mut resolved, &window, session_model)?;
         let estimator = self::estimator(&resolved.settings)?;
         let offline_flags = SummarizerFlags { offline: true, ..summarizer.clone() };
         let flags = if offline { &offline_flags } else { summarizer };

@@ -75,7 +75,7 @@ pub fn collect(
         })
         .sum();
     let window = super::setup::chat_window(resolved, None, context.model.as_ref());
-    super::setup::fit_to_window(resolved, &window)?;
+    super::setup::fit_to_window(resolved, &window, context.model.as_ref())?;
     let context_window = window.tokens;
     let decision = compaction_core::should_compact(
         tokens.tokens,

@@ -55,6 +55,7 @@ pub const SETTING_KEYS: &[&str] = &[
     "strictQuality",
     "restoreFileTokens",
     "restoreTotalTokens",
+    "modelOverrides",
 ];
 
 /// Keys of the `compaction` object that are read elsewhere than [`SettingsPatch`] (the

@@ -23,6 +23,7 @@
 //! here.
 
 mod keys;
+mod overrides;
 mod patch;
 mod resolve;
 mod source;
@@ -33,6 +34,7 @@ pub use keys::{
     OTHER_COMPACTION_KEYS, OTHER_COMPACTION_VARIABLES, SETTING_KEYS, SettingsWarning,
     WINDOW_SCALED_KEYS, env_var_name, unknown_keys, unknown_variables,
 };
+pub use overrides::OVERRIDE_FIELDS;
 pub use patch::SettingsPatch;
 pub use resolve::ResolvedSettings;
 pub use source::{BudgetConflict, SettingSource, SettingsError};
@@ -106,6 +108,10 @@ pub struct CompactionSettings {
     pub restore_file_tokens: u64,
     /// Tokens of all restored files together at most (20000).
     pub restore_total_tokens: u64,
+    /// Budgets for one model, by `provider/modelId` (pi 1.6): `reserveTokens` and
+    /// `keepRecentTokens`, each falling back on its own to the ordinary setting (see
+    /// [`ResolvedSettings::apply_model_override`]).
+    pub model_overrides: serde_json::Map<String, serde_json::Value>,
 }
 
 impl Default for CompactionSettings {
@@ -135,6 +141,7 @@ impl Default for CompactionSettings {
             strict_quality: false,
             restore_file_tokens: 5000,
             restore_total_tokens: 20000,
+            model_overrides: serde_json::Map::new(),
         }
     }
 }

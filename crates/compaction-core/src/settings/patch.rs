@@ -58,6 +58,9 @@ pub struct SettingsPatch {
     pub restore_file_tokens: Option<u64>,
     /// `restoreTotalTokens`, when this layer sets it.
     pub restore_total_tokens: Option<u64>,
+    /// `modelOverrides`, when this layer sets it (merged per model and field over lower
+    /// layers).
+    pub model_overrides: Option<Map<String, Value>>,
 }
 
 /// A raw value of one key, from JSON or from text (environment).
@@ -67,6 +70,17 @@ enum RawValue<'a> {
 }
 
 impl RawValue<'_> {
+    fn object(&self) -> Result<Map<String, Value>, String> {
+        match self {
+            RawValue::Json(Value::Object(object)) => Ok(object.clone()),
+            RawValue::Text(text) => match serde_json::from_str::<Value>(text) {
+                Ok(Value::Object(object)) => Ok(object),
+                Ok(_) | Err(_) => Err(format!("expected a JSON object, got `{text}`")),
+            },
+            RawValue::Json(other) => Err(format!("expected an object, got {other}")),
+        }
+    }
+
     fn boolean(&self) -> Result<bool, String> {
         match self {
             RawValue::Json(Value::Bool(flag)) => Ok(*flag),
@@ -253,6 +267,7 @@ impl SettingsPatch {
             "restoreTotalTokens" => {
                 self.restore_total_tokens = Some(raw.count().map_err(malformed)?)
             }
+            "modelOverrides" => self.model_overrides = Some(raw.object().map_err(malformed)?),
             other => {
                 return Err(SettingsError::Malformed {
                     origin: source.clone(),
@@ -291,6 +306,7 @@ impl SettingsPatch {
             self.strict_quality.is_some(),
             self.restore_file_tokens.is_some(),
             self.restore_total_tokens.is_some(),
+            self.model_overrides.is_some(),
         ];
         SETTING_KEYS.iter().zip(set).filter_map(|(key, set)| set.then_some(*key)).collect()
     }
@@ -326,5 +342,8 @@ impl SettingsPatch {
         put(&mut settings.strict_quality, &self.strict_quality);
         put(&mut settings.restore_file_tokens, &self.restore_file_tokens);
         put(&mut settings.restore_total_tokens, &self.restore_total_tokens);
+        if let Some(overrides) = &self.model_overrides {
+            super::overrides::merge(&mut settings.model_overrides, overrides);
+        }
     }
 }

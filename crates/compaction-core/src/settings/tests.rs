@@ -251,3 +251,83 @@ fn env_names_are_screaming_snake_case() {
     assert_eq!(env_var_name("reserveTokens"), "COMPACTION_RESERVE_TOKENS");
     assert_eq!(env_var_name("enabled"), "COMPACTION_ENABLED");
 }
+
+fn resolve_layers(layers: &[(SettingSource, Value)]) -> ResolvedSettings {
+    let layers: Vec<(SettingSource, SettingsPatch)> = layers
+        .iter()
+        .map(|(source, value)| (source.clone(), patch(value.clone(), source)))
+        .collect();
+    ResolvedSettings::resolve(&layers).unwrap()
+}
+
+#[test]
+fn model_overrides_merge_per_field_and_fall_back_on_their_own() {
+    let global = file("/home/u/.pi/agent/settings.json");
+    let project = file("/p/.pi/settings.json");
+    let mut resolved = resolve_layers(&[
+        (
+            global.clone(),
+            json!({"compaction":{"keepRecentTokens":9000,
+                "modelOverrides":{"anthropic/claude":{"reserveTokens":30000,"keepRecentTokens":1000}}}}),
+        ),
+        (
+            project.clone(),
+            json!({"compaction":{"modelOverrides":{"anthropic/claude":{"keepRecentTokens":5000}}}}),
+        ),
+    ]);
+    let mut other = resolved.clone();
+    resolved.apply_model_override("anthropic", "claude").unwrap();
+    // reserve from the global file's override, keep from the project's (merged per field).
+    assert_eq!(
+        (resolved.settings.reserve_tokens, resolved.settings.keep_recent_tokens),
+        (30000, 5000)
+    );
+    assert_eq!(resolved.source_of("keepRecentTokens"), project);
+    // Another model: the ordinary settings, then the defaults.
+    other.apply_model_override("openai", "gpt-5").unwrap();
+    assert_eq!((other.settings.reserve_tokens, other.settings.keep_recent_tokens), (16384, 9000));
+}
+
+#[test]
+fn model_override_errors_read_like_pi_and_only_for_the_model_in_use() {
+    let global = file("/home/u/.pi/agent/settings.json");
+    let resolved = resolve_layers(&[(
+        global,
+        json!({"compaction":{"modelOverrides":{"p/bad":5,"p/neg":{"reserveTokens":-1},"p/ok":{}}}}),
+    )]);
+    let error = resolved.clone().apply_model_override("p", "bad").unwrap_err().to_string();
+    assert!(
+        error.contains(
+            r#"Invalid compaction.modelOverrides["p/bad"] setting: 5. Expected an object."#
+        ),
+        "{error}"
+    );
+    let error = resolved.clone().apply_model_override("p", "neg").unwrap_err().to_string();
+    assert!(
+        error.contains(
+            r#"Invalid compaction.modelOverrides["p/neg"].reserveTokens setting: -1. Expected a non-negative safe integer."#
+        ),
+        "{error}"
+    );
+    assert!(resolved.clone().apply_model_override("p", "ok").is_ok());
+}
+
+#[test]
+fn a_flag_beats_a_model_override() {
+    let global = file("/home/u/.pi/agent/settings.json");
+    let mut flags = SettingsPatch::default();
+    flags.set_text("keepRecentTokens", "777", &SettingSource::Flag).unwrap();
+    let layers = vec![
+        (
+            global.clone(),
+            patch(
+                json!({"compaction":{"modelOverrides":{"p/m":{"keepRecentTokens":1,"reserveTokens":2}}}}),
+                &global,
+            ),
+        ),
+        (SettingSource::Flag, flags),
+    ];
+    let mut resolved = ResolvedSettings::resolve(&layers).unwrap();
+    resolved.apply_model_override("p", "m").unwrap();
+    assert_eq!((resolved.settings.keep_recent_tokens, resolved.settings.reserve_tokens), (777, 2));
+}

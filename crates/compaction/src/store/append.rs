@@ -168,8 +168,14 @@ impl SessionStore {
         map.insert("type".into(), new.entry_type.into());
         map.insert("id".into(), id.into());
         map.insert("parentId".into(), parent_id.map_or(Value::Null, Value::String));
-        map.insert("timestamp".into(), names::timestamp_now().into());
+        let now = std::time::SystemTime::now();
+        map.insert("timestamp".into(), names::timestamp_of(now).into());
         map.extend(new.fields);
+        // A compaction's system checkpoint carries the entry's time in milliseconds, as
+        // pi 1.6 writes it.
+        if let Some(Value::Object(system)) = map.get_mut("systemMessage") {
+            system.insert("timestamp".into(), names::millis_of(now).into());
+        }
         let raw = Value::Object(map).to_string();
         let line = self.lines + 1;
         if raw.len() > self.options.max_line_bytes {

@@ -52,7 +52,18 @@ pub fn session_path(dir: &Path, name: &str) -> Result<PathBuf, StoreError> {
 
 /// Now, as pi writes timestamps: ISO-8601 UTC with milliseconds (`2025-01-01T00:00:00.000Z`).
 pub fn timestamp_now() -> String {
-    humantime::format_rfc3339_millis(SystemTime::now()).to_string()
+    timestamp_of(SystemTime::now())
+}
+
+/// The ISO-8601 timestamp of `time`, in milliseconds.
+pub fn timestamp_of(time: SystemTime) -> String {
+    humantime::format_rfc3339_millis(time).to_string()
+}
+
+/// Milliseconds since the Unix epoch (pi's message timestamps).
+pub fn millis_of(time: SystemTime) -> u64 {
+    time.duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |since| u64::try_from(since.as_millis()).unwrap_or(u64::MAX))
 }
 
 /// A timestamp fit for a file name: `20250101T000000.000Z`.
