@@ -1,5 +1,6 @@
 //! The prune stage of the orchestration: plan a prune with the core, let extensions change
-//! or cancel it, and append the `compaction.prune` entry.
+//! or cancel it, and append its `context_edit` entries and its `compaction.prune` record in
+//! one write.
 //!
 //! [`Compactor::run`] calls these for the `prune` and `hybrid` strategies (and
 //! `compaction prune` runs it with `prune`); [`Compactor::plan_prune`] is the dry run.
@@ -34,6 +35,8 @@ const PENDING_PRUNE_ID: &str = "compaction.prune.pending";
 pub struct PruneOutcome {
     /// The appended `compaction.prune` entry.
     pub entry: Entry,
+    /// The appended `context_edit` entries, one per pruned output, in plan order.
+    pub edits: Vec<Entry>,
     /// What was pruned.
     pub plan: PrunePlan,
     /// Context tokens at the leaf before the prune.
@@ -133,13 +136,28 @@ impl Compactor<'_> {
             Some(index) => Parent::Id(store.session().entries()[index].id.clone()),
             None => Parent::Root,
         };
-        let new = NewEntry::new("custom", plan.record().entry_fields()).with_parent(parent);
-        let (entry, _) = self.append_following(store, new, at_file_leaf, false)?;
+        let record = plan.record();
+        let mut news: Vec<NewEntry> = record
+            .context_edits()
+            .into_iter()
+            .map(|fields| NewEntry::new("context_edit", fields))
+            .collect();
+        news.push(NewEntry::new("custom", record.entry_fields()));
+        if let Some(first) = news.first_mut() {
+            first.parent = parent;
+        }
+        let (mut entries, _) = self.append_all_following(store, news, at_file_leaf, false)?;
+        let entry = entries.pop().ok_or_else(|| CompactError::Changed {
+            path: store.path().to_path_buf(),
+            reason: "no entry was written".to_owned(),
+        })?;
+        let edits = entries;
         let session = store.session();
         let context = build_context(session, session.index_of(&entry.id));
         let tokens_after = context_tokens(session, &context, self.estimator).tokens;
         Ok(PruneOutcome {
             entry,
+            edits,
             tokens_before: plan.tokens_before,
             tokens_after,
             plan,
@@ -172,46 +190,65 @@ impl Compactor<'_> {
     }
 }
 
-/// A copy of `session` with the prune entry for `plan` added under `leaf` (in memory only),
-/// and the index of that entry (the new leaf).
+/// A copy of `session` with the entries a prune for `plan` writes (its context edits, then
+/// its record) added under `leaf` in memory only, and the index of the record (the new
+/// leaf).
 pub fn with_pending_prune(
     session: &Session,
     leaf: Option<usize>,
     plan: &PrunePlan,
 ) -> (Session, Option<usize>) {
     let mut copy = session.clone();
-    let mut fields = plan.record().entry_fields();
-    fields.insert("type".into(), Value::from("custom"));
-    fields.insert("id".into(), Value::from(PENDING_PRUNE_ID));
-    fields.insert(
-        "parentId".into(),
-        leaf.map_or(Value::Null, |index| Value::from(session.entries()[index].id.clone())),
-    );
-    fields.insert("timestamp".into(), Value::from("1970-01-01T00:00:00.000Z"));
-    let line = session.entries().len() + 2;
-    let pushed = compaction_core::Entry::from_value(line, &Value::Object(fields))
-        .map_err(|error| error.to_string())
-        .and_then(|entry| copy.push(entry));
-    match pushed {
-        Ok(()) => {
-            let index = copy.index_of(PENDING_PRUNE_ID);
-            (copy, index)
+    let record = plan.record();
+    let mut pending: Vec<(String, &str, Map<String, Value>)> = record
+        .context_edits()
+        .into_iter()
+        .enumerate()
+        .map(|(number, fields)| {
+            (format!("{PENDING_PRUNE_ID}.edit{number}"), "context_edit", fields)
+        })
+        .collect();
+    pending.push((PENDING_PRUNE_ID.to_owned(), "custom", record.entry_fields()));
+    let mut parent =
+        leaf.map_or(Value::Null, |index| Value::from(session.entries()[index].id.clone()));
+    for (id, entry_type, mut fields) in pending {
+        fields.insert("type".into(), Value::from(entry_type));
+        fields.insert("id".into(), Value::from(id.clone()));
+        fields.insert("parentId".into(), parent);
+        fields.insert("timestamp".into(), Value::from("1970-01-01T00:00:00.000Z"));
+        let line = copy.entries().len() + 2;
+        let pushed = compaction_core::Entry::from_value(line, &Value::Object(fields))
+            .map_err(|error| error.to_string())
+            .and_then(|entry| copy.push(entry));
+        if pushed.is_err() {
+            // Only when the session already has an entry with a pending id: plan unpruned.
+            return (session.clone(), leaf);
         }
-        // Only when the session already has an entry with the pending id: plan unpruned.
-        Err(_) => (copy, leaf),
+        parent = Value::from(id);
     }
+    let index = copy.index_of(PENDING_PRUNE_ID);
+    (copy, index)
 }
 
-/// Points a compaction's `firstKeptEntryId` at the written prune entry when it named the
+/// Points a compaction's `firstKeptEntryId` at the written prune entry (or edit) when it named the
 /// pending one.
 pub(crate) fn relink(
     mut fields: Map<String, Value>,
     pruned: Option<&PruneOutcome>,
 ) -> Map<String, Value> {
-    if let Some(pruned) = pruned
-        && fields.get("firstKeptEntryId").and_then(Value::as_str) == Some(PENDING_PRUNE_ID)
-    {
-        fields.insert("firstKeptEntryId".into(), Value::from(pruned.entry.id.clone()));
+    let Some(pruned) = pruned else { return fields };
+    let written = match fields.get("firstKeptEntryId").and_then(Value::as_str) {
+        Some(PENDING_PRUNE_ID) => Some(pruned.entry.id.clone()),
+        Some(id) => id
+            .strip_prefix(PENDING_PRUNE_ID)
+            .and_then(|rest| rest.strip_prefix(".edit"))
+            .and_then(|number| number.parse::<usize>().ok())
+            .and_then(|number| pruned.edits.get(number))
+            .map(|edit| edit.id.clone()),
+        None => None,
+    };
+    if let Some(id) = written {
+        fields.insert("firstKeptEntryId".into(), Value::from(id));
     }
     fields
 }

@@ -1,6 +1,8 @@
 //! `compaction undo`: take back the last compaction or prune in force, append-only.
 //!
-//! A prune is taken back by a `compaction.prune` entry with `revert` under the leaf. A
+//! A prune is taken back by `context_edit` entries that show each pruned output again (so
+//! plain pi 1.6 shows them too) and a `compaction.prune` entry with `revert`, written under
+//! the leaf as one write. A
 //! compaction is taken back by a `custom` entry (`compaction.undo`) whose parent is the
 //! entry the compaction was appended after: it becomes the last entry of the file, so pi
 //! and this tool make the path before the compaction current again. Entries appended after
@@ -10,7 +12,7 @@
 use compaction::store::{NewEntry, Parent};
 use compaction_core::context::build_context;
 use compaction_core::ledger::{DroppedStep, UNDO_CUSTOM_TYPE, UndoTarget, dropped, undo_target};
-use compaction_core::prune::PruneRecord;
+use compaction_core::prune::{PruneRecord, context_edit_fields};
 use serde_json::{Map, Value, json};
 
 use super::{CommandError, ExitStatus, setup};
@@ -36,11 +38,16 @@ pub fn run(args: &UndoArgs) -> anyhow::Result<ExitStatus> {
         }
         return Ok(ExitStatus::Success);
     };
-    let (target_index, new) = match target {
+    let (target_index, news) = match target {
         UndoTarget::Prune { prune } => {
-            let record = PruneRecord::Revert { revert: session.entries()[prune].id.clone() };
             let parent = leaf.map_or(Parent::Root, |i| Parent::Id(session.entries()[i].id.clone()));
-            (prune, NewEntry::new("custom", record.entry_fields()).with_parent(parent))
+            let mut news = restoring_edits(session, prune);
+            let record = PruneRecord::Revert { revert: session.entries()[prune].id.clone() };
+            news.push(NewEntry::new("custom", record.entry_fields()));
+            if let Some(first) = news.first_mut() {
+                first.parent = parent;
+            }
+            (prune, news)
         }
         UndoTarget::Compaction { compaction, parent } => {
             let mut fields = Map::new();
@@ -51,7 +58,7 @@ pub fn run(args: &UndoArgs) -> anyhow::Result<ExitStatus> {
             );
             let parent =
                 parent.map_or(Parent::Root, |i| Parent::Id(session.entries()[i].id.clone()));
-            (compaction, NewEntry::new("custom", fields).with_parent(parent))
+            (compaction, vec![NewEntry::new("custom", fields).with_parent(parent)])
         }
     };
     let target_id = session.entries()[target_index].id.clone();
@@ -68,7 +75,8 @@ pub fn run(args: &UndoArgs) -> anyhow::Result<ExitStatus> {
     let written = if args.dry_run {
         None
     } else {
-        Some(store.append(new).map_err(|e| CommandError::store(&e))?)
+        let mut written = store.append_all(news).map_err(|e| CommandError::store(&e))?;
+        written.pop()
     };
     if args.json {
         print_json(&json!({
@@ -89,6 +97,26 @@ pub fn run(args: &UndoArgs) -> anyhow::Result<ExitStatus> {
         );
     }
     Ok(ExitStatus::Success)
+}
+
+/// The `context_edit` entries that give back what the prune at `prune` replaced: each
+/// pruned tool result's own content, so pi 1.6 (latest edit wins) shows it again too.
+fn restoring_edits(session: &compaction_core::Session, prune: usize) -> Vec<NewEntry> {
+    let Some(PruneRecord::Prune { entries, .. }) = PruneRecord::of_entry(session, prune) else {
+        return Vec::new();
+    };
+    entries
+        .iter()
+        .filter_map(|item| {
+            let entry = session.get(&item.id)?;
+            let Some(Ok(compaction_core::AgentMessage::ToolResult(result))) = entry.message()
+            else {
+                return None;
+            };
+            let content = serde_json::to_value(result.content.blocks()).ok()?;
+            Some(NewEntry::new("context_edit", context_edit_fields(&item.id, content)))
+        })
+        .collect()
 }
 
 fn print_human(

@@ -6,7 +6,7 @@ use std::path::Path;
 use super::*;
 
 #[test]
-fn prune_appends_one_custom_entry_and_the_context_shows_placeholders() {
+fn prune_appends_context_edits_and_a_record_and_the_context_shows_placeholders() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("s.jsonl");
     std::fs::copy(example("coding-session.jsonl"), &file).unwrap();
@@ -20,12 +20,22 @@ fn prune_appends_one_custom_entry_and_the_context_shows_placeholders() {
     assert!(out.starts_with("exit: 0\n"), "{out}");
     let after = std::fs::read(&file).unwrap();
     assert_eq!(&after[..before.len()], &before[..], "the log is only appended to");
-    let added = std::str::from_utf8(&after[before.len()..]).unwrap();
-    assert_eq!(added.lines().count(), 1);
-    let entry: serde_json::Value = serde_json::from_str(added.trim_end()).unwrap();
+    let added: Vec<serde_json::Value> = std::str::from_utf8(&after[before.len()..])
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let (entry, edits) = added.split_last().unwrap();
     assert_eq!(entry["type"], "custom");
     assert_eq!(entry["customType"], "compaction.prune");
-    let first = entry["data"]["entries"][0]["id"].as_str().unwrap().to_owned();
+    let pruned = entry["data"]["entries"].as_array().unwrap();
+    // One context edit per pruned output: pi 1.6 shows the placeholders with no package.
+    assert_eq!(edits.len(), pruned.len());
+    for (edit, item) in edits.iter().zip(pruned) {
+        assert_eq!(edit["type"], "context_edit");
+        assert_eq!(edit["targetId"], item["id"]);
+    }
+    let first = pruned[0]["id"].as_str().unwrap().to_owned();
 
     let context = run(&["context", "s.jsonl"], dir.path());
     assert!(context.contains("[output pruned: "), "{context}");

@@ -152,7 +152,11 @@ impl SessionContext {
     /// One item as the model sees it: [`agent_message`] with the prunes applied.
     pub fn message(&self, session: &Session, item: ContextItem) -> AgentMessage {
         let message = agent_message(session, item);
-        if self.pruned.is_empty() { message } else { self.pruned.apply(item.entry, message) }
+        if self.pruned.is_empty() {
+            message
+        } else {
+            self.pruned.apply_to_context(item.entry, item.edit, message)
+        }
     }
 
     /// The context as agent messages (the session's own roles).

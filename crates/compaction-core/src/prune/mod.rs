@@ -1,10 +1,11 @@
 //! Pruning: old tool outputs replaced by placeholders in the context, without an LLM call.
 //!
-//! A prune never deletes anything. It is recorded as a pi `custom` entry
-//! (`customType: "compaction.prune"`, which pi keeps out of its own context) listing the
-//! pruned entries and the placeholder that stands in for each; our context rebuild applies
-//! it ([`record::PruneView`]). A later `compaction.prune` entry with a `revert` field undoes
-//! one. [`select::plan_prune`] decides what to prune at a leaf: it protects the newest
+//! A prune never deletes anything. It is written as `context_edit` entries that show a
+//! placeholder instead of each pruned output (pi 1.6 applies them with no package), and a
+//! pi `custom` entry (`customType: "compaction.prune"`) listing the pruned entries and their
+//! placeholders, for `dropped`, `stats` and `undo` ([`record::PruneView`]). A later
+//! `compaction.prune` entry with a `revert` field, after edits that give the outputs back,
+//! undoes one. [`select::plan_prune`] decides what to prune at a leaf: it protects the newest
 //! tool output and the last user turns, applies a policy per tool, prunes disposable
 //! results and superseded reads first, and prunes only when the saving is worth a break of
 //! the prompt cache.
@@ -21,7 +22,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-pub use record::{PRUNE_CUSTOM_TYPE, PruneRecord, PruneView, PrunedItem};
+pub use record::{PRUNE_CUSTOM_TYPE, PruneRecord, PruneView, PrunedItem, context_edit_fields};
 pub use select::{PruneCandidate, PruneDecision, PrunePlan, PruneReason, plan_prune};
 
 /// How a compaction reduces the context.

@@ -1,10 +1,14 @@
 //! The `compaction.prune` entry: its data format, and the view it gives of a path.
 //!
-//! A prune entry is a plain pi `custom` entry, `customType: "compaction.prune"`, whose
-//! `data` is either a prune, `{"entries": [{"id", "placeholder", …}], "tokensBefore",
-//! "tokensSaved"}`, or a revert, `{"revert": "<id of a prune entry>"}`. pi keeps `custom`
-//! entries out of its context, so pi sees the session unpruned; our context rebuild applies
-//! every prune on the path that no later revert on the path cancels.
+//! A prune is written as one `context_edit` entry per pruned tool result (pi 1.6 applies
+//! them itself: the placeholder replaces the output in the model's context), followed by a
+//! `custom` entry, `customType: "compaction.prune"`, that records the prune for `dropped`,
+//! `stats` and `undo`. Its `data` is either a prune, `{"entries": [{"id", "placeholder", …}],
+//! "tokensBefore", "tokensSaved"}`, or a revert, `{"revert": "<id of a prune entry>"}` (written
+//! after `context_edit` entries that give the outputs back). Records written before prunes
+//! became context edits have no edits beside them: our context rebuild applies every prune
+//! record on the path that no later revert on the path cancels, which for the newer ones
+//! shows the same placeholder their edits already show.
 //!
 //! Invariant: only `toolResult` messages on the same path are ever replaced, and only their
 //! content; a record that does not parse, or that names entries off the path, changes
@@ -59,12 +63,24 @@ pub enum PruneRecord {
         tokens_before: u64,
         /// Estimated tokens the prune saved.
         tokens_saved: u64,
+        /// Whether `context_edit` entries written with the record show the placeholders
+        /// (every prune since pi 1.6 support); the record then only keeps the account.
+        context_edits: bool,
     },
     /// Cancels the prune entry with this id.
     Revert {
         /// The id of the prune entry that no longer applies.
         revert: String,
     },
+}
+
+/// The fields of a `context_edit` entry (pi 1.6) that shows `content` (blocks) instead of
+/// the content of the entry `target_id` (the store adds `id`, `parentId` and `timestamp`).
+pub fn context_edit_fields(target_id: &str, content: Value) -> Map<String, Value> {
+    let mut fields = Map::new();
+    fields.insert("targetId".into(), Value::from(target_id));
+    fields.insert("replacement".into(), serde_json::json!({ "content": content }));
+    fields
 }
 
 #[derive(Deserialize)]
@@ -78,6 +94,8 @@ struct PruneData {
     tokens_saved: u64,
     #[serde(default)]
     revert: Option<String>,
+    #[serde(default)]
+    context_edits: bool,
 }
 
 impl PruneRecord {
@@ -96,19 +114,41 @@ impl PruneRecord {
                 entries: data.entries,
                 tokens_before: data.tokens_before,
                 tokens_saved: data.tokens_saved,
+                context_edits: data.context_edits,
             },
         })
+    }
+
+    /// The fields of the `context_edit` entries that show each pruned output's placeholder
+    /// in its place (none for a revert).
+    pub fn context_edits(&self) -> Vec<Map<String, Value>> {
+        match self {
+            PruneRecord::Prune { entries, .. } => entries
+                .iter()
+                .map(|item| {
+                    let text = serde_json::json!([{ "type": "text", "text": item.placeholder }]);
+                    context_edit_fields(&item.id, text)
+                })
+                .collect(),
+            PruneRecord::Revert { .. } => Vec::new(),
+        }
     }
 
     /// The fields of the entry recording this (the store adds `id`, `parentId` and
     /// `timestamp`).
     pub fn entry_fields(&self) -> Map<String, Value> {
         let data = match self {
-            PruneRecord::Prune { entries, tokens_before, tokens_saved } => serde_json::json!({
-                "entries": entries,
-                "tokensBefore": tokens_before,
-                "tokensSaved": tokens_saved,
-            }),
+            PruneRecord::Prune { entries, tokens_before, tokens_saved, context_edits } => {
+                let mut data = serde_json::json!({
+                    "entries": entries,
+                    "tokensBefore": tokens_before,
+                    "tokensSaved": tokens_saved,
+                });
+                if *context_edits {
+                    data["contextEdits"] = Value::Bool(true);
+                }
+                data
+            }
             PruneRecord::Revert { revert } => serde_json::json!({ "revert": revert }),
         };
         let mut fields = Map::new();
@@ -130,6 +170,8 @@ pub struct ViewItem {
     pub placeholder: String,
     /// Session index of the prune entry.
     pub by: usize,
+    /// Whether the prune's own `context_edit` entries show the placeholder.
+    pub by_edit: bool,
 }
 
 /// The prunes in force on one path.
@@ -178,7 +220,7 @@ impl PruneView {
             on_path[index] = true;
         }
         for (index, record) in records {
-            let PruneRecord::Prune { entries, .. } = record else { continue };
+            let PruneRecord::Prune { entries, context_edits, .. } = record else { continue };
             if let Some(&revert) = reverted_by.get(&index) {
                 view.reverted.push((index, revert));
                 continue;
@@ -187,8 +229,14 @@ impl PruneView {
             for item in entries {
                 let Some(target) = session.index_of(&item.id) else { continue };
                 if on_path[target] && session.entries()[target].role() == Some("toolResult") {
-                    view.pruned
-                        .insert(target, ViewItem { placeholder: item.placeholder, by: index });
+                    view.pruned.insert(
+                        target,
+                        ViewItem {
+                            placeholder: item.placeholder,
+                            by: index,
+                            by_edit: context_edits,
+                        },
+                    );
                 }
             }
         }
@@ -217,6 +265,26 @@ impl PruneView {
 
     /// `message` (the body of the entry at `index`) as the model sees it: a pruned tool
     /// result's content becomes its placeholder; everything else is unchanged.
+    /// What the model is shown for an item of the context: a prune recorded without context
+    /// edits (written before pi 1.6 support) replaces the output unless a `context_edit`
+    /// written after it (`edit`, a session index) already decides; a prune with its own edits
+    /// is shown through them.
+    pub fn apply_to_context(
+        &self,
+        index: usize,
+        edit: Option<usize>,
+        message: AgentMessage,
+    ) -> AgentMessage {
+        match self.pruned.get(&index) {
+            Some(item) if !item.by_edit && edit.is_none_or(|edit| edit < item.by) => {
+                self.apply(index, message)
+            }
+            Some(_) | None => message,
+        }
+    }
+
+    /// The output with its placeholder, for the entry at `index` when it is pruned (the
+    /// account of what a prune saves).
     pub fn apply(&self, index: usize, message: AgentMessage) -> AgentMessage {
         match (self.pruned.get(&index), message) {
             (Some(item), AgentMessage::ToolResult(mut result)) => {

@@ -131,6 +131,7 @@ impl PrunePlan {
                 .collect(),
             tokens_before: self.tokens_before,
             tokens_saved: self.tokens_saved,
+            context_edits: true,
         }
     }
 

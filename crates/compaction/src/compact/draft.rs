@@ -176,12 +176,31 @@ impl Compactor<'_> {
         at_file_leaf: bool,
         recount: bool,
     ) -> Result<(Entry, u64), CompactError> {
+        let (mut entries, grown_by) =
+            self.append_all_following(store, vec![new], at_file_leaf, recount)?;
+        let entry = entries.pop().ok_or_else(|| CompactError::Changed {
+            path: store.path().to_path_buf(),
+            reason: "no entry was written".to_owned(),
+        })?;
+        Ok((entry, grown_by))
+    }
+
+    /// [`Compactor::append_following`] for a chain of entries written as one: the first
+    /// names its parent, each later one has [`Parent::Leaf`] (the entry before it in the
+    /// chain). All of them are written, or none.
+    pub(crate) fn append_all_following(
+        &self,
+        store: &mut SessionStore,
+        news: Vec<NewEntry>,
+        at_file_leaf: bool,
+        recount: bool,
+    ) -> Result<(Vec<Entry>, u64), CompactError> {
         let refused = |store: &SessionStore, reason: String| CompactError::Changed {
             path: store.path().to_path_buf(),
             reason,
         };
-        match store.append(new.clone()) {
-            Ok(entry) => return Ok((entry, 0)),
+        match store.append_all(news.clone()) {
+            Ok(entries) => return Ok((entries, 0)),
             Err(StoreError::Changed { change: change @ FileChange::Grew { .. }, .. }) => {
                 if !at_file_leaf {
                     return Err(refused(
@@ -195,7 +214,7 @@ impl Compactor<'_> {
             }
             Err(error) => return Err(error.into()),
         }
-        let Parent::Id(compacted_leaf) = new.parent.clone() else {
+        let Some(Parent::Id(compacted_leaf)) = news.first().map(|new| new.parent.clone()) else {
             return Err(refused(store, "another program appended to it".to_owned()));
         };
         let before = self.context_tokens_at(store.session(), &compacted_leaf);
@@ -218,14 +237,21 @@ impl Compactor<'_> {
         }
         let new_leaf_id = entries[new_leaf].id.clone();
         let grown_by = self.context_tokens_at(session, &new_leaf_id).saturating_sub(before);
-        let mut fields = new.fields;
-        if recount && let Some(tokens) = fields.get_mut("tokensBefore") {
-            let counted = tokens.as_u64().unwrap_or_default() + grown_by;
-            *tokens = serde_json::Value::from(counted);
-        }
-        let retry = NewEntry { fields, ..new }.with_parent(Parent::Id(new_leaf_id));
-        match store.append(retry) {
-            Ok(entry) => Ok((entry, grown_by)),
+        let retry: Vec<NewEntry> = news
+            .into_iter()
+            .enumerate()
+            .map(|(position, new)| {
+                let mut fields = new.fields;
+                if recount && let Some(tokens) = fields.get_mut("tokensBefore") {
+                    let counted = tokens.as_u64().unwrap_or_default() + grown_by;
+                    *tokens = serde_json::Value::from(counted);
+                }
+                let new = NewEntry { fields, ..new };
+                if position == 0 { new.with_parent(Parent::Id(new_leaf_id.clone())) } else { new }
+            })
+            .collect();
+        match store.append_all(retry) {
+            Ok(entries) => Ok((entries, grown_by)),
             Err(StoreError::Changed { change, .. }) => Err(refused(store, change.to_string())),
             Err(error) => Err(error.into()),
         }

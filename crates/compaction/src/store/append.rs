@@ -26,28 +26,45 @@ impl SessionStore {
     /// [`StoreError::Changed`], nothing written), writes the line, meets the fsync policy and
     /// adds the entry to [`SessionStore::session`].
     pub fn append(&mut self, new: NewEntry) -> Result<Entry, StoreError> {
+        let mut entries = self.append_all(vec![new])?;
+        entries.pop().ok_or_else(|| self.invalid("no entry was built".to_owned()))
+    }
+
+    /// Appends several entries as one write: all of them or none. Each entry may name an
+    /// earlier one of the batch as its parent ([`Parent::Id`]); [`Parent::Leaf`] is the
+    /// leaf before the batch for the first entry and the previous entry of the batch after
+    /// it. The file changes once, so a failure leaves it as it was.
+    pub fn append_all(&mut self, news: Vec<NewEntry>) -> Result<Vec<Entry>, StoreError> {
         if self.writer.is_none() {
             return Err(StoreError::ReadOnly { path: self.path.clone() });
         }
         if self.poisoned {
             return Err(StoreError::Poisoned { path: self.path.clone() });
         }
-        let entry = self.build_entry(new)?;
+        let mut entries: Vec<Entry> = Vec::with_capacity(news.len());
+        for new in news {
+            let entry = self.build_entry(new, &entries)?;
+            entries.push(entry);
+        }
         self.check_unchanged()?;
-        let mut bytes = Vec::with_capacity(entry.raw().len() + 2);
+        let mut bytes = Vec::new();
         if self.needs_newline {
             bytes.push(b'\n');
         }
-        bytes.extend_from_slice(entry.raw().as_bytes());
-        bytes.push(b'\n');
+        for entry in &entries {
+            bytes.extend_from_slice(entry.raw().as_bytes());
+            bytes.push(b'\n');
+        }
         let previous_length = self.length;
         self.write_committed(&bytes, previous_length)?;
         self.length += bytes.len() as u64;
-        self.lines += 1;
+        self.lines += entries.len();
         self.needs_newline = false;
         self.remember_tail(&bytes);
-        self.session.push(entry.clone()).map_err(|reason| self.invalid(reason))?;
-        Ok(entry)
+        for entry in &entries {
+            self.session.push(entry.clone()).map_err(|reason| self.invalid(reason))?;
+        }
+        Ok(entries)
     }
 
     /// Flushes entries written under [`FsyncPolicy::Batch`] or [`FsyncPolicy::Never`].
@@ -144,24 +161,27 @@ impl SessionStore {
         StoreError::InvalidEntry { path: self.path.clone(), reason }
     }
 
-    fn build_entry(&self, new: NewEntry) -> Result<Entry, StoreError> {
+    /// Builds the entry `new` would be, after the not yet written `batch`.
+    fn build_entry(&self, new: NewEntry, batch: &[Entry]) -> Result<Entry, StoreError> {
         if let Some(field) = RESERVED_FIELDS.iter().find(|field| new.fields.contains_key(**field)) {
             return Err(self.invalid(format!("`{field}` is set by the store")));
         }
+        let in_batch = |id: &str| batch.iter().any(|entry| entry.id == id);
         let parent_id = match new.parent {
-            Parent::Leaf => {
-                self.session.leaf().map(|index| self.session.entries()[index].id.clone())
-            }
+            Parent::Leaf => match batch.last() {
+                Some(previous) => Some(previous.id.clone()),
+                None => self.session.leaf().map(|index| self.session.entries()[index].id.clone()),
+            },
             Parent::Root => None,
             Parent::Id(id) => {
-                if !self.session.contains(&id) {
+                if !self.session.contains(&id) && !in_batch(&id) {
                     return Err(self.invalid(format!("parent `{id}` does not exist")));
                 }
                 Some(id)
             }
         };
         let mut id = names::random_entry_id();
-        while self.session.contains(&id) {
+        while self.session.contains(&id) || in_batch(&id) {
             id = names::random_entry_id();
         }
         let mut map = Map::with_capacity(new.fields.len() + 4);
@@ -177,7 +197,7 @@ impl SessionStore {
             system.insert("timestamp".into(), names::millis_of(now).into());
         }
         let raw = Value::Object(map).to_string();
-        let line = self.lines + 1;
+        let line = self.lines + batch.len() + 1;
         if raw.len() > self.options.max_line_bytes {
             return Err(self.invalid(format!(
                 "line {line} would be {} bytes, over the limit of {} bytes",

@@ -125,12 +125,13 @@ async fn hybrid_stops_after_the_prune_when_the_trigger_no_longer_fires() {
         run(&path, &summarizer, 44_000, Strategy::Hybrid, &Extensions::new()).await.unwrap();
     assert!(summarizer.transcripts.lock().unwrap().is_empty(), "no summary was needed");
     assert!(!outcome.summarized);
-    assert!(outcome.pruned.is_some());
-    assert_eq!(appended(&path, &before).len(), 1);
+    let pruned = outcome.pruned.unwrap();
+    // One context edit per pruned output, then the prune record.
+    assert_eq!(appended(&path, &before).len(), pruned.plan.candidates.len() + 1);
 }
 
 #[tokio::test]
-async fn prune_strategy_writes_one_custom_entry_and_never_summarizes() {
+async fn prune_strategy_writes_context_edits_pi_applies_then_its_record_and_never_summarizes() {
     let (_dir, path) = copy();
     let before = std::fs::read(&path).unwrap();
     let summarizer = Recording::default();
@@ -142,9 +143,22 @@ async fn prune_strategy_writes_one_custom_entry_and_never_summarizes() {
     assert_eq!(outcome.entry.id, pruned.entry.id);
     assert!(pruned.tokens_after < pruned.tokens_before);
     let lines = appended(&path, &before);
-    assert_eq!(lines.len(), 1);
-    assert_eq!(lines[0]["type"], "custom");
-    assert_eq!(lines[0]["customType"], "compaction.prune");
+    let (record, edits) = lines.split_last().unwrap();
+    assert_eq!(edits.len(), pruned.plan.candidates.len());
+    let record_entries = record["data"]["entries"].as_array().unwrap();
+    for ((edit, item), parent) in edits
+        .iter()
+        .zip(record_entries)
+        .zip(std::iter::once(&lines[0]["parentId"]).chain(edits.iter().map(|edit| &edit["id"])))
+    {
+        assert_eq!(edit["type"], "context_edit");
+        assert_eq!(edit["parentId"], *parent, "the edits form one chain");
+        assert_eq!(edit["targetId"], item["id"]);
+        assert_eq!(edit["replacement"]["content"][0]["text"], item["placeholder"]);
+    }
+    assert_eq!(record["type"], "custom");
+    assert_eq!(record["customType"], "compaction.prune");
+    assert_eq!(record["parentId"], edits.last().unwrap()["id"]);
 }
 
 #[tokio::test]
@@ -158,10 +172,16 @@ async fn hybrid_summarizes_the_pruned_view_and_appends_prune_then_compaction() {
     assert!(outcome.summarized);
     let pruned = outcome.pruned.clone().unwrap();
     let lines = appended(&path, &before);
-    assert_eq!(lines.len(), 2);
-    assert_eq!(lines[0]["customType"], "compaction.prune");
-    assert_eq!(lines[1]["type"], "compaction");
-    assert_eq!(lines[1]["parentId"], lines[0]["id"], "the compaction follows the prune");
+    let edits = pruned.plan.candidates.len();
+    assert_eq!(lines.len(), edits + 2);
+    assert!(lines[..edits].iter().all(|line| line["type"] == "context_edit"));
+    assert_eq!(lines[edits]["customType"], "compaction.prune");
+    assert_eq!(lines[edits + 1]["type"], "compaction");
+    assert_eq!(
+        lines[edits + 1]["parentId"],
+        lines[edits]["id"],
+        "the compaction follows the prune"
+    );
     // The summarizer read placeholders, not the pruned outputs.
     let transcripts = summarizer.transcripts.lock().unwrap().join("\n");
     let session = SessionStore::open(&path, OpenOptions::for_reading()).unwrap().0.into_session();
