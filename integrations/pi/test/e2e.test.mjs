@@ -194,10 +194,10 @@ describe("branch summaries", () => {
 			assert.equal(summary.type, "branch_summary");
 			assert.equal(summary.fromHook, true);
 			assert.equal(summary.parentId, firstReply.id);
-			// pi 0.73.1 writes the target as `fromId` (not the leaf left behind); an extension
-			// supplies only the summary and details, so the engine cannot change that.
-			assert.equal(summary.fromId, firstReply.id);
-			assert.notEqual(summary.fromId, oldLeaf.id);
+			// pi 1.6 writes the leaf left behind as `fromId` (0.73.1 wrote the target).
+			assert.equal(summary.fromId, oldLeaf.id);
+			// The summary's usage is stored in pi's full shape (offline summarizer: zeros).
+			assert.deepEqual(summary.usage?.cost, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 });
 			assert.match(summary.summary, /^Work done on another branch/);
 			assert.doesNotMatch(summary.summary, /PI-OWN-SUMMARY/);
 			await pi.prompt("Question 4: back to the start.");

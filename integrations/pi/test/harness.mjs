@@ -9,7 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-export const PI_CLI = join(PACKAGE_DIR, "node_modules/@mariozechner/pi-coding-agent/dist/cli.js");
+export const PI_CLI = join(PACKAGE_DIR, "node_modules/@earendil-works/pi-coding-agent/dist/cli.js");
 export const HELPER_EXTENSION = join(PACKAGE_DIR, "test/helper-extension.ts");
 
 /** The `compaction` binary under test: `$COMPACTION_BIN`, else the workspace's debug build. */

@@ -2,7 +2,7 @@
 // navigate through `/e2e-goto <entry id>`, which calls the same `navigateTree` as `/tree`
 // with "summarize" chosen.
 
-import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 
 export default function (pi: ExtensionAPI) {
 	pi.registerCommand("e2e-goto", {
