@@ -1,4 +1,4 @@
-// End-to-end: real pi 0.73.1 (from this package's lockfile) in RPC mode with this package,
+// End-to-end: real pi 1.6.0 (from this package's lockfile) in RPC mode with this package,
 // against a local OpenAI-compatible mock, compacting and summarizing branches through the
 // `compaction` binary under test.
 
@@ -211,7 +211,7 @@ describe("branch summaries", () => {
 });
 
 describe("entries only the engine reads", () => {
-	test("pi opens a session holding compaction.prune and compaction.pin entries and the model gets the engine's context", async () => {
+	test("pi opens a session holding compaction.prune and compaction.pin entries and the model gets the engine's context: the prune's placeholder and the pins message, word for word", async () => {
 		const { world, pi: first, file } = await sessionWithTurns(2);
 		await first.stop();
 		// A tool call and its long output, then a prune of that output and a pin.
@@ -263,10 +263,20 @@ describe("entries only the engine reads", () => {
 			assert.deepEqual(pi.extensionErrors(), []);
 			assert.deepEqual(pi.notifications().filter((n) => n.notifyType !== "info"), []);
 			const sent = conversation(mock.requests[mock.requests.length - 1]);
-			// The model got the engine's context at that leaf plus the new prompt.
-			assert.equal(sent.length, engineContext.length + 1);
-			const prunedByEngine = !JSON.stringify(engineContext).includes("LOG-OUTPUT");
-			assert.equal(!JSON.stringify(sent).includes("LOG-OUTPUT"), prunedByEngine);
+			// The model got the engine's conversation at that leaf (the system prompt is pi's)
+			// plus the new prompt, message for message.
+			const engineConversation = engineContext.filter((m) => m.role !== "system");
+			const wireRole = (role) => (role === "toolResult" ? "tool" : role);
+			assert.deepEqual(
+				sent.slice(0, -1).map((m) => m.role),
+				engineConversation.map((m) => wireRole(m.role)),
+			);
+			sent.slice(0, -1).forEach((m, i) => {
+				assert.equal(contentText(m.content), contentText(engineConversation[i].content), `message ${i} differs from the engine's`);
+			});
+			assert.doesNotMatch(JSON.stringify(sent), /LOG-OUTPUT/);
+			assert.equal(contentText(sent.find((m) => m.role === "tool").content), "[build.log output pruned]");
+			assert.ok(sent.some((m) => contentText(m.content).includes("<pinned-instruction>\nNever edit generated files.\n</pinned-instruction>")));
 			const reply = readEntries(file).at(-1);
 			assert.equal(reply.message.role, "assistant");
 			assert.equal(reply.message.stopReason, "stop");
