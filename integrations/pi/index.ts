@@ -52,17 +52,29 @@ interface CompactAttempt {
 	engineFailure?: string;
 }
 
-/** Words for a compaction's reason in messages to the user. */
-function reasonText(reason: CompactReason, willRetry: boolean): string {
+/** A compaction's reason in words, for messages to the user. */
+function reasonName(reason: CompactReason): string {
 	switch (reason) {
 		case "manual":
 			return "/compact";
 		case "threshold":
-			return "automatic compaction (context over the threshold)";
+			return "automatic compaction";
+		case "overflow":
+			return "overflow recovery";
+	}
+}
+
+/** The status line while the engine compacts: the reason and what pi does after. */
+function statusText(reason: CompactReason, willRetry: boolean): string {
+	switch (reason) {
+		case "manual":
+			return "compaction engine: /compact…";
+		case "threshold":
+			return "compaction engine: automatic compaction (the context is over the threshold)…";
 		case "overflow":
 			return willRetry
-				? "overflow recovery (the model rejected the context; the turn is retried after)"
-				: "overflow recovery (the context outgrew the model's window)";
+				? "compaction engine: overflow recovery (the model rejected the context; the turn is retried after)…"
+				: "compaction engine: overflow recovery (the context outgrew the model's window)…";
 	}
 }
 
@@ -87,14 +99,26 @@ export default async function compactionEngine(pi: ExtensionAPI) {
 		else console.error(text);
 	}
 
-	/** The configuration and a verified binary, or `undefined` (with a warning) when unusable. */
-	async function engine(ctx: ExtensionContext, fallback: string): Promise<Engine | undefined> {
+	/**
+	 * The configuration and a verified binary, or `undefined` when unusable (with a warning,
+	 * also handed to `problem`) or turned off (silently).
+	 */
+	async function engine(
+		ctx: ExtensionContext,
+		fallback: string,
+		problem: (message: string) => void = () => {},
+	): Promise<Engine | undefined> {
+		const unusable = (error: unknown) => {
+			const message = (error as Error).message;
+			problem(message);
+			warn(ctx, `${message}; ${fallback}`);
+			return undefined;
+		};
 		let config: EngineConfig;
 		try {
 			config = loadConfig(ctx.cwd);
 		} catch (error) {
-			warn(ctx, `${(error as Error).message}; ${fallback}`);
-			return undefined;
+			return unusable(error);
 		}
 		if (config.enabled === false) return undefined;
 		const binary = config.binary ?? "compaction";
@@ -102,8 +126,7 @@ export default async function compactionEngine(pi: ExtensionAPI) {
 			try {
 				verified.set(binary, await checkBinary(binary, ctx.cwd));
 			} catch (error) {
-				warn(ctx, `${(error as Error).message}; ${fallback}`);
-				return undefined;
+				return unusable(error);
 			}
 		}
 		return { config, binary, info: verified.get(binary) as BinaryInfo };
@@ -188,7 +211,9 @@ export default async function compactionEngine(pi: ExtensionAPI) {
 		const current: CompactAttempt = { reason };
 		attempt = current;
 		const fallback = "pi's own compaction runs instead";
-		const setup = await engine(ctx, fallback);
+		const setup = await engine(ctx, fallback, (message) => {
+			current.engineFailure = message;
+		});
 		if (!setup || setup.config.compact === false) return undefined;
 		const failed = (message: string) => {
 			current.engineFailure = message;
@@ -196,7 +221,7 @@ export default async function compactionEngine(pi: ExtensionAPI) {
 			return undefined;
 		};
 		const session = snapshot(ctx);
-		if (ctx.hasUI) ctx.ui.setStatus(STATUS_KEY, `compaction engine: ${reasonText(reason, willRetry)}…`);
+		if (ctx.hasUI) ctx.ui.setStatus(STATUS_KEY, statusText(reason, willRetry));
 		try {
 			const extra = session.leaf ? ["--leaf", session.leaf] : [];
 			if (setup.info.reason) extra.push("--reason", reason);
@@ -233,7 +258,7 @@ export default async function compactionEngine(pi: ExtensionAPI) {
 		const current = attempt;
 		attempt = undefined;
 		if (event.aborted) return;
-		const reason = reasonText(event.reason, event.willRetry);
+		const reason = reasonName(event.reason);
 		const piError = event.errorMessage ?? "compaction failed";
 		if (event.fromExtension) {
 			warn(ctx, `pi could not store the engine's compaction (${reason}): ${piError}; the session is unchanged`);

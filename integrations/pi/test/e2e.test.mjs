@@ -47,8 +47,8 @@ function conversation(request) {
 }
 
 describe("pi compacts through the engine", () => {
-	test("compact, with no API key for summaries (offline summarizer), appends pi's fromHook entry with our summary; pi, context and stats agree; the next request holds it and the kept messages", async () => {
-		const { world, pi, file } = await sessionWithTurns(5);
+	test("compact, with no API key for summaries (offline summarizer), appends pi's fromHook entry with our summary; the next request holds it and the kept messages", async () => {
+		const { pi, file } = await sessionWithTurns(5);
 		try {
 			const requestsBefore = mock.requests.length;
 			const response = await pi.send({ type: "compact" });
@@ -67,7 +67,27 @@ describe("pi compacts through the engine", () => {
 			const notices = pi.notifications().filter((n) => n.notifyType === "warning");
 			assert.deepEqual(notices, [], "unexpected warnings");
 
-			// pi, the engine's `context` and `stats` agree on the context after the compaction.
+			// The next prompt's request holds our summary and the kept messages.
+			await pi.prompt("Question 6: and the lock?");
+			const sent = conversation(mock.requests[mock.requests.length - 1]);
+			assert.ok(
+				sent.some((m) => m.role === "user" && contentText(m.content).includes(compaction.summary.slice(0, 200))),
+				"the request lacks our summary",
+			);
+			const firstKept = entries.find((e) => e.id === compaction.firstKeptEntryId);
+			const keptText = contentText(firstKept.message.content).slice(0, 60);
+			assert.ok(sent.some((m) => contentText(m.content).includes(keptText)), "the request lacks the kept messages");
+			assert.deepEqual(pi.extensionErrors(), []);
+		} finally {
+			await pi.stop();
+		}
+	});
+
+	test("after a compaction through the package, the engine's context and stats equal pi's (system checkpoint included), in the next request and when pi reopens the file", async () => {
+		const { world, pi, file } = await sessionWithTurns(5);
+		try {
+			const response = await pi.send({ type: "compact" });
+			assert.equal(response.success, true, JSON.stringify(response));
 			const piMessages = await pi.messages();
 			const ours = compactionJson(world, ["context", file, "--format", "json"]);
 			assert.deepEqual(ours.map((m) => m.role), piMessages.map(llmRole));
@@ -77,30 +97,19 @@ describe("pi compacts through the engine", () => {
 			for (const m of piMessages) piRoles[m.role] = (piRoles[m.role] ?? 0) + 1;
 			assert.deepEqual(stats.contextRoles, piRoles);
 
-			// The next prompt's request holds our summary and the kept messages.
+			// The request after the compaction is the context the engine builds at the new
+			// leaf (roles and count), minus the reply to it.
 			await pi.prompt("Question 6: and the lock?");
-			const request = mock.requests[mock.requests.length - 1];
-			const sent = conversation(request);
-			assert.ok(
-				sent.some((m) => m.role === "user" && contentText(m.content).includes(compaction.summary.slice(0, 200))),
-				"the request lacks our summary",
-			);
-			const firstKept = entries.find((e) => e.id === compaction.firstKeptEntryId);
-			const keptText = contentText(firstKept.message.content).slice(0, 60);
-			assert.ok(sent.some((m) => contentText(m.content).includes(keptText)), "the request lacks the kept messages");
-			// The context sent is the one the engine builds at the new leaf (roles and count),
-			// plus nothing else.
+			const sent = mock.requests[mock.requests.length - 1].messages;
 			const leafContext = compactionJson(world, ["context", file, "--format", "json"]);
+			const wireRole = (role) => (role === "toolResult" ? "tool" : role);
 			assert.deepEqual(
 				sent.map((m) => m.role),
-				leafContext.slice(0, sent.length).map((m) => m.role),
+				leafContext.slice(0, -1).map((m) => wireRole(m.role)),
 			);
-			assert.equal(sent.length, leafContext.length - 1, "the reply to question 6 is the only addition");
-			assert.deepEqual(pi.extensionErrors(), []);
 		} finally {
 			await pi.stop();
 		}
-		// pi opening the file afresh builds the context the engine builds.
 		const reopened = new Pi(world, { session: file });
 		try {
 			const piMessages = await reopened.messages();
