@@ -33,4 +33,11 @@ export default function (pi: ExtensionAPI) {
 			],
 		};
 	});
+
+	pi.on("context", async (event) => {
+		const last = event.messages.at(-1) as any;
+		const text = typeof last?.content === "string" ? last.content : (last?.content ?? []).map((b: any) => b.text ?? "").join("");
+		if (!text.includes("DROP-FIRST-MESSAGE")) return undefined;
+		return { messages: event.messages.slice(1) };
+	});
 }

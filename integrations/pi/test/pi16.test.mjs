@@ -295,7 +295,7 @@ describe("the context hook respects pi's projection", () => {
 		}
 	});
 
-	test("prunes as context_edit (pi applies them) and as compaction.prune entries (the package applies them) together: the latest of the two wins for each tool result, and no original output is sent", async () => {
+	test("prunes as context_edit (pi applies them) and as compaction.prune entries (the package applies them) together: the latest of the two wins for each tool result, no original output is sent, also after another extension changed the list", async () => {
 		const world = makeWorld(mock, { compaction: COMPACTION });
 		const first = new Pi(world);
 		await first.prompt("Question 1: check the parser.");
@@ -356,6 +356,16 @@ describe("the context hook respects pi's projection", () => {
 				],
 			);
 			assert.doesNotMatch(JSON.stringify(mock.requests.at(-1).messages), /ORIGINAL-/);
+			// Another extension drops the first message first: the list no longer lines up
+			// with pi's projection, and the prunes still apply (matched by tool call id).
+			await pi.prompt("DROP-FIRST-MESSAGE: and now?");
+			const dropped = mock.requests.at(-1).messages;
+			assert.doesNotMatch(JSON.stringify(dropped), /Question 1: check the parser/);
+			assert.deepEqual(
+				dropped.filter((m) => m.role === "tool").map((m) => contentText(m.content)),
+				["[A-EDITED]", "[B-PRUNED]", "[C-PRUNED]"],
+			);
+			assert.doesNotMatch(JSON.stringify(dropped), /ORIGINAL-/);
 			assert.deepEqual(pi.extensionErrors(), []);
 		} finally {
 			await pi.stop();
