@@ -123,9 +123,10 @@ describe("pi compacts through the engine", () => {
 });
 
 describe("summarizer choice", () => {
-	test('summarizer "pi": the engine summarizes with pi\'s model, its key passed in the environment', async () => {
+	test('summarizer "pi": the engine summarizes with pi\'s model, its key passed in the environment; the tokens it spent are stored and counted in pi\'s session totals', async () => {
 		const { pi, file } = await sessionWithTurns(5, { compactionEngine: { summarizer: "pi" } });
 		try {
+			const statsBefore = await pi.send({ type: "get_session_stats" });
 			const requestsBefore = mock.requests.length;
 			const response = await pi.send({ type: "compact" });
 			assert.equal(response.success, true, JSON.stringify(response));
@@ -138,6 +139,15 @@ describe("summarizer choice", () => {
 			const compaction = entries[entries.length - 1];
 			assert.equal(compaction.type, "compaction");
 			assert.equal(compaction.fromHook, true);
+			// The tokens the engine's summarizer spent are stored in pi's usage shape (the mock
+			// reports no price: the cost is zero, but present).
+			assert.ok(compaction.usage.input > 0 && compaction.usage.output > 0, JSON.stringify(compaction.usage));
+			assert.equal(compaction.usage.totalTokens >= compaction.usage.input + compaction.usage.output, true);
+			assert.equal(compaction.usage.cost.total, 0);
+			const stats = await pi.send({ type: "get_session_stats" });
+			assert.equal(stats.success, true, JSON.stringify(stats));
+			assert.equal(stats.data.tokens.input - statsBefore.data.tokens.input, compaction.usage.input, "the summarizer's tokens are not in pi's totals");
+			assert.equal(stats.data.tokens.output - statsBefore.data.tokens.output, compaction.usage.output);
 			assert.deepEqual(pi.notifications().filter((n) => n.notifyType === "warning"), []);
 		} finally {
 			await pi.stop();
