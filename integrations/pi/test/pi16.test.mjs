@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { compactionBinary, makeWorld, PACKAGE_DIR, Pi, readEntries } from "./harness.mjs";
+import { compactionBinary, compactionJson, makeWorld, PACKAGE_DIR, Pi, readEntries } from "./harness.mjs";
 import { contentText, startMock } from "./mock-openai.mjs";
 
 /** Small budgets so a few mock turns are enough to compact (pi and the engine read these). */
@@ -289,6 +289,10 @@ describe("the context hook respects pi's projection", () => {
 			assert.doesNotMatch(sent, /OMIT-THIS-OUTPUT/);
 			assert.doesNotMatch(sent, /PRUNED-OMITTED-RESULT/);
 			assert.match(sent, /Never print secrets\./);
+			// The engine's own context at the leaf agrees.
+			const ours = JSON.stringify(compactionJson(world, ["context", file, "--format", "json"]));
+			assert.doesNotMatch(ours, /OMIT-THIS-OUTPUT|PRUNED-OMITTED-RESULT/);
+			assert.match(ours, /Never print secrets\./);
 		} finally {
 			mock.answer = answer;
 			await pi.stop();
@@ -356,6 +360,13 @@ describe("the context hook respects pi's projection", () => {
 				],
 			);
 			assert.doesNotMatch(JSON.stringify(mock.requests.at(-1).messages), /ORIGINAL-/);
+			// The engine's own context at the leaf agrees where no context_edit follows the
+			// prune (b, c).
+			const ours = compactionJson(world, ["context", file, "--format", "json"]);
+			assert.deepEqual(
+				ours.filter((m) => m.role === "toolResult").map((m) => contentText(m.content)).slice(1),
+				["[B-PRUNED]", "[C-PRUNED]"],
+			);
 			// Another extension drops the first message first: the list no longer lines up
 			// with pi's projection, and the prunes still apply (matched by tool call id).
 			await pi.prompt("DROP-FIRST-MESSAGE: and now?");
