@@ -125,11 +125,18 @@ export function compareVersions(a: string, b: string): number {
 	return 0;
 }
 
+/** What a checked binary is and can do. */
+export interface BinaryInfo {
+	version: string;
+	/** `summarize` takes `--reason` (the engine's extensions are told pi's reason). */
+	reason: boolean;
+}
+
 /**
- * Checks that `binary` runs and is recent enough; returns its version, or throws an error
- * that says what to do.
+ * Checks that `binary` runs and is recent enough; returns its version and abilities, or
+ * throws an error that says what to do.
  */
-export async function checkBinary(binary: string, cwd: string): Promise<string> {
+export async function checkBinary(binary: string, cwd: string): Promise<BinaryInfo> {
 	let result: RunResult;
 	try {
 		result = await runBinary(binary, ["--version"], { cwd });
@@ -149,7 +156,44 @@ export async function checkBinary(binary: string, cwd: string): Promise<string> 
 	if (compareVersions(version, MIN_VERSION) < 0) {
 		throw new Error(`\`${binary}\` is version ${version}; this package needs ${MIN_VERSION} or newer`);
 	}
-	return version;
+	const help = await runBinary(binary, ["summarize", "--help"], { cwd });
+	return { version, reason: help.code === 0 && help.stdout.includes("--reason") };
+}
+
+/** pi's `Usage` (pi 1.6 adds it to session totals and reads `cost.total`). */
+export interface PiUsage {
+	input: number;
+	output: number;
+	cacheRead: number;
+	cacheWrite: number;
+	totalTokens: number;
+	cost: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
+}
+
+/**
+ * The engine's summarizer usage in pi's full shape: missing counts are 0, a bare `cost`
+ * number is the total, and `cost` is always present (pi's session statistics fail on a
+ * usage without it). No usage at all (the offline summarizer) is all zeros.
+ */
+export function piUsage(usage: unknown): PiUsage {
+	const u = (usage && typeof usage === "object" ? usage : {}) as Record<string, unknown>;
+	const n = (value: unknown) => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0);
+	const input = n(u.input);
+	const output = n(u.output);
+	const cacheRead = n(u.cacheRead);
+	const cacheWrite = n(u.cacheWrite);
+	const totalTokens = n(u.totalTokens) || input + output + cacheRead + cacheWrite;
+	const c = u.cost;
+	const cost =
+		c && typeof c === "object"
+			? (() => {
+					const o = c as Record<string, unknown>;
+					const parts = { input: n(o.input), output: n(o.output), cacheRead: n(o.cacheRead), cacheWrite: n(o.cacheWrite) };
+					const total = n(o.total) || parts.input + parts.output + parts.cacheRead + parts.cacheWrite;
+					return { ...parts, total };
+				})()
+			: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: n(c) };
+	return { input, output, cacheRead, cacheWrite, totalTokens, cost };
 }
 
 /**

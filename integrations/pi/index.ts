@@ -1,11 +1,14 @@
-// pi package: pi's compaction and branch summaries through the `compaction` engine.
+// pi package (pi 1.6): pi's compaction and branch summaries through the `compaction` engine.
 //
 // - `session_before_compact`: `compaction summarize` plans and summarizes the session at
-//   pi's leaf; pi appends the returned compaction (with `fromHook: true`).
+//   pi's leaf, told pi's reason (manual, threshold, overflow); pi appends the returned
+//   compaction (with `fromHook: true`) and its `usage` (pi's full shape, cost included).
+// - `session_compact_failed`: says what failed when the engine took part.
 // - `session_before_tree`: the same for the summary of the branch left by `/tree`.
-// - `context`: when the path holds entries only this engine reads (`custom` entries of type
-//   `compaction.prune` or `compaction.pin`), the model gets the context the engine builds
-//   (`compaction context`); otherwise pi's context is left alone.
+// - `context_with_system`: when the path holds entries only this engine reads (`custom`
+//   entries `compaction.prune`, `compaction.pin`, `compaction.unpin`), their prunes and pins
+//   are applied to the messages pi is about to send (context.ts); pi's projection (context
+//   edits, compaction, system messages) is otherwise sent as pi built it.
 // - `/compaction-stats`: context size, trigger, and what the next compaction would keep.
 // - Tools `compaction_recall` and `compaction_search` (when the binary has `recall` and
 //   `search`): the model reads what compaction and pruning took out of its context.
@@ -17,18 +20,18 @@
 import { mkdtempSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import {
+	type BinaryInfo,
 	checkBinary,
 	type EngineConfig,
 	failureText,
 	loadConfig,
+	piUsage,
 	runBinary,
 	SETTINGS_KEY,
 } from "./binary.ts";
-
-/** `custom` entry types the engine applies to the context and pi ignores. */
-export const ENGINE_ENTRY_TYPES = new Set(["compaction.prune", "compaction.pin", "compaction.unpin"]);
+import { applyEngineView, engineView, hasEngineEntries } from "./context.ts";
 
 /** The environment variable that carries pi's API key to the engine for `summarizer: "pi"`. */
 const PI_KEY_VAR = "COMPACTION_PI_API_KEY";
@@ -36,6 +39,43 @@ const PI_KEY_VAR = "COMPACTION_PI_API_KEY";
 interface Engine {
 	config: EngineConfig;
 	binary: string;
+	info: BinaryInfo;
+}
+
+/** Why pi compacts (`session_before_compact`). */
+type CompactReason = "manual" | "threshold" | "overflow";
+
+/** What the package did in the compaction pi is running, for `session_compact_failed`. */
+interface CompactAttempt {
+	reason: CompactReason;
+	/** Why the engine could not answer, when pi's own compaction ran instead. */
+	engineFailure?: string;
+}
+
+/** A compaction's reason in words, for messages to the user. */
+function reasonName(reason: CompactReason): string {
+	switch (reason) {
+		case "manual":
+			return "/compact";
+		case "threshold":
+			return "automatic compaction";
+		case "overflow":
+			return "overflow recovery";
+	}
+}
+
+/** The status line while the engine compacts: the reason and what pi does after. */
+function statusText(reason: CompactReason, willRetry: boolean): string {
+	switch (reason) {
+		case "manual":
+			return "compaction engine: /compact…";
+		case "threshold":
+			return "compaction engine: automatic compaction (the context is over the threshold)…";
+		case "overflow":
+			return willRetry
+				? "compaction engine: overflow recovery (the model rejected the context; the turn is retried after)…"
+				: "compaction engine: overflow recovery (the context outgrew the model's window)…";
+	}
 }
 
 /** A session file the engine can read, and how to clean up after it. */
@@ -45,8 +85,12 @@ interface SessionSnapshot {
 	cleanup: () => void;
 }
 
+/** The key of the package's status line while the engine compacts. */
+const STATUS_KEY = "compaction";
+
 export default async function compactionEngine(pi: ExtensionAPI) {
-	const verified = new Map<string, string>();
+	const verified = new Map<string, BinaryInfo>();
+	let attempt: CompactAttempt | undefined;
 
 	/** Tells the user something went wrong and what pi does instead. */
 	function warn(ctx: ExtensionContext, message: string) {
@@ -55,14 +99,26 @@ export default async function compactionEngine(pi: ExtensionAPI) {
 		else console.error(text);
 	}
 
-	/** The configuration and a verified binary, or `undefined` (with a warning) when unusable. */
-	async function engine(ctx: ExtensionContext, fallback: string): Promise<Engine | undefined> {
+	/**
+	 * The configuration and a verified binary, or `undefined` when unusable (with a warning,
+	 * also handed to `problem`) or turned off (silently).
+	 */
+	async function engine(
+		ctx: ExtensionContext,
+		fallback: string,
+		problem: (message: string) => void = () => {},
+	): Promise<Engine | undefined> {
+		const unusable = (error: unknown) => {
+			const message = (error as Error).message;
+			problem(message);
+			warn(ctx, `${message}; ${fallback}`);
+			return undefined;
+		};
 		let config: EngineConfig;
 		try {
 			config = loadConfig(ctx.cwd);
 		} catch (error) {
-			warn(ctx, `${(error as Error).message}; ${fallback}`);
-			return undefined;
+			return unusable(error);
 		}
 		if (config.enabled === false) return undefined;
 		const binary = config.binary ?? "compaction";
@@ -70,11 +126,10 @@ export default async function compactionEngine(pi: ExtensionAPI) {
 			try {
 				verified.set(binary, await checkBinary(binary, ctx.cwd));
 			} catch (error) {
-				warn(ctx, `${(error as Error).message}; ${fallback}`);
-				return undefined;
+				return unusable(error);
 			}
 		}
-		return { config, binary };
+		return { config, binary, info: verified.get(binary) as BinaryInfo };
 	}
 
 	/**
@@ -151,26 +206,67 @@ export default async function compactionEngine(pi: ExtensionAPI) {
 	}
 
 	pi.on("session_before_compact", async (event, ctx) => {
+		const reason: CompactReason = event.reason ?? "manual";
+		const willRetry = event.willRetry === true;
+		const current: CompactAttempt = { reason };
+		attempt = current;
 		const fallback = "pi's own compaction runs instead";
-		const setup = await engine(ctx, fallback);
+		const setup = await engine(ctx, fallback, (message) => {
+			current.engineFailure = message;
+		});
 		if (!setup || setup.config.compact === false) return undefined;
+		const failed = (message: string) => {
+			current.engineFailure = message;
+			warn(ctx, `${message}; ${fallback}`);
+			return undefined;
+		};
 		const session = snapshot(ctx);
+		if (ctx.hasUI) ctx.ui.setStatus(STATUS_KEY, statusText(reason, willRetry));
 		try {
 			const extra = session.leaf ? ["--leaf", session.leaf] : [];
+			if (setup.info.reason) extra.push("--reason", reason);
 			if (event.customInstructions) extra.push("--instructions", event.customInstructions);
 			const out = await summarize(ctx, setup, session, extra, event.signal);
 			if (out === "aborted" || out.cancelled) return { cancel: true };
-			if (!out.compacted) {
-				warn(ctx, `the engine finds nothing to compact (${out.reason}); ${fallback}`);
-				return undefined;
-			}
-			return { compaction: out.compaction };
+			if (!out.compacted) return failed(`the engine finds nothing to compact (${out.reason})`);
+			const compaction = out.compaction ?? {};
+			return {
+				compaction: {
+					summary: compaction.summary,
+					// null: the engine keeps nothing before the compaction (pi then names the
+					// compaction itself as the first kept entry).
+					firstKeptEntryId: compaction.firstKeptEntryId ?? undefined,
+					tokensBefore: compaction.tokensBefore ?? out.tokensBefore,
+					details: compaction.details ?? undefined,
+					usage: piUsage(compaction.usage ?? out.entry?.usage ?? out.usage),
+				},
+			};
 		} catch (error) {
 			if (event.signal.aborted) return { cancel: true };
-			warn(ctx, `summarize failed: ${(error as Error).message}; ${fallback}`);
-			return undefined;
+			return failed(`summarize failed: ${(error as Error).message}`);
 		} finally {
+			if (ctx.hasUI) ctx.ui.setStatus(STATUS_KEY, undefined);
 			session.cleanup();
+		}
+	});
+
+	pi.on("session_compact", async () => {
+		attempt = undefined;
+	});
+
+	pi.on("session_compact_failed", async (event, ctx) => {
+		const current = attempt;
+		attempt = undefined;
+		if (event.aborted) return;
+		const reason = reasonName(event.reason);
+		const piError = event.errorMessage ?? "compaction failed";
+		if (event.fromExtension) {
+			warn(ctx, `pi could not store the engine's compaction (${reason}): ${piError}; the session is unchanged`);
+		} else if (current?.engineFailure && current.reason === event.reason) {
+			warn(
+				ctx,
+				`${reason} failed: the engine could not compact (${current.engineFailure}), then pi's own compaction failed too (${piError}); the session is unchanged`,
+			);
 		}
 	});
 
@@ -191,7 +287,14 @@ export default async function compactionEngine(pi: ExtensionAPI) {
 			const out = await summarize(ctx, setup, session, extra, event.signal);
 			if (out === "aborted" || out.cancelled) return { cancel: true };
 			if (!out.summarized) return undefined;
-			return { summary: out.summary };
+			const summary = out.summary ?? {};
+			return {
+				summary: {
+					summary: summary.summary,
+					details: summary.details ?? undefined,
+					usage: piUsage(summary.usage ?? out.entry?.usage ?? out.usage),
+				},
+			};
 		} catch (error) {
 			if (event.signal.aborted) return { cancel: true };
 			warn(ctx, `summarize failed: ${(error as Error).message}; ${fallback}`);
@@ -201,28 +304,26 @@ export default async function compactionEngine(pi: ExtensionAPI) {
 		}
 	});
 
-	pi.on("context", async (event, ctx) => {
-		const engineEntries = ctx.sessionManager
-			.getBranch()
-			.some((entry) => entry.type === "custom" && ENGINE_ENTRY_TYPES.has(entry.customType));
-		if (!engineEntries) return undefined;
-		const setup = await engine(ctx, "pi's own context is sent (prunes and pins not applied)");
-		if (!setup) return undefined;
-		const session = snapshot(ctx);
+	// Prunes and pins recorded as entries pi ignores, applied to the transcript pi is about
+	// to send (its projection, system messages included): `context_with_system` sees the
+	// system messages in place, so inserting the pins message leaves them where pi put them.
+	pi.on("context_with_system", async (event, ctx) => {
+		const branch = ctx.sessionManager.getBranch() as any[];
+		if (!hasEngineEntries(branch)) return undefined;
+		let config: EngineConfig;
 		try {
-			const args = ["context", session.file, "--format", "json"];
-			if (session.leaf) args.push("--leaf", session.leaf);
-			const result = await runBinary(setup.binary, args, { cwd: ctx.cwd });
-			if (result.code !== 0) throw new Error(failureText(result));
-			const messages = JSON.parse(result.stdout);
-			if (!Array.isArray(messages)) throw new Error("`compaction context` did not print a list");
-			return { messages: messages as typeof event.messages };
+			config = loadConfig(ctx.cwd);
 		} catch (error) {
 			warn(ctx, `${(error as Error).message}; pi's own context is sent (prunes and pins not applied)`);
 			return undefined;
-		} finally {
-			session.cleanup();
 		}
+		if (config.enabled === false) return undefined;
+		const view = engineView(branch);
+		const projection = ctx.sessionManager.buildSessionProjection() as any;
+		const messages = [...event.messages] as any[];
+		const { pruned, pinned } = applyEngineView(messages, view, projection, branch);
+		if (pruned === 0 && !pinned) return undefined;
+		return { messages: messages as typeof event.messages };
 	});
 
 	// The history tools, when the binary has `recall` and `search`. Decided while pi starts

@@ -3,7 +3,7 @@
 // Writes `{"type":"started"}`, calls `abortCompaction()` (what Escape calls in pi's UI) when
 // a line arrives on stdin, then writes `{"type":"result", ok, error}`.
 
-import { createAgentSession, DefaultResourceLoader, SessionManager } from "@mariozechner/pi-coding-agent";
+import { createAgentSession, DefaultResourceLoader, SessionManager } from "@earendil-works/pi-coding-agent";
 import { PACKAGE_DIR } from "./harness.mjs";
 
 const [file, cwd] = process.argv.slice(2);

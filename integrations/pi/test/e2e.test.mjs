@@ -1,4 +1,4 @@
-// End-to-end: real pi 0.73.1 (from this package's lockfile) in RPC mode with this package,
+// End-to-end: real pi 1.6.0 (from this package's lockfile) in RPC mode with this package,
 // against a local OpenAI-compatible mock, compacting and summarizing branches through the
 // `compaction` binary under test.
 
@@ -47,8 +47,8 @@ function conversation(request) {
 }
 
 describe("pi compacts through the engine", () => {
-	test("compact, with no API key for summaries (offline summarizer), appends pi's fromHook entry with our summary; pi, context and stats agree; the next request holds it and the kept messages", async () => {
-		const { world, pi, file } = await sessionWithTurns(5);
+	test("compact, with no API key for summaries (offline summarizer), appends pi's fromHook entry with our summary; the next request holds it and the kept messages", async () => {
+		const { pi, file } = await sessionWithTurns(5);
 		try {
 			const requestsBefore = mock.requests.length;
 			const response = await pi.send({ type: "compact" });
@@ -67,7 +67,27 @@ describe("pi compacts through the engine", () => {
 			const notices = pi.notifications().filter((n) => n.notifyType === "warning");
 			assert.deepEqual(notices, [], "unexpected warnings");
 
-			// pi, the engine's `context` and `stats` agree on the context after the compaction.
+			// The next prompt's request holds our summary and the kept messages.
+			await pi.prompt("Question 6: and the lock?");
+			const sent = conversation(mock.requests[mock.requests.length - 1]);
+			assert.ok(
+				sent.some((m) => m.role === "user" && contentText(m.content).includes(compaction.summary.slice(0, 200))),
+				"the request lacks our summary",
+			);
+			const firstKept = entries.find((e) => e.id === compaction.firstKeptEntryId);
+			const keptText = contentText(firstKept.message.content).slice(0, 60);
+			assert.ok(sent.some((m) => contentText(m.content).includes(keptText)), "the request lacks the kept messages");
+			assert.deepEqual(pi.extensionErrors(), []);
+		} finally {
+			await pi.stop();
+		}
+	});
+
+	test("after a compaction through the package, the engine's context and stats equal pi's (system checkpoint included), in the next request and when pi reopens the file", async () => {
+		const { world, pi, file } = await sessionWithTurns(5);
+		try {
+			const response = await pi.send({ type: "compact" });
+			assert.equal(response.success, true, JSON.stringify(response));
 			const piMessages = await pi.messages();
 			const ours = compactionJson(world, ["context", file, "--format", "json"]);
 			assert.deepEqual(ours.map((m) => m.role), piMessages.map(llmRole));
@@ -77,30 +97,19 @@ describe("pi compacts through the engine", () => {
 			for (const m of piMessages) piRoles[m.role] = (piRoles[m.role] ?? 0) + 1;
 			assert.deepEqual(stats.contextRoles, piRoles);
 
-			// The next prompt's request holds our summary and the kept messages.
+			// The request after the compaction is the context the engine builds at the new
+			// leaf (roles and count), minus the reply to it.
 			await pi.prompt("Question 6: and the lock?");
-			const request = mock.requests[mock.requests.length - 1];
-			const sent = conversation(request);
-			assert.ok(
-				sent.some((m) => m.role === "user" && contentText(m.content).includes(compaction.summary.slice(0, 200))),
-				"the request lacks our summary",
-			);
-			const firstKept = entries.find((e) => e.id === compaction.firstKeptEntryId);
-			const keptText = contentText(firstKept.message.content).slice(0, 60);
-			assert.ok(sent.some((m) => contentText(m.content).includes(keptText)), "the request lacks the kept messages");
-			// The context sent is the one the engine builds at the new leaf (roles and count),
-			// plus nothing else.
+			const sent = mock.requests[mock.requests.length - 1].messages;
 			const leafContext = compactionJson(world, ["context", file, "--format", "json"]);
+			const wireRole = (role) => (role === "toolResult" ? "tool" : role);
 			assert.deepEqual(
 				sent.map((m) => m.role),
-				leafContext.slice(0, sent.length).map((m) => m.role),
+				leafContext.slice(0, -1).map((m) => wireRole(m.role)),
 			);
-			assert.equal(sent.length, leafContext.length - 1, "the reply to question 6 is the only addition");
-			assert.deepEqual(pi.extensionErrors(), []);
 		} finally {
 			await pi.stop();
 		}
-		// pi opening the file afresh builds the context the engine builds.
 		const reopened = new Pi(world, { session: file });
 		try {
 			const piMessages = await reopened.messages();
@@ -114,9 +123,10 @@ describe("pi compacts through the engine", () => {
 });
 
 describe("summarizer choice", () => {
-	test('summarizer "pi": the engine summarizes with pi\'s model, its key passed in the environment', async () => {
+	test('summarizer "pi": the engine summarizes with pi\'s model, its key passed in the environment; the tokens it spent are stored and counted in pi\'s session totals', async () => {
 		const { pi, file } = await sessionWithTurns(5, { compactionEngine: { summarizer: "pi" } });
 		try {
+			const statsBefore = await pi.send({ type: "get_session_stats" });
 			const requestsBefore = mock.requests.length;
 			const response = await pi.send({ type: "compact" });
 			assert.equal(response.success, true, JSON.stringify(response));
@@ -129,6 +139,15 @@ describe("summarizer choice", () => {
 			const compaction = entries[entries.length - 1];
 			assert.equal(compaction.type, "compaction");
 			assert.equal(compaction.fromHook, true);
+			// The tokens the engine's summarizer spent are stored in pi's usage shape (the mock
+			// reports no price: the cost is zero, but present).
+			assert.ok(compaction.usage.input > 0 && compaction.usage.output > 0, JSON.stringify(compaction.usage));
+			assert.equal(compaction.usage.totalTokens >= compaction.usage.input + compaction.usage.output, true);
+			assert.equal(compaction.usage.cost.total, 0);
+			const stats = await pi.send({ type: "get_session_stats" });
+			assert.equal(stats.success, true, JSON.stringify(stats));
+			assert.equal(stats.data.tokens.input - statsBefore.data.tokens.input, compaction.usage.input, "the summarizer's tokens are not in pi's totals");
+			assert.equal(stats.data.tokens.output - statsBefore.data.tokens.output, compaction.usage.output);
 			assert.deepEqual(pi.notifications().filter((n) => n.notifyType === "warning"), []);
 		} finally {
 			await pi.stop();
@@ -194,10 +213,10 @@ describe("branch summaries", () => {
 			assert.equal(summary.type, "branch_summary");
 			assert.equal(summary.fromHook, true);
 			assert.equal(summary.parentId, firstReply.id);
-			// pi 0.73.1 writes the target as `fromId` (not the leaf left behind); an extension
-			// supplies only the summary and details, so the engine cannot change that.
-			assert.equal(summary.fromId, firstReply.id);
-			assert.notEqual(summary.fromId, oldLeaf.id);
+			// pi 1.6 writes the leaf left behind as `fromId` (0.73.1 wrote the target).
+			assert.equal(summary.fromId, oldLeaf.id);
+			// The summary's usage is stored in pi's full shape (offline summarizer: zeros).
+			assert.deepEqual(summary.usage?.cost, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 });
 			assert.match(summary.summary, /^Work done on another branch/);
 			assert.doesNotMatch(summary.summary, /PI-OWN-SUMMARY/);
 			await pi.prompt("Question 4: back to the start.");
@@ -211,7 +230,7 @@ describe("branch summaries", () => {
 });
 
 describe("entries only the engine reads", () => {
-	test("pi opens a session holding compaction.prune and compaction.pin entries and the model gets the engine's context", async () => {
+	test("pi opens a session holding compaction.prune and compaction.pin entries and the model gets the engine's context: the prune's placeholder and the pins message, word for word", async () => {
 		const { world, pi: first, file } = await sessionWithTurns(2);
 		await first.stop();
 		// A tool call and its long output, then a prune of that output and a pin.
@@ -263,10 +282,20 @@ describe("entries only the engine reads", () => {
 			assert.deepEqual(pi.extensionErrors(), []);
 			assert.deepEqual(pi.notifications().filter((n) => n.notifyType !== "info"), []);
 			const sent = conversation(mock.requests[mock.requests.length - 1]);
-			// The model got the engine's context at that leaf plus the new prompt.
-			assert.equal(sent.length, engineContext.length + 1);
-			const prunedByEngine = !JSON.stringify(engineContext).includes("LOG-OUTPUT");
-			assert.equal(!JSON.stringify(sent).includes("LOG-OUTPUT"), prunedByEngine);
+			// The model got the engine's conversation at that leaf (the system prompt is pi's)
+			// plus the new prompt, message for message.
+			const engineConversation = engineContext.filter((m) => m.role !== "system");
+			const wireRole = (role) => (role === "toolResult" ? "tool" : role);
+			assert.deepEqual(
+				sent.slice(0, -1).map((m) => m.role),
+				engineConversation.map((m) => wireRole(m.role)),
+			);
+			sent.slice(0, -1).forEach((m, i) => {
+				assert.equal(contentText(m.content), contentText(engineConversation[i].content), `message ${i} differs from the engine's`);
+			});
+			assert.doesNotMatch(JSON.stringify(sent), /LOG-OUTPUT/);
+			assert.equal(contentText(sent.find((m) => m.role === "tool").content), "[build.log output pruned]");
+			assert.ok(sent.some((m) => contentText(m.content).includes("<pinned-instruction>\nNever edit generated files.\n</pinned-instruction>")));
 			const reply = readEntries(file).at(-1);
 			assert.equal(reply.message.role, "assistant");
 			assert.equal(reply.message.stopReason, "stop");

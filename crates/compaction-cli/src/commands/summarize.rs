@@ -19,7 +19,7 @@ use compaction_core::prune::Strategy;
 use serde_json::{Value, json};
 
 use super::{CommandError, ExitStatus, setup};
-use crate::cli::SummarizeArgs;
+use crate::cli::{ReasonArg, SummarizeArgs};
 use crate::output::print_json;
 use crate::progress::{Progress, block_on_cancellable};
 
@@ -49,7 +49,11 @@ pub fn run(args: &SummarizeArgs) -> anyhow::Result<ExitStatus> {
             let request = CompactRequest {
                 leaf: args.session.leaf.clone(),
                 instructions: args.instructions.clone(),
-                reason: CompactionReason::Manual,
+                reason: match args.reason {
+                    ReasonArg::Manual => CompactionReason::Manual,
+                    ReasonArg::Threshold => CompactionReason::Threshold,
+                    ReasonArg::Overflow => CompactionReason::Overflow,
+                },
                 // A prune would have to be written first: the host gets a summary only.
                 strategy: Some(Strategy::Summarize),
             };

@@ -401,3 +401,27 @@ fn summarize_asks_extensions_like_run() {
     assert_eq!(json["entry"]["fromHook"], true);
     assert!(json["extension"].is_string(), "{out}");
 }
+
+#[test]
+fn summarize_reason_reaches_extensions() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("offline-coding.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    let event_file = dir.path().join("event.json");
+    let extension = format!("cat > '{}'; echo '{{\"action\":\"continue\"}}'", event_file.display());
+    for (flag, expected) in
+        [(None, "manual"), (Some("threshold"), "threshold"), (Some("overflow"), "overflow")]
+    {
+        let mut args = vec!["summarize", "s.jsonl", "--keep-recent", "500", "--json"];
+        args.extend(["--extension", &extension]);
+        if let Some(reason) = flag {
+            args.extend(["--reason", reason]);
+        }
+        let out = run(&args, dir.path());
+        assert!(out.starts_with("exit: 0\n"), "{out}");
+        let event: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&event_file).unwrap()).unwrap();
+        assert_eq!(event["reason"], expected, "{event}");
+    }
+    let out = run(&["summarize", "s.jsonl", "--reason", "sometimes"], dir.path());
+    assert!(out.starts_with("exit: 2\n"), "{out}");
+}
