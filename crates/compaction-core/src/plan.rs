@@ -124,7 +124,7 @@ pub fn plan_compaction(
         keep_recent_tokens: settings.keep_recent_tokens,
         reserve_tokens: settings.reserve_tokens,
         min_turns_to_keep: usize::try_from(settings.min_turns_to_keep).unwrap_or(usize::MAX),
-        max_summary_tokens: settings.max_summary_tokens,
+        max_summary_tokens: settings.summary_output_tokens(),
         keep_user_messages_tokens: settings.keep_user_messages_tokens,
         context_window: inputs.context_window,
     };
@@ -199,7 +199,7 @@ fn split_requests(
 ) -> Result<PlannedCompaction, PlanError> {
     let pin_texts: Vec<String> = pins.iter().map(|pin| pin.text.clone()).collect();
     let estimator = inputs.estimator;
-    let max_output = inputs.settings.max_summary_tokens;
+    let max_output = inputs.settings.summary_output_tokens();
     let previous_tokens =
         preparation.previous_summary.as_deref().map_or(0, |s| estimator.text_tokens(s));
     let chunk = |messages: &[crate::message::AgentMessage], task: PromptTask, carried: u64| {

@@ -1,9 +1,15 @@
 //! The transcript a summarizer reads, and the redaction applied before anything leaves.
 //!
 //! Messages become a labelled plain-text transcript, one block per message, so the model
-//! reads a record of a conversation instead of continuing it. Tool results and thinking are
-//! cut at `toolResultMaxChars` characters (never inside a character) with a marker saying
-//! how much was cut. Invariants: text inside a block cannot close or open one of our
+//! reads a record of a conversation instead of continuing it. Tool results are cut at
+//! `toolResultMaxChars` characters (never inside a character) with a marker saying how much
+//! was cut.
+//!
+//! Thinking blocks are left out, as pi 1.6 leaves them out: what providers return as
+//! thinking is often a summary of the real reasoning, or a signed block that is not part of
+//! the model's live context when replayed; the text, the tool calls and their results
+//! already record what was done and decided; and reasoning can be longer than everything
+//! else, so keeping it could make the summary request larger than the context it replaces. Invariants: text inside a block cannot close or open one of our
 //! delimiters (`<` before one of our tag names is written as `&lt;`), and every secret the
 //! [`Redactor`] finds (see [`crate::redact`]) is replaced by `[REDACTED]`.
 
@@ -147,9 +153,8 @@ pub fn serialize_message(message: &AgentMessage, options: &SerializeOptions) -> 
         AgentMessage::Assistant(assistant) => {
             for content in &assistant.content {
                 match content {
-                    ContentBlock::Thinking(thinking) => {
-                        block("thinking", "", &truncate_chars(&thinking.thinking, max))
-                    }
+                    // Left out (see the module documentation).
+                    ContentBlock::Thinking(_) => {}
                     ContentBlock::Text(text) => block("assistant", "", &text.text),
                     ContentBlock::ToolCall(call) => {
                         let arguments = serde_json::to_string(&call.arguments).unwrap_or_default();
@@ -238,7 +243,7 @@ mod tests {
         let text = serialize_messages(&messages, &SerializeOptions::default());
         assert_eq!(
             text,
-            "<user>\nFix the parser\n</user>\n\n<thinking>\nlook first\n</thinking>\n<assistant>\nReading it.\n</assistant>\n<tool-call name=\"read\">\n{\"path\":\"src/parse.rs\"}\n</tool-call>\n\n<tool-result name=\"read\">\nfn parse() {}\n</tool-result>"
+            "<user>\nFix the parser\n</user>\n\n<assistant>\nReading it.\n</assistant>\n<tool-call name=\"read\">\n{\"path\":\"src/parse.rs\"}\n</tool-call>\n\n<tool-result name=\"read\">\nfn parse() {}\n</tool-result>"
         );
     }
 
@@ -300,7 +305,7 @@ mod tests {
     }
 
     #[test]
-    fn long_results_and_thinking_are_cut_on_character_boundaries() {
+    fn long_results_are_cut_on_character_boundaries_and_thinking_is_left_out() {
         let long = "日本語".repeat(1000);
         let cut = truncate_chars(&long, 10);
         assert!(cut.starts_with("日本語日本語日本語日\n"));
@@ -312,7 +317,7 @@ mod tests {
         let thinking = message(
             json!({"role":"assistant","content":[{"type":"thinking","thinking":"abcdefgh"}]}),
         );
-        assert!(serialize_message(&thinking, &options).contains("abcd\n[… 4 more characters cut]"));
+        assert_eq!(serialize_message(&thinking, &options), "");
     }
 
     #[test]

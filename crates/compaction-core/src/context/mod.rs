@@ -15,7 +15,7 @@
 //!    (when it has one) and its summary. Older compactions inside the kept range give none.
 //!
 //! The pins active on the path (our addition, see [`crate::pins`]) follow the compaction's
-//! items as one user message, or come first without a compaction. Prunes written by earlier
+//! items as one user message, or, without a compaction, the leading system messages. Prunes written by earlier
 //! versions (`compaction.prune` entries) are a view over the items: [`SessionContext::message`]
 //! swaps a pruned tool result's content for its placeholder.
 //!
@@ -204,11 +204,26 @@ pub fn build_context_for_path(session: &Session, path: Vec<usize>) -> SessionCon
     });
     let mut items = Vec::with_capacity(positions.len() + 2);
     let mut context_entries = Vec::with_capacity(positions.len());
-    if compaction_position.is_none() {
-        items.extend(pins_item);
-    }
+    // Without a compaction, the pins go after the leading system messages.
+    let mut pins_first = if compaction_position.is_none() { pins_item } else { None };
     for (order, &position) in positions.iter().enumerate() {
         let index = path[position];
+        if pins_first.is_some()
+            && entries[index].role() != Some("system")
+            && !matches!(
+                entries[index].kind,
+                EntryKind::ThinkingLevelChange { .. }
+                    | EntryKind::ModelChange { .. }
+                    | EntryKind::Custom { .. }
+                    | EntryKind::Label { .. }
+                    | EntryKind::SessionInfo { .. }
+                    | EntryKind::ContextEdit { .. }
+                    | EntryKind::Usage { .. }
+                    | EntryKind::Unknown { .. }
+            )
+        {
+            items.extend(pins_first.take());
+        }
         let edit = if edits.is_empty() { None } else { edits.get(entries[index].id.as_str()) };
         let omitted = matches!(edit, Some((_, true)));
         let start = items.len();
@@ -251,6 +266,7 @@ pub fn build_context_for_path(session: &Session, path: Vec<usize>) -> SessionCon
             items.extend(pins_item);
         }
     }
+    items.extend(pins_first);
     SessionContext {
         path,
         entries: context_entries,

@@ -31,7 +31,8 @@ impl SessionParser {
             self.diagnostics.push(Diagnostic::new(
                 line,
                 DiagnosticKind::Bom,
-                "file starts with a UTF-8 byte order mark",
+                "file starts with a UTF-8 byte order mark: pi 1.6 cannot read it as a session \
+                 (this tool reads it, and writes nothing to it)",
             ));
         }
         if let Some(stripped) = bytes.strip_suffix(b"\r") {

@@ -114,6 +114,15 @@ pub struct CompactionSettings {
     pub model_overrides: serde_json::Map<String, serde_json::Value>,
 }
 
+impl CompactionSettings {
+    /// The output budget of a compaction summary request: `maxSummaryTokens`, and never more
+    /// than 80% of `reserveTokens` (pi 1.6's cap: the reply must fit in the room the reserve
+    /// keeps free).
+    pub fn summary_output_tokens(&self) -> u64 {
+        self.max_summary_tokens.min(self.reserve_tokens.saturating_mul(4) / 5).max(1)
+    }
+}
+
 impl Default for CompactionSettings {
     fn default() -> Self {
         CompactionSettings {

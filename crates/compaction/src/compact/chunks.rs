@@ -64,7 +64,7 @@ impl Compactor<'_> {
             instructions: history_instructions,
             pins: history_pins,
             replace_instructions: false,
-            max_output_tokens: self.settings.max_summary_tokens,
+            max_output_tokens: self.settings.summary_output_tokens(),
             first_call: 1,
             calls,
         };

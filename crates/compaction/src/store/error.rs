@@ -131,6 +131,17 @@ pub enum StoreError {
         /// The newest version this tool writes.
         known: u32,
     },
+    /// The file starts with a UTF-8 byte order mark: pi 1.6 does not take it for a session
+    /// (it would start a new one), so nothing is written to it. Reading it works.
+    #[error(
+        "{path}: line 1: the file starts with a UTF-8 byte order mark, which pi 1.6 cannot \
+         read as a session; nothing was written. Remove the mark (the file's first 3 bytes) \
+         and try again"
+    )]
+    ByteOrderMark {
+        /// The session file.
+        path: PathBuf,
+    },
     /// The file changed since the store read it (another program wrote to it without the
     /// lock); nothing was written. [`SessionStore::reload`](super::SessionStore::reload)
     /// reads what is there now.
@@ -237,6 +248,7 @@ impl StoreError {
             | StoreError::NotRegularFile { .. }
             | StoreError::NotASession { .. }
             | StoreError::UnsupportedVersion { .. }
+            | StoreError::ByteOrderMark { .. }
             | StoreError::OutputIsInput { .. }
             | StoreError::InvalidName { .. }
             | StoreError::InvalidEntry { .. }

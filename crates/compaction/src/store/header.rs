@@ -61,6 +61,9 @@ pub(crate) fn refuse_unwritable(session: &Session, path: &Path) -> Result<(), St
             ),
         });
     }
+    if session.line_style().bom {
+        return Err(StoreError::ByteOrderMark { path: path.to_path_buf() });
+    }
     if is_newer_version(session) {
         return Err(StoreError::UnsupportedVersion {
             path: path.to_path_buf(),

@@ -269,6 +269,21 @@ fn a_newer_format_version_is_read_with_a_warning_and_never_written() {
 }
 
 #[test]
+fn a_file_with_a_byte_order_mark_is_read_but_never_written_as_pi_1_6_cannot_read_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = vec![0xEF, 0xBB, 0xBF];
+    bytes.extend_from_slice(v3_text().as_bytes());
+    let path = write(dir.path(), "s.jsonl", &bytes);
+    let error = SessionStore::open(&path, writing()).unwrap_err();
+    assert!(matches!(error, StoreError::ByteOrderMark { .. }), "{error}");
+    let message = error.to_string();
+    assert!(message.contains("line 1") && message.contains("pi 1.6"), "{message}");
+    let (store, _) = SessionStore::open(&path, OpenOptions::for_reading()).unwrap();
+    assert!(store.session().line_style().bom);
+    assert_eq!(std::fs::read(&path).unwrap(), bytes);
+}
+
+#[test]
 fn a_torn_tail_that_is_a_bare_json_value_goes_to_the_sidecar() {
     for tail in ["12345", r#"{"type":"message"}"#, "null", r#""text""#] {
         let dir = tempfile::tempdir().unwrap();
