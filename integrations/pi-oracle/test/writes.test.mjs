@@ -197,6 +197,10 @@ function messageText(message) {
 async function openInPi(pi, mock, file) {
 	const lineCount = readLines(file).length;
 	const seen = { file };
+	if (pi.proc.exitCode !== null || pi.proc.signalCode !== null) {
+		seen.switched = { success: false, error: `pi is no longer running; its stderr:\n${pi.stderr.slice(-2000)}` };
+		return seen;
+	}
 	seen.switched = await pi.send({ type: "switch_session", sessionPath: file }, { allowFailure: true });
 	if (!seen.switched.success) return seen;
 	seen.stats = await pi.send({ type: "get_session_stats" }, { allowFailure: true });
@@ -374,9 +378,13 @@ for (const session of fixtureSessions()) {
 					states[command.key] = state;
 					if (command.key === "prune" && !state.skip) prunedFixtures.push(name);
 					if (state.skip) return;
-					view = piView(state.file);
-					reference = piView(states.original.file, command.reference?.(fixture));
-					seen[command.key] = await openInPi(pi, mock, copyForPi(state.file));
+					try {
+						view = piView(state.file);
+						reference = piView(states.original.file, command.reference?.(fixture));
+						seen[command.key] = await openInPi(pi, mock, copyForPi(state.file));
+					} catch (error) {
+						failure = error;
+					}
 				});
 
 				// Each check lists every problem it finds and fails with all of them, named by
@@ -411,6 +419,7 @@ for (const session of fixtureSessions()) {
 
 				check("the file keeps pi's system prompt and tools: pi re-declares none of them on the next prompt", (got, problems) => {
 					if (!got.request) return problems.push(`the prompt failed: ${got.promptError ?? got.switched.error}`);
+					if (!seen.original.request) return problems.push("nothing to compare with: pi could not prompt on its own file");
 					if (!isDeepStrictEqual(view.system, reference.system)) {
 						problems.push(`pi's replayed system prompt of the file is ${describeSystem(view.system)}; on pi's own file at the same point it is ${describeSystem(reference.system)}`);
 					}
@@ -459,6 +468,7 @@ for (const session of fixtureSessions()) {
 					check("the model receives what it received before the undone command", (got, problems) => {
 						if (!got.request) return problems.push(`the prompt failed: ${got.promptError ?? got.switched.error}`);
 						const before = seen[command.restores].request;
+						if (!before) return problems.push(`nothing to compare with: pi could not prompt on the file before ${command.from}`);
 						if (command.from === "prune") {
 							const entries = readEntries(states.original.file);
 							for (const { id } of states.prune.out.candidates ?? []) {
