@@ -69,12 +69,16 @@ export function worldEnv(world) {
 	return env;
 }
 
-/** pi 1.6 in RPC mode with the fixture extension loaded, writing into `world.sessionDir`. */
+/**
+ * pi 1.6 in RPC mode, writing into `world.sessionDir`, with the fixture extension loaded
+ * (`extensions`: the extension files to load; `[]` runs plain pi, with no extension at all).
+ */
 export class Pi {
-	constructor(world) {
+	constructor(world, { extensions = [FIXTURE_EXTENSION] } = {}) {
 		const args = [PI_CLI, "--mode", "rpc", "--provider", "mock", "--model", "m1", "--no-skills"];
 		args.push("--no-context-files", "--no-prompt-templates", "--no-themes", "--no-extensions");
-		args.push("-e", FIXTURE_EXTENSION, "--session-dir", world.sessionDir);
+		for (const extension of extensions) args.push("-e", extension);
+		args.push("--session-dir", world.sessionDir);
 		this.world = world;
 		this.events = [];
 		this.waiters = [];
