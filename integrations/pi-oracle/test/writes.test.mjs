@@ -496,11 +496,31 @@ for (const session of fixtureSessions()) {
 					if (run.status !== 0) return problems.push(describeRun(run));
 					const messages = Array.isArray(run.json) ? run.json : run.json?.messages;
 					if (!Array.isArray(messages)) return problems.push(`context --json printed no message list: ${run.stdout.slice(0, 300)}`);
-					const ours = messages.map((m) => m.role);
+					// Pins are ours: the engine's context (and the pi package's context hook) shows
+					// the active pins as one user message after the compaction summary, or after
+					// the leading system messages. Plain pi 1.6 keeps `custom` entries out of its
+					// context, so it shows a pin only through the summaries the engine writes.
+					// That one message is the whole difference allowed.
+					const isPins = (m) =>
+						m.role === "user" &&
+						JSON.stringify(m.content).includes("<pinned-instruction>") &&
+						JSON.stringify(m.content).includes("The user pinned these instructions");
+					const pinsAt = messages.findIndex(isPins);
+					if (command.key === "pin") {
+						if (pinsAt < 0) problems.push("after pin, compaction context shows no pins message");
+						const isSummary = (m) => m.role === "user" && JSON.stringify(m.content).includes("<summary>");
+						const before = messages.slice(0, Math.max(pinsAt, 0));
+						if (!before.every((m) => m.role === "system" || isSummary(m)))
+							problems.push(`the pins message must follow the leading system messages or the summary: ${before.map((m) => m.role).join(",")}`);
+					} else if (pinsAt >= 0) {
+						problems.push(`a pins message after ${command.key}, where no pin is active`);
+					}
+					const shown = pinsAt >= 0 ? messages.filter((_, i) => i !== pinsAt) : messages;
+					const ours = shown.map((m) => m.role);
 					const pis = view.provider.map((m) => m.role);
 					if (!isDeepStrictEqual(ours, pis)) problems.push(`roles differ:\n  ours: ${ours.join(",")}\n  pi's: ${pis.join(",")}`);
-					if (messages.length > 0 && messages.every((m) => typeof m.entryId === "string")) {
-						const ourIds = messages.map((m) => m.entryId);
+					if (shown.length > 0 && shown.every((m) => typeof m.entryId === "string")) {
+						const ourIds = shown.map((m) => m.entryId);
 						const piIds = view.provider.map((m) => m.entryId);
 						if (!isDeepStrictEqual(ourIds, piIds)) problems.push(`entry ids differ:\n  ours: ${ourIds.join(",")}\n  pi's: ${piIds.join(",")}`);
 					} else {
