@@ -46,6 +46,7 @@ pub mod session;
 pub mod settings;
 pub mod tokens;
 pub mod trigger;
+pub mod usage_totals;
 pub mod user_messages;
 
 pub use diagnostic::{Diagnostic, DiagnosticKind, Severity};

@@ -38,6 +38,9 @@ pub struct Stats {
     pub window_scaled_settings: serde_json::Value,
     pub should_compact: bool,
     pub trigger_reasons: Vec<String>,
+    /// What the whole session spent (every branch, summarized history and `usage` entries
+    /// included), summed as pi 1.6's session statistics sum it.
+    pub session_usage: compaction_core::usage_totals::UsageTotals,
 }
 
 pub fn collect(
@@ -93,6 +96,7 @@ pub fn collect(
         context_window,
         should_compact: decision.fire,
         trigger_reasons: decision.reasons.iter().map(ToString::to_string).collect(),
+        session_usage: compaction_core::usage_totals::session_usage_totals(session),
         file,
         header_version: session.source_version(),
         entries: session.entries().len(),
@@ -176,6 +180,11 @@ fn print_human(stats: &Stats) {
     } else {
         println!("  compaction       would not trigger");
     }
+    let spent = &stats.session_usage;
+    println!(
+        "  session usage    {} tokens ({} in, {} out, {} cache read, {} cache write), cost {:.4}",
+        spent.total, spent.input, spent.output, spent.cache_read, spent.cache_write, spent.cost
+    );
     let count = |severity| stats.diagnostics.iter().filter(|d| d.severity() == severity).count();
     println!(
         "  diagnostics      {} errors, {} warnings, {} notes{}",
