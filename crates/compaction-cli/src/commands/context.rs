@@ -72,11 +72,39 @@ fn write_message(out: &mut impl std::io::Write, message: &AgentMessage) -> std::
             )?;
             write_blocks(out, &result.content.blocks())?;
         }
+        AgentMessage::System(system) => {
+            writeln!(out, "── system ──")?;
+            let content = system.content.joined_text();
+            if !content.is_empty() {
+                writeln!(out, "{content}")?;
+            }
+            for (name, value) in system.sections.iter().flatten() {
+                match value.as_str() {
+                    Some(text) => writeln!(out, "[section {name}]\n{text}")?,
+                    None => writeln!(out, "[section {name} removed]")?,
+                }
+            }
+            let names = |tools: &Option<Vec<serde_json::Value>>| -> Vec<String> {
+                tools
+                    .iter()
+                    .flatten()
+                    .filter_map(|tool| tool.get("name").and_then(serde_json::Value::as_str))
+                    .map(str::to_owned)
+                    .collect()
+            };
+            let added = names(&system.tools_added);
+            if !added.is_empty() {
+                writeln!(out, "[tools declared] {}", added.join(", "))?;
+            }
+            let removed = names(&system.tools_removed);
+            if !removed.is_empty() {
+                writeln!(out, "[tools removed] {}", removed.join(", "))?;
+            }
+        }
         AgentMessage::BashExecution(_)
         | AgentMessage::Custom(_)
         | AgentMessage::BranchSummary(_)
         | AgentMessage::CompactionSummary(_)
-        | AgentMessage::System(_)
         | AgentMessage::Other(_) => {
             // `llm_messages` converts these to user messages; print anything else as JSON.
             writeln!(out, "── {} ──", message.role())?;

@@ -425,3 +425,22 @@ fn summarize_reason_reaches_extensions() {
     let out = run(&["summarize", "s.jsonl", "--reason", "sometimes"], dir.path());
     assert!(out.starts_with("exit: 2\n"), "{out}");
 }
+
+#[test]
+fn context_of_a_pi_1_6_session_shows_system_messages_readably_and_applies_context_edits() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("pi16/context-edits.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    // Just after the edit that replaces the output of `read secret.env`.
+    let out = run(&["context", "s.jsonl", "--leaf", "3ba44b07"], dir.path());
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    assert!(out.contains("── system ──\n[section preamble]\n"), "{out}");
+    assert!(out.contains("[tools declared] read, bash, edit, write"), "{out}");
+    assert!(!out.contains("\"toolsAdded\""), "no raw JSON for system messages: {out}");
+    // The session replaces a tool output through a context edit: the replacement is shown.
+    assert!(out.contains("[secret.env contents removed]"), "{out}");
+    assert!(!out.contains("env line 1: value=919"), "{out}");
+    // A later edit omits that output: the call stays, its result is gone.
+    let out = run(&["context", "s.jsonl", "--leaf", "79a17893"], dir.path());
+    assert!(out.contains("[tool call read call_1]"), "{out}");
+    assert!(!out.contains("── tool result (read call_1)"), "{out}");
+}
