@@ -5,7 +5,8 @@
 //! input line, the reply streamed to the output), kept here so it can be tested with any
 //! reader and writer. Invariant: the messages sent are exactly the harness's context, in
 //! order; content the plain-text chat cannot carry (tool calls and results, images) is
-//! rendered as text, never dropped silently.
+//! rendered as text, never dropped silently; the session's system messages become the
+//! system prompt, replayed into one.
 
 use std::io::{BufRead, Write};
 use std::sync::Mutex;
@@ -105,6 +106,14 @@ pub async fn call_model(
     on_text: &(dyn Fn(&str) + Send + Sync),
 ) -> Result<AgentMessage, SummarizerError> {
     let messages = chat_messages(context);
+    // The session's own system messages (pi 1.6) replayed into one prompt replace the
+    // default: a plain chat carries the prompt only at the head.
+    let replayed = compaction_core::message::SystemMessage::replay(context.iter().filter_map(
+        |message| if let AgentMessage::System(system) = message { Some(system) } else { None },
+    ))
+    .map(|system| system.prompt_text())
+    .filter(|text| !text.is_empty());
+    let system = replayed.as_deref().unwrap_or(system);
     let request = ChatRequest { system, messages: &messages, max_output_tokens };
     let response = client.chat(&request, cancel, on_text).await?;
     let total = response.usage.total_tokens();
