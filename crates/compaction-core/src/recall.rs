@@ -123,6 +123,11 @@ pub enum HiddenBy {
         /// The `compaction.prune` entry id.
         id: String,
     },
+    /// Left out, or shown with other content, by this `context_edit` (pi 1.6).
+    Edit {
+        /// The `context_edit` entry id.
+        id: String,
+    },
 }
 
 /// One entry the context hides, with the text that matched.
@@ -162,9 +167,18 @@ pub fn hidden_entries(session: &Session, context: &SessionContext) -> Vec<(usize
     let position: std::collections::HashMap<usize, usize> =
         context.path.iter().enumerate().map(|(position, &index)| (index, position)).collect();
     pruned.sort_by_key(|index| position.get(index).copied().unwrap_or(usize::MAX));
-    for index in pruned {
+    for &index in &pruned {
         if let Some(item) = context.pruned.get(index) {
             hidden.push((index, HiddenBy::Prune { id: entries[item.by].id.clone() }));
+        }
+    }
+    // Context edits that are not a prune's own.
+    for entry in &context.entries {
+        if let Some(edit) = entry.edit
+            && !pruned.contains(&entry.entry)
+            && compaction_input_message(session, entry.entry).is_some()
+        {
+            hidden.push((entry.entry, HiddenBy::Edit { id: entries[edit].id.clone() }));
         }
     }
     hidden
@@ -231,4 +245,34 @@ fn snippet(lower: &str, original: &str, at: usize, length: usize) -> String {
         out.push('…');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::context::build_context;
+    use serde_json::json;
+
+    #[test]
+    fn search_finds_what_a_context_edit_left_out_and_names_the_edit() {
+        let lines = [
+            json!({"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}),
+            json!({"type":"message","id":"a","parentId":null,"timestamp":"t",
+                "message":{"role":"user","content":"the failing attempt said HTTP 413"}}),
+            json!({"type":"message","id":"b","parentId":"a","timestamp":"t",
+                "message":{"role":"user","content":"next"}}),
+            json!({"type":"context_edit","id":"e","parentId":"b","timestamp":"t",
+                "targetId":"a","replacement":null}),
+        ];
+        let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
+        let session = crate::parse_session(text.as_bytes());
+        let context = build_context(&session, session.leaf());
+        let hits = search(&session, &context, "http 413", 10);
+        assert_eq!(hits.len(), 1, "{hits:?}");
+        assert_eq!(hits[0].id, "a");
+        assert_eq!(hits[0].hidden_by, HiddenBy::Edit { id: "e".to_owned() });
+        // Before the edit the message is in the context: nothing hidden to find.
+        let before = build_context(&session, session.index_of("b"));
+        assert!(search(&session, &before, "http 413", 10).is_empty());
+    }
 }

@@ -43,6 +43,7 @@ pub fn search(args: &SearchArgs) -> anyhow::Result<ExitStatus> {
         for hit in &hits {
             let what = match &hit.hidden_by {
                 HiddenBy::Compaction { id } => format!("summarized by {id}"),
+                HiddenBy::Edit { id } => format!("edited out by context edit {id}"),
                 HiddenBy::Prune { id } => format!("pruned by {id}"),
             };
             let role = match &hit.tool {

@@ -88,6 +88,9 @@ pub struct ContextEntry {
     pub items: Range<usize>,
     /// Whether a `context_edit` with `replacement: null` left it out.
     pub omitted: bool,
+    /// The `context_edit` entry (session index) in force for it: the one that left it out
+    /// or whose replacement it shows.
+    pub edit: Option<usize>,
 }
 
 impl ContextEntry {
@@ -261,6 +264,7 @@ pub fn build_context_for_path(session: &Session, path: Vec<usize>) -> SessionCon
             position,
             items: start..items.len(),
             omitted,
+            edit: edit.map(|&(edit, _)| edit),
         });
         if order == 0 && compaction_position.is_some() {
             items.extend(pins_item);

@@ -108,11 +108,12 @@ pub async fn call_model(
     let messages = chat_messages(context);
     // The session's own system messages (pi 1.6) replayed into one prompt replace the
     // default: a plain chat carries the prompt only at the head.
-    let replayed = compaction_core::message::SystemMessage::replay(context.iter().filter_map(
-        |message| if let AgentMessage::System(system) = message { Some(system) } else { None },
-    ))
-    .map(|system| system.prompt_text())
-    .filter(|text| !text.is_empty());
+    let replayed =
+        compaction_core::message::SystemMessage::replay(context.iter().filter_map(|message| {
+            if let AgentMessage::System(system) = message { Some(system) } else { None }
+        }))
+        .map(|system| system.prompt_text())
+        .filter(|text| !text.is_empty());
     let system = replayed.as_deref().unwrap_or(system);
     let request = ChatRequest { system, messages: &messages, max_output_tokens };
     let response = client.chat(&request, cancel, on_text).await?;

@@ -139,6 +139,7 @@ impl CompactingSession {
             let hidden = match hit.hidden_by {
                 HiddenBy::Compaction { .. } => "summarized",
                 HiddenBy::Prune { .. } => "pruned",
+                HiddenBy::Edit { .. } => "edited out",
             };
             let who = hit.tool.unwrap_or(hit.role);
             out.push_str(&format!("{} ({who}, {hidden}): {}\n", hit.id, hit.snippet));
