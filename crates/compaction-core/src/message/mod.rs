@@ -4,6 +4,12 @@
 //! block types are kept as raw JSON values, so a message survives parse → serialize as an
 //! equal JSON value. Fields the compaction engine reads are typed; everything else rides along.
 
+mod system;
+#[cfg(test)]
+mod tests;
+
+pub use system::SystemMessage;
+
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -190,105 +196,6 @@ impl Usage {
         } else {
             self.input + self.output + self.cache_read + self.cache_write
         }
-    }
-}
-
-/// The system prompt and tool declarations (role `system`, pi 1.6).
-///
-/// The first request of a session stores one with every prompt section and tool; later ones
-/// patch `sections` by name (`null` removes one) and add or remove tools. Replaying them in
-/// order ([`SystemMessage::replay`]) gives the current prompt and tools.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SystemMessage {
-    /// Prompt text that is not in a named section (often empty).
-    #[serde(default, deserialize_with = "content_or_empty")]
-    pub content: Content,
-    /// Named prompt sections; a `null` value removes the section.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sections: Option<Map<String, Value>>,
-    /// Tool declarations (`name`, `description`, `parameters`) added by this message.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tools_added: Option<Vec<Value>>,
-    /// Tools (`{name}`) removed by this message.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tools_removed: Option<Vec<Value>>,
-    /// Fields this version does not model (`timestamp`, …), kept for the round trip.
-    #[serde(flatten)]
-    pub extra: Extra,
-}
-
-/// A `null` content reads as empty text, as pi reads it.
-fn content_or_empty<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Content, D::Error> {
-    Ok(Option::<Content>::deserialize(deserializer)?.unwrap_or(Content::Text(String::new())))
-}
-
-impl SystemMessage {
-    /// The one system message that replaying `messages` in order gives: the non-empty
-    /// contents joined by blank lines, the sections patched by name, and the tools left
-    /// after every removal and addition (a removed tool added again goes to the end; a
-    /// tool declared again without removal keeps its place). `None` when
-    /// there is no system message, or none with a timestamp and no tool remains (pi's rule).
-    pub fn replay<'a>(messages: impl IntoIterator<Item = &'a SystemMessage>) -> Option<Self> {
-        let mut content: Vec<String> = Vec::new();
-        let mut sections = Map::new();
-        let mut tools: Vec<(String, Value)> = Vec::new();
-        let mut timestamp: Option<Value> = None;
-        for message in messages {
-            if timestamp.is_none() {
-                timestamp = message.extra.get("timestamp").filter(|t| !t.is_null()).cloned();
-            }
-            let text = message.content.joined_text();
-            if !text.is_empty() {
-                content.push(text);
-            }
-            for (name, value) in message.sections.iter().flatten() {
-                if value.is_null() {
-                    sections.shift_remove(name);
-                } else {
-                    sections.insert(name.clone(), value.clone());
-                }
-            }
-            for removed in message.tools_removed.iter().flatten() {
-                let name = removed.get("name").and_then(Value::as_str).unwrap_or_default();
-                tools.retain(|(tool, _)| tool != name);
-            }
-            for added in message.tools_added.iter().flatten() {
-                let name = added.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
-                // A declaration of a tool that is already there replaces it in place.
-                match tools.iter_mut().find(|(tool, _)| *tool == name) {
-                    Some(slot) => slot.1 = added.clone(),
-                    None => tools.push((name, added.clone())),
-                }
-            }
-        }
-        if timestamp.is_none() && tools.is_empty() {
-            return None;
-        }
-        let mut extra = Extra::new();
-        extra.insert("timestamp".into(), timestamp.unwrap_or(Value::from(0)));
-        Some(SystemMessage {
-            content: Content::Text(content.join("\n\n")),
-            sections: (!sections.is_empty()).then_some(sections),
-            tools_added: (!tools.is_empty()).then(|| tools.into_iter().map(|(_, t)| t).collect()),
-            tools_removed: None,
-            extra,
-        })
-    }
-
-    /// The prompt text a provider receives: the content, then each section in order.
-    pub fn prompt_text(&self) -> String {
-        let mut parts: Vec<String> = Vec::new();
-        let content = self.content.joined_text();
-        if !content.is_empty() {
-            parts.push(content);
-        }
-        for value in self.sections.iter().flat_map(|sections| sections.values()) {
-            if let Some(text) = value.as_str().filter(|text| !text.is_empty()) {
-                parts.push(text.to_owned());
-            }
-        }
-        parts.join("\n\n")
     }
 }
 
@@ -559,70 +466,4 @@ fn with_tag<T: Serialize, S: Serializer>(
         map.extend(fields);
     }
     Value::Object(map).serialize(serializer)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use pretty_assertions::assert_eq;
-    use serde_json::json;
-
-    fn round_trip(value: Value) {
-        let message: AgentMessage = serde_json::from_value(value.clone()).unwrap();
-        assert_eq!(serde_json::to_value(&message).unwrap(), value);
-    }
-
-    #[test]
-    fn every_role_round_trips_with_unknown_fields() {
-        round_trip(json!({"role":"user","content":"hi","timestamp":1,"zz":{"a":[1,2.5]}}));
-        round_trip(json!({"role":"system","content":"","sections":{"preamble":"p","gone":null},
-            "toolsAdded":[{"name":"read","description":"d","parameters":{}}],
-            "toolsRemoved":[{"name":"write"}],"timestamp":1}));
-        round_trip(json!({"role":"user","content":[{"type":"text","text":"a","cache":true},
-            {"type":"image","data":"QQ==","mimeType":"image/png"},{"type":"video","url":"x"}]}));
-        round_trip(json!({"role":"assistant","content":[
-            {"type":"thinking","thinking":"hmm","thinkingSignature":"sig"},
-            {"type":"toolCall","id":"c1","name":"read","arguments":{"path":"a.rs","offset":30,"limit":30.0,"2":1,"1":2}}],
-            "api":"openai-responses","provider":"openai","model":"gpt-5",
-            "usage":{"input":10,"output":5,"cacheRead":0,"cacheWrite":0,"totalTokens":15,"cost":{"total":0.1}},
-            "stopReason":"toolUse","timestamp":1700000000000u64}));
-        round_trip(json!({"role":"toolResult","toolCallId":"c1","toolName":"read",
-            "content":[{"type":"text","text":"fn main"}],"isError":false,"details":{"diff":"x"},"timestamp":2}));
-        round_trip(json!({"role":"bashExecution","command":"ls","output":"a\n","exitCode":0,
-            "cancelled":false,"truncated":false,"excludeFromContext":true,"timestamp":3}));
-        round_trip(
-            json!({"role":"custom","customType":"note","content":"x","display":true,"details":{"k":1}}),
-        );
-        round_trip(json!({"role":"branchSummary","summary":"s","fromId":"abcd1234","timestamp":4}));
-        round_trip(
-            json!({"role":"compactionSummary","summary":"s","tokensBefore":100,"timestamp":5}),
-        );
-        round_trip(json!({"role":"futureRole","anything":[1]}));
-    }
-
-    #[test]
-    fn integer_and_float_arguments_keep_their_form() {
-        let text = r#"{"role":"assistant","content":[{"type":"toolCall","id":"1","name":"t","arguments":{"n":30,"f":30.0}}]}"#;
-        let message: AgentMessage = serde_json::from_str(text).unwrap();
-        let out = serde_json::to_string(&message).unwrap();
-        assert!(out.contains(r#""n":30,"f":30.0"#), "{out}");
-    }
-
-    #[test]
-    fn usage_falls_back_to_sum_of_parts() {
-        let usage =
-            Usage { input: 3, output: 4, cache_read: 5, cache_write: 6, ..Usage::default() };
-        assert_eq!(usage.context_tokens(), 18);
-        let usage = Usage { total_tokens: 7, ..usage };
-        assert_eq!(usage.context_tokens(), 7);
-    }
-
-    #[test]
-    fn hook_message_reads_as_custom() {
-        let message: AgentMessage = serde_json::from_value(
-            json!({"role":"hookMessage","customType":"x","content":"c","display":false}),
-        )
-        .unwrap();
-        assert_eq!(message.role(), "custom");
-    }
 }
