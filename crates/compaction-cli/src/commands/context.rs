@@ -12,10 +12,31 @@ use crate::output::print_json;
 pub fn run(args: &ContextArgs) -> anyhow::Result<ExitStatus> {
     let (session, leaf) = super::load_with_leaf(&args.session)?;
     let context = build_context(&session, leaf);
-    let messages = context.llm_messages(&session);
+    // Each LLM message with the id of the entry it comes from.
+    let sourced: Vec<(AgentMessage, &str)> = context
+        .items
+        .iter()
+        .filter_map(|&item| {
+            let message = compaction_core::context::to_llm(context.message(&session, item))?;
+            Some((message, session.entries()[item.entry].id.as_str()))
+        })
+        .collect();
+    let messages: Vec<AgentMessage> = sourced.iter().map(|(message, _)| message.clone()).collect();
     let format = if args.json { ContextFormat::Json } else { args.format };
     match format {
-        ContextFormat::Json => print_json(&messages)?,
+        ContextFormat::Json => {
+            let listed: Vec<serde_json::Value> = sourced
+                .iter()
+                .map(|(message, id)| {
+                    let mut value = serde_json::to_value(message).unwrap_or_default();
+                    if let serde_json::Value::Object(fields) = &mut value {
+                        fields.insert("entryId".into(), serde_json::Value::from(*id));
+                    }
+                    value
+                })
+                .collect();
+            print_json(&listed)?
+        }
         ContextFormat::Text => {
             let mut out = std::io::stdout().lock();
             for (number, message) in messages.iter().enumerate() {

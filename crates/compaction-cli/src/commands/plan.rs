@@ -31,7 +31,7 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitStatus> {
         instructions: args.instructions.as_deref(),
     };
     let plan = plan_compaction(&session, leaf, &inputs);
-    let mut report = report(&plan, estimator.name());
+    let mut report = report(&session, &plan, estimator.name());
     if let Value::Object(fields) = &mut report {
         fields.insert("contextWindowSource".into(), json!(window));
         fields.insert("windowScaledSettings".into(), scaled_settings(&resolved));
@@ -57,7 +57,7 @@ pub fn scaled_settings(resolved: &compaction_core::settings::ResolvedSettings) -
 }
 
 /// The plan as JSON (the `plan --json` and `run --dry-run --json` shape).
-pub fn report(plan: &CompactionPlan, estimator: &str) -> Value {
+pub fn report(session: &compaction_core::Session, plan: &CompactionPlan, estimator: &str) -> Value {
     let mut report = json!({
         "estimator": estimator,
         "contextTokens": plan.context_tokens.tokens,
@@ -69,6 +69,9 @@ pub fn report(plan: &CompactionPlan, estimator: &str) -> Value {
     match &plan.compaction {
         Ok(planned) => {
             let preparation = &planned.preparation;
+            let ids = |entries: &[usize]| -> Vec<String> {
+                entries.iter().map(|&index| session.entries()[index].id.clone()).collect()
+            };
             let extra = json!({
                 "compactable": true,
                 "firstKeptEntryId": preparation.first_kept_entry_id,
@@ -78,6 +81,8 @@ pub fn report(plan: &CompactionPlan, estimator: &str) -> Value {
                 "keptForMinTurns": preparation.cut.moved_for_min_turns,
                 "messagesToSummarize": preparation.messages_to_summarize.len(),
                 "turnPrefixMessages": preparation.turn_prefix_messages.len(),
+                "summarizeEntryIds": ids(&preparation.summarized_entries),
+                "turnPrefixEntryIds": ids(&preparation.turn_prefix_entries),
                 "tokensBefore": preparation.tokens_before,
                 "keptTokens": preparation.kept_tokens,
                 "estimatedTokensAfter": planned.estimated_tokens_after,

@@ -272,3 +272,52 @@ fn json_output_of_every_command_matches_its_schema() {
     let output = child.wait_with_output().unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
 }
+
+/// `plan --json` and `stats --json` with pi's estimator give what pi 1.6 computes, at every
+/// entry of a session real pi 1.6 wrote (an overflow recovery with omitted attempts).
+#[test]
+fn plan_and_stats_json_equal_pi_1_6_at_every_leaf_of_an_overflow_recovery() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("pi16/overflow-recovery.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    let expected: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(fixture("pi16/expected/overflow-recovery.k200.json")).unwrap(),
+    )
+    .unwrap();
+    let mut plans = 0;
+    for case in expected["leaves"].as_array().unwrap() {
+        let leaf = case["leaf"].as_str().unwrap();
+        let plan = stdout_json(&run(
+            &[
+                "plan",
+                "s.jsonl",
+                "--leaf",
+                leaf,
+                "--estimator",
+                "pi",
+                "--min-turns",
+                "0",
+                "--keep-recent",
+                "200",
+                "--json",
+            ],
+            dir.path(),
+        ));
+        let stats = stdout_json(&run(
+            &["stats", "s.jsonl", "--leaf", leaf, "--estimator", "pi", "--json"],
+            dir.path(),
+        ));
+        assert_eq!(stats["contextTokens"], case["contextTokens"], "{leaf}");
+        match case["plan"].as_object() {
+            None => assert_ne!(plan["compactable"], true, "{leaf}: {plan}"),
+            Some(pi) => {
+                plans += 1;
+                assert_eq!(plan["firstKeptEntryId"], pi["firstKeptEntryId"], "{leaf}");
+                assert_eq!(plan["isSplitTurn"], pi["isSplitTurn"], "{leaf}");
+                assert_eq!(plan["summarizeEntryIds"], pi["messagesToSummarize"], "{leaf}");
+                assert_eq!(plan["turnPrefixEntryIds"], pi["turnPrefixMessages"], "{leaf}");
+                assert_eq!(plan["tokensBefore"], pi["tokensBefore"], "{leaf}");
+            }
+        }
+    }
+    assert!(plans >= 5, "only {plans} leaves with a plan");
+}
