@@ -444,3 +444,24 @@ fn context_of_a_pi_1_6_session_shows_system_messages_readably_and_applies_contex
     assert!(out.contains("[tool call read call_1]"), "{out}");
     assert!(!out.contains("── tool result (read call_1)"), "{out}");
 }
+
+#[test]
+fn tree_hides_usage_entries_as_pi_1_6_does_and_keeps_their_children() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("pi16/cache-warm-images.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    let text = std::fs::read_to_string(dir.path().join("s.jsonl")).unwrap();
+    let usage_ids: Vec<String> = text
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|entry| entry["type"] == "usage")
+        .map(|entry| entry["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(!usage_ids.is_empty());
+    let out = run(&["tree", "s.jsonl", "--full"], dir.path());
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    for id in &usage_ids {
+        assert!(!out.contains(id.as_str()), "usage entry {id} shown: {out}");
+    }
+    // The conversation after them is still there, down to the leaf.
+    assert!(out.contains("← leaf"), "{out}");
+}
