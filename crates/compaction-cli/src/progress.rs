@@ -88,6 +88,22 @@ impl Progress {
             CompactionProgress::QualityRetry { missing } => {
                 format!("summary rejected ({}); writing it again", missing.join("; "))
             }
+            CompactionProgress::Fallback { summarizer, reason } => {
+                format!("no usable summary ({}); {summarizer} writes it", reason.join("; "))
+            }
+            CompactionProgress::WindowLearned { window, planned } => format!(
+                "the server's window is {window} tokens, not {planned}; planning again for it"
+            ),
+            CompactionProgress::Deadline { limit, configured, reason } => {
+                if let Ok(style) = ProgressStyle::with_template(&template(limit)) {
+                    self.bar.set_style(style);
+                }
+                format!(
+                    "deadline raised from {}s to {}s ({reason})",
+                    configured.as_secs(),
+                    limit.as_secs()
+                )
+            }
         };
         self.bar.set_message(text);
     }

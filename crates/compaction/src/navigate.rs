@@ -268,6 +268,7 @@ impl Compactor<'_> {
             max_output_tokens: max_output,
             first_call: 1,
             calls: chunks.len(),
+            planned_window: self.summarizer.context_window(),
         };
         let (summary, usage, _calls) =
             tokio::time::timeout_at(deadline, self.run_job(job, cancel, progress))
@@ -290,7 +291,7 @@ impl Compactor<'_> {
             &text,
             &from_id,
             &plan.preparation.details(),
-            serde_json::to_value(usage).ok(),
+            usage.stored(),
             false,
         );
         fields.shift_remove("type");
