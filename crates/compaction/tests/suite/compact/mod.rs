@@ -446,4 +446,5 @@ async fn a_compaction_that_would_not_shrink_the_context_is_refused() {
 }
 
 mod branch_summaries;
+mod local_server;
 mod through_extensions;

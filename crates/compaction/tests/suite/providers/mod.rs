@@ -46,6 +46,7 @@ both_providers!(
 );
 
 mod failures;
+pub mod local_server;
 
 struct Fixture {
     kind: ProviderKind,
