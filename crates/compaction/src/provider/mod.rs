@@ -82,12 +82,15 @@ impl LlmSummarizer {
         self
     }
 
-    /// Asks the server for its window (llama-server, Ollama, vLLM) and uses it from now on
-    /// when it is smaller than the configured one or the configured one came from a table;
-    /// returns what the server said.
-    pub async fn discover_window(&self) -> Option<ServerWindow> {
+    /// Asks the server for its window (llama-server, Ollama, vLLM) and uses it from now on;
+    /// returns what the server said. With `keep_larger_configured` (the user set the window
+    /// explicitly), a server window larger than the configured one is reported but not
+    /// used: the user's smaller value stands.
+    pub async fn discover_window(&self, keep_larger_configured: bool) -> Option<ServerWindow> {
         let window = self.client.server_window().await?;
-        self.learn_window(window.clone());
+        if !keep_larger_configured || window.tokens < self.context_window {
+            self.learn_window(window.clone());
+        }
         Some(window)
     }
 

@@ -166,7 +166,7 @@ async fn the_window_a_server_reveals_is_planned_for() {
     let settings = CompactionSettings { max_summary_tokens: 1024, ..settings() };
     let events = Arc::new(Mutex::new(Vec::new()));
     let outcome = run_with(&path, &summarizer, &settings, &events).await.unwrap();
-    let sizes: Vec<u64> = server.completions().iter().map(|seen| tokens(seen)).collect();
+    let sizes: Vec<u64> = server.completions().iter().map(tokens).collect();
     // The first history request (streamed, then checked unstreamed) was the only one over.
     assert_eq!(sizes.iter().filter(|&&size| size >= SERVER_WINDOW).count(), 2, "{sizes:?}");
     let learned = events.lock().unwrap().iter().any(|event| {

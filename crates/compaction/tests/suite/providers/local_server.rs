@@ -208,7 +208,7 @@ async fn a_server_that_tells_no_window_keeps_the_configured_one() {
     })
     .await;
     let summarizer = local_summarizer(server.url()).with_context_window(32_768);
-    assert_eq!(summarizer.discover_window().await, None);
+    assert_eq!(summarizer.discover_window(false).await, None);
     assert_eq!(summarizer.window(), 32_768);
     assert_eq!(summarizer.window_source(), None);
     let asked: Vec<String> =
@@ -251,7 +251,7 @@ async fn a_server_that_tells_its_window_is_believed() {
             }
         });
         let summarizer = local_summarizer(server.url()).with_context_window(131_072);
-        let told = summarizer.discover_window().await.unwrap();
+        let told = summarizer.discover_window(false).await.unwrap();
         assert_eq!((told.tokens, told.endpoint.as_str()), (window, endpoint));
         assert_eq!(summarizer.window(), window);
         assert_eq!(summarizer.window_source(), Some(format!("from the server ({endpoint})")));
