@@ -91,6 +91,7 @@ impl Progress {
             CompactionProgress::Fallback { summarizer, reason } => {
                 format!("no usable summary ({}); {summarizer} writes it", reason.join("; "))
             }
+            CompactionProgress::SummaryWindow { note } => format!("summary window: {note}"),
             CompactionProgress::WindowLearned { window, planned } => format!(
                 "the server's window is {window} tokens, not {planned}; planning again for it"
             ),

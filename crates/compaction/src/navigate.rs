@@ -218,6 +218,19 @@ impl Compactor<'_> {
                 warnings: Vec::new(),
             });
         }
+        match self.prepare_summarizer(cancel, progress).await {
+            Ok(()) => {}
+            Err(crate::compact::CompactError::Summarizer(error)) => return Err(error.into()),
+            Err(crate::compact::CompactError::TimedOut { limit }) => {
+                return Err(NavigateError::TimedOut { limit });
+            }
+            // `prepare_summarizer` fails only by cancellation or its deadline.
+            Err(other) => {
+                return Err(NavigateError::Summarizer(SummarizerError::Config {
+                    message: other.to_string(),
+                }));
+            }
+        }
         let mut instructions = request.instructions.clone();
         let mut warnings = Vec::new();
         if !self.extensions.is_empty() {

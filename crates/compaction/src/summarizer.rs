@@ -325,6 +325,13 @@ pub trait Summarizer: Send + Sync {
         2
     }
 
+    /// Asks the summarizer's server what it can tell before requests are planned (its
+    /// window, for an LLM on a local or self-hosted server); returns a note for the user
+    /// when it asked. Asks once: later calls return `None` at once.
+    fn prepare<'a>(&'a self) -> BoxFuture<'a, Option<String>> {
+        Box::pin(async { None })
+    }
+
     /// Requests this summarizer has sent so far, retries and checks included, when it sends
     /// any (the orchestration reports the difference over a compaction as its calls, so
     /// requests whose answers were discarded count too).

@@ -28,6 +28,10 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitStatus> {
     // window when it tells, less the margin for an unknown tokenizer), so the calls counted
     // here are the calls `run` makes. Without a usable provider (no key), the configured one.
     let summarizer = setup::summarizer(&resolved, &args.summarizer, session_model.as_ref()).ok();
+    let window_note = summarizer.as_ref().and_then(|(summarizer, _)| {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().ok()?;
+        runtime.block_on(summarizer.prepare())
+    });
     let summary_window = match &summarizer {
         Some((summarizer, _)) => summarizer.context_window(),
         None => setup::summary_window(&resolved, &args.summarizer, session_model.as_ref()),
@@ -46,7 +50,7 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitStatus> {
         fields.insert("contextWindowSource".into(), json!(window));
         fields.insert("windowScaledSettings".into(), scaled_settings(&resolved));
         fields.insert("summaryWindow".into(), json!(summary_window));
-        fields.insert("summaryWindowSource".into(), json!(setup::summary_window_note()));
+        fields.insert("summaryWindowSource".into(), json!(window_note));
         fields.insert(
             "summarizer".into(),
             json!(summarizer.as_ref().map(|(summarizer, _)| summarizer.label())),

@@ -330,52 +330,18 @@ pub fn summarizer(
             provider_error(message)
         })?
         .with_context_window(summary_model_window(resolved, flags, session))
-        .with_concurrency(resolved.settings.summary_concurrency);
-    discover_window(resolved, &summarizer);
+        .with_concurrency(resolved.settings.summary_concurrency)
+        .with_explicit_window(window_is_explicit(resolved));
     Ok((Box::new(summarizer), secret))
 }
 
-/// Asks an OpenAI-compatible server other than OpenAI's for the window it runs
-/// (llama-server, Ollama, vLLM; see [`LlmSummarizer::discover_window`]) and uses it over
-/// the model table. A window the user set (`summaryContextWindow`, or `contextWindow` for the
-/// chat model) is kept unless the server's is smaller. Where the window came from is noted
-/// for `plan` and the progress line ([`summary_window_note`]).
-fn discover_window(resolved: &ResolvedSettings, summarizer: &LlmSummarizer) {
+/// Whether the user set the summary window (`summaryContextWindow`, or `contextWindow`, which
+/// sizes the summary model's requests when it is the chat model): a larger window a server
+/// reports does not replace it.
+fn window_is_explicit(resolved: &ResolvedSettings) -> bool {
     use compaction_core::settings::SettingSource;
-    let explicit = resolved.settings.summary_context_window.is_some()
-        || !matches!(resolved.source_of("contextWindow"), SettingSource::Default);
-    // Called before any runtime runs (commands start theirs afterwards); never inside one.
-    if tokio::runtime::Handle::try_current().is_ok() {
-        return;
-    }
-    let Ok(runtime) = tokio::runtime::Builder::new_current_thread().enable_all().build() else {
-        return;
-    };
-    let told = runtime.block_on(summarizer.discover_window(explicit));
-    let note = match (told, summarizer.window_source()) {
-        (Some(_), Some(source)) => format!("{} tokens, {source}", summarizer.window()),
-        (Some(told), None) => format!(
-            "{} tokens as configured (the server says {} at {}; the smaller configured value \
-             stands)",
-            summarizer.window(),
-            told.tokens,
-            told.endpoint
-        ),
-        (None, _) => format!(
-            "{} tokens as configured (the server did not say its window)",
-            summarizer.window()
-        ),
-    };
-    let _ = SUMMARY_WINDOW_NOTE.set(note);
-}
-
-/// What the summary window is and where it came from, once a provider's summarizer was
-/// built and its server asked.
-static SUMMARY_WINDOW_NOTE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-
-/// The summary window note, when a provider's server was asked (see `discover_window`).
-pub fn summary_window_note() -> Option<&'static str> {
-    SUMMARY_WINDOW_NOTE.get().map(String::as_str)
+    resolved.settings.summary_context_window.is_some()
+        || !matches!(resolved.source_of("contextWindow"), SettingSource::Default)
 }
 
 /// The extensions for this invocation: those configured under `compaction.extensions` in
@@ -604,7 +570,10 @@ mod tests {
         local.base_url = Some("http://127.0.0.1:9/v1".to_owned());
         local.api_key_env = Some("COMPACTION_TEST_KEY_NEVER_SET".to_owned());
         let (summarizer, _secrets) = summarizer(&settings, &local, None).unwrap();
-        assert_eq!(summarizer.context_window(), Some(32_000));
+        // Requests are planned with a tenth kept free: the server's tokenizer is unknown.
+        assert_eq!(summarizer.context_window(), Some(32_000 - 3_200));
+        // A server on this machine gets one request at a time.
+        assert_eq!(summarizer.concurrency(), 1);
     }
 
     /// `--provider openai` without `--model`: the session's model is used only when the

@@ -247,7 +247,12 @@ fn provider_errors_name_the_model_and_its_origin_once() {
     ];
     let out = run(&args, dir.path());
     assert!(out.starts_with("exit: 1\n"), "{out}");
-    let body: serde_json::Value = serde_json::from_str(&requests.recv().unwrap()).unwrap();
+    // The server is asked for its window first (`/props`, `/v1/models`, `/api/show`): the
+    // completion request is the one with messages.
+    let body = std::iter::from_fn(|| requests.try_recv().ok())
+        .filter_map(|body| serde_json::from_str::<serde_json::Value>(&body).ok())
+        .find(|body| body.get("messages").is_some())
+        .unwrap();
     assert_eq!(body["model"], "qwen2.5:7b");
     assert_eq!(out.matches("not found").count(), 1, "the cause is printed once: {out}");
     assert!(

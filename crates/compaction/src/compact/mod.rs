@@ -116,6 +116,32 @@ impl Compactor<'_> {
         Duration::from_secs(self.settings.timeout_seconds.max(1))
     }
 
+    /// Lets the summarizer ask its server what it can tell (its window) before anything is
+    /// planned, within the configured deadline and until `cancel`; reports the answer.
+    pub async fn prepare_summarizer(
+        &self,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(CompactionProgress) + Send + Sync),
+    ) -> Result<(), CompactError> {
+        let limit = self.deadline();
+        let asking = tokio::time::timeout(limit, self.summarizer.prepare());
+        let note = tokio::select! {
+            biased;
+            () = cancel.cancelled() => {
+                return Err(crate::error::SummarizerError::Cancelled {
+                    attempts: 0,
+                    elapsed: Duration::ZERO,
+                }
+                .into());
+            }
+            note = asking => note.map_err(|_elapsed| CompactError::TimedOut { limit })?,
+        };
+        if let Some(note) = note {
+            progress(CompactionProgress::SummaryWindow { note });
+        }
+        Ok(())
+    }
+
     /// The deadline for compacting at `leaf`: [`Compactor::deadline`], raised for a
     /// summarizer on this machine (`runs_locally`) while `timeoutSeconds` is at its default
     /// to what the planned requests may take there: each request's input read at
@@ -208,6 +234,7 @@ impl Compactor<'_> {
         progress: &(dyn Fn(CompactionProgress) + Send + Sync),
     ) -> Result<CompactOutcome, CompactError> {
         let leaf = store.session().resolve_leaf(request.leaf.as_deref())?;
+        self.prepare_summarizer(cancel, progress).await?;
         let limit =
             self.deadline_for(store.session(), leaf, request.instructions.as_deref(), progress);
         let deadline = tokio::time::Instant::now() + limit;

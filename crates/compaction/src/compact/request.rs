@@ -74,6 +74,11 @@ pub enum CompactionProgress {
         /// What was wrong with the last summary.
         reason: Vec<String>,
     },
+    /// The summarizer's server was asked for its window before planning.
+    SummaryWindow {
+        /// The window in effect and where it came from.
+        note: String,
+    },
     /// The server said its window is smaller than the one the requests were planned for;
     /// the compaction is planned again for it.
     WindowLearned {

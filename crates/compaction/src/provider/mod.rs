@@ -28,7 +28,7 @@ pub use request::{ChatMessage, ChatRequest, ChatRole, CompletionRequest};
 pub(crate) use response::{Completed, Failure};
 pub use window::ServerWindow;
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use futures_util::future::BoxFuture;
@@ -55,6 +55,11 @@ pub struct LlmSummarizer {
     server_window: Arc<Mutex<Option<ServerWindow>>>,
     /// Requests sent so far, retries and checks included.
     sent: Arc<AtomicU64>,
+    /// Whether the configured window was set by the user (a larger server window does not
+    /// replace it).
+    window_explicit: bool,
+    /// Whether the server was asked for its window already.
+    asked: Arc<AtomicBool>,
 }
 
 impl LlmSummarizer {
@@ -66,6 +71,8 @@ impl LlmSummarizer {
             concurrency: None,
             server_window: Arc::new(Mutex::new(None)),
             sent: Arc::new(AtomicU64::new(0)),
+            window_explicit: false,
+            asked: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -73,6 +80,32 @@ impl LlmSummarizer {
     pub fn with_context_window(mut self, tokens: u64) -> Self {
         self.context_window = tokens;
         self
+    }
+
+    /// Marks the configured window as the user's own: a server window larger than it is
+    /// reported but not used (see [`LlmSummarizer::discover_window`]).
+    pub fn with_explicit_window(mut self, explicit: bool) -> Self {
+        self.window_explicit = explicit;
+        self
+    }
+
+    /// What the window in effect is and where it came from, once the server was asked
+    /// ([`Summarizer::prepare`]): `8192 tokens, from the server (GET /props (n_ctx))`.
+    pub fn window_note(&self, told: Option<&ServerWindow>) -> String {
+        match (told, self.window_source()) {
+            (_, Some(source)) => format!("{} tokens, {source}", self.window()),
+            (Some(told), None) => format!(
+                "{} tokens as configured (the server says {} at {}; the smaller configured \
+                 value stands)",
+                self.window(),
+                told.tokens,
+                told.endpoint
+            ),
+            (None, None) => format!(
+                "{} tokens as configured (the server did not say its window)",
+                self.window()
+            ),
+        }
     }
 
     /// Sets how many requests may run at once (`summaryConcurrency`); `None` chooses by
@@ -193,6 +226,16 @@ impl Summarizer for LlmSummarizer {
 
     fn requests_sent(&self) -> Option<u64> {
         Some(self.sent.load(Ordering::Relaxed))
+    }
+
+    fn prepare<'a>(&'a self) -> BoxFuture<'a, Option<String>> {
+        Box::pin(async move {
+            if self.asked.swap(true, Ordering::SeqCst) || !self.client.asks_for_window() {
+                return None;
+            }
+            let told = self.discover_window(self.window_explicit).await;
+            Some(self.window_note(told.as_ref()))
+        })
     }
 
     fn max_output_tokens(&self) -> Option<u64> {

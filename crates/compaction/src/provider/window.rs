@@ -30,15 +30,12 @@ impl ProviderClient {
     /// The window the server runs, when it tells: `None` for the OpenAI and Anthropic APIs
     /// (the model table knows their windows) and for servers that do not say.
     pub async fn server_window(&self) -> Option<ServerWindow> {
-        let config = self.config();
-        if config.kind != ProviderKind::OpenAi || config.base_url.is_none() {
+        if !self.asks_for_window() {
             return None;
         }
+        let config = self.config();
         let base = config.effective_base_url().to_owned();
         let url = reqwest::Url::parse(&base).ok()?;
-        if url.host_str() == Some("api.openai.com") {
-            return None;
-        }
         let origin = url.origin().ascii_serialization();
         if let Some(tokens) =
             self.get_json(&format!("{origin}/props")).await.and_then(|v| props_n_ctx(&v))
@@ -61,6 +58,15 @@ impl ProviderClient {
             return Some(ServerWindow { tokens, endpoint: "POST /api/show (num_ctx)".to_owned() });
         }
         None
+    }
+
+    /// Whether the server is one that may tell its window: an OpenAI-compatible server at a
+    /// base URL other than the OpenAI API's.
+    pub fn asks_for_window(&self) -> bool {
+        let config = self.config();
+        let Some(base) = &config.base_url else { return false };
+        config.kind == ProviderKind::OpenAi
+            && reqwest::Url::parse(base).is_ok_and(|url| url.host_str() != Some("api.openai.com"))
     }
 
     async fn get_json(&self, url: &str) -> Option<Value> {

@@ -243,7 +243,7 @@ async fn a_server_that_tells_its_window_is_believed() {
     for (path, body, window, endpoint) in cases {
         let server = MockServer::start().await;
         let answer = body.to_string();
-        server.respond_with(move |request| {
+        server.answer_others(move |request| {
             if request.path == path {
                 Reply::status(200, answer.clone())
             } else {
