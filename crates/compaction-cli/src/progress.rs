@@ -91,6 +91,9 @@ impl Progress {
             CompactionProgress::Fallback { summarizer, reason } => {
                 format!("no usable summary ({}); {summarizer} writes it", reason.join("; "))
             }
+            CompactionProgress::BudgetCapped { max_summary_tokens } => format!(
+                "summary budget capped to {max_summary_tokens} tokens for the server's window"
+            ),
             CompactionProgress::SummaryWindow { note } => format!("summary window: {note}"),
             CompactionProgress::WindowLearned { window, planned } => format!(
                 "the server's window is {window} tokens, not {planned}; planning again for it"

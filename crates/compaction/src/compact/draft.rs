@@ -168,19 +168,26 @@ impl Compactor<'_> {
         let first_window = self.summarizer.context_window();
         let sent_before = self.summarizer.requests_sent();
         let mut replanned = false;
+        // The settings with the summary budget capped to a quarter of a window the server
+        // revealed, when the plan does not fit it otherwise.
+        let mut capped: Option<compaction_core::settings::CompactionSettings> = None;
         loop {
             let window = self.summarizer.context_window();
-            let gating = self.summarize_gated(
-                session,
-                leaf,
-                planned,
-                instructions.clone(),
-                cancel,
-                progress,
-            );
-            let outcome = tokio::time::timeout_at(deadline, gating)
-                .await
-                .map_err(|_elapsed| CompactError::TimedOut { limit })?;
+            let outcome = {
+                let view = capped.as_ref().map(|settings| self.with_settings(settings));
+                let compactor = view.as_ref().unwrap_or(self);
+                let gating = compactor.summarize_gated(
+                    session,
+                    leaf,
+                    planned,
+                    instructions.clone(),
+                    cancel,
+                    progress,
+                );
+                tokio::time::timeout_at(deadline, gating)
+                    .await
+                    .map_err(|_elapsed| CompactError::TimedOut { limit })?
+            };
             let (error, server) = match outcome {
                 Ok(mut gated) => {
                     // Every request the summarizer sent counts, those of a plan made again
@@ -212,17 +219,47 @@ impl Compactor<'_> {
             {
                 replanned = true;
                 progress(CompactionProgress::WindowLearned { window: server, planned: before });
-                // A window too small for any request ends here, with the overflow told.
                 if let Ok(again) = self.plan(session, leaf, instructions.as_deref()).compaction {
                     planned = again;
                     continue;
                 }
+                // The summary budget alone may not fit the smaller window: a quarter of it,
+                // as for a small configured window.
+                let budget = self.settings.max_summary_tokens.min(now / 4).max(1);
+                let settings = compaction_core::settings::CompactionSettings {
+                    max_summary_tokens: budget,
+                    ..self.settings.clone()
+                };
+                let again =
+                    self.with_settings(&settings).plan(session, leaf, instructions.as_deref());
+                if let Ok(again) = again.compaction {
+                    progress(CompactionProgress::BudgetCapped { max_summary_tokens: budget });
+                    planned = again;
+                    capped = Some(settings);
+                    continue;
+                }
             }
+            // A window too small for any request ends here, with the overflow told.
             return Err(CompactError::WindowTooSmall {
                 error,
                 planned: first_window.unwrap_or(self.context_window),
                 server,
             });
+        }
+    }
+
+    /// This compactor with other settings.
+    fn with_settings<'s>(
+        &'s self,
+        settings: &'s compaction_core::settings::CompactionSettings,
+    ) -> Compactor<'s> {
+        Compactor {
+            summarizer: self.summarizer,
+            settings,
+            context_window: self.context_window,
+            estimator: self.estimator,
+            redactor: self.redactor.clone(),
+            extensions: self.extensions,
         }
     }
 

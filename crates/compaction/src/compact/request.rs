@@ -87,6 +87,12 @@ pub enum CompactionProgress {
         /// The window the first plan used.
         planned: u64,
     },
+    /// The summary budget was capped to a quarter of the window the server revealed, so
+    /// that the requests fit it (`maxSummaryTokens` does not).
+    BudgetCapped {
+        /// The summary budget used, in tokens.
+        max_summary_tokens: u64,
+    },
     /// The deadline in effect, when it is not `timeoutSeconds` as set: raised for a server
     /// on this machine to what the planned requests may take.
     Deadline {

@@ -188,25 +188,34 @@ impl ProviderClient {
                         failure.reason()
                     ),
                 });
-                requests += 1;
-                let check = tokio::select! {
-                    biased;
-                    () = cancel.cancelled() => {
-                        return Err(SummarizerError::Cancelled { attempts: requests, elapsed: started.elapsed() });
+                // llama-cpp-python closes the connection after an empty stream: a check sent
+                // on that pooled connection can fail before it reaches the server, and is
+                // then sent once more on a new one.
+                for _ in 0..2 {
+                    requests += 1;
+                    let check = tokio::select! {
+                        biased;
+                        () = cancel.cancelled() => {
+                            return Err(SummarizerError::Cancelled { attempts: requests, elapsed: started.elapsed() });
+                        }
+                        check = self.overflow_check(body) => check,
+                    };
+                    match check {
+                        Err(overflow @ Failure::Overflow(..)) => {
+                            return Err(overflow.into_error(
+                                &self.api_key,
+                                requests,
+                                started.elapsed(),
+                            ));
+                        }
+                        Ok(completed) => {
+                            spent += completed.measured_usage();
+                            break;
+                        }
+                        Err(Failure::Connect(_) | Failure::Cut(_)) => {}
+                        // Not an overflow: the empty stream is retried as a cut one.
+                        Err(_other) => break,
                     }
-                    check = self.overflow_check(body) => check,
-                };
-                match check {
-                    Err(overflow @ Failure::Overflow(..)) => {
-                        return Err(overflow.into_error(
-                            &self.api_key,
-                            requests,
-                            started.elapsed(),
-                        ));
-                    }
-                    Ok(completed) => spent += completed.measured_usage(),
-                    // Not an overflow: the empty stream is retried as a cut one.
-                    Err(_other) => {}
                 }
             }
             let retry_delivered = delivered && text_reaches_caller;
