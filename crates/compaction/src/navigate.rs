@@ -218,7 +218,15 @@ impl Compactor<'_> {
                 warnings: Vec::new(),
             });
         }
-        match self.prepare_summarizer(cancel, progress).await {
+        // Redacted like every text a server is sent.
+        let sample: String = compaction_core::serialize::serialize_messages(
+            &plan.preparation.messages,
+            &self.serialize_options(),
+        )
+        .chars()
+        .take(16 * 1024)
+        .collect();
+        match self.prepare_summarizer(&sample, cancel, progress).await {
             Ok(()) => {}
             Err(crate::compact::CompactError::Summarizer(error)) => return Err(error.into()),
             Err(crate::compact::CompactError::TimedOut { limit }) => {

@@ -326,9 +326,15 @@ pub trait Summarizer: Send + Sync {
     }
 
     /// Asks the summarizer's server what it can tell before requests are planned (its
-    /// window, for an LLM on a local or self-hosted server); returns a note for the user
-    /// when it asked. Asks once: later calls return `None` at once.
-    fn prepare<'a>(&'a self) -> BoxFuture<'a, Option<String>> {
+    /// window, and how its tokenizer counts `sample` against `estimator`, for an LLM on a
+    /// local or self-hosted server); returns a note for the user when it asked. Asks once:
+    /// later calls return `None` at once.
+    fn prepare<'a>(
+        &'a self,
+        sample: &'a str,
+        estimator: &'a dyn compaction_core::tokens::TokenEstimator,
+    ) -> BoxFuture<'a, Option<String>> {
+        let _ = (sample, estimator);
         Box::pin(async { None })
     }
 

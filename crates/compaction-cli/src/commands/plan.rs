@@ -28,9 +28,19 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitStatus> {
     // window when it tells, less the margin for an unknown tokenizer), so the calls counted
     // here are the calls `run` makes. Without a usable provider (no key), the configured one.
     let summarizer = setup::summarizer(&resolved, &args.summarizer, session_model.as_ref()).ok();
-    let window_note = summarizer.as_ref().and_then(|(summarizer, _)| {
+    // The server is asked (window, tokenizer) with the sample `run` would measure.
+    let window_note = summarizer.as_ref().and_then(|(summarizer, secrets)| {
+        let compactor = compaction::compact::Compactor {
+            summarizer: summarizer.as_ref(),
+            settings: &settings,
+            context_window: window.tokens,
+            estimator: estimator.as_ref(),
+            redactor: compaction_core::serialize::Redactor::new(secrets.clone()),
+            extensions: &compaction::extension::Extensions::new(),
+        };
+        let sample = compactor.tokenizer_sample(&session, leaf, args.instructions.as_deref());
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().ok()?;
-        runtime.block_on(summarizer.prepare())
+        runtime.block_on(summarizer.prepare(&sample, estimator.as_ref()))
     });
     let summary_window = match &summarizer {
         Some((summarizer, _)) => summarizer.context_window(),

@@ -35,7 +35,8 @@ impl Compactor<'_> {
         progress: &(dyn Fn(CompactionProgress) + Send + Sync),
     ) -> Result<CompactionDraft, CompactError> {
         let leaf = session.resolve_leaf(request.leaf.as_deref())?;
-        self.prepare_summarizer(cancel, progress).await?;
+        let sample = self.tokenizer_sample(session, leaf, request.instructions.as_deref());
+        self.prepare_summarizer(&sample, cancel, progress).await?;
         let limit = self.deadline_for(session, leaf, request.instructions.as_deref(), progress);
         let deadline = tokio::time::Instant::now() + limit;
         self.draft_at(session, leaf, request, (deadline, limit), cancel, progress).await

@@ -74,6 +74,9 @@ pub const LOCAL_PROMPT_TOKENS_PER_SECOND: u64 = 50;
 /// deadline: CPU-only models measured 12 to 39 tokens/s.
 pub const LOCAL_OUTPUT_TOKENS_PER_SECOND: u64 = 10;
 
+/// Bytes of transcript a server's tokenizer is measured on.
+const TOKENIZER_SAMPLE_BYTES: usize = 16 * 1024;
+
 /// Where the summary stage starts: the leaf, a prune planned but not written yet, and the
 /// time limit of the whole compaction.
 struct SummarizeStage {
@@ -116,15 +119,17 @@ impl Compactor<'_> {
         Duration::from_secs(self.settings.timeout_seconds.max(1))
     }
 
-    /// Lets the summarizer ask its server what it can tell (its window) before anything is
-    /// planned, within the configured deadline and until `cancel`; reports the answer.
+    /// Lets the summarizer ask its server what it can tell (its window, how its tokenizer
+    /// counts `sample`: see [`Compactor::tokenizer_sample`]) before anything is planned,
+    /// within the configured deadline and until `cancel`; reports the answer.
     pub async fn prepare_summarizer(
         &self,
+        sample: &str,
         cancel: &CancellationToken,
         progress: &(dyn Fn(CompactionProgress) + Send + Sync),
     ) -> Result<(), CompactError> {
         let limit = self.deadline();
-        let asking = tokio::time::timeout(limit, self.summarizer.prepare());
+        let asking = tokio::time::timeout(limit, self.summarizer.prepare(sample, self.estimator));
         let note = tokio::select! {
             biased;
             () = cancel.cancelled() => {
@@ -140,6 +145,29 @@ impl Compactor<'_> {
             progress(CompactionProgress::SummaryWindow { note });
         }
         Ok(())
+    }
+
+    /// Text to measure a server's tokenizer on: the start (up to 16 KiB) of the first
+    /// transcript chunk the plan at `leaf` would send; empty when there is nothing to plan.
+    pub fn tokenizer_sample(
+        &self,
+        session: &Session,
+        leaf: Option<usize>,
+        instructions: Option<&str>,
+    ) -> String {
+        let Ok(planned) = self.plan(session, leaf, instructions).compaction else {
+            return String::new();
+        };
+        let chunk = planned.history_chunks.first().or(planned.turn_prefix_chunks.first());
+        let mut sample = chunk.cloned().unwrap_or_default();
+        if sample.len() > TOKENIZER_SAMPLE_BYTES {
+            let mut cut = TOKENIZER_SAMPLE_BYTES;
+            while !sample.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            sample.truncate(cut);
+        }
+        sample
     }
 
     /// The deadline for compacting at `leaf`: [`Compactor::deadline`], raised for a
@@ -193,7 +221,7 @@ impl Compactor<'_> {
         scaled
     }
 
-    fn serialize_options(&self) -> SerializeOptions {
+    pub(crate) fn serialize_options(&self) -> SerializeOptions {
         SerializeOptions {
             tool_result_max_chars: usize::try_from(self.settings.tool_result_max_chars)
                 .unwrap_or(usize::MAX),
@@ -234,7 +262,8 @@ impl Compactor<'_> {
         progress: &(dyn Fn(CompactionProgress) + Send + Sync),
     ) -> Result<CompactOutcome, CompactError> {
         let leaf = store.session().resolve_leaf(request.leaf.as_deref())?;
-        self.prepare_summarizer(cancel, progress).await?;
+        let sample = self.tokenizer_sample(store.session(), leaf, request.instructions.as_deref());
+        self.prepare_summarizer(&sample, cancel, progress).await?;
         let limit =
             self.deadline_for(store.session(), leaf, request.instructions.as_deref(), progress);
         let deadline = tokio::time::Instant::now() + limit;

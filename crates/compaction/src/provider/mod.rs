@@ -60,6 +60,9 @@ pub struct LlmSummarizer {
     window_explicit: bool,
     /// Whether the server was asked for its window already.
     asked: Arc<AtomicBool>,
+    /// Percent of the window kept free for a server whose tokenizer is unknown:
+    /// [`UNKNOWN_TOKENIZER_MARGIN_PERCENT`], or what the server's `/tokenize` measured.
+    margin_percent: Arc<AtomicU64>,
 }
 
 impl LlmSummarizer {
@@ -73,6 +76,7 @@ impl LlmSummarizer {
             sent: Arc::new(AtomicU64::new(0)),
             window_explicit: false,
             asked: Arc::new(AtomicBool::new(false)),
+            margin_percent: Arc::new(AtomicU64::new(UNKNOWN_TOKENIZER_MARGIN_PERCENT)),
         }
     }
 
@@ -149,6 +153,30 @@ impl LlmSummarizer {
         }
     }
 
+    /// Measures the server's tokenizer on `sample` with its `/tokenize` (llama.cpp's
+    /// `llama-server`) against `estimator`, and keeps free what our estimate falls short by,
+    /// plus [`MEASURED_MARGIN_PERCENT`]; `None` (the default margin stays) when the server
+    /// has no `/tokenize` or the sample is empty.
+    async fn calibrate(
+        &self,
+        sample: &str,
+        estimator: &dyn compaction_core::tokens::TokenEstimator,
+    ) -> Option<String> {
+        let estimated = estimator.text_tokens(sample);
+        if estimated == 0 {
+            return None;
+        }
+        let counted = self.client.count_tokens(sample).await?;
+        let short_by = counted.saturating_sub(estimated).saturating_mul(100).div_ceil(estimated);
+        let percent = (short_by + MEASURED_MARGIN_PERCENT).min(50);
+        self.margin_percent.store(percent, Ordering::Relaxed);
+        Some(format!(
+            "the server's tokenizer counts {counted} tokens where the {} estimate is \
+             {estimated}: requests keep {percent}% of the window free",
+            estimator.name()
+        ))
+    }
+
     /// Whether the server's tokenizer is unknown to our estimators (any server but the
     /// OpenAI and Anthropic APIs): requests then keep [`UNKNOWN_TOKENIZER_MARGIN`] free.
     fn tokenizer_unknown(&self) -> bool {
@@ -210,7 +238,7 @@ impl Summarizer for LlmSummarizer {
     fn context_window(&self) -> Option<u64> {
         let window = self.window();
         if self.tokenizer_unknown() {
-            let margin = window * UNKNOWN_TOKENIZER_MARGIN_PERCENT / 100;
+            let margin = window * self.margin_percent.load(Ordering::Relaxed) / 100;
             return Some(window - margin);
         }
         Some(window)
@@ -228,13 +256,22 @@ impl Summarizer for LlmSummarizer {
         Some(self.sent.load(Ordering::Relaxed))
     }
 
-    fn prepare<'a>(&'a self) -> BoxFuture<'a, Option<String>> {
+    fn prepare<'a>(
+        &'a self,
+        sample: &'a str,
+        estimator: &'a dyn compaction_core::tokens::TokenEstimator,
+    ) -> BoxFuture<'a, Option<String>> {
         Box::pin(async move {
             if self.asked.swap(true, Ordering::SeqCst) || !self.client.asks_for_window() {
                 return None;
             }
             let told = self.discover_window(self.window_explicit).await;
-            Some(self.window_note(told.as_ref()))
+            let mut note = self.window_note(told.as_ref());
+            if let Some(note_on_tokens) = self.calibrate(sample, estimator).await {
+                note.push_str("; ");
+                note.push_str(&note_on_tokens);
+            }
+            Some(note)
         })
     }
 
@@ -251,6 +288,10 @@ pub const DEFAULT_SUMMARY_WINDOW: u64 = 128_000;
 /// a Gemma 3 request was 1.7% low (a chunk planned at 8,192 tokens was 8,330 by the model's
 /// tokenizer); ten percent covers that with room for tokenizers that count more.
 pub const UNKNOWN_TOKENIZER_MARGIN_PERCENT: u64 = 10;
+
+/// Percent kept free besides what a server's `/tokenize` showed our estimate falls short
+/// by (the sample is one request's transcript, other requests differ a little).
+pub const MEASURED_MARGIN_PERCENT: u64 = 3;
 
 /// [`UNKNOWN_TOKENIZER_MARGIN_PERCENT`] as a fraction, for the docs.
 pub const UNKNOWN_TOKENIZER_MARGIN: f64 = UNKNOWN_TOKENIZER_MARGIN_PERCENT as f64 / 100.0;

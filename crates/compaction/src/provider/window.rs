@@ -69,6 +69,20 @@ impl ProviderClient {
             && reqwest::Url::parse(base).is_ok_and(|url| url.host_str() != Some("api.openai.com"))
     }
 
+    /// How many tokens the server's tokenizer makes of `text`, when it has llama.cpp's
+    /// `POST /tokenize` (`{"content": …}` → `{"tokens": […]}`).
+    pub async fn count_tokens(&self, text: &str) -> Option<u64> {
+        if !self.asks_for_window() {
+            return None;
+        }
+        let url = reqwest::Url::parse(self.config().effective_base_url()).ok()?;
+        let origin = url.origin().ascii_serialization();
+        let answer = self
+            .post_json(&format!("{origin}/tokenize"), &serde_json::json!({ "content": text }))
+            .await?;
+        answer.get("tokens").and_then(Value::as_array).map(|tokens| tokens.len() as u64)
+    }
+
     async fn get_json(&self, url: &str) -> Option<Value> {
         let request = self.http().get(url).headers(self.headers());
         read_json(request).await

@@ -277,3 +277,41 @@ async fn a_built_stream_uses_the_recorded_framing() {
 fn response_bytes() -> Vec<u8> {
     response("normal-stream.http", 4, 1).0
 }
+
+/// llama-server's `/tokenize`: the server's count of a transcript sample against our
+/// estimate sets the margin kept free (what the estimate falls short by, plus 3%); a server
+/// without it (llama-cpp-python answers 404) keeps the default tenth.
+#[tokio::test]
+async fn the_servers_tokenizer_sets_the_margin_when_it_can_count() {
+    let estimator = compaction_core::tokens::estimator_by_name("heuristic").unwrap();
+    let sample =
+        "<user>\nRename `parse_cut` in src/cut.rs and run cargo test.\n</user>\n".repeat(40);
+    let estimated = estimator.text_tokens(&sample);
+    let counted = estimated * 12 / 10;
+    let server = MockServer::start().await;
+    server.answer_others(move |request| match request.path.as_str() {
+        "/props" => Reply::status(200, r#"{"default_generation_settings":{"n_ctx":8192}}"#),
+        "/tokenize" => {
+            let tokens: Vec<u64> = (0..counted).collect();
+            Reply::status(200, serde_json::json!({ "tokens": tokens }).to_string())
+        }
+        _ => Reply::status(404, r#"{"detail":"Not Found"}"#),
+    });
+    let summarizer = local_summarizer(server.url());
+    let note = summarizer.prepare(&sample, estimator.as_ref()).await.unwrap();
+    let percent = (counted - estimated) * 100;
+    let percent = percent.div_ceil(estimated) + 3;
+    assert!(note.contains(&format!("keep {percent}% of the window free")), "{note}");
+    assert_eq!(summarizer.context_window(), Some(8192 - 8192 * percent / 100));
+    // Asked once: a second compaction does not ask again.
+    assert_eq!(summarizer.prepare(&sample, estimator.as_ref()).await, None);
+
+    let replay = ReplayServer::start(false, |_, seen| match seen.path.as_str() {
+        "/v1/models" => Answer::recorded("models-and-props.http", 1, 1, false),
+        _ => Answer::recorded("models-and-props.http", 2, 1, false),
+    })
+    .await;
+    let summarizer = local_summarizer(replay.url()).with_context_window(8192);
+    summarizer.prepare(&sample, estimator.as_ref()).await.unwrap();
+    assert_eq!(summarizer.context_window(), Some(8192 - 819));
+}
