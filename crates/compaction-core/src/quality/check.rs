@@ -129,7 +129,8 @@ const ECHO_TAGS: &[&str] = &[
 const ECHO_LINE_CHARS: usize = 60;
 
 /// What `summary` echoes of the request, if anything: a line that starts with one of
-/// [`ECHO_TAGS`], or a sentence of our prompt texts of [`ECHO_LINE_CHARS`] or more
+/// `ECHO_TAGS` (our fences, the transcript's tags, chat-template markers), or a sentence of
+/// our prompt texts of `ECHO_LINE_CHARS` (60) or more
 /// characters (whitespace collapsed), quoted.
 pub fn echo(summary: &str) -> Option<String> {
     for line in summary.lines() {
