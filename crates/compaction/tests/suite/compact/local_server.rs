@@ -177,3 +177,35 @@ async fn the_window_a_server_reveals_is_planned_for() {
     assert_eq!(outcome.quality.map(|q| q.status), Some(QualityStatus::Passed));
     assert_eq!(outcome.summarizer_calls, server.completions().len());
 }
+
+/// For a server on this machine the deadline is raised to what the planned requests may take
+/// on a CPU, and the progress says so; a `timeoutSeconds` other than the default is kept.
+#[tokio::test]
+async fn the_deadline_is_scaled_for_a_server_on_this_machine() {
+    let (_dir, path) = bundled_session();
+    let session = open(&path).into_session();
+    let leaf = session.leaf();
+    let summarizer = local_summarizer("http://127.0.0.1:9");
+    let estimator = estimator();
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&events);
+    let progress = move |event: CompactionProgress| sink.lock().unwrap().push(event);
+    for (timeout_seconds, raised) in [(180, true), (60, false)] {
+        let settings = CompactionSettings { timeout_seconds, ..settings() };
+        let compactor = Compactor {
+            summarizer: &summarizer,
+            settings: &settings,
+            context_window: WINDOW,
+            estimator: estimator.as_ref(),
+            redactor: Redactor::default(),
+            extensions: &Extensions::new(),
+        };
+        events.lock().unwrap().clear();
+        let limit = compactor.deadline_for(&session, leaf, None, &progress);
+        let told = events.lock().unwrap().iter().any(|event| {
+            matches!(event, CompactionProgress::Deadline { limit: shown, .. } if *shown == limit)
+        });
+        assert_eq!(limit > std::time::Duration::from_secs(timeout_seconds), raised, "{limit:?}");
+        assert_eq!(told, raised);
+    }
+}
