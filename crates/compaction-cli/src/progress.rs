@@ -88,6 +88,26 @@ impl Progress {
             CompactionProgress::QualityRetry { missing } => {
                 format!("summary rejected ({}); writing it again", missing.join("; "))
             }
+            CompactionProgress::Fallback { summarizer, reason } => {
+                format!("no usable summary ({}); {summarizer} writes it", reason.join("; "))
+            }
+            CompactionProgress::BudgetCapped { max_summary_tokens } => format!(
+                "summary budget capped to {max_summary_tokens} tokens for the server's window"
+            ),
+            CompactionProgress::SummaryWindow { note } => format!("summary window: {note}"),
+            CompactionProgress::WindowLearned { window, planned } => format!(
+                "the server's window is {window} tokens, not {planned}; planning again for it"
+            ),
+            CompactionProgress::Deadline { limit, configured, reason } => {
+                if let Ok(style) = ProgressStyle::with_template(&template(limit)) {
+                    self.bar.set_style(style);
+                }
+                format!(
+                    "deadline raised from {}s to {}s ({reason})",
+                    configured.as_secs(),
+                    limit.as_secs()
+                )
+            }
         };
         self.bar.set_message(text);
     }

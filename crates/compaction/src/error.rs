@@ -94,8 +94,9 @@ pub enum SummarizerError {
         elapsed: Duration,
     },
 
-    /// The model finished without writing any summary text. Retry rarely helps; a different
-    /// model or a smaller input may.
+    /// The model finished (with a finish reason) without writing any summary text. Retry
+    /// rarely helps; a different model or a smaller input may. A stream that ended without a
+    /// finish reason is [`SummarizerError::Stream`] instead: it was cut, not finished.
     #[error("the model returned an empty summary ({})", AttemptsText(*.attempts, *.elapsed))]
     EmptyOutput {
         /// Requests sent, retries included.
@@ -113,6 +114,9 @@ pub enum SummarizerError {
     ContextOverflow {
         /// The provider's message (scrubbed, shortened).
         message: String,
+        /// The window the server said it has, in tokens, when its answer names it
+        /// (`maximum context length is 4096 tokens`, llama.cpp's `n_ctx`).
+        window: Option<u64>,
         /// Requests sent, retries included.
         attempts: u32,
         /// Time spent before giving up.

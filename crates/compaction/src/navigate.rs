@@ -133,6 +133,28 @@ pub enum NavigateError {
     /// The store could not append the entry.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The branch summary was cut off at the output limit (after the retry with a larger
+    /// budget, when the window left room for one).
+    #[error(
+        "the branch summary was cut off at the output limit of {max_output_tokens} tokens \
+         ({attempts} request{}); raise branchMaxSummaryTokens (branch --max-summary-tokens)",
+        if *attempts == 1 { "" } else { "s" }
+    )]
+    Truncated {
+        /// The output limit of the last request.
+        max_output_tokens: u32,
+        /// Requests made for it.
+        attempts: u32,
+    },
+    /// The summarizer's reply is no summary (empty, a refusal, an echo of the request);
+    /// nothing was written.
+    #[error("{summarizer} gave no usable branch summary: {}; nothing was written", problems.join("; "))]
+    Unusable {
+        /// The summarizer's label.
+        summarizer: String,
+        /// What was wrong with the reply.
+        problems: Vec<String>,
+    },
 }
 
 /// The words put before a branch summary in the entry.
@@ -195,6 +217,27 @@ impl Compactor<'_> {
                 decided_by: None,
                 warnings: Vec::new(),
             });
+        }
+        // Redacted like every text a server is sent.
+        let sample: String = compaction_core::serialize::serialize_messages(
+            &plan.preparation.messages,
+            &self.serialize_options(),
+        )
+        .chars()
+        .take(16 * 1024)
+        .collect();
+        match self.prepare_summarizer(&sample, cancel, progress).await {
+            Ok(()) => {}
+            Err(crate::compact::CompactError::Summarizer(error)) => return Err(error.into()),
+            Err(crate::compact::CompactError::TimedOut { limit }) => {
+                return Err(NavigateError::TimedOut { limit });
+            }
+            // `prepare_summarizer` fails only by cancellation or its deadline.
+            Err(other) => {
+                return Err(NavigateError::Summarizer(SummarizerError::Config {
+                    message: other.to_string(),
+                }));
+            }
         }
         let mut instructions = request.instructions.clone();
         let mut warnings = Vec::new();
@@ -268,12 +311,37 @@ impl Compactor<'_> {
             max_output_tokens: max_output,
             first_call: 1,
             calls: chunks.len(),
+            planned_window: self.summarizer.context_window(),
         };
-        let (summary, usage, _calls) =
-            tokio::time::timeout_at(deadline, self.run_job(job, cancel, progress))
-                .await
-                .map_err(timed_out)??;
+        let outcome = tokio::time::timeout_at(deadline, self.run_job(job, cancel, progress))
+            .await
+            .map_err(timed_out)?;
+        let (summary, usage, _calls) = match outcome {
+            Err(SummarizerError::Truncated { max_output_tokens, attempts }) => {
+                return Err(NavigateError::Truncated { max_output_tokens, attempts });
+            }
+            other => other?,
+        };
         let summary = summary.unwrap_or_default();
+        // A reply that is no summary is never stored (the gate's unusable checks).
+        let nothing = compaction_core::must_keep::MustKeep::default();
+        let facts = compaction_core::quality::GateFacts {
+            must_keep: &nothing,
+            pins: &[],
+            checkpoint: false,
+        };
+        let unusable: Vec<String> =
+            compaction_core::quality::check_summary(&summary, false, &facts)
+                .iter()
+                .filter(|problem| problem.is_unusable())
+                .map(ToString::to_string)
+                .collect();
+        if !unusable.is_empty() {
+            return Err(NavigateError::Unusable {
+                summarizer: self.summarizer.label(),
+                problems: unusable,
+            });
+        }
         let text = format!(
             "{BRANCH_SUMMARY_PREAMBLE}\n\n{}{}",
             summary.trim(),
@@ -290,7 +358,7 @@ impl Compactor<'_> {
             &text,
             &from_id,
             &plan.preparation.details(),
-            serde_json::to_value(usage).ok(),
+            usage.stored(),
             false,
         );
         fields.shift_remove("type");

@@ -49,7 +49,7 @@ impl Summarizer for OfflineSummarizer {
             });
             let chars = text.chars().count();
             progress(SummaryProgress::Output { chars, estimated_tokens: chars.div_ceil(4) as u64 });
-            Ok(SummaryResponse { text, usage: SummaryUsage::default(), truncated: false })
+            Ok(SummaryResponse::new(text, SummaryUsage::default(), false))
         })
     }
 

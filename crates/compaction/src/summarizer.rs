@@ -107,6 +107,10 @@ pub struct SummaryUsage {
     pub cache_write_tokens: u64,
     /// Cost in US dollars, when the provider reports it.
     pub cost: Option<f64>,
+    /// Requests whose usage the server did not report (llama-cpp-python sends none when
+    /// streaming): their tokens are not in the numbers above, so the sum is not a
+    /// measurement. Never serialized; see [`SummaryUsage::stored`].
+    pub unreported_requests: u64,
 }
 
 impl SummaryUsage {
@@ -116,6 +120,22 @@ impl SummaryUsage {
             .saturating_add(self.output_tokens)
             .saturating_add(self.cache_read_tokens)
             .saturating_add(self.cache_write_tokens)
+    }
+
+    /// Whether every request counted reported its usage (so the numbers are measured).
+    pub fn is_measured(&self) -> bool {
+        self.unreported_requests == 0
+    }
+
+    /// The `usage` value an entry stores, in pi's usage shape. The one place usage is
+    /// turned into what a session keeps: `None` (no `usage` field, which pi reads as "not
+    /// available") when any request's usage went unreported, since a sum missing those
+    /// requests would read as measured, and an all-zero one as a zero-token context.
+    pub fn stored(&self) -> Option<serde_json::Value> {
+        if !self.is_measured() {
+            return None;
+        }
+        serde_json::to_value(self).ok()
     }
 
     /// The sum of two usages (a cost is kept when either side knows it).
@@ -131,6 +151,7 @@ impl SummaryUsage {
                 (Some(cost), None) | (None, Some(cost)) => Some(cost),
                 (None, None) => None,
             },
+            unreported_requests: self.unreported_requests.saturating_add(other.unreported_requests),
         }
     }
 }
@@ -204,6 +225,7 @@ impl From<UsageWire> for SummaryUsage {
             cache_read_tokens: wire.cache_read,
             cache_write_tokens: wire.cache_write,
             cost,
+            unreported_requests: 0,
         }
     }
 }
@@ -222,6 +244,21 @@ pub struct SummaryResponse {
     /// it as a failed call (see `Compactor::run_job`).
     #[serde(default)]
     pub truncated: bool,
+    /// Requests sent to produce it, retries and checks included (1 for a summarizer that
+    /// makes no requests of its own).
+    #[serde(default = "one_request")]
+    pub requests: u32,
+}
+
+fn one_request() -> u32 {
+    1
+}
+
+impl SummaryResponse {
+    /// A response made by one request.
+    pub fn new(text: impl Into<String>, usage: SummaryUsage, truncated: bool) -> Self {
+        Self { text: text.into(), usage, truncated, requests: 1 }
+    }
 }
 
 /// Progress of a summarizing request, reported while it runs (for spinners).
@@ -280,6 +317,38 @@ pub trait Summarizer: Send + Sync {
     /// after a truncated summary never asks for more).
     fn max_output_tokens(&self) -> Option<u64> {
         None
+    }
+
+    /// How many requests may run at once (a history and a split turn's prefix are
+    /// summarized concurrently only when this is 2 or more).
+    fn concurrency(&self) -> usize {
+        2
+    }
+
+    /// Asks the summarizer's server what it can tell before requests are planned (its
+    /// window, and how its tokenizer counts `sample` against `estimator`, for an LLM on a
+    /// local or self-hosted server); returns a note for the user when it asked. Asks once:
+    /// later calls return `None` at once.
+    fn prepare<'a>(
+        &'a self,
+        sample: &'a str,
+        estimator: &'a dyn compaction_core::tokens::TokenEstimator,
+    ) -> BoxFuture<'a, Option<String>> {
+        let _ = (sample, estimator);
+        Box::pin(async { None })
+    }
+
+    /// Requests this summarizer has sent so far, retries and checks included, when it sends
+    /// any (the orchestration reports the difference over a compaction as its calls, so
+    /// requests whose answers were discarded count too).
+    fn requests_sent(&self) -> Option<u64> {
+        None
+    }
+
+    /// Whether the summarizer is a server on this machine (the compaction's deadline is
+    /// then scaled to the work, see `Compactor::deadline_for`).
+    fn runs_locally(&self) -> bool {
+        false
     }
 
     /// Whether a retry told what a rejected summary lacks can give a different summary
@@ -448,6 +517,7 @@ mod tests {
             cache_read_tokens: 3,
             cache_write_tokens: 2,
             cost: None,
+            unreported_requests: 0,
         };
         let second = SummaryUsage { cost: Some(0.5), ..first };
         let sum = first.add(&second);

@@ -114,7 +114,8 @@ pub struct CompactionFlags {
     /// Token estimator: heuristic, pi, o200k or cl100k (`estimator`).
     #[arg(long, value_name = "NAME")]
     pub estimator: Option<String>,
-    /// Output budget of the summary in tokens (`maxSummaryTokens`).
+    /// Output budget of the summary in tokens (`maxSummaryTokens`; for `branch`, the branch
+    /// summary's `branchMaxSummaryTokens`).
     #[arg(long, value_name = "TOKENS")]
     pub max_summary_tokens: Option<u64>,
     /// The summary model's window when it is not the chat model (`summaryContextWindow`).

@@ -25,13 +25,19 @@ pub fn run(args: &BranchArgs) -> anyhow::Result<ExitStatus> {
         .map_err(|e| CommandError::usage(format!("{}: {e}", path.display())))?;
     let session_model = setup::session_model(store.session(), from);
     // A dry run never calls a model, so it needs no provider (nor its key).
-    let toolkit = setup::Toolkit::resolve(
-        &args.compaction,
+    // `--max-summary-tokens` bounds the branch summary here (`branchMaxSummaryTokens`), not
+    // the compaction summary.
+    let flags = crate::cli::CompactionFlags { max_summary_tokens: None, ..args.compaction.clone() };
+    let mut toolkit = setup::Toolkit::resolve(
+        &flags,
         &args.summarizer,
         &args.extension,
         session_model.as_ref(),
         !writing,
     )?;
+    if let Some(tokens) = args.compaction.max_summary_tokens {
+        toolkit.settings.branch_max_summary_tokens = tokens.max(1);
+    }
     let summarizer = &toolkit.summarizer;
     let compactor = toolkit.compactor();
     let request = NavigateRequest {

@@ -1,4 +1,6 @@
-//! `compaction plan`: the dry run of a compaction. No network, nothing written.
+//! `compaction plan`: the dry run of a compaction. Nothing written, and no summary asked
+//! for; with `--provider` and a base URL of an OpenAI-compatible server, the server is asked
+//! for its window (as `run` asks it), so the calls planned are the calls `run` makes.
 
 use compaction_core::plan::{CompactionPlan, PlanError, PlanInputs, plan_compaction};
 use compaction_core::serialize::SerializeOptions;
@@ -22,10 +24,32 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitStatus> {
             .unwrap_or(usize::MAX),
         ..SerializeOptions::default()
     };
+    // The summary window the provider path plans with: the summarizer's own (the server's
+    // window when it tells, less the margin for an unknown tokenizer), so the calls counted
+    // here are the calls `run` makes. Without a usable provider (no key), the configured one.
+    let summarizer = setup::summarizer(&resolved, &args.summarizer, session_model.as_ref()).ok();
+    // The server is asked (window, tokenizer) with the sample `run` would measure.
+    let window_note = summarizer.as_ref().and_then(|(summarizer, secrets)| {
+        let compactor = compaction::compact::Compactor {
+            summarizer: summarizer.as_ref(),
+            settings: &settings,
+            context_window: window.tokens,
+            estimator: estimator.as_ref(),
+            redactor: compaction_core::serialize::Redactor::new(secrets.clone()),
+            extensions: &compaction::extension::Extensions::new(),
+        };
+        let sample = compactor.tokenizer_sample(&session, leaf, args.instructions.as_deref());
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().ok()?;
+        runtime.block_on(summarizer.prepare(&sample, estimator.as_ref()))
+    });
+    let summary_window = match &summarizer {
+        Some((summarizer, _)) => summarizer.context_window(),
+        None => setup::summary_window(&resolved, &args.summarizer, session_model.as_ref()),
+    };
     let inputs = PlanInputs {
         settings: &settings,
         context_window: window.tokens,
-        summary_window: setup::summary_window(&resolved, &args.summarizer, session_model.as_ref()),
+        summary_window,
         estimator: estimator.as_ref(),
         serialize: &serialize,
         instructions: args.instructions.as_deref(),
@@ -35,6 +59,12 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitStatus> {
     if let Value::Object(fields) = &mut report {
         fields.insert("contextWindowSource".into(), json!(window));
         fields.insert("windowScaledSettings".into(), scaled_settings(&resolved));
+        fields.insert("summaryWindow".into(), json!(summary_window));
+        fields.insert("summaryWindowSource".into(), json!(window_note));
+        fields.insert(
+            "summarizer".into(),
+            json!(summarizer.as_ref().map(|(summarizer, _)| summarizer.label())),
+        );
     }
     if args.json {
         print_json(&report)?;
@@ -194,7 +224,16 @@ fn print_human(report: &Value) {
             }
         );
     }
-    println!("summarizer calls: {}", number("summarizerCalls"));
+    let summarizer = get("summarizer");
+    let by = summarizer.as_str().unwrap_or("the offline summarizer");
+    println!("summarizer calls: {} ({by})", number("summarizerCalls"));
+    if let Some(window) = get("summaryWindow").as_u64() {
+        let source = get("summaryWindowSource");
+        match source.as_str() {
+            Some(source) => println!("summary window: {window} tokens planned ({source})"),
+            None => println!("summary window: {window} tokens planned"),
+        }
+    }
     for (key, label) in [("readFiles", "read"), ("modifiedFiles", "modified")] {
         let files: Vec<String> = get(key)
             .as_array()

@@ -166,7 +166,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
                     "estimatedTokensAfter": outcome.tokens_after,
                     "summarizer": summarizer.label(),
                     "summarizerCalls": outcome.summarizer_calls,
-                    "usage": outcome.usage,
+                    "usage": outcome.usage.stored(),
                     "extension": outcome.decided_by,
                     "fromHook": outcome.decided_by.is_some(),
                     "warnings": outcome.warnings.iter().map(ToString::to_string).collect::<Vec<_>>(),

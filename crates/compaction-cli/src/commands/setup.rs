@@ -329,8 +329,19 @@ pub fn summarizer(
             }
             provider_error(message)
         })?
-        .with_context_window(summary_model_window(resolved, flags, session));
+        .with_context_window(summary_model_window(resolved, flags, session))
+        .with_concurrency(resolved.settings.summary_concurrency)
+        .with_explicit_window(window_is_explicit(resolved));
     Ok((Box::new(summarizer), secret))
+}
+
+/// Whether the user set the summary window (`summaryContextWindow`, or `contextWindow`, which
+/// sizes the summary model's requests when it is the chat model): a larger window a server
+/// reports does not replace it.
+fn window_is_explicit(resolved: &ResolvedSettings) -> bool {
+    use compaction_core::settings::SettingSource;
+    resolved.settings.summary_context_window.is_some()
+        || !matches!(resolved.source_of("contextWindow"), SettingSource::Default)
 }
 
 /// The extensions for this invocation: those configured under `compaction.extensions` in
@@ -559,7 +570,10 @@ mod tests {
         local.base_url = Some("http://127.0.0.1:9/v1".to_owned());
         local.api_key_env = Some("COMPACTION_TEST_KEY_NEVER_SET".to_owned());
         let (summarizer, _secrets) = summarizer(&settings, &local, None).unwrap();
-        assert_eq!(summarizer.context_window(), Some(32_000));
+        // Requests are planned with a tenth kept free: the server's tokenizer is unknown.
+        assert_eq!(summarizer.context_window(), Some(32_000 - 3_200));
+        // A server on this machine gets one request at a time.
+        assert_eq!(summarizer.concurrency(), 1);
     }
 
     /// `--provider openai` without `--model`: the session's model is used only when the

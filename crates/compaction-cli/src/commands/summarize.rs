@@ -132,7 +132,7 @@ fn report_compaction(
                     "tokensAfter": draft.tokens_after,
                     "summarizer": label,
                     "summarizerCalls": draft.summarizer_calls,
-                    "usage": draft.usage,
+                    "usage": draft.usage.stored(),
                     "extension": draft.decided_by,
                     "warnings": warnings,
                 }))?;
@@ -243,7 +243,7 @@ fn report_branch(
             "targetId": draft.target_id,
             "messages": messages,
             "summarizer": label,
-            "usage": draft.usage,
+            "usage": draft.usage.stored(),
             "extension": draft.decided_by,
             "warnings": warnings,
         }))?;

@@ -247,7 +247,12 @@ fn provider_errors_name_the_model_and_its_origin_once() {
     ];
     let out = run(&args, dir.path());
     assert!(out.starts_with("exit: 1\n"), "{out}");
-    let body: serde_json::Value = serde_json::from_str(&requests.recv().unwrap()).unwrap();
+    // The server is asked for its window first (`/props`, `/v1/models`, `/api/show`): the
+    // completion request is the one with messages.
+    let body = std::iter::from_fn(|| requests.try_recv().ok())
+        .filter_map(|body| serde_json::from_str::<serde_json::Value>(&body).ok())
+        .find(|body| body.get("messages").is_some())
+        .unwrap();
     assert_eq!(body["model"], "qwen2.5:7b");
     assert_eq!(out.matches("not found").count(), 1, "the cause is printed once: {out}");
     assert!(
@@ -312,4 +317,46 @@ fn a_bad_flag_value_names_the_flag() {
     let out = run(&["plan", "small-linear.jsonl", "--estimator", "words"], &fixtures_dir());
     assert!(out.starts_with("exit: 2\n"), "{out}");
     assert!(out.contains("error: --estimator: `estimator`: unknown estimator `words`"), "{out}");
+}
+
+/// `branch --max-summary-tokens` bounds the branch summary (`branchMaxSummaryTokens`): the
+/// request carries that output limit, not the default.
+#[test]
+fn branch_max_summary_tokens_reaches_the_branch_summary_request() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("offline-coding.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    let text = std::fs::read_to_string(dir.path().join("s.jsonl")).unwrap();
+    // An early message: the rest of the path is the branch that is summarized.
+    let target = text
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|entry| entry["type"] == "message")
+        .nth(1)
+        .and_then(|entry| entry["id"].as_str().map(str::to_owned))
+        .unwrap();
+    let (url, requests) = error_server(500);
+    let args = [
+        "branch",
+        "s.jsonl",
+        "--to",
+        &target,
+        "--summarize",
+        "--provider",
+        "openai",
+        "--model",
+        "qwen2.5:7b",
+        "--base-url",
+        &url,
+        "--max-summary-tokens",
+        "321",
+        "--quiet",
+    ];
+    let out = run(&args, dir.path());
+    assert!(out.starts_with("exit: 1\n"), "{out}");
+    let bodies: Vec<serde_json::Value> = std::iter::from_fn(|| requests.try_recv().ok())
+        .filter_map(|body| serde_json::from_str(&body).ok())
+        .filter(|body: &serde_json::Value| body.get("messages").is_some())
+        .collect();
+    assert!(!bodies.is_empty(), "no summary request: {out}");
+    assert!(bodies.iter().all(|body| body["max_tokens"] == 321), "{bodies:?}");
 }

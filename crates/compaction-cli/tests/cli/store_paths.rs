@@ -256,15 +256,27 @@ fn writing_commands_leave_no_lock_file_and_name_wait_when_the_session_is_busy() 
     assert!(out.starts_with("exit: 2\n") && out.contains("--wait"), "{out}");
 }
 
-/// A summarizer server that accepts connections and never answers; the receiver gets one
-/// message per connection.
+/// A summarizer server that never answers a completion request (and answers 404 to the
+/// questions for its window); the receiver gets one message per completion request.
 fn silent_server() -> (String, std::sync::mpsc::Receiver<()>) {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let (accepted, connected) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
+        use std::io::{BufRead as _, BufReader, Write as _};
         let mut held = Vec::new();
         for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            // The summarizer first asks for the server's window (`/props` and the like):
+            // those get a 404 at once; the completion request is held unanswered.
+            let mut request_line = String::new();
+            let _ = BufReader::new(stream.try_clone().unwrap()).read_line(&mut request_line);
+            if !request_line.contains("/chat/completions") {
+                let _ = stream.write_all(
+                    b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+                );
+                continue;
+            }
             held.push(stream);
             let _ = accepted.send(());
         }

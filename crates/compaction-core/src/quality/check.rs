@@ -16,6 +16,9 @@ pub fn check_summary(summary: &str, truncated: bool, facts: &GateFacts<'_>) -> V
     if let Some(line) = refusal_line(summary) {
         problems.push(Problem::Refusal { line });
     }
+    if let Some(what) = echo(summary) {
+        problems.push(Problem::Echo { what });
+    }
     if truncated {
         problems.push(Problem::Truncated);
     }
@@ -83,12 +86,81 @@ pub fn resolved_by_user_messages(
             | Problem::MissingPin { .. } => still_missing.contains(problem),
             Problem::Empty
             | Problem::Refusal { .. }
+            | Problem::Echo { .. }
             | Problem::Truncated
             | Problem::MissingSections { .. }
             | Problem::MissingFile { .. }
             | Problem::MissingError { .. } => true,
         })
         .collect()
+}
+
+/// Tags that start a line of what the summarizer is sent (our fences and the transcript's
+/// blocks) or of a chat template, never a line of a summary written for it. A pinned
+/// instruction's tag is left out: the summary repeats pins in it.
+const ECHO_TAGS: &[&str] = &[
+    "<conversation>",
+    "</conversation>",
+    "<previous-summary>",
+    "</previous-summary>",
+    "<instructions>",
+    "</instructions>",
+    "<user>",
+    "</user>",
+    "<assistant>",
+    "<assistant ",
+    "</assistant>",
+    "<tool-call ",
+    "<tool-call>",
+    "</tool-call>",
+    "<tool-result ",
+    "<tool-result>",
+    "</tool-result>",
+    "<thinking>",
+    "</thinking>",
+    "<interruption>",
+    "<start_of_turn>",
+    "<end_of_turn>",
+    "<|im_start|>",
+    "<|im_end|>",
+];
+
+/// Characters a sentence of our prompts must have to count as echoed when a summary holds it.
+const ECHO_LINE_CHARS: usize = 60;
+
+/// What `summary` echoes of the request, if anything: a line that starts with one of
+/// `ECHO_TAGS` (our fences, the transcript's tags, chat-template markers), or a sentence of
+/// our prompt texts of `ECHO_LINE_CHARS` (60) or more
+/// characters (whitespace collapsed), quoted.
+pub fn echo(summary: &str) -> Option<String> {
+    for line in summary.lines() {
+        let trimmed = line.trim_start().to_lowercase();
+        if let Some(tag) = ECHO_TAGS.iter().find(|tag| trimmed.starts_with(*tag)) {
+            return Some(format!("a line starts with the tag {}", tag.trim_end()));
+        }
+    }
+    let normalized = normalize(summary);
+    let prompts = [
+        crate::prompts::SYSTEM_PROMPT,
+        crate::prompts::HISTORY_PROMPT,
+        crate::prompts::UPDATE_PROMPT,
+        crate::prompts::TURN_PREFIX_PROMPT,
+        crate::prompts::BRANCH_PROMPT,
+        crate::prompts::PINS_PROMPT,
+    ];
+    // Each sentence of each line (a paragraph is one line in the prompt files).
+    let sentences = prompts
+        .iter()
+        .flat_map(|prompt| prompt.lines())
+        .flat_map(|line| line.split_inclusive(". "))
+        .map(|sentence| normalize(sentence.trim().trim_start_matches(['-', '*', ' '])));
+    sentences
+        .filter(|sentence| sentence.chars().count() >= ECHO_LINE_CHARS)
+        .find(|sentence| normalized.contains(sentence.as_str()))
+        .map(|sentence| {
+            let shown: String = sentence.chars().take(60).collect();
+            format!("it repeats the prompt's words \"{shown}…\"")
+        })
 }
 
 fn refusal_line(summary: &str) -> Option<String> {

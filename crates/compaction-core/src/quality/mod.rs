@@ -1,10 +1,12 @@
 //! The quality gate's checks: is a summary fit to replace the history it summarizes?
 //!
-//! [`check_summary`] rejects a summary that is empty, a refusal, cut off by the output limit,
-//! missing the checkpoint's structure, or missing a must-keep fact ([`MustKeep`] and the
-//! active pins). [`retry_instructions`] tells the summarizer exactly what to fix, and
-//! [`repair`] appends a deterministic "Must Keep" section built from the facts when the
-//! retry fails too. Orchestration (`Compactor::run`) decides when to call which.
+//! [`check_summary`] rejects a summary that is empty, a refusal, an echo of the request
+//! ([`echo`]), cut off by the output limit, missing the checkpoint's structure, or missing a
+//! must-keep fact ([`MustKeep`] and the active pins). [`retry_instructions`] tells the
+//! summarizer exactly what to fix, and [`repair`] appends a deterministic "Must Keep" section
+//! built from the facts when the retry fails too, unless the text is unusable (empty, a
+//! refusal, an echo, cut off), which is never repaired. Orchestration (`Compactor::run`)
+//! decides when to call which.
 //!
 //! What "present" means, precisely (matching is on the summary text as written by the
 //! summarizer, before the file-list appendix):
@@ -32,8 +34,9 @@
 //! count for constraints, the latest request and pins ([`resolved_by_user_messages`]); the
 //! structure, files and errors must be in the summarizer's own text.
 //!
-//! Invariant: every check is a pure function of its inputs; [`repair`] only appends (or,
-//! for a summary with no usable text, replaces) and its result passes every fact check.
+//! Invariant: every check is a pure function of its inputs; [`repair`] only appends (keeping
+//! a previous summary an unstructured update would drop) and its result passes every fact
+//! check; it refuses unusable text.
 //!
 //! Stages, one module each: `problem` (what can be wrong), `check` (the checks), `matching`
 //! (what "present" means), `repair` (the retry's instructions and the Must Keep section)
@@ -47,11 +50,11 @@ mod report;
 #[cfg(test)]
 mod tests;
 
-pub use check::{check_summary, missing_facts, resolved_by_user_messages};
+pub use check::{check_summary, echo, missing_facts, resolved_by_user_messages};
 pub use matching::{distinctive_tokens, opening};
 pub use problem::Problem;
-pub use repair::{repair, retry_instructions};
-pub use report::{QualityReport, QualityStatus, describe};
+pub use repair::{PREVIOUS_KEPT_NOTE, repair, retry_instructions};
+pub use report::{Fallback, QualityReport, QualityStatus, describe};
 
 use crate::must_keep::MustKeep;
 use crate::pins::Pin;

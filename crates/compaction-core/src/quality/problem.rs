@@ -20,6 +20,12 @@ pub enum Problem {
     },
     /// The summarizer stopped at its output limit; the summary may be cut short.
     Truncated,
+    /// The reply repeats what the summarizer was sent (a line of our prompt, or the
+    /// transcript's own tags) instead of summarizing it: weak models echo their input.
+    Echo {
+        /// What was echoed, for the user.
+        what: String,
+    },
     /// The checkpoint structure is missing: the `## Goal` heading, or every other one.
     MissingSections {
         /// The headings not found.
@@ -57,10 +63,15 @@ pub enum Problem {
 }
 
 impl Problem {
-    /// Whether the summary's text is unusable as a summary (empty or a refusal): a repair
-    /// replaces it instead of appending to it.
-    pub fn discards_text(&self) -> bool {
-        matches!(self, Problem::Empty | Problem::Refusal { .. })
+    /// Whether the summary's text is unusable as a summary (empty, a refusal, an echo of
+    /// the request, or cut off at the output limit). Such a summary is never repaired: a
+    /// Must Keep list is no summary of the history, so the compaction fails (or falls back to
+    /// the offline summarizer where that is configured).
+    pub fn is_unusable(&self) -> bool {
+        matches!(
+            self,
+            Problem::Empty | Problem::Refusal { .. } | Problem::Echo { .. } | Problem::Truncated
+        )
     }
 }
 
@@ -80,6 +91,7 @@ impl fmt::Display for Problem {
             Problem::Truncated => {
                 write!(f, "cut off at the output limit (raise maxSummaryTokens)")
             }
+            Problem::Echo { what } => write!(f, "echo of the request: {what}"),
             Problem::MissingSections { headings } => {
                 write!(f, "missing sections: {}", headings.join(", "))
             }

@@ -24,6 +24,10 @@ pub fn retry_instructions(problems: &[Problem]) -> String {
             Problem::Truncated => "- It was cut off at the output limit: write a shorter summary \
                  that ends properly."
                 .to_owned(),
+            Problem::Echo { .. } => "- It repeated the request (the prompt or the conversation's \
+                 tags) instead of summarizing it. Write the checkpoint in your own words, \
+                 without tags."
+                .to_owned(),
             Problem::MissingSections { headings } => format!(
                 "- It lacked the checkpoint structure. Use these headings: {}.",
                 headings.iter().map(|h| format!("`## {h}`")).collect::<Vec<_>>().join(", ")
@@ -60,24 +64,25 @@ pub fn retry_instructions(problems: &[Problem]) -> String {
 }
 
 /// The summary with a deterministic "Must Keep" section appended, built from the facts the
-/// problems name. An empty or refused summary is replaced by the section (its text is not
-/// a summary); a cut-off or unstructured one keeps its text and gets every fact.
-pub fn repair(summary: &str, problems: &[Problem], facts: &GateFacts<'_>) -> String {
-    let discard = problems.iter().any(Problem::discards_text);
-    let whole = problems.iter().any(|problem| {
-        matches!(
-            problem,
-            Problem::Empty
-                | Problem::Refusal { .. }
-                | Problem::Truncated
-                | Problem::MissingSections { .. }
-        )
-    });
+/// problems name; an unstructured one gets every fact. Returns `None` when a problem makes
+/// the text unusable ([`Problem::is_unusable`]): a Must Keep list is no summary of the
+/// history, so there is nothing to repair.
+///
+/// When `previous` (the summary this one updates) is given and the new text lost the
+/// checkpoint structure, the previous summary is kept ahead of it, so a repaired update
+/// never drops the history the previous one held.
+pub fn repair(
+    summary: &str,
+    problems: &[Problem],
+    facts: &GateFacts<'_>,
+    previous: Option<&str>,
+) -> Option<String> {
+    if problems.iter().any(Problem::is_unusable) {
+        return None;
+    }
+    let whole = problems.iter().any(|problem| matches!(problem, Problem::MissingSections { .. }));
     let mut section = String::from(MUST_KEEP_HEADING);
     section.push('\n');
-    if problems.iter().any(|p| matches!(p, Problem::Truncated)) && !discard {
-        section.push_str("(The summary above was cut off at the output limit.)\n");
-    }
     let wanted = |problem: &Problem| whole || problems.contains(problem);
     for path in &facts.must_keep.modified_files {
         if wanted(&Problem::MissingFile { path: path.clone() }) {
@@ -114,8 +119,16 @@ pub fn repair(summary: &str, problems: &[Problem], facts: &GateFacts<'_>) -> Str
             section.push('\n');
         }
     }
-    if discard {
-        return section.trim_end().to_owned();
-    }
-    format!("{}\n\n{}", summary.trim_end(), section.trim_end())
+    let unstructured = problems.iter().any(|p| matches!(p, Problem::MissingSections { .. }));
+    let summary = match previous.map(str::trim).filter(|previous| !previous.is_empty()) {
+        Some(previous) if unstructured => {
+            format!("{previous}\n\n{PREVIOUS_KEPT_NOTE}\n\n{}", summary.trim_end())
+        }
+        Some(_) | None => summary.trim_end().to_owned(),
+    };
+    Some(format!("{summary}\n\n{}", section.trim_end()))
 }
+
+/// The line between a previous summary a repaired update keeps and the update's own text.
+pub const PREVIOUS_KEPT_NOTE: &str =
+    "(The update below lost the checkpoint structure; the previous checkpoint above is kept.)";

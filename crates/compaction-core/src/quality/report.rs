@@ -19,6 +19,21 @@ pub struct QualityReport {
     /// What the first attempt's summary lacked, when a retry was made.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub first_attempt_missing: Vec<String>,
+    /// The summary is another summarizer's, because the configured one's was unusable.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<Fallback>,
+}
+
+/// A summary written by a fallback summarizer, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Fallback {
+    /// The summarizer that wrote the summary (`offline`).
+    pub summarizer: String,
+    /// The summarizer whose summary was unusable (`openai/MODEL`).
+    pub instead_of: String,
+    /// What was wrong with its last summary.
+    pub reason: Vec<String>,
 }
 
 /// The gate's verdict.

@@ -121,7 +121,7 @@ fn a_long_request_is_quoted_by_its_opening_sentences() {
         []
     );
     let problems = missing_facts("nothing", &gate);
-    let repaired = repair("nothing", &problems, &gate);
+    let repaired = repair("nothing", &problems, &gate, None).unwrap_or_default();
     assert!(repaired.ends_with("\"Please continue with step 7. Keep going. …\""), "{repaired}");
     assert_eq!(missing_facts(&repaired, &gate), []);
 }
@@ -183,21 +183,68 @@ fn repair_appends_only_missing_facts_and_then_passes() {
         .replace("`src/export.ts`", "the exporter")
         .replace("- Use rgb values, no indices\n", "");
     let problems = check_summary(&summary, false, &gate);
-    let repaired = repair(&summary, &problems, &gate);
+    let repaired = repair(&summary, &problems, &gate, None).unwrap_or_default();
     assert!(repaired.starts_with(summary.trim_end()));
     assert!(repaired.ends_with("## Must Keep\n- Modified: `src/export.ts`\n- Pinned instruction:\n\n<pinned-instruction>\nUse rgb values,\n  no indices\n</pinned-instruction>"), "{repaired}");
     assert_eq!(check_summary(&repaired, false, &gate), []);
 }
 
 #[test]
-fn repair_replaces_a_refusal_with_every_fact() {
+fn unusable_summaries_are_never_repaired() {
     let must_keep = facts();
     let pins = pins();
-    let gate = GateFacts { must_keep: &must_keep, pins: &pins, checkpoint: false };
+    let gate = GateFacts { must_keep: &must_keep, pins: &pins, checkpoint: true };
     let refusal = "I'm sorry, but I can't help with that.";
     let problems = check_summary(refusal, false, &gate);
-    let repaired = repair(refusal, &problems, &gate);
-    assert!(repaired.starts_with(MUST_KEEP_HEADING) && !repaired.contains("sorry"), "{repaired}");
-    assert_eq!(missing_facts(&repaired, &gate), []);
+    assert_eq!(repair(refusal, &problems, &gate, None), None);
     assert!(retry_instructions(&problems).contains("refusal"));
+    for (summary, truncated) in [("", false), ("  \n", false), (GOOD, true)] {
+        let problems = check_summary(summary, truncated, &gate);
+        assert!(problems.iter().any(Problem::is_unusable), "{problems:?}");
+        assert_eq!(repair(summary, &problems, &gate, Some(GOOD)), None);
+    }
+}
+
+#[test]
+fn echoes_of_the_request_are_rejected() {
+    let must_keep = facts();
+    let gate = GateFacts { must_keep: &must_keep, pins: &[], checkpoint: false };
+    // What a base model wrote back: the transcript's tags, the prompt's own lines.
+    for echoed in [
+        "<conversation>\n<user>\nExport the table\n</user>",
+        "Summary:\n<user>\nExport the table as CSV.\n</user>",
+        "<start_of_turn>user\nYou write checkpoint summaries",
+        "## Goal\n- Requirements, limits, conventions and preferences the user stated or the work revealed.",
+        "You write checkpoint summaries of working sessions between a user and an AI coding assistant.",
+    ] {
+        let problems = check_summary(echoed, false, &gate);
+        assert!(
+            problems.iter().any(|problem| matches!(problem, Problem::Echo { .. })),
+            "{echoed}: {problems:?}"
+        );
+    }
+    // A summary that mentions a tag inside a line, or pins in their own tag, is no echo.
+    assert_eq!(echo(GOOD), None);
+    assert_eq!(echo("- The parser now accepts `<user>` tags in templates."), None);
+    assert_eq!(
+        echo("## Pinned Instructions\n<pinned-instruction>\nUse tabs.\n</pinned-instruction>"),
+        None
+    );
+}
+
+#[test]
+fn a_repaired_update_that_lost_the_structure_keeps_the_previous_summary() {
+    let must_keep = facts();
+    let gate = GateFacts { must_keep: &must_keep, pins: &[], checkpoint: true };
+    let update = "Some notes about the export, without headings.";
+    let problems = check_summary(update, false, &gate);
+    let repaired = repair(update, &problems, &gate, Some(GOOD)).unwrap_or_default();
+    assert!(repaired.starts_with(GOOD.trim()), "{repaired}");
+    assert!(repaired.contains(PREVIOUS_KEPT_NOTE));
+    assert!(repaired.contains(update));
+    // An update that kept the structure is repaired without repeating the previous one.
+    let structured = GOOD.replace("`src/export.ts`", "the exporter");
+    let problems = check_summary(&structured, false, &gate);
+    let repaired = repair(&structured, &problems, &gate, Some("## Goal\nold")).unwrap_or_default();
+    assert!(!repaired.contains("## Goal\nold"), "{repaired}");
 }

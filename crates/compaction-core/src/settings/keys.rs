@@ -53,6 +53,8 @@ pub const SETTING_KEYS: &[&str] = &[
     "summaryContextWindow",
     "timeoutSeconds",
     "strictQuality",
+    "summaryConcurrency",
+    "fallbackToOffline",
     "restoreFileTokens",
     "restoreTotalTokens",
     "modelOverrides",

@@ -104,6 +104,15 @@ pub struct CompactionSettings {
     /// A summary the quality gate rejects twice fails the compaction (the file stays
     /// unchanged) instead of getting a Must Keep section appended (false).
     pub strict_quality: bool,
+    /// Summarizer requests in flight at once; `None` chooses by server: 1 for a server on
+    /// this machine or any server other than the OpenAI and Anthropic APIs (local servers
+    /// run one request at a time, and a second one cuts the first or loses the prompt
+    /// cache), 2 otherwise.
+    pub summary_concurrency: Option<u64>,
+    /// A summary that is empty, a refusal, an echo of the prompt or cut off, twice, is
+    /// replaced by the offline summarizer's (the entry records the fallback) instead of
+    /// failing the compaction (false).
+    pub fallback_to_offline: bool,
     /// Tokens of one restored file's content at most; a longer file is cut (5000).
     pub restore_file_tokens: u64,
     /// Tokens of all restored files together at most (20000).
@@ -148,6 +157,8 @@ impl Default for CompactionSettings {
             summary_context_window: None,
             timeout_seconds: 180,
             strict_quality: false,
+            summary_concurrency: None,
+            fallback_to_offline: false,
             restore_file_tokens: 5000,
             restore_total_tokens: 20000,
             model_overrides: serde_json::Map::new(),

@@ -54,6 +54,10 @@ pub struct SettingsPatch {
     pub timeout_seconds: Option<u64>,
     /// `strictQuality`, when this layer sets it.
     pub strict_quality: Option<bool>,
+    /// `summaryConcurrency`, when this layer sets it.
+    pub summary_concurrency: Option<Option<u64>>,
+    /// `fallbackToOffline`, when this layer sets it.
+    pub fallback_to_offline: Option<bool>,
     /// `restoreFileTokens`, when this layer sets it.
     pub restore_file_tokens: Option<u64>,
     /// `restoreTotalTokens`, when this layer sets it.
@@ -263,6 +267,12 @@ impl SettingsPatch {
             }
             "timeoutSeconds" => self.timeout_seconds = Some(raw.count().map_err(malformed)?),
             "strictQuality" => self.strict_quality = Some(raw.boolean().map_err(malformed)?),
+            "summaryConcurrency" => {
+                self.summary_concurrency = Some(raw.optional(RawValue::count).map_err(malformed)?)
+            }
+            "fallbackToOffline" => {
+                self.fallback_to_offline = Some(raw.boolean().map_err(malformed)?)
+            }
             "restoreFileTokens" => self.restore_file_tokens = Some(raw.count().map_err(malformed)?),
             "restoreTotalTokens" => {
                 self.restore_total_tokens = Some(raw.count().map_err(malformed)?)
@@ -304,6 +314,8 @@ impl SettingsPatch {
             self.summary_context_window.is_some(),
             self.timeout_seconds.is_some(),
             self.strict_quality.is_some(),
+            self.summary_concurrency.is_some(),
+            self.fallback_to_offline.is_some(),
             self.restore_file_tokens.is_some(),
             self.restore_total_tokens.is_some(),
             self.model_overrides.is_some(),
@@ -340,6 +352,8 @@ impl SettingsPatch {
         put(&mut settings.summary_context_window, &self.summary_context_window);
         put(&mut settings.timeout_seconds, &self.timeout_seconds);
         put(&mut settings.strict_quality, &self.strict_quality);
+        put(&mut settings.summary_concurrency, &self.summary_concurrency);
+        put(&mut settings.fallback_to_offline, &self.fallback_to_offline);
         put(&mut settings.restore_file_tokens, &self.restore_file_tokens);
         put(&mut settings.restore_total_tokens, &self.restore_total_tokens);
         if let Some(overrides) = &self.model_overrides {

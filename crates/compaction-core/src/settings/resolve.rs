@@ -128,6 +128,12 @@ impl ResolvedSettings {
                 "must be at least 1 (or null to turn the rule off)".to_owned(),
             ));
         }
+        if s.summary_concurrency == Some(0) {
+            return Err(self.invalid(
+                "summaryConcurrency",
+                "must be at least 1 (or null to choose by server)".to_owned(),
+            ));
+        }
         if s.summary_context_window == Some(0) {
             return Err(self.invalid("summaryContextWindow", "must be at least 1".to_owned()));
         }

@@ -18,7 +18,8 @@ use compaction_core::budget::split_in_two;
 use super::{CompactionProgress, Compactor};
 
 impl Compactor<'_> {
-    /// Runs every summarizer call of a plan and merges the results.
+    /// Runs every summarizer call of a plan and merges the results: the summary, the usage
+    /// of every request and the number of requests sent (retries included).
     pub async fn summarize(
         &self,
         planned: &PlannedCompaction,
@@ -26,26 +27,44 @@ impl Compactor<'_> {
         cancel: &CancellationToken,
         progress: &(dyn Fn(CompactionProgress) + Send + Sync),
     ) -> Result<(String, SummaryUsage, usize), SummarizerError> {
-        self.summarize_with_retry(planned, instructions, None, cancel, progress).await
+        let parts =
+            self.summarize_parts(planned, instructions, None, None, cancel, progress).await?;
+        Ok((parts.merged(), parts.usage, parts.calls))
     }
 
     /// [`Compactor::summarize`] with `retry` (what a rejected summary lacked) added to the
     /// history summary's instructions, or to the turn prefix's when there is no history.
-    pub(super) async fn summarize_with_retry(
+    ///
+    /// With a summarizer that takes one request at a time ([`Summarizer::concurrency`] 1:
+    /// local servers), the turn prefix is summarized first and the history after it, so a
+    /// retry of the history (the quality gate's) follows a request with the same beginning
+    /// and the server's prompt cache serves it. `earlier` is a previous run over the same
+    /// plan: when the turn prefix's requests would be the same (same chunks, no retry text
+    /// for them), its summary is reused instead of being asked for again.
+    ///
+    /// [`Summarizer::concurrency`]: crate::summarizer::Summarizer::concurrency
+    pub(super) async fn summarize_parts(
         &self,
         planned: &PlannedCompaction,
         instructions: Option<&str>,
         retry: Option<&str>,
+        earlier: Option<&Parts>,
         cancel: &CancellationToken,
         progress: &(dyn Fn(CompactionProgress) + Send + Sync),
-    ) -> Result<(String, SummaryUsage, usize), SummarizerError> {
+    ) -> Result<Parts, SummarizerError> {
         let with_retry = match (instructions, retry) {
             (Some(given), Some(retry)) => Some(format!("{given}\n\n{retry}")),
             (None, Some(retry)) => Some(retry.to_owned()),
             (given, None) => given.map(str::to_owned),
         };
+        // The retry's text goes to the history; to the turn prefix as well when the prefix's
+        // own earlier summary was unusable (or there was none to look at).
+        let prefix_failed =
+            retry.is_some() && !earlier.is_some_and(|earlier| earlier.prefix_usable);
         let (history_instructions, prefix_instructions) = if planned.history_chunks.is_empty() {
             (instructions, with_retry.as_deref())
+        } else if prefix_failed {
+            (with_retry.as_deref(), with_retry.as_deref())
         } else {
             (with_retry.as_deref(), instructions)
         };
@@ -56,6 +75,7 @@ impl Compactor<'_> {
         let pins = planned.pin_texts();
         let (history_pins, prefix_pins): (&[String], &[String]) =
             if planned.history_chunks.is_empty() { (&[], &pins) } else { (&pins, &[]) };
+        let window = self.summarizer.context_window();
         let history = ChunkJob {
             kind: SummaryKind::History,
             chunks: &planned.history_chunks,
@@ -67,6 +87,7 @@ impl Compactor<'_> {
             max_output_tokens: self.settings.summary_output_tokens(),
             first_call: 1,
             calls,
+            planned_window: window,
         };
         let prefix = ChunkJob {
             kind: SummaryKind::TurnPrefix,
@@ -78,14 +99,39 @@ impl Compactor<'_> {
             first_call: planned.history_chunks.len() + 1,
             ..history.clone()
         };
+        let prefix_request = PrefixRequest {
+            chunks: planned.turn_prefix_chunks.clone(),
+            instructions: prefix_instructions.map(str::to_owned),
+            pins: prefix_pins.to_vec(),
+        };
+        let reusable = earlier
+            .filter(|earlier| earlier.prefix_usable && earlier.prefix_request == prefix_request)
+            .map(|earlier| (earlier.prefix.clone(), SummaryUsage::default(), 0));
+        let (history, prefix) = match reusable {
+            Some(prefix) => (self.run_job(history, cancel, progress).await?, prefix),
+            None if self.summarizer.concurrency() <= 1 => {
+                let prefix = self.run_job(prefix, cancel, progress).await?;
+                (self.run_job(history, cancel, progress).await?, prefix)
+            }
+            None => {
+                try_join(
+                    self.run_job(history, cancel, progress),
+                    self.run_job(prefix, cancel, progress),
+                )
+                .await?
+            }
+        };
         let ((history, history_usage, history_calls), (prefix, prefix_usage, prefix_calls)) =
-            try_join(
-                self.run_job(history, cancel, progress),
-                self.run_job(prefix, cancel, progress),
-            )
-            .await?;
-        let summary = merge_summaries(history.as_deref(), prefix.as_deref());
-        Ok((summary, history_usage.add(&prefix_usage), history_calls + prefix_calls))
+            (history, prefix);
+        let prefix_usable = prefix.as_deref().is_none_or(is_usable);
+        Ok(Parts {
+            history,
+            prefix,
+            usage: history_usage.add(&prefix_usage),
+            calls: history_calls + prefix_calls,
+            prefix_request,
+            prefix_usable,
+        })
     }
 
     /// Splits messages into transcript chunks that fit this compactor's summarizer.
@@ -150,6 +196,14 @@ impl Compactor<'_> {
                 request.previous_summary = running.as_deref().map(redact);
                 let outcome = self.summarize_complete(request, cancel, &forward).await;
                 let halves = match &outcome {
+                    // The server named a window smaller than the one the plan was made
+                    // for: the whole plan is made again for it (see `draft_at`), which
+                    // halving pieces of the old plan would not do as well.
+                    Err(SummarizerError::ContextOverflow { window: Some(window), .. })
+                        if job.planned_window.is_some_and(|planned| *window < planned) =>
+                    {
+                        None
+                    }
                     Err(SummarizerError::ContextOverflow { .. })
                         if splits < MAX_OVERFLOW_SPLITS =>
                     {
@@ -183,7 +237,7 @@ impl Compactor<'_> {
     /// One summarizer call that must end with a complete summary: a reply cut off at the
     /// output limit is asked for once more with a larger budget, when the summary model's
     /// window and output limit allow one. Returns the response, the usage of every request
-    /// made and their number.
+    /// made and their number (each response says how many requests it took).
     async fn summarize_complete(
         &self,
         mut request: SummaryRequest,
@@ -191,9 +245,10 @@ impl Compactor<'_> {
         progress: &(dyn Fn(SummaryProgress) + Send + Sync),
     ) -> Result<(crate::summarizer::SummaryResponse, SummaryUsage, usize), SummarizerError> {
         let first = self.summarizer.summarize(&request, cancel, progress).await?;
+        let first_requests = first.requests as usize;
         if !first.truncated {
             let usage = first.usage;
-            return Ok((first, usage, 1));
+            return Ok((first, usage, first_requests));
         }
         let limit = request.max_output_tokens;
         let larger = self.larger_output_budget(&request).filter(|&larger| larger > limit);
@@ -214,7 +269,8 @@ impl Compactor<'_> {
             return Err(SummarizerError::Truncated { max_output_tokens: larger, attempts: 2 });
         }
         let usage = first.usage.add(&second.usage);
-        Ok((second, usage, 2))
+        let requests = first_requests + second.requests as usize;
+        Ok((second, usage, requests))
     }
 
     /// The output budget for asking again after a truncated summary: twice the budget, but
@@ -264,6 +320,51 @@ pub struct ChunkJob<'a> {
     pub first_call: usize,
     /// Calls in the whole operation, for progress.
     pub calls: usize,
+    /// The summarizer's window the chunks were planned for (an overflow answer naming a
+    /// smaller one ends the job, so the plan can be made again).
+    pub planned_window: Option<u64>,
+}
+
+/// What the turn prefix's requests were made of (equal ones get equal answers to reuse).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct PrefixRequest {
+    chunks: Vec<String>,
+    instructions: Option<String>,
+    pins: Vec<String>,
+}
+
+/// The summaries of one run over a plan, before they are joined.
+#[derive(Debug, Clone)]
+pub(super) struct Parts {
+    pub(super) history: Option<String>,
+    pub(super) prefix: Option<String>,
+    /// Usage of every request sent.
+    pub(super) usage: SummaryUsage,
+    /// Requests sent, retries included.
+    pub(super) calls: usize,
+    prefix_request: PrefixRequest,
+    /// Whether the turn prefix's summary is usable on its own (not empty, a refusal or an
+    /// echo): only then is it reused by a retry.
+    prefix_usable: bool,
+}
+
+/// Whether `summary` is usable text at all (see [`Problem::is_unusable`]).
+///
+/// [`Problem::is_unusable`]: compaction_core::quality::Problem::is_unusable
+fn is_usable(summary: &str) -> bool {
+    let nothing = compaction_core::must_keep::MustKeep::default();
+    let facts =
+        compaction_core::quality::GateFacts { must_keep: &nothing, pins: &[], checkpoint: false };
+    !compaction_core::quality::check_summary(summary, false, &facts)
+        .iter()
+        .any(compaction_core::quality::Problem::is_unusable)
+}
+
+impl Parts {
+    /// The summary the entry stores: the history's and the turn prefix's, joined.
+    pub(super) fn merged(&self) -> String {
+        merge_summaries(self.history.as_deref(), self.prefix.as_deref())
+    }
 }
 
 /// Joins the history summary and the split turn's prefix summary.

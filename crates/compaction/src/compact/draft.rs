@@ -34,9 +34,11 @@ impl Compactor<'_> {
         cancel: &CancellationToken,
         progress: &(dyn Fn(CompactionProgress) + Send + Sync),
     ) -> Result<CompactionDraft, CompactError> {
-        let limit = self.deadline();
-        let deadline = tokio::time::Instant::now() + limit;
         let leaf = session.resolve_leaf(request.leaf.as_deref())?;
+        let sample = self.tokenizer_sample(session, leaf, request.instructions.as_deref());
+        self.prepare_summarizer(&sample, cancel, progress).await?;
+        let limit = self.deadline_for(session, leaf, request.instructions.as_deref(), progress);
+        let deadline = tokio::time::Instant::now() + limit;
         self.draft_at(session, leaf, request, (deadline, limit), cancel, progress).await
     }
 
@@ -97,13 +99,20 @@ impl Compactor<'_> {
                 }
             }
         }
-        let gating = self.summarize_gated(session, leaf, planned, instructions, cancel, progress);
-        let gated = tokio::time::timeout_at(deadline, gating)
-            .await
-            .map_err(|_elapsed| CompactError::TimedOut { limit })??;
+        let gated = self
+            .gate_within_window(
+                session,
+                leaf,
+                planned,
+                instructions,
+                (deadline, limit),
+                cancel,
+                progress,
+            )
+            .await?;
         let (planned, summary, usage, calls, quality) =
             (gated.planned, gated.summary, gated.usage, gated.calls, gated.report);
-        let usage_value = serde_json::to_value(usage).ok();
+        let usage_value = usage.stored();
         // The verbatim user messages go after the gated summary (and any Must Keep
         // section), before the file lists: computed by the plan, the same for every
         // summarizer.
@@ -139,6 +148,120 @@ impl Compactor<'_> {
             warnings,
             quality: Some(quality),
         })
+    }
+
+    /// The gated summary of `planned`. When the server answers that a request exceeds a
+    /// window smaller than the one the plan was made for (llama-cpp-python reveals its window
+    /// only this way), the compaction is planned once more for the window it named; an
+    /// overflow that remains becomes [`CompactError::WindowTooSmall`], which says where the
+    /// window is set.
+    #[allow(clippy::too_many_arguments)]
+    async fn gate_within_window(
+        &self,
+        session: &Session,
+        leaf: Option<usize>,
+        mut planned: compaction_core::plan::PlannedCompaction,
+        instructions: Option<String>,
+        (deadline, limit): (tokio::time::Instant, std::time::Duration),
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(CompactionProgress) + Send + Sync),
+    ) -> Result<super::gate::Gated, CompactError> {
+        let first_window = self.summarizer.context_window();
+        let sent_before = self.summarizer.requests_sent();
+        let mut replanned = false;
+        // The settings with the summary budget capped to a quarter of a window the server
+        // revealed, when the plan does not fit it otherwise.
+        let mut capped: Option<compaction_core::settings::CompactionSettings> = None;
+        loop {
+            let window = self.summarizer.context_window();
+            let outcome = {
+                let view = capped.as_ref().map(|settings| self.with_settings(settings));
+                let compactor = view.as_ref().unwrap_or(self);
+                let gating = compactor.summarize_gated(
+                    session,
+                    leaf,
+                    planned,
+                    instructions.clone(),
+                    cancel,
+                    progress,
+                );
+                tokio::time::timeout_at(deadline, gating)
+                    .await
+                    .map_err(|_elapsed| CompactError::TimedOut { limit })?
+            };
+            let (error, server) = match outcome {
+                Ok(mut gated) => {
+                    // Every request the summarizer sent counts, those of a plan made again
+                    // and of discarded answers too.
+                    if let (Some(before), Some(after)) =
+                        (sent_before, self.summarizer.requests_sent())
+                    {
+                        let sent =
+                            usize::try_from(after.saturating_sub(before)).unwrap_or(usize::MAX);
+                        gated.calls = sent + gated.fallback_calls;
+                    }
+                    return Ok(gated);
+                }
+                Err(CompactError::Summarizer(SummarizerError::ContextOverflow {
+                    message,
+                    window: server,
+                    attempts,
+                    elapsed,
+                })) => (
+                    SummarizerError::ContextOverflow { message, window: server, attempts, elapsed },
+                    server,
+                ),
+                Err(other) => return Err(other),
+            };
+            let learned = self.summarizer.context_window();
+            if !replanned
+                && let (Some(server), Some(before), Some(now)) = (server, window, learned)
+                && now < before
+            {
+                replanned = true;
+                progress(CompactionProgress::WindowLearned { window: server, planned: before });
+                if let Ok(again) = self.plan(session, leaf, instructions.as_deref()).compaction {
+                    planned = again;
+                    continue;
+                }
+                // The summary budget alone may not fit the smaller window: a quarter of it,
+                // as for a small configured window.
+                let budget = self.settings.max_summary_tokens.min(now / 4).max(1);
+                let settings = compaction_core::settings::CompactionSettings {
+                    max_summary_tokens: budget,
+                    ..self.settings.clone()
+                };
+                let again =
+                    self.with_settings(&settings).plan(session, leaf, instructions.as_deref());
+                if let Ok(again) = again.compaction {
+                    progress(CompactionProgress::BudgetCapped { max_summary_tokens: budget });
+                    planned = again;
+                    capped = Some(settings);
+                    continue;
+                }
+            }
+            // A window too small for any request ends here, with the overflow told.
+            return Err(CompactError::WindowTooSmall {
+                error,
+                planned: first_window.unwrap_or(self.context_window),
+                server,
+            });
+        }
+    }
+
+    /// This compactor with other settings.
+    fn with_settings<'s>(
+        &'s self,
+        settings: &'s compaction_core::settings::CompactionSettings,
+    ) -> Compactor<'s> {
+        Compactor {
+            summarizer: self.summarizer,
+            settings,
+            context_window: self.context_window,
+            estimator: self.estimator,
+            redactor: self.redactor.clone(),
+            extensions: self.extensions,
+        }
     }
 
     /// Tells the extensions a compaction entry was written.

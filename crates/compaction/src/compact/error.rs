@@ -81,6 +81,45 @@ pub enum CompactError {
         /// Why, in words for the user.
         reason: String,
     },
+    /// The summarizer's reply was unusable twice (empty, a refusal, an echo of the request,
+    /// or cut off at the output limit) and `fallbackToOffline` is off. Nothing was written:
+    /// such a reply is never repaired into a summary.
+    #[error(
+        "{summarizer} gave no usable summary in {attempts} attempt{} ({requests} request{} \
+         sent): {}; nothing was written. Set `fallbackToOffline` to let the offline \
+         summarizer write it then, or use a summary model that follows instructions",
+        if *attempts == 1 { "" } else { "s" },
+        if *requests == 1 { "" } else { "s" },
+        problems.join("; ")
+    )]
+    Unusable {
+        /// The summarizer's label (`openai/MODEL`).
+        summarizer: String,
+        /// What was wrong with the last summary.
+        problems: Vec<String>,
+        /// Summaries asked for (1, or 2 after the gate's retry).
+        attempts: u32,
+        /// Requests sent, retries included.
+        requests: usize,
+    },
+    /// The summary model's server rejected a request as too large for its window, and the
+    /// window it runs may be smaller than the one configured.
+    #[error(
+        "{error}. The summary model's window may be smaller than the {planned} tokens the \
+         requests were planned for{}: set `summaryContextWindow` (--summary-context-window) \
+         to the window the server runs (or `contextWindow` when the summary model is the chat \
+         model); llama.cpp sets it with --ctx-size (llama-cpp-python --n_ctx), Ollama with \
+         num_ctx",
+        match server { Some(tokens) => format!(" (the server says {tokens})"), None => String::new() }
+    )]
+    WindowTooSmall {
+        /// The overflow the server answered.
+        error: SummarizerError,
+        /// The window the requests were planned for.
+        planned: u64,
+        /// The window the server named, when it did.
+        server: Option<u64>,
+    },
     /// The quality gate rejected the summary twice and `strictQuality` is on.
     #[error(
         "the summary was rejected {attempts} time{}: {}",

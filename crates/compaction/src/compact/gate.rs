@@ -1,9 +1,15 @@
 //! The quality gate around the summarizer: a summary the gate rejects gets one retry told
 //! what is missing, then a deterministic repair (or, with `strictQuality`, an error).
+//!
+//! Invariant: a summary that is still unusable after the retry (empty, a refusal, an echo of
+//! the request, or cut off at the output limit) is never repaired into a Must Keep list and
+//! never stored: the compaction fails with [`CompactError::Unusable`], or, with
+//! `fallbackToOffline`, the offline summarizer writes the summary and the entry's
+//! `details.quality.fallback` says so.
 
 use compaction_core::plan::PlannedCompaction;
 use compaction_core::quality::{
-    GateFacts, Problem, QualityReport, QualityStatus, check_summary, describe, repair,
+    Fallback, GateFacts, Problem, QualityReport, QualityStatus, check_summary, describe, repair,
     resolved_by_user_messages, retry_instructions,
 };
 use compaction_core::session::Session;
@@ -13,11 +19,13 @@ use tokio_util::sync::CancellationToken;
 use crate::error::SummarizerError;
 use crate::summarizer::SummaryUsage;
 
+use super::chunks::Parts;
 use super::{CompactError, CompactionProgress, Compactor};
 
 impl Compactor<'_> {
     /// Summarizes and passes the result through the quality gate: one retry told what is
-    /// missing, then a repair (or, with `strictQuality`, an error).
+    /// missing, then a repair (or, with `strictQuality`, an error); an unusable summary is
+    /// never repaired (see the module docs).
     pub(super) async fn summarize_gated(
         &self,
         session: &Session,
@@ -45,7 +53,7 @@ impl Compactor<'_> {
             checkpoint: !planned.history_chunks.is_empty(),
         };
         let first = self
-            .summarize_attempt(&planned, instructions.as_deref(), None, cancel, progress)
+            .summarize_attempt(&planned, instructions.as_deref(), None, None, cancel, progress)
             .await?;
         let section = planned.kept_user_messages.as_ref().map(|kept| kept.section.clone());
         let mut problems = first.problems(&facts, section.as_deref());
@@ -54,11 +62,13 @@ impl Compactor<'_> {
             summary: first.text,
             usage: first.usage,
             calls: first.calls,
+            fallback_calls: 0,
             report: QualityReport {
                 status: QualityStatus::Passed,
                 attempts: 1,
                 missing: Vec::new(),
                 first_attempt_missing: Vec::new(),
+                fallback: None,
             },
         };
         if problems.is_empty() {
@@ -79,6 +89,7 @@ impl Compactor<'_> {
                         &replanned,
                         instructions.as_deref(),
                         Some(&retry_text),
+                        first.parts.as_ref(),
                         cancel,
                         progress,
                     )
@@ -96,51 +107,132 @@ impl Compactor<'_> {
             }
         }
         gated.report.missing = describe(&problems);
+        if problems.iter().any(Problem::is_unusable) {
+            if self.settings.fallback_to_offline && self.summarizer.follows_instructions() {
+                return self
+                    .offline_fallback(session, leaf, instructions, gated, cancel, progress)
+                    .await;
+            }
+            return Err(CompactError::Unusable {
+                summarizer: self.summarizer.label(),
+                problems: gated.report.missing,
+                attempts: gated.report.attempts,
+                requests: gated.calls,
+            });
+        }
         if self.settings.strict_quality {
             return Err(CompactError::QualityRejected {
                 missing: gated.report.missing,
                 attempts: gated.report.attempts,
             });
         }
-        gated.summary = repair(&gated.summary, &problems, &facts);
+        let previous = gated.planned.preparation.previous_summary.as_deref();
+        let repaired = repair(&gated.summary, &problems, &facts, previous);
+        // `repair` refuses only unusable text, which returned above.
+        gated.summary = repaired.unwrap_or_else(|| gated.summary.clone());
         gated.report.status = QualityStatus::Repaired;
+        Ok(gated)
+    }
+
+    /// The offline summarizer's summary, through its own gate, after the configured
+    /// summarizer's was unusable; the report names the fallback and why, and the usage and
+    /// requests of the failed attempts are kept.
+    async fn offline_fallback(
+        &self,
+        session: &Session,
+        leaf: Option<usize>,
+        instructions: Option<String>,
+        failed: Gated,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(CompactionProgress) + Send + Sync),
+    ) -> Result<Gated, CompactError> {
+        let offline = crate::offline::OfflineSummarizer;
+        let fallback = Compactor {
+            summarizer: &offline,
+            settings: self.settings,
+            context_window: self.context_window,
+            estimator: self.estimator,
+            redactor: self.redactor.clone(),
+            extensions: self.extensions,
+        };
+        progress(CompactionProgress::Fallback {
+            summarizer: offline_label(),
+            reason: failed.report.missing.clone(),
+        });
+        let planned = fallback.plan(session, leaf, instructions.as_deref()).compaction?;
+        let mut gated = Box::pin(fallback.summarize_gated(
+            session,
+            leaf,
+            planned,
+            instructions,
+            cancel,
+            progress,
+        ))
+        .await?;
+        gated.usage = failed.usage.add(&gated.usage);
+        gated.fallback_calls = gated.calls;
+        gated.calls += failed.calls;
+        gated.report.fallback = Some(Fallback {
+            summarizer: offline_label(),
+            instead_of: self.summarizer.label(),
+            reason: failed.report.missing,
+        });
         Ok(gated)
     }
 
     /// One summarization for the gate. A model that answered with nothing, or whose
     /// summary stayed cut off at the output limit, gave a summary the gate rejects (retry,
-    /// then repair) like any other; other errors pass through.
+    /// then failure) like any other; other errors pass through. `earlier` is the previous
+    /// attempt's parts (an unchanged turn prefix summary is reused).
     async fn summarize_attempt(
         &self,
         planned: &PlannedCompaction,
         instructions: Option<&str>,
         retry: Option<&str>,
+        earlier: Option<&Parts>,
         cancel: &CancellationToken,
         progress: &(dyn Fn(CompactionProgress) + Send + Sync),
     ) -> Result<Attempt, SummarizerError> {
-        let calls = planned.history_chunks.len() + planned.turn_prefix_chunks.len();
-        let failed = |truncated| Attempt {
+        let failed = |truncated, requests: u32| Attempt {
             text: String::new(),
             usage: SummaryUsage::default(),
-            calls,
+            calls: requests as usize,
             truncated,
+            parts: None,
         };
-        match self.summarize_with_retry(planned, instructions, retry, cancel, progress).await {
-            Ok((text, usage, calls)) => Ok(Attempt { text, usage, calls, truncated: false }),
-            Err(SummarizerError::EmptyOutput { .. }) => Ok(failed(false)),
-            Err(SummarizerError::Truncated { .. }) => Ok(failed(true)),
+        let outcome =
+            self.summarize_parts(planned, instructions, retry, earlier, cancel, progress).await;
+        match outcome {
+            Ok(parts) => Ok(Attempt {
+                text: parts.merged(),
+                usage: parts.usage,
+                calls: parts.calls,
+                truncated: false,
+                parts: Some(parts),
+            }),
+            Err(SummarizerError::EmptyOutput { attempts, .. }) => Ok(failed(false, attempts)),
+            Err(SummarizerError::Truncated { attempts, .. }) => Ok(failed(true, attempts)),
             Err(other) => Err(other),
         }
     }
+}
+
+/// The label the offline summarizer goes by in reports.
+fn offline_label() -> String {
+    use crate::summarizer::Summarizer as _;
+    crate::offline::OfflineSummarizer.label()
 }
 
 /// One summarization as the quality gate sees it.
 struct Attempt {
     text: String,
     usage: SummaryUsage,
+    /// Requests sent, retries included.
     calls: usize,
     /// The summarizer stopped at its output limit (even after asking with a larger one).
     truncated: bool,
+    /// The summaries before they were joined (none when the summarizer failed).
+    parts: Option<Parts>,
 }
 
 impl Attempt {
@@ -148,9 +240,13 @@ impl Attempt {
     /// section appended after it) quotes is not missing.
     fn problems(&self, facts: &GateFacts<'_>, kept_user_messages: Option<&str>) -> Vec<Problem> {
         let mut problems = check_summary(&self.text, self.truncated, facts);
-        // With no text at all, a cut-off summary is reported as both.
-        if self.truncated && !problems.contains(&Problem::Truncated) {
-            problems.push(Problem::Truncated);
+        // With no text at all, a cut-off summary is reported as cut off, not as empty: the
+        // retry is told to write a shorter summary.
+        if self.truncated {
+            problems.retain(|problem| !matches!(problem, Problem::Empty));
+            if !problems.contains(&Problem::Truncated) {
+                problems.insert(0, Problem::Truncated);
+            }
         }
         match kept_user_messages {
             Some(section) => resolved_by_user_messages(problems, section, facts),
@@ -165,5 +261,7 @@ pub(super) struct Gated {
     pub(super) summary: String,
     pub(super) usage: SummaryUsage,
     pub(super) calls: usize,
+    /// Calls of the fallback summarizer, included in `calls`.
+    pub(super) fallback_calls: usize,
     pub(super) report: QualityReport,
 }

@@ -65,6 +65,18 @@ use crate::extension::{ExtensionWarning, Extensions};
 use crate::store::{NewEntry, SessionStore};
 use crate::summarizer::{Summarizer, SummaryUsage};
 
+/// Prompt tokens per second assumed for a summarizer on this machine when scaling the
+/// deadline. llama-cpp-python on a 2-core CPU read a 7,400-token prompt in 80 s (93 tokens/s);
+/// this is about half that.
+pub const LOCAL_PROMPT_TOKENS_PER_SECOND: u64 = 50;
+
+/// Output tokens per second assumed for a summarizer on this machine when scaling the
+/// deadline: CPU-only models measured 12 to 39 tokens/s.
+pub const LOCAL_OUTPUT_TOKENS_PER_SECOND: u64 = 10;
+
+/// Bytes of transcript a server's tokenizer is measured on.
+const TOKENIZER_SAMPLE_BYTES: usize = 16 * 1024;
+
 /// Where the summary stage starts: the leaf, a prune planned but not written yet, and the
 /// time limit of the whole compaction.
 struct SummarizeStage {
@@ -107,7 +119,109 @@ impl Compactor<'_> {
         Duration::from_secs(self.settings.timeout_seconds.max(1))
     }
 
-    fn serialize_options(&self) -> SerializeOptions {
+    /// Lets the summarizer ask its server what it can tell (its window, how its tokenizer
+    /// counts `sample`: see [`Compactor::tokenizer_sample`]) before anything is planned,
+    /// within the configured deadline and until `cancel`; reports the answer.
+    pub async fn prepare_summarizer(
+        &self,
+        sample: &str,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(CompactionProgress) + Send + Sync),
+    ) -> Result<(), CompactError> {
+        let limit = self.deadline();
+        let asking = tokio::time::timeout(limit, self.summarizer.prepare(sample, self.estimator));
+        let note = tokio::select! {
+            biased;
+            () = cancel.cancelled() => {
+                return Err(crate::error::SummarizerError::Cancelled {
+                    attempts: 0,
+                    elapsed: Duration::ZERO,
+                }
+                .into());
+            }
+            note = asking => note.map_err(|_elapsed| CompactError::TimedOut { limit })?,
+        };
+        if let Some(note) = note {
+            progress(CompactionProgress::SummaryWindow { note });
+        }
+        Ok(())
+    }
+
+    /// Text to measure a server's tokenizer on: the start (up to 16 KiB) of the first
+    /// transcript chunk the plan at `leaf` would send; empty when there is nothing to plan.
+    pub fn tokenizer_sample(
+        &self,
+        session: &Session,
+        leaf: Option<usize>,
+        instructions: Option<&str>,
+    ) -> String {
+        let Ok(planned) = self.plan(session, leaf, instructions).compaction else {
+            return String::new();
+        };
+        let chunk = planned.history_chunks.first().or(planned.turn_prefix_chunks.first());
+        let mut sample = chunk.cloned().unwrap_or_default();
+        if sample.len() > TOKENIZER_SAMPLE_BYTES {
+            let mut cut = TOKENIZER_SAMPLE_BYTES;
+            while !sample.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            sample.truncate(cut);
+        }
+        sample
+    }
+
+    /// The deadline for compacting at `leaf`: [`Compactor::deadline`], raised for a
+    /// summarizer on this machine (`runs_locally`) while `timeoutSeconds` is at its default
+    /// to what the planned requests may take there: each request's input read at
+    /// [`LOCAL_PROMPT_TOKENS_PER_SECOND`] and up to 1,500 tokens of output (or
+    /// `maxSummaryTokens`, when smaller) written at [`LOCAL_OUTPUT_TOKENS_PER_SECOND`], with
+    /// half as much again for the quality gate's retry. A raised deadline is reported through
+    /// `progress` ([`CompactionProgress::Deadline`]).
+    pub fn deadline_for(
+        &self,
+        session: &Session,
+        leaf: Option<usize>,
+        instructions: Option<&str>,
+        progress: &(dyn Fn(CompactionProgress) + Send + Sync),
+    ) -> Duration {
+        let configured = self.deadline();
+        let default_timeout = CompactionSettings::default().timeout_seconds;
+        if !self.summarizer.runs_locally() || self.settings.timeout_seconds != default_timeout {
+            return configured;
+        }
+        let Ok(planned) = self.plan(session, leaf, instructions).compaction else {
+            return configured;
+        };
+        let framing = self.estimator.text_tokens(compaction_core::prompts::SYSTEM_PROMPT)
+            + self.estimator.text_tokens(compaction_core::prompts::UPDATE_PROMPT);
+        let output = self.settings.max_summary_tokens.min(1500);
+        let requests = planned.history_chunks.len() + planned.turn_prefix_chunks.len();
+        let seconds: u64 = planned
+            .history_chunks
+            .iter()
+            .chain(&planned.turn_prefix_chunks)
+            .map(|chunk| {
+                let input = self.estimator.text_tokens(chunk) + framing + output;
+                input / LOCAL_PROMPT_TOKENS_PER_SECOND + output / LOCAL_OUTPUT_TOKENS_PER_SECOND
+            })
+            .sum();
+        let scaled = Duration::from_secs(seconds.saturating_add(seconds / 2));
+        if scaled <= configured {
+            return configured;
+        }
+        progress(CompactionProgress::Deadline {
+            limit: scaled,
+            configured,
+            reason: format!(
+                "a server on this machine: {requests} request{} planned; set timeoutSeconds to \
+                 choose the deadline yourself",
+                if requests == 1 { "" } else { "s" }
+            ),
+        });
+        scaled
+    }
+
+    pub(crate) fn serialize_options(&self) -> SerializeOptions {
         SerializeOptions {
             tool_result_max_chars: usize::try_from(self.settings.tool_result_max_chars)
                 .unwrap_or(usize::MAX),
@@ -147,10 +261,13 @@ impl Compactor<'_> {
         cancel: &CancellationToken,
         progress: &(dyn Fn(CompactionProgress) + Send + Sync),
     ) -> Result<CompactOutcome, CompactError> {
-        let limit = self.deadline();
+        let leaf = store.session().resolve_leaf(request.leaf.as_deref())?;
+        let sample = self.tokenizer_sample(store.session(), leaf, request.instructions.as_deref());
+        self.prepare_summarizer(&sample, cancel, progress).await?;
+        let limit =
+            self.deadline_for(store.session(), leaf, request.instructions.as_deref(), progress);
         let deadline = tokio::time::Instant::now() + limit;
         let strategy = request.strategy.unwrap_or(self.settings.strategy);
-        let leaf = store.session().resolve_leaf(request.leaf.as_deref())?;
         let at_file_leaf = leaf == store.session().leaf();
         let mut warnings = Vec::new();
         let mut pending = None;

@@ -66,6 +66,43 @@ pub enum CompactionProgress {
         /// What the rejected summary lacked.
         missing: Vec<String>,
     },
+    /// The summarizer's summary was unusable twice; `summarizer` writes it instead
+    /// (`fallbackToOffline`).
+    Fallback {
+        /// The summarizer that takes over.
+        summarizer: String,
+        /// What was wrong with the last summary.
+        reason: Vec<String>,
+    },
+    /// The summarizer's server was asked for its window before planning.
+    SummaryWindow {
+        /// The window in effect and where it came from.
+        note: String,
+    },
+    /// The server said its window is smaller than the one the requests were planned for;
+    /// the compaction is planned again for it.
+    WindowLearned {
+        /// The server's window, in tokens.
+        window: u64,
+        /// The window the first plan used.
+        planned: u64,
+    },
+    /// The summary budget was capped to a quarter of the window the server revealed, so
+    /// that the requests fit it (`maxSummaryTokens` does not).
+    BudgetCapped {
+        /// The summary budget used, in tokens.
+        max_summary_tokens: u64,
+    },
+    /// The deadline in effect, when it is not `timeoutSeconds` as set: raised for a server
+    /// on this machine to what the planned requests may take.
+    Deadline {
+        /// The deadline in effect.
+        limit: std::time::Duration,
+        /// `timeoutSeconds`.
+        configured: std::time::Duration,
+        /// Why, in words for the user.
+        reason: String,
+    },
 }
 
 /// A compaction that was written.

@@ -45,6 +45,7 @@ pub fn chat_body(
 pub struct Decoder {
     text: String,
     usage: SummaryUsage,
+    usage_reported: bool,
     stop_reason: Option<String>,
     done: bool,
 }
@@ -115,12 +116,18 @@ impl Decoder {
 
     /// The completed response, once the stream has ended.
     pub fn finish(self) -> Result<Completed, Failure> {
-        if !self.done && self.stop_reason.is_none() {
+        if self.stop_reason.is_none() {
+            if self.done {
+                return Err(Failure::Incomplete(
+                    "the stream ended (message_stop) without a stop reason".to_owned(),
+                ));
+            }
             return Err(Failure::Cut("the stream ended before message_stop".to_owned()));
         }
         Ok(Completed {
             text: self.text,
             usage: self.usage,
+            usage_reported: self.usage_reported,
             truncated: self.stop_reason.as_deref() == Some("max_tokens"),
         })
     }
@@ -128,6 +135,7 @@ impl Decoder {
     /// Usage numbers present in `usage` replace the ones known so far (Anthropic reports
     /// cumulative counts).
     fn merge_usage(&mut self, usage: &Value) {
+        self.usage_reported |= usage.is_object();
         let number = |name: &str| usage.get(name).and_then(Value::as_u64);
         if let Some(input) = number("input_tokens") {
             self.usage.input_tokens = input;
@@ -178,7 +186,7 @@ fn stream_error(value: &Value, raw: &str) -> Failure {
         .unwrap_or(raw)
         .to_owned();
     if crate::provider::classify::is_context_overflow(None, &message) {
-        return Failure::Overflow(message);
+        return Failure::Overflow(message, crate::provider::classify::overflow_window(raw));
     }
     let error_type = error
         .and_then(|error| error.get("type"))
@@ -260,7 +268,8 @@ mod tests {
                 output_tokens: 42,
                 cache_read_tokens: 10,
                 cache_write_tokens: 5,
-                cost: None
+                cost: None,
+                unreported_requests: 0,
             }
         );
         Ok(())

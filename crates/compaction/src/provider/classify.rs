@@ -36,6 +36,36 @@ pub fn is_context_overflow(status: Option<u16>, text: &str) -> bool {
     OVERFLOW_MARKERS.iter().any(|marker| lower.contains(marker))
 }
 
+/// The window an overflow answer names, in tokens: llama.cpp's `n_ctx` field, or the number
+/// in "maximum context length is N tokens" (OpenAI, vLLM, llama-cpp-python), "context window
+/// of N", "context length of N", or Anthropic's "… > N maximum".
+pub fn overflow_window(text: &str) -> Option<u64> {
+    if let Ok(value) = serde_json::from_str::<serde_json::Value>(text) {
+        let error = value.get("error").unwrap_or(&value);
+        if let Some(n_ctx) = error.get("n_ctx").and_then(serde_json::Value::as_u64) {
+            return Some(n_ctx);
+        }
+    }
+    let lower = text.to_lowercase();
+    let number_after = |marker: &str| {
+        let at = lower.find(marker)? + marker.len();
+        let digits: String = lower[at..]
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == ',')
+            .filter(char::is_ascii_digit)
+            .collect();
+        digits.parse::<u64>().ok().filter(|window| *window > 0)
+    };
+    ["maximum context length is", "context window of", "context length of", "context size of"]
+        .iter()
+        .find_map(|marker| number_after(marker))
+        .or_else(|| {
+            let before = &lower[..lower.find(" maximum")?];
+            before.rsplit_once('>')?.1.trim().parse::<u64>().ok()
+        })
+}
+
 /// The provider's own explanation from an error body: `error.message`, `error` (a string),
 /// `message` or `detail`, else the body text itself.
 pub fn error_message(body: &str) -> String {
@@ -105,6 +135,25 @@ mod tests {
         }
         assert!(!is_context_overflow(Some(429), "Rate limit reached: too many tokens per minute"));
         assert!(!is_context_overflow(Some(400), "invalid model"));
+    }
+
+    #[test]
+    fn overflow_answers_name_the_window() {
+        for (text, window) in [
+            (
+                r#"{"error":{"message":"This model's maximum context length is 4096 tokens. However, you requested 26873 tokens (22777 in the messages, 4096 in the completion).","code":"context_length_exceeded"}}"#,
+                Some(4096),
+            ),
+            (
+                r#"{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":9000,"n_ctx":8192}}"#,
+                Some(8192),
+            ),
+            ("Requested tokens (4097) exceed context window of 4096", Some(4096)),
+            ("prompt is too long: 208310 tokens > 200000 maximum", Some(200_000)),
+            ("too many tokens in request", None),
+        ] {
+            assert_eq!(overflow_window(text), window, "{text}");
+        }
     }
 
     #[test]

@@ -8,7 +8,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::sse::{SseEvent, SseParser};
 use crate::error::SummarizerError;
-use crate::summarizer::{SummaryProgress, SummaryResponse};
+use crate::summarizer::{SummaryProgress, SummaryResponse, SummaryUsage};
 
 use super::config::is_loopback;
 use super::response::Decoder;
@@ -91,7 +91,7 @@ impl ProviderClient {
         progress: &(dyn Fn(SummaryProgress) + Send + Sync),
     ) -> Result<SummaryResponse, SummarizerError> {
         let body = self.request_body(request);
-        self.stream(&body, cancel, progress, &|_text: &str| {}).await
+        self.stream(&body, false, cancel, progress, &|_text: &str| {}).await
     }
 
     /// Streams a chat completion over a message list, handing each piece of reply text to
@@ -119,13 +119,23 @@ impl ProviderClient {
                 request.max_output_tokens,
             ),
         };
-        self.stream(&body, cancel, &crate::summarizer::ignore_progress, on_text).await
+        self.stream(&body, true, cancel, &crate::summarizer::ignore_progress, on_text).await
     }
 
-    /// Sends `body` with retries, streaming the reply text to `on_text`.
+    /// Sends `body` with retries, streaming the reply text to `on_text`. With
+    /// `text_reaches_caller`, an attempt that already handed text to `on_text` is never
+    /// retried (the caller has shown it); otherwise (summaries, whose text is only counted)
+    /// a cut or incomplete reply is retried like any transient failure.
+    ///
+    /// An empty `200` stream (OpenAI-compatible servers) is checked at once by the same
+    /// request unstreamed with an output limit of 1 token: llama-cpp-python answers that
+    /// with its `400 context_length_exceeded` (naming its window) when the request is too
+    /// large, which becomes [`SummarizerError::ContextOverflow`]; a request that fits is
+    /// retried as usual. The check is a request too: the response's `requests` counts it.
     async fn stream(
         &self,
         body: &serde_json::Value,
+        text_reaches_caller: bool,
         cancel: &CancellationToken,
         progress: &(dyn Fn(SummaryProgress) + Send + Sync),
         on_text: &(dyn Fn(&str) + Send + Sync),
@@ -133,30 +143,84 @@ impl ProviderClient {
         let policy = self.config.retry_policy();
         let started = Instant::now();
         let mut attempt: u32 = 0;
+        let mut requests: u32 = 0;
+        // Usage of attempts whose answer was discarded (an empty reply): spent all the same.
+        let mut spent = SummaryUsage::default();
+        let mut checked_overflow = false;
         loop {
             attempt += 1;
+            requests += 1;
             progress(SummaryProgress::Started { attempt });
             let mut delivered = false;
             let outcome = tokio::select! {
                 biased;
                 () = cancel.cancelled() => {
-                    return Err(SummarizerError::Cancelled { attempts: attempt, elapsed: started.elapsed() });
+                    return Err(SummarizerError::Cancelled { attempts: requests, elapsed: started.elapsed() });
                 }
                 outcome = self.attempt(body, &mut delivered, progress, on_text) => outcome,
             };
             let failure = match outcome {
-                Ok(completed) if completed.text.trim().is_empty() => Failure::Empty,
+                Ok(completed) if completed.text.trim().is_empty() => {
+                    spent += completed.measured_usage();
+                    Failure::Empty
+                }
                 Ok(completed) => {
+                    let usage = spent + completed.measured_usage();
                     return Ok(SummaryResponse {
                         text: completed.text.trim().to_owned(),
-                        usage: completed.usage,
+                        usage,
                         truncated: completed.truncated,
+                        requests,
                     });
                 }
                 Err(failure) => failure,
             };
-            if delivered || !failure.is_retryable() || !policy.allows_retry_after(attempt) {
-                return Err(failure.into_error(&self.api_key, attempt, started.elapsed()));
+            if matches!(failure, Failure::EmptyStream)
+                && self.config.kind == ProviderKind::OpenAi
+                && !checked_overflow
+            {
+                checked_overflow = true;
+                progress(SummaryProgress::Retrying {
+                    attempt,
+                    delay: Duration::ZERO,
+                    reason: format!(
+                        "{}; checking with the same request unstreamed",
+                        failure.reason()
+                    ),
+                });
+                // llama-cpp-python closes the connection after an empty stream: a check sent
+                // on that pooled connection can fail before it reaches the server, and is
+                // then sent once more on a new one.
+                for _ in 0..2 {
+                    requests += 1;
+                    let check = tokio::select! {
+                        biased;
+                        () = cancel.cancelled() => {
+                            return Err(SummarizerError::Cancelled { attempts: requests, elapsed: started.elapsed() });
+                        }
+                        check = self.overflow_check(body) => check,
+                    };
+                    match check {
+                        Err(overflow @ Failure::Overflow(..)) => {
+                            return Err(overflow.into_error(
+                                &self.api_key,
+                                requests,
+                                started.elapsed(),
+                            ));
+                        }
+                        Ok(completed) => {
+                            spent += completed.measured_usage();
+                            break;
+                        }
+                        Err(Failure::Connect(_) | Failure::Cut(_)) => {}
+                        // Not an overflow: the empty stream is retried as a cut one.
+                        Err(_other) => break,
+                    }
+                }
+            }
+            let retry_delivered = delivered && text_reaches_caller;
+            if retry_delivered || !failure.is_retryable() || !policy.allows_retry_after(attempt) {
+                return Err(failure.into_error(&self.api_key, requests, started.elapsed()));
             }
             let delay = policy.delay(attempt, failure.retry_after());
             progress(SummaryProgress::Retrying {
@@ -167,11 +231,30 @@ impl ProviderClient {
             tokio::select! {
                 biased;
                 () = cancel.cancelled() => {
-                    return Err(SummarizerError::Cancelled { attempts: attempt, elapsed: started.elapsed() });
+                    return Err(SummarizerError::Cancelled { attempts: requests, elapsed: started.elapsed() });
                 }
                 () = tokio::time::sleep(delay) => {}
             }
         }
+    }
+
+    /// The request in `body` sent unstreamed with an output limit of one token: an overflow
+    /// comes back as [`Failure::Overflow`] (llama-cpp-python names its window there), a
+    /// request that fits as a (one-token) completion.
+    async fn overflow_check(&self, body: &serde_json::Value) -> Result<Completed, Failure> {
+        let mut check = body.clone();
+        if let Some(object) = check.as_object_mut() {
+            object.insert("stream".to_owned(), serde_json::Value::Bool(false));
+            object.remove("stream_options");
+            for field in ["max_tokens", "max_completion_tokens"] {
+                if object.contains_key(field) {
+                    object.insert(field.to_owned(), serde_json::Value::from(1));
+                }
+            }
+        }
+        let mut ignored = false;
+        let nothing = |_: SummaryProgress| {};
+        self.attempt(&check, &mut ignored, &nothing, &|_: &str| {}).await
     }
 
     fn request_body(&self, request: &CompletionRequest<'_>) -> serde_json::Value {
@@ -192,7 +275,17 @@ impl ProviderClient {
         }
     }
 
-    fn headers(&self) -> HeaderMap {
+    /// The shared HTTP client.
+    pub(super) fn http(&self) -> &reqwest::Client {
+        &self.http
+    }
+
+    /// Whether the server is on this machine (`localhost`, `127.0.0.0/8`, `::1`).
+    pub fn is_local(&self) -> bool {
+        is_loopback(&self.config)
+    }
+
+    pub(super) fn headers(&self) -> HeaderMap {
         // No key (a local server, see `from_env`): no credential header at all.
         let has_key = !self.api_key.expose().is_empty();
         let mut headers = HeaderMap::new();
@@ -250,7 +343,7 @@ impl ProviderClient {
             };
             let message = classify::error_message(&text);
             if classify::is_context_overflow(Some(status.as_u16()), &text) {
-                return Err(Failure::Overflow(message));
+                return Err(Failure::Overflow(message, classify::overflow_window(&text)));
             }
             return Err(Failure::Status { status: status.as_u16(), message, retry_after });
         }
@@ -333,10 +426,12 @@ impl ProviderClient {
                 }
                 other @ (Failure::Status { .. }
                 | Failure::Provider { .. }
-                | Failure::Overflow(_)
+                | Failure::Overflow(..)
                 | Failure::Connect(_)
                 | Failure::Timeout(_)
                 | Failure::Cut(_)
+                | Failure::Incomplete(_)
+                | Failure::EmptyStream
                 | Failure::Empty) => other,
             })?;
         }

@@ -2,7 +2,10 @@
 //!
 //! Invariant: decoding is lenient about what servers leave out or add (missing, null or
 //! empty fields, unknown fields, `choices: []` chunks carrying only usage) but strict about
-//! what makes a summary trustworthy: the stream must end with `[DONE]` or a finish reason.
+//! what makes a summary trustworthy: a reply is finished only when a choice carried a finish
+//! reason. `[DONE]` alone ends the stream, not the reply: llama-cpp-python sends a role chunk
+//! and `[DONE]` when another request interrupts it, and a server that is shut down ends the
+//! body with no event at all.
 
 use serde_json::{Value, json};
 
@@ -61,8 +64,11 @@ pub fn chat_body(
 pub struct Decoder {
     text: String,
     usage: SummaryUsage,
+    usage_reported: bool,
     finish_reason: Option<String>,
     done: bool,
+    /// Data events seen (comments such as `: ping` are not events).
+    events: usize,
 }
 
 impl Decoder {
@@ -72,6 +78,7 @@ impl Decoder {
         if data.is_empty() {
             return Ok("");
         }
+        self.events += 1;
         if data == "[DONE]" {
             self.done = true;
             return Ok("");
@@ -83,6 +90,7 @@ impl Decoder {
         }
         if let Some(usage) = chunk.get("usage").filter(|usage| usage.is_object()) {
             self.usage = parse_usage(usage);
+            self.usage_reported = true;
         }
         let start = self.text.len();
         if let Some(choices) = chunk.get("choices").and_then(Value::as_array) {
@@ -111,16 +119,32 @@ impl Decoder {
         self.done
     }
 
-    /// The completed response, once the stream has ended.
+    /// The completed response, once the stream has ended: a reply with a finish reason.
+    /// No event at all is [`Failure::EmptyStream`]; events without a finish reason are
+    /// [`Failure::Incomplete`] when the stream ended properly (`[DONE]`, or the body's
+    /// end after whole events) and [`Failure::Cut`] otherwise.
     pub fn finish(self) -> Result<Completed, Failure> {
-        if !self.done && self.finish_reason.is_none() {
-            return Err(Failure::Cut(
-                "the stream ended before a finish reason or [DONE]".to_owned(),
-            ));
+        if self.events == 0 {
+            return Err(Failure::EmptyStream);
+        }
+        if self.finish_reason.is_none() {
+            let written = self.text.chars().count();
+            let what = if written == 0 {
+                "no text".to_owned()
+            } else {
+                format!("{written} characters of text")
+            };
+            let ending = if self.done { "[DONE]" } else { "the end of the body" };
+            return Err(Failure::Incomplete(format!(
+                "the stream ended ({ending}) after {what} and no finish reason: the server \
+                 stopped the reply (a single-slot server does this when another request \
+                 waits, or when it is shut down)"
+            )));
         }
         Ok(Completed {
             text: self.text,
             usage: self.usage,
+            usage_reported: self.usage_reported,
             truncated: self.finish_reason.as_deref() == Some("length"),
         })
     }
@@ -142,13 +166,14 @@ pub fn parse_whole(body: &str) -> Result<Completed, Failure> {
         .to_owned();
     let finish_reason =
         choice.and_then(|choice| choice.get("finish_reason")).and_then(Value::as_str);
+    if choice.is_none() {
+        return Err(Failure::Malformed("the response holds no choice".to_owned()));
+    }
+    let usage = value.get("usage").filter(|usage| usage.is_object());
     Ok(Completed {
         text,
-        usage: value
-            .get("usage")
-            .filter(|usage| usage.is_object())
-            .map(parse_usage)
-            .unwrap_or_default(),
+        usage: usage.map(parse_usage).unwrap_or_default(),
+        usage_reported: usage.is_some(),
         truncated: finish_reason == Some("length"),
     })
 }
@@ -162,7 +187,7 @@ fn stream_error(error: &Value, raw: &str) -> Failure {
         .unwrap_or(raw)
         .to_owned();
     if crate::provider::classify::is_context_overflow(None, raw) {
-        return Failure::Overflow(message);
+        return Failure::Overflow(message, crate::provider::classify::overflow_window(raw));
     }
     let error_type = error
         .get("type")
@@ -191,6 +216,7 @@ fn parse_usage(usage: &Value) -> SummaryUsage {
         cache_read_tokens: cached,
         cache_write_tokens: 0,
         cost: usage.get("cost").and_then(Value::as_f64),
+        unreported_requests: 0,
     }
 }
 
@@ -237,7 +263,8 @@ mod tests {
                 output_tokens: 7,
                 cache_read_tokens: 40,
                 cache_write_tokens: 0,
-                cost: None
+                cost: None,
+                unreported_requests: 0,
             }
         );
         assert!(!completed.truncated);
@@ -264,10 +291,16 @@ mod tests {
     }
 
     #[test]
-    fn stream_without_end_is_cut() {
+    fn stream_without_finish_reason_is_incomplete() {
         let mut decoder = Decoder::default();
         assert!(feed(&mut decoder, r#"{"choices":[{"delta":{"content":"x"}}]}"#).is_ok());
-        assert!(matches!(decoder.finish(), Err(Failure::Cut(_))));
+        assert!(matches!(decoder.finish(), Err(Failure::Incomplete(_))));
+        // A role chunk and [DONE] (a reply interrupted by another request) is no reply.
+        let mut decoder = Decoder::default();
+        assert!(feed(&mut decoder, r#"{"choices":[{"delta":{"role":"assistant"}}]}"#).is_ok());
+        assert!(feed(&mut decoder, "[DONE]").is_ok());
+        assert!(matches!(decoder.finish(), Err(Failure::Incomplete(_))));
+        assert!(matches!(Decoder::default().finish(), Err(Failure::EmptyStream)));
     }
 
     #[test]

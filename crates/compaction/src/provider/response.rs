@@ -13,9 +13,23 @@ use super::*;
 /// A successfully decoded response, before the empty-output check.
 #[derive(Debug)]
 pub(crate) struct Completed {
+    /// Whether the server reported usage (else `usage` is all zero and means nothing).
+    pub(crate) usage_reported: bool,
     pub(crate) text: String,
     pub(crate) usage: SummaryUsage,
     pub(crate) truncated: bool,
+}
+
+impl Completed {
+    /// The usage this reply reports, or, when the server reported none, usage that says so
+    /// (one unreported request, no tokens claimed).
+    pub(crate) fn measured_usage(&self) -> SummaryUsage {
+        if self.usage_reported {
+            self.usage
+        } else {
+            SummaryUsage { unreported_requests: 1, ..SummaryUsage::default() }
+        }
+    }
 }
 
 /// Why one attempt failed (before attempts and elapsed time are attached).
@@ -25,14 +39,22 @@ pub(crate) enum Failure {
     Status { status: u16, message: String, retry_after: Option<Duration> },
     /// Error reported inside the stream.
     Provider { error_type: String, message: String, retryable: bool },
-    /// Request does not fit the context window.
-    Overflow(String),
+    /// Request does not fit the context window; the window when the answer names it.
+    Overflow(String, Option<u64>),
     /// Could not connect / send.
     Connect(String),
     /// No bytes for too long.
     Timeout(String),
     /// Stream broke or ended early.
     Cut(String),
+    /// A well-formed stream that ended without a finish reason: the server stopped the reply
+    /// (llama-cpp-python does this when another request waits for its one slot, and on
+    /// shutdown). Not a finished reply, whatever text it held.
+    Incomplete(String),
+    /// A `200` event stream that ended without a single event. llama-cpp-python answers a
+    /// streamed request larger than its window this way; the client checks by asking again
+    /// without streaming.
+    EmptyStream,
     /// Stream held data we could not parse.
     Malformed(String),
     /// Model wrote nothing.
@@ -44,8 +66,12 @@ impl Failure {
         match self {
             Failure::Status { status, .. } => is_retryable_status(*status),
             Failure::Provider { retryable, .. } => *retryable,
-            Failure::Connect(_) | Failure::Timeout(_) | Failure::Cut(_) => true,
-            Failure::Overflow(_) | Failure::Malformed(_) | Failure::Empty => false,
+            Failure::Connect(_)
+            | Failure::Timeout(_)
+            | Failure::Cut(_)
+            | Failure::Incomplete(_)
+            | Failure::EmptyStream => true,
+            Failure::Overflow(..) | Failure::Malformed(_) | Failure::Empty => false,
         }
     }
 
@@ -53,10 +79,12 @@ impl Failure {
         match self {
             Failure::Status { retry_after, .. } => *retry_after,
             Failure::Provider { .. }
-            | Failure::Overflow(_)
+            | Failure::Overflow(..)
             | Failure::Connect(_)
             | Failure::Timeout(_)
             | Failure::Cut(_)
+            | Failure::Incomplete(_)
+            | Failure::EmptyStream
             | Failure::Malformed(_)
             | Failure::Empty => None,
         }
@@ -67,12 +95,14 @@ impl Failure {
         match self {
             Failure::Status { status, message, .. } => format!("HTTP {status}: {message}"),
             Failure::Provider { error_type, message, .. } => format!("{error_type}: {message}"),
-            Failure::Overflow(message)
+            Failure::Overflow(message, _)
             | Failure::Connect(message)
             | Failure::Timeout(message)
             | Failure::Cut(message)
+            | Failure::Incomplete(message)
             | Failure::Malformed(message) => message.clone(),
-            Failure::Empty => "empty output".to_owned(),
+            Failure::EmptyStream => EMPTY_STREAM.to_owned(),
+            Failure::Empty => "the model finished without writing any text".to_owned(),
         }
     }
 
@@ -94,17 +124,26 @@ impl Failure {
                 attempts,
                 elapsed,
             },
-            Failure::Overflow(message) => {
-                SummarizerError::ContextOverflow { message: clean(message), attempts, elapsed }
-            }
+            Failure::Overflow(message, window) => SummarizerError::ContextOverflow {
+                message: clean(message),
+                window,
+                attempts,
+                elapsed,
+            },
             Failure::Connect(message) => {
                 SummarizerError::Connect { message: clean(message), attempts, elapsed }
             }
             Failure::Timeout(message) => {
                 SummarizerError::Timeout { message: clean(message), attempts, elapsed }
             }
-            Failure::Cut(message) => SummarizerError::Stream {
+            Failure::Cut(message) | Failure::Incomplete(message) => SummarizerError::Stream {
                 message: clean(message),
+                malformed: false,
+                attempts,
+                elapsed,
+            },
+            Failure::EmptyStream => SummarizerError::Stream {
+                message: EMPTY_STREAM.to_owned(),
                 malformed: false,
                 attempts,
                 elapsed,
@@ -119,6 +158,10 @@ impl Failure {
         }
     }
 }
+
+/// What an empty `200` stream is, for progress and errors.
+const EMPTY_STREAM: &str = "the server answered 200 with an empty stream (no event, no finish \
+                            reason); llama-cpp-python does this when a request exceeds its window";
 
 /// Decoder for the configured protocol.
 pub(super) enum Decoder {

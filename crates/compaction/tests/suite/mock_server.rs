@@ -1,9 +1,12 @@
 //! A scripted HTTP server for provider tests.
 //!
-//! It replays real wire formats: each request receives the next queued [`Reply`] (or the
-//! reply a responder function chooses from the request, or the fallback reply once the
-//! queue is empty), streamed in chunks with delays when it is an SSE reply, and every
-//! request's path, headers and JSON body is recorded for assertions.
+//! It replays real wire formats: each completion request (`…/chat/completions`,
+//! `/v1/messages`) receives the next queued [`Reply`] (or the reply a responder function
+//! chooses from the request, or the fallback reply once the queue is empty), streamed in
+//! chunks with delays when it is an SSE reply, and every completion request's path, headers
+//! and JSON body is recorded for assertions. Other requests (a summarizer asking a local
+//! server for its window: `/props`, `/v1/models`, `/api/show`) get `404` unless
+//! [`MockServer::answer_others`] says otherwise; they never take a queued reply.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -87,6 +90,7 @@ struct Script {
     queue: VecDeque<Reply>,
     responder: Option<Responder>,
     fallback: Option<Reply>,
+    others: Option<Responder>,
     requests: Vec<RecordedRequest>,
 }
 
@@ -132,7 +136,15 @@ impl MockServer {
         self.script.lock().unwrap().responder = Some(Arc::new(respond));
     }
 
-    /// Every request received so far, in order.
+    /// Answers requests other than completions with `respond(request)`.
+    pub fn answer_others(
+        &self,
+        respond: impl Fn(&RecordedRequest) -> Reply + Send + Sync + 'static,
+    ) {
+        self.script.lock().unwrap().others = Some(Arc::new(respond));
+    }
+
+    /// Every completion request received so far, in order.
     pub fn requests(&self) -> Vec<RecordedRequest> {
         self.script.lock().unwrap().requests.clone()
     }
@@ -159,14 +171,22 @@ async fn handle(
                 .collect(),
             body: serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null),
         };
-        let responder = script.responder.clone();
-        let reply = script
-            .queue
-            .pop_front()
-            .or_else(|| responder.map(|respond| respond(&request)))
-            .or_else(|| script.fallback.clone());
-        script.requests.push(request);
-        reply
+        let completion =
+            request.path.ends_with("/chat/completions") || request.path.ends_with("/v1/messages");
+        if !completion {
+            let others = script.others.clone();
+            let not_found = || Reply::status(404, r#"{"detail":"Not Found"}"#);
+            Some(others.map_or_else(not_found, |respond| respond(&request)))
+        } else {
+            let responder = script.responder.clone();
+            let reply = script
+                .queue
+                .pop_front()
+                .or_else(|| responder.map(|respond| respond(&request)))
+                .or_else(|| script.fallback.clone());
+            script.requests.push(request);
+            reply
+        }
     };
     match reply {
         None => Response::builder()

@@ -73,6 +73,7 @@ impl Summarizer for Recording {
                 text: "## Goal\nShort summary.".into(),
                 usage: Default::default(),
                 truncated: false,
+                requests: 1,
             })
         })
     }

@@ -1,7 +1,9 @@
 //! The quality gate in the orchestration path, against the mock server speaking both
-//! providers' wire formats: every rejection reason is retried once with what is missing,
-//! then repaired with a Must Keep section, or, with `strictQuality`, fails and leaves the
-//! file byte-identical.
+//! providers' wire formats: every rejection reason is retried once with what is missing;
+//! a summary that lacks facts is then repaired with a Must Keep section, or, with
+//! `strictQuality`, fails and leaves the file byte-identical; an unusable one (empty, a
+//! refusal, an echo, cut off) is never repaired: the compaction fails with the file
+//! byte-identical, or the offline summarizer writes it with `fallbackToOffline`.
 
 use std::path::Path;
 
@@ -63,26 +65,9 @@ struct Case {
     repaired_holds: &'static str,
 }
 
+/// Replies the gate can repair: facts are missing from a usable summary.
 fn cases() -> Vec<Case> {
     vec![
-        Case {
-            name: "empty",
-            reply: |kind, _| streamed(kind, ""),
-            retry_names: "It was empty",
-            repaired_holds: "- Modified: `src/parser.rs`",
-        },
-        Case {
-            name: "refusal",
-            reply: |kind, _| streamed(kind, "I'm sorry, but I can't help with that."),
-            retry_names: "It was a refusal",
-            repaired_holds: "- Modified: `src/parser.rs`",
-        },
-        Case {
-            name: "truncated",
-            reply: |kind, good| truncated(kind, good),
-            retry_names: "cut off at the output limit",
-            repaired_holds: "## Must Keep\n- Modified: `src/lib.rs`",
-        },
         Case {
             name: "missing file",
             reply: |kind, good| streamed(kind, &good.replace("- Edited `src/parser.rs`\n", "")),
@@ -94,6 +79,38 @@ fn cases() -> Vec<Case> {
             reply: |kind, good| streamed(kind, &good.replace(&format!("- \"{CONSTRAINT}\"\n"), "")),
             retry_names: "quote it word for word under Constraints & Preferences: \"Don't change the public signature of `parse_expr`.\"",
             repaired_holds: "## Must Keep\n- Constraint (user's words): \"Don't change the public signature of `parse_expr`.\"",
+        },
+    ]
+}
+
+/// Replies that are no summary at all: never repaired.
+fn unusable_cases() -> Vec<Case> {
+    vec![
+        Case {
+            name: "empty",
+            reply: |kind, _| streamed(kind, ""),
+            retry_names: "It was empty",
+            repaired_holds: "",
+        },
+        Case {
+            name: "refusal",
+            reply: |kind, _| streamed(kind, "I'm sorry, but I can't help with that."),
+            retry_names: "It was a refusal",
+            repaired_holds: "",
+        },
+        Case {
+            name: "truncated",
+            reply: |kind, good| truncated(kind, good),
+            retry_names: "cut off at the output limit",
+            repaired_holds: "",
+        },
+        Case {
+            name: "echo",
+            reply: |kind, _| {
+                streamed(kind, "<conversation>\n<user>\nFix nested list parsing\n</user>")
+            },
+            retry_names: "It repeated the request",
+            repaired_holds: "",
         },
     ]
 }
@@ -118,12 +135,11 @@ async fn each_rejection_is_retried_then_repaired(kind: ProviderKind) {
         assert_eq!(quality.status, QualityStatus::Repaired, "{}: {quality:?}", case.name);
         assert_eq!(quality.attempts, 2, "{}", case.name);
         assert!(!quality.missing.is_empty(), "{}", case.name);
-        // History and turn prefix, twice (a cut-off reply is first asked again with a
-        // larger budget, and a failed call cancels its sibling, so those vary).
+        // Turn prefix and history, then the history again (the turn prefix's request
+        // would be the same, so its summary is reused).
         let requests = server.requests();
-        if case.name != "truncated" {
-            assert_eq!(requests.len(), 4, "{}", case.name);
-        }
+        assert_eq!(requests.len(), 3, "{}", case.name);
+        assert_eq!(outcome.summarizer_calls, 3, "{}", case.name);
         let retried: Vec<String> =
             requests[2..].iter().map(|r| request_text(kind, &r.body)).collect();
         assert!(
@@ -161,10 +177,70 @@ async fn strict_leaves_the_file_byte_identical(kind: ProviderKind) {
         };
         assert_eq!(*attempts, 2, "{}", case.name);
         assert!(!missing.is_empty(), "{}", case.name);
-        if case.name != "truncated" {
-            assert_eq!(server.requests().len(), 4, "{}", case.name);
-        }
+        assert_eq!(server.requests().len(), 3, "{}", case.name);
         assert_eq!(std::fs::read(&path).unwrap(), before, "{}: file changed", case.name);
+    }
+}
+
+/// An empty, refused, echoed or cut-off reply, twice, fails the compaction with the file
+/// byte-identical (never a Must Keep list in place of the history); the error counts the
+/// requests the server received.
+async fn unusable_replies_are_never_repaired(kind: ProviderKind) {
+    for case in unusable_cases() {
+        let server = MockServer::start().await;
+        let (_dir, path) = session_copy();
+        let good = summary_with_every_fact(&path, "Fix nested list parsing");
+        server.always((case.reply)(kind, &good));
+        let summarizer = provider(kind, &server);
+        let before = std::fs::read(&path).unwrap();
+        let error = compact_with(&path, &summarizer, &settings()).await.unwrap_err();
+        let CompactError::Unusable { problems, attempts, requests, .. } = &error else {
+            panic!("{}: {error}", case.name)
+        };
+        assert_eq!(*attempts, 2, "{}", case.name);
+        assert!(!problems.is_empty(), "{}", case.name);
+        assert_eq!(*requests, server.requests().len(), "{}: {error}", case.name);
+        assert_eq!(std::fs::read(&path).unwrap(), before, "{}: file changed", case.name);
+        let retried: Vec<String> =
+            server.requests().iter().map(|r| request_text(kind, &r.body)).collect();
+        assert!(
+            retried.iter().any(|text| text.contains(case.retry_names)),
+            "{}: the retry does not say what was wrong: {retried:?}",
+            case.name
+        );
+        if case.name == "truncated" {
+            // A cut-off reply is reported as cut off, not as empty.
+            assert!(problems.iter().all(|p| !p.contains("empty")), "{problems:?}");
+            assert!(!retried.iter().any(|text| text.contains("It was empty")));
+        }
+    }
+}
+
+/// With `fallbackToOffline`, the offline summarizer writes the summary the model could not,
+/// and the entry records the fallback and why.
+async fn unusable_replies_fall_back_to_offline_when_configured(kind: ProviderKind) {
+    let fallback = CompactionSettings { fallback_to_offline: true, ..settings() };
+    for case in unusable_cases() {
+        let server = MockServer::start().await;
+        let (_dir, path) = session_copy();
+        let good = summary_with_every_fact(&path, "Fix nested list parsing");
+        server.always((case.reply)(kind, &good));
+        let summarizer = provider(kind, &server);
+        let outcome = compact_with(&path, &summarizer, &fallback).await.unwrap();
+        let quality = outcome.quality.clone().unwrap();
+        let recorded = quality.fallback.clone().unwrap();
+        assert_eq!(recorded.summarizer, "offline", "{}", case.name);
+        assert!(!recorded.reason.is_empty(), "{}", case.name);
+        // The model's requests are counted, then the offline summarizer's calls.
+        assert!(outcome.summarizer_calls > server.requests().len(), "{}", case.name);
+        let session = open(&path).into_session();
+        let EntryKind::Compaction(data) = &session.entries()[session.leaf().unwrap()].kind else {
+            panic!("not a compaction")
+        };
+        let details = data.details.as_ref().unwrap();
+        assert_eq!(details["quality"]["fallback"]["summarizer"], "offline", "{}", case.name);
+        assert!(data.summary.contains("## Goal"), "{}: {}", case.name, data.summary);
+        assert!(!data.summary.contains("<conversation>"), "{}", case.name);
     }
 }
 
@@ -183,7 +259,8 @@ async fn a_good_retry_passes(kind: ProviderKind) {
     assert_eq!(quality.attempts, 2);
     assert_eq!(quality.first_attempt_missing, ["missing file src/lib.rs"]);
     assert!(quality.missing.is_empty());
-    assert_eq!(outcome.summarizer_calls, 4);
+    // Prefix and history, then the history again: the prefix's summary is reused.
+    assert_eq!(outcome.summarizer_calls, 3);
     let session = open(&path).into_session();
     let EntryKind::Compaction(data) = &session.entries()[session.leaf().unwrap()].kind else {
         panic!("not a compaction")
@@ -209,6 +286,8 @@ macro_rules! both_providers {
 both_providers!(
     each_rejection_is_retried_then_repaired,
     strict_leaves_the_file_byte_identical,
+    unusable_replies_are_never_repaired,
+    unusable_replies_fall_back_to_offline_when_configured,
     a_good_retry_passes,
 );
 

@@ -118,6 +118,7 @@ impl Summarizer for CutAtFirstBudget {
                 text: "## Goal\n- summary".to_owned(),
                 usage: Default::default(),
                 truncated,
+                requests: 1,
             })
         })
     }
@@ -168,6 +169,7 @@ async fn the_retry_budget_stays_inside_the_summary_window() {
         max_output_tokens: 4096,
         first_call: 1,
         calls: 1,
+        planned_window: Some(window),
     };
     let (summary, _usage, calls) =
         compactor.run_job(job, &CancellationToken::new(), &|_| {}).await.unwrap();
@@ -206,9 +208,10 @@ async fn summary_truncated_twice_fails_and_leaves_the_file_byte_identical(kind: 
         .await
         .unwrap_err();
     drop(store);
+    // A summary cut off twice is unusable: never repaired, strict or not.
     assert!(
-        matches!(&error, CompactError::QualityRejected { attempts: 2, missing }
-            if missing.iter().any(|m| m.contains("cut off at the output limit"))),
+        matches!(&error, CompactError::Unusable { attempts: 2, problems, .. }
+            if problems.iter().any(|m| m.contains("cut off at the output limit"))),
         "{error:?}"
     );
     assert!(error.to_string().contains("maxSummaryTokens"), "{error}");
@@ -405,7 +408,8 @@ async fn a_chunk_the_server_rejects_as_too_long_is_split_and_retried(kind: Provi
     let server = MockServer::start().await;
     window_server(&server, kind, SERVER_WINDOW);
     let summarizer = patient_provider(kind, &server);
-    assert_eq!(summarizer.context_window(), Some(128_000));
+    // The configured window less the margin kept for a tokenizer we do not know.
+    assert_eq!(summarizer.context_window(), Some(128_000 - 12_800));
     let (_dir, path) = long_session();
     let outcome = compact_long(&path, &summarizer).await.unwrap();
     let requests = server.requests();
@@ -430,9 +434,13 @@ async fn splitting_is_bounded_and_then_fails_cleanly(kind: ProviderKind) {
     let before = std::fs::read(&path).unwrap();
     let error = compact_long(&path, &summarizer).await.unwrap_err();
     assert!(
-        matches!(error, CompactError::Summarizer(SummarizerError::ContextOverflow { .. })),
+        matches!(
+            &error,
+            CompactError::WindowTooSmall { error: SummarizerError::ContextOverflow { .. }, .. }
+        ),
         "{error:?}"
     );
+    assert!(error.to_string().contains("summaryContextWindow"), "{error}");
     assert_eq!(std::fs::read(&path).unwrap(), before);
     // One chunk each for history and the split turn, each halved three times at most.
     let limit = 2 * (1 + compaction::compact::MAX_OVERFLOW_SPLITS as usize);

@@ -321,9 +321,19 @@ async fn failures_leave_the_file_byte_identical(kind: ProviderKind) {
 async fn second_compaction_updates_the_first(kind: ProviderKind) {
     let server = MockServer::start().await;
     let (_dir, path) = session_copy();
-    server.push(streamed(kind, &summary_with_every_fact(&path, "FIRST-SUMMARY history")));
-    server.push(streamed(kind, &summary_with_every_fact(&path, "FIRST-SUMMARY prefix")));
-    server.always(streamed(kind, "SECOND-SUMMARY"));
+    // The history and the split turn's prefix may be asked for in either order (a local
+    // server gets the prefix first): each gets its own answer by what it asks.
+    let history = streamed(kind, &summary_with_every_fact(&path, "FIRST-SUMMARY history"));
+    let prefix = streamed(kind, &summary_with_every_fact(&path, "FIRST-SUMMARY prefix"));
+    let served = std::sync::atomic::AtomicUsize::new(0);
+    let prefix_task = compaction_core::prompts::TURN_PREFIX_PROMPT.lines().next().unwrap_or("");
+    server.respond_with(move |request| {
+        match served.fetch_add(1, std::sync::atomic::Ordering::SeqCst) {
+            0 | 1 if request.body.to_string().contains(prefix_task) => prefix.clone(),
+            0 | 1 => history.clone(),
+            _ => streamed(kind, "SECOND-SUMMARY"),
+        }
+    });
     let summarizer = provider(kind, &server);
     compact(&path, &summarizer, &CancellationToken::new()).await.unwrap();
 
@@ -409,6 +419,7 @@ async fn a_compaction_that_would_not_shrink_the_context_is_refused() {
                     text: "word ".repeat(40_000),
                     usage: Default::default(),
                     truncated: false,
+                    requests: 1,
                 })
             })
         }
@@ -435,4 +446,5 @@ async fn a_compaction_that_would_not_shrink_the_context_is_refused() {
 }
 
 mod branch_summaries;
+mod local_server;
 mod through_extensions;

@@ -12,7 +12,7 @@ use super::*;
 both_providers!(
     rate_limited_then_succeeds,
     server_error_exhausts_retries,
-    stream_cut_after_output_fails,
+    a_summary_cut_after_output_is_retried_but_chat_text_shown_is_not,
     stream_cut_before_output_is_retried,
     malformed_sse_fails,
     empty_output_fails,
@@ -90,18 +90,33 @@ async fn server_error_exhausts_retries(kind: ProviderKind) {
     assert_eq!(fixture.server.requests().len(), 3);
 }
 
-async fn stream_cut_after_output_fails(kind: ProviderKind) {
+/// A summary's text is only counted while it streams, so a stream cut after some of it is
+/// retried like one cut before (bounded by the retries); a chat reply's text was handed to the
+/// caller as it came, so it is not restarted silently.
+async fn a_summary_cut_after_output_is_retried_but_chat_text_shown_is_not(kind: ProviderKind) {
     let fixture = Fixture::start(kind).await;
-    fixture
-        .server
-        .always(Reply::stream(fixture.opening(&["partial ", "summary"])).ending(StreamEnd::Abort));
-    let error = run(&fixture.summarizer()).await.unwrap_err();
-    // Text was already streamed to the caller: no silent restart.
+    let cut = Reply::stream(fixture.opening(&["partial ", "summary"])).ending(StreamEnd::Abort);
+    fixture.server.push(cut.clone());
+    fixture.server.push(fixture.success(&["whole summary"]));
+    let response = run(&fixture.summarizer()).await.unwrap();
+    assert_eq!(response.text, "whole summary");
+    assert_eq!(response.requests, 2);
+    assert_eq!(fixture.server.requests().len(), 2);
+
+    fixture.server.always(cut);
+    let client = fixture.summarizer().client().clone();
+    let messages = [compaction::provider::ChatMessage::user("hi")];
+    let chat = compaction::provider::ChatRequest {
+        system: "",
+        messages: &messages,
+        max_output_tokens: 50,
+    };
+    let error = client.chat(&chat, &CancellationToken::new(), &|_| {}).await.unwrap_err();
     assert!(
         matches!(error, SummarizerError::Stream { malformed: false, attempts: 1, .. }),
         "{error:?}"
     );
-    assert_eq!(fixture.server.requests().len(), 1);
+    assert_eq!(fixture.server.requests().len(), 3);
 }
 
 async fn stream_cut_before_output_is_retried(kind: ProviderKind) {

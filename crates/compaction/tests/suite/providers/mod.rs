@@ -46,6 +46,7 @@ both_providers!(
 );
 
 mod failures;
+pub mod local_server;
 
 struct Fixture {
     kind: ProviderKind,
@@ -182,6 +183,7 @@ impl Fixture {
                 cache_read_tokens: 200,
                 cache_write_tokens: 0,
                 cost: None,
+                unreported_requests: 0,
             },
             ProviderKind::Anthropic => SummaryUsage {
                 input_tokens: 1000,
@@ -189,6 +191,7 @@ impl Fixture {
                 cache_read_tokens: 150,
                 cache_write_tokens: 50,
                 cost: None,
+                unreported_requests: 0,
             },
         }
     }
@@ -244,6 +247,7 @@ async fn streamed_summary_and_usage(kind: ProviderKind) {
             text: "## Goal\nRename parse_cut ✓".to_owned(),
             usage: fixture.expected_usage(),
             truncated: false,
+            requests: 1,
         }
     );
     let events = events.lock().unwrap().clone();
@@ -354,6 +358,7 @@ async fn whole_json_response_is_accepted(kind: ProviderKind) {
             text: "not streamed".to_owned(),
             usage: SummaryUsage { input_tokens: 10, output_tokens: 3, ..SummaryUsage::default() },
             truncated: false,
+            requests: 1,
         }
     );
 }
