@@ -46,6 +46,9 @@ pub struct GenerateOptions {
     /// thinking-level changes, extension entries, user shell commands); 1.0 is the default
     /// mix, higher values pack more variety into small fixtures.
     pub event_scale: f64,
+    /// Whether the session has what pi 1.6 writes: system messages and their patches,
+    /// `context_edit` and `usage` entries, and compactions with a `systemMessage`.
+    pub pi16: bool,
 }
 
 impl Default for GenerateOptions {
@@ -58,6 +61,7 @@ impl Default for GenerateOptions {
             average_entry_bytes: DEFAULT_AVERAGE_ENTRY_BYTES,
             compaction_threshold_tokens: 120_000,
             event_scale: 1.0,
+            pi16: false,
         }
     }
 }

@@ -43,12 +43,15 @@ proptest! {
         keep in 200u64..6000,
         min_turns in 0u64..4,
         estimator in prop::sample::select(vec!["pi", "heuristic"]),
+        pi16 in any::<bool>(),
     ) {
         let text = generate_session(&GenerateOptions {
             seed,
             entries,
             average_entry_bytes: 600,
             compaction_threshold_tokens: 12_000,
+            event_scale: if pi16 { 3.0 } else { 1.0 },
+            pi16,
             ..GenerateOptions::default()
         });
         let session = parse_session(text.as_bytes());
@@ -81,10 +84,22 @@ proptest! {
         prop_assert_eq!(&entries[path[first_kept]].id, &preparation.first_kept_entry_id);
         prop_assert!(!matches!(entries[*path.last().unwrap()].kind, EntryKind::Compaction(_)));
 
-        // The kept part never starts with a tool result.
+        // The kept part never starts with a tool result or a system message.
         let first_message = path[first_kept..].iter().find(|&&i| entries[i].is_message());
         if let Some(&index) = first_message {
             prop_assert_ne!(entries[index].role(), Some("toolResult"));
+        }
+        prop_assert!(!matches!(entries[path[first_kept]].role(), Some("system" | "toolResult")));
+
+        // Nothing summarized is a system message or an entry a context edit left out.
+        let context = compaction_core::context::build_context(&session, session.leaf());
+        let omitted: HashSet<usize> =
+            context.entries.iter().filter(|entry| entry.omitted).map(|entry| entry.entry).collect();
+        for message in preparation.messages_to_summarize.iter().chain(&preparation.turn_prefix_messages) {
+            prop_assert!(!matches!(message, AgentMessage::System(_)));
+        }
+        for entry in preparation.summarized_entries.iter().chain(&preparation.turn_prefix_entries) {
+            prop_assert!(!omitted.contains(entry), "summarized an omitted entry");
         }
 
         // Calls and results stay together.

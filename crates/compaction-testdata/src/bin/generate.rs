@@ -36,6 +36,10 @@ struct Args {
     /// Multiplier for the chance of events between turns (branches, labels, changes, …).
     #[arg(long, value_name = "FACTOR", default_value_t = 1.0)]
     event_scale: f64,
+    /// Add what pi 1.6 writes: system messages, context edits, usage entries, compaction
+    /// checkpoints.
+    #[arg(long)]
+    pi16: bool,
     /// Write to this file instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
@@ -61,6 +65,7 @@ fn write(args: &Args) -> Result<(), String> {
         average_entry_bytes: args.average_entry_bytes,
         compaction_threshold_tokens: args.compaction_threshold,
         event_scale: args.event_scale,
+        pi16: args.pi16,
     };
     let target =
         args.output.as_ref().map_or("standard output".to_owned(), |p| p.display().to_string());

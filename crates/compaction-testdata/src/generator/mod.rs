@@ -5,6 +5,7 @@
 //! `turn` (user prompts and the events between turns), `reply` (assistant replies, tool
 //! calls and their results) and `summaries` (compactions and branch summaries).
 
+mod pi16;
 mod reply;
 mod summaries;
 mod turn;
@@ -77,6 +78,11 @@ pub struct SessionGenerator {
     cwd: String,
     files: Vec<String>,
     named: bool,
+    /// Ids of the tool results written (pi 1.6 context edits target them).
+    tool_results: HashSet<String>,
+    /// The prompt sections and tools the system messages declared so far (pi 1.6).
+    system_sections: Map<String, Value>,
+    system_tools: Vec<String>,
 }
 
 /// Fixed bytes per entry of the default mix (envelope, prompts, replies, thinking), and the
@@ -122,6 +128,9 @@ impl SessionGenerator {
             cwd: format!("/home/dev/{project}"),
             files,
             named: false,
+            tool_results: HashSet::new(),
+            system_sections: Map::new(),
+            system_tools: Vec::new(),
         }
     }
 
@@ -190,9 +199,14 @@ impl SessionGenerator {
     }
 
     fn push_message(&mut self, message: Value, kind: NodeKind, tokens: u64) -> String {
+        let tool_result = message.get("role").and_then(Value::as_str) == Some("toolResult");
         let mut body = Map::new();
         body.insert("message".into(), message);
-        self.push("message", Map::new(), body, kind, tokens)
+        let id = self.push("message", Map::new(), body, kind, tokens);
+        if tool_result {
+            self.tool_results.insert(id.clone());
+        }
+        id
     }
 
     fn cumulative_before(&self, position: usize) -> u64 {

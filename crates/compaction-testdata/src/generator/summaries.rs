@@ -97,6 +97,10 @@ impl SessionGenerator {
         let details = json!({"readFiles": read, "modifiedFiles": modified});
         body.insert("details".into(), details.clone());
         body.insert("fromHook".into(), false.into());
+        if self.options.pi16 {
+            let checkpoint = self.system_checkpoint();
+            body.insert("systemMessage".into(), checkpoint);
+        }
         self.push(
             "compaction",
             Map::new(),

@@ -24,6 +24,9 @@ impl SessionGenerator {
             let mut body = Map::new();
             body.insert("thinkingLevel".into(), THINKING_LEVELS[self.thinking].into());
             self.push("thinking_level_change", Map::new(), body, NodeKind::Other, 0);
+            if self.options.pi16 {
+                self.first_system_message();
+            }
         }
         self.turns += 1;
         self.side_events();
@@ -111,6 +114,9 @@ impl SessionGenerator {
         }
         if self.event(0.04) {
             self.user_bash();
+        }
+        if self.options.pi16 {
+            self.pi16_events();
         }
     }
 
