@@ -6,7 +6,8 @@
 //! reply, so a reply's results never branch. A line whose parent was left out (bookkeeping,
 //! side chains) hangs from the nearest kept ancestor; a root that continues an earlier
 //! conversation (after Claude Code's own compaction, `logicalParentUuid`) hangs from what it
-//! continues, or from the entry before it.
+//! continues, or from the entry before it. Side chains (sub-agent conversations) are left out
+//! of a main transcript; a sub-agent's own file, which is all side chain, is kept whole.
 //!
 //! Invariant: every tool result entry follows (on its branch) the assistant entry holding its
 //! call, when that call is in the transcript.
@@ -60,6 +61,14 @@ impl State {
 pub(super) fn convert(lines: &[Line], builder: &mut Builder<'_>) -> Header {
     let mut header = Header::default();
     let mut state = State::default();
+    // A sub-agent's own transcript (`agent-*.jsonl`) is all side chain: keep it then.
+    let is_message = |line: &&Line| {
+        matches!(line.value.get("type").and_then(Value::as_str), Some("user" | "assistant"))
+    };
+    let only_side_chain = lines
+        .iter()
+        .filter(is_message)
+        .all(|line| line.value.get("isSidechain").and_then(Value::as_bool) == Some(true));
     for line in lines {
         let value = &line.value;
         if header.id.is_empty()
@@ -77,7 +86,7 @@ pub(super) fn convert(lines: &[Line], builder: &mut Builder<'_>) -> Header {
             header.timestamp = timestamp.to_owned();
         }
         let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
-        if value.get("isSidechain").and_then(Value::as_bool) == Some(true) {
+        if !only_side_chain && value.get("isSidechain").and_then(Value::as_bool) == Some(true) {
             builder.drop("side-chain (sub-agent) line");
             let parent = state.parent(value);
             state.record(value, parent);

@@ -233,3 +233,17 @@ fn bad_lines_and_unknown_files_are_errors_naming_the_line() {
         ImportError::UnknownFormat
     );
 }
+
+#[test]
+fn a_sub_agent_transcript_that_is_all_side_chain_is_kept() {
+    let side: String = CLAUDE
+        .lines()
+        .map(|line| line.replace(r#""isSidechain": false"#, r#""isSidechain": true"#))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    assert!(side.contains(r#""isSidechain": true"#));
+    let imported = import(&side, None, &Redactor::default()).unwrap();
+    assert_clean(&imported.session);
+    assert_eq!(imported.report.user_messages, 2);
+    assert!(!imported.report.dropped.contains_key("side-chain (sub-agent) line"));
+}
