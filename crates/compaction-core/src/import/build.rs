@@ -184,20 +184,25 @@ pub(super) fn assistant(
     api: &str,
     provider: &str,
     model: &str,
-    usage: Value,
+    usage: Option<Value>,
     stop_reason: &str,
     timestamp: &str,
 ) -> Value {
-    json!({
+    let mut message = json!({
         "role": "assistant",
         "content": content,
         "api": api,
         "provider": provider,
         "model": model,
-        "usage": usage,
         "stopReason": stop_reason,
         "timestamp": millis(timestamp),
-    })
+    });
+    // Without a recorded usage the field is left out: a usage of zeros would read as an
+    // empty context.
+    if let (Some(usage), Some(object)) = (usage, message.as_object_mut()) {
+        object.insert("usage".into(), usage);
+    }
+    message
 }
 
 /// pi's usage record from token counts (costs unknown: zero).

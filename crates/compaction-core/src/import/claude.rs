@@ -239,7 +239,7 @@ fn assistant_line(value: &Value, timestamp: &str, state: &mut State, builder: &m
     if let Some(text) = message.get("content").and_then(Value::as_str) {
         blocks.push(build::text_block(builder.text(text)));
     }
-    let usage = usage(message.get("usage"));
+    let usage = message.get("usage").map(|recorded| usage(Some(recorded)));
     let has_calls =
         blocks.iter().any(|b| b.get("type").and_then(Value::as_str) == Some("toolCall"));
     let error = value.get("isApiErrorMessage").and_then(Value::as_bool) == Some(true);
@@ -256,7 +256,9 @@ fn assistant_line(value: &Value, timestamp: &str, state: &mut State, builder: &m
         let has_calls =
             content.iter().any(|b| b.get("type").and_then(Value::as_str) == Some("toolCall"));
         let mut fields = Map::new();
-        fields.insert("usage".into(), usage);
+        if let Some(usage) = usage {
+            fields.insert("usage".into(), usage);
+        }
         fields.insert(
             "stopReason".into(),
             (if has_calls && stop_reason == "stop" { "toolUse" } else { stop_reason }).into(),

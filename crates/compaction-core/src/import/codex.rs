@@ -5,7 +5,7 @@
 //! Codex records each part of a reply (reasoning, text, each tool call) as its own item; the
 //! consecutive items of a reply become one assistant message, closed by the first tool output
 //! or user message after it. `event_msg` lines repeat the response items for the UI and are
-//! left out.
+//! left out, except that a `token_count` reported while a reply is gathered becomes its usage.
 //!
 //! Invariant: each tool output follows the assistant message holding its call, and its error
 //! flag says what the recorded exit code (or `success: false`) says.
@@ -26,6 +26,8 @@ struct State {
     reply_time: String,
     /// Call id → pi tool name.
     calls: HashMap<String, String>,
+    /// The token usage Codex reported for the reply being gathered.
+    usage: Option<Value>,
     /// The last entry written.
     last: Option<String>,
 }
@@ -44,7 +46,7 @@ impl State {
             "openai-responses",
             &self.provider,
             &self.model,
-            build::usage(0, 0, 0, 0),
+            self.usage.take(),
             if has_calls { "toolUse" } else { "stop" },
             &self.reply_time,
         );
@@ -69,6 +71,7 @@ pub(super) fn convert(lines: &[Line], builder: &mut Builder<'_>) -> Header {
         reply: Vec::new(),
         reply_time: String::new(),
         calls: HashMap::new(),
+        usage: None,
         last: None,
     };
     for line in lines {
@@ -104,7 +107,15 @@ pub(super) fn convert(lines: &[Line], builder: &mut Builder<'_>) -> Header {
                 );
                 state.last = Some(id);
             }
-            (Some("event_msg"), _) => builder.drop("`event_msg` line (repeats the items)"),
+            (Some("event_msg"), payload) => {
+                // A token count reported while a reply is gathered is that reply's usage.
+                if let Some(usage) = payload.and_then(token_usage)
+                    && !state.reply.is_empty()
+                {
+                    state.usage = Some(usage);
+                }
+                builder.drop("`event_msg` line (repeats the items)");
+            }
             (None, _) if value.get("record_type").is_some() => builder.drop("`record_type` line"),
             (None, _) if value.get("id").is_some() && value.get("instructions").is_some() => {
                 session_meta(value, &mut header, &mut state);
@@ -123,6 +134,19 @@ pub(super) fn convert(lines: &[Line], builder: &mut Builder<'_>) -> Header {
         header.id = "imported-codex-session".into();
     }
     header
+}
+
+/// pi's usage from an `event_msg` `token_count` (`info.last_token_usage`): cached input is
+/// pi's `cacheRead`, the rest of the input is `input`.
+fn token_usage(payload: &Value) -> Option<Value> {
+    if payload.get("type").and_then(Value::as_str) != Some("token_count") {
+        return None;
+    }
+    let last = payload.get("info")?.get("last_token_usage")?;
+    let count = |key: &str| last.get(key).and_then(Value::as_u64).unwrap_or(0);
+    let cached = count("cached_input_tokens");
+    let input = count("input_tokens").saturating_sub(cached);
+    Some(build::usage(input, count("output_tokens"), cached, 0))
 }
 
 fn session_meta(meta: &Value, header: &mut Header, state: &mut State) {

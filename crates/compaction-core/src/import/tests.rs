@@ -154,6 +154,10 @@ fn codex_rollout_becomes_a_clean_pi_session() {
         ["user", "assistant", "toolResult", "assistant", "toolResult", "toolResult", "assistant"]
     );
     assert_eq!(messages[1]["model"], "gpt-5-codex");
+    assert_eq!(messages[1]["usage"]["input"], 9000);
+    assert_eq!(messages[1]["usage"]["cacheRead"], 3000);
+    assert_eq!(messages[1]["usage"]["totalTokens"], 12120);
+    assert!(messages[3].get("usage").is_none(), "no usage was reported for that reply");
     assert_eq!(messages[1]["content"][0]["type"], "thinking");
 }
 
