@@ -7,6 +7,48 @@
 use super::scan::*;
 use super::text::*;
 
+/// The words a user wrote in a user-role message, without what their tools wrapped around
+/// them: harness blocks (`<ide_opened_file>`, `<ide_selection>`, `<system-reminder>`,
+/// `<command-name>`, `<local-command-stdout>`, `<task-notification>` and other tags with a
+/// `_` or `-` in their name), an IDE context header before `## My request for …:`, and
+/// interruption notices (`[Request interrupted by user]`). Empty when nothing is the user's.
+pub(super) fn human_words(text: &str) -> String {
+    let mut text = text;
+    // Codex's IDE extension: "# Context from my IDE setup: … ## My request for Codex:".
+    if let Some(at) = text.find("## My request for ") {
+        let after = &text[at..];
+        text = after.split_once('\n').map_or("", |(_, rest)| rest);
+    }
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(start) = rest.find('<') {
+        let tag: String = rest[start + 1..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+            .collect();
+        let closes = rest[start + 1 + tag.len()..].starts_with('>');
+        let harness =
+            tag.contains(['_', '-']) && tag.chars().next().is_some_and(|c| c.is_ascii_lowercase());
+        let end_tag = format!("</{tag}>");
+        match rest[start..].find(&end_tag) {
+            Some(end) if closes && harness => {
+                out.push_str(&rest[..start]);
+                rest = &rest[start + end + end_tag.len()..];
+            }
+            Some(_) | None => {
+                out.push_str(&rest[..=start]);
+                rest = &rest[start + 1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    let trimmed = out.trim();
+    if trimmed.starts_with("[Request interrupted by user") && trimmed.ends_with(']') {
+        return String::new();
+    }
+    trimmed.to_owned()
+}
+
 /// The request a user message makes: its first one or two sentences, clipped. With
 /// `without_rules`, sentences that state a rule are left out when others remain (the rules
 /// are kept as constraints).

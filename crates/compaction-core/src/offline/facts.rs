@@ -300,7 +300,11 @@ impl Digest {
 
     pub(super) fn observe_user(&mut self, text: &str) {
         self.abandon_pending();
-        if is_slash_command(text) {
+        // Only the user's own words ask or rule; what their tools wrapped around them
+        // (IDE notices, command echoes, reminders) does neither.
+        let words = human_words(text);
+        let text = words.as_str();
+        if text.is_empty() || is_slash_command(text) {
             return;
         }
         let (prose, pasted) = split_user_text(text);

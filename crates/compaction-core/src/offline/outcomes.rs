@@ -29,6 +29,10 @@ impl Digest {
     pub(super) fn observe_tool_result(&mut self, result: &crate::message::ToolResultMessage) {
         let call = self.take_pending(&result.tool_call_id, &result.tool_name);
         let lines = content_lines(&result.content);
+        if result.is_error && stopped_by_user(lines.clone()) {
+            // The user stopped or rejected the call: what they say next is what counts.
+            return;
+        }
         match (tool_role(&call.name), call.path.clone(), call.command.clone()) {
             (ToolRole::Modify(verb), Some(path), _) => {
                 if result.is_error {

@@ -67,6 +67,17 @@ pub(super) fn is_read_only_command(command: &str) -> bool {
     })
 }
 
+/// Whether a tool result says the user stopped the call rather than the call failing:
+/// pi's `Command aborted`, Claude Code's `[Request interrupted by user…]` and its notice that
+/// the user rejected the tool use. Such a call is neither progress nor a failure to fix.
+pub(super) fn stopped_by_user<'a>(mut lines: impl Iterator<Item = &'a str>) -> bool {
+    let Some(first) = lines.find(|line| !line.trim().is_empty()) else { return false };
+    let first = first.trim();
+    first == "Command aborted"
+        || first.starts_with("[Request interrupted by user")
+        || first.starts_with("The user doesn't want to proceed with this tool use")
+}
+
 /// What a command's output says: the first error lines (with their `-->` location) and
 /// whether tests passed. Reads line by line and copies only the lines it keeps.
 #[derive(Debug, Default, PartialEq)]

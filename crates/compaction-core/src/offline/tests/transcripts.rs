@@ -1,0 +1,87 @@
+//! Rules that real transcripts imported from other agents asked for: what the user's tools
+//! wrap around their words, calls the user stopped.
+
+use super::*;
+
+#[test]
+fn a_command_the_user_aborted_is_not_a_blocker() {
+    let summary = summarize(&[
+        user("sleep 5 seconds via bash"),
+        assistant("", &[("c1", "bash", json!({"command": "sleep 5"}))]),
+        result("c1", "bash", "Command aborted", true),
+        user("ok, make the muted color brighter"),
+        assistant("Done.", &[]),
+    ]);
+    assert_structure(&summary);
+    assert!(!summary.contains("### Blocked"), "{summary}");
+    assert!(bullets(&summary, "## Next Steps").iter().all(|b| !b.contains("sleep")), "{summary}");
+}
+
+#[test]
+fn a_tool_use_the_user_rejected_is_not_a_failure() {
+    let summary = summarize(&[
+        user("build an implementation plan"),
+        assistant("", &[("c1", "ExitPlanMode", json!({"plan": "# Plan"}))]),
+        result(
+            "c1",
+            "ExitPlanMode",
+            "The user doesn't want to proceed with this tool use. The tool use was rejected.",
+            true,
+        ),
+        user("[Request interrupted by user for tool use]"),
+    ]);
+    assert_structure(&summary);
+    assert!(!summary.contains("### Blocked"), "{summary}");
+    assert!(!summary.contains("Request interrupted"), "{summary}");
+}
+
+#[test]
+fn ide_notices_are_not_the_users_request_or_rules() {
+    let summary = summarize(&[user(
+        "<ide_opened_file>The user opened the file /w/docs/SPEC.md in the IDE. This may or may \
+         not be related to the current task.</ide_opened_file>\nlet's add a README for the team",
+    )]);
+    assert!(summary.contains("let's add a README for the team"), "{summary}");
+    assert!(!summary.contains("ide_opened_file"), "{summary}");
+    assert!(!summary.contains("may not be related"), "{summary}");
+}
+
+#[test]
+fn an_ide_context_header_is_not_the_request() {
+    let summary = summarize(&[user(
+        "# Context from my IDE setup:\n\n## Open tabs:\n- README.md: README.md\n\n\
+         ## My request for Codex:\nRun pnpm test and fix what fails",
+    )]);
+    assert!(summary.contains("Run pnpm test and fix what fails"), "{summary}");
+    assert!(!summary.contains("Open tabs"), "{summary}");
+    assert!(!summary.contains("Context from my IDE setup"), "{summary}");
+}
+
+#[test]
+fn command_echoes_and_interruptions_are_not_the_latest_request() {
+    let summary = summarize(&[
+        user("fix the parser"),
+        assistant("Fixed.", &[]),
+        user("now add a test for empty input"),
+        assistant("Added.", &[]),
+        user(
+            "<command-name>/exit</command-name>\n<command-message>exit</command-message>\n\
+             <command-args></command-args>",
+        ),
+        user("<local-command-stdout>(no content)</local-command-stdout>"),
+        user("[Request interrupted by user]"),
+    ]);
+    let goal = bullets(&summary, "## Goal").join("\n");
+    assert!(goal.contains("now add a test for empty input"), "{summary}");
+    assert!(!summary.contains("/exit") && !summary.contains("local-command"), "{summary}");
+}
+
+#[test]
+fn the_users_own_markup_is_kept() {
+    assert_eq!(
+        human_words("center it with <p align=\"center\"></p> and keep Vec<String>"),
+        "center it with <p align=\"center\"></p> and keep Vec<String>"
+    );
+    assert_eq!(human_words("<system-reminder>be brief</system-reminder>\nship it"), "ship it");
+    assert_eq!(human_words("[Request interrupted by user for tool use]"), "");
+}
