@@ -289,7 +289,7 @@ pub fn shell_file_effects(command: &str) -> Vec<FileEffect> {
             "sed" | "perl" => effects.extend(
                 edited_in_place(program, rest)
                     .into_iter()
-                    .filter_map(|path| resolve(path))
+                    .filter_map(resolve)
                     .map(|path| FileEffect::Written { path }),
             ),
             _ => {}
