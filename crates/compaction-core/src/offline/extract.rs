@@ -132,7 +132,11 @@ pub(super) const IMPERATIVE_STARTS: [&str; 25] = [
     "without ",
 ];
 
-pub(super) const IMPERATIVE_ANYWHERE: [&str; 22] = [
+pub(super) const IMPERATIVE_ANYWHERE: [&str; 26] = [
+    " i prefer ",
+    " i'd prefer ",
+    " i would prefer ",
+    " i would much prefer ",
     " so no ",
     " so don't ",
     " from now on",

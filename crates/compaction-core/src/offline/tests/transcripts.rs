@@ -85,3 +85,16 @@ fn the_users_own_markup_is_kept() {
     assert_eq!(human_words("<system-reminder>be brief</system-reminder>\nship it"), "ship it");
     assert_eq!(human_words("[Request interrupted by user for tool use]"), "");
 }
+
+#[test]
+fn a_preference_the_user_states_is_kept_as_a_constraint() {
+    let summary = summarize(&[
+        user(
+            "1. CPU and CUDA come first. 2. I would much prefer MIT license alternatives where \
+             possible but only if it wont hurt performance.",
+        ),
+        assistant("Noted.", &[]),
+    ]);
+    let constraints = bullets(&summary, "## Constraints & Preferences").join("\n");
+    assert!(constraints.contains("I would much prefer MIT license alternatives"), "{summary}");
+}
