@@ -68,6 +68,20 @@ impl Digest {
                 } else {
                     self.read_files.insert(path.clone());
                     self.resolve(&format!("read:{path}"));
+                    // The file was found under another path or spelling (`STATUS.md` after
+                    // `status.md`, `ui/home.html` after `home.html`): the earlier miss is over.
+                    let name = file_name(&path);
+                    let missed: Vec<String> = self
+                        .failures
+                        .iter()
+                        .filter(|f| f.is_open())
+                        .filter_map(|f| f.key.strip_prefix("read:"))
+                        .filter(|missed| file_name(missed) == name)
+                        .map(|missed| format!("read:{missed}"))
+                        .collect();
+                    for key in missed {
+                        self.resolve(&key);
+                    }
                 }
             }
             (ToolRole::Shell, _, Some(command)) => {
@@ -411,8 +425,31 @@ pub(super) fn command_family(command: &str) -> (String, bool) {
 }
 
 /// Whether a request says more than one word ("ls", "continue" do not).
+/// The last component of a path, lowercase.
+fn file_name(path: &str) -> String {
+    path.rsplit(['/', '\\']).next().unwrap_or(path).to_lowercase()
+}
+
 pub(super) fn says_something(request: &str) -> bool {
-    request.split_whitespace().count() >= 2 || (!request.is_ascii() && char_len(request) >= 4)
+    // One word asks too ("push", "deploy"), unless it only lets the work go on or is a
+    // command that only reads, typed where the shell was meant (`ls`).
+    const GO_ON: [&str; 28] = [
+        "continue", "yes", "y", "go", "proceed", "sure", "yep", "yeah", "ok", "okay", "k", "next",
+        "thanks", "great", "cool", "nice", "perfect", "right", "correct", "agreed", "exactly",
+        "hmm", "hm", "lgtm", "good", "done", "alright", "fine",
+    ];
+    let words: Vec<&str> = request.split_whitespace().collect();
+    match words.as_slice() {
+        [word] => {
+            let bare = word.trim_matches(|c: char| c.is_ascii_punctuation()).to_lowercase();
+            !bare.is_empty()
+                && !GO_ON.contains(&bare.as_str())
+                && !is_read_only_command(&bare)
+                && (request.is_ascii() || char_len(request) >= 4 || bare.is_ascii())
+        }
+        [] => false,
+        [_, _, ..] => true,
+    }
 }
 
 /// What a failure key names, as plain text: the command, or the operation and its path.

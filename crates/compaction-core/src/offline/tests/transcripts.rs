@@ -98,3 +98,31 @@ fn a_preference_the_user_states_is_kept_as_a_constraint() {
     let constraints = bullets(&summary, "## Constraints & Preferences").join("\n");
     assert!(constraints.contains("I would much prefer MIT license alternatives"), "{summary}");
 }
+
+#[test]
+fn a_one_word_request_is_the_latest_request_but_a_go_ahead_is_not() {
+    let summary = summarize(&[
+        user("fix the flaky hook test"),
+        assistant("Fixed and committed.", &[]),
+        user("push"),
+        assistant("Pushed.", &[]),
+        user("ok"),
+    ]);
+    let goal = bullets(&summary, "## Goal").join("\n");
+    assert!(goal.contains("Latest request: push"), "{summary}");
+    assert!(!goal.contains("Latest request: ok"), "{summary}");
+}
+
+#[test]
+fn a_failed_read_is_over_once_the_file_is_read_under_another_path() {
+    let summary = summarize(&[
+        user("continue where we left off in the status file"),
+        assistant("", &[("c1", "read", json!({"path": "/w/vsla/status.md"}))]),
+        result("c1", "read", "File does not exist.", true),
+        assistant("", &[("c2", "read", json!({"path": "/w/vsla/STATUS.md"}))]),
+        result("c2", "read", "# Status", false),
+        assistant("Read it.", &[]),
+    ]);
+    assert!(!summary.contains("### Blocked"), "{summary}");
+    assert!(!summary.contains("Resolve the failure"), "{summary}");
+}
