@@ -126,3 +126,33 @@ fn a_failed_read_is_over_once_the_file_is_read_under_another_path() {
     assert!(!summary.contains("### Blocked"), "{summary}");
     assert!(!summary.contains("Resolve the failure"), "{summary}");
 }
+
+#[test]
+fn a_test_summary_that_counts_failures_is_a_failure_without_an_exit_code() {
+    for output in [
+        "Tests:       8 failed, 524 passed, 532 total",
+        "===== 8 failed, 524 passed in 12.31s =====",
+        " Tests  2 failed | 14 passed (16)",
+        "test result: FAILED. 11 passed; 1 failed; 0 ignored",
+    ] {
+        let summary = summarize(&[
+            user("run the suite"),
+            assistant("", &[("c1", "bash", json!({"command": "make test"}))]),
+            result("c1", "bash", output, false),
+        ]);
+        let blocked = bullets(&summary, "### Blocked").join("\n");
+        assert!(blocked.contains("make test"), "{output}:\n{summary}");
+        assert!(!summary.contains("(passed)"), "{output}:\n{summary}");
+    }
+}
+
+#[test]
+fn test_runner_summaries_are_read_for_their_failure_count() {
+    assert_eq!(failed_test_count("Tests:       8 failed, 524 passed, 532 total"), Some(8));
+    assert_eq!(failed_test_count("==== 1 failed, 2 errors, 30 passed in 3s ===="), Some(3));
+    assert_eq!(failed_test_count(" Tests  2 failed | 14 passed (16)"), Some(2));
+    assert_eq!(failed_test_count("Tests run: 10, Failures: 2, Errors: 0, Skipped: 1"), Some(2));
+    assert_eq!(failed_test_count("10 examples, 0 failures"), Some(0));
+    assert_eq!(failed_test_count("Tests: 532 passed, 532 total"), None);
+    assert_eq!(failed_test_count("3 errors generated."), None);
+}
