@@ -49,6 +49,88 @@ pub(super) fn human_words(text: &str) -> String {
     trimmed.to_owned()
 }
 
+/// Words of a user message that say a problem is settled: known, expected, to be ignored.
+const SETTLING: [&str; 19] = [
+    "ignore ",
+    "ignore it",
+    "don't worry about",
+    "dont worry about",
+    "not a problem",
+    "no problem",
+    "that's fine",
+    "thats fine",
+    "it's fine",
+    "its fine",
+    " is fine",
+    " are fine",
+    " is expected",
+    " are expected",
+    "known issue",
+    "doesn't matter",
+    "not important",
+    "won't fix",
+    "can live with",
+];
+
+/// Whether a user message says some problem is settled ("ignore the lint warnings", "that
+/// timeout is expected").
+pub(super) fn settles(prose: &str) -> bool {
+    let lower = format!(" {} ", bare_lower(prose));
+    SETTLING.iter().any(|phrase| lower.contains(phrase))
+}
+
+/// The words of a user message that can name what failed (three letters or more, not the
+/// words that say it is settled).
+pub(super) fn naming_words(prose: &str) -> Vec<String> {
+    const PLAIN: [&str; 30] = [
+        "the",
+        "and",
+        "for",
+        "you",
+        "are",
+        "that",
+        "this",
+        "those",
+        "these",
+        "about",
+        "with",
+        "its",
+        "it's",
+        "don't",
+        "dont",
+        "worry",
+        "ignore",
+        "fine",
+        "problem",
+        "expected",
+        "known",
+        "issue",
+        "doesn't",
+        "matter",
+        "important",
+        "won't",
+        "fix",
+        "can",
+        "live",
+        "not",
+    ];
+    prose
+        .to_lowercase()
+        .split(|c: char| !(c.is_alphanumeric() || "._-/'".contains(c)))
+        .map(|word| word.trim_matches(['.', '\'']))
+        .filter(|word| word.chars().count() >= 3 && !PLAIN.contains(word))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Whether a tool asks the user a question (Claude Code's `AskUserQuestion`, `ask_user`,
+/// `question`): its result is the user's answer.
+pub(super) fn asks_the_user(tool: &str) -> bool {
+    let name: String =
+        tool.chars().filter(char::is_ascii_alphanumeric).collect::<String>().to_lowercase();
+    name.contains("askuser") || name == "question" || name == "askquestion"
+}
+
 /// The request a user message makes: its first one or two sentences, clipped. With
 /// `without_rules`, sentences that state a rule are left out when others remain (the rules
 /// are kept as constraints).

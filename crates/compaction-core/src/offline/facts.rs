@@ -386,6 +386,9 @@ impl Digest {
                 self.add_constraint(constraint);
             }
         }
+        if settles(&prose) {
+            self.settle_failures(&prose);
+        }
         // A correction's rules are what it asks; elsewhere they are kept as constraints.
         // A correction redirects the request before it: it is the request only when this
         // part has no other (its own words are kept with the constraints).
@@ -404,6 +407,30 @@ impl Digest {
         }
         self.note_identifiers(head(&prose, 8_000));
         self.user_turns += 1;
+    }
+
+    /// The user said a problem is settled: the open failures their words name are no longer
+    /// something to fix; a short message that names none settles the latest one.
+    fn settle_failures(&mut self, prose: &str) {
+        let words = naming_words(prose);
+        let mut named = false;
+        for failure in self.failures.iter_mut().filter(|failure| failure.is_open()) {
+            let about = format!(
+                "{} {}",
+                failure.what.to_lowercase(),
+                failure.error_line.as_deref().unwrap_or("").to_lowercase()
+            );
+            if words.iter().any(|word| about.contains(word.as_str())) {
+                failure.set_aside = true;
+                named = true;
+            }
+        }
+        if !named
+            && prose.split_whitespace().count() <= 15
+            && let Some(latest) = self.failures.iter_mut().rev().find(|f| f.is_open())
+        {
+            latest.set_aside = true;
+        }
     }
 
     /// What the previous summary says the assistant was about to do: a correction at the

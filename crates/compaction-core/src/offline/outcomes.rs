@@ -6,6 +6,7 @@
 
 use serde_json::Value;
 
+use super::extract::asks_the_user;
 use super::facts::*;
 use super::previous::PreviousSummary;
 use super::scan::*;
@@ -31,6 +32,16 @@ impl Digest {
         let lines = content_lines(&result.content);
         if result.is_error && stopped_by_user(lines.clone()) {
             // The user stopped or rejected the call: what they say next is what counts.
+            return;
+        }
+        if !result.is_error && asks_the_user(&call.name) {
+            // The user's answer to the tool's question is a decision they made.
+            let answer = one_line(&content_text(&result.content));
+            if !answer.is_empty() {
+                let decision = format!("The user answered ({}): {}", call.name, clip(&answer, 300));
+                self.decisions.retain(|known| known != &decision);
+                self.decisions.push(decision);
+            }
             return;
         }
         match (tool_role(&call.name), call.path.clone(), call.command.clone()) {

@@ -156,3 +156,42 @@ fn test_runner_summaries_are_read_for_their_failure_count() {
     assert_eq!(failed_test_count("Tests: 532 passed, 532 total"), None);
     assert_eq!(failed_test_count("3 errors generated."), None);
 }
+
+#[test]
+fn an_answer_given_through_a_question_tool_is_a_decision() {
+    let summary = summarize(&[
+        user("add a database layer"),
+        assistant(
+            "",
+            &[("q1", "AskUserQuestion", json!({"questions": [{"question": "Which database?"}]}))],
+        ),
+        result(
+            "q1",
+            "AskUserQuestion",
+            "User has answered your questions: \"Which database?\"=\"Postgres\".",
+            false,
+        ),
+        assistant("Going with Postgres.", &[]),
+    ]);
+    let decisions = bullets(&summary, "## Key Decisions").join("\n");
+    assert!(decisions.contains("\"Which database?\"=\"Postgres\""), "{summary}");
+}
+
+#[test]
+fn a_problem_the_user_settles_is_not_a_blocker() {
+    let lint = || {
+        vec![
+            user("tidy up the parser"),
+            assistant("", &[("c1", "bash", json!({"command": "npm run lint"}))]),
+            result("c1", "bash", "src/a.ts:3:1 warning no-console\nexited with code 1", true),
+        ]
+    };
+    let mut settled = lint();
+    settled.push(user("ignore the lint warnings, they are a known issue"));
+    let summary = summarize(&settled);
+    assert!(!summary.contains("### Blocked"), "{summary}");
+    let mut open = lint();
+    open.push(user("also rename the module"));
+    let summary = summarize(&open);
+    assert!(bullets(&summary, "### Blocked").join("\n").contains("npm run lint"), "{summary}");
+}
