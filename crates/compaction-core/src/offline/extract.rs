@@ -292,11 +292,37 @@ fn bare_lower(sentence: &str) -> String {
 /// short preferences ("Type hints everywhere, please."). Questions are not rules, and a
 /// bare "No," answers rather than rules.
 pub(super) fn constraints_of(prose: &str) -> Vec<String> {
-    sentences(head(prose, 8_000))
+    // A document the user pasted (a review, a spec: headings, tables) states its author's
+    // requirements, not the user's rules; table rows and headings are never rules.
+    if is_document(prose) {
+        return Vec::new();
+    }
+    let own: Vec<&str> = prose
+        .lines()
+        .filter(|line| {
+            let line = line.trim_start();
+            !line.starts_with('|') && !is_heading(line)
+        })
+        .collect();
+    sentences(head(&own.join("\n"), 8_000))
         .into_iter()
         .filter(|sentence| is_rule(sentence))
         .map(|sentence| verbatim_prefix(&sentence, 300))
         .collect()
+}
+
+/// A Markdown heading line (`## Scope`).
+fn is_heading(line: &str) -> bool {
+    let level = line.chars().take_while(|&c| c == '#').count();
+    (1..=6).contains(&level) && line[level..].starts_with(' ')
+}
+
+/// Whether a user message is a pasted document rather than what the user wrote: three
+/// Markdown headings or more, or three table rows or more.
+pub(super) fn is_document(prose: &str) -> bool {
+    let headings = prose.lines().filter(|line| is_heading(line.trim_start())).count();
+    let rows = prose.lines().filter(|line| line.trim_start().starts_with('|')).count();
+    headings >= 3 || rows >= 3
 }
 
 /// Whether one sentence of a user message states a rule or a preference.

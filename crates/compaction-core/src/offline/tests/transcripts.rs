@@ -195,3 +195,20 @@ fn a_problem_the_user_settles_is_not_a_blocker() {
     let summary = summarize(&open);
     assert!(bullets(&summary, "### Blocked").join("\n").contains("npm run lint"), "{summary}");
 }
+
+#[test]
+fn rules_inside_a_pasted_document_are_not_the_users_constraints() {
+    let review = "**Review, round 3**\n\n### 1 Scope\nThe rewrite must keep the ABI stable.\n\n\
+                  ### 2 Concerns\n| Area | Note |\n|---|---|\n| Threads | Ensure that global state \
+                  remains race-free. |\n\n### 3 Verdict\nThe manuscript should be updated.";
+    let summary = summarize(&[
+        user(review),
+        assistant("Noted.", &[]),
+        user(
+            "Don't touch the CUDA \
+                              backend yet.",
+        ),
+    ]);
+    let constraints = bullets(&summary, "## Constraints & Preferences");
+    assert_eq!(constraints, vec!["Don't touch the CUDA backend yet."], "{summary}");
+}
