@@ -31,7 +31,19 @@ impl Digest {
         let call = self.take_pending(&result.tool_call_id, &result.tool_name);
         let lines = content_lines(&result.content);
         if result.is_error && stopped_by_user(lines.clone()) {
-            // The user stopped or rejected the call: what they say next is what counts.
+            // The user stopped or rejected the call: not a failure to fix, but what they
+            // decided; what they say next is what counts.
+            let what = match &call.command {
+                Some(command) => code(&clip(&one_line(command), 120)),
+                None => code(&result.tool_name),
+            };
+            let verb = match first_line(lines.clone()) {
+                Some(line) if line.contains("doesn't want to proceed") => "rejected",
+                Some(_) | None => "stopped",
+            };
+            let decision = format!("The user {verb} the call of {what}");
+            self.decisions.retain(|known| known != &decision);
+            self.decisions.push(decision);
             return;
         }
         if !result.is_error && asks_the_user(&call.name) {

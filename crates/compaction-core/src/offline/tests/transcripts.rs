@@ -33,6 +33,8 @@ fn a_tool_use_the_user_rejected_is_not_a_failure() {
     assert_structure(&summary);
     assert!(!summary.contains("### Blocked"), "{summary}");
     assert!(!summary.contains("Request interrupted"), "{summary}");
+    let decisions = bullets(&summary, "## Key Decisions").join("\n");
+    assert!(decisions.contains("The user rejected the call of `ExitPlanMode`"), "{summary}");
 }
 
 #[test]
