@@ -376,3 +376,38 @@ fn last_entry(path: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(path).unwrap();
     serde_json::from_str(text.lines().last().unwrap()).unwrap()
 }
+
+#[test]
+fn import_claude_code_transcript_then_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let transcripts = fixture("import");
+    std::fs::copy(transcripts.join("claude-code.jsonl"), dir.path().join("claude-code.jsonl"))
+        .unwrap();
+    insta::assert_snapshot!(run(&["import", "claude-code.jsonl"], dir.path()));
+    let check = run(&["check", "claude-code.pi.jsonl"], dir.path());
+    assert!(check.starts_with("exit: 0\n"), "{check}");
+    let again = run(&["import", "claude-code.jsonl"], dir.path());
+    assert!(again.starts_with("exit: 2\n"), "an existing output is not replaced: {again}");
+    assert!(again.contains("add --force"), "{again}");
+}
+
+#[test]
+fn import_codex_rollout_into_a_named_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let transcripts = fixture("import");
+    std::fs::copy(transcripts.join("codex-rollout.jsonl"), dir.path().join("rollout.jsonl"))
+        .unwrap();
+    let out = run(&["import", "rollout.jsonl", "-o", "shop.jsonl"], dir.path());
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    assert!(out.contains("codex transcript"), "{out}");
+    assert!(out.contains("shell → apply_patch ×1"), "{out}");
+    let check = run(&["check", "shop.jsonl"], dir.path());
+    assert!(check.starts_with("exit: 0\n"), "{check}");
+}
+
+#[test]
+fn import_of_a_file_that_is_no_transcript_names_it() {
+    let out = run(&["import", "small-linear.jsonl", "-o", "/dev/null"], &fixtures_dir());
+    assert!(out.starts_with("exit: 2\n"), "{out}");
+    assert!(out.contains("small-linear.jsonl: not a Claude Code transcript"), "{out}");
+}

@@ -206,13 +206,33 @@ fn is_under(path: &str, base: &str) -> bool {
 pub fn shell_file_effects(command: &str) -> Vec<FileEffect> {
     let mut effects = Vec::new();
     let command = without_heredoc_bodies(command);
+    // The directory a `cd DIR` earlier on the line moved to: relative paths after it are
+    // joined to it. After a `cd` to a place not known (`cd $DIR`, `cd -`), relative paths are
+    // not known either and are skipped.
+    let mut directory = Directory::Start;
     for segment in command.split(['\n', ';', '|', '&']) {
         let (words, targets) = split_redirects(shell_words(segment));
+        if let [cd, rest @ ..] = words.as_slice()
+            && cd == "cd"
+        {
+            directory = match rest {
+                [target] if known_path(target) && !target.starts_with('~') && target != "-" => {
+                    match directory.join(target) {
+                        Some(path) => Directory::At(path),
+                        None => Directory::Unknown,
+                    }
+                }
+                [..] => Directory::Unknown,
+            };
+            continue;
+        }
+        let resolve = |path: &str| directory.join(path).map(|joined| clean_path(&joined));
         effects.extend(
             targets
                 .iter()
                 .filter(|target| writable(target))
-                .map(|target| FileEffect::Written { path: clean_path(target) }),
+                .filter_map(|target| resolve(target))
+                .map(|path| FileEffect::Written { path }),
         );
         let mut words: Vec<&str> =
             words.iter().map(String::as_str).filter(|word| !word.is_empty()).collect();
@@ -241,40 +261,94 @@ pub fn shell_file_effects(command: &str) -> Vec<FileEffect> {
         match program {
             "mv" | "rm" | "unlink" | "cp" | "tee"
                 if arguments.iter().any(|word| !known_path(word)) => {}
-            "mv" if arguments.len() == 2 => effects.push(FileEffect::Moved {
-                from: clean_path(arguments[0]),
-                to: clean_path(arguments[1]),
-            }),
-            "rm" | "unlink" => effects.extend(
-                arguments.iter().map(|path| FileEffect::Deleted { path: clean_path(path) }),
-            ),
-            "cp" if arguments.len() == 2 => {
-                let (from, to) = (clean_path(arguments[0]), clean_path(arguments[1]));
-                let into_directory = arguments[1].ends_with('/') || to == "." || to.is_empty();
-                let path = match (into_directory, from.rsplit('/').next()) {
-                    (true, Some(name)) if to == "." || to.is_empty() => name.to_owned(),
-                    (true, Some(name)) => format!("{to}/{name}"),
-                    (_, _) => to,
+            "mv" | "cp" if arguments.len() == 2 => {
+                let (Some(from), Some(to)) =
+                    (resolve(arguments[0]), target_of(&arguments, &resolve))
+                else {
+                    continue;
                 };
-                if writable(&path) {
-                    effects.push(FileEffect::Written { path });
+                if program == "mv" {
+                    effects.push(FileEffect::Moved { from, to });
+                } else if writable(&to) {
+                    effects.push(FileEffect::Written { path: to });
                 }
             }
+            "rm" | "unlink" => effects.extend(
+                arguments
+                    .iter()
+                    .filter_map(|path| resolve(path))
+                    .map(|path| FileEffect::Deleted { path }),
+            ),
             "tee" => effects.extend(
                 arguments
                     .iter()
                     .filter(|path| writable(path))
-                    .map(|path| FileEffect::Written { path: clean_path(path) }),
+                    .filter_map(|path| resolve(path))
+                    .map(|path| FileEffect::Written { path }),
             ),
             "sed" | "perl" => effects.extend(
                 edited_in_place(program, rest)
                     .into_iter()
-                    .map(|path| FileEffect::Written { path: clean_path(path) }),
+                    .filter_map(resolve)
+                    .map(|path| FileEffect::Written { path }),
             ),
             _ => {}
         }
     }
     effects
+}
+
+/// Where relative paths of a command line are.
+enum Directory {
+    /// Where the command started: relative paths stay relative.
+    Start,
+    /// After `cd DIR`.
+    At(String),
+    /// After a `cd` whose target is not known.
+    Unknown,
+}
+
+impl Directory {
+    /// `path` as seen from here: absolute paths as they are, relative ones joined (with `.`
+    /// and `..` folded); `None` when the directory is not known.
+    fn join(&self, path: &str) -> Option<String> {
+        if path.starts_with('/') || path.starts_with('~') {
+            return Some(path.to_owned());
+        }
+        let base = match self {
+            Directory::Start => return Some(path.to_owned()),
+            Directory::At(base) => base,
+            Directory::Unknown => return None,
+        };
+        let mut parts: Vec<&str> = base.split('/').collect();
+        for part in path.split('/') {
+            match part {
+                "" | "." => {}
+                ".." if parts.last().is_some_and(|last| !last.is_empty() && *last != "..") => {
+                    parts.pop();
+                }
+                _ => parts.push(part),
+            }
+        }
+        let joined = parts.join("/");
+        Some(if joined.is_empty() { ".".to_owned() } else { joined })
+    }
+}
+
+/// The path a `mv` or `cp` of two operands writes: into a directory named as one (`.`,
+/// `..`, a trailing `/`) the source keeps its name.
+fn target_of(arguments: &[&str], resolve: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+    let (from, to) = (arguments[0], arguments[1]);
+    let into_directory = to.ends_with('/') || matches!(to, "." | ".." | "./" | "../");
+    if !into_directory {
+        return resolve(to);
+    }
+    let name = from.trim_end_matches('/').rsplit('/').next().filter(|name| !name.is_empty())?;
+    let directory = resolve(to.trim_end_matches('/'))?;
+    Some(clean_path(&match directory.as_str() {
+        "" | "." => name.to_owned(),
+        _ => format!("{directory}/{name}"),
+    }))
 }
 
 /// Whether a word names a path as written: no glob, variable, substitution or redirection.
@@ -576,5 +650,44 @@ mod tests {
         sort_like_javascript(&mut items);
         // U+1F600 is the surrogate pair D83D DE00, which sorts before U+FF5E in UTF-16.
         assert_eq!(items, ["a", "\u{1F600}", "\u{FF5E}"]);
+    }
+
+    fn effects(command: &str) -> Vec<String> {
+        shell_file_effects(command)
+            .into_iter()
+            .map(|effect| match effect {
+                FileEffect::Written { path } => path,
+                FileEffect::Moved { from, to } => format!("moved {from} {to}"),
+                FileEffect::Deleted { path } => format!("deleted {path}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_cd_prefix_is_applied_to_the_relative_paths_after_it() {
+        assert_eq!(
+            effects("cd packages/app/src && mv utils/config.ts ."),
+            ["moved packages/app/src/utils/config.ts packages/app/src/config.ts"]
+        );
+        assert_eq!(
+            effects("cd web && rm -f dist/old.js; cd .. && rm b.txt"),
+            ["deleted web/dist/old.js", "deleted b.txt"]
+        );
+        assert_eq!(effects("cd /srv/app\nsed -i 's/a/b/' conf.ini"), ["/srv/app/conf.ini"]);
+    }
+
+    #[test]
+    fn after_a_cd_to_an_unknown_place_relative_paths_are_not_guessed() {
+        assert_eq!(effects("cd $BUILD_DIR && rm out.o"), Vec::<String>::new());
+        assert_eq!(effects("cd - && mv a.txt b.txt"), Vec::<String>::new());
+        assert_eq!(effects("cd ~/proj && rm /srv/app/stale.log"), ["deleted /srv/app/stale.log"]);
+    }
+
+    #[test]
+    fn a_move_into_a_directory_keeps_the_file_name_and_dot_is_never_a_file() {
+        assert_eq!(effects("mv src/util.ts lib/"), ["moved src/util.ts lib/util.ts"]);
+        assert_eq!(effects("mv utils/config.ts ."), ["moved utils/config.ts config.ts"]);
+        assert_eq!(effects("git mv a/b.rs .."), ["moved a/b.rs ../b.rs"]);
+        assert_eq!(effects("cp templates/base.html ./"), ["base.html"]);
     }
 }

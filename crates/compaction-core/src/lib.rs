@@ -25,6 +25,7 @@ pub mod cut;
 pub mod diagnostic;
 pub mod entry;
 pub mod files;
+pub mod import;
 pub mod ledger;
 pub mod message;
 pub mod migrate;

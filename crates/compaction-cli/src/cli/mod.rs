@@ -24,6 +24,9 @@ pub enum Command {
     Check(CheckArgs),
     /// Rewrite an older-format session as the current version, keeping a backup.
     Migrate(MigrateArgs),
+    /// Convert a Claude Code transcript or a Codex CLI rollout into a pi session
+    /// (secrets redacted), so compaction, recall and eval work on it.
+    Import(ImportArgs),
     /// Show what a compaction would do, without doing it (no network).
     Plan(PlanArgs),
     /// Compact a session: summarize the older part and append a compaction entry.
@@ -463,6 +466,33 @@ pub struct CheckArgs {
     /// it, so the copy passes `check` (this changes what pi shows on those branches).
     #[arg(long, requires = "repair")]
     pub reattach: bool,
+}
+
+/// The transcript formats `compaction import` reads.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ImportFormat {
+    /// A Claude Code transcript (`~/.claude/projects/*/SESSION.jsonl`).
+    ClaudeCode,
+    /// A Codex CLI rollout (`~/.codex/sessions/**/rollout-*.jsonl`).
+    Codex,
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// The transcript (`.jsonl`).
+    pub file: PathBuf,
+    /// Where to write the pi session [default: beside the transcript, `NAME.pi.jsonl`].
+    #[arg(short, long, value_name = "PATH")]
+    pub output: Option<PathBuf>,
+    /// The transcript's format [default: detected from its lines].
+    #[arg(long, value_enum)]
+    pub format: Option<ImportFormat>,
+    /// Replace the output file if it exists.
+    #[arg(long)]
+    pub force: bool,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

@@ -12,7 +12,6 @@
 
 use serde_json::Value;
 
-use super::facts::FileChange;
 use super::text::{clip, code, one_line};
 
 /// Added lines kept from one edit call.
@@ -48,6 +47,16 @@ pub(super) fn added_lines(arguments: &Value) -> Vec<String> {
         }
     }
     out
+}
+
+/// A file edited or written, with how many times.
+#[derive(Debug, Clone)]
+pub(super) struct FileChange {
+    pub(super) path: String,
+    pub(super) verb: &'static str,
+    pub(super) times: usize,
+    /// The newest lines edits added to it (see `changes`).
+    pub(super) added: Vec<String>,
 }
 
 impl FileChange {

@@ -4,6 +4,7 @@
 //! Invariant: each extractor reads only the text it is given and returns sentences or
 //! lines copied from it (clipped), never invented wording.
 
+pub(super) use super::origin::*;
 use super::scan::*;
 use super::text::*;
 
@@ -90,7 +91,11 @@ pub(super) const IMPERATIVE_STARTS: [&str; 25] = [
     "without ",
 ];
 
-pub(super) const IMPERATIVE_ANYWHERE: [&str; 22] = [
+pub(super) const IMPERATIVE_ANYWHERE: [&str; 26] = [
+    " i prefer ",
+    " i'd prefer ",
+    " i would prefer ",
+    " i would much prefer ",
     " so no ",
     " so don't ",
     " from now on",
@@ -164,7 +169,19 @@ fn bare_lower(sentence: &str) -> String {
 /// short preferences ("Type hints everywhere, please."). Questions are not rules, and a
 /// bare "No," answers rather than rules.
 pub(super) fn constraints_of(prose: &str) -> Vec<String> {
-    sentences(head(prose, 8_000))
+    // A document the user pasted (a review, a spec: headings, tables) states its author's
+    // requirements, not the user's rules; table rows and headings are never rules.
+    if is_document(prose) {
+        return Vec::new();
+    }
+    let own: Vec<&str> = prose
+        .lines()
+        .filter(|line| {
+            let line = line.trim_start();
+            !line.starts_with('|') && !is_heading(line)
+        })
+        .collect();
+    sentences(head(&own.join("\n"), 8_000))
         .into_iter()
         .filter(|sentence| is_rule(sentence))
         .map(|sentence| verbatim_prefix(&sentence, 300))

@@ -1,5 +1,6 @@
-//! Fact extraction: one pass over the messages collecting requests, constraints, file
-//! changes, command runs, failures and their resolution, plans and identifiers.
+//! Fact extraction: the one pass over the messages that fills the digest (`digest`):
+//! requests, constraints, corrections, plans and identifiers here, tool results and commands
+//! through `outcomes`.
 //!
 //! Both the offline summary and the must-keep facts are built from this one digest.
 //! Invariant: a failure is open until a later success of the same command, file or tool
@@ -7,193 +8,15 @@
 
 use std::collections::BTreeSet;
 
+pub(super) use super::calls::*;
+pub(super) use super::digest::*;
 use super::extract::*;
-use super::outcomes::*;
-use super::previous::PreviousSummary;
+use super::previous::{PreviousSummary, previous_effects};
 use super::scan::*;
+pub(super) use super::sections::{AFTER_CORRECTION, CURRENT_APPROACH, FINISHED_STEP, RESOLVE_STEP};
 use super::text::*;
-use crate::files::{FileEffect, shell_file_effects};
+use crate::files::FileEffect;
 use crate::message::{AgentMessage, ContentBlock};
-
-/// An approach the assistant proposed and the user turned down right after.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Rejected {
-    /// The assistant's proposal, as it said it.
-    pub(super) proposal: String,
-    /// The user's correction, verbatim.
-    pub(super) words: String,
-    /// The statements the proposal was made of.
-    pub(super) statements: Vec<String>,
-}
-
-impl Rejected {
-    /// Whether `text` (a decision, a step) states the rejected proposal or part of it.
-    pub(super) fn covers(&self, text: &str) -> bool {
-        self.proposal.contains(text)
-            || self.statements.iter().any(|statement| {
-                statement.split_whitespace().count() >= 4 && text.contains(statement.as_str())
-            })
-    }
-}
-
-/// A tool call whose result has not been seen yet.
-#[derive(Debug, Clone)]
-pub(super) struct PendingCall {
-    pub(super) id: String,
-    pub(super) name: String,
-    pub(super) path: Option<String>,
-    pub(super) command: Option<String>,
-    /// The lines the call would add to the file (an edit's new lines), shown once it passes.
-    pub(super) added: Vec<String>,
-}
-
-/// A failure seen in the transcript.
-#[derive(Debug, Clone)]
-pub(super) struct Failure {
-    /// What a later success must match to resolve it (a command, or `edit:path`).
-    pub(super) key: String,
-    /// What failed, short (a command in backticks, or "the edit of `path`").
-    pub(super) subject: String,
-    /// The bullet text.
-    pub(super) text: String,
-    /// The first error line, in inline code.
-    pub(super) error: Option<String>,
-    /// What failed, as plain text: the command, or the tool and its path.
-    pub(super) what: String,
-    /// The first error line as it appeared, without markup.
-    pub(super) error_line: Option<String>,
-    pub(super) resolved: bool,
-    /// The user rejected the approach of the turn it failed in: no longer something to fix.
-    pub(super) set_aside: bool,
-    /// How many user messages came before it (the turn it belongs to).
-    pub(super) turn: usize,
-}
-
-impl Failure {
-    /// Whether it is still something to fix.
-    pub(super) fn is_open(&self) -> bool {
-        !self.resolved && !self.set_aside
-    }
-}
-
-/// A command that passes after it failed.
-#[derive(Debug, Clone)]
-pub(super) struct Fixed {
-    pub(super) command: String,
-    /// The error of the failure it resolved, in inline code.
-    pub(super) error: String,
-    /// The test counts of its latest passing run.
-    pub(super) counts: Option<String>,
-}
-
-impl Fixed {
-    /// The Done item.
-    pub(super) fn text(&self) -> String {
-        let counts = self.counts.as_deref().map(|counts| format!("{counts}; ")).unwrap_or_default();
-        format!(
-            "{} passes now ({counts}earlier failure: {})",
-            code(&clip(&self.command, 160)),
-            self.error
-        )
-    }
-}
-
-/// How a command went, each time it ran.
-#[derive(Debug, Clone)]
-pub(super) struct CommandRuns {
-    pub(super) command: String,
-    pub(super) passes: usize,
-    pub(super) failures: usize,
-    pub(super) last_passed: Option<bool>,
-}
-
-/// A file edited or written, with how many times.
-#[derive(Debug, Clone)]
-pub(super) struct FileChange {
-    pub(super) path: String,
-    pub(super) verb: &'static str,
-    pub(super) times: usize,
-    /// The newest lines edits added to it (see `changes`).
-    pub(super) added: Vec<String>,
-}
-
-#[derive(Debug, Default)]
-pub(super) struct Digest {
-    pub(super) previous: Option<PreviousSummary>,
-    pub(super) requests: Vec<String>,
-    /// The latest user message that makes a request, trimmed.
-    pub(super) latest_request: Option<String>,
-    pub(super) constraints: Vec<String>,
-    pub(super) changes: Vec<FileChange>,
-    pub(super) passing: Vec<(String, String)>,
-    /// Commands that pass after failing.
-    pub(super) fixed: Vec<Fixed>,
-    pub(super) failures: Vec<Failure>,
-    pub(super) commands: Vec<CommandRuns>,
-    pub(super) pending: Vec<PendingCall>,
-    pub(super) read_files: BTreeSet<String>,
-    pub(super) modified_files: BTreeSet<String>,
-    pub(super) identifiers: Vec<String>,
-    pub(super) errors: Vec<String>,
-    pub(super) decisions: Vec<String>,
-    /// Plan statements of the latest assistant text that had any.
-    pub(super) plan: Vec<String>,
-    /// The first sentence of the latest assistant text.
-    pub(super) last_assistant_statement: Option<String>,
-    /// Summaries found among the messages (an older compaction or a branch).
-    pub(super) earlier_summaries: Vec<String>,
-    pub(super) last_was_failure: bool,
-    /// Tool calls that never got a result before the conversation moved on.
-    pub(super) abandoned: Vec<PendingCall>,
-    /// Proposals the user rejected.
-    pub(super) rejected: Vec<Rejected>,
-    /// What the assistant proposed or decided since the last user message.
-    pub(super) turn_statements: Vec<String>,
-    /// Error lines the user pasted into a message.
-    pub(super) user_errors: Vec<String>,
-    /// Whether the user just corrected the assistant: its next statement is the approach
-    /// taken instead.
-    pub(super) after_correction: bool,
-    /// Files moved and deleted by shell commands that succeeded, in order.
-    pub(super) effects: Vec<FileEffect>,
-    /// User messages seen so far.
-    pub(super) user_turns: usize,
-    /// The command of the failure the previous summary left to fix next.
-    pub(super) carried_failure: Option<String>,
-    /// The user rejected the approach the previous summary ended on: its failure is not
-    /// what to fix.
-    pub(super) carried_failure_set_aside: bool,
-    /// The user interrupted the turn of the last assistant statement.
-    pub(super) interrupted: bool,
-    /// Decisions stated since the last user message.
-    pub(super) turn_decisions: Vec<String>,
-    /// The last turn has not ended with a final reply (it was cut, or waits for a result):
-    /// its decisions are the approach in progress, which the user may still turn down.
-    pub(super) turn_open: bool,
-    /// Done items for the moves and deletions.
-    pub(super) tree_changes: Vec<String>,
-    /// The question the assistant's latest text ended on, until the user answers it.
-    pub(super) open_question: Option<String>,
-    /// Each error of `errors` with the key of the failure it came from.
-    pub(super) error_keys: Vec<(String, String)>,
-    /// Summaries of branches the user came back from, one line each.
-    pub(super) branch_summaries: Vec<String>,
-}
-
-pub(super) const MAX_IDENTIFIERS: usize = 24;
-
-/// How an In Progress item for a decision of a turn still open starts.
-pub(super) const CURRENT_APPROACH: &str = "Current approach: ";
-
-/// How the Key Decisions item for the approach taken after a correction starts.
-pub(super) const AFTER_CORRECTION: &str = "After the user's correction: ";
-
-/// How the Done item for the final reply of a turn that ended starts (the reply of a turn
-/// still open is its In Progress "Last assistant step").
-pub(super) const FINISHED_STEP: &str = "Last reply (turn ended): ";
-
-/// How the Next Steps item for an open failure starts.
-pub(super) const RESOLVE_STEP: &str = "Resolve the failure of ";
 
 impl Digest {
     pub(super) fn observe(&mut self, message: &AgentMessage) {
@@ -300,7 +123,11 @@ impl Digest {
 
     pub(super) fn observe_user(&mut self, text: &str) {
         self.abandon_pending();
-        if is_slash_command(text) {
+        // Only the user's own words ask or rule; what their tools wrapped around them
+        // (IDE notices, command echoes, reminders) does neither.
+        let words = human_words(text);
+        let text = words.as_str();
+        if text.is_empty() || is_slash_command(text) {
             return;
         }
         let (prose, pasted) = split_user_text(text);
@@ -382,6 +209,9 @@ impl Digest {
                 self.add_constraint(constraint);
             }
         }
+        if settles(&prose) {
+            self.settle_failures(&prose);
+        }
         // A correction's rules are what it asks; elsewhere they are kept as constraints.
         // A correction redirects the request before it: it is the request only when this
         // part has no other (its own words are kept with the constraints).
@@ -400,6 +230,30 @@ impl Digest {
         }
         self.note_identifiers(head(&prose, 8_000));
         self.user_turns += 1;
+    }
+
+    /// The user said a problem is settled: the open failures their words name are no longer
+    /// something to fix; a short message that names none settles the latest one.
+    fn settle_failures(&mut self, prose: &str) {
+        let words = naming_words(prose);
+        let mut named = false;
+        for failure in self.failures.iter_mut().filter(|failure| failure.is_open()) {
+            let about = format!(
+                "{} {}",
+                failure.what.to_lowercase(),
+                failure.error_line.as_deref().unwrap_or("").to_lowercase()
+            );
+            if words.iter().any(|word| about.contains(word.as_str())) {
+                failure.set_aside = true;
+                named = true;
+            }
+        }
+        if !named
+            && prose.split_whitespace().count() <= 15
+            && let Some(latest) = self.failures.iter_mut().rev().find(|f| f.is_open())
+        {
+            latest.set_aside = true;
+        }
     }
 
     /// What the previous summary says the assistant was about to do: a correction at the
@@ -459,41 +313,6 @@ impl Digest {
     /// Calls still waiting for a result when the conversation moved on never get one.
     fn abandon_pending(&mut self) {
         self.abandoned.append(&mut self.pending);
-    }
-
-    /// Follows the moves and deletions of a shell command that succeeded.
-    pub(super) fn apply_tree_effects(&mut self, command: &str) -> bool {
-        let effects = shell_file_effects(command);
-        for effect in &effects {
-            match effect {
-                FileEffect::Moved { from, to } => {
-                    self.tree_changes.push(format!("Moved {} to {}", code(from), code(to)));
-                    for set in [&mut self.modified_files, &mut self.read_files] {
-                        let moved: Vec<String> =
-                            set.iter().filter(|path| is_under(path, from)).cloned().collect();
-                        for path in moved {
-                            set.remove(&path);
-                            set.insert(format!("{to}{}", &path[from.len()..]));
-                        }
-                    }
-                    for change in &mut self.changes {
-                        if is_under(&change.path, from) {
-                            change.path = format!("{to}{}", &change.path[from.len()..]);
-                        }
-                    }
-                }
-                FileEffect::Deleted { path: deleted } => {
-                    self.tree_changes.push(format!("Deleted {}", code(deleted)));
-                    self.modified_files.retain(|path| !is_under(path, deleted));
-                    self.read_files.retain(|path| !is_under(path, deleted));
-                    self.changes.retain(|change| !is_under(&change.path, deleted));
-                }
-                FileEffect::Written { path } => self.note_change(path, "Edited", Vec::new()),
-            }
-        }
-        let any = !effects.is_empty();
-        self.effects.extend(effects);
-        any
     }
 
     /// `text` (a carried item) with the paths in its code spans renamed by this digest's

@@ -7,13 +7,15 @@
 //! sections as the model-written checkpoint, so a later compaction (offline or not) can
 //! merge it.
 //!
-//! Stages, one module each: `facts` reads the messages once into a digest (the same
-//! digest [`crate::must_keep`] reads), with `outcomes` reading tool results and commands,
-//! `extract` classifying each text, `scan` reading command lines and outputs, `changes`
-//! reading the lines each edit added, and `previous` parsing the previous summary back;
-//! `assemble` merges the digest and the previous summary into the prioritised bullets of
-//! `sections`; `render` prints them within the budget; `text` holds the string helpers
-//! they share.
+//! Stages, one module each, each using only the ones listed before it: `text` (string
+//! helpers), `scan` (command lines and outputs), `origin` (whose words a user-role text
+//! holds), `extract` (what a text asks, rules, decides), `calls` (tool roles, arguments,
+//! command parts and runs), `sections` (headings, priorities, the summary's wording),
+//! `changes` (the lines each edit added), `previous` (the previous summary parsed back),
+//! `digest` (the records one pass collects), `outcomes` (tool results and commands into the
+//! digest), `facts` (the pass over the messages; the same digest [`crate::must_keep`]
+//! reads), `assemble` (the digest and the previous summary into prioritised bullets) and
+//! `render` (printed within the budget).
 //!
 //! The active pins open the summary in a `## Pinned Instructions` section, verbatim; a
 //! previous summary's pinned section is never carried (the pins active now replace it), so
@@ -27,9 +29,12 @@
 //! never copied whole.
 
 mod assemble;
+mod calls;
 mod changes;
+mod digest;
 mod extract;
 mod facts;
+mod origin;
 mod outcomes;
 mod previous;
 mod render;

@@ -4,15 +4,50 @@
 //! Invariant: a failure stays open until a later success of the same command (or a whole
 //! suite of its family), file or tool; a read-only command is neither progress nor failure.
 
-use serde_json::Value;
-
-use super::facts::*;
-use super::previous::PreviousSummary;
+use super::calls::*;
+use super::changes::FileChange;
+use super::digest::*;
+use super::extract::asks_the_user;
 use super::scan::*;
 use super::text::*;
 use crate::files::{FileEffect, shell_file_effects};
 
 impl Digest {
+    /// Follows the moves and deletions of a shell command that succeeded.
+    pub(super) fn apply_tree_effects(&mut self, command: &str) -> bool {
+        let effects = shell_file_effects(command);
+        for effect in &effects {
+            match effect {
+                FileEffect::Moved { from, to } => {
+                    self.tree_changes.push(format!("Moved {} to {}", code(from), code(to)));
+                    for set in [&mut self.modified_files, &mut self.read_files] {
+                        let moved: Vec<String> =
+                            set.iter().filter(|path| is_under(path, from)).cloned().collect();
+                        for path in moved {
+                            set.remove(&path);
+                            set.insert(format!("{to}{}", &path[from.len()..]));
+                        }
+                    }
+                    for change in &mut self.changes {
+                        if is_under(&change.path, from) {
+                            change.path = format!("{to}{}", &change.path[from.len()..]);
+                        }
+                    }
+                }
+                FileEffect::Deleted { path: deleted } => {
+                    self.tree_changes.push(format!("Deleted {}", code(deleted)));
+                    self.modified_files.retain(|path| !is_under(path, deleted));
+                    self.read_files.retain(|path| !is_under(path, deleted));
+                    self.changes.retain(|change| !is_under(&change.path, deleted));
+                }
+                FileEffect::Written { path } => self.note_change(path, "Edited", Vec::new()),
+            }
+        }
+        let any = !effects.is_empty();
+        self.effects.extend(effects);
+        any
+    }
+
     pub(super) fn take_pending(&mut self, id: &str, tool_name: &str) -> PendingCall {
         match self.pending.iter().position(|call| call.id == id) {
             Some(position) => self.pending.remove(position),
@@ -29,6 +64,32 @@ impl Digest {
     pub(super) fn observe_tool_result(&mut self, result: &crate::message::ToolResultMessage) {
         let call = self.take_pending(&result.tool_call_id, &result.tool_name);
         let lines = content_lines(&result.content);
+        if result.is_error && stopped_by_user(lines.clone()) {
+            // The user stopped or rejected the call: not a failure to fix, but what they
+            // decided; what they say next is what counts.
+            let what = match &call.command {
+                Some(command) => code(&clip(&one_line(command), 120)),
+                None => code(&result.tool_name),
+            };
+            let verb = match first_line(lines.clone()) {
+                Some(line) if line.contains("doesn't want to proceed") => "rejected",
+                Some(_) | None => "stopped",
+            };
+            let decision = format!("The user {verb} the call of {what}");
+            self.decisions.retain(|known| known != &decision);
+            self.decisions.push(decision);
+            return;
+        }
+        if !result.is_error && asks_the_user(&call.name) {
+            // The user's answer to the tool's question is a decision they made.
+            let answer = one_line(&content_text(&result.content));
+            if !answer.is_empty() {
+                let decision = format!("The user answered ({}): {}", call.name, clip(&answer, 300));
+                self.decisions.retain(|known| known != &decision);
+                self.decisions.push(decision);
+            }
+            return;
+        }
         match (tool_role(&call.name), call.path.clone(), call.command.clone()) {
             (ToolRole::Modify(verb), Some(path), _) => {
                 if result.is_error {
@@ -64,6 +125,20 @@ impl Digest {
                 } else {
                     self.read_files.insert(path.clone());
                     self.resolve(&format!("read:{path}"));
+                    // The file was found under another path or spelling (`STATUS.md` after
+                    // `status.md`, `ui/home.html` after `home.html`): the earlier miss is over.
+                    let name = file_name(&path);
+                    let missed: Vec<String> = self
+                        .failures
+                        .iter()
+                        .filter(|f| f.is_open())
+                        .filter_map(|f| f.key.strip_prefix("read:"))
+                        .filter(|missed| file_name(missed) == name)
+                        .map(|missed| format!("read:{missed}"))
+                        .collect();
+                    for key in missed {
+                        self.resolve(&key);
+                    }
                 }
             }
             (ToolRole::Shell, _, Some(command)) => {
@@ -290,149 +365,4 @@ impl Digest {
             .flat_map(|runs| command_parts(&runs.command))
             .collect()
     }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum ToolRole {
-    Modify(&'static str),
-    Read,
-    Shell,
-    Other,
-}
-
-pub(super) fn tool_role(name: &str) -> ToolRole {
-    match name {
-        "edit" | "multiedit" | "multi_edit" | "str_replace" | "apply_patch" => {
-            ToolRole::Modify("Edited")
-        }
-        "write" | "create" | "write_file" => ToolRole::Modify("Wrote"),
-        "read" | "read_file" | "view" | "cat" => ToolRole::Read,
-        "bash" | "shell" | "exec" | "run" | "terminal" => ToolRole::Shell,
-        _ => ToolRole::Other,
-    }
-}
-
-pub(super) fn path_argument(arguments: &Value) -> Option<String> {
-    ["path", "file_path", "filePath", "file"]
-        .iter()
-        .find_map(|key| arguments.get(*key).and_then(Value::as_str))
-        .map(str::to_owned)
-        .filter(|path| !path.is_empty())
-}
-
-pub(super) fn command_argument(arguments: &Value) -> Option<String> {
-    ["command", "cmd"]
-        .iter()
-        .find_map(|key| arguments.get(*key).and_then(Value::as_str))
-        .map(one_line)
-        .filter(|command| !command.is_empty())
-}
-
-/// The moves and deletions a previous summary records as Done items
-/// ("Moved `a` to `b`", "Deleted `x`").
-pub(super) fn previous_effects(previous: &PreviousSummary) -> Vec<FileEffect> {
-    use super::sections::Section;
-    previous
-        .section(Section::Done)
-        .iter()
-        .filter_map(|item| {
-            let spans = backticked(item);
-            if item.starts_with("Moved ") && spans.len() == 2 {
-                Some(FileEffect::Moved { from: spans[0].to_owned(), to: spans[1].to_owned() })
-            } else if item.starts_with("Deleted ") && spans.len() == 1 {
-                Some(FileEffect::Deleted { path: spans[0].to_owned() })
-            } else {
-                None
-            }
-        })
-        .collect()
-}
-
-/// Whether `path` is `base` or lies under the directory `base`.
-pub(super) fn is_under(path: &str, base: &str) -> bool {
-    !base.is_empty()
-        && (path == base || path.strip_prefix(base).is_some_and(|rest| rest.starts_with('/')))
-}
-
-/// The commands of an `a && b && c` line (all of which ran and passed when it passed), or
-/// the command itself.
-pub(super) fn command_parts(command: &str) -> Vec<&str> {
-    let parts: Vec<&str> =
-        command.split("&&").map(str::trim).filter(|part| !part.is_empty()).collect();
-    if parts.is_empty() { vec![command] } else { parts }
-}
-
-/// The commands of a line joined by `&&`, `;` or `&` (running in the background), or the
-/// command itself.
-pub(super) fn command_segments(command: &str) -> Vec<&str> {
-    let bytes = command.as_bytes();
-    let mut out = Vec::new();
-    let mut start = 0;
-    for (at, &byte) in bytes.iter().enumerate() {
-        let separator = match byte {
-            b';' => true,
-            // `&&`, and `&` alone, but not the `&` of `2>&1` or `&>`.
-            b'&' => {
-                let before = at.checked_sub(1).map(|i| bytes[i]);
-                let after = bytes.get(at + 1).copied();
-                before != Some(b'>') && after != Some(b'>')
-            }
-            _ => false,
-        };
-        if separator {
-            out.push(command[start..at].trim());
-            start = at + 1;
-        }
-    }
-    out.push(command[start..].trim());
-    out.retain(|part| !part.is_empty());
-    if out.is_empty() { vec![command] } else { out }
-}
-
-/// A command's family: its words that are not options and come before the first one
-/// naming a path or a test (`python -m pytest tests/a.py -q` → `python pytest`), and
-/// whether it names such a target.
-pub(super) fn command_family(command: &str) -> (String, bool) {
-    let mut family = Vec::new();
-    for word in command.split_whitespace() {
-        if word.starts_with('-') {
-            continue;
-        }
-        if word.contains(['/', '.', ':']) {
-            return (family.join(" "), true);
-        }
-        family.push(word);
-    }
-    (family.join(" "), false)
-}
-
-/// Whether a request says more than one word ("ls", "continue" do not).
-pub(super) fn says_something(request: &str) -> bool {
-    request.split_whitespace().count() >= 2 || (!request.is_ascii() && char_len(request) >= 4)
-}
-
-/// What a failure key names, as plain text: the command, or the operation and its path.
-pub(super) fn plain_subject(key: &str) -> String {
-    match key.split_once(':') {
-        Some(("cmd", command)) => command.to_owned(),
-        Some(("modify", path)) => format!("edit {path}"),
-        Some(("read", path)) => format!("read {path}"),
-        Some(("tool", rest)) => rest.trim_end_matches(':').replacen(':', " ", 1),
-        Some(_) | None => key.to_owned(),
-    }
-}
-
-/// The text of the first inline code span of `error` (the error line as it appeared).
-pub(super) fn plain_error(error: &str) -> String {
-    if let Some(rest) = error.strip_prefix("`` ")
-        && let Some(end) = rest.find(" ``")
-    {
-        return rest[..end].to_owned();
-    }
-    if let Some(rest) = error.strip_prefix('`')
-        && let Some(end) = rest.find('`')
-    {
-        return rest[..end].to_owned();
-    }
-    error.to_owned()
 }

@@ -3,9 +3,9 @@
 //! Invariant: every bullet of the previous summary lands in some section or in the
 //! unstructured text; only empty placeholders are dropped.
 
-use super::facts::{CURRENT_APPROACH, RESOLVE_STEP};
-use super::sections::Section;
+use super::sections::{CURRENT_APPROACH, RESOLVE_STEP, Section};
 use super::text::*;
+use crate::files::FileEffect;
 
 /// The label before a split turn's part of a compaction summary.
 const SPLIT_TURN_LABEL: &str = "**Earlier in the turn that is still in progress:**";
@@ -265,4 +265,23 @@ impl PreviousSummary {
     pub(super) fn section(&self, section: Section) -> &[String] {
         &self.items[section.index()]
     }
+}
+
+/// The moves and deletions a previous summary records as Done items
+/// ("Moved `a` to `b`", "Deleted `x`").
+pub(super) fn previous_effects(previous: &PreviousSummary) -> Vec<FileEffect> {
+    previous
+        .section(Section::Done)
+        .iter()
+        .filter_map(|item| {
+            let spans = backticked(item);
+            if item.starts_with("Moved ") && spans.len() == 2 {
+                Some(FileEffect::Moved { from: spans[0].to_owned(), to: spans[1].to_owned() })
+            } else if item.starts_with("Deleted ") && spans.len() == 1 {
+                Some(FileEffect::Deleted { path: spans[0].to_owned() })
+            } else {
+                None
+            }
+        })
+        .collect()
 }

@@ -67,6 +67,17 @@ pub(super) fn is_read_only_command(command: &str) -> bool {
     })
 }
 
+/// Whether a tool result says the user stopped the call rather than the call failing:
+/// pi's `Command aborted`, Claude Code's `[Request interrupted by user…]` and its notice that
+/// the user rejected the tool use. Such a call is neither progress nor a failure to fix.
+pub(super) fn stopped_by_user<'a>(mut lines: impl Iterator<Item = &'a str>) -> bool {
+    let Some(first) = lines.find(|line| !line.trim().is_empty()) else { return false };
+    let first = first.trim();
+    first == "Command aborted"
+        || first.starts_with("[Request interrupted by user")
+        || first.starts_with("The user doesn't want to proceed with this tool use")
+}
+
 /// What a command's output says: the first error lines (with their `-->` location) and
 /// whether tests passed. Reads line by line and copies only the lines it keeps.
 #[derive(Debug, Default, PartialEq)]
@@ -201,6 +212,44 @@ pub(super) fn error_line(line: &str) -> bool {
         || lower.contains("err!")
 }
 
+/// How many tests a test runner's summary line says failed: `8 failed, 524 passed`
+/// (pytest, Jest, Vitest's `2 failed | 14 passed`), `3 failing` (Mocha), `10 examples, 2
+/// failures` (RSpec), `Tests run: 10, Failures: 2, Errors: 0` (JUnit, Maven), `5 tests
+/// completed, 2 failed` (Gradle). `None` when the line is no such summary: it must speak of
+/// tests, passes, a total or examples, so a compiler's `3 errors` is read elsewhere.
+pub(super) fn failed_test_count(line: &str) -> Option<u64> {
+    let lower = line.to_lowercase();
+    let summary = ["pass", "test", "total", "example", "spec"].iter().any(|w| lower.contains(w));
+    if !summary {
+        return None;
+    }
+    let words: Vec<&str> = lower
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '|' | ';' | '(' | ')' | '='))
+        .filter(|word| !word.is_empty())
+        .collect();
+    let is_failure = |word: &str| {
+        let word = word.trim_end_matches([':', '.']);
+        word.starts_with("fail") || word == "error" || word == "errors"
+    };
+    let mut found = None;
+    for (index, word) in words.iter().enumerate() {
+        // `8 failed`, `2 failures`, `1 error`.
+        if let Ok(count) = word.parse::<u64>()
+            && words.get(index + 1).is_some_and(|next| !next.ends_with(':') && is_failure(next))
+        {
+            *found.get_or_insert(0) += count;
+        }
+        // `Failures: 2`, `failed: 1`.
+        if word.ends_with(':')
+            && is_failure(word)
+            && let Some(count) = words.get(index + 1).and_then(|next| next.parse::<u64>().ok())
+        {
+            *found.get_or_insert(0) += count;
+        }
+    }
+    found
+}
+
 pub(super) fn scan_output<'a>(lines: impl IntoIterator<Item = &'a str>) -> OutputScan {
     let mut scan = OutputScan::default();
     let mut lines = lines.into_iter().peekable();
@@ -253,6 +302,9 @@ pub(super) fn scan_output<'a>(lines: impl IntoIterator<Item = &'a str>) -> Outpu
         if let Some(code) = exit_code_of(trimmed) {
             scan.exit_code = Some(code);
             continue;
+        }
+        if failed_test_count(trimmed).is_some_and(|count| count > 0) {
+            scan.tests_failed = true;
         }
         if scan.errors.len() < 6 && error_line(trimmed) {
             let mut error = code(&clip(trimmed, 240));

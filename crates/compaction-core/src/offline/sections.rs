@@ -5,8 +5,21 @@
 //! appears once; priorities decide what a tight budget drops first.
 
 use super::OfflineKind;
-use super::facts::*;
+use super::calls::CommandRuns;
 use super::text::*;
+
+/// How an In Progress item for a decision of a turn still open starts.
+pub(super) const CURRENT_APPROACH: &str = "Current approach: ";
+
+/// How the Key Decisions item for the approach taken after a correction starts.
+pub(super) const AFTER_CORRECTION: &str = "After the user's correction: ";
+
+/// How the Done item for the final reply of a turn that ended starts (the reply of a turn
+/// still open is its In Progress "Last assistant step").
+pub(super) const FINISHED_STEP: &str = "Last reply (turn ended): ";
+
+/// How the Next Steps item for an open failure starts.
+pub(super) const RESOLVE_STEP: &str = "Resolve the failure of ";
 
 /// The checkpoint's sections, in output order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -19,8 +19,8 @@ mod goal;
 mod progress;
 
 use super::OfflineKind;
+use super::calls::command_family;
 use super::facts::*;
-use super::outcomes::command_family;
 use super::previous::PreviousSummary;
 use super::sections::*;
 use super::text::*;

@@ -6,7 +6,6 @@
 //! now"), never a Blocked one; the edits of one file are one Done item.
 
 use super::super::OfflineKind;
-use super::super::facts::*;
 use super::super::sections::*;
 use super::super::text::*;
 use super::{Assembly, carried};

@@ -2,12 +2,13 @@
 //! real sessions needed (other ecosystems' output, corrections, open turns, carried items).
 //! `stages` tests each stage on its own, `rules` the rules real sessions asked for and the
 //! invariants on arbitrary messages, `held_out` the sessions written before the summarizer
-//! ran on them.
+//! ran on them, `transcripts` the rules real transcripts of other agents asked for.
 
 mod held_out;
 mod rules;
 mod shapes;
 mod stages;
+mod transcripts;
 
 use super::extract::*;
 use super::previous::PreviousSummary;

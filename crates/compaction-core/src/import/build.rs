@@ -1,0 +1,313 @@
+//! The pi session being built by an import: header, entries with fresh ids, redaction.
+//!
+//! Invariant: every text that goes into the session (message text, reasoning, tool arguments,
+//! tool output) passes through the redactor first, and entry ids are `00000001`, `00000002`, …
+//! in file order, so the same transcript always gives the same session.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+
+use crate::redact::Redactor;
+
+/// The session under construction.
+pub(super) struct Builder<'r> {
+    redactor: &'r Redactor,
+    entries: Vec<Value>,
+    /// How many texts the redactor changed.
+    pub(super) redacted: usize,
+    /// What was left out, by kind, with a count.
+    pub(super) dropped: BTreeMap<String, usize>,
+    /// How many tool calls were renamed to pi's tools, by `source → pi` name.
+    pub(super) renamed: BTreeMap<String, usize>,
+}
+
+impl<'r> Builder<'r> {
+    pub(super) fn new(redactor: &'r Redactor) -> Self {
+        Builder {
+            redactor,
+            entries: Vec::new(),
+            redacted: 0,
+            dropped: BTreeMap::new(),
+            renamed: BTreeMap::new(),
+        }
+    }
+
+    /// Notes one left-out item of `kind`.
+    pub(super) fn drop(&mut self, kind: impl Into<String>) {
+        *self.dropped.entry(kind.into()).or_insert(0) += 1;
+    }
+
+    /// Notes a tool call renamed from `from` to `to`.
+    pub(super) fn rename(&mut self, from: &str, to: &str) {
+        *self.renamed.entry(format!("{from} → {to}")).or_insert(0) += 1;
+    }
+
+    /// The text with secrets replaced.
+    pub(super) fn text(&mut self, text: &str) -> String {
+        let out = self.redactor.redact(text);
+        if out != text {
+            self.redacted += 1;
+        }
+        out.into_owned()
+    }
+
+    /// A JSON value with every string (keys kept) passed through [`Builder::text`].
+    pub(super) fn value(&mut self, value: &Value) -> Value {
+        if let Some(text) = value.as_str() {
+            return Value::String(self.text(text));
+        }
+        if let Some(items) = value.as_array() {
+            return Value::Array(items.iter().map(|item| self.value(item)).collect());
+        }
+        if let Some(object) = value.as_object() {
+            let mut out = Map::new();
+            for (key, item) in object {
+                out.insert(key.clone(), self.value(item));
+            }
+            return Value::Object(out);
+        }
+        value.clone()
+    }
+
+    /// The id the next entry gets.
+    fn next_id(&self) -> String {
+        format!("{:08x}", self.entries.len() + 1)
+    }
+
+    /// Appends an entry of `kind` with `fields` under `parent`; returns its id.
+    pub(super) fn push(
+        &mut self,
+        kind: &str,
+        parent: Option<&str>,
+        timestamp: &str,
+        fields: Map<String, Value>,
+    ) -> String {
+        let id = self.next_id();
+        let mut entry = Map::new();
+        entry.insert("type".into(), kind.into());
+        entry.insert("id".into(), id.clone().into());
+        entry.insert("parentId".into(), parent.map_or(Value::Null, |p| p.into()));
+        entry.insert("timestamp".into(), timestamp.into());
+        entry.extend(fields);
+        self.entries.push(Value::Object(entry));
+        id
+    }
+
+    /// Appends a `message` entry; returns its id.
+    pub(super) fn message(
+        &mut self,
+        parent: Option<&str>,
+        timestamp: &str,
+        message: Value,
+    ) -> String {
+        let mut fields = Map::new();
+        fields.insert("message".into(), message);
+        self.push("message", parent, timestamp, fields)
+    }
+
+    /// Appends a `custom_message` entry (in the model's context as user-role text, but not
+    /// the user's words): instructions, command expansions, an agent's own summaries.
+    pub(super) fn custom_message(
+        &mut self,
+        parent: Option<&str>,
+        timestamp: &str,
+        custom_type: &str,
+        text: &str,
+    ) -> String {
+        let text = self.text(text);
+        let mut fields = Map::new();
+        fields.insert("customType".into(), custom_type.into());
+        fields.insert("content".into(), json!([{ "type": "text", "text": text }]));
+        fields.insert("display".into(), false.into());
+        self.push("custom_message", parent, timestamp, fields)
+    }
+
+    /// The content blocks of the last entry, when it is an assistant message.
+    pub(super) fn last_assistant_content(&mut self) -> Option<&mut Vec<Value>> {
+        let message = self.entries.last_mut()?.get_mut("message")?;
+        if message.get("role").and_then(Value::as_str) != Some("assistant") {
+            return None;
+        }
+        message.get_mut("content")?.as_array_mut()
+    }
+
+    /// Replaces fields of the last entry's message (usage, stop reason of a merged reply).
+    pub(super) fn update_last_message(&mut self, fields: Map<String, Value>) {
+        if let Some(Value::Object(message)) =
+            self.entries.last_mut().and_then(|entry| entry.get_mut("message"))
+        {
+            message.extend(fields);
+        }
+    }
+
+    /// How many entries were written.
+    pub(super) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The entries, for counting.
+    pub(super) fn entries(&self) -> &[Value] {
+        &self.entries
+    }
+
+    /// The session file: the header line, then one line per entry, each ending in `\n`.
+    pub(super) fn finish(&self, header: &Header) -> String {
+        let mut out = json!({
+            "type": "session",
+            "version": crate::entry::CURRENT_VERSION,
+            "id": header.id,
+            "timestamp": header.timestamp,
+            "cwd": header.cwd,
+        })
+        .to_string();
+        out.push('\n');
+        for entry in &self.entries {
+            out.push_str(&entry.to_string());
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// What the session header says: where the transcript came from.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Header {
+    pub(super) id: String,
+    pub(super) timestamp: String,
+    pub(super) cwd: String,
+}
+
+/// An assistant message in pi's shape.
+pub(super) fn assistant(
+    content: Vec<Value>,
+    api: &str,
+    provider: &str,
+    model: &str,
+    usage: Option<Value>,
+    stop_reason: &str,
+    timestamp: &str,
+) -> Value {
+    let mut message = json!({
+        "role": "assistant",
+        "content": content,
+        "api": api,
+        "provider": provider,
+        "model": model,
+        "stopReason": stop_reason,
+        "timestamp": millis(timestamp),
+    });
+    // Without a recorded usage the field is left out: a usage of zeros would read as an
+    // empty context.
+    if let (Some(usage), Some(object)) = (usage, message.as_object_mut()) {
+        object.insert("usage".into(), usage);
+    }
+    message
+}
+
+/// pi's usage record from token counts (costs unknown: zero).
+pub(super) fn usage(input: u64, output: u64, cache_read: u64, cache_write: u64) -> Value {
+    json!({
+        "input": input,
+        "output": output,
+        "cacheRead": cache_read,
+        "cacheWrite": cache_write,
+        "totalTokens": input + output + cache_read + cache_write,
+        "cost": { "input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0 },
+    })
+}
+
+/// A tool result message in pi's shape.
+pub(super) fn tool_result(
+    call_id: &str,
+    tool_name: &str,
+    content: Vec<Value>,
+    is_error: bool,
+    details: Option<Value>,
+    timestamp: &str,
+) -> Value {
+    let mut message = json!({
+        "role": "toolResult",
+        "toolCallId": call_id,
+        "toolName": tool_name,
+        "content": content,
+        "isError": is_error,
+        "timestamp": millis(timestamp),
+    });
+    if let (Some(details), Some(object)) = (details, message.as_object_mut()) {
+        object.insert("details".into(), details);
+    }
+    message
+}
+
+/// A user message in pi's shape.
+pub(super) fn user(content: Vec<Value>, timestamp: &str) -> Value {
+    json!({ "role": "user", "content": content, "timestamp": millis(timestamp) })
+}
+
+/// A text block.
+pub(super) fn text_block(text: String) -> Value {
+    json!({ "type": "text", "text": text })
+}
+
+/// Milliseconds since the Unix epoch of an ISO-8601 UTC timestamp
+/// (`2025-07-15T05:07:22.709Z`, offsets `+02:00` too); 0 when it cannot be read.
+pub(super) fn millis(timestamp: &str) -> i64 {
+    parse_millis(timestamp).unwrap_or(0)
+}
+
+fn parse_millis(timestamp: &str) -> Option<i64> {
+    let bytes = timestamp.as_bytes();
+    let number = |range: std::ops::Range<usize>| -> Option<i64> {
+        timestamp.get(range)?.parse::<i64>().ok()
+    };
+    if bytes.len() < 19 || bytes.get(10).is_none_or(|b| *b != b'T' && *b != b' ') {
+        return None;
+    }
+    let (year, month, day) = (number(0..4)?, number(5..7)?, number(8..10)?);
+    let (hour, minute, second) = (number(11..13)?, number(14..16)?, number(17..19)?);
+    let mut rest = &timestamp[19..];
+    let mut fraction_ms = 0;
+    if let Some(fraction) = rest.strip_prefix('.') {
+        let digits: String = fraction.chars().take_while(char::is_ascii_digit).collect();
+        rest = &fraction[digits.len()..];
+        let padded = format!("{digits:0<3}");
+        fraction_ms = padded.get(0..3)?.parse::<i64>().ok()?;
+    }
+    let offset_minutes = match rest {
+        "" | "Z" | "z" => 0,
+        _ => {
+            let sign = if rest.starts_with('-') { -1 } else { 1 };
+            let hours = rest.get(1..3)?.parse::<i64>().ok()?;
+            let minutes = rest.get(rest.len() - 2..)?.parse::<i64>().ok()?;
+            sign * (hours * 60 + minutes)
+        }
+    };
+    let days = days_from_civil(year, month, day);
+    let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset_minutes * 60;
+    Some(seconds * 1000 + fraction_ms)
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let year = if month <= 2 { year - 1 } else { year };
+    let era = if year >= 0 { year } else { year - 399 } / 400;
+    let year_of_era = year - era * 400;
+    let month_index = if month > 2 { month - 3 } else { month + 9 };
+    let day_of_year = (153 * month_index + 2) / 5 + day - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    era * 146_097 + day_of_era - 719_468
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_become_epoch_milliseconds() {
+        assert_eq!(millis("1970-01-01T00:00:00Z"), 0);
+        assert_eq!(millis("2025-07-15T05:07:22.709Z"), 1_752_556_042_709);
+        assert_eq!(millis("2025-07-15T07:07:22.7+02:00"), 1_752_556_042_700);
+        assert_eq!(millis("not a date"), 0);
+    }
+}

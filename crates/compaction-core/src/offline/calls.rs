@@ -1,0 +1,167 @@
+//! Tool calls and command lines as the digest reads them: which role a tool plays, the path
+//! and command in its arguments, the commands of an `a && b` line and their family, how a
+//! command went each time it ran, and the plain wording of a failure.
+//!
+//! Invariant: pure functions of their arguments; nothing here knows the digest.
+
+use serde_json::Value;
+
+use super::scan::*;
+use super::text::*;
+
+/// How a command went, each time it ran.
+#[derive(Debug, Clone)]
+pub(super) struct CommandRuns {
+    pub(super) command: String,
+    pub(super) passes: usize,
+    pub(super) failures: usize,
+    pub(super) last_passed: Option<bool>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ToolRole {
+    Modify(&'static str),
+    Read,
+    Shell,
+    Other,
+}
+
+pub(super) fn tool_role(name: &str) -> ToolRole {
+    match name {
+        "edit" | "multiedit" | "multi_edit" | "str_replace" | "apply_patch" => {
+            ToolRole::Modify("Edited")
+        }
+        "write" | "create" | "write_file" => ToolRole::Modify("Wrote"),
+        "read" | "read_file" | "view" | "cat" => ToolRole::Read,
+        "bash" | "shell" | "exec" | "run" | "terminal" => ToolRole::Shell,
+        _ => ToolRole::Other,
+    }
+}
+
+pub(super) fn path_argument(arguments: &Value) -> Option<String> {
+    ["path", "file_path", "filePath", "file"]
+        .iter()
+        .find_map(|key| arguments.get(*key).and_then(Value::as_str))
+        .map(str::to_owned)
+        .filter(|path| !path.is_empty())
+}
+
+pub(super) fn command_argument(arguments: &Value) -> Option<String> {
+    ["command", "cmd"]
+        .iter()
+        .find_map(|key| arguments.get(*key).and_then(Value::as_str))
+        .map(one_line)
+        .filter(|command| !command.is_empty())
+}
+
+/// Whether `path` is `base` or lies under the directory `base`.
+pub(super) fn is_under(path: &str, base: &str) -> bool {
+    !base.is_empty()
+        && (path == base || path.strip_prefix(base).is_some_and(|rest| rest.starts_with('/')))
+}
+
+/// The commands of an `a && b && c` line (all of which ran and passed when it passed), or
+/// the command itself.
+pub(super) fn command_parts(command: &str) -> Vec<&str> {
+    let parts: Vec<&str> =
+        command.split("&&").map(str::trim).filter(|part| !part.is_empty()).collect();
+    if parts.is_empty() { vec![command] } else { parts }
+}
+
+/// The commands of a line joined by `&&`, `;` or `&` (running in the background), or the
+/// command itself.
+pub(super) fn command_segments(command: &str) -> Vec<&str> {
+    let bytes = command.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (at, &byte) in bytes.iter().enumerate() {
+        let separator = match byte {
+            b';' => true,
+            // `&&`, and `&` alone, but not the `&` of `2>&1` or `&>`.
+            b'&' => {
+                let before = at.checked_sub(1).map(|i| bytes[i]);
+                let after = bytes.get(at + 1).copied();
+                before != Some(b'>') && after != Some(b'>')
+            }
+            _ => false,
+        };
+        if separator {
+            out.push(command[start..at].trim());
+            start = at + 1;
+        }
+    }
+    out.push(command[start..].trim());
+    out.retain(|part| !part.is_empty());
+    if out.is_empty() { vec![command] } else { out }
+}
+
+/// A command's family: its words that are not options and come before the first one
+/// naming a path or a test (`python -m pytest tests/a.py -q` → `python pytest`), and
+/// whether it names such a target.
+pub(super) fn command_family(command: &str) -> (String, bool) {
+    let mut family = Vec::new();
+    for word in command.split_whitespace() {
+        if word.starts_with('-') {
+            continue;
+        }
+        if word.contains(['/', '.', ':']) {
+            return (family.join(" "), true);
+        }
+        family.push(word);
+    }
+    (family.join(" "), false)
+}
+
+/// Whether a request says more than one word ("ls", "continue" do not).
+/// The last component of a path, lowercase.
+pub(super) fn file_name(path: &str) -> String {
+    path.rsplit(['/', '\\']).next().unwrap_or(path).to_lowercase()
+}
+
+pub(super) fn says_something(request: &str) -> bool {
+    // One word asks too ("push", "deploy"), unless it only lets the work go on or is a
+    // command that only reads, typed where the shell was meant (`ls`).
+    const GO_ON: [&str; 28] = [
+        "continue", "yes", "y", "go", "proceed", "sure", "yep", "yeah", "ok", "okay", "k", "next",
+        "thanks", "great", "cool", "nice", "perfect", "right", "correct", "agreed", "exactly",
+        "hmm", "hm", "lgtm", "good", "done", "alright", "fine",
+    ];
+    let words: Vec<&str> = request.split_whitespace().collect();
+    match words.as_slice() {
+        [word] => {
+            let bare = word.trim_matches(|c: char| c.is_ascii_punctuation()).to_lowercase();
+            !bare.is_empty()
+                && !GO_ON.contains(&bare.as_str())
+                && !is_read_only_command(&bare)
+                && (request.is_ascii() || char_len(request) >= 4 || bare.is_ascii())
+        }
+        [] => false,
+        [_, _, ..] => true,
+    }
+}
+
+/// What a failure key names, as plain text: the command, or the operation and its path.
+pub(super) fn plain_subject(key: &str) -> String {
+    match key.split_once(':') {
+        Some(("cmd", command)) => command.to_owned(),
+        Some(("modify", path)) => format!("edit {path}"),
+        Some(("read", path)) => format!("read {path}"),
+        Some(("tool", rest)) => rest.trim_end_matches(':').replacen(':', " ", 1),
+        Some(_) | None => key.to_owned(),
+    }
+}
+
+/// The text of the first inline code span of `error` (the error line as it appeared).
+pub(super) fn plain_error(error: &str) -> String {
+    if let Some(rest) = error.strip_prefix("`` ")
+        && let Some(end) = rest.find(" ``")
+    {
+        return rest[..end].to_owned();
+    }
+    if let Some(rest) = error.strip_prefix('`')
+        && let Some(end) = rest.find('`')
+    {
+        return rest[..end].to_owned();
+    }
+    error.to_owned()
+}

@@ -1,0 +1,161 @@
+//! The digest's records: what one pass over the messages collects (requests, constraints,
+//! file changes, command runs, failures, plans, identifiers) and the records it keeps them
+//! in. `outcomes` fills it from tool results and commands, `facts` from the messages.
+//!
+//! Invariant: plain data; a failure is open until it is resolved or set aside.
+
+use std::collections::BTreeSet;
+
+use super::calls::CommandRuns;
+use super::changes::FileChange;
+use super::previous::PreviousSummary;
+use super::text::{clip, code};
+use crate::files::FileEffect;
+
+/// An approach the assistant proposed and the user turned down right after.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Rejected {
+    /// The assistant's proposal, as it said it.
+    pub(super) proposal: String,
+    /// The user's correction, verbatim.
+    pub(super) words: String,
+    /// The statements the proposal was made of.
+    pub(super) statements: Vec<String>,
+}
+
+impl Rejected {
+    /// Whether `text` (a decision, a step) states the rejected proposal or part of it.
+    pub(super) fn covers(&self, text: &str) -> bool {
+        self.proposal.contains(text)
+            || self.statements.iter().any(|statement| {
+                statement.split_whitespace().count() >= 4 && text.contains(statement.as_str())
+            })
+    }
+}
+
+/// A tool call whose result has not been seen yet.
+#[derive(Debug, Clone)]
+pub(super) struct PendingCall {
+    pub(super) id: String,
+    pub(super) name: String,
+    pub(super) path: Option<String>,
+    pub(super) command: Option<String>,
+    /// The lines the call would add to the file (an edit's new lines), shown once it passes.
+    pub(super) added: Vec<String>,
+}
+
+/// A failure seen in the transcript.
+#[derive(Debug, Clone)]
+pub(super) struct Failure {
+    /// What a later success must match to resolve it (a command, or `edit:path`).
+    pub(super) key: String,
+    /// What failed, short (a command in backticks, or "the edit of `path`").
+    pub(super) subject: String,
+    /// The bullet text.
+    pub(super) text: String,
+    /// The first error line, in inline code.
+    pub(super) error: Option<String>,
+    /// What failed, as plain text: the command, or the tool and its path.
+    pub(super) what: String,
+    /// The first error line as it appeared, without markup.
+    pub(super) error_line: Option<String>,
+    pub(super) resolved: bool,
+    /// The user rejected the approach of the turn it failed in: no longer something to fix.
+    pub(super) set_aside: bool,
+    /// How many user messages came before it (the turn it belongs to).
+    pub(super) turn: usize,
+}
+
+impl Failure {
+    /// Whether it is still something to fix.
+    pub(super) fn is_open(&self) -> bool {
+        !self.resolved && !self.set_aside
+    }
+}
+
+/// A command that passes after it failed.
+#[derive(Debug, Clone)]
+pub(super) struct Fixed {
+    pub(super) command: String,
+    /// The error of the failure it resolved, in inline code.
+    pub(super) error: String,
+    /// The test counts of its latest passing run.
+    pub(super) counts: Option<String>,
+}
+
+impl Fixed {
+    /// The Done item.
+    pub(super) fn text(&self) -> String {
+        let counts = self.counts.as_deref().map(|counts| format!("{counts}; ")).unwrap_or_default();
+        format!(
+            "{} passes now ({counts}earlier failure: {})",
+            code(&clip(&self.command, 160)),
+            self.error
+        )
+    }
+}
+
+#[derive(Debug, Default)]
+pub(super) struct Digest {
+    pub(super) previous: Option<PreviousSummary>,
+    pub(super) requests: Vec<String>,
+    /// The latest user message that makes a request, trimmed.
+    pub(super) latest_request: Option<String>,
+    pub(super) constraints: Vec<String>,
+    pub(super) changes: Vec<FileChange>,
+    pub(super) passing: Vec<(String, String)>,
+    /// Commands that pass after failing.
+    pub(super) fixed: Vec<Fixed>,
+    pub(super) failures: Vec<Failure>,
+    pub(super) commands: Vec<CommandRuns>,
+    pub(super) pending: Vec<PendingCall>,
+    pub(super) read_files: BTreeSet<String>,
+    pub(super) modified_files: BTreeSet<String>,
+    pub(super) identifiers: Vec<String>,
+    pub(super) errors: Vec<String>,
+    pub(super) decisions: Vec<String>,
+    /// Plan statements of the latest assistant text that had any.
+    pub(super) plan: Vec<String>,
+    /// The first sentence of the latest assistant text.
+    pub(super) last_assistant_statement: Option<String>,
+    /// Summaries found among the messages (an older compaction or a branch).
+    pub(super) earlier_summaries: Vec<String>,
+    pub(super) last_was_failure: bool,
+    /// Tool calls that never got a result before the conversation moved on.
+    pub(super) abandoned: Vec<PendingCall>,
+    /// Proposals the user rejected.
+    pub(super) rejected: Vec<Rejected>,
+    /// What the assistant proposed or decided since the last user message.
+    pub(super) turn_statements: Vec<String>,
+    /// Error lines the user pasted into a message.
+    pub(super) user_errors: Vec<String>,
+    /// Whether the user just corrected the assistant: its next statement is the approach
+    /// taken instead.
+    pub(super) after_correction: bool,
+    /// Files moved and deleted by shell commands that succeeded, in order.
+    pub(super) effects: Vec<FileEffect>,
+    /// User messages seen so far.
+    pub(super) user_turns: usize,
+    /// The command of the failure the previous summary left to fix next.
+    pub(super) carried_failure: Option<String>,
+    /// The user rejected the approach the previous summary ended on: its failure is not
+    /// what to fix.
+    pub(super) carried_failure_set_aside: bool,
+    /// The user interrupted the turn of the last assistant statement.
+    pub(super) interrupted: bool,
+    /// Decisions stated since the last user message.
+    pub(super) turn_decisions: Vec<String>,
+    /// The last turn has not ended with a final reply (it was cut, or waits for a result):
+    /// its decisions are the approach in progress, which the user may still turn down.
+    pub(super) turn_open: bool,
+    /// Done items for the moves and deletions.
+    pub(super) tree_changes: Vec<String>,
+    /// The question the assistant's latest text ended on, until the user answers it.
+    pub(super) open_question: Option<String>,
+    /// Each error of `errors` with the key of the failure it came from.
+    pub(super) error_keys: Vec<(String, String)>,
+    /// Summaries of branches the user came back from, one line each.
+    pub(super) branch_summaries: Vec<String>,
+}
+
+pub(super) const MAX_IDENTIFIERS: usize = 24;

@@ -1,0 +1,144 @@
+//! Whose words a user-role text holds: the user's own, or what their tools wrapped around
+//! them (IDE notices, command echoes, reminders, interruption notices), a document they
+//! pasted, the answer they gave through a question tool; and whether they said a problem is
+//! settled.
+//!
+//! Invariant: these only classify or remove; the words kept are the user's, unchanged.
+
+/// The words a user wrote in a user-role message, without what their tools wrapped around
+/// them: harness blocks (`<ide_opened_file>`, `<ide_selection>`, `<system-reminder>`,
+/// `<command-name>`, `<local-command-stdout>`, `<task-notification>` and other tags with a
+/// `_` or `-` in their name), an IDE context header before `## My request for …:`, and
+/// interruption notices (`[Request interrupted by user]`). Empty when nothing is the user's.
+pub(super) fn human_words(text: &str) -> String {
+    let mut text = text;
+    // Codex's IDE extension: "# Context from my IDE setup: … ## My request for Codex:".
+    if let Some(at) = text.find("## My request for ") {
+        let after = &text[at..];
+        text = after.split_once('\n').map_or("", |(_, rest)| rest);
+    }
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(start) = rest.find('<') {
+        let tag: String = rest[start + 1..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+            .collect();
+        let closes = rest[start + 1 + tag.len()..].starts_with('>');
+        let harness =
+            tag.contains(['_', '-']) && tag.chars().next().is_some_and(|c| c.is_ascii_lowercase());
+        let end_tag = format!("</{tag}>");
+        match rest[start..].find(&end_tag) {
+            Some(end) if closes && harness => {
+                out.push_str(&rest[..start]);
+                rest = &rest[start + end + end_tag.len()..];
+            }
+            Some(_) | None => {
+                out.push_str(&rest[..=start]);
+                rest = &rest[start + 1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    let trimmed = out.trim();
+    if trimmed.starts_with("[Request interrupted by user") && trimmed.ends_with(']') {
+        return String::new();
+    }
+    trimmed.to_owned()
+}
+
+/// Words of a user message that say a problem is settled: known, expected, to be ignored.
+const SETTLING: [&str; 19] = [
+    "ignore ",
+    "ignore it",
+    "don't worry about",
+    "dont worry about",
+    "not a problem",
+    "no problem",
+    "that's fine",
+    "thats fine",
+    "it's fine",
+    "its fine",
+    " is fine",
+    " are fine",
+    " is expected",
+    " are expected",
+    "known issue",
+    "doesn't matter",
+    "not important",
+    "won't fix",
+    "can live with",
+];
+
+/// Whether a user message says some problem is settled ("ignore the lint warnings", "that
+/// timeout is expected").
+pub(super) fn settles(prose: &str) -> bool {
+    let lower = format!(" {} ", prose.to_lowercase());
+    SETTLING.iter().any(|phrase| lower.contains(phrase))
+}
+
+/// The words of a user message that can name what failed (three letters or more, not the
+/// words that say it is settled).
+pub(super) fn naming_words(prose: &str) -> Vec<String> {
+    const PLAIN: [&str; 30] = [
+        "the",
+        "and",
+        "for",
+        "you",
+        "are",
+        "that",
+        "this",
+        "those",
+        "these",
+        "about",
+        "with",
+        "its",
+        "it's",
+        "don't",
+        "dont",
+        "worry",
+        "ignore",
+        "fine",
+        "problem",
+        "expected",
+        "known",
+        "issue",
+        "doesn't",
+        "matter",
+        "important",
+        "won't",
+        "fix",
+        "can",
+        "live",
+        "not",
+    ];
+    prose
+        .to_lowercase()
+        .split(|c: char| !(c.is_alphanumeric() || "._-/'".contains(c)))
+        .map(|word| word.trim_matches(['.', '\'']))
+        .filter(|word| word.chars().count() >= 3 && !PLAIN.contains(word))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Whether a tool asks the user a question (Claude Code's `AskUserQuestion`, `ask_user`,
+/// `question`): its result is the user's answer.
+pub(super) fn asks_the_user(tool: &str) -> bool {
+    let name: String =
+        tool.chars().filter(char::is_ascii_alphanumeric).collect::<String>().to_lowercase();
+    name.contains("askuser") || name == "question" || name == "askquestion"
+}
+
+/// A Markdown heading line (`## Scope`).
+pub(super) fn is_heading(line: &str) -> bool {
+    let level = line.chars().take_while(|&c| c == '#').count();
+    (1..=6).contains(&level) && line[level..].starts_with(' ')
+}
+
+/// Whether a user message is a pasted document rather than what the user wrote: three
+/// Markdown headings or more, or three table rows or more.
+pub(super) fn is_document(prose: &str) -> bool {
+    let headings = prose.lines().filter(|line| is_heading(line.trim_start())).count();
+    let rows = prose.lines().filter(|line| line.trim_start().starts_with('|')).count();
+    headings >= 3 || rows >= 3
+}
