@@ -80,7 +80,7 @@ impl SessionGenerator {
             }
             _ => {
                 let name: String = (*self.rng.pick(&TOOLS)).to_owned();
-                if self.system_tools.iter().any(|tool| *tool == name) {
+                if self.system_tools.contains(&name) {
                     self.system_tools.retain(|tool| *tool != name);
                     message.insert("toolsRemoved".into(), json!([{"name": name}]));
                 } else {
