@@ -4,12 +4,15 @@
 //! The core picks the files ([`compaction_core::restore`]); this module reads them from the
 //! session header's `cwd`. A path outside `cwd` — absolute elsewhere, climbing out with
 //! `..`, or leading out through a symlink — is refused; a missing, unreadable or binary
-//! file is skipped. Invariant: nothing is appended when no file was restored, and the
-//! appended entry holds at most the configured token budgets of file text.
+//! file is skipped. Invariant: nothing is appended when no file was restored, the
+//! appended entry holds at most the configured token budgets of file text, and that text
+//! went through the same redaction as everything else written to a session (a restored
+//! `.env` or config file keeps its names, not its secrets).
 
 use std::path::{Path, PathBuf};
 
 use compaction_core::entry::Entry;
+use compaction_core::redact::Redactor;
 use compaction_core::restore::{
     RESTORED_FILES_CUSTOM_TYPE, RestoredFile, fit_files, is_text, lexical_path_in,
     recent_modified_files, restored_files_text,
@@ -108,13 +111,15 @@ fn read_candidate(cwd: &Path, canonical_cwd: &Path, path: &str) -> Result<String
 
 /// Restores the files of the compaction entry `compaction_id` and appends the
 /// `custom_message` under `parent` (normally that compaction). `total_room` further limits
-/// the total (the room left below the trigger, for the harness).
+/// the total (the room left below the trigger, for the harness). Each file's text is
+/// redacted with `redactor` before it is measured and cut.
 pub fn restore_files(
     store: &mut SessionStore,
     compaction_id: &str,
     limits: RestoreLimits,
     total_room: Option<u64>,
     estimator: &dyn TokenEstimator,
+    redactor: &Redactor,
 ) -> Result<RestoreOutcome, StoreError> {
     let session = store.session();
     let Some(compaction) = session.index_of(compaction_id) else {
@@ -137,7 +142,7 @@ pub fn restore_files(
             None => Err(SkipReason::Missing),
         };
         match read {
-            Ok(text) => readable.push((path, text)),
+            Ok(text) => readable.push((path, redactor.redact(&text).into_owned())),
             Err(reason) => skipped.push(SkippedFile { path, reason }),
         }
     }

@@ -124,9 +124,17 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
         }
         let limits = compaction::restore::RestoreLimits::from_settings(&toolkit.settings);
         let estimator = toolkit.estimator.as_ref();
-        compaction::restore::restore_files(&mut store, &outcome.entry.id, limits, None, estimator)
-            .map(|restored| (outcome, Some(restored)))
-            .map_err(CompactError::Store)
+        let redactor = &toolkit.redactor;
+        compaction::restore::restore_files(
+            &mut store,
+            &outcome.entry.id,
+            limits,
+            None,
+            estimator,
+            redactor,
+        )
+        .map(|restored| (outcome, Some(restored)))
+        .map_err(CompactError::Store)
     });
     let result = match result {
         Ok(outcome) if args.output.is_some() => {

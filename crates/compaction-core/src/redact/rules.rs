@@ -24,6 +24,18 @@ pub enum Check {
     /// A value found near a secret-looking word without an assignment: redact only when
     /// it looks random (letters and digits mixed, high character entropy).
     HighEntropy,
+    /// Like [`Check::HighEntropy`], but a bare hex digest or UUID is not taken for a secret
+    /// (for broad names such as `key` or `session`, where hashes and ids are common).
+    RandomNotDigest,
+    /// A word in prose after "password is": redact when it is made like a password (letters
+    /// and a digit or symbol, not a reference).
+    Password,
+    /// A base64 run: redact when it decodes to text that holds a secret (`user:password`,
+    /// a private key, an assignment the other rules redact).
+    Encoded,
+    /// A `Cookie:` or `Set-Cookie:` header value: each cookie whose name speaks of a
+    /// session, a token or authentication, or whose value looks random, is redacted.
+    Cookies,
 }
 
 /// One kind of secret.
@@ -46,7 +58,7 @@ const fn rule(name: &'static str, pattern: &'static str, check: Check) -> Rule {
 /// so `cache_key` or `primary_key` in code do not).
 macro_rules! secret_name {
     () => {
-        r"(?:password|passwd|passphrase|pwd|[_\-.]pass|secret|secret[_\-]?key|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|signing[_\-]?key|encryption[_\-]?key|master[_\-]?key|client[_\-]?key|auth[_\-]?key|license[_\-]?key|account[_\-]?key|credentials?|(?-i:[A-Z0-9]_KEY))"
+        r"(?:password|passwd|passphrase|passcode|pwd|\bpw|[_\-.]pass|\bpsk|secret|secret[_\-]?key|token|api[_\-]?key|access[_\-]?key|private[_\-]?key(?:[_\-]?id)?|signing[_\-]?key|encryption[_\-]?key|master[_\-]?key|client[_\-]?key|auth[_\-]?key|license[_\-]?key|account[_\-]?key|credentials?|(?-i:[A-Z0-9]_KEY))"
     };
 }
 
@@ -54,7 +66,7 @@ macro_rules! secret_name {
 pub const RULES: &[Rule] = &[
     rule(
         "private-key",
-        r"(?s)(?P<secret>-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|\z))",
+        r"(?s)(?P<secret>-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?:\s|\\[rn])+(?:[A-Za-z\-]+:[^\n]*(?:\n|\\n))*(?:\s|\\[rn])*[A-Za-z0-9+/=]{4}.*?(?:-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|\z))",
         Check::None,
     ),
     rule("anthropic-api-key", r"\b(?P<secret>sk-ant-[a-z0-9]+-[A-Za-z0-9_\-]{20,})", Check::None),
@@ -121,7 +133,7 @@ pub const RULES: &[Rule] = &[
     rule(
         "url-password",
         r#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:/@"'<>\\]{0,128}:(?P<secret>[^\s@/"'<>\\]{1,256})@"#,
-        Check::None,
+        Check::AssignedValue,
     ),
     rule(
         "url-query-secret",
@@ -130,28 +142,182 @@ pub const RULES: &[Rule] = &[
     ),
     rule(
         "authorization-header",
-        r#"(?i)\b(?:proxy-)?authorization["'\\]*\s*[:=]\s*["'\\]*(?:bearer|basic|token|digest|apikey|bot)\s+(?P<secret>[A-Za-z0-9._~+/\-]{8,}=*)"#,
-        Check::None,
+        r#"(?i)\b(?:proxy-)?authorization["'\\]*\s*[:=]\s*["'\\]*(?:(?:bearer|basic|token|digest|apikey|api-key|bot|ssws|key|negotiate|ntlm|sso-key|klaviyo-api-key|otoken|jwt|gitlab-token)(?:\s+|=))?(?P<secret>[A-Za-z0-9._~+/\-:]{8,}=*)"#,
+        Check::AssignedValue,
     ),
     rule("bearer-token", r"(?i)\bbearer\s+(?P<secret>[A-Za-z0-9._~+/\-]{16,}=*)", Check::None),
     rule(
         "api-key-header",
         r#"(?i)\b(?:x-api-key|api-key|x-auth-token|x-access-token|private-token|x-goog-api-key)["'\\]*\s*:\s*["'\\]*(?P<secret>[A-Za-z0-9._~+/\-]{8,}=*)"#,
-        Check::None,
+        Check::AssignedValue,
     ),
     rule(
         "curl-user-password",
-        r#"(?:^|\s)(?:-u|--user)\s*["']?[^\s:"']{1,64}:(?P<secret>[^\s"']{1,128})"#,
+        r#"(?:^|\s)(?:-u|--user|-U|--proxy-user)\s*["']?[^\s:"']{1,64}:(?P<secret>[^\s"']{1,1024})"#,
         Check::None,
     ),
     rule(
         "cli-secret-flag",
-        r#"(?i)(?:^|\s)--(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|auth-token)(?:=|[ \t]+)["']?(?P<secret>[^\s"'\\]{3,})"#,
+        r#"(?i)(?:^|\s)--?[a-z0-9\-]*(?:password|passwd|passphrase|pass|token|api-?key|auth-?key|access-?key|secret|storepass|keypass|authkey)(?:=|[ \t]+)["']?(?P<secret>[^\s"'\\]{3,})"#,
         Check::AssignedValue,
     ),
     rule(
         "mysql-password-flag",
         r"\b(?:mysql|mysqldump|mysqladmin|mysqlimport)\b[^\n]*?[ \t]-p(?P<secret>[^\s\-\\][^\s\\]*)",
+        Check::None,
+    ),
+    rule(
+        "discord-webhook-url",
+        r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/(?P<secret>[A-Za-z0-9_\-]{40,})",
+        Check::None,
+    ),
+    rule(
+        "telegram-bot-token",
+        r"(?:^|[^0-9A-Za-z])(?:bot)?(?P<secret>\d{5,16}:A[A-Za-z0-9_\-]{34})",
+        Check::None,
+    ),
+    rule(
+        "discord-bot-token",
+        r"\b(?P<secret>[A-Za-z0-9]{24,28}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38})\b",
+        Check::HighEntropy,
+    ),
+    rule("fcm-server-key", r"\b(?P<secret>AAAA[A-Za-z0-9_\-]{7}:[A-Za-z0-9_\-]{140})", Check::None),
+    rule(
+        "terraform-cloud-token",
+        r"\b(?P<secret>[a-z0-9]{14}\.atlasv1\.[a-z0-9_\-=]{60,})",
+        Check::None,
+    ),
+    rule("age-secret-key", r"\b(?P<secret>AGE-SECRET-KEY-1[0-9A-Z]{58})", Check::None),
+    rule(
+        "doppler-token",
+        r"\b(?P<secret>dp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9]{2,35}\.)?[A-Za-z0-9]{40,44})",
+        Check::None,
+    ),
+    rule("vault-token", r"\b(?P<secret>hv[sbr]\.[A-Za-z0-9_\-]{24,})", Check::None),
+    rule("atlassian-api-token", r"\b(?P<secret>ATATT3[A-Za-z0-9_\-=]{50,})", Check::None),
+    rule(
+        "azure-client-secret",
+        r"(?:^|[^A-Za-z0-9_~.\-])(?P<secret>[A-Za-z0-9_~.\-]{3}\dQ~[A-Za-z0-9_~.\-]{31,34})",
+        Check::None,
+    ),
+    rule("heroku-api-key", r"\b(?P<secret>HRKU-[A-Za-z0-9_\-]{40,})", Check::None),
+    rule(
+        "prefixed-token",
+        // Tokens whose prefix names their service: Docker Hub, Notion, Airtable, Figma,
+        // Grafana, New Relic, Pulumi, RubyGems, Contentful, Sentry, Tailscale, 1Password,
+        // OpenRouter, Groq, Replicate, Pinecone, xAI, Netlify, Fly, Linear, Brevo, Square,
+        // Clojars, Shopify, Postman, Buildkite, Supabase, PlanetScale, Mapbox, Dynatrace.
+        r"\b(?P<secret>(?:dckr_pat_|ntn_|secret_|pat[A-Za-z0-9]{14}\.|figd_|glc_|glsa_|NRAK-|pul-|rubygems_|CFPAT-|sntry[su]_|tskey-(?:auth|client|api)-|ops_|sk-or-v1-|gsk_|r8_|pcsk_|xai-|nfp_|fo1_|lin_api_|xkeysib-|sq0csp-|sq0atp-|CLOJARS_|shpat_|shpss_|PMAK-|bkua_|sbp_|pscale_tkn_|pscale_pw_|sk\.eyJ|dt0c01\.|EAA[A-Za-z0-9]{20})[A-Za-z0-9_\-.=]{20,})",
+        Check::HighEntropy,
+    ),
+    rule(
+        "putty-private-lines",
+        r"(?s)Private-Lines:\s*\d+\s*(?:\r?\n|\\n)(?P<secret>.*?)(?:Private-MAC:|\z)",
+        Check::None,
+    ),
+    rule(
+        "url-userinfo-token",
+        // `https://<key>@o1.ingest.sentry.io`, `https://<token>@github.com`: a random user
+        // name without a password is a credential.
+        r"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://(?P<secret>[A-Za-z0-9_\-]{20,})@",
+        Check::HighEntropy,
+    ),
+    rule(
+        "cookie-header",
+        r#"(?im)\b(?:set-)?cookie["'\\]*\s*:\s*(?P<secret>[^\n"'\\]+)"#,
+        Check::Cookies,
+    ),
+    rule(
+        "curl-cookie-flag",
+        r#"(?:^|\s)(?:-b|--cookie)\s+["']?(?P<secret>[^\s"'@][^"'\n]*)"#,
+        Check::Cookies,
+    ),
+    rule(
+        "session-id",
+        r#"(?i)(?:^|[^A-Za-z0-9])[A-Za-z0-9_.\-]*(?:sess(?:ion)?(?:[_\-.]?(?:id|key|token|secret))?|sid|csrf[a-z_\-]*|xsrf[a-z_\-]*|remember[_\-]?(?:token|me))["'\\]*[ \t]*(?:=|:|=>)[ \t]*["'\\]*(?P<secret>[A-Za-z0-9%._\-+/=]{16,})(?:[\s"'\\;,&)}\]]|$)"#,
+        Check::HighEntropy,
+    ),
+    rule(
+        "html-secret-input",
+        r#"(?i)name=["'\\]*[\w\-]*(?:csrf|token|secret|password|key|auth)[\w\-]*["'\\]*[ \t]+value=["'\\]*(?P<secret>[^"'\\\s]{8,})"#,
+        Check::HighEntropy,
+    ),
+    rule(
+        "secret-header",
+        // `DD-API-KEY: …`, `X-Figma-Token: …`, `Circle-Token: …`, `X-Auth-Key: …`.
+        r#"(?i)(?:^|[\s"'{,>])[A-Za-z0-9\-]*(?:token|secret|passw[a-z]*|auth|api-key|app-key|application-key|access-key|private-key|signature|credential)[A-Za-z0-9\-]*["']?[ \t]*:[ \t]*["']?(?P<secret>[A-Za-z0-9._~+/\-=]{16,})(?:[\s"'\\;,&)}\]]|$)"#,
+        Check::HighEntropy,
+    ),
+    rule(
+        "signing-key-literal",
+        // A key literal handed to an HMAC or JWT call.
+        r#"(?:hmac\.new\(\s*b?|HMAC\.new\(\s*b?|createHmac\(\s*["'][\w\-]+["']\s*,\s*|hmac\.New\([^,\n]+,\s*\[\]byte\(\s*|new_from_slice\(\s*b?|new_varkey\(\s*b?|SecretKeySpec\(\s*|jwt\.(?:sign|encode|verify|decode)\([^"'\n]*?,\s*|JWT\.encode\([^"'\n]*?,\s*|Jwts\.builder\(\)[^\n]*?signWith\([^"'\n]*?)["'](?P<secret>[^"'\n]{6,})["']"#,
+        Check::AssignedValue,
+    ),
+    rule(
+        "secret-literal-argument",
+        // `define('DB_PASSWORD', '…')`, `os.environ.setdefault("API_TOKEN", "…")`.
+        concat!(
+            r#"(?i)["'][A-Za-z0-9_\-.]*"#,
+            secret_name!(),
+            r#"["']\s*,\s*["'](?P<secret>[^"'\n]{3,256})["']"#
+        ),
+        Check::Password,
+    ),
+    rule(
+        "secret-xml-element",
+        concat!(
+            r#"(?i)<[A-Za-z0-9_\-.:]*"#,
+            secret_name!(),
+            r#">(?P<secret>[^<\s][^<\n]{2,255})</"#
+        ),
+        Check::AssignedValue,
+    ),
+    rule(
+        "secret-concatenated",
+        // A secret split into adjacent or `+`-joined string literals.
+        concat!(
+            r#"(?i)[A-Za-z0-9_\-.]*"#,
+            secret_name!(),
+            r#"["']?\s*(?::=|=|:)\s*\(?\s*(?P<secret>(?:["'][^"'\n]{4,}["']\s*\+?\s*){2,})"#
+        ),
+        Check::None,
+    ),
+    rule(
+        "secret-continued-line",
+        // `TOKEN=abc…\` continued on the next line.
+        r#"(?i)[A-Za-z0-9_]*(?:password|secret|token|_key|passphrase)["']?\s*=\s*["']?(?P<secret>[^\s"'\\]+(?:\\\r?\n[^\s"'\\]+)+)"#,
+        Check::None,
+    ),
+    rule(
+        "secret-on-next-line",
+        // YAML: `password:` with the value on the next line (plain or a block scalar).
+        concat!(
+            r#"(?mi)^[ \t\-]*["']?[A-Za-z0-9_\-.]*"#,
+            secret_name!(),
+            r#"["']?[ \t]*:[ \t]*(?:[>|][+\-]?)?[ \t]*\r?\n[ \t]+(?P<secret>[^\s#:][^\n:]{2,255})$"#
+        ),
+        Check::AssignedValue,
+    ),
+    rule(
+        "cli-password-argument",
+        // Passwords given as short options or plain arguments to well-known programs.
+        r#"(?:\bsshpass\s+(?:-[a-oq-zA-Z]\S*\s+)*-p\s*|\bredis-cli\b[^\n]*?\s(?:-a|--pass)\s+|\b(?:login|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|sqlcmd|bcp)\b[^\n]*?\s-[pP]\s+|\bldap(?:search|add|modify|delete|passwd|compare|whoami)\b[^\n]*?\s-w\s+|\b(?:zip|unzip)\b[^\n]*?\s-P\s+|\b(?:7z|7za|7zr|rar|unrar)\b[^\n]*?\s-p|\bssh-keygen\b[^\n]*?\s-[NP]\s+|\bnmcli\b[^\n]*?\bpassword\s+|\bwpa_passphrase\s+\S+\s+|\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+|\bnet\s+user\s+\S+\s+|\bchpasswd\b[^\n]*?:|\bhtpasswd\s+(?:-[A-Za-z]+\s+)*-[A-Za-z]*b[A-Za-z]*\s+(?:-[A-Za-z]+\s+)*\S+\s+\S+\s+|-(?:passin|passout|pass|password)\s+pass:|\bpass:|ConvertTo-SecureString\s+(?:-String\s+)?)["']?(?P<secret>[^\s"'\-/*$][^\s"']*)"#,
+        Check::AssignedValue,
+    ),
+    rule(
+        "smbclient-password",
+        r#"\b(?:smbclient|smbmap|rpcclient|mount\.cifs)\b[^\n]*?(?:-U|--user)[= ]["']?[^\s%"']+%(?P<secret>[^\s"']+)"#,
+        Check::None,
+    ),
+    rule(
+        "netrc-password",
+        r#"(?i)\b(?:machine|default|login)\s+\S+(?:\s|\\n)+(?:login\s+\S+(?:\s|\\n)+)?password\s+(?P<secret>[^\s\\]+)"#,
+        Check::None,
+    ),
+    rule(
+        "pgpass-line",
+        r"(?i)pgpass[^\n]*\n(?:[^\n]*\n){0,5}?[^:\s]+:(?:\d+|\*):[^:\s]+:[^:\s]+:(?P<secret>[^\s:]+)",
         Check::None,
     ),
     rule(
@@ -177,7 +343,7 @@ pub const RULES: &[Rule] = &[
         concat!(
             r#"(?mi)(?:^|\\[nrt]|[^A-Za-z0-9_\-.])["'\\]*[A-Za-z0-9_\-.]*"#,
             secret_name!(),
-            r#"["'\\]*[ \t]*(?::=|=>|=|:)[ \t]*(?P<secret>[^\s"'`,;\\]{3,256})"#
+            r#"["'\\]*[ \t]*(?::=|=>|=|:)[ \t]*(?P<secret>[^\s"'`,;\\]{3,256})(?:[,;)]|[ \t]+[A-Za-z]+)?"#
         ),
         Check::AssignedValue,
     ),
@@ -187,6 +353,28 @@ pub const RULES: &[Rule] = &[
         // word anywhere, with a random-looking value.
         r"(?m)(?:^|\\[nrt]|[^A-Za-z0-9_])[A-Z0-9_]*(?:SECRET|PASSWORD|PASSWD|TOKEN|PRIVATE_KEY|API_KEY)[A-Z0-9_]*[ \t]*[=:][ \t]*[\x22']?(?P<secret>[A-Za-z0-9+/_\-.=]{8,})",
         Check::HighEntropy,
+    ),
+    rule(
+        "password-in-prose",
+        r#"(?i)\b(?:password|passwd|passcode|passphrase|pwd|pw)(?:\s+(?:is|was|for\s+\S+\s+is|=|:)|\s*[:=])?\s+["'`]?(?P<secret>[^\s"'`,;]{6,64})"#,
+        Check::Password,
+    ),
+    rule(
+        "key-in-prose",
+        r#"(?i)\b(?:api[ _\-]?key|token|secret|credential|access[ _\-]?key)s?\s+(?:is|was)\s*:?\s+["'`]?(?P<secret>[^\s"'`,;]{8,})"#,
+        Check::Password,
+    ),
+    rule(
+        "broad-secret-name",
+        // Names that hold a secret as often as not (`auth`, `key`, `salt`, `dsn`, `sig`):
+        // only random-looking values that are not digests or ids.
+        r#"(?i)(?:^|[^A-Za-z0-9_])["']?[A-Za-z0-9_\-.]*(?:auth|key|sig|signature|salt|pepper|hmac|jwt|dsn|seed|license|cred)["']?[ \t]*(?:=|:|=>)[ \t]*["']?(?P<secret>[A-Za-z0-9+/_\-.=%~]{16,})(?:[\s"'\\;,&)}\]]|$)"#,
+        Check::RandomNotDigest,
+    ),
+    rule(
+        "base64-encoded-secret",
+        r"(?:^|[^A-Za-z0-9+/_\-])(?P<secret>[A-Za-z0-9+/]{16,}={0,2})",
+        Check::Encoded,
     ),
     rule(
         "secret-near-word",

@@ -17,10 +17,17 @@ pub struct Planted {
     pub text: String,
 }
 
-/// The planted-secret corpus (`tests/fixtures/secrets/planted.json`).
+/// The planted-secret corpora: `tests/fixtures/secrets/planted.json` (written by hand) and
+/// `planted-wide.json` (made by `gen_wide.py`: many more kinds, in commands, config files,
+/// code, logs, HTTP traces, base64 and split across lines).
 pub fn planted() -> Vec<Planted> {
-    let path = super::fixtures_dir().join("secrets/planted.json");
-    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+    let mut all = Vec::new();
+    for name in ["planted.json", "planted-wide.json"] {
+        let path = super::fixtures_dir().join("secrets").join(name);
+        let corpus: Vec<Planted> = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        all.extend(corpus);
+    }
+    all
 }
 
 /// Whether any part of `secret` survived in `text`: the whole secret, or (for long
@@ -45,10 +52,21 @@ fn message(value: serde_json::Value) -> AgentMessage {
     serde_json::from_value(value).unwrap()
 }
 
-/// The shapes a text takes in a session: a user message, a tool result, a shell command
-/// in a tool call's JSON arguments, and a user shell execution.
+/// The shapes a text takes in a session: a user message, a tool result (ok and failed), a
+/// shell command and a file's content in a tool call's JSON arguments, an edit's new text, a
+/// user shell execution, assistant text, an extension's custom message, and a branch summary
+/// (thinking is left out of transcripts).
 fn shapes(text: &str) -> Vec<AgentMessage> {
     vec![
+        message(json!({"role": "assistant", "content": [{"type": "text", "text": text}]})),
+        message(json!({"role": "toolResult", "toolCallId": "3", "toolName": "read",
+            "content": [{"type": "text", "text": text}], "isError": true})),
+        message(json!({"role": "assistant", "content": [{"type": "toolCall", "id": "4",
+            "name": "edit", "arguments": {"path": "src/config.ts",
+            "edits": [{"oldText": "placeholder", "newText": text}]}}]})),
+        message(json!({"role": "custom", "customType": "notes", "content": text,
+            "display": true})),
+        message(json!({"role": "branchSummary", "summary": text, "fromId": "abc"})),
         message(json!({"role": "user", "content": text})),
         message(json!({"role": "toolResult", "toolCallId": "1", "toolName": "bash",
             "content": [{"type": "text", "text": text}], "isError": false})),
@@ -66,7 +84,7 @@ fn planted_secrets_are_redacted_in_every_message_shape() {
     let corpus = planted();
     let kinds: std::collections::BTreeSet<&str> = corpus.iter().map(|p| p.kind.as_str()).collect();
     assert!(
-        corpus.len() >= 50 && kinds.len() >= 15,
+        corpus.len() >= 200 && kinds.len() >= 150,
         "{} secrets, {} kinds",
         corpus.len(),
         kinds.len()
@@ -75,18 +93,21 @@ fn planted_secrets_are_redacted_in_every_message_shape() {
         SerializeOptions { tool_result_max_chars: 100_000, redactor: Redactor::default() };
     let mut missed = Vec::new();
     for planted in &corpus {
-        let leaked = shapes(&planted.text)
+        let leaked: Vec<usize> = shapes(&planted.text)
             .iter()
             .map(|shape| serialize_message(shape, &options))
-            .any(|serialized| leaks(&serialized, &planted.secret));
-        if leaked {
-            missed.push(format!("{}: {}", planted.kind, planted.text.trim()));
+            .enumerate()
+            .filter(|(_, serialized)| leaks(serialized, &planted.secret))
+            .map(|(shape, _)| shape)
+            .collect();
+        if !leaked.is_empty() {
+            missed.push(format!("{} (shapes {leaked:?}): {}", planted.kind, planted.text.trim()));
         }
     }
     let caught = corpus.len() - missed.len();
     let rate = caught as f64 / corpus.len() as f64;
     eprintln!(
-        "redaction hit rate: {caught}/{} planted secrets ({:.1}%) across {} kinds, 5 message shapes each",
+        "redaction hit rate: {caught}/{} planted secrets ({:.1}%) across {} kinds, 10 message shapes each",
         corpus.len(),
         rate * 100.0,
         kinds.len()
@@ -94,7 +115,7 @@ fn planted_secrets_are_redacted_in_every_message_shape() {
     for miss in &missed {
         eprintln!("  missed {miss}");
     }
-    assert!(rate >= 0.98, "hit rate {rate:.3}; missed:\n{}", missed.join("\n"));
+    assert!(rate >= 0.99, "hit rate {rate:.3}; missed:\n{}", missed.join("\n"));
 }
 
 /// Ordinary text: the bench corpora (code, JSON, prose in many scripts) and the example
@@ -195,4 +216,67 @@ fn hashes_ids_and_encoded_data_are_never_redacted() {
     for sample in samples {
         assert_eq!(redactor.redact(sample), sample);
     }
+}
+
+/// False positives on a large corpus of ordinary text on this machine: every text file
+/// under the directories in `COMPACTION_REDACTION_CORPUS` (`:`-separated; for example the
+/// crates.io sources in `~/.cargo/registry/src`, Python's standard library and
+/// `/var/log`). Prints the rate and writes every changed line to
+/// `COMPACTION_REDACTION_REPORT` (default `target/redaction-false-positives.txt`), so that
+/// each can be judged: a real secret in a test fixture is not a false positive.
+///
+/// `COMPACTION_REDACTION_CORPUS=~/.cargo/registry/src:/usr/lib/python3.11 cargo test
+/// --release -p compaction-core --test all redaction::large -- --ignored --nocapture`
+#[test]
+#[ignore = "reads a large corpus from this machine; run by hand"]
+fn large_corpus_false_positives() {
+    let roots = std::env::var("COMPACTION_REDACTION_CORPUS").unwrap_or_default();
+    let report_path = std::env::var("COMPACTION_REDACTION_REPORT")
+        .unwrap_or_else(|_| "target/redaction-false-positives.txt".to_owned());
+    let max_lines: usize = std::env::var("COMPACTION_REDACTION_MAX_LINES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2_000_000);
+    let redactor = Redactor::default();
+    let mut stack: Vec<std::path::PathBuf> =
+        roots.split(':').filter(|r| !r.is_empty()).map(std::path::PathBuf::from).collect();
+    let mut files = 0;
+    let mut total = 0usize;
+    let mut changed = Vec::new();
+    while let Some(path) = stack.pop() {
+        if total >= max_lines {
+            break;
+        }
+        let Ok(meta) = std::fs::symlink_metadata(&path) else { continue };
+        if meta.is_dir() {
+            let Ok(entries) = std::fs::read_dir(&path) else { continue };
+            let mut children: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+            children.sort();
+            children.reverse();
+            stack.extend(children);
+            continue;
+        }
+        if !meta.is_file() || meta.len() > 2_000_000 {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        files += 1;
+        for line in text.lines() {
+            if line.len() > 4000 {
+                continue;
+            }
+            total += 1;
+            if redactor.redact(line) != line {
+                changed.push(format!("{}: {line}", path.display()));
+            }
+        }
+    }
+    let rate = changed.len() as f64 / total.max(1) as f64;
+    eprintln!(
+        "large corpus: {}/{total} lines changed ({:.3}%) in {files} files",
+        changed.len(),
+        rate * 100.0
+    );
+    std::fs::write(&report_path, changed.join("\n")).unwrap();
+    eprintln!("changed lines: {report_path}");
 }

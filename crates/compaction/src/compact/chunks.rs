@@ -228,7 +228,10 @@ impl Compactor<'_> {
                 let (response, call_usage, call_count) = outcome?;
                 usage = usage.add(&call_usage);
                 calls += call_count;
-                running = Some(response.text);
+                // What comes back is redacted too before it is stored or carried into the
+                // next call: the offline summarizer quotes requests and commands from the
+                // messages, and a model may repeat a secret it recognised.
+                running = Some(redact(&response.text));
             }
         }
         Ok((running, usage, calls))

@@ -103,6 +103,7 @@ impl CompactingSession {
             limits,
             Some(room),
             self.estimator.as_ref(),
+            &self.redactor,
         );
         match restored {
             Ok(outcome) => {

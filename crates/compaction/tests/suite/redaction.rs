@@ -2,7 +2,12 @@
 //! every place a compaction sends (user and assistant messages, tool-call arguments, tool
 //! results, shell executions, a branch summary, the previous compaction's summary, the
 //! user's instructions) is compacted through both providers' wire formats, and every
-//! request body is searched for each secret.
+//! request body is searched for each secret. The same session compacted by the offline
+//! summarizer (which quotes requests and commands), with `--restore-files` reading files
+//! that hold the secrets, and summarized as an abandoned branch: no secret is in what is
+//! written to the session.
+//!
+//! `cargo test -p compaction --test all redaction -- --nocapture` prints the figures.
 
 use std::time::Duration;
 
@@ -27,10 +32,28 @@ struct Planted {
     text: String,
 }
 
+/// Both planted-secret corpora of the core's tests (hand-written and `gen_wide.py`'s).
 fn planted() -> Vec<Planted> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../compaction-core/tests/fixtures/secrets/planted.json");
-    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../compaction-core/tests/fixtures/secrets");
+    let mut all = Vec::new();
+    for name in ["planted.json", "planted-wide.json"] {
+        let corpus: Vec<Planted> =
+            serde_json::from_slice(&std::fs::read(dir.join(name)).unwrap()).unwrap();
+        all.extend(corpus);
+    }
+    all
+}
+
+/// Fails unless at least 99% of the planted secrets stayed out of `text`; prints the figure.
+fn assert_rate(what: &str, corpus: &[Planted], leaked: &[String]) {
+    let caught = corpus.len() - leaked.len();
+    let rate = caught as f64 / corpus.len() as f64;
+    eprintln!("{what}: {caught}/{} planted secrets redacted ({:.1}%)", corpus.len(), rate * 100.0);
+    for leak in leaked {
+        eprintln!("  leaked {leak}");
+    }
+    assert!(rate >= 0.99, "{what}: {rate:.3}; leaked:\n{}", leaked.join("\n"));
 }
 
 /// Whether the secret, or any 10-character run of it with a digit or capital, is in `text`.
@@ -224,7 +247,124 @@ async fn no_planted_secret_reaches_the_provider(kind: ProviderKind) {
     assert!(sent.contains("Keep the deploy steps"), "instructions were sent");
     assert!(sent.contains("<previous-summary>"), "the previous summary was sent");
     assert!(sent.contains("Tried the Slack bot"), "the branch summary was sent");
-    assert_eq!(leaked, Vec::<String>::new(), "secrets in the {kind:?} request bodies");
+    let carried_leaks: Vec<&String> =
+        leaked.iter().filter(|leak| leak.starts_with("carried:")).collect();
+    assert!(carried_leaks.is_empty(), "carried secrets sent: {carried_leaks:?}");
+    assert_rate(&format!("{kind:?} request bodies"), &corpus, &leaked);
+}
+
+/// The lines a command appended to the session, joined (the file began with `original`).
+fn appended(path: &std::path::Path, original: &[u8]) -> String {
+    let now = std::fs::read(path).unwrap();
+    assert!(now.starts_with(original), "the session was rewritten, not appended to");
+    let mut text = String::new();
+    for line in String::from_utf8_lossy(&now[original.len()..]).lines() {
+        strings(&serde_json::from_str::<Value>(line).unwrap(), &mut text);
+    }
+    text
+}
+
+#[tokio::test]
+async fn no_planted_secret_is_written_to_the_session() {
+    let corpus = planted();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("session.jsonl");
+    let (_, carried) = planted_session(&path, &corpus);
+    let summarizer = compaction::offline::OfflineSummarizer;
+    let settings = CompactionSettings {
+        keep_recent_tokens: 200,
+        min_turns_to_keep: 0,
+        estimator: "pi".to_owned(),
+        ..CompactionSettings::default()
+    };
+    let estimator = estimator_by_name("pi").unwrap();
+    let compactor = Compactor {
+        summarizer: &summarizer,
+        settings: &settings,
+        context_window: 400_000,
+        estimator: estimator.as_ref(),
+        redactor: Redactor::default(),
+        extensions: &Extensions::new(),
+    };
+    let original = std::fs::read(&path).unwrap();
+    let mut store = SessionStore::open(&path, OpenOptions::for_writing()).unwrap().0;
+    let outcome = compactor
+        .run(&mut store, &CompactRequest::default(), &CancellationToken::new(), &|_| {})
+        .await
+        .unwrap();
+    assert!(outcome.entry.kind.as_compaction().is_some());
+    drop(store);
+    let written = appended(&path, &original);
+    assert!(written.contains("Earlier request") || written.contains("planted-item"), "{written}");
+    let mut leaked = Vec::new();
+    for planted in &corpus {
+        if leaks(&written, &planted.secret) {
+            leaked.push(format!("{}: {}", planted.kind, planted.secret));
+        }
+    }
+    for secret in &carried {
+        if leaks(&written, secret) {
+            leaked.push(format!("carried: {secret}"));
+        }
+    }
+    assert_rate("offline compaction written to the session", &corpus, &leaked);
+}
+
+#[test]
+fn files_restored_into_the_session_are_redacted() {
+    let corpus = planted();
+    let dir = tempfile::tempdir().unwrap();
+    let cwd = dir.path().join("project");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let path = dir.path().join("session.jsonl");
+    let options =
+        OpenOptions { fsync: compaction::store::FsyncPolicy::Never, ..OpenOptions::for_writing() };
+    let (mut store, _) = SessionStore::create(&path, &cwd.to_string_lossy(), options).unwrap();
+    let first = message(&mut store, json!({"role": "user", "content": "write the configs"}));
+    let mut files = Vec::new();
+    for (index, planted) in corpus.iter().enumerate() {
+        let name = format!("config-{index:03}.txt");
+        std::fs::write(cwd.join(&name), format!("{}\n{}", marker(index), planted.text)).unwrap();
+        message(
+            &mut store,
+            json!({"role": "assistant", "content": [{"type": "toolCall", "id": format!("w{index}"),
+                "name": "write", "arguments": {"path": name, "content": "…"}}]}),
+        );
+        files.push(name);
+    }
+    let compaction = entry(
+        &mut store,
+        "compaction",
+        json!({"summary": "S", "firstKeptEntryId": first, "tokensBefore": 100,
+            "details": {"readFiles": [], "modifiedFiles": files}}),
+    );
+    let original = std::fs::read(&path).unwrap();
+    let limits = compaction::restore::RestoreLimits {
+        files: corpus.len(),
+        per_file_tokens: 100_000,
+        total_tokens: 10_000_000,
+    };
+    let estimator = estimator_by_name("pi").unwrap();
+    let outcome = compaction::restore::restore_files(
+        &mut store,
+        &compaction,
+        limits,
+        None,
+        estimator.as_ref(),
+        &Redactor::default(),
+    )
+    .unwrap();
+    assert_eq!(outcome.restored.len(), corpus.len(), "skipped: {:?}", outcome.skipped);
+    drop(store);
+    let written = appended(&path, &original);
+    let mut leaked = Vec::new();
+    for (index, planted) in corpus.iter().enumerate() {
+        assert!(written.contains(&marker(index)), "{} was not restored", marker(index));
+        if leaks(&written, &planted.secret) {
+            leaked.push(format!("{}: {}", planted.kind, planted.secret));
+        }
+    }
+    assert_rate("files restored into the session", &corpus, &leaked);
 }
 
 mod no_planted_secret_reaches_the_provider {

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use compaction::restore::{RestoreLimits, SkipReason, restore_files};
 use compaction::store::{FsyncPolicy, NewEntry, OpenOptions, SessionStore};
+use compaction_core::redact::Redactor;
 use compaction_core::restore::RESTORED_FILES_CUSTOM_TYPE;
 use compaction_core::tokens::estimator_by_name;
 use compaction_core::{AgentMessage, EntryKind};
@@ -76,7 +77,15 @@ fn budgets_order_and_refusals() {
     let (mut store, compaction) = session_editing(dir.path(), &cwd, &paths);
     let estimator = estimator_by_name("pi").unwrap();
     let limits = RestoreLimits { files: 10, per_file_tokens: 300, total_tokens: 305 };
-    let outcome = restore_files(&mut store, &compaction, limits, None, estimator.as_ref()).unwrap();
+    let outcome = restore_files(
+        &mut store,
+        &compaction,
+        limits,
+        None,
+        estimator.as_ref(),
+        &Redactor::default(),
+    )
+    .unwrap();
 
     // Most recent first; the big file is cut to the per-file budget, and the small one fits
     // in the 5 tokens of the total that are left.
@@ -123,7 +132,15 @@ fn the_total_budget_limits_how_many_files_are_restored() {
     let estimator = estimator_by_name("pi").unwrap();
     // Each file is 250 tokens (pi's rule: 1000 characters / 4).
     let limits = RestoreLimits { files: 2, per_file_tokens: 5000, total_tokens: 20_000 };
-    let outcome = restore_files(&mut store, &compaction, limits, None, estimator.as_ref()).unwrap();
+    let outcome = restore_files(
+        &mut store,
+        &compaction,
+        limits,
+        None,
+        estimator.as_ref(),
+        &Redactor::default(),
+    )
+    .unwrap();
     let paths: Vec<&str> = outcome.restored.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(paths, ["c.txt", "b.txt"], "the two most recent");
     assert!(outcome.restored.iter().all(|f| !f.truncated && f.tokens == 250));
@@ -131,7 +148,15 @@ fn the_total_budget_limits_how_many_files_are_restored() {
     drop(store);
     std::fs::remove_file(dir.path().join("session.jsonl")).unwrap();
     let (mut store, compaction) = session_editing(dir.path(), &cwd, &["a.txt", "b.txt", "c.txt"]);
-    let outcome = restore_files(&mut store, &compaction, limits, None, estimator.as_ref()).unwrap();
+    let outcome = restore_files(
+        &mut store,
+        &compaction,
+        limits,
+        None,
+        estimator.as_ref(),
+        &Redactor::default(),
+    )
+    .unwrap();
     assert_eq!(outcome.restored.len(), 2);
     assert_eq!(
         outcome.skipped.iter().map(|s| s.reason).collect::<Vec<_>>(),
@@ -140,7 +165,15 @@ fn the_total_budget_limits_how_many_files_are_restored() {
     // Nothing restorable: nothing appended.
     let limits = RestoreLimits { files: 0, ..limits };
     let before = std::fs::read(dir.path().join("session.jsonl")).unwrap();
-    let outcome = restore_files(&mut store, &compaction, limits, None, estimator.as_ref()).unwrap();
+    let outcome = restore_files(
+        &mut store,
+        &compaction,
+        limits,
+        None,
+        estimator.as_ref(),
+        &Redactor::default(),
+    )
+    .unwrap();
     assert!(outcome.entry.is_none());
     assert_eq!(std::fs::read(dir.path().join("session.jsonl")).unwrap(), before);
 }

@@ -1,0 +1,400 @@
+//! The checks a captured value must pass before it is redacted: references and placeholders
+//! are not secrets, random-looking values and passwords are, and a cookie header is redacted
+//! cookie by cookie.
+//!
+//! Invariant: every check is a pure function of the text before the value and the value.
+
+use super::REDACTED;
+use super::encoded::decodes_to_secret;
+use super::rules::Check;
+
+/// Whether the match whose secret is `value`, preceded by `before` and followed by `after`
+/// (inside the match), is redacted.
+pub(super) fn passes(check: Check, before: &str, value: &str, after: &str) -> bool {
+    match check {
+        Check::None => true,
+        Check::AssignedValue if is_env_assignment(before) => !is_env_reference(value),
+        Check::AssignedValue => {
+            !is_reference(value)
+                && !is_code_reference(before, value)
+                && !is_path_name(before)
+                && (after.is_empty() || !is_word(value))
+        }
+        Check::HighEntropy => looks_random(value),
+        Check::RandomNotDigest => {
+            looks_random(value) && !is_digest_or_id(value) && !is_reference(value)
+        }
+        Check::Password => looks_like_password(value),
+        Check::Encoded => decodes_to_secret(value),
+        // Cookie headers are replaced cookie by cookie (`cookie_values`), never whole.
+        Check::Cookies => false,
+    }
+}
+
+/// Whether the text before a value is a `.env`/shell assignment (`DB_PASSWORD=`,
+/// `export API_TOKEN="`): an upper-case name, `=`, no spaces. Such values are literals
+/// (no code around them), so only references like `$VAR` are left alone.
+fn is_env_assignment(before: &str) -> bool {
+    let before = before.trim_end_matches(['"', '\'', '\\']);
+    let Some(name) = before.strip_suffix('=') else { return false };
+    // Skip what came before the name: a separator, or a JSON escape such as `\n`.
+    let mut name = name;
+    loop {
+        name =
+            name.trim_start_matches(|c: char| !c.is_ascii_alphanumeric() && c != '_' && c != '\\');
+        match name.strip_prefix('\\') {
+            Some(escaped) => name = escaped.get(1..).unwrap_or_default(),
+            None => break,
+        }
+    }
+    let name = name.strip_prefix("export ").unwrap_or(name);
+    !name.is_empty()
+        && name.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// A `.env` value that points elsewhere: `$VAR`, `${VAR}`, `%VAR%`, a placeholder.
+fn is_env_reference(value: &str) -> bool {
+    value.starts_with(['$', '%', '<', '{'])
+        || value.starts_with(REDACTED)
+        || value.chars().all(|c| matches!(c, 'x' | 'X' | '*' | '.' | '…' | '-' | '_' | '•'))
+}
+
+/// Words that, assigned to a secret-looking name, are not secrets themselves.
+const NOT_SECRETS: &[&str] = &[
+    "true",
+    "false",
+    "null",
+    "none",
+    "nil",
+    "undefined",
+    "yes",
+    "no",
+    "on",
+    "off",
+    "required",
+    "optional",
+    "string",
+    "str",
+    "bytes",
+    "int",
+    "integer",
+    "bool",
+    "boolean",
+    "number",
+    "any",
+    "object",
+    "secret",
+    "password",
+    "token",
+    "value",
+    "default",
+    "empty",
+    "redacted",
+    "env",
+    "self",
+    "this",
+    "new",
+    "await",
+    "function",
+    "lambda",
+    "return",
+    "unknown",
+    "missing",
+    "present",
+    "set",
+    "unset",
+    "hidden",
+    "masked",
+    "stdin",
+    "file",
+    "read",
+    "write",
+    "match",
+    "else",
+    "let",
+    "const",
+    "var",
+    "yield",
+    "not",
+    "and",
+];
+
+/// Whether a value assigned to a secret-looking name refers to something else instead of
+/// being the secret: a variable, a field path, a call, a type, a placeholder, a path.
+fn is_reference(value: &str) -> bool {
+    let value = value.trim_end_matches([')', ']', '}', '.', ':']);
+    if value.len() < 3 || value.starts_with(REDACTED) {
+        return true;
+    }
+    let lower = value.to_ascii_lowercase();
+    if NOT_SECRETS.contains(&lower.as_str())
+        || is_primitive_type(value)
+        || is_camel_case_name(value)
+        || value.contains("?.")
+        || value.starts_with(|c: char| c.is_ascii_digit()) && value.contains('*')
+    {
+        return true;
+    }
+    // A hexadecimal constant (`NEW_TOKEN = 0x07`).
+    if value.len() > 2
+        && value.starts_with("0x")
+        && value[2..].chars().all(|c| c.is_ascii_hexdigit() || c == '_')
+    {
+        return true;
+    }
+    // A constant (`token=EOF`, `KEY = NONE`): upper-case letters only.
+    if value.chars().all(|c| c.is_ascii_uppercase() || c == '_') {
+        return true;
+    }
+    // A short lower-case word (`KEY = 'win'`, `id-token: write`): a word, not a secret.
+    if value.len() < 6 && value.chars().all(|c| c.is_ascii_lowercase()) {
+        return true;
+    }
+    // A number (`window_token = 0.7293`, `max_token: 4096`).
+    if value.chars().all(|c| c.is_ascii_digit() || c == '.' || c == '-' || c == '_') {
+        return true;
+    }
+    let first = value.chars().next().unwrap_or(' ');
+    if matches!(
+        first,
+        '$' | '%' | '{' | '<' | '[' | '(' | '&' | '*' | '@' | '#' | '/' | '~' | '?' | ':'
+    ) || value.starts_with("./")
+        || value.starts_with("../")
+    {
+        return true;
+    }
+    if value.contains(['(', '[', '{', '<', '>']) || value.contains("=>") || value.contains("::") {
+        return true;
+    }
+    // Placeholders: xxxx, ****, ...., <redacted>.
+    if value.chars().all(|c| matches!(c, 'x' | 'X' | '*' | '.' | '…' | '-' | '_' | '•')) {
+        return true;
+    }
+    let identifier = |part: &str| {
+        part.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    // A field path (`config.api_key`, `process.env.TOKEN`, `self.password`); a password
+    // such as `blue.iscqx817` has digits in a part that does not start an object path.
+    if value.contains('.') && value.split('.').all(identifier) {
+        let objects = [
+            "self",
+            "this",
+            "config",
+            "cfg",
+            "conf",
+            "settings",
+            "process",
+            "os",
+            "env",
+            "options",
+            "opts",
+            "args",
+            "ctx",
+            "params",
+            "req",
+            "request",
+            "res",
+            "app",
+            "secrets",
+            "vault",
+            "credentials",
+            "creds",
+            "data",
+            "props",
+            "state",
+            "window",
+        ];
+        let first = value.split('.').next().unwrap_or_default().to_ascii_lowercase();
+        let last = value.rsplit('.').next().unwrap_or_default();
+        if !last.chars().any(|c| c.is_ascii_digit()) || objects.contains(&first.as_str()) {
+            return true;
+        }
+    }
+    // A YAML mapping or a sentence on the line after the name (`type: string`).
+    if value.contains(": ") {
+        return true;
+    }
+    if identifier(value) && !value.chars().any(|c| c.is_ascii_digit()) {
+        // A variable named after the secret (`token = new_token`, `apiKey: apiKey`).
+        let secret_words = ["pass", "pwd", "secret", "token", "key", "cred", "auth"];
+        if secret_words.iter().any(|word| lower.contains(word)) {
+            return true;
+        }
+        // A type (`token: String`, `password: SecretString`, `key: Option`).
+        if is_type_name(value) {
+            return true;
+        }
+    }
+    false
+}
+
+/// `String`, `SecretString`, `HashMap` — an upper-case initial followed by lower-case
+/// letters and no digits (a password rarely looks like this; a type name usually does).
+fn is_type_name(value: &str) -> bool {
+    let mut chars = value.chars();
+    chars.next().is_some_and(|c| c.is_ascii_uppercase())
+        && value.chars().all(|c| c.is_ascii_alphabetic())
+        && value.chars().any(|c| c.is_ascii_lowercase())
+}
+
+/// Whether a value looks randomly generated: letters and digits mixed, and at least 3.5
+/// bits of character entropy (a word, a path or a version number stays below that).
+pub(super) fn looks_random(value: &str) -> bool {
+    let value = value.trim_end_matches('=');
+    let has_digit = value.chars().any(|c| c.is_ascii_digit());
+    let has_letter = value.chars().any(|c| c.is_ascii_alphabetic());
+    // Hex has 16 symbols, so its entropy tops out at 4 bits: a random 32-digit hex value
+    // often measures under 3.5.
+    let hex = value.chars().all(|c| c.is_ascii_hexdigit());
+    let threshold = if hex { 3.0 } else { 3.5 };
+    has_digit && has_letter && shannon_entropy(value) >= threshold
+}
+
+/// Shannon entropy of the characters of `value`, in bits per character.
+fn shannon_entropy(value: &str) -> f64 {
+    let mut counts = [0u32; 256];
+    let mut total = 0u32;
+    for byte in value.bytes() {
+        counts[usize::from(byte)] += 1;
+        total += 1;
+    }
+    if total == 0 {
+        return 0.0;
+    }
+    let total = f64::from(total);
+    counts
+        .iter()
+        .filter(|&&count| count > 0)
+        .map(|&count| {
+            let p = f64::from(count) / total;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+/// A bare word assigned in code (`token = nextchar`, `self.password = password`): with
+/// spaces around `=`, a name without digits is a variable. (`.env` files and YAML, where
+/// words are literals, have no spaces before `=` or use `:`.)
+fn is_code_reference(before: &str, value: &str) -> bool {
+    let before = before.trim_end_matches(['"', '\'']);
+    let assigned = before.ends_with(" = ") || before.ends_with(" =") || before.ends_with(" := ");
+    let word = value.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && value.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !value.chars().any(|c| c.is_ascii_digit());
+    assigned && word && !before.trim_end().ends_with(['"', '\''])
+}
+
+/// A word without digits (`cursor`, `polling`): followed by `,`, `)` or another word it is a
+/// variable in code or a word in a sentence, not a secret.
+fn is_word(value: &str) -> bool {
+    value.chars().all(|c| c.is_ascii_alphabetic() || c == '_')
+}
+
+/// A name in CamelCase (`CreateOAuth2TokenRequestBody`, `KMS_DisabledException`): most of
+/// it capitalised words, at most two digits. Random tokens are not made of such words.
+fn is_camel_case_name(value: &str) -> bool {
+    let bytes = value.as_bytes();
+    if !bytes.first().is_some_and(u8::is_ascii_uppercase)
+        || !value.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        || value.chars().filter(char::is_ascii_digit).count() > 2
+    {
+        return false;
+    }
+    let mut covered = 0;
+    let mut at = 0;
+    while at < bytes.len() {
+        if bytes[at].is_ascii_uppercase() {
+            let run = bytes[at + 1..].iter().take_while(|b| b.is_ascii_lowercase()).count();
+            if run >= 2 {
+                covered += run + 1;
+                at += run + 1;
+                continue;
+            }
+        }
+        at += 1;
+    }
+    covered * 10 >= bytes.len() * 7
+}
+
+/// A name that is part of a path (`Error::Token => "…"`, `token::Comma`): an enum variant
+/// or a module, not an assignment.
+fn is_path_name(before: &str) -> bool {
+    before.strip_prefix(':').is_some_and(|name| name.starts_with(|c: char| c.is_ascii_uppercase()))
+}
+
+/// Type names of Rust and C that annotate a secret-named field (`token: u64`,
+/// `AUTH_KEY: c_int = 15`).
+fn is_primitive_type(value: &str) -> bool {
+    const TYPES: &[&str] = &[
+        "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
+        "f32", "f64", "char", "str", "&str", "&[u8]", "bool", "int", "long", "short", "float",
+        "double", "byte", "uint", "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32",
+        "int64", "float32", "float64", "rune", "size_t", "ssize_t",
+    ];
+    TYPES.contains(&value)
+        || value.starts_with("c_")
+        || value.starts_with("_bindgen_ty_")
+        || value.starts_with("__u")
+        || value.starts_with("__s")
+        || value.starts_with("__kernel_")
+}
+
+/// A hex digest (a commit, a checksum) or a UUID: ids, not secrets, under a broad name.
+fn is_digest_or_id(value: &str) -> bool {
+    let value = value.trim_end_matches(['.', ',']);
+    let hex = |part: &str| !part.is_empty() && part.chars().all(|c| c.is_ascii_hexdigit());
+    let uuid = value.len() == 36 && value.split('-').map(str::len).eq([8, 4, 4, 4, 12]);
+    hex(value) || (uuid && value.split('-').all(hex))
+}
+
+/// A word made like a password: letters and a digit or a symbol, not a reference, a path,
+/// a number or a version.
+fn looks_like_password(value: &str) -> bool {
+    let value = value.trim_end_matches(|c: char| c.is_ascii_punctuation());
+    if value.len() < 6
+        || is_reference(value)
+        || value.contains("://")
+        || value.starts_with('_')
+        || value.contains('/')
+    {
+        return false;
+    }
+    let letters = value.chars().filter(char::is_ascii_alphabetic).count();
+    let digits = value.chars().filter(char::is_ascii_digit).count();
+    // `_`, `-` and `.` join words in names; other symbols mark a made-up password.
+    let symbols =
+        value.chars().filter(|c| c.is_ascii_punctuation() && !matches!(c, '_' | '-' | '.')).count();
+    letters > 0 && (digits > 0 || symbols > 0)
+}
+
+/// Cookie names that carry a session or a credential.
+fn is_secret_cookie_name(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    ["sess", "sid", "token", "auth", "csrf", "xsrf", "remember", "login", "jwt", "secret", "key"]
+        .iter()
+        .any(|word| lower.contains(word))
+}
+
+/// Attributes of a `Set-Cookie` header, never secrets.
+const COOKIE_ATTRIBUTES: &[&str] =
+    &["path", "domain", "expires", "max-age", "samesite", "secure", "httponly", "priority"];
+
+/// A cookie header's value with the value of each secret-looking cookie redacted.
+pub(super) fn cookie_values(header: &str) -> String {
+    header
+        .split(';')
+        .map(|pair| {
+            let Some((name, value)) = pair.split_once('=') else { return pair.to_owned() };
+            let trimmed = name.trim();
+            let secret = !COOKIE_ATTRIBUTES.contains(&trimmed.to_ascii_lowercase().as_str())
+                && value.trim().len() >= 8
+                && !value.trim().starts_with(REDACTED)
+                && !is_reference(value.trim())
+                && (is_secret_cookie_name(trimmed) || looks_random(value.trim()));
+            if secret { format!("{name}={REDACTED}") } else { pair.to_owned() }
+        })
+        .collect::<Vec<_>>()
+        .join(";")
+}

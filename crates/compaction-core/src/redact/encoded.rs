@@ -1,0 +1,87 @@
+//! Secrets hidden in base64: a run of base64 that decodes to text holding a secret
+//! (`user:password` as in a Basic header or Docker's `auth`, a private key as in a
+//! kubeconfig's `client-key-data`, a `.env` file) is itself a secret.
+//!
+//! Invariant: only text is looked into (the decoded bytes must be UTF-8 without control
+//! characters other than whitespace), and decoding never nests.
+
+/// Longest run decoded (a 4096-bit private key in PEM is about 3.3 KiB of base64 twice over).
+const MAX_ENCODED: usize = 64 * 1024;
+
+/// Standard or URL-safe base64 with padding to a multiple of 4, decoded.
+fn decode(value: &str) -> Option<Vec<u8>> {
+    let bytes = value.as_bytes();
+    if !bytes.len().is_multiple_of(4) || bytes.len() > MAX_ENCODED {
+        return None;
+    }
+    let digit = |c: u8| -> Option<u32> {
+        Some(u32::from(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            _ => return None,
+        }))
+    };
+    let mut out = Vec::with_capacity(bytes.len() / 4 * 3);
+    for chunk in bytes.chunks(4) {
+        let pad = chunk.iter().rev().take_while(|&&c| c == b'=').count();
+        let mut word = 0u32;
+        for &c in &chunk[..4 - pad] {
+            word = (word << 6) | digit(c)?;
+        }
+        word <<= 6 * pad as u32;
+        let three = [(word >> 16) as u8, (word >> 8) as u8, word as u8];
+        out.extend_from_slice(&three[..3 - pad.min(2)]);
+    }
+    Some(out)
+}
+
+/// Whether `value` decodes to text in which the rules find a secret, or to `user:password`.
+pub(super) fn decodes_to_secret(value: &str) -> bool {
+    let Some(bytes) = decode(value) else { return false };
+    let Ok(text) = std::str::from_utf8(&bytes) else { return false };
+    if text.chars().any(|c| c.is_control() && !c.is_whitespace()) {
+        return false;
+    }
+    is_user_password(text) || super::holds_secret(text)
+}
+
+/// `user:password` (a Basic credential): one colon, no spaces, a password of 4 or more
+/// characters, and not a URL, a time or a `key:value` of words.
+fn is_user_password(text: &str) -> bool {
+    let Some((user, password)) = text.trim_end().split_once(':') else { return false };
+    let plain = |part: &str| !part.is_empty() && !part.chars().any(char::is_whitespace);
+    plain(user)
+        && plain(password)
+        && user.len() <= 128
+        && password.len() >= 4
+        && !password.starts_with("//")
+        && !password.contains(':')
+        && !(user.chars().all(|c| c.is_ascii_digit())
+            && password.chars().all(|c| c.is_ascii_digit()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_padded_base64() {
+        assert_eq!(decode("YWRtaW46aHVudGVyMg==").as_deref(), Some(&b"admin:hunter2"[..]));
+        assert_eq!(decode("YWJj").as_deref(), Some(&b"abc"[..]));
+        assert_eq!(decode("YWI="), Some(b"ab".to_vec()));
+        assert_eq!(decode("YWJ"), None);
+    }
+
+    #[test]
+    fn credentials_inside_base64_are_found() {
+        assert!(decodes_to_secret("YWRtaW46aHVudGVyMg=="));
+        // `DB_PASSWORD=Tr0ub4dor-9k` as a line of a `.env` file.
+        assert!(decodes_to_secret("REJfUEFTU1dPUkQ9VHIwdWI0ZG9yLTlrCg=="));
+        // Text without a secret, and binary data.
+        assert!(!decodes_to_secret("aGVsbG8gd29ybGQgaG93IGFyZSB5b3U="));
+        assert!(!decodes_to_secret("iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB"));
+    }
+}
