@@ -310,7 +310,11 @@ pub fn summarizer(
     let mut config = ProviderConfig::new(kind, model.id.clone());
     config.base_url = flags.base_url.clone();
     config.api_key_env = flags.api_key_env.clone();
-    let endpoint = flags.base_url.as_deref().map(|url| format!(" at {url}")).unwrap_or_default();
+    let endpoint = flags
+        .base_url
+        .as_deref()
+        .map(|url| format!(" at {}", compaction::provider::hide_url_passwords(url)))
+        .unwrap_or_default();
     let change = if model.from == "--summary-model" { "--summary-model" } else { "--model" };
     let _ = PROVIDER_NOTE.set(format!(
         "provider {provider}{endpoint}, model `{}` (from {}; change it with {change})",

@@ -132,6 +132,9 @@ fn is_reference(value: &str) -> bool {
         || is_primitive_type(value)
         || is_camel_case_name(value)
         || value.contains("?.")
+        || value.starts_with("this.")
+        || value.starts_with("self.")
+        || value.starts_with("++")
         || value.starts_with(|c: char| c.is_ascii_digit()) && value.contains('*')
     {
         return true;

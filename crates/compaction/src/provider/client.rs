@@ -30,11 +30,17 @@ impl ProviderClient {
     pub fn new(config: ProviderConfig, api_key: ApiKey) -> Result<Self, SummarizerError> {
         let base = config.effective_base_url();
         let url = reqwest::Url::parse(base).map_err(|error| SummarizerError::Config {
-            message: format!("base URL {base:?} is not a valid URL: {error}"),
+            message: format!(
+                "base URL {:?} is not a valid URL: {error}",
+                super::config::hide_url_passwords(base)
+            ),
         })?;
         if url.scheme() != "http" && url.scheme() != "https" {
             return Err(SummarizerError::Config {
-                message: format!("base URL {base:?} must use http or https"),
+                message: format!(
+                    "base URL {:?} must use http or https",
+                    super::config::hide_url_passwords(base)
+                ),
             });
         }
         if HeaderValue::from_str(api_key.expose()).is_err() {
@@ -49,7 +55,25 @@ impl ProviderClient {
             ProviderKind::OpenAi => format!("{base}/chat/completions"),
             ProviderKind::Anthropic => format!("{base}/v1/messages"),
         };
+        // Redirects are followed only on the endpoint's own origin: reqwest drops
+        // `Authorization` on a redirect to another host, but not `x-api-key`, so a redirect
+        // elsewhere is refused instead (the key never leaves for a host the user did not name).
+        let origin = url.clone();
+        let redirects = reqwest::redirect::Policy::custom(move |attempt| {
+            if attempt.previous().len() >= 5 {
+                attempt.error("too many redirects")
+            } else if super::config::same_origin(&origin, attempt.url()) {
+                attempt.follow()
+            } else {
+                let to = super::config::hide_url_passwords(attempt.url().as_str());
+                attempt.error(format!(
+                    "refused a redirect to another origin ({to}): the API key is only sent \
+                     to the base URL's host"
+                ))
+            }
+        });
         let http = reqwest::Client::builder()
+            .redirect(redirects)
             .connect_timeout(config.connect_timeout)
             .user_agent(concat!("compaction/", env!("CARGO_PKG_VERSION")))
             .build()
@@ -455,6 +479,11 @@ fn transport_failure(error: &reqwest::Error) -> Failure {
 
 /// An error and its sources, joined with ": " (reqwest's own message alone says little).
 fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let text = error_chain_text(error);
+    super::config::hide_url_passwords(&text)
+}
+
+fn error_chain_text(error: &(dyn std::error::Error + 'static)) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
     while let Some(cause) = source {

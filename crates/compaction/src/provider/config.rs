@@ -160,6 +160,41 @@ impl ProviderConfig {
     }
 }
 
+/// `text` with the password of every URL in it (`http://user:PASSWORD@host`) replaced by
+/// `[REDACTED]`: for messages that quote a base URL or a request URL. Works on text that
+/// does not parse as a URL too.
+pub fn hide_url_passwords(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("://") {
+        let (head, tail) = rest.split_at(at + 3);
+        out.push_str(head);
+        let authority_end = tail
+            .find(|c: char| matches!(c, '/' | '?' | '#') || c.is_whitespace() || c == ')')
+            .unwrap_or(tail.len());
+        let authority = &tail[..authority_end];
+        match authority.rfind('@').map(|end| (end, authority[..end].find(':'))) {
+            Some((end, Some(colon))) => {
+                out.push_str(&authority[..=colon]);
+                out.push_str(compaction_core::redact::REDACTED);
+                out.push_str(&authority[end..]);
+            }
+            Some((_, None)) | None => out.push_str(authority),
+        }
+        rest = &tail[authority_end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Whether `to` is on the origin of `from` (scheme, host and port): the only redirects a
+/// client follows, so that a key is never sent to another host.
+pub(super) fn same_origin(from: &reqwest::Url, to: &reqwest::Url) -> bool {
+    from.scheme() == to.scheme()
+        && from.host_str() == to.host_str()
+        && from.port_or_known_default() == to.port_or_known_default()
+}
+
 /// Whether the configured base URL names this machine.
 pub(super) fn is_loopback(config: &ProviderConfig) -> bool {
     let Ok(url) = reqwest::Url::parse(config.effective_base_url()) else { return false };

@@ -23,7 +23,7 @@ pub mod sse;
 mod window;
 
 pub use client::ProviderClient;
-pub use config::{ApiKey, MaxTokensField, ProviderConfig, ProviderKind};
+pub use config::{ApiKey, MaxTokensField, ProviderConfig, ProviderKind, hide_url_passwords};
 pub use request::{ChatMessage, ChatRequest, ChatRole, CompletionRequest};
 pub(crate) use response::{Completed, Failure};
 pub use window::ServerWindow;

@@ -23,6 +23,8 @@ both_providers!(
     connection_refused_fails,
     error_event_in_stream,
     no_response_headers_times_out,
+    a_redirect_to_another_host_never_receives_the_key,
+    a_password_in_the_base_url_is_never_printed,
 );
 
 async fn rate_limited_then_succeeds(kind: ProviderKind) {
@@ -316,5 +318,58 @@ async fn no_response_headers_times_out(kind: ProviderKind) {
     assert!(
         matches!(&error, SummarizerError::Timeout { attempts: 2, message, .. } if message.contains("no response")),
         "{error:?}"
+    );
+}
+
+async fn a_redirect_to_another_host_never_receives_the_key(kind: ProviderKind) {
+    let fixture = Fixture::start(kind).await;
+    let elsewhere = MockServer::start().await;
+    elsewhere.always(fixture.success(&["stolen"]));
+    // `localhost` and `127.0.0.1` are different origins, as are two ports.
+    let target = format!("{}/v1/messages", elsewhere.url());
+    fixture.server.always(Reply::status(307, "").header("location", &target));
+    let mut config = fixture.config();
+    config.max_retries = 2;
+    let error = fixture
+        .summarizer_with(config)
+        .summarize(&request(), &CancellationToken::new(), &ignore_progress)
+        .await
+        .unwrap_err();
+    assert!(format!("{error}").contains("redirect"), "{error}");
+    assert_no_key(&error);
+    for seen in elsewhere.requests() {
+        assert!(
+            !seen.headers.values().any(|value| value.contains(KEY)),
+            "the key reached the other host: {:?}",
+            seen.headers
+        );
+    }
+    assert!(elsewhere.requests().is_empty(), "the request was sent to the other host");
+    assert!(!fixture.server.requests().is_empty());
+}
+
+async fn a_password_in_the_base_url_is_never_printed(kind: ProviderKind) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap();
+    drop(listener);
+    let fixture = Fixture::start(kind).await;
+    let mut config = fixture.config();
+    config.base_url = Some(format!("http://admin:Pw-in-url-4417@{address}"));
+    config.max_retries = 0;
+    let error = fixture
+        .summarizer_with(config.clone())
+        .summarize(&request(), &CancellationToken::new(), &ignore_progress)
+        .await
+        .unwrap_err();
+    let shown = format!("{error} / {error:?}");
+    assert!(!shown.contains("Pw-in-url-4417"), "password printed: {shown}");
+    // An invalid base URL is quoted without its password too.
+    config.base_url = Some("ftp://admin:Pw-in-url-4417@host".to_owned());
+    let error = ProviderClient::new(config, ApiKey::new(KEY)).err().unwrap();
+    let shown = format!("{error} / {error:?}");
+    assert!(!shown.contains("Pw-in-url-4417"), "password printed: {shown}");
+    assert_eq!(
+        compaction::provider::hide_url_passwords("see http://u:p4ss@h:1/x and https://h/y"),
+        "see http://u:[REDACTED]@h:1/x and https://h/y"
     );
 }
