@@ -23,6 +23,7 @@ pub mod restore;
 pub mod settings;
 pub mod store;
 pub mod summarizer;
+pub mod trust;
 
 /// The README's Rust snippets, compiled as doctests so they stay true.
 #[cfg(doctest)]

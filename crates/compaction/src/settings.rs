@@ -24,7 +24,8 @@
 //! Files are read from their `compaction` object; other keys belong to pi and are ignored.
 //! Unknown keys inside `compaction` and unknown `COMPACTION_*` variables are ignored too,
 //! and reported in [`ResolvedSettings::warnings`] with the nearest known name. A missing
-//! file is an empty layer.
+//! file is an empty layer; a settings path that is not a regular file (a FIFO, a device) is
+//! an error, never a blocking read ([`crate::trust::read_settings_text`]).
 //!
 //! Invariant: the result is validated, and every error names the file (or `env`/`flag`)
 //! and the key at fault.
@@ -121,11 +122,7 @@ pub fn pi_model_window(
     provider: Option<&str>,
     model_id: &str,
 ) -> Result<Option<u64>, LoadError> {
-    let text = match std::fs::read_to_string(models_json) {
-        Ok(text) => text,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(error) => return Err(LoadError::Read { path: models_json.to_path_buf(), error }),
-    };
+    let Some(text) = crate::trust::read_settings_text(models_json)? else { return Ok(None) };
     let document: serde_json::Value = serde_json::from_str(&text)
         .map_err(|error| LoadError::Json { path: models_json.to_path_buf(), error })?;
     let Some(providers) = document.get("providers").and_then(serde_json::Value::as_object) else {
@@ -161,14 +158,8 @@ pub fn read_settings_file(path: &Path) -> Result<SettingsPatch, LoadError> {
 pub fn read_settings_layer(
     path: &Path,
 ) -> Result<(SettingsPatch, Vec<SettingsWarning>), LoadError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-            return Ok((SettingsPatch::default(), Vec::new()));
-        }
-        Err(error) => {
-            return Err(LoadError::Read { path: path.to_path_buf(), error });
-        }
+    let Some(text) = crate::trust::read_settings_text(path)? else {
+        return Ok((SettingsPatch::default(), Vec::new()));
     };
     let document: serde_json::Value = serde_json::from_str(&text)
         .map_err(|error| LoadError::Json { path: path.to_path_buf(), error })?;

@@ -162,6 +162,10 @@ pub struct ExtensionFlags {
     /// Skip every extension, including those configured in settings.
     #[arg(long, conflicts_with = "extensions")]
     pub no_extensions: bool,
+    /// Run the extensions this project's own `.pi/settings.json` names (without it they
+    /// run only for projects listed in the global setting `compaction.trustedProjects`).
+    #[arg(long)]
+    pub trust_project: bool,
 }
 
 #[derive(Debug, Args)]

@@ -5,7 +5,10 @@
 //! `COMPACTION_*` variable, a flag). The settings files pi reads are listed, read or missing.
 //! Settings are resolved exactly as every other command resolves them (`setup`), so what
 //! this prints is what they use; budgets scaled to a small window are reported by `plan`
-//! and `stats`, which know the model.
+//! and `stats`, which know the model. The extensions the settings files name are listed
+//! with their file and whether they run: a project's own extensions run only when the
+//! project is trusted (`compaction.trustedProjects` in the global file, or
+//! `--trust-project` on the command).
 
 use compaction_core::settings::{SETTING_KEYS, SettingSource};
 use serde_json::{Value, json};
@@ -38,8 +41,36 @@ pub fn run(args: &ConfigArgs) -> anyhow::Result<ExitStatus> {
         })
         .collect();
     let warnings: Vec<String> = resolved.warnings.iter().map(ToString::to_string).collect();
+    let configured = setup::configured_extensions(false)?;
+    let trusted = configured.trust.is_trusted();
+    let trust_source = match &configured.trust {
+        compaction::trust::ProjectTrust::Listed { file } => Value::from(file.display().to_string()),
+        compaction::trust::ProjectTrust::Flag | compaction::trust::ProjectTrust::Untrusted => {
+            Value::Null
+        }
+    };
+    let extensions: Vec<Value> = configured
+        .all
+        .iter()
+        .map(|extension| {
+            json!({
+                "name": extension.config.name,
+                "command": extension.config.command,
+                "args": extension.config.args,
+                "file": extension.file.display().to_string(),
+                "scope": if extension.from_project { "project" } else { "global" },
+                "runs": !extension.from_project || trusted,
+            })
+        })
+        .collect();
+    let project = json!({
+        "dir": configured.project_dir.display().to_string(),
+        "trusted": trusted,
+        "trustedBy": trust_source,
+    });
     if args.json {
-        print_json(&json!({"settings": settings, "files": files, "warnings": warnings}))?;
+        print_json(&json!({"settings": settings, "files": files, "warnings": warnings,
+            "extensions": extensions, "project": project}))?;
         return Ok(ExitStatus::Success);
     }
     for file in &files {
@@ -58,6 +89,29 @@ pub fn run(args: &ConfigArgs) -> anyhow::Result<ExitStatus> {
             setting["key"].as_str().unwrap_or_default(),
             value,
             setting["source"]["description"].as_str().unwrap_or_default(),
+        );
+    }
+    println!(
+        "# project {} is {}",
+        configured.project_dir.display(),
+        match &configured.trust {
+            compaction::trust::ProjectTrust::Listed { file } =>
+                format!("trusted (compaction.trustedProjects in {})", file.display()),
+            compaction::trust::ProjectTrust::Flag => "trusted (--trust-project)".to_owned(),
+            compaction::trust::ProjectTrust::Untrusted =>
+                "not trusted: its own extensions do not run".to_owned(),
+        }
+    );
+    for extension in &configured.all {
+        let runs = !extension.from_project || trusted;
+        println!(
+            "# extension {} ({} {}) from {} ({}): {}",
+            extension.config.name,
+            extension.config.command,
+            extension.config.args.join(" "),
+            extension.file.display(),
+            if extension.from_project { "project" } else { "global" },
+            if runs { "runs" } else { "not run: the project is not trusted" }
         );
     }
     Ok(ExitStatus::Success)

@@ -349,51 +349,51 @@ fn window_is_explicit(resolved: &ResolvedSettings) -> bool {
 }
 
 /// The extensions for this invocation: those configured under `compaction.extensions` in
-/// the global then the project settings file, then each `--extension` command.
+/// the global then the project settings file (the project's only when it is trusted:
+/// `--trust-project` or the global `compaction.trustedProjects`), then each `--extension`
+/// command. A project extension that is not run is named in a warning.
 pub fn extensions(
     flags: &ExtensionFlags,
     redactor: compaction_core::serialize::Redactor,
 ) -> anyhow::Result<compaction::extension::Extensions> {
-    use compaction::extension::{ExtensionConfig, Extensions, ProcessExtension};
+    use compaction::extension::{Extensions, ProcessExtension};
     use std::sync::Arc;
     let mut extensions = Extensions::new().with_redactor(redactor);
     if flags.no_extensions {
         return Ok(extensions);
     }
-    let cwd = std::env::current_dir()
-        .map_err(|e| CommandError::io("cannot read the current directory", e))?;
-    let paths = compaction::settings::SettingsPaths::from_process_env(&cwd);
-    for path in paths.global.iter().chain(std::iter::once(&paths.project)) {
-        let text = match std::fs::read_to_string(path) {
-            Ok(text) => text,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(error) => {
-                return Err(CommandError::io(format!("cannot read {}", path.display()), error));
-            }
-        };
-        let document: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
-            CommandError::with_kind(
-                ErrorKind::Settings,
-                format!("{}: invalid JSON: {e}", path.display()),
-            )
-        })?;
-        let Some(list) = document.get("compaction").and_then(|c| c.get("extensions")) else {
-            continue;
-        };
-        let configs: Vec<ExtensionConfig> = serde_json::from_value(list.clone()).map_err(|e| {
-            CommandError::with_kind(
-                ErrorKind::Settings,
-                format!("{}: compaction.extensions: {e}", path.display()),
-            )
-        })?;
-        for config in &configs {
-            extensions.register(Arc::new(ProcessExtension::from_config(config)));
-        }
+    let configured = configured_extensions(flags.trust_project)?;
+    for extension in configured.runnable() {
+        extensions.register(Arc::new(ProcessExtension::from_config(&extension.config)));
+    }
+    let skipped: Vec<&str> =
+        configured.skipped().map(|extension| extension.config.name.as_str()).collect();
+    if let Some(first) = configured.skipped().next() {
+        eprintln!(
+            "warning: {} names extension(s) {} that were not run: this project ({}) is not \
+             trusted; pass --trust-project, or add it to `compaction.trustedProjects` in the \
+             global settings file",
+            first.file.display(),
+            skipped.join(", "),
+            configured.project_dir.display()
+        );
     }
     for command in &flags.extensions {
         extensions.register(Arc::new(ProcessExtension::shell(command.clone())));
     }
     Ok(extensions)
+}
+
+/// The extensions the settings files name for the current directory, with its trust.
+pub fn configured_extensions(
+    trust_flag: bool,
+) -> anyhow::Result<compaction::trust::ConfiguredExtensions> {
+    let cwd = std::env::current_dir()
+        .map_err(|e| CommandError::io("cannot read the current directory", e))?;
+    let paths = compaction::settings::SettingsPaths::from_process_env(&cwd);
+    let home = std::env::home_dir();
+    compaction::trust::configured_extensions(&paths, &cwd, home.as_deref(), trust_flag)
+        .map_err(|e| CommandError::with_kind(ErrorKind::Settings, e.to_string()))
 }
 
 /// Opens a session through the store (for writing: locked, torn tail recovered) and tells

@@ -360,3 +360,126 @@ fn branch_max_summary_tokens_reaches_the_branch_summary_request() {
     assert!(!bodies.is_empty(), "no summary request: {out}");
     assert!(bodies.iter().all(|body| body["max_tokens"] == 321), "{bodies:?}");
 }
+
+/// A project directory holding a session and a `.pi/settings.json` whose extension leaves a
+/// marker file when it runs; returns (dir, marker path).
+fn project_with_extension() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("offline-coding.jsonl"), dir.path().join("s.jsonl")).unwrap();
+    std::fs::create_dir_all(dir.path().join(".pi")).unwrap();
+    let marker = dir.path().join("extension-ran");
+    let script = format!("touch '{}'; cat >/dev/null; echo '{{}}'", marker.display());
+    let settings = serde_json::json!({"compaction": {"extensions": [
+        {"name": "cloned-repo-hook", "command": "sh", "args": ["-c", script]}
+    ]}});
+    std::fs::write(dir.path().join(".pi/settings.json"), settings.to_string()).unwrap();
+    (dir, marker)
+}
+
+const RUN_ARGS: [&str; 10] = [
+    "run",
+    "s.jsonl",
+    "--estimator",
+    "pi",
+    "--min-turns",
+    "0",
+    "--keep-recent",
+    "500",
+    "--context-window",
+    "20000",
+];
+
+#[test]
+fn a_projects_own_extension_never_runs_without_trust() {
+    let (dir, marker) = project_with_extension();
+    let out = run(&RUN_ARGS, dir.path());
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    assert!(!marker.exists(), "the project's extension ran without trust: {out}");
+    assert!(out.contains("cloned-repo-hook") && out.contains("not trusted"), "{out}");
+    assert!(out.contains("--trust-project"), "{out}");
+    // `config` names it, its file, and that it does not run.
+    let json = stdout_json(&run(&["config", "--json"], dir.path()));
+    assert_eq!(json["project"]["trusted"], false, "{json}");
+    assert_eq!(json["extensions"][0]["name"], "cloned-repo-hook", "{json}");
+    assert_eq!(json["extensions"][0]["scope"], "project", "{json}");
+    assert_eq!(json["extensions"][0]["runs"], false, "{json}");
+    let human = run(&["config"], dir.path());
+    assert!(human.contains("not run: the project is not trusted"), "{human}");
+}
+
+#[test]
+fn a_projects_own_extension_runs_when_trusted_by_flag_or_global_setting() {
+    let (dir, marker) = project_with_extension();
+    let mut args = RUN_ARGS.to_vec();
+    args.push("--trust-project");
+    let out = run(&args, dir.path());
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    assert!(marker.exists(), "--trust-project did not run it: {out}");
+
+    let (dir, marker) = project_with_extension();
+    let agent = tempfile::tempdir().unwrap();
+    let global = serde_json::json!({"compaction": {"trustedProjects": [dir.path()]}});
+    std::fs::write(agent.path().join("settings.json"), global.to_string()).unwrap();
+    let with_global = |args: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_compaction"))
+            .args(args)
+            .current_dir(dir.path())
+            .env("PI_CODING_AGENT_DIR", agent.path())
+            .output()
+            .unwrap();
+        format!(
+            "exit: {}\n--- stdout\n{}--- stderr\n{}",
+            output.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    };
+    let json = stdout_json(&with_global(&["config", "--json"]));
+    assert_eq!(json["project"]["trusted"], true, "{json}");
+    assert_eq!(json["extensions"][0]["runs"], true, "{json}");
+    assert!(json["warnings"].as_array().unwrap().is_empty(), "{json}");
+    let out = with_global(&RUN_ARGS);
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    assert!(marker.exists(), "trustedProjects did not run it: {out}");
+}
+
+#[test]
+fn a_settings_file_that_is_a_fifo_is_refused_without_hanging() {
+    for global in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::copy(fixture("small-linear.jsonl"), dir.path().join("s.jsonl")).unwrap();
+        let agent = tempfile::tempdir().unwrap();
+        let fifo = if global {
+            agent.path().join("settings.json")
+        } else {
+            std::fs::create_dir_all(dir.path().join(".pi")).unwrap();
+            dir.path().join(".pi/settings.json")
+        };
+        let status = Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(status.success());
+        let agent_dir = agent.path().to_string_lossy().into_owned();
+        let started = std::time::Instant::now();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_compaction"))
+            .args(["stats", "s.jsonl"])
+            .current_dir(dir.path())
+            .env("PI_CODING_AGENT_DIR", &agent_dir)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if started.elapsed() > std::time::Duration::from_secs(10) {
+                child.kill().unwrap();
+                panic!("hung on a FIFO settings file (global: {global})");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+        assert_eq!(status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("not a regular file"), "{stderr}");
+    }
+}

@@ -62,7 +62,7 @@ pub const SETTING_KEYS: &[&str] = &[
 
 /// Keys of the `compaction` object that are read elsewhere than [`SettingsPatch`] (the
 /// process extensions list, read by the command-line tool).
-pub const OTHER_COMPACTION_KEYS: &[&str] = &["extensions"];
+pub const OTHER_COMPACTION_KEYS: &[&str] = &["extensions", "trustedProjects"];
 
 /// Environment variables named `COMPACTION_*` that are not settings: set for extension
 /// processes, and the version stamp `cargo run` and `cargo test` pass from the build script.

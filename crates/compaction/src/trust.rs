@@ -1,0 +1,216 @@
+//! Which configured extensions may run: an extension named in a project's own
+//! `.pi/settings.json` is a command from whoever wrote that repository, so it runs only when
+//! the user trusts the project, as git's `safe.directory` or direnv's `allow` do.
+//!
+//! Trust comes from outside the project: the `--trust-project` flag, or the global settings
+//! file's `compaction.trustedProjects` list (absolute paths, `~/…`, or `"*"` for every
+//! project). The project's own file cannot trust itself. Extensions from the global settings
+//! file and from `--extension` are the user's own and always run.
+//!
+//! Also here: [`read_settings_text`], the one way settings files are read — regular files
+//! only (a FIFO, device or directory is refused without blocking) and at most
+//! [`MAX_SETTINGS_BYTES`].
+//!
+//! Invariant: [`ConfiguredExtensions::runnable`] never holds a project extension of an
+//! untrusted project.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use crate::extension::ExtensionConfig;
+use crate::settings::{LoadError, SettingsPaths};
+
+/// The key of the global settings file's `compaction` object that lists trusted projects.
+pub const TRUSTED_PROJECTS_KEY: &str = "trustedProjects";
+
+/// Largest settings file read (settings are a few kilobytes; this bounds a hostile one).
+pub const MAX_SETTINGS_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The text of a settings file; `None` when it does not exist. Anything but a regular file
+/// (a FIFO, a device, a directory) is refused without opening it for a blocking read, and a
+/// file over [`MAX_SETTINGS_BYTES`] is refused.
+pub fn read_settings_text(path: &Path) -> Result<Option<String>, LoadError> {
+    let refuse = |message: String| LoadError::Read {
+        path: path.to_path_buf(),
+        error: std::io::Error::new(std::io::ErrorKind::InvalidInput, message),
+    };
+    let metadata = match std::fs::metadata(path) {
+        Ok(metadata) => metadata,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(LoadError::Read { path: path.to_path_buf(), error }),
+    };
+    if !metadata.is_file() {
+        return Err(refuse("not a regular file".to_owned()));
+    }
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|error| LoadError::Read { path: path.to_path_buf(), error })?;
+    // The name may have been replaced between the check and the open.
+    let opened =
+        file.metadata().map_err(|error| LoadError::Read { path: path.to_path_buf(), error })?;
+    if !opened.is_file() {
+        return Err(refuse("not a regular file".to_owned()));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_SETTINGS_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|error| LoadError::Read { path: path.to_path_buf(), error })?;
+    if bytes.len() as u64 > MAX_SETTINGS_BYTES {
+        return Err(refuse(format!("larger than {MAX_SETTINGS_BYTES} bytes")));
+    }
+    String::from_utf8(bytes).map(Some).map_err(|error| refuse(format!("not UTF-8 text: {error}")))
+}
+
+/// Why a project is trusted, or that it is not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProjectTrust {
+    /// `--trust-project` was given.
+    Flag,
+    /// The global settings file lists it (or `"*"`).
+    Listed {
+        /// The global settings file.
+        file: PathBuf,
+    },
+    /// Not trusted: its extensions do not run.
+    Untrusted,
+}
+
+impl ProjectTrust {
+    /// Whether the project's extensions may run.
+    pub fn is_trusted(&self) -> bool {
+        match self {
+            ProjectTrust::Flag | ProjectTrust::Listed { .. } => true,
+            ProjectTrust::Untrusted => false,
+        }
+    }
+}
+
+/// One configured extension and where it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfiguredExtension {
+    /// The settings file that names it.
+    pub file: PathBuf,
+    /// Whether that file is the project's (`.pi/settings.json`) rather than the global one.
+    pub from_project: bool,
+    /// Its configuration.
+    pub config: ExtensionConfig,
+}
+
+/// Every extension the settings files name, and whether the project is trusted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfiguredExtensions {
+    /// Global ones first, then the project's.
+    pub all: Vec<ConfiguredExtension>,
+    /// The project directory (the one holding `.pi/`).
+    pub project_dir: PathBuf,
+    /// Whether the project is trusted, and why.
+    pub trust: ProjectTrust,
+}
+
+impl ConfiguredExtensions {
+    /// The extensions that run: all global ones, and the project's only when trusted.
+    pub fn runnable(&self) -> impl Iterator<Item = &ConfiguredExtension> {
+        self.all.iter().filter(|extension| !extension.from_project || self.trust.is_trusted())
+    }
+
+    /// The project's extensions that do not run because the project is not trusted.
+    pub fn skipped(&self) -> impl Iterator<Item = &ConfiguredExtension> {
+        self.all.iter().filter(|extension| extension.from_project && !self.trust.is_trusted())
+    }
+}
+
+/// Reads the extensions the settings files name and decides whether the project (`cwd`)
+/// is trusted; `trust_flag` is `--trust-project`, `home` expands `~/` in the list.
+pub fn configured_extensions(
+    paths: &SettingsPaths,
+    cwd: &Path,
+    home: Option<&Path>,
+    trust_flag: bool,
+) -> Result<ConfiguredExtensions, LoadError> {
+    let mut all = Vec::new();
+    let mut listed = Vec::new();
+    if let Some(global) = &paths.global
+        && let Some(document) = read_document(global)?
+    {
+        all.extend(extensions_of(&document, global, false)?);
+        listed = trusted_list(&document, global)?;
+    }
+    if let Some(document) = read_document(&paths.project)? {
+        all.extend(extensions_of(&document, &paths.project, true)?);
+    }
+    let trust = if trust_flag {
+        ProjectTrust::Flag
+    } else if listed.iter().any(|entry| names_project(entry, cwd, home)) {
+        ProjectTrust::Listed { file: paths.global.clone().unwrap_or_default() }
+    } else {
+        ProjectTrust::Untrusted
+    };
+    Ok(ConfiguredExtensions { all, project_dir: cwd.to_path_buf(), trust })
+}
+
+fn read_document(path: &Path) -> Result<Option<serde_json::Value>, LoadError> {
+    let Some(text) = read_settings_text(path)? else { return Ok(None) };
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|error| LoadError::Json { path: path.to_path_buf(), error })
+}
+
+fn invalid(path: &Path, key: &str, message: String) -> LoadError {
+    LoadError::Read {
+        path: path.to_path_buf(),
+        error: std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("compaction.{key}: {message}"),
+        ),
+    }
+}
+
+fn extensions_of(
+    document: &serde_json::Value,
+    path: &Path,
+    from_project: bool,
+) -> Result<Vec<ConfiguredExtension>, LoadError> {
+    let Some(list) = document.get("compaction").and_then(|c| c.get("extensions")) else {
+        return Ok(Vec::new());
+    };
+    let configs: Vec<ExtensionConfig> = serde_json::from_value(list.clone())
+        .map_err(|error| invalid(path, "extensions", error.to_string()))?;
+    Ok(configs
+        .into_iter()
+        .map(|config| ConfiguredExtension { file: path.to_path_buf(), from_project, config })
+        .collect())
+}
+
+fn trusted_list(document: &serde_json::Value, path: &Path) -> Result<Vec<String>, LoadError> {
+    let Some(list) = document.get("compaction").and_then(|c| c.get(TRUSTED_PROJECTS_KEY)) else {
+        return Ok(Vec::new());
+    };
+    serde_json::from_value(list.clone()).map_err(|error| {
+        invalid(path, TRUSTED_PROJECTS_KEY, format!("a list of directory paths: {error}"))
+    })
+}
+
+/// Whether a `trustedProjects` entry names the project directory `cwd` (after following
+/// links on both sides, so `/tmp/x` and its real path are one project).
+fn names_project(entry: &str, cwd: &Path, home: Option<&Path>) -> bool {
+    if entry == "*" {
+        return true;
+    }
+    let expanded = match (entry.strip_prefix("~/"), home) {
+        (Some(rest), Some(home)) => home.join(rest),
+        _ if entry == "~" => match home {
+            Some(home) => home.to_path_buf(),
+            None => return false,
+        },
+        _ => PathBuf::from(entry),
+    };
+    if !expanded.is_absolute() {
+        return false;
+    }
+    let canonical =
+        |path: &Path| std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    canonical(&expanded) == canonical(cwd)
+}
