@@ -10,6 +10,8 @@ use std::process::Command;
 mod history;
 #[path = "cli/json.rs"]
 mod json;
+#[path = "cli/limits.rs"]
+mod limits;
 #[path = "cli/setup.rs"]
 mod setup;
 #[path = "cli/store_paths.rs"]

@@ -64,20 +64,40 @@ pub fn run(args: &TokensArgs) -> anyhow::Result<ExitStatus> {
     }
 }
 
+/// The most input `tokens` reads (`/dev/zero` or `yes |` never end).
+pub const MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
+
 fn read_input(args: &TokensArgs) -> anyhow::Result<Vec<u8>> {
     match args.file.as_deref() {
         None => read_stdin(),
         Some(path) if path.as_os_str() == "-" => read_stdin(),
-        Some(path) => std::fs::read(path)
-            .map_err(|e| CommandError::io(format!("cannot read {}", path.display()), e)),
+        Some(path) => {
+            let name = path.display().to_string();
+            let file = std::fs::File::open(path)
+                .map_err(|e| CommandError::io(format!("cannot read {name}"), e))?;
+            read_bounded(file, &name)
+        }
     }
 }
 
 fn read_stdin() -> anyhow::Result<Vec<u8>> {
+    read_bounded(std::io::stdin().lock(), "standard input")
+}
+
+/// Reads at most [`MAX_INPUT_BYTES`]; more is an error naming the input.
+fn read_bounded(reader: impl std::io::Read, name: &str) -> anyhow::Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    std::io::stdin()
+    reader
+        .take(MAX_INPUT_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| CommandError::io("cannot read standard input", e))?;
+        .map_err(|e| CommandError::io(format!("cannot read {name}"), e))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(CommandError::usage(format!(
+            "{name}: more than {} MiB; `tokens` reads at most that much",
+            MAX_INPUT_BYTES / (1024 * 1024)
+        ))
+        .into());
+    }
     Ok(bytes)
 }
 

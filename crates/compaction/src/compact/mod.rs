@@ -113,10 +113,16 @@ impl std::fmt::Debug for Compactor<'_> {
     }
 }
 
+/// The longest deadline a compaction gets: ten years.
+pub const MAX_TIMEOUT_SECONDS: u64 = 10 * 365 * 24 * 3600;
+
 impl Compactor<'_> {
-    /// The longest one compaction or branch summary may take (`timeoutSeconds`).
+    /// The longest one compaction or branch summary may take (`timeoutSeconds`), at least
+    /// one second and at most [`MAX_TIMEOUT_SECONDS`] (a larger value, such as
+    /// `--timeout 9223372036854775807`, means "no practical limit", never an overflow when the
+    /// deadline is computed).
     pub fn deadline(&self) -> Duration {
-        Duration::from_secs(self.settings.timeout_seconds.max(1))
+        Duration::from_secs(self.settings.timeout_seconds.clamp(1, MAX_TIMEOUT_SECONDS))
     }
 
     /// Lets the summarizer ask its server what it can tell (its window, how its tokenizer
