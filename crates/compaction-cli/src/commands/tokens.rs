@@ -95,8 +95,7 @@ fn read_bounded(reader: impl std::io::Read, name: &str) -> anyhow::Result<Vec<u8
         return Err(CommandError::usage(format!(
             "{name}: more than {} MiB; `tokens` reads at most that much",
             MAX_INPUT_BYTES / (1024 * 1024)
-        ))
-        .into());
+        )));
     }
     Ok(bytes)
 }

@@ -361,9 +361,11 @@ impl ProviderClient {
         let status = response.status();
         if !status.is_success() {
             let retry_after = retry::retry_after(response.headers());
-            let text = match tokio::time::timeout(idle, response.text()).await {
-                Ok(Ok(text)) => text,
-                Ok(Err(_)) | Err(_) => String::new(),
+            // Only the start of an error body is read: its message is cut to 1,000
+            // characters anyway, and a huge body must not be buffered.
+            let text = match read_capped(&mut response, MAX_ERROR_BODY_BYTES, idle).await {
+                Ok((bytes, _)) => String::from_utf8_lossy(&bytes).into_owned(),
+                Err(_) => String::new(),
             };
             let message = classify::error_message(&text);
             if classify::is_context_overflow(Some(status.as_u16()), &text) {
@@ -373,21 +375,14 @@ impl ProviderClient {
         }
         if is_json(response.headers()) {
             // The server ignored `stream: true` and sent the whole message at once.
-            let text = match tokio::time::timeout(idle, response.text()).await {
-                Err(_elapsed) => {
-                    return Err(Failure::Timeout(format!(
-                        "the response body did not arrive within {}",
-                        seconds(idle)
-                    )));
-                }
-                Ok(Err(error)) => {
-                    return Err(Failure::Cut(format!(
-                        "the response body broke off: {}",
-                        error_chain(&error)
-                    )));
-                }
-                Ok(Ok(text)) => text,
-            };
+            let (bytes, complete) = read_capped(&mut response, MAX_BODY_BYTES, idle).await?;
+            if !complete {
+                return Err(Failure::Malformed(format!(
+                    "the response body is larger than {} MiB; refused without reading the rest",
+                    MAX_BODY_BYTES / (1024 * 1024)
+                )));
+            }
+            let text = String::from_utf8_lossy(&bytes).into_owned();
             let completed = match self.config.kind {
                 ProviderKind::OpenAi => openai::parse_whole(&text)?,
                 ProviderKind::Anthropic => anthropic::parse_whole(&text)?,
@@ -418,6 +413,7 @@ impl ProviderClient {
             }
             Ok(())
         };
+        let mut received = 0_usize;
         loop {
             let chunk = match tokio::time::timeout(idle, response.chunk()).await {
                 Err(_elapsed) => {
@@ -435,6 +431,13 @@ impl ProviderClient {
                 Ok(Ok(None)) => break,
                 Ok(Ok(Some(chunk))) => chunk,
             };
+            received += chunk.len();
+            if received as u64 > MAX_BODY_BYTES {
+                return Err(Failure::Malformed(format!(
+                    "the stream is larger than {} MiB; refused without reading the rest",
+                    MAX_BODY_BYTES / (1024 * 1024)
+                )));
+            }
             for event in parser.push(&chunk) {
                 handle(&mut decoder, &event)?;
                 if decoder.is_done() {
@@ -469,6 +472,48 @@ fn is_json(headers: &HeaderMap) -> bool {
         .get(CONTENT_TYPE)
         .and_then(|value| value.to_str().ok())
         .is_some_and(|value| value.trim_start().starts_with("application/json"))
+}
+
+/// The most of a reply (a whole JSON body, or a stream) that is read: a summary is at
+/// most tens of kilobytes, so more is a broken or hostile server.
+pub const MAX_BODY_BYTES: u64 = 32 * 1024 * 1024;
+
+/// The most of an error body that is read (its message is cut to 1,000 characters).
+pub const MAX_ERROR_BODY_BYTES: u64 = 64 * 1024;
+
+/// Reads the body chunk by chunk, at most `cap` bytes; returns them and whether the body
+/// ended within the cap (the rest is never read into memory).
+async fn read_capped(
+    response: &mut reqwest::Response,
+    cap: u64,
+    idle: Duration,
+) -> Result<(Vec<u8>, bool), Failure> {
+    let mut bytes = Vec::new();
+    loop {
+        match tokio::time::timeout(idle, response.chunk()).await {
+            Err(_elapsed) => {
+                return Err(Failure::Timeout(format!(
+                    "the response body did not arrive within {}",
+                    seconds(idle)
+                )));
+            }
+            Ok(Err(error)) => {
+                return Err(Failure::Cut(format!(
+                    "the response body broke off: {}",
+                    error_chain(&error)
+                )));
+            }
+            Ok(Ok(None)) => return Ok((bytes, true)),
+            Ok(Ok(Some(chunk))) => {
+                let room = usize::try_from(cap).unwrap_or(usize::MAX).saturating_sub(bytes.len());
+                if chunk.len() > room {
+                    bytes.extend_from_slice(&chunk[..room]);
+                    return Ok((bytes, false));
+                }
+                bytes.extend_from_slice(&chunk);
+            }
+        }
+    }
 }
 
 /// Classifies an error from sending a request.

@@ -25,6 +25,7 @@ both_providers!(
     no_response_headers_times_out,
     a_redirect_to_another_host_never_receives_the_key,
     a_password_in_the_base_url_is_never_printed,
+    a_huge_reply_is_refused_without_being_buffered,
 );
 
 async fn rate_limited_then_succeeds(kind: ProviderKind) {
@@ -372,4 +373,37 @@ async fn a_password_in_the_base_url_is_never_printed(kind: ProviderKind) {
         compaction::provider::hide_url_passwords("see http://u:p4ss@h:1/x and https://h/y"),
         "see http://u:[REDACTED]@h:1/x and https://h/y"
     );
+}
+
+async fn a_huge_reply_is_refused_without_being_buffered(kind: ProviderKind) {
+    let fixture = Fixture::start(kind).await;
+    let mut config = fixture.config();
+    config.max_retries = 0;
+    let huge = format!("{{\"x\":\"{}\"}}", "a".repeat(40 * 1024 * 1024));
+    // A whole JSON reply over the cap.
+    fixture.server.push(Reply::status(200, huge.clone()));
+    let error = fixture
+        .summarizer_with(config.clone())
+        .summarize(&request(), &CancellationToken::new(), &ignore_progress)
+        .await
+        .unwrap_err();
+    assert!(format!("{error}").contains("larger than 32 MiB"), "{error}");
+    // An error body over the cap: the status is reported from the start of the body.
+    fixture.server.push(Reply::status(400, huge));
+    let error = fixture
+        .summarizer_with(config.clone())
+        .summarize(&request(), &CancellationToken::new(), &ignore_progress)
+        .await
+        .unwrap_err();
+    assert!(matches!(error, SummarizerError::Http { status: 400, .. }), "{error:?}");
+    assert!(format!("{error}").len() < 4096, "the whole body was kept");
+    // A stream over the cap.
+    let chunk = format!(": {}\n", "b".repeat(1024 * 1024));
+    fixture.server.push(Reply::stream(vec![chunk; 40]));
+    let error = fixture
+        .summarizer_with(config)
+        .summarize(&request(), &CancellationToken::new(), &ignore_progress)
+        .await
+        .unwrap_err();
+    assert!(format!("{error}").contains("larger than 32 MiB"), "{error}");
 }
