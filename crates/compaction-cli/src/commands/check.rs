@@ -93,6 +93,14 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
             args.reattach,
         )
         .map_err(|e| CommandError::store(&e))?;
+        for temp in &repair.removed_temps {
+            eprintln!(
+                "{}: removed {}, a temporary file left by an interrupted repair (no process \
+                 held it)",
+                report.file,
+                temp.display()
+            );
+        }
         eprintln!(
             "{}: wrote repaired copy {} ({} entries{})",
             report.file,

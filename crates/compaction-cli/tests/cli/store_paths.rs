@@ -395,3 +395,57 @@ fn a_repaired_copy_names_its_orphans_and_passes_check_once_reattached() {
     let text = std::fs::read_to_string(dir.path().join(&copy)).unwrap();
     assert!(text.contains(r#""id":"a3","parentId":"a1""#), "{text}");
 }
+
+#[test]
+fn stale_temporary_files_of_a_killed_run_or_repair_are_removed_and_named() {
+    let dir = session_dir();
+    // Left by a `run -o out.jsonl` and a `check --repair` that were killed (no holder).
+    let stale_run = dir.path().join(".out.jsonl.tmp-0badf00d");
+    let stale_repair = dir.path().join(".s.repaired-20260101T000000Z.jsonl.tmp-0badf00d");
+    std::fs::write(&stale_run, b"a full copy of the session").unwrap();
+    std::fs::write(&stale_repair, b"a partial repaired copy").unwrap();
+    // Held by a live process: never removed.
+    let held = dir.path().join(".out.jsonl.tmp-1eaf1eaf");
+    std::fs::write(&held, b"in use").unwrap();
+    let mut holder = Command::new("flock").arg(&held).args(["sleep", "30"]).spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let mut args = run_args(&["-o", "out.jsonl"]);
+    args.extend_from_slice(&["--estimator", "pi"]);
+    let out = run(&args, dir.path());
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    assert!(!stale_run.exists(), "{out}");
+    assert!(held.exists(), "a temporary file in use was removed: {out}");
+    assert!(out.contains(".out.jsonl.tmp-0badf00d") && out.contains("interrupted"), "{out}");
+    let out = run(&["check", "s.jsonl", "--repair"], dir.path());
+    assert!(!stale_repair.exists(), "{out}");
+    assert!(out.contains(".s.repaired-20260101T000000Z.jsonl.tmp-0badf00d"), "{out}");
+}
+
+#[test]
+fn run_output_onto_a_fifo_or_device_is_refused_even_with_force() {
+    let dir = session_dir();
+    let fifo = dir.path().join("out.fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let mut nodes = vec![("out.fifo", "FIFO")];
+    // A character device (the null device's numbers) where this user may make one.
+    let device = dir.path().join("out.dev");
+    let made = Command::new("mknod")
+        .arg(&device)
+        .args(["c", "1", "3"])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success());
+    if made {
+        nodes.push(("out.dev", "device"));
+    }
+    for (name, what) in nodes {
+        let (code, out) = run_with_deadline(&run_args(&["-o", name, "--force"]), dir.path());
+        assert_eq!(code, 2, "{out}");
+        assert!(out.contains(what), "{out}");
+        let kind = std::fs::symlink_metadata(dir.path().join(name)).unwrap().file_type();
+        assert!(!kind.is_file(), "{name} was replaced by a regular file");
+    }
+    assert!(!listing(dir.path()).iter().any(|name| name.contains(".tmp-")));
+}

@@ -59,15 +59,17 @@ impl SessionStore {
             Ok(_) if !replace => {
                 return Err(StoreError::AlreadyExists { path: output.to_path_buf() });
             }
-            Ok(existing) if existing.is_dir() => {
-                return Err(StoreError::NotRegularFile {
-                    path: output.to_path_buf(),
-                    what: "a directory",
-                });
+            Ok(_) => {
+                // Only a regular file is ever replaced (following a link to what it names):
+                // a device, a FIFO, a socket or a directory is refused even with `replace`.
+                let target = std::fs::metadata(output)
+                    .map_err(StoreError::io("cannot read metadata of", output))?;
+                io::refuse_irregular(output, target.file_type())?;
             }
-            Ok(_) | Err(_) => {}
+            Err(_) => {}
         }
         names::validate_new_path(output)?;
+        let removed_temps = super::rewrite::remove_stale_temps(output);
         let (temp, mut file) = create_locked_temp(output)?;
         let pending = PendingCopy { temp: temp.clone(), output: output.to_path_buf(), replace };
         let copied = std::io::copy(&mut input, &mut file)
@@ -87,8 +89,9 @@ impl SessionStore {
             copied_from: Some(source.to_path_buf()),
         };
         match SessionStore::open_locked(&temp, options, opening) {
-            Ok((mut store, report)) => {
+            Ok((mut store, mut report)) => {
                 store.copy = Some(pending);
+                report.removed_temps = removed_temps;
                 Ok((store, report))
             }
             Err(error) => {

@@ -61,7 +61,8 @@ pub(crate) fn open_regular(path: &Path, write: bool) -> Result<File, StoreError>
     Ok(file)
 }
 
-fn refuse_irregular(path: &Path, kind: std::fs::FileType) -> Result<(), StoreError> {
+/// Refuses anything but a regular file, naming what it is.
+pub(crate) fn refuse_irregular(path: &Path, kind: std::fs::FileType) -> Result<(), StoreError> {
     let what = if kind.is_file() {
         return Ok(());
     } else if kind.is_dir() {

@@ -236,12 +236,21 @@ pub struct OpenReport {
     pub newer_version: bool,
     /// The session was opened as a copy of this file ([`SessionStore::open_copy`]).
     pub copied_from: Option<PathBuf>,
+    /// Temporary files of this tool that a killed process left beside the output, removed
+    /// ([`SessionStore::open_copy`]).
+    pub removed_temps: Vec<PathBuf>,
 }
 
 impl OpenReport {
     /// One sentence per thing the user should know.
     pub fn messages(&self) -> Vec<String> {
         let mut messages = Vec::new();
+        for temp in &self.removed_temps {
+            messages.push(format!(
+                "removed {}, a temporary file left by an interrupted run (no process held it)",
+                temp.display()
+            ));
+        }
         if let (Some(torn), Some(source)) = (&self.torn_tail, &self.copied_from) {
             messages.push(format!(
                 "line {} of {} is an interrupted write ({} bytes without a newline); it was \

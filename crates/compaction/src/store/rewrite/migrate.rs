@@ -81,7 +81,7 @@ pub(crate) fn migrate_locked(
     let target = std::fs::canonicalize(path).map_err(StoreError::io("cannot resolve", path))?;
     let mut source = store.lock_file()?.try_clone().map_err(StoreError::io("cannot open", path))?;
     let original = source.metadata().map_err(StoreError::io("cannot read metadata of", path))?;
-    remove_stale_temps(&target);
+    let _ = remove_stale_temps(&target);
     let mut backup = names::with_suffix(&target, &format!(".bak-v{from_version}"));
     let length = store.file_length();
     let install = Install::Replace {

@@ -286,18 +286,27 @@ fn keep_mode_and_owner(
 }
 
 /// Removes temporary files an interrupted rewrite of `target` left behind: those named as
-/// its temporary files and not locked by a live writer. Best effort.
-fn remove_stale_temps(target: &Path) {
-    let dir = names::parent_dir(target);
+/// its temporary files and not locked by a live writer. Best effort; returns the files
+/// removed, so the caller can say so.
+pub(crate) fn remove_stale_temps(target: &Path) -> Vec<PathBuf> {
     let Some(prefix) = names::temp_prefix(target) else {
-        return;
+        return Vec::new();
     };
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return;
+    remove_stale_temps_named(&names::parent_dir(target), |name| name.starts_with(&prefix))
+}
+
+/// Removes the files in `dir` whose name `ours` recognises as one of this tool's temporary
+/// files, when no live process holds them: every writer keeps its temporary file locked
+/// until it is renamed into place, and the kernel drops the lock when the writer dies, so an
+/// unlocked one was left by a process that was killed. Returns the files removed.
+pub(crate) fn remove_stale_temps_named(dir: &Path, ours: impl Fn(&str) -> bool) -> Vec<PathBuf> {
+    let mut removed = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return removed;
     };
     for entry in entries.flatten() {
         let name = entry.file_name();
-        if !name.to_str().is_some_and(|name| name.starts_with(&prefix)) {
+        if !name.to_str().is_some_and(&ours) {
             continue;
         }
         // Only regular files (never through a link), opened without blocking.
@@ -313,10 +322,11 @@ fn remove_stale_temps(target: &Path) {
             continue;
         };
         let is_regular = file.metadata().is_ok_and(|metadata| metadata.is_file());
-        if is_regular && file.try_lock().is_ok() {
-            let _ = std::fs::remove_file(&path);
+        if is_regular && file.try_lock().is_ok() && std::fs::remove_file(&path).is_ok() {
+            removed.push(path);
         }
     }
+    removed
 }
 
 /// Hard-links the original to `backup`, or to `backup.1`, `backup.2`, … when an earlier

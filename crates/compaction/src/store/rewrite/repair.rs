@@ -33,6 +33,10 @@ pub struct RepairReport {
     /// Whether the orphans were attached to the entry before them in the copy, so the copy
     /// has no dangling parent.
     pub reattached: bool,
+    /// Temporary files of earlier repairs of this session that a killed process left
+    /// behind, removed (`.<name>.repaired-….jsonl.tmp-…`, `.….rejected.tmp-…`, no live
+    /// holder).
+    pub removed_temps: Vec<PathBuf>,
 }
 
 /// Writes a repaired copy of a session beside it; the original is never modified.
@@ -66,6 +70,10 @@ pub fn repair_copy_reattaching(
     let stamp = names::file_timestamp();
     let stem = path.file_stem().map(|stem| stem.to_string_lossy().into_owned()).unwrap_or_default();
     let copy = path.with_file_name(format!("{stem}.repaired-{stamp}.jsonl"));
+    let ours = format!(".{stem}.repaired-");
+    let removed_temps = remove_stale_temps_named(&names::parent_dir(path), |name| {
+        name.starts_with(&ours) && name.contains(".tmp-")
+    });
     let (header, header_rebuilt) = match session.header_raw() {
         Some(header) => (header.to_owned(), false),
         None => (new_header_line()?, true),
@@ -116,6 +124,7 @@ pub fn repair_copy_reattaching(
         rejected_lines,
         reattached: reattach && !orphans.is_empty(),
         orphans,
+        removed_temps,
     })
 }
 
