@@ -443,6 +443,27 @@ fn context_of_a_pi_1_6_session_shows_system_messages_readably_and_applies_contex
     let out = run(&["context", "s.jsonl", "--leaf", "79a17893"], dir.path());
     assert!(out.contains("[tool call read call_1]"), "{out}");
     assert!(!out.contains("── tool result (read call_1)"), "{out}");
+
+fn a_lone_surrogate_escape_is_read_as_pi_reads_it_and_kept_on_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s.jsonl");
+    let header = r#"{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#;
+    // `\ud83d` without its low half: valid JSON, and pi keeps the lone surrogate.
+    let user = r#"{"type":"message","id":"u1","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"deploy the rocket \ud83d now","timestamp":1}}"#;
+    let reply = r#"{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"assistant","content":[{"type":"text","text":"On it."}],"timestamp":2}}"#;
+    std::fs::write(&file, format!("{header}\n{user}\n{reply}\n")).unwrap();
+    let check = run(&["check", "s.jsonl"], dir.path());
+    assert!(check.starts_with("exit: 0\n"), "{check}");
+    let context = run(&["context", "s.jsonl"], dir.path());
+    assert!(context.contains("deploy the rocket \u{fffd} now"), "{context}");
+    let recalled = run(&["recall", "s.jsonl", "u1"], dir.path());
+    assert!(recalled.contains("deploy the rocket"), "{recalled}");
+    assert!(!recalled.contains("null"), "{recalled}");
+    // A write keeps the line byte for byte.
+    let pinned = run(&["pin", "s.jsonl", "--text", "keep the rocket"], dir.path());
+    assert!(pinned.starts_with("exit: 0\n"), "{pinned}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains(user), "{text}");
 }
 
 #[test]

@@ -98,8 +98,8 @@ impl Entry {
         matches!(self.raw, RawLine::Lossy(_))
     }
 
-    /// This entry, recording that its line in the file is `bytes` (not valid UTF-8), of
-    /// which [`Entry::raw`] is the lossy decoding.
+    /// This entry, recording that its line in the file is `bytes` (not valid UTF-8, or
+    /// holding a lone surrogate escape), of which [`Entry::raw`] is the readable form.
     pub(crate) fn with_line_bytes(mut self, bytes: Vec<u8>) -> Entry {
         if bytes != self.raw().as_bytes() {
             let text: Box<str> = self.raw().into();
@@ -160,8 +160,30 @@ impl Entry {
     /// Parses one line into an entry. The caller has already checked the line is not the
     /// header. Errors describe what is wrong in words fit for a diagnostic.
     pub fn parse(line: usize, raw: &str) -> Result<Entry, EntryError> {
+        if let Some(parsed) = Entry::parse_with_lone_surrogates(line, raw) {
+            return parsed;
+        }
         let envelope = Entry::envelope(raw)?;
         Entry::from_envelope(line, raw, RawLine::Owned(raw.into()), envelope)
+    }
+
+    /// A line JavaScript's `JSON.parse` reads but serde_json does not: a `\uD83D` escape
+    /// without its other half (pi keeps such a lone surrogate in the string). It is read
+    /// with U+FFFD in its place; the line itself stays byte for byte what the file holds.
+    /// `None` when the line has no lone surrogate escape.
+    fn parse_with_lone_surrogates(line: usize, raw: &str) -> Option<Result<Entry, EntryError>> {
+        let readable = super::surrogates::replace_lone_surrogates(raw)?;
+        let envelope = match Entry::envelope(&readable) {
+            Ok(envelope) => envelope,
+            Err(error) => return Some(Err(error)),
+        };
+        let entry = Entry::from_envelope(
+            line,
+            &readable,
+            RawLine::Owned(readable.as_str().into()),
+            envelope,
+        );
+        Some(entry.map(|entry| entry.with_line_bytes(raw.as_bytes().to_vec())))
     }
 
     /// Parses the line at `block[start..end]`, keeping a reference to the block instead of
@@ -175,6 +197,9 @@ impl Entry {
         let text = block.get(start..end).ok_or_else(|| {
             EntryError::Invalid("line range is not on character boundaries".into())
         })?;
+        if let Some(parsed) = Entry::parse_with_lone_surrogates(line, text) {
+            return parsed;
+        }
         let envelope = Entry::envelope(text)?;
         let raw = RawLine::Shared { block: Arc::clone(block), start, end };
         Entry::from_envelope(line, text, raw, envelope)

@@ -13,6 +13,7 @@
 mod depth;
 mod envelope;
 mod line;
+mod surrogates;
 #[cfg(test)]
 mod tests;
 
