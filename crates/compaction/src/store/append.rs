@@ -181,7 +181,7 @@ impl SessionStore {
             }
         };
         let mut id = names::random_entry_id();
-        while self.session.contains(&id) || in_batch(&id) {
+        while self.id_in_use(&id) || in_batch(&id) {
             id = names::random_entry_id();
         }
         let mut map = Map::with_capacity(new.fields.len() + 4);
@@ -254,4 +254,52 @@ fn read_tail(file: &std::fs::File, length: u64) -> std::io::Result<Vec<u8>> {
 /// Cuts the file back to `length` and syncs; false when that failed too.
 fn undo(writer: &mut dyn SyncWrite, length: u64) -> bool {
     writer.set_len(length).and_then(|()| writer.sync_data()).is_ok()
+}
+
+impl SessionStore {
+    /// Whether `id` occurs anywhere in the file: as an entry's id, or anywhere in a line this
+    /// store could not read (pi may read that line, and an entry there may have this id).
+    /// A line too long to hold is searched on disk; when that fails, the id counts as used.
+    fn id_in_use(&self, id: &str) -> bool {
+        if self.session.contains(id) {
+            return true;
+        }
+        let finder = memchr::memmem::Finder::new(id.as_bytes());
+        self.session.malformed().iter().any(|line| match &line.bytes {
+            Some(bytes) => finder.find(bytes).is_some(),
+            None => self.range_contains(line.offset, line.length, &finder).unwrap_or(true),
+        })
+    }
+
+    /// Whether the file's bytes `offset..offset + length` hold what `finder` looks for.
+    fn range_contains(
+        &self,
+        offset: u64,
+        length: usize,
+        finder: &memchr::memmem::Finder<'_>,
+    ) -> Result<bool, StoreError> {
+        let file = self.lock_file()?;
+        let overlap = finder.needle().len().saturating_sub(1);
+        let mut buffer = vec![0u8; (1 << 20) + overlap];
+        let mut kept = 0;
+        let mut position = offset;
+        let end = offset + length as u64;
+        while position < end {
+            let want = usize::try_from(end - position).unwrap_or(usize::MAX).min(1 << 20);
+            let read = file
+                .read_at(&mut buffer[kept..kept + want], position)
+                .map_err(StoreError::io("cannot read", &self.path))?;
+            if read == 0 {
+                break;
+            }
+            if finder.find(&buffer[..kept + read]).is_some() {
+                return Ok(true);
+            }
+            position += read as u64;
+            let total = kept + read;
+            kept = overlap.min(total);
+            buffer.copy_within(total - kept..total, 0);
+        }
+        Ok(false)
+    }
 }

@@ -73,7 +73,24 @@ pub fn file_timestamp() -> String {
 
 /// A new entry id: 8 lowercase hex digits.
 pub fn random_entry_id() -> String {
+    #[cfg(feature = "fault-injection")]
+    if let Some(id) = FORCED_IDS.with(|ids| ids.borrow_mut().pop_front()) {
+        return id;
+    }
     format!("{:08x}", rand::random::<u32>())
+}
+
+#[cfg(feature = "fault-injection")]
+thread_local! {
+    static FORCED_IDS: std::cell::RefCell<std::collections::VecDeque<String>> =
+        const { std::cell::RefCell::new(std::collections::VecDeque::new()) };
+}
+
+/// Makes the next entry ids this thread draws be `ids`, in order (a test aid of the
+/// `fault-injection` feature, to make id collisions happen on purpose).
+#[cfg(feature = "fault-injection")]
+pub fn force_next_entry_ids(ids: &[&str]) {
+    FORCED_IDS.with(|queue| queue.borrow_mut().extend(ids.iter().map(|id| (*id).to_owned())));
 }
 
 /// A random (version 4) UUID for a new session header.

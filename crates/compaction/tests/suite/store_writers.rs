@@ -576,3 +576,28 @@ fn reopening_while_other_threads_start_processes_is_not_refused_as_in_use() {
     }
     assert_eq!(refused, 0, "opens refused as in use by this program's own children");
 }
+
+#[test]
+fn a_new_entry_never_takes_an_id_that_occurs_in_an_unreadable_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.jsonl");
+    let header = r#"{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#;
+    let first = user_line("aaaa0001", "null", "hello").replace("\"null\"", "null");
+    // A line we cannot read (an unknown shape to us, but pi may read it) using `0000abcd`,
+    // and a line over the store's line limit using `feedbeef`.
+    let unreadable = r#"{"type":"message","id":"0000abcd","parentId":"aaaa0001","message":{"role":"user","content":"x""#.to_owned() + "}";
+    let long = user_line("feedbeef", "aaaa0001", &"y".repeat(4096));
+    std::fs::write(&path, format!("{header}\n{first}\n{unreadable}\n{long}\n")).unwrap();
+    let options = OpenOptions { max_line_bytes: 1024, ..writing() };
+    let (mut store, report) = SessionStore::open(&path, options).unwrap();
+    assert_eq!(report.malformed_lines, vec![3, 4]);
+    compaction::store::names::force_next_entry_ids(&[
+        "aaaa0001", "0000abcd", "feedbeef", "c0ffee01",
+    ]);
+    let fields =
+        serde_json::json!({"message": {"role": "user", "content": "next", "timestamp": 0}});
+    let entry = store
+        .append(compaction::store::NewEntry::new("message", fields.as_object().unwrap().clone()))
+        .unwrap();
+    assert_eq!(entry.id, "c0ffee01");
+}
