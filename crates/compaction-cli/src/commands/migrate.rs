@@ -24,6 +24,7 @@ pub fn run(args: &MigrateArgs) -> anyhow::Result<ExitStatus> {
             "entries": report.entries,
             "malformedLines": report.malformed_lines,
             "backup": report.backup.as_ref().map(|backup| backup.display().to_string()),
+            "tornTailMovedTo": report.torn_tail.as_ref().map(|torn| torn.sidecar.display().to_string()),
         }))?;
         return Ok(ExitStatus::Success);
     }
@@ -37,7 +38,17 @@ pub fn run(args: &MigrateArgs) -> anyhow::Result<ExitStatus> {
             report.malformed_lines,
             backup.display()
         ),
-        None => println!("{file}: already version {}; unchanged", report.from_version),
+        None => match &report.torn_tail {
+            Some(torn) => println!(
+                "{file}: already version {}; its interrupted last line {} ({} bytes) was moved \
+                 to {}",
+                report.from_version,
+                torn.line,
+                torn.length,
+                torn.sidecar.display()
+            ),
+            None => println!("{file}: already version {}; unchanged", report.from_version),
+        },
     }
     Ok(ExitStatus::Success)
 }

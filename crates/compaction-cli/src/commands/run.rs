@@ -279,10 +279,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
                     args.session.file.display(),
                     output.display()
                 ),
-                None => format!(
-                    "{}: compaction failed; the session file was not changed",
-                    path.display()
-                ),
+                None => {
+                    format!("{}: compaction failed; {}", path.display(), setup::unchanged_note())
+                }
             };
             Err(anyhow::Error::new(error).context(unchanged))
         }

@@ -412,7 +412,25 @@ pub fn open_store(
     for message in report.messages() {
         eprintln!("{}: {message}", path.display());
     }
+    if let Some(torn) = &report.torn_tail {
+        let _ = TORN_TAIL_MOVED.set(torn.sidecar.clone());
+    }
     Ok(store)
+}
+
+/// Where [`open_store`] moved an interrupted last line, if it did: a failure afterwards must
+/// not say the file was unchanged.
+static TORN_TAIL_MOVED: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+
+/// What a failed writing command says about the session file it opened.
+pub fn unchanged_note() -> String {
+    match TORN_TAIL_MOVED.get() {
+        Some(sidecar) => format!(
+            "the session file was not changed beyond moving its interrupted last line to {}",
+            sidecar.display()
+        ),
+        None => "the session file was not changed".to_owned(),
+    }
 }
 
 /// Opens a copy of `path` that becomes `output` once published (`run -o`).

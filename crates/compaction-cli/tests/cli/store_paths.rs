@@ -449,3 +449,28 @@ fn run_output_onto_a_fifo_or_device_is_refused_even_with_force() {
     }
     assert!(!listing(dir.path()).iter().any(|name| name.contains(".tmp-")));
 }
+
+#[test]
+fn a_moved_torn_tail_is_never_called_unchanged() {
+    let dir = session_dir();
+    let file = dir.path().join("s.jsonl");
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes.extend_from_slice(br#"{"type":"message","id":"torn0001","parentId":"#);
+    std::fs::write(&file, &bytes).unwrap();
+    let (base_url, _connected) = silent_server();
+    let mut args = provider_run_args(&base_url);
+    args.extend(["--timeout".into(), "1".into()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = super::run_with_env(&args, dir.path(), &[("COMPACTION_TEST_KEY", "k-123456789")]);
+    assert!(out.starts_with("exit: 1\n") || out.starts_with("exit: 2\n"), "{out}");
+    assert!(out.contains("compaction failed"), "{out}");
+    assert!(out.contains("beyond moving its interrupted last line"), "{out}");
+    // `migrate` of a current file whose torn tail it moved does not say "unchanged" either.
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes.extend_from_slice(br#"{"type":"message","id":"torn0002""#);
+    std::fs::write(&file, &bytes).unwrap();
+    let out = run(&["migrate", "s.jsonl"], dir.path());
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    assert!(!out.contains("unchanged"), "{out}");
+    assert!(out.contains("interrupted last line"), "{out}");
+}

@@ -24,6 +24,9 @@ pub struct MigrateReport {
     pub entries: usize,
     /// Unreadable lines carried over verbatim.
     pub malformed_lines: usize,
+    /// An interrupted last line moved to a sidecar when the file was opened (the file
+    /// changed even when it was already current).
+    pub torn_tail: Option<crate::store::TornTail>,
 }
 
 /// Rewrites an older-format session as the current version, atomically, keeping the
@@ -49,7 +52,8 @@ pub fn migrate_with(
         ..OpenOptions::for_writing()
     };
     let (store, report) = SessionStore::open_with(path, open, options)?;
-    if let Some(migrated) = report.migrated {
+    if let Some(mut migrated) = report.migrated {
+        migrated.torn_tail = report.torn_tail;
         return Ok(migrated);
     }
     Ok(MigrateReport {
@@ -57,6 +61,7 @@ pub fn migrate_with(
         backup: None,
         entries: store.session().entries().len(),
         malformed_lines: report.malformed_lines.len(),
+        torn_tail: report.torn_tail,
     })
 }
 
@@ -100,6 +105,7 @@ pub(crate) fn migrate_locked(
         backup: keep_a_backup.then_some(backup),
         entries: session.entries().len(),
         malformed_lines: kept_malformed,
+        torn_tail: None,
     };
     Ok((report, SessionLock::adopt(lock.into_file(), path)))
 }
