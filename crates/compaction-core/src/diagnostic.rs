@@ -45,6 +45,16 @@ pub enum DiagnosticKind {
     /// The line is not valid UTF-8; it was read with U+FFFD replacement characters, as pi
     /// reads it, and its bytes in the file are kept as they are.
     InvalidUtf8,
+    /// A compaction's `firstKeptEntryId` names no entry: what it kept cannot be found.
+    CompactionKeptMissing,
+    /// A compaction's `firstKeptEntryId` names an entry that is not on the compaction's own
+    /// path (another branch, or after it).
+    CompactionKeptOffPath,
+    /// A `compaction.pin` or `compaction.unpin` entry whose `data` is not a pin (it is
+    /// ignored).
+    MalformedPin,
+    /// A `compaction.prune` entry whose `data` is not a prune record (it is ignored).
+    MalformedPrune,
 }
 
 impl DiagnosticKind {
@@ -61,7 +71,11 @@ impl DiagnosticKind {
             | DiagnosticKind::ParentCycle => Severity::Error,
             DiagnosticKind::DuplicateId
             | DiagnosticKind::DanglingParent
-            | DiagnosticKind::InvalidUtf8 => Severity::Warning,
+            | DiagnosticKind::InvalidUtf8
+            | DiagnosticKind::CompactionKeptMissing
+            | DiagnosticKind::CompactionKeptOffPath
+            | DiagnosticKind::MalformedPin
+            | DiagnosticKind::MalformedPrune => Severity::Warning,
             DiagnosticKind::Bom
             | DiagnosticKind::Crlf
             | DiagnosticKind::MissingFinalNewline
@@ -91,6 +105,10 @@ impl DiagnosticKind {
             DiagnosticKind::UnknownEntryType => "unknown-entry-type",
             DiagnosticKind::Migrated => "migrated",
             DiagnosticKind::InvalidUtf8 => "invalid-utf8",
+            DiagnosticKind::CompactionKeptMissing => "compaction-kept-missing",
+            DiagnosticKind::CompactionKeptOffPath => "compaction-kept-off-path",
+            DiagnosticKind::MalformedPin => "malformed-pin",
+            DiagnosticKind::MalformedPrune => "malformed-prune",
         }
     }
 }

@@ -26,6 +26,7 @@ pub mod diagnostic;
 pub mod entry;
 pub mod files;
 pub mod import;
+pub mod integrity;
 pub mod ledger;
 pub mod message;
 pub mod migrate;

@@ -54,7 +54,9 @@ struct Report<'a> {
 
 pub fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
     let session = crate::load::read_any_session(&args.file)?;
-    let diagnostics = session.diagnostics();
+    let mut all = session.diagnostics().to_vec();
+    all.extend(compaction_core::integrity::entry_diagnostics(&session));
+    let diagnostics = all.as_slice();
     let count = |severity| diagnostics.iter().filter(|d| d.severity() == severity).count();
     let report = Report {
         file: args.file.display().to_string(),

@@ -474,3 +474,60 @@ fn a_moved_torn_tail_is_never_called_unchanged() {
     assert!(!out.contains("unchanged"), "{out}");
     assert!(out.contains("interrupted last line"), "{out}");
 }
+
+#[test]
+fn check_reports_a_lost_kept_entry_and_malformed_pin_and_prune_entries_with_their_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let header = r#"{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#;
+    let message = |id: &str, parent: &str| {
+        format!(
+            r#"{{"type":"message","id":"{id}","parentId":{parent},"timestamp":"2026-01-01T00:00:01.000Z","message":{{"role":"user","content":"hi","timestamp":1}}}}"#
+        )
+    };
+    let compaction = |id: &str, parent: &str, kept: &str| {
+        format!(
+            r#"{{"type":"compaction","id":"{id}","parentId":"{parent}","timestamp":"2026-01-01T00:00:02.000Z","summary":"S","firstKeptEntryId":"{kept}","tokensBefore":10}}"#
+        )
+    };
+    let custom = |id: &str, parent: &str, kind: &str, data: &str| {
+        format!(
+            r#"{{"type":"custom","id":"{id}","parentId":"{parent}","timestamp":"2026-01-01T00:00:03.000Z","customType":"{kind}","data":{data}}}"#
+        )
+    };
+    let lines = [
+        header.to_owned(),
+        message("m1", "null"),                                          // 2
+        message("b1", "\"m1\""),                                        // 3: another branch
+        message("m2", "\"m1\""),                                        // 4
+        compaction("c1", "m2", "gone0001"),                             // 5: missing
+        compaction("c2", "c1", "b1"),                                   // 6: off its path
+        compaction("c3", "c2", "c3"),                                   // 7: retain-none (valid)
+        compaction("c4", "c3", "m2"),                                   // 8: valid
+        custom("p1", "c4", "compaction.pin", r#"{"txt":"x"}"#),         // 9
+        custom("p2", "p1", "compaction.unpin", r#"{"pinIds":3}"#),      // 10
+        custom("r1", "p2", "compaction.prune", r#"{"entries":"all"}"#), // 11
+        custom("p3", "r1", "compaction.pin", r#"{"text":"keep it"}"#),  // 12: valid
+    ];
+    std::fs::write(dir.path().join("s.jsonl"), lines.join("\n") + "\n").unwrap();
+    let out = run(&["check", "s.jsonl", "--json"], dir.path());
+    assert!(out.starts_with("exit: 1\n"), "{out}");
+    let json = super::stdout_json(&out);
+    let mut found: Vec<(u64, String)> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["line"].as_u64().unwrap(), d["kind"].as_str().unwrap().to_owned()))
+        .collect();
+    found.sort();
+    let expected: Vec<(u64, String)> = [
+        (5, "compaction-kept-missing"),
+        (6, "compaction-kept-off-path"),
+        (9, "malformed-pin"),
+        (10, "malformed-pin"),
+        (11, "malformed-prune"),
+    ]
+    .iter()
+    .map(|(line, kind)| (*line, (*kind).to_owned()))
+    .collect();
+    assert_eq!(found, expected, "{out}");
+}
