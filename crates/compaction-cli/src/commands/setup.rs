@@ -415,7 +415,66 @@ pub fn open_store(
     if let Some(torn) = &report.torn_tail {
         let _ = TORN_TAIL_MOVED.set(torn.sidecar.clone());
     }
+    if write {
+        refuse_unreadable_on_path(path, store.session())?;
+    }
     Ok(store)
+}
+
+/// Refuses to write while the current branch may run through a line pi reads but this tool
+/// cannot (nested deeper or longer than its limits): the last line of the file (pi's
+/// current leaf), or the parent of an entry on the path. Writing then would compact past
+/// entries that were never summarized, or fork from the wrong leaf.
+pub fn refuse_unreadable_on_path(
+    path: &std::path::Path,
+    session: &compaction_core::Session,
+) -> anyhow::Result<()> {
+    use compaction_core::DiagnosticKind;
+    let unreadable: Vec<&compaction_core::Diagnostic> = session
+        .diagnostics()
+        .iter()
+        .filter(|d| matches!(d.kind, DiagnosticKind::TooDeep | DiagnosticKind::LineTooLong))
+        .collect();
+    if unreadable.is_empty() {
+        return Ok(());
+    }
+    let last_entry_line = session.entries().last().map_or(1, |entry| entry.line);
+    let dangling: Vec<usize> = session
+        .diagnostics()
+        .iter()
+        .filter(|d| d.kind == DiagnosticKind::DanglingParent)
+        .map(|d| d.line)
+        .collect();
+    let on_path = session.leaf().map(|leaf| session.path(leaf)).unwrap_or_default();
+    let path_orphan = on_path
+        .iter()
+        .map(|&index| session.entries()[index].line)
+        .find(|line| dangling.contains(line));
+    let after_leaf = unreadable.iter().find(|d| d.line > last_entry_line);
+    let blocking = match (after_leaf, path_orphan) {
+        (Some(line), _) => Some(format!(
+            "line {} ({}) comes after the last entry this tool can read, so it may be the \
+             session's current leaf",
+            line.line, line.message
+        )),
+        (None, Some(orphan)) => Some(format!(
+            "the entry on line {orphan} is on the current branch and its parent is not an \
+             entry this tool can read (line {}: {})",
+            unreadable[0].line, unreadable[0].message
+        )),
+        (None, None) => None,
+    };
+    match blocking {
+        Some(reason) => Err(CommandError::with_kind(
+            super::ErrorKind::Input,
+            format!(
+                "{}: refusing to write: {reason}; writing now could summarize past entries \
+                 that were never read. Nothing was written",
+                path.display()
+            ),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Where [`open_store`] moved an interrupted last line, if it did: a failure afterwards must
@@ -458,6 +517,7 @@ pub fn open_copy(
     for message in report.messages() {
         eprintln!("{}: {message}", output.display());
     }
+    refuse_unreadable_on_path(output, store.session())?;
     Ok(store)
 }
 

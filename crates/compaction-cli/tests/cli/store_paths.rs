@@ -531,3 +531,37 @@ fn check_reports_a_lost_kept_entry_and_malformed_pin_and_prune_entries_with_thei
     .collect();
     assert_eq!(found, expected, "{out}");
 }
+
+#[test]
+fn a_writing_command_refuses_while_the_branch_runs_through_a_line_it_cannot_read() {
+    let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
+    let source = std::fs::read_to_string(fixture("offline-coding.jsonl")).unwrap();
+    let last_id = source
+        .lines()
+        .rev()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .find_map(|value| value["id"].as_str().map(str::to_owned))
+        .unwrap();
+    let deep_line = format!(
+        r#"{{"type":"message","id":"deep0001","parentId":"{last_id}","timestamp":"2026-01-01T00:00:01.000Z","message":{{"role":"user","content":"nested","timestamp":1,"x":{deep}}}}}"#
+    );
+    let child = r#"{"type":"message","id":"kid00001","parentId":"deep0001","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"user","content":"after it","timestamp":2}}"#;
+    for with_child in [false, true] {
+        let dir = session_dir();
+        let file = dir.path().join("s.jsonl");
+        let mut text = std::fs::read_to_string(&file).unwrap();
+        text.push_str(&deep_line);
+        text.push('\n');
+        if with_child {
+            text.push_str(child);
+            text.push('\n');
+        }
+        std::fs::write(&file, &text).unwrap();
+        for args in [run_args(&["--estimator", "pi"]), vec!["pin", "s.jsonl", "--text", "x"]] {
+            let out = run(&args, dir.path());
+            assert!(out.starts_with("exit: 2\n"), "{out}");
+            assert!(out.contains("refusing to write"), "{out}");
+            assert_eq!(std::fs::read_to_string(&file).unwrap(), text, "{out}");
+        }
+    }
+}
