@@ -244,7 +244,7 @@ impl SessionStore {
 }
 
 /// The last bytes (up to [`TAIL_BYTES`]) of the first `length` bytes of `file`.
-fn read_tail(file: &std::fs::File, length: u64) -> std::io::Result<Vec<u8>> {
+pub(crate) fn read_tail(file: &std::fs::File, length: u64) -> std::io::Result<Vec<u8>> {
     let start = length.saturating_sub(TAIL_BYTES);
     let mut tail = vec![0u8; usize::try_from(length - start).unwrap_or(0)];
     file.read_exact_at(&mut tail, start)?;

@@ -62,12 +62,12 @@ pub use io::SyncWrite;
 pub use io::{FaultKind, FaultOp, FaultPlan};
 pub use lock::{LockWait, NO_WAIT_GRACE, SessionLock};
 pub use names::{session_path, validate_name};
-#[cfg(feature = "fault-injection")]
-pub use rewrite::RewriteStep;
 pub use rewrite::{
     MigrateReport, RepairReport, RewriteOptions, migrate, migrate_with, repair_copy,
     repair_copy_reattaching, repair_copy_with,
 };
+#[cfg(feature = "fault-injection")]
+pub use rewrite::{RewriteStep, before_next_install};
 
 /// When appended entries are flushed to stable storage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

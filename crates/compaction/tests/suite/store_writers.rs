@@ -601,3 +601,38 @@ fn a_new_entry_never_takes_an_id_that_occurs_in_an_unreadable_line() {
         .unwrap();
     assert_eq!(entry.id, "c0ffee01");
 }
+
+#[test]
+fn a_line_appended_while_migrate_writes_is_never_left_only_in_the_backup() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v1.jsonl");
+    std::fs::copy(core_fixture("v1-legacy.jsonl"), &path).unwrap();
+    let original = std::fs::read(&path).unwrap();
+    let appended = br#"{"type":"message","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"late","timestamp":1}}"#;
+    let target = path.clone();
+    compaction::store::before_next_install(move || {
+        let mut file = std::fs::OpenOptions::new().append(true).open(&target).unwrap();
+        file.write_all(appended).unwrap();
+        file.write_all(b"\n").unwrap();
+    });
+    let error = migrate(&path).unwrap_err();
+    assert!(matches!(error, StoreError::Changed { .. }), "{error:?}");
+    // The file is the original plus the other program's line; no backup was made.
+    let mut expected = original.clone();
+    expected.extend_from_slice(appended);
+    expected.push(b'\n');
+    assert_eq!(std::fs::read(&path).unwrap(), expected);
+    assert!(
+        !listing(dir.path()).iter().any(|name| name.contains(".bak-")),
+        "{:?}",
+        listing(dir.path())
+    );
+    assert!(
+        !listing(dir.path()).iter().any(|name| name.contains(".tmp-")),
+        "{:?}",
+        listing(dir.path())
+    );
+    // Once the other program is done, migrating again carries the line over.
+    migrate(&path).unwrap();
+    assert!(std::fs::read_to_string(&path).unwrap().contains("late"));
+}

@@ -89,9 +89,32 @@ pub(crate) fn migrate_locked(
     let _ = remove_stale_temps(&target);
     let mut backup = names::with_suffix(&target, &format!(".bak-v{from_version}"));
     let length = store.file_length();
+    // What the file was when it was read; checked again right before the rename.
+    let read_tail = crate::store::append::read_tail(&source, length)
+        .map_err(StoreError::io("cannot read", path))?;
+    let unchanged = || -> Result<(), StoreError> {
+        let file = store.lock_file()?;
+        let change = |change| StoreError::Changed { path: path.to_path_buf(), change };
+        if !crate::store::lock::names_same_file(path, file)? {
+            return Err(change(crate::store::FileChange::Replaced));
+        }
+        let now = file.metadata().map_err(StoreError::io("cannot read metadata of", path))?.len();
+        let tail = crate::store::append::read_tail(file, now.min(length))
+            .map_err(StoreError::io("cannot read", path))?;
+        match now.cmp(&length) {
+            std::cmp::Ordering::Equal if tail == read_tail => Ok(()),
+            std::cmp::Ordering::Greater if tail == read_tail => {
+                Err(change(crate::store::FileChange::Grew { from: length, to: now }))
+            }
+            std::cmp::Ordering::Less | std::cmp::Ordering::Equal | std::cmp::Ordering::Greater => {
+                Err(change(crate::store::FileChange::Rewritten { from: length, to: now }))
+            }
+        }
+    };
     let install = Install::Replace {
         backup: if keep_a_backup { Some(&mut backup) } else { None },
         original: &original,
+        unchanged: &unchanged,
     };
     let lock = atomic_write(&target, install, options, |output| {
         output.push(header.as_bytes())?;

@@ -141,7 +141,14 @@ impl Output<'_> {
 enum Install<'a> {
     /// Rename over the target, first hard-linking the original to this backup path; the new
     /// file gets the original's mode and owner.
-    Replace { backup: Option<&'a mut PathBuf>, original: &'a std::fs::Metadata },
+    /// `unchanged` is asked right before the backup and the rename: it fails when another
+    /// program changed the original since it was read (pi appends without our lock), so
+    /// nothing it wrote is left only in the backup or lost.
+    Replace {
+        backup: Option<&'a mut PathBuf>,
+        original: &'a std::fs::Metadata,
+        unchanged: &'a dyn Fn() -> Result<(), StoreError>,
+    },
     /// Link to the target, failing if it exists.
     CreateNew,
 }
@@ -169,6 +176,20 @@ macro_rules! stop_after {
             });
         }
     };
+}
+
+#[cfg(feature = "fault-injection")]
+thread_local! {
+    static BEFORE_INSTALL: std::cell::RefCell<Option<Box<dyn FnOnce()>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `hook` in the next rewrite on this thread, after its temporary file is synced and
+/// before it is installed (a test aid of the `fault-injection` feature: another program
+/// writing at the worst moment).
+#[cfg(feature = "fault-injection")]
+pub fn before_next_install(hook: impl FnOnce() + 'static) {
+    BEFORE_INSTALL.with(|slot| *slot.borrow_mut() = Some(Box::new(hook)));
 }
 
 /// Whether the rewrite was stopped on purpose (the `fault-injection` feature's simulated
@@ -240,8 +261,13 @@ fn install_temp(
     writer.sync_data().map_err(StoreError::io("cannot sync", temp))?;
     drop(writer);
     stop_after!(options, target, TempSynced);
+    #[cfg(feature = "fault-injection")]
+    if let Some(hook) = BEFORE_INSTALL.with(|hook| hook.borrow_mut().take()) {
+        hook();
+    }
     match install {
-        Install::Replace { backup, .. } => {
+        Install::Replace { backup, unchanged, .. } => {
+            unchanged()?;
             if let Some(backup) = backup {
                 keep_backup(target, backup)?;
                 stop_after!(options, target, BackupKept);
