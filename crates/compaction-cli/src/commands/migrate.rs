@@ -12,8 +12,12 @@ use crate::cli::MigrateArgs;
 
 pub fn run(args: &MigrateArgs) -> anyhow::Result<ExitStatus> {
     let wait = if args.wait { LockWait::Forever } else { LockWait::NoWait };
+    let dead = super::torn::ensure_dead_tail(&args.file)?;
     let report = compaction::store::migrate_with(&args.file, wait, &RewriteOptions::default())
         .map_err(|e| CommandError::store(&e))?;
+    if let (Some(dead), Some(_)) = (dead, &report.torn_tail) {
+        eprintln!("{}: {}", args.file.display(), super::setup::dead_tail_note(dead));
+    }
     let file = args.file.display();
     if args.json {
         crate::output::print_json(&serde_json::json!({

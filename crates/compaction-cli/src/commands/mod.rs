@@ -19,6 +19,7 @@ mod setup;
 mod stats;
 mod summarize;
 mod tokens;
+mod torn;
 mod tree;
 mod undo;
 

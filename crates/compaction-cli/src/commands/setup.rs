@@ -408,12 +408,17 @@ pub fn open_store(
     if wait {
         options.lock_wait = LockWait::Forever;
     }
+    // An unfinished last line is moved aside on a write open: only once it is known dead.
+    let dead = if write { super::torn::ensure_dead_tail(path)? } else { None };
     let (store, report) = SessionStore::open(path, options).map_err(|e| CommandError::store(&e))?;
     for message in report.messages() {
         eprintln!("{}: {message}", path.display());
     }
     if let Some(torn) = &report.torn_tail {
         let _ = TORN_TAIL_MOVED.set(torn.sidecar.clone());
+        if let Some(dead) = dead {
+            eprintln!("{}: {}", path.display(), dead_tail_note(dead));
+        }
     }
     if write {
         refuse_unreadable_on_path(path, store.session())?;
@@ -475,6 +480,15 @@ pub fn refuse_unreadable_on_path(
         )),
         None => Ok(()),
     }
+}
+
+/// Why an unfinished last line was taken for dead.
+pub fn dead_tail_note(dead: super::torn::DeadTail) -> String {
+    format!(
+        "the interrupted line had not changed for {:.1} s and no other program had the file \
+         open for writing",
+        dead.age.as_secs_f64()
+    )
 }
 
 /// Where [`open_store`] moved an interrupted last line, if it did: a failure afterwards must

@@ -565,3 +565,45 @@ fn a_writing_command_refuses_while_the_branch_runs_through_a_line_it_cannot_read
         }
     }
 }
+
+#[test]
+fn a_half_written_last_line_is_moved_only_once_it_is_dead() {
+    let torn = br#"{"type":"message","id":"live0001","parentId":"#;
+    let setup = || {
+        let dir = session_dir();
+        let file = dir.path().join("s.jsonl");
+        let mut bytes = std::fs::read(&file).unwrap();
+        bytes.extend_from_slice(torn);
+        std::fs::write(&file, &bytes).unwrap();
+        (dir, file, bytes)
+    };
+    let sidecars = |dir: &Path| listing(dir).into_iter().filter(|n| n.contains(".torn-")).count();
+    // Another program holds the file open for writing: refused, nothing moved.
+    let (dir, file, bytes) = setup();
+    let writer = std::fs::OpenOptions::new().append(true).open(&file).unwrap();
+    let out = run(&["pin", "s.jsonl", "--text", "x"], dir.path());
+    drop(writer);
+    assert!(out.starts_with("exit: 2\n"), "{out}");
+    assert!(out.contains("another program is writing") && out.contains("try again"), "{out}");
+    assert_eq!(std::fs::read(&file).unwrap(), bytes);
+    assert_eq!(sidecars(dir.path()), 0);
+    // The line grows while the command waits out the grace period: refused.
+    let (dir, file, _) = setup();
+    let growing = file.clone();
+    let finisher = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(500));
+        let mut handle = std::fs::OpenOptions::new().append(true).open(&growing).unwrap();
+        std::io::Write::write_all(&mut handle, br#""x","#).unwrap();
+    });
+    let out = run(&["pin", "s.jsonl", "--text", "x"], dir.path());
+    finisher.join().unwrap();
+    assert!(out.starts_with("exit: 2\n"), "{out}");
+    assert!(out.contains("another program is writing"), "{out}");
+    assert_eq!(sidecars(dir.path()), 0);
+    // Quiet for the grace period and held by nobody: moved, with its age stated.
+    let (dir, _file, _) = setup();
+    let out = run(&["pin", "s.jsonl", "--text", "x"], dir.path());
+    assert!(out.starts_with("exit: 0\n"), "{out}");
+    assert!(out.contains("had not changed for"), "{out}");
+    assert_eq!(sidecars(dir.path()), 1);
+}

@@ -1,0 +1,105 @@
+//! Before a writing command opens a session whose last line has no newline: make sure that
+//! line is dead, not being written. The store moves such a line to a sidecar when it opens
+//! the file for writing; if another program (pi) were still writing it, the rest of its line
+//! would land broken after the cut and the entry would be lost.
+//!
+//! A last line without its newline is taken for dead only when the file has not changed for
+//! [`GRACE`] (waiting out the rest of it when it changed more recently) and no other process
+//! has the file open for writing (`/proc/*/fd`); otherwise the command refuses with "another
+//! program is writing; try again", and nothing is written.
+//!
+//! Invariant: this only reads; the store does the moving.
+
+use std::os::unix::fs::{FileExt, MetadataExt};
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+use super::{CommandError, ErrorKind};
+
+/// How long the file must be unchanged before its unfinished last line is taken for dead.
+pub const GRACE: Duration = Duration::from_secs(2);
+
+/// What was found about an unfinished last line, for the message.
+#[derive(Debug, Clone, Copy)]
+pub struct DeadTail {
+    /// How long the file had been unchanged when it was judged.
+    pub age: Duration,
+}
+
+/// `None` when the file ends with a newline (or is empty or missing: the store says why);
+/// `Some` when its unfinished last line is dead; an error when another program may still be
+/// writing it.
+pub fn ensure_dead_tail(path: &Path) -> anyhow::Result<Option<DeadTail>> {
+    let Ok(file) = std::fs::File::open(path) else { return Ok(None) };
+    let Ok(metadata) = file.metadata() else { return Ok(None) };
+    if !metadata.is_file() || metadata.len() == 0 {
+        return Ok(None);
+    }
+    let mut last = [0u8; 1];
+    if file.read_exact_at(&mut last, metadata.len() - 1).is_err() || last[0] == b'\n' {
+        return Ok(None);
+    }
+    let busy = |detail: String| {
+        CommandError::with_kind(
+            ErrorKind::Lock,
+            format!(
+                "{}: another program is writing this session ({detail}); try again",
+                path.display()
+            ),
+        )
+    };
+    let (length, modified) = (metadata.len(), metadata.modified().ok());
+    let age = modified.and_then(|time| SystemTime::now().duration_since(time).ok());
+    let age = match age {
+        Some(age) if age >= GRACE => age,
+        _ => {
+            std::thread::sleep(GRACE.saturating_sub(age.unwrap_or_default()));
+            let now = std::fs::metadata(path).map_err(|e| CommandError::io("cannot stat", e))?;
+            if now.len() != length || now.modified().ok() != modified {
+                return Err(busy(format!(
+                    "its last line grew from {length} to {} bytes within {} s",
+                    now.len(),
+                    GRACE.as_secs()
+                )));
+            }
+            GRACE
+        }
+    };
+    if let Some(pid) = other_writer(&metadata) {
+        return Err(busy(format!("process {pid} has it open for writing")));
+    }
+    Ok(Some(DeadTail { age }))
+}
+
+/// Another process that has the file open for writing, found through `/proc/*/fd` and the
+/// flags in `/proc/*/fdinfo` (processes this user may not inspect are not seen).
+fn other_writer(file: &std::fs::Metadata) -> Option<u32> {
+    let own = std::process::id();
+    for process in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Some(pid) = process.file_name().to_str().and_then(|name| name.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid == own {
+            continue;
+        }
+        let Ok(fds) = std::fs::read_dir(process.path().join("fd")) else { continue };
+        for fd in fds.flatten() {
+            let Ok(target) = std::fs::metadata(fd.path()) else { continue };
+            if target.dev() != file.dev() || target.ino() != file.ino() {
+                continue;
+            }
+            let info = process.path().join("fdinfo").join(fd.file_name());
+            let flags = std::fs::read_to_string(info).ok().and_then(|text| {
+                text.lines()
+                    .find_map(|line| line.strip_prefix("flags:"))
+                    .and_then(|value| u32::from_str_radix(value.trim(), 8).ok())
+            });
+            // O_WRONLY = 1, O_RDWR = 2 (the low two bits are the access mode).
+            if flags.is_some_and(|flags| flags & 3 != 0) {
+                return Some(pid);
+            }
+        }
+    }
+    None
+}
