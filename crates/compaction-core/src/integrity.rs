@@ -81,6 +81,8 @@ pub fn entry_diagnostics(session: &Session) -> Vec<Diagnostic> {
             | EntryKind::CustomMessage { .. }
             | EntryKind::Label { .. }
             | EntryKind::SessionInfo { .. }
+            | EntryKind::ContextEdit { .. }
+            | EntryKind::Usage { .. }
             | EntryKind::Unknown { .. } => {}
         }
     }

@@ -30,7 +30,17 @@ pub struct DeadTail {
 /// `Some` when its unfinished last line is dead; an error when another program may still be
 /// writing it.
 pub fn ensure_dead_tail(path: &Path) -> anyhow::Result<Option<DeadTail>> {
-    let Ok(file) = std::fs::File::open(path) else { return Ok(None) };
+    // Anything but a regular file is left to the store to refuse; it is never opened here
+    // (opening a FIFO would block).
+    match std::fs::metadata(path) {
+        Ok(metadata) if metadata.is_file() && metadata.len() > 0 => {}
+        Ok(_) | Err(_) => return Ok(None),
+    }
+    use std::os::unix::fs::OpenOptionsExt;
+    let Ok(file) = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)
+    else {
+        return Ok(None);
+    };
     let Ok(metadata) = file.metadata() else { return Ok(None) };
     if !metadata.is_file() || metadata.len() == 0 {
         return Ok(None);

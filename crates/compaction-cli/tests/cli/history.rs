@@ -443,7 +443,9 @@ fn context_of_a_pi_1_6_session_shows_system_messages_readably_and_applies_contex
     let out = run(&["context", "s.jsonl", "--leaf", "79a17893"], dir.path());
     assert!(out.contains("[tool call read call_1]"), "{out}");
     assert!(!out.contains("── tool result (read call_1)"), "{out}");
+}
 
+#[test]
 fn a_lone_surrogate_escape_is_read_as_pi_reads_it_and_kept_on_disk() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("s.jsonl");
