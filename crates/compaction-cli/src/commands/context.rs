@@ -47,6 +47,8 @@ pub fn run(args: &ContextArgs) -> anyhow::Result<ExitStatus> {
             }
         }
     }
+    crate::load::release_at_exit((sourced, messages, context));
+    crate::load::release_at_exit(session);
     Ok(ExitStatus::Success)
 }
 

@@ -119,6 +119,23 @@ impl SessionParser {
         }
     }
 
+    /// [`SessionParser::push_chunk`] for a chunk the reader has already checked to be UTF-8
+    /// (on its own thread, while this one parses). A chunk of whole lines (no line is open
+    /// and it ends with `\n`), as a reader that cuts its chunks after a newline hands over,
+    /// is shared as it is: no check, no copy. Any other chunk takes [`SessionParser::push_chunk`].
+    pub fn push_text_chunk(&mut self, chunk: String) {
+        if self.line > 0
+            && self.source_version >= crate::entry::CURRENT_VERSION
+            && self.carry.is_empty()
+            && self.skipping.is_none()
+            && chunk.ends_with('\n')
+        {
+            self.push_shared_block(&Arc::new(chunk));
+        } else {
+            self.push_chunk(chunk.into_bytes());
+        }
+    }
+
     /// [`SessionParser::push_block`] over a block whose entries keep ranges of it.
     fn push_shared_block(&mut self, block: &Arc<String>) {
         let lines = split_lines(block.as_bytes());

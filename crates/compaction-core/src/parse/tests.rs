@@ -205,6 +205,19 @@ fn chunks_cut_anywhere_match_line_by_line_parsing() {
     }
 }
 
+/// `text` in pieces of about `size` bytes, each cut after its last newline when it has one.
+fn line_aligned_chunks(text: &[u8], size: usize) -> Vec<Vec<u8>> {
+    let mut pieces = Vec::new();
+    let mut start = 0;
+    while start < text.len() {
+        let end = (start + size).min(text.len());
+        let cut = memchr::memrchr(b'\n', &text[start..end]).map_or(end, |last| start + last + 1);
+        pieces.push(text[start..cut].to_vec());
+        start = cut;
+    }
+    pieces
+}
+
 #[test]
 fn handed_over_chunks_match_line_by_line_parsing() {
     // Valid UTF-8 with multi-byte characters (so chunk cuts fall inside characters),
@@ -222,6 +235,17 @@ fn handed_over_chunks_match_line_by_line_parsing() {
                 parser.workers = 2;
                 for piece in text.chunks(chunk) {
                     parser.push_chunk(piece.to_vec());
+                }
+                same(&parser.finish(), &expected);
+                // Chunks cut after a newline and checked as UTF-8 by the reader (pieces that
+                // are not UTF-8 are handed over as bytes, as the store does).
+                let mut parser = SessionParser::new(options);
+                parser.workers = 2;
+                for piece in line_aligned_chunks(&text, chunk) {
+                    match String::from_utf8(piece) {
+                        Ok(piece) => parser.push_text_chunk(piece),
+                        Err(error) => parser.push_chunk(error.into_bytes()),
+                    }
                 }
                 same(&parser.finish(), &expected);
             }

@@ -55,33 +55,79 @@ pub fn read_session<R: Read + Send>(
     read_session_in_chunks(reader, options, CHUNK_BYTES)
 }
 
+/// A chunk on its way from the reading thread to the parser: checked to be UTF-8 there
+/// (the usual case), or bytes the parser decodes line by line.
+enum Chunk {
+    Text(String),
+    Bytes(Vec<u8>),
+}
+
+impl Chunk {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Chunk::Text(text) => text.as_bytes(),
+            Chunk::Bytes(bytes) => bytes,
+        }
+    }
+}
+
 /// Reads chunks on a second thread while this one parses the previous chunk. Each chunk
 /// is handed to the parser, whose entries keep ranges of it instead of copies of their
 /// lines, so the file is held about once; at most one chunk waits between the threads.
+///
+/// The reading thread cuts each chunk after its last newline (the open line after it starts
+/// the next chunk) and checks it is UTF-8, so the parser shares a chunk of whole lines
+/// as it is, without moving or checking it on the parsing thread. A chunk without any
+/// newline is handed over whole, so an open line is never held longer than the parser
+/// would hold it.
 fn read_session_in_chunks<R: Read + Send>(
     mut reader: R,
     options: ParseOptions,
     chunk_bytes: usize,
 ) -> io::Result<(Session, FileShape)> {
-    let (full_sender, full) = mpsc::sync_channel::<Vec<u8>>(1);
+    let (full_sender, full) = mpsc::sync_channel::<Chunk>(1);
     let mut parser = SessionParser::new(options);
     let mut shape = FileShape { length: 0, lines: 0, ends_with_newline: true };
     let read = std::thread::scope(|scope| {
         let reading = scope.spawn(move || -> io::Result<()> {
+            let chunk_bytes = chunk_bytes.max(1);
+            let mut open_line: Vec<u8> = Vec::new();
             loop {
-                let mut buffer = vec![0u8; chunk_bytes.max(1)];
-                let filled = fill(&mut reader, &mut buffer)?;
-                buffer.truncate(filled);
-                if filled == 0 || full_sender.send(buffer).is_err() {
+                let carried = open_line.len();
+                let mut buffer = vec![0u8; carried + chunk_bytes];
+                buffer[..carried].copy_from_slice(&open_line);
+                open_line.clear();
+                let filled = fill(&mut reader, &mut buffer[carried..])?;
+                buffer.truncate(carried + filled);
+                if filled == chunk_bytes
+                    && let Some(last) = memchr::memrchr(b'\n', &buffer[carried..])
+                {
+                    // More may follow: the open line after the last newline goes with it.
+                    let cut = carried + last + 1;
+                    open_line.extend_from_slice(&buffer[cut..]);
+                    buffer.truncate(cut);
+                }
+                if buffer.is_empty() {
+                    break;
+                }
+                let chunk = match String::from_utf8(buffer) {
+                    Ok(text) => Chunk::Text(text),
+                    Err(error) => Chunk::Bytes(error.into_bytes()),
+                };
+                if full_sender.send(chunk).is_err() || filled < chunk_bytes {
                     break;
                 }
             }
             Ok(())
         });
-        for buffer in full.iter() {
-            shape.length += buffer.len() as u64;
-            shape.ends_with_newline = buffer.last() == Some(&b'\n');
-            parser.push_chunk(buffer);
+        for chunk in full.iter() {
+            let bytes = chunk.bytes();
+            shape.length += bytes.len() as u64;
+            shape.ends_with_newline = bytes.last() == Some(&b'\n');
+            match chunk {
+                Chunk::Text(text) => parser.push_text_chunk(text),
+                Chunk::Bytes(bytes) => parser.push_chunk(bytes),
+            }
         }
         match reading.join() {
             Ok(result) => result,
@@ -132,6 +178,41 @@ mod tests {
             assert_eq!(shape.length, text.len() as u64);
             assert_eq!(shape.lines, 3);
             assert!(shape.ends_with_newline);
+        }
+    }
+
+    #[test]
+    fn chunks_cut_after_newlines_match_the_in_memory_parser() {
+        // Multi-byte characters (chunk sizes fall inside them), a line that is not UTF-8,
+        // lines longer than a chunk and lines over the limit.
+        let mut bytes = text().into_bytes();
+        for i in 0..40 {
+            let line = format!(
+                r#"{{"type":"custom","id":"c{i}","parentId":"a","customType":"日本語😀{}"}}"#,
+                "é".repeat(i * 3)
+            );
+            bytes.extend_from_slice(line.as_bytes());
+            bytes.push(b'\n');
+            if i == 20 {
+                bytes.extend_from_slice(b"{\"type\":\"custom\",\"id\":\"bad\",\"parentId\":\"a\",\"customType\":\"\xff\"}\n");
+            }
+        }
+        bytes.extend_from_slice(
+            r#"{"type":"custom","id":"end","parentId":"a","customType":"ü"}"#.as_bytes(),
+        );
+        for max_line_bytes in [100, 1 << 20] {
+            let options = ParseOptions { max_line_bytes };
+            let expected = compaction_core::parse_session_with(&bytes, options);
+            assert!(expected.entries().iter().any(|entry| entry.has_invalid_utf8()));
+            for chunk in [1, 3, 5, 17, 64, 100, 257, 8192] {
+                let (session, shape) = read_session_in_chunks(&bytes[..], options, chunk).unwrap();
+                assert_eq!(session.diagnostics(), expected.diagnostics(), "chunk {chunk}");
+                assert_eq!(session.malformed(), expected.malformed(), "chunk {chunk}");
+                assert_eq!(session.entries(), expected.entries(), "chunk {chunk}");
+                assert_eq!(shape.length, bytes.len() as u64);
+                assert_eq!(shape.lines, 45);
+                assert!(!shape.ends_with_newline);
+            }
         }
     }
 
