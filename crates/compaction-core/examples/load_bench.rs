@@ -2,7 +2,7 @@
 //!
 //! `cargo run --release -p compaction-core --example load_bench -- FILE [--whole]`
 //!
-//! By default the file is streamed in 8 MiB chunks into the parser (as the store reads it),
+//! By default the file is streamed in 4 MiB chunks into the parser (as the store reads it),
 //! so only the entries and one chunk are held; `--whole` reads the file into memory first (`parse_session`). Peak memory is the
 //! process's high-water resident set (`VmHWM` from `/proc/self/status`, Linux only).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -25,24 +25,40 @@ fn chunk_bytes() -> usize {
 }
 
 /// Reads the file in chunks on a second thread while this one parses the previous
-/// chunk, as the store does (`crates/compaction/src/store/read.rs`).
+/// chunk, as the store does (`crates/compaction/src/store/read.rs`): each chunk is cut
+/// after its last newline and checked as UTF-8 on the reading thread.
 fn stream(path: &str) -> std::io::Result<Session> {
     let mut file = std::fs::File::open(path)?;
-    let (full_sender, full) = std::sync::mpsc::sync_channel::<Vec<u8>>(1);
+    let (full_sender, full) = std::sync::mpsc::sync_channel::<Result<String, Vec<u8>>>(1);
     let mut parser = SessionParser::new(ParseOptions::default());
     std::thread::scope(|scope| {
         let reading = scope.spawn(move || -> std::io::Result<()> {
+            let size = chunk_bytes();
+            let mut open_line = Vec::new();
             loop {
-                let mut chunk = vec![0u8; chunk_bytes()];
+                let carried = open_line.len();
+                let mut chunk = vec![0u8; carried + size];
+                chunk[..carried].copy_from_slice(&open_line);
+                open_line.clear();
                 let mut filled = 0;
-                while filled < chunk.len() {
-                    match file.read(&mut chunk[filled..])? {
+                while filled < size {
+                    match file.read(&mut chunk[carried + filled..])? {
                         0 => break,
                         read => filled += read,
                     }
                 }
-                chunk.truncate(filled);
-                if filled == 0 || full_sender.send(chunk).is_err() {
+                chunk.truncate(carried + filled);
+                if filled == size
+                    && let Some(last) = chunk[carried..].iter().rposition(|&b| b == b'\n')
+                {
+                    open_line.extend_from_slice(&chunk[carried + last + 1..]);
+                    chunk.truncate(carried + last + 1);
+                }
+                if chunk.is_empty() {
+                    break;
+                }
+                let chunk = String::from_utf8(chunk).map_err(|e| e.into_bytes());
+                if full_sender.send(chunk).is_err() || filled < size {
                     break;
                 }
             }
@@ -50,7 +66,10 @@ fn stream(path: &str) -> std::io::Result<Session> {
         });
         for chunk in full.iter() {
             // The parser keeps the chunk; entries point into it.
-            parser.push_chunk(chunk);
+            match chunk {
+                Ok(text) => parser.push_text_chunk(text),
+                Err(bytes) => parser.push_chunk(bytes),
+            }
         }
         reading.join().unwrap()
     })?;
@@ -92,7 +111,11 @@ fn main() -> std::io::Result<()> {
         file_bytes as f64 / 1e6,
         session.entries().len()
     );
-    println!("mode: {}", if whole { "whole file in memory" } else { "streamed in 8 MiB chunks" });
+    if whole {
+        println!("mode: whole file in memory");
+    } else {
+        println!("mode: streamed in {} MiB chunks", chunk_bytes() >> 20);
+    }
     println!("load (read + parse + index): {:>8.1} ms", loaded.as_secs_f64() * 1e3);
     println!(
         "tree (path + leaves):        {:>8.1} ms  (path {} entries, {} leaves)",
