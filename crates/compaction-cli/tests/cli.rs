@@ -388,6 +388,10 @@ fn import_claude_code_transcript_then_check() {
     insta::assert_snapshot!(run(&["import", "claude-code.jsonl"], dir.path()));
     let check = run(&["check", "claude-code.pi.jsonl"], dir.path());
     assert!(check.starts_with("exit: 0\n"), "{check}");
+    let mode = std::os::unix::fs::PermissionsExt::mode(
+        &std::fs::metadata(dir.path().join("claude-code.pi.jsonl")).unwrap().permissions(),
+    );
+    assert_eq!(mode & 0o777, 0o600, "an imported session is readable by its owner only");
     let again = run(&["import", "claude-code.jsonl"], dir.path());
     assert!(again.starts_with("exit: 2\n"), "an existing output is not replaced: {again}");
     assert!(again.contains("add --force"), "{again}");

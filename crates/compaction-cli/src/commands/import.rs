@@ -41,16 +41,24 @@ fn default_output(file: &Path) -> PathBuf {
     file.with_file_name(format!("{stem}.pi.jsonl"))
 }
 
-/// Writes `text` to `path` through a temporary file in the same directory.
+/// Writes `text` to `path` through a temporary file in the same directory, readable by its
+/// owner only (as the store creates sessions: they may hold what the agent read), then makes
+/// the rename durable.
 fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt as _;
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().map_or_else(|| "session".into(), |n| n.to_string_lossy());
     let temporary = dir.join(format!(".{name}.import-{}", std::process::id()));
     let result = (|| -> std::io::Result<()> {
-        let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&temporary)?;
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&temporary)?;
         file.write_all(text.as_bytes())?;
         file.sync_all()?;
-        std::fs::rename(&temporary, path)
+        std::fs::rename(&temporary, path)?;
+        std::fs::File::open(dir)?.sync_all()
     })();
     if let Err(error) = result {
         let _ = std::fs::remove_file(&temporary);
