@@ -82,29 +82,13 @@ impl UsageTotals {
 pub fn session_usage_totals(session: &Session) -> UsageTotals {
     let mut totals = UsageTotals::default();
     for entry in session.entries() {
-        let counts = match &entry.kind {
-            EntryKind::Message { role } => role == "assistant" || role == "toolResult",
+        // Whether the usage sits in the `message` (replies, tool results) or on the entry.
+        let in_message = match &entry.kind {
+            EntryKind::Message { role } if role == "assistant" || role == "toolResult" => true,
             EntryKind::Usage { .. } | EntryKind::Compaction(_) | EntryKind::BranchSummary(_) => {
-                true
+                false
             }
-            EntryKind::ThinkingLevelChange { .. }
-            | EntryKind::ModelChange { .. }
-            | EntryKind::Custom { .. }
-            | EntryKind::CustomMessage { .. }
-            | EntryKind::Label { .. }
-            | EntryKind::SessionInfo { .. }
-            | EntryKind::ContextEdit { .. }
-            | EntryKind::Unknown { .. } => false,
-        };
-        if !counts {
-            continue;
-        }
-        let Ok(line) = serde_json::from_str::<EntryUsage>(entry.raw()) else { continue };
-        let usage = match &entry.kind {
-            EntryKind::Message { .. } => line.message.and_then(|message| message.usage),
-            EntryKind::Usage { .. }
-            | EntryKind::Compaction(_)
-            | EntryKind::BranchSummary(_)
+            EntryKind::Message { .. }
             | EntryKind::ThinkingLevelChange { .. }
             | EntryKind::ModelChange { .. }
             | EntryKind::Custom { .. }
@@ -112,8 +96,11 @@ pub fn session_usage_totals(session: &Session) -> UsageTotals {
             | EntryKind::Label { .. }
             | EntryKind::SessionInfo { .. }
             | EntryKind::ContextEdit { .. }
-            | EntryKind::Unknown { .. } => line.usage,
+            | EntryKind::Unknown { .. } => continue,
         };
+        let Ok(line) = serde_json::from_str::<EntryUsage>(entry.raw()) else { continue };
+        let usage =
+            if in_message { line.message.and_then(|message| message.usage) } else { line.usage };
         if let Some(usage) = usage {
             totals.add(&usage);
         }

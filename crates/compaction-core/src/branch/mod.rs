@@ -125,18 +125,13 @@ pub fn prepare_branch_entries(
 
     // pi 1.6: the latest context edit of a target among the abandoned entries applies; an
     // omitted entry is not summarized.
-    let mut edits: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    for &index in entries {
-        if let EntryKind::ContextEdit { target_id, .. } = &session.entries()[index].kind {
-            edits.insert(target_id.as_str(), index);
-        }
-    }
+    let edits = crate::context::latest_edits(session, entries.iter().copied());
 
     let mut messages = Vec::new();
     let mut entry_ids = Vec::new();
     let mut total_tokens: u64 = 0;
     for &index in entries.iter().rev() {
-        let edit = edits.get(session.entries()[index].id.as_str()).copied();
+        let edit = edits.get(session.entries()[index].id.as_str()).map(|&(edit, _)| edit);
         let Some(message) = branch_message_edited(session, index, edit) else { continue };
         files.add_message(&message);
         let tokens = estimate(&message);

@@ -188,15 +188,11 @@ pub fn build_context_for_path(session: &Session, path: Vec<usize>) -> SessionCon
     }
 
     // Stage 2: the latest edit of each target among the context entries.
-    let mut edits: HashMap<&str, (usize, bool)> = HashMap::new();
-    if latest_edit_position.is_some() {
-        for &position in &positions {
-            let index = path[position];
-            if let EntryKind::ContextEdit { target_id, omit } = &entries[index].kind {
-                edits.insert(target_id.as_str(), (index, *omit));
-            }
-        }
-    }
+    let edits = if latest_edit_position.is_some() {
+        latest_edits(session, positions.iter().map(|&position| path[position]))
+    } else {
+        HashMap::new()
+    };
 
     // Stage 3: the items of each context entry.
     let (pins, pins_entry) = crate::pins::active_pins_on_path(session, &path);
@@ -211,54 +207,42 @@ pub fn build_context_for_path(session: &Session, path: Vec<usize>) -> SessionCon
     let mut pins_first = if compaction_position.is_none() { pins_item } else { None };
     for (order, &position) in positions.iter().enumerate() {
         let index = path[position];
-        if pins_first.is_some()
-            && entries[index].role() != Some("system")
-            && !matches!(
-                entries[index].kind,
-                EntryKind::ThinkingLevelChange { .. }
-                    | EntryKind::ModelChange { .. }
-                    | EntryKind::Custom { .. }
-                    | EntryKind::Label { .. }
-                    | EntryKind::SessionInfo { .. }
-                    | EntryKind::ContextEdit { .. }
-                    | EntryKind::Usage { .. }
-                    | EntryKind::Unknown { .. }
-            )
-        {
-            items.extend(pins_first.take());
-        }
         let edit = if edits.is_empty() { None } else { edits.get(entries[index].id.as_str()) };
         let omitted = matches!(edit, Some((_, true)));
-        let start = items.len();
-        if !omitted {
-            let edit = edit.map(|&(edit, _)| edit);
-            let mut push = |kind| items.push(ContextItem { entry: index, kind, edit });
-            match &entries[index].kind {
-                EntryKind::Message { .. } => push(ContextItemKind::Message),
-                EntryKind::CustomMessage { .. } => push(ContextItemKind::CustomMessage),
-                EntryKind::BranchSummary(data) if !data.summary.is_empty() => {
-                    push(ContextItemKind::BranchSummary);
-                }
-                // Only the latest compaction, projected first, speaks; an older one inside
-                // its kept range gives nothing.
-                EntryKind::Compaction(data) if order == 0 => {
-                    if data.has_system_message {
-                        push(ContextItemKind::SystemCheckpoint);
-                    }
-                    push(ContextItemKind::CompactionSummary);
-                }
-                EntryKind::BranchSummary(_)
-                | EntryKind::Compaction(_)
-                | EntryKind::ThinkingLevelChange { .. }
-                | EntryKind::ModelChange { .. }
-                | EntryKind::Custom { .. }
-                | EntryKind::Label { .. }
-                | EntryKind::SessionInfo { .. }
-                | EntryKind::ContextEdit { .. }
-                | EntryKind::Usage { .. }
-                | EntryKind::Unknown { .. } => {}
+        let kinds: &[ContextItemKind] = match &entries[index].kind {
+            _ if omitted => &[],
+            EntryKind::Message { .. } => &[ContextItemKind::Message],
+            EntryKind::CustomMessage { .. } => &[ContextItemKind::CustomMessage],
+            EntryKind::BranchSummary(data) if !data.summary.is_empty() => {
+                &[ContextItemKind::BranchSummary]
             }
+            // Only the latest compaction, projected first, speaks; an older one inside its
+            // kept range gives nothing.
+            EntryKind::Compaction(data) if order == 0 => {
+                if data.has_system_message {
+                    &[ContextItemKind::SystemCheckpoint, ContextItemKind::CompactionSummary]
+                } else {
+                    &[ContextItemKind::CompactionSummary]
+                }
+            }
+            EntryKind::BranchSummary(_)
+            | EntryKind::Compaction(_)
+            | EntryKind::ThinkingLevelChange { .. }
+            | EntryKind::ModelChange { .. }
+            | EntryKind::Custom { .. }
+            | EntryKind::Label { .. }
+            | EntryKind::SessionInfo { .. }
+            | EntryKind::ContextEdit { .. }
+            | EntryKind::Usage { .. }
+            | EntryKind::Unknown { .. } => &[],
+        };
+        // The pins go before the first item that is not a system message.
+        if !kinds.is_empty() && entries[index].role() != Some("system") {
+            items.extend(pins_first.take());
         }
+        let start = items.len();
+        let item_edit = edit.map(|&(edit, _)| edit);
+        items.extend(kinds.iter().map(|&kind| ContextItem { entry: index, kind, edit: item_edit }));
         context_entries.push(ContextEntry {
             entry: index,
             position,
@@ -282,6 +266,21 @@ pub fn build_context_for_path(session: &Session, path: Vec<usize>) -> SessionCon
         latest_edit_position,
         pruned,
     }
+}
+
+/// The latest `context_edit` of each target among `indices` (session indices, in path
+/// order): target id → (edit entry, whether it leaves the target out). Later edits win.
+pub(crate) fn latest_edits(
+    session: &Session,
+    indices: impl IntoIterator<Item = usize>,
+) -> HashMap<&str, (usize, bool)> {
+    let mut edits = HashMap::new();
+    for index in indices {
+        if let EntryKind::ContextEdit { target_id, omit } = &session.entries()[index].kind {
+            edits.insert(target_id.as_str(), (index, *omit));
+        }
+    }
+    edits
 }
 
 impl SessionContext {
