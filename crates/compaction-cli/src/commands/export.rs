@@ -129,10 +129,16 @@ fn default_output(
     let id = &options.session_id;
     match format {
         TargetFormat::ClaudeCode => {
-            // Claude Code's folder for a project: the path with every character that is not
-            // an ASCII letter or digit replaced by `-`.
-            let project: String =
-                cwd.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+            // Claude Code's folder for a project: the path with every UTF-16 code unit that is
+            // not an ASCII letter or digit replaced by `-` (JavaScript's
+            // `replace(/[^a-zA-Z0-9]/g, "-")`, so a character outside the BMP gives two).
+            let project: String = cwd
+                .chars()
+                .flat_map(|c| {
+                    let units = if c.is_ascii_alphanumeric() { 1 } else { c.len_utf16() };
+                    std::iter::repeat_n(if c.is_ascii_alphanumeric() { c } else { '-' }, units)
+                })
+                .collect();
             if project.len() > CLAUDE_PROJECT_NAME_MAX {
                 return Err(CommandError::usage(format!(
                     "{cwd}: Claude Code names the folder of a project path this long with a \

@@ -22,14 +22,15 @@ fn claude_code_session_goes_into_the_projects_folder_of_its_cwd() {
     compacted(dir.path());
     let config = dir.path().join("claude config");
     let out = run_with_env(
-        &["export", "s.jsonl", "--format", "claude-code", "--cwd", "/srv/my app", "--json"],
+        &["export", "s.jsonl", "--format", "claude-code", "--cwd", "/srv/my app/café🚀", "--json"],
         dir.path(),
         &[("CLAUDE_CONFIG_DIR", config.to_str().unwrap())],
     );
     assert!(out.starts_with("exit: 0\n"), "{out}");
     let report = json_of(&out);
     let id = report["sessionId"].as_str().unwrap();
-    let expected = config.join("projects/-srv-my-app").join(format!("{id}.jsonl"));
+    // Each UTF-16 code unit that is not an ASCII letter or digit becomes `-`, as in Claude Code.
+    let expected = config.join("projects/-srv-my-app-caf---").join(format!("{id}.jsonl"));
     assert_eq!(report["output"], expected.display().to_string());
     assert_eq!(report["resume"], format!("claude --resume {id}"));
     assert_eq!(report["summary"], true);
