@@ -9,7 +9,12 @@
 //   entries `compaction.prune`, `compaction.pin`, `compaction.unpin`), their prunes and pins
 //   are applied to the messages pi is about to send (context.ts); pi's projection (context
 //   edits, compaction, system messages) is otherwise sent as pi built it.
-// - `/compaction-stats`: context size, trigger, and what the next compaction would keep.
+// - `session_start`, `model_select`: when pi's compaction budgets do not fit the model's
+//   window (8k–32k local models with pi's defaults), the user is told once which
+//   `compaction.modelOverrides` entry gives pi the engine's budgets (budgets.ts); settings
+//   warnings (a misspelt key) are shown once.
+// - `/compaction-stats`: context size, pi's trigger with pi's budgets for the model, and
+//   what the next compaction would keep.
 // - Tools `compaction_recall` and `compaction_search` (when the binary has `recall` and
 //   `search`): the model reads what compaction and pruning took out of its context.
 //
@@ -21,7 +26,9 @@ import { mkdtempSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { adviceText, budgetAdvice, piBudgets } from "./budgets.ts";
 import {
+	agentDir,
 	type BinaryInfo,
 	checkBinary,
 	type EngineConfig,
@@ -33,8 +40,8 @@ import {
 } from "./binary.ts";
 import { applyEngineView, engineView, hasEngineEntries } from "./context.ts";
 
-/** The environment variable that carries pi's API key to the engine for `summarizer: "pi"`. */
-const PI_KEY_VAR = "COMPACTION_PI_API_KEY";
+/** The environment variable that carries pi's API key to the engine for `summarizer: "pi"` (not `COMPACTION_*`: the engine warns about such names it does not read). */
+const PI_KEY_VAR = "PI_COMPACTION_API_KEY";
 
 interface Engine {
 	config: EngineConfig;
@@ -91,6 +98,8 @@ const STATUS_KEY = "compaction";
 export default async function compactionEngine(pi: ExtensionAPI) {
 	const verified = new Map<string, BinaryInfo>();
 	let attempt: CompactAttempt | undefined;
+	/** Messages shown once per pi process (settings warnings, budget advice). */
+	const shownOnce = new Set<string>();
 
 	/** Tells the user something went wrong and what pi does instead. */
 	function warn(ctx: ExtensionContext, message: string) {
@@ -98,6 +107,50 @@ export default async function compactionEngine(pi: ExtensionAPI) {
 		if (ctx.hasUI) ctx.ui.notify(text, "warning");
 		else console.error(text);
 	}
+
+	/** [`warn`], once per distinct message. */
+	function warnOnce(ctx: ExtensionContext, message: string) {
+		if (shownOnce.has(message)) return;
+		shownOnce.add(message);
+		warn(ctx, message);
+	}
+
+	/** The engine's `warning:` lines (settings it ignores, …) from a run's stderr, shown once each. */
+	function relayWarnings(ctx: ExtensionContext, stderr: string) {
+		for (const line of stderr.split("\n")) {
+			const match = /^warning:\s*(.+)$/.exec(line.trim());
+			if (match) warnOnce(ctx, match[1]);
+		}
+	}
+
+	/** Tells the user, once per model, which `modelOverrides` entry a small window needs. */
+	function adviseBudgets(ctx: ExtensionContext, model: ExtensionContext["model"]) {
+		if (!model) return;
+		const advice = budgetAdvice(pi.getSettings() as any, model);
+		if (advice) warnOnce(ctx, adviceText(advice, join(agentDir(), "settings.json")));
+	}
+
+	/** Settings warnings of the engine (`compaction config`), once; silent when it cannot run. */
+	async function relaySettingsWarnings(ctx: ExtensionContext) {
+		try {
+			const config = loadConfig(ctx.cwd);
+			if (config.enabled === false) return;
+			const result = await runBinary(config.binary ?? "compaction", ["config", "--json"], { cwd: ctx.cwd });
+			if (result.code !== 0) return;
+			for (const warning of JSON.parse(result.stdout).warnings ?? []) warnOnce(ctx, String(warning));
+		} catch {
+			// A missing or failing binary is reported when pi first compacts.
+		}
+	}
+
+	pi.on("session_start", async (_event, ctx) => {
+		adviseBudgets(ctx, ctx.model);
+		await relaySettingsWarnings(ctx);
+	});
+
+	pi.on("model_select", async (event, ctx) => {
+		adviseBudgets(ctx, event.model);
+	});
 
 	/**
 	 * The configuration and a verified binary, or `undefined` when unusable (with a warning,
@@ -201,6 +254,7 @@ export default async function compactionEngine(pi: ExtensionAPI) {
 		const command = ["summarize", session.file, "--json", "--quiet", ...extra, ...args];
 		const result = await runBinary(setup.binary, command, { cwd: ctx.cwd, signal, env });
 		if (result.aborted) return "aborted";
+		relayWarnings(ctx, result.stderr);
 		if (result.code !== 0) throw new Error(failureText(result));
 		return JSON.parse(result.stdout);
 	}
@@ -359,12 +413,27 @@ export default async function compactionEngine(pi: ExtensionAPI) {
 			if (!setup) return;
 			const session = snapshot(ctx);
 			try {
+				// pi's own budgets for the model, so the trigger and the cut shown are pi's.
+				const model = ctx.model;
+				const budgets = model ? piBudgets(pi.getSettings() as any, model) : undefined;
+				const advice = model ? budgetAdvice(pi.getSettings() as any, model) : undefined;
 				const args = ["plan", session.file, "--json"];
 				if (session.leaf) args.push("--leaf", session.leaf);
-				if (ctx.model?.contextWindow) args.push("--context-window", String(ctx.model.contextWindow));
+				if (model?.contextWindow) args.push("--context-window", String(model.contextWindow));
+				if (budgets) {
+					args.push("--reserve", String(budgets.reserveTokens.value));
+					args.push("--keep-recent", String(budgets.keepRecentTokens.value));
+				}
 				const result = await runBinary(setup.binary, args, { cwd: ctx.cwd });
-				if (result.code !== 0) throw new Error(failureText(result));
-				ctx.ui.notify(statsText(JSON.parse(result.stdout)), "info");
+				relayWarnings(ctx, result.stderr);
+				const adviceLine = advice ? adviceText(advice, join(agentDir(), "settings.json")) : undefined;
+				if (result.code !== 0) {
+					if (!adviceLine) throw new Error(failureText(result));
+					ctx.ui.notify(`pi cannot compact this session: ${adviceLine}`, "warning");
+					return;
+				}
+				const text = statsText(JSON.parse(result.stdout), budgets?.reserveTokens.value);
+				ctx.ui.notify(adviceLine ? `${text}\n${adviceLine}` : text, adviceLine ? "warning" : "info");
 			} catch (error) {
 				warn(ctx, `plan failed: ${(error as Error).message}`);
 			} finally {
@@ -436,15 +505,24 @@ const HISTORY_TOOLS = [
 	},
 ];
 
-/** The `/compaction-stats` message for a `compaction plan --json` report. */
-export function statsText(plan: Record<string, any>): string {
+/**
+ * The `/compaction-stats` message for a `compaction plan --json` report made with pi's
+ * budgets. The trigger is pi's: the context above the window less `reserveTokens`
+ * (`reserve`; without it, the engine's own trigger reasons).
+ */
+export function statsText(plan: Record<string, any>, reserve?: number): string {
 	const percent = plan.contextWindow ? Math.round((100 * plan.contextTokens) / plan.contextWindow) : 0;
-	const lines = [
-		`context: ${plan.contextTokens} tokens of ${plan.contextWindow} (${percent}%, ${plan.estimator} estimate)`,
-		plan.shouldCompact
-			? `trigger: reached (${(plan.reasons ?? []).join("; ")})`
-			: "trigger: not reached",
-	];
+	let trigger: string;
+	if (reserve !== undefined && plan.contextWindow) {
+		const limit = plan.contextWindow - reserve;
+		trigger =
+			plan.contextTokens > limit
+				? `trigger: reached (${plan.contextTokens} tokens > ${limit}, the window less reserveTokens ${reserve})`
+				: `trigger: not reached (${plan.contextTokens} of ${limit} tokens, the window less reserveTokens ${reserve})`;
+	} else {
+		trigger = plan.shouldCompact ? `trigger: reached (${(plan.triggerReasons ?? []).join("; ")})` : "trigger: not reached";
+	}
+	const lines = [`context: ${plan.contextTokens} tokens of ${plan.contextWindow} (${percent}%, ${plan.estimator} estimate)`, trigger];
 	if (plan.compactable) {
 		lines.push(
 			`next compaction: summarizes ${plan.messagesToSummarize} messages` +

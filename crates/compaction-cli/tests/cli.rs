@@ -6,6 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+#[path = "cli/export.rs"]
+mod export;
 #[path = "cli/history.rs"]
 mod history;
 #[path = "cli/json.rs"]

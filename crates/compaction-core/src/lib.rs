@@ -24,6 +24,7 @@ pub mod context;
 pub mod cut;
 pub mod diagnostic;
 pub mod entry;
+pub mod export;
 pub mod files;
 pub mod import;
 pub mod integrity;

@@ -64,7 +64,9 @@ export function makeWorld(mock, settings = {}) {
 /** The environment pi and the engine run with: isolated, offline, no provider keys. */
 export function worldEnv(world, extra = {}) {
 	const env = { ...process.env, HOME: world.home, PI_CODING_AGENT_DIR: world.agentDir, PI_OFFLINE: "1" };
-	for (const key of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "COMPACTION_KEEP_RECENT_TOKENS"]) {
+	// COMPACTION_BIN names the binary to the tests only (it is put first on PATH below); the
+	// engine would warn about a `COMPACTION_*` variable it does not read.
+	for (const key of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "COMPACTION_KEEP_RECENT_TOKENS", "COMPACTION_BIN"]) {
 		delete env[key];
 	}
 	env.PATH = `${dirname(compactionBinary())}:${env.PATH}`;
@@ -73,8 +75,8 @@ export function worldEnv(world, extra = {}) {
 
 /** pi in RPC mode with this package (and the test helper extension) loaded. */
 export class Pi {
-	constructor(world, { session, env, extensions = [PACKAGE_DIR, HELPER_EXTENSION] } = {}) {
-		const args = [PI_CLI, "--mode", "rpc", "--provider", "mock", "--model", "m1", "--no-skills"];
+	constructor(world, { session, env, extensions = [PACKAGE_DIR, HELPER_EXTENSION], model = "m1" } = {}) {
+		const args = [PI_CLI, "--mode", "rpc", "--provider", "mock", "--model", model, "--no-skills"];
 		args.push("--no-context-files", "--no-prompt-templates", "--no-themes", "--no-extensions");
 		for (const extension of extensions) args.push("-e", extension);
 		if (session) args.push("--session", session);

@@ -27,6 +27,9 @@ pub enum Command {
     /// Convert a Claude Code transcript or a Codex CLI rollout into a pi session
     /// (secrets redacted), so compaction, recall and eval work on it.
     Import(ImportArgs),
+    /// Write a session's context after its latest compaction as a Claude Code session or a
+    /// Codex rollout (secrets redacted), which the agent then resumes.
+    Export(ExportArgs),
     /// Show what a compaction would do, without doing it (no network).
     Plan(PlanArgs),
     /// Compact a session: summarize the older part and append a compaction entry.
@@ -491,6 +494,38 @@ pub struct ImportArgs {
     /// The transcript's format [default: detected from its lines].
     #[arg(long, value_enum)]
     pub format: Option<ImportFormat>,
+    /// Replace the output file if it exists.
+    #[arg(long)]
+    pub force: bool,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The transcript formats `compaction export` writes.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ExportFormat {
+    /// A Claude Code session, resumed with `claude --resume ID`.
+    ClaudeCode,
+    /// A Codex CLI rollout, resumed with `codex resume ID`.
+    Codex,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    #[command(flatten)]
+    pub session: SessionArgs,
+    /// The agent to write for.
+    #[arg(long, value_enum)]
+    pub format: ExportFormat,
+    /// Where to write [default: where the agent finds its sessions: Claude Code's
+    /// `$CLAUDE_CONFIG_DIR/projects/<project>/ID.jsonl` (`~/.claude` without the variable),
+    /// Codex's `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-…-ID.jsonl` (`~/.codex`)].
+    #[arg(short, long, value_name = "PATH")]
+    pub output: Option<PathBuf>,
+    /// The project directory the agent resumes in [default: the session header's `cwd`].
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
     /// Replace the output file if it exists.
     #[arg(long)]
     pub force: bool,

@@ -7,6 +7,7 @@ mod config;
 mod context;
 mod dropped;
 mod eval;
+mod export;
 mod import;
 mod leaves;
 mod migrate;
@@ -189,6 +190,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Check(args) => check::run(&args),
         Command::Migrate(args) => migrate::run(&args),
         Command::Import(args) => import::run(&args),
+        Command::Export(args) => export::run(&args),
         Command::Plan(args) => plan::run(&args),
         Command::Run(args) => run::run(&args),
         Command::Branch(args) => branch::run(&args),

@@ -217,6 +217,11 @@ fn json_output_of_every_command_matches_its_schema() {
         ("undo", &["undo", "offline-coding.jsonl", "--json"], tmp),
         ("run", &["run", "offline-coding.jsonl", "--keep-recent", "500", "--json"], tmp),
         ("run", &["run", "offline-coding.jsonl", "--keep-recent", "500", "--json"], tmp),
+        (
+            "export",
+            &["export", "offline-coding.jsonl", "--format", "codex", "-o", "x.jsonl", "--json"],
+            tmp,
+        ),
         ("dropped", &["dropped", "offline-coding.jsonl", "--json"], tmp),
         ("search", &["search", "offline-coding.jsonl", "parser", "--json"], tmp),
         ("recall", &["recall", "offline-coding.jsonl", "5e550003", "--json"], tmp),
