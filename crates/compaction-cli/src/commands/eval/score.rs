@@ -3,8 +3,9 @@
 //! The context is read as items: each line of the last summary (with the heading or tag
 //! block it lies directly under), each paragraph of the kept messages (the session's own
 //! words after the cut, tool arguments, pins). An expected string counts only in an item
-//! that also holds one of the probe's `subject` strings (when the probe names one), so a
-//! bare identifier elsewhere answers nothing. From the summary it counts only on a line
+//! that also holds one of the probe's `subject` strings (when the probe names one) outside
+//! the expected string itself, so a bare identifier elsewhere answers nothing and an answer
+//! does not name its own subject. From the summary it counts only on a line
 //! that does not contradict it: a line under `Blocked` answers only `continuation` and
 //! `open` probes (what fails now, what nobody solved), and a line that says `rejected`
 //! answers no `decision` probe.
@@ -54,7 +55,7 @@ pub(super) struct Graded {
     /// For an answered probe: where the answer came from.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) source: Option<Source>,
-    /// Expected strings found in no item that names the subject.
+    /// Expected strings found in no item that names the subject (outside the string).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(super) missing: Vec<String>,
     /// Of `missing`: strings the context holds, but only away from the subject.
@@ -161,11 +162,14 @@ fn grade(
             .iter()
             .filter(|line| line.line.contains(wanted.as_str()))
             .filter(|line| {
-                names_subject(&line.line) || line.sections.last().is_some_and(|s| names_subject(s))
+                names_subject(&line.line.replace(wanted.as_str(), "\u{0}"))
+                    || line.sections.last().is_some_and(|s| names_subject(s))
             })
             .collect();
         let in_summary = on_subject.iter().any(|line| line_may_answer(&probe.category, line));
-        let in_kept = paragraphs.iter().any(|p| p.contains(wanted.as_str()) && names_subject(p));
+        let in_kept = paragraphs.iter().any(|p| {
+            p.contains(wanted.as_str()) && names_subject(&p.replace(wanted.as_str(), "\u{0}"))
+        });
         all_in_summary &= in_summary;
         if in_summary || in_kept {
             continue;

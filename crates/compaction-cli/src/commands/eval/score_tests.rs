@@ -64,6 +64,16 @@ fn an_expected_string_counts_only_in_an_item_that_names_the_subject() {
     let kept = ["The C standard is settled.\n\nWe build with c99 for now."];
     let graded = run(&[probe("decision", &["C standard"], &["c99"])], summary, &kept, &[]);
     assert_eq!(graded[0].outcome, Outcome::Missed);
+    // A subject inside the expected string does not name it: the answer needs its context.
+    let summary = "## Notes\n- Permission denied (os error 13)\n- arnaudtest: Permission denied (os error 13)";
+    let probes = [probe(
+        "error",
+        &["arnaudtest", "Permission denied"],
+        &["Permission denied (os error 13)"],
+    )];
+    let graded = run(&probes, &summary.replacen("\n- arnaudtest", "\n- other", 1), &[], &[]);
+    assert_eq!(graded[0].outcome, Outcome::Missed);
+    assert_eq!(run(&probes, summary, &[], &[])[0].outcome, Outcome::Answered);
     // The heading or tag a line lies directly under names its subject too.
     let graded = run(&[probe("artifact", &["modified-files"], &["src/a.ts"])], SUMMARY, &[], &[]);
     assert_eq!((graded[0].outcome, graded[0].source), (Outcome::Answered, Some(Source::Summary)));
