@@ -10,6 +10,7 @@ use std::path::Path;
 use compaction::compact::{CompactError, CompactRequest, CompactionReason};
 use compaction_core::AgentMessage;
 use compaction_core::TokenEstimator as _;
+use compaction_core::pins::PINS_MESSAGE_CUSTOM_TYPE;
 use serde_json::Value;
 
 use super::super::{CommandError, setup};
@@ -24,6 +25,9 @@ pub(super) struct PathLines {
     user_positions: Vec<usize>,
     /// Estimated tokens of the path's messages (heuristic estimator).
     pub(super) message_tokens: u64,
+    /// Compaction entries at the end of the path, after the last message, left out: the
+    /// replay ends at the last message, so its last stage has something to compact.
+    pub(super) trailing_compactions: usize,
 }
 
 pub(super) fn read_path_lines(path: &Path) -> anyhow::Result<PathLines> {
@@ -48,7 +52,13 @@ pub(super) fn read_path_lines(path: &Path) -> anyhow::Result<PathLines> {
     let mut user_positions = Vec::new();
     let mut message_tokens = 0;
     let estimator = compaction_core::tokens::HeuristicEstimator;
-    for index in session.path(leaf) {
+    let mut path = session.path(leaf);
+    let mut trailing_compactions = 0;
+    while path.last().is_some_and(|&index| entries[index].kind.as_compaction().is_some()) {
+        path.pop();
+        trailing_compactions += 1;
+    }
+    for index in path {
         let entry = &entries[index];
         if let Some(Ok(message)) = entry.message() {
             message_tokens += estimator.message_tokens(&message);
@@ -58,7 +68,7 @@ pub(super) fn read_path_lines(path: &Path) -> anyhow::Result<PathLines> {
         }
         lines.push(entry.raw().trim_end().to_owned());
     }
-    Ok(PathLines { header, entries: lines, user_positions, message_tokens })
+    Ok(PathLines { header, entries: lines, user_positions, message_tokens, trailing_compactions })
 }
 
 /// Where each of `count` stages ends (exclusive), the last at the end of the path.
@@ -91,8 +101,10 @@ pub(super) struct Replay {
     /// The summary of the last compaction made.
     pub(super) summary: Option<String>,
     /// Every string of the context after the last compaction except its summary: kept
-    /// messages, pins, tool arguments (one per line).
-    pub(super) kept: String,
+    /// messages, pins, tool arguments.
+    pub(super) kept: Vec<String>,
+    /// The texts of the pinned instructions in that context.
+    pub(super) pins: Vec<String>,
     /// `keepRecentTokens` of each stage, in order.
     pub(super) keep_recent: Vec<u64>,
 }
@@ -119,6 +131,13 @@ pub(super) fn replay(
     let mut last_compaction: Option<String> = None;
     let mut made = 0;
     let mut notes = Vec::new();
+    if lines.trailing_compactions > 0 {
+        notes.push(format!(
+            "left out {} compaction entries that end the session (the replay ends at its last \
+             message)",
+            lines.trailing_compactions
+        ));
+    }
     let mut keep_recent = Vec::new();
     let first_keep = flags.keep_recent.unwrap_or(super::EVAL_KEEP_RECENT_TOKENS.0);
     let ends = stage_ends(lines, count);
@@ -166,10 +185,16 @@ pub(super) fn replay(
     }
     let session = crate::load::read_session(&file)?;
     let context = compaction_core::context::build_context(&session, session.leaf());
-    let mut kept = String::new();
+    let mut kept = Vec::new();
+    let mut pins = Vec::new();
     for message in context.agent_messages(&session) {
         if matches!(message, AgentMessage::CompactionSummary(_)) {
             continue;
+        }
+        if let AgentMessage::Custom(custom) = &message
+            && custom.custom_type == PINS_MESSAGE_CUSTOM_TYPE
+        {
+            pins.push(custom.content.joined_text());
         }
         collect_strings(&serde_json::to_value(&message).unwrap_or_default(), &mut kept);
     }
@@ -178,7 +203,7 @@ pub(super) fn replay(
         .and_then(|id| session.index_of(id))
         .and_then(|index| session.entries()[index].kind.as_compaction())
         .map(|data| data.summary.clone());
-    Ok(Replay { made, notes, summary, kept, keep_recent })
+    Ok(Replay { made, notes, summary, kept, pins, keep_recent })
 }
 
 /// Appends `entries` to the scratch session; the first is reattached to `parent` (the
@@ -205,13 +230,10 @@ fn append_stage(file: &Path, entries: &[String], parent: Option<&str>) -> anyhow
     Ok(())
 }
 
-/// Every string in `value` (message text, tool arguments, summaries), one per line.
-fn collect_strings(value: &Value, out: &mut String) {
+/// Every string in `value` (message text, tool arguments, summaries).
+fn collect_strings(value: &Value, out: &mut Vec<String>) {
     match value {
-        Value::String(text) => {
-            out.push_str(text);
-            out.push('\n');
-        }
+        Value::String(text) => out.push(text.clone()),
         Value::Array(items) => items.iter().for_each(|item| collect_strings(item, out)),
         Value::Object(fields) => fields.values().for_each(|item| collect_strings(item, out)),
         Value::Null | Value::Bool(_) | Value::Number(_) => {}
