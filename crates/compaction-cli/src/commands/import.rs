@@ -361,6 +361,50 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<ExitStatus> {
     Ok(if clean { ExitStatus::Success } else { ExitStatus::Failure })
 }
 
+/// How many lines (and bytes) of a file that is not a pi session are read to recognize
+/// another agent's transcript.
+const HINT_MAX_LINES: usize = 64;
+const HINT_MAX_BYTES: u64 = 4 << 20;
+
+/// When `path` is a Claude Code transcript or a Codex rollout (not a pi session), the error
+/// that says so and how to convert it; `None` for any other file. Reads a few lines at most,
+/// from a regular file only.
+pub fn foreign_transcript_hint(path: &Path) -> Option<String> {
+    let (file, _) = open_transcript(path).ok()?;
+    let mut reader = BufReader::new(std::io::Read::take(file, HINT_MAX_BYTES));
+    let mut scan = Scan::default();
+    let mut line = String::new();
+    for number in 1..=HINT_MAX_LINES {
+        line.clear();
+        if reader.read_line(&mut line).ok()? == 0 {
+            break;
+        }
+        // A line cut by the byte limit or not JSON: stop reading, judge by what was read.
+        if scan.line(number, &line).is_err() || scan.format().is_some() {
+            break;
+        }
+    }
+    let agent = match scan.format()? {
+        SourceFormat::ClaudeCode => "a Claude Code transcript",
+        SourceFormat::Codex => "a Codex CLI rollout",
+    };
+    let shown = path.display().to_string();
+    let stem = path.file_stem().map_or_else(|| "session".into(), |s| s.to_string_lossy());
+    Some(format!(
+        "{shown} is {agent}, not a pi session file; convert it first: `compaction import {} -o \
+         {}`, then use the converted session",
+        shell_word(&shown),
+        shell_word(&format!("{stem}.pi.jsonl"))
+    ))
+}
+
+/// `word` as one shell word: as it is when it is plain, else in single quotes.
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    if plain { word.to_owned() } else { format!("'{}'", word.replace('\'', r"'\''")) }
+}
+
 fn print_human(report: &Report<'_>) {
     let import = report.import;
     println!(
