@@ -330,12 +330,13 @@ impl<'r> Importer<'r> {
 /// The context window an imported session recorded (the last
 /// [`CONTEXT_WINDOW_CUSTOM_TYPE`] entry's `contextWindow`), if any.
 pub fn recorded_context_window(session: &crate::Session) -> Option<u64> {
-    session.entries().iter().rev().find_map(|entry| match &entry.kind {
-        crate::EntryKind::Custom { custom_type } if custom_type == CONTEXT_WINDOW_CUSTOM_TYPE => {
-            let value = entry.to_value().ok()?;
-            value.get("data")?.get("contextWindow")?.as_u64().filter(|&window| window > 0)
+    session.entries().iter().rev().find_map(|entry| {
+        let crate::EntryKind::Custom { custom_type } = &entry.kind else { return None };
+        if custom_type != CONTEXT_WINDOW_CUSTOM_TYPE {
+            return None;
         }
-        _ => None,
+        let value = entry.to_value().ok()?;
+        value.get("data")?.get("contextWindow")?.as_u64().filter(|&window| window > 0)
     })
 }
 
