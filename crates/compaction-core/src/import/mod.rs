@@ -31,6 +31,8 @@ mod claude;
 mod codex;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_order;
 
 use std::collections::BTreeMap;
 
