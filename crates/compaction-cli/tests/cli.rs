@@ -8,6 +8,8 @@ use std::process::Command;
 
 #[path = "cli/history.rs"]
 mod history;
+#[path = "cli/import.rs"]
+mod import;
 #[path = "cli/json.rs"]
 mod json;
 #[path = "cli/limits.rs"]
