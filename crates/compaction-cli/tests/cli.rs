@@ -10,6 +10,8 @@ use std::process::Command;
 mod history;
 #[path = "cli/import.rs"]
 mod import;
+#[path = "cli/import_real.rs"]
+mod import_real;
 #[path = "cli/json.rs"]
 mod json;
 #[path = "cli/limits.rs"]

@@ -472,3 +472,45 @@ fn print_human(report: &Report<'_>) {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_that_appears_after_the_check_is_never_replaced_without_force() {
+        let dir = tempfile::tempdir().unwrap();
+        let output = dir.path().join("out.jsonl");
+        check_output(&output, &std::fs::metadata(dir.path()).unwrap(), "t.jsonl", false).unwrap();
+        let temporary = Temporary::create(dir.path(), &output).unwrap();
+        (&temporary.file).write_all(b"converted\n").unwrap();
+        let temp_path = temporary.path.clone();
+        // Another process creates the output between the check and the publication.
+        std::fs::write(&output, "theirs").unwrap();
+        let error = temporary.publish(&output, dir.path(), false).unwrap_err();
+        assert!(error.to_string().contains("appeared there while importing"), "{error}");
+        assert_eq!(std::fs::read_to_string(&output).unwrap(), "theirs");
+        assert!(!temp_path.exists(), "the temporary file is removed");
+        // With --force, the output is replaced.
+        let temporary = Temporary::create(dir.path(), &output).unwrap();
+        (&temporary.file).write_all(b"converted\n").unwrap();
+        temporary.publish(&output, dir.path(), true).unwrap();
+        assert_eq!(std::fs::read_to_string(&output).unwrap(), "converted\n");
+    }
+
+    #[test]
+    fn the_hint_names_the_format_and_quotes_the_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("my session.jsonl");
+        let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../compaction-core/tests/fixtures/import/codex-rollout.jsonl");
+        std::fs::copy(fixture, &path).unwrap();
+        let hint = foreign_transcript_hint(&path).unwrap();
+        assert!(hint.contains("is a Codex CLI rollout"), "{hint}");
+        assert!(hint.contains(&format!("compaction import '{}'", path.display())), "{hint}");
+        assert!(hint.contains("-o 'my session.pi.jsonl'"), "{hint}");
+        std::fs::write(&path, "{\"type\":\"session\",\"version\":3,\"id\":\"x\"}\n").unwrap();
+        assert_eq!(foreign_transcript_hint(&path), None);
+        assert_eq!(foreign_transcript_hint(Path::new("/dev/zero")), None);
+    }
+}
