@@ -91,7 +91,7 @@ fn collect_strings(value: &Value, out: &mut Vec<String>) {
         }
         Value::Array(items) => items.iter().for_each(|item| collect_strings(item, out)),
         Value::Object(map) => map.values().for_each(|item| collect_strings(item, out)),
-        _ => {}
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
     }
 }
 
