@@ -427,13 +427,13 @@ fn print_human(report: &Report<'_>) {
         "  current path: {} messages ({} tool results){}",
         import.messages_on_path,
         import.tool_results_on_path,
-        if import.messages_off_path > 0 {
-            format!(
-                "; {} on branches the user left (edited and sent again)",
-                import.messages_off_path
-            )
-        } else {
-            String::new()
+        match (import.resent_messages, import.messages_off_path) {
+            (0, 0) => String::new(),
+            (resent, 0) => format!("; {resent} messages edited and sent again kept outside it"),
+            (resent, off) => format!(
+                "; {resent} messages edited and sent again kept outside it; {off} messages on \
+                 branches the user left"
+            ),
         }
     );
     if import.compactions > 0 {

@@ -40,6 +40,8 @@ pub(super) struct Builder<'r> {
     counts: Counts,
     /// How many texts the redactor changed.
     pub(super) redacted: usize,
+    /// First versions of messages the user edited and sent again (kept as `custom` entries).
+    pub(super) resent: usize,
     /// What was left out, by kind, with a count.
     pub(super) dropped: BTreeMap<String, usize>,
     /// How many tool calls were renamed to pi's tools, by `source → pi` name.
@@ -70,6 +72,7 @@ impl<'r> Builder<'r> {
             cwd_recorded: false,
             counts: Counts::default(),
             redacted: 0,
+            resent: 0,
             dropped: BTreeMap::new(),
             renamed: BTreeMap::new(),
         }
@@ -313,6 +316,7 @@ impl<'r> Builder<'r> {
             messages_on_path,
             tool_results_on_path: count(Kind::ToolResult, true),
             messages_off_path,
+            resent_messages: self.resent,
             compactions: self.counts.compactions,
             context_window: self.context_window,
             cwd_recorded: self.cwd_recorded,

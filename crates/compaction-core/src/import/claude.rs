@@ -36,6 +36,12 @@ pub(super) struct Scan {
     messages: usize,
     side_chain_messages: usize,
     uuids: HashSet<u64>,
+    /// Lines read.
+    lines: usize,
+    /// The line ids other lines name as their parent (hashed).
+    referenced: HashSet<u64>,
+    /// Parent id (hashed) → the last line (number) of the user's own words under it.
+    last_user_child: HashMap<u64, usize>,
 }
 
 /// A fixed hash of a line id (the same in both passes).
@@ -61,8 +67,15 @@ impl Scan {
         {
             timestamp.clone_into(&mut self.header.timestamp);
         }
+        self.lines += 1;
         if let Some(uuid) = text("uuid") {
             self.uuids.insert(uuid_hash(uuid));
+        }
+        if let Some(parent) = text("parentUuid") {
+            self.referenced.insert(uuid_hash(parent));
+            if users_words(value) {
+                self.last_user_child.insert(uuid_hash(parent), self.lines);
+            }
         }
         if matches!(value.get("type").and_then(Value::as_str), Some("user" | "assistant")) {
             self.messages += 1;
@@ -102,6 +115,12 @@ pub(super) struct State {
     seen: usize,
     /// The line ids of the file (hashed).
     uuids: HashSet<u64>,
+    /// What the first pass learned about parents (see [`Scan`]).
+    referenced: HashSet<u64>,
+    last_user_child: HashMap<u64, usize>,
+    /// Entry → the entry written after it in its place (a message's first version that the
+    /// user edited and sent again): the next line under that entry hangs from it instead.
+    after: HashMap<String, String>,
     /// The token count before Claude Code's own compaction (its `compact_boundary` line).
     compact_tokens: Option<u64>,
     /// Text the user queued while the agent worked, not yet seen reaching the model.
@@ -113,12 +132,23 @@ impl State {
         State {
             only_side_chain: scan.messages > 0 && scan.side_chain_messages == scan.messages,
             uuids: scan.uuids.clone(),
+            referenced: scan.referenced.clone(),
+            last_user_child: scan.last_user_child.clone(),
             ..State::default()
         }
     }
 
-    /// The entry a line hangs from.
+    /// The entry a line hangs from, past the first versions of resent messages.
     fn parent(&self, value: &Value) -> Option<String> {
+        let mut parent = self.named_parent(value)?;
+        while let Some(next) = self.after.get(&parent) {
+            parent.clone_from(next);
+        }
+        Some(parent)
+    }
+
+    /// The entry a line names as its parent (or the nearest kept ancestor).
+    fn named_parent(&self, value: &Value) -> Option<String> {
         let lookup = |key: &str| -> Option<Option<String>> {
             let uuid = value.get(key)?.as_str()?;
             self.entry_of.get(uuid).cloned()
@@ -153,24 +183,24 @@ impl State {
         if self.parent_later(&value) {
             self.waiting.push_back((self.seen, value));
         } else {
-            self.convert_then_waiting(value, builder);
+            self.convert_then_waiting(self.seen, value, builder);
         }
         // A parent that did not come in time: the line hangs from the entry before it.
         while let Some((since, _)) = self.waiting.front() {
             if self.seen - since < MAX_WAIT_LINES && self.waiting.len() <= MAX_WAITING {
                 break;
             }
-            if let Some((_, value)) = self.waiting.pop_front() {
-                self.convert_then_waiting(value, builder);
+            if let Some((number, value)) = self.waiting.pop_front() {
+                self.convert_then_waiting(number, value, builder);
             }
         }
     }
 
     /// Converts `value`, then every waiting line whose parent it is (and theirs).
-    fn convert_then_waiting(&mut self, value: Value, builder: &mut Builder<'_>) {
-        let mut ready = vec![value];
-        while let Some(value) = ready.pop() {
-            self.convert(&value, builder);
+    fn convert_then_waiting(&mut self, number: usize, value: Value, builder: &mut Builder<'_>) {
+        let mut ready = vec![(number, value)];
+        while let Some((number, value)) = ready.pop() {
+            self.convert(number, &value, builder);
             if let Some(uuid) = value.get("uuid").and_then(Value::as_str) {
                 let (children, rest): (VecDeque<_>, VecDeque<_>) =
                     std::mem::take(&mut self.waiting).into_iter().partition(|(_, line)| {
@@ -178,7 +208,7 @@ impl State {
                     });
                 self.waiting = rest;
                 // In file order: the stack pops the last pushed first.
-                ready.extend(children.into_iter().rev().map(|(_, line)| line));
+                ready.extend(children.into_iter().rev());
             }
         }
     }
@@ -186,8 +216,8 @@ impl State {
     /// Ends the conversion: lines still waiting hang from the entry before them; queued
     /// input never seen reaching the model is counted.
     pub(super) fn finish(&mut self, builder: &mut Builder<'_>) {
-        while let Some((_, value)) = self.waiting.pop_front() {
-            self.convert_then_waiting(value, builder);
+        while let Some((number, value)) = self.waiting.pop_front() {
+            self.convert_then_waiting(number, value, builder);
         }
         builder.drop_n(
             "queued input never sent to the model (`queue-operation` enqueue)",
@@ -195,7 +225,17 @@ impl State {
         );
     }
 
-    fn convert(&mut self, value: &Value, builder: &mut Builder<'_>) {
+    /// Whether line `number` is the user's message that they edited and sent again: no line
+    /// hangs from it, and a later message of theirs hangs from the same parent.
+    fn resent(&self, number: usize, value: &Value) -> bool {
+        let text = |key: &str| value.get(key).and_then(Value::as_str);
+        let (Some(uuid), Some(parent)) = (text("uuid"), text("parentUuid")) else { return false };
+        users_words(value)
+            && !self.referenced.contains(&uuid_hash(uuid))
+            && self.last_user_child.get(&uuid_hash(parent)).is_some_and(|&last| last > number)
+    }
+
+    fn convert(&mut self, number: usize, value: &Value, builder: &mut Builder<'_>) {
         let timestamp = value.get("timestamp").and_then(Value::as_str).unwrap_or("");
         let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
         if !self.only_side_chain && value.get("isSidechain").and_then(Value::as_bool) == Some(true)
@@ -204,6 +244,9 @@ impl State {
             let parent = self.parent(value);
             self.record(value, parent);
             return;
+        }
+        if self.resent(number, value) {
+            return resent_line(value, timestamp, self, builder);
         }
         match kind {
             "user" => user_line(value, timestamp, self, builder),
@@ -256,6 +299,44 @@ impl State {
         }
     }
 }
+
+/// Whether a line is the user's own words: a user message that is not Claude Code's (meta,
+/// compaction summary) and holds no tool result.
+fn users_words(value: &Value) -> bool {
+    let flag = |key: &str| value.get(key).and_then(Value::as_bool) == Some(true);
+    let content = value.get("message").and_then(|m| m.get("content"));
+    let results = content.and_then(Value::as_array).is_some_and(|blocks| {
+        blocks.iter().any(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
+    });
+    value.get("type").and_then(Value::as_str) == Some("user")
+        && !flag("isMeta")
+        && !flag("isCompactSummary")
+        && !flag("isSidechain")
+        && !results
+}
+
+/// The first version of a message the user edited and sent again (Claude Code resumes
+/// without it): kept in its place in the file as a `custom` entry, outside the context, and
+/// the next line under the same parent hangs from it, so the path keeps the file's order.
+fn resent_line(value: &Value, timestamp: &str, state: &mut State, builder: &mut Builder<'_>) {
+    let parent = state.parent(value);
+    let content = value.get("message").and_then(|m| m.get("content")).cloned();
+    let content = builder.value(&content.unwrap_or(Value::Null));
+    let mut fields = Map::new();
+    fields.insert("customType".into(), RESENT_CUSTOM_TYPE.into());
+    fields.insert("data".into(), json!({ "content": content }));
+    let id = builder.push("custom", parent.as_deref(), timestamp, fields);
+    builder.resent += 1;
+    if let Some(parent) = parent {
+        state.after.insert(parent, id.clone());
+    }
+    state.open_reply = None;
+    state.last = Some(id.clone());
+    state.record(value, Some(id));
+}
+
+/// The `customType` of a message's first version that the user edited and sent again.
+pub(super) const RESENT_CUSTOM_TYPE: &str = "imported-resent-message";
 
 /// An `attachment` line: text Claude Code added to the context. Input the user queued while
 /// the agent worked (`queued_command`) reached the model and is kept as a user message;

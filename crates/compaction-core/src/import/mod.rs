@@ -87,9 +87,13 @@ pub struct ImportReport {
     pub messages_on_path: usize,
     /// Tool results on that path.
     pub tool_results_on_path: usize,
-    /// Messages on other branches: messages the user edited and sent again in the source
-    /// agent (which resumes without them either). Kept, off the current path.
+    /// Messages on other branches (a branch the user left in the source agent after several
+    /// turns). Kept, off the current path.
     pub messages_off_path: usize,
+    /// First versions of messages the user edited and sent again before any answer: kept in
+    /// their place as `imported-resent-message` custom entries, outside the context (the
+    /// source agent resumes without them too).
+    pub resent_messages: usize,
     /// The agent's own compactions, written as `compaction` entries.
     pub compactions: usize,
     /// The context window the transcript records (Codex's `model_context_window`), written

@@ -121,7 +121,7 @@ fn hook_lines_between_a_call_and_the_next_message_do_not_fork_the_tree() {
 }
 
 #[test]
-fn a_message_edited_and_sent_again_stays_on_a_branch_and_is_counted() {
+fn a_message_edited_and_sent_again_keeps_its_place_outside_the_context() {
     let lines = [
         user_text("u1", None, "hi"),
         reply("a1", "u1", "m1", json!({"type":"text","text":"Hello."})),
@@ -130,8 +130,26 @@ fn a_message_edited_and_sent_again_stays_on_a_branch_and_is_counted() {
         reply("a2", "u3", "m2", json!({"type":"text","text":"Fixed."})),
     ];
     let imported = run(&lines);
+    assert_eq!(path(&imported), ["user", "assistant", "custom", "user", "assistant"]);
     assert_eq!(imported.report.messages_on_path, 4);
-    assert_eq!(imported.report.messages_off_path, 1);
+    assert_eq!(imported.report.messages_off_path, 0);
+    assert_eq!(imported.report.resent_messages, 1);
+    let first = entries(&imported).into_iter().find(|e| e["type"] == "custom").unwrap();
+    assert_eq!(first["customType"], "imported-resent-message");
+    assert_eq!(first["data"]["content"], "fix teh bug");
+    // A message the user went back to after an answer stays a branch (the answer with it).
+    let lines = [
+        user_text("u1", None, "hi"),
+        reply("a1", "u1", "m1", json!({"type":"text","text":"Hello."})),
+        user_text("u2", Some("a1"), "plan A"),
+        reply("a2", "u2", "m2", json!({"type":"text","text":"A."})),
+        user_text("u3", Some("a1"), "plan B"),
+        reply("a3", "u3", "m3", json!({"type":"text","text":"B."})),
+    ];
+    let imported = run(&lines);
+    assert_eq!(imported.report.messages_on_path, 4);
+    assert_eq!(imported.report.messages_off_path, 2);
+    assert_eq!(imported.report.resent_messages, 0);
 }
 
 #[test]
