@@ -100,17 +100,19 @@ fn open_transcript(path: &Path) -> anyhow::Result<(File, std::fs::Metadata)> {
     Ok((file, metadata))
 }
 
-/// Reads the lines of `reader` with a bound on each, calling `each(number, line)`.
+/// Reads the lines of `reader`, each of at most `max_line` bytes, calling
+/// `each(number, line)`.
 fn for_each_line(
     reader: &mut impl BufRead,
     file: &str,
+    max_line: usize,
     mut each: impl FnMut(usize, &str) -> Result<(), ImportError>,
 ) -> anyhow::Result<()> {
     let mut buffer = Vec::new();
     let mut number = 0;
     loop {
         buffer.clear();
-        let limit = u64::try_from(DEFAULT_MAX_LINE_BYTES).unwrap_or(u64::MAX) + 1;
+        let limit = u64::try_from(max_line).unwrap_or(u64::MAX).saturating_add(1);
         let read = std::io::Read::take(&mut *reader, limit)
             .read_until(b'\n', &mut buffer)
             .map_err(|e| CommandError::io(format!("{file}: cannot read"), e))?;
@@ -118,10 +120,9 @@ fn for_each_line(
             return Ok(());
         }
         number += 1;
-        if buffer.len() > DEFAULT_MAX_LINE_BYTES {
+        if buffer.len() > max_line {
             return Err(input_error(format!(
-                "{file}: line {number}: longer than {} MiB; not a transcript line",
-                DEFAULT_MAX_LINE_BYTES >> 20
+                "{file}: line {number}: longer than {max_line} bytes; not a transcript line"
             )));
         }
         let line = std::str::from_utf8(&buffer).map_err(|e| {
@@ -288,7 +289,9 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<ExitStatus> {
     // transcript has been read once without error.
     let mut reader = BufReader::with_capacity(1 << 16, input);
     let mut scan = Scan::default();
-    for_each_line(&mut reader, &file, |number, line| scan.line(number, line))?;
+    for_each_line(&mut reader, &file, DEFAULT_MAX_LINE_BYTES, |number, line| {
+        scan.line(number, line)
+    })?;
     let options = ImportOptions {
         format: args.format.map(|format| match format {
             ImportFormat::ClaudeCode => SourceFormat::ClaudeCode,
@@ -323,7 +326,9 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<ExitStatus> {
                 written = writer.write_all(line.as_bytes());
             }
         };
-        for_each_line(&mut reader, &file, |number, line| importer.line(number, line, &mut out))?;
+        for_each_line(&mut reader, &file, DEFAULT_MAX_LINE_BYTES, |number, line| {
+            importer.line(number, line, &mut out)
+        })?;
         let report = importer.finish(&mut out).map_err(|e| input_error(format!("{file}: {e}")))?;
         let path = temporary.path.display();
         written.map_err(|e| CommandError::io(format!("{path}: cannot write"), e))?;
@@ -496,6 +501,21 @@ mod tests {
         (&temporary.file).write_all(b"converted\n").unwrap();
         temporary.publish(&output, dir.path(), true).unwrap();
         assert_eq!(std::fs::read_to_string(&output).unwrap(), "converted\n");
+    }
+
+    #[test]
+    fn a_line_over_the_bound_is_an_error_naming_it_and_is_never_buffered_whole() {
+        let text = format!("{{\"a\":1}}\n{{\"b\":\"{}\"}}\n", "x".repeat(5000));
+        let mut reader = std::io::Cursor::new(text.into_bytes());
+        let mut seen = Vec::new();
+        let error = for_each_line(&mut reader, "t.jsonl", 1000, |number, _| {
+            seen.push(number);
+            Ok(())
+        })
+        .unwrap_err();
+        assert_eq!(seen, [1]);
+        assert!(error.to_string().contains("t.jsonl: line 2: longer than 1000 bytes"), "{error}");
+        assert!(reader.position() <= 1011, "read {} bytes, not the whole line", reader.position());
     }
 
     #[test]
