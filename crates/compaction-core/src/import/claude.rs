@@ -376,6 +376,9 @@ fn attachment_line(value: &Value, timestamp: &str, state: &mut State, builder: &
 
 fn user_line(value: &Value, timestamp: &str, state: &mut State, builder: &mut Builder<'_>) {
     let parent = state.parent(value);
+    if value.get("toolUseResult").is_some_and(|result| !result.is_null()) {
+        builder.drop("`toolUseResult` (Claude Code's structured copy of a tool result)");
+    }
     let content = value.get("message").and_then(|m| m.get("content"));
     let is_meta = value.get("isMeta").and_then(Value::as_bool) == Some(true);
     let is_summary = value.get("isCompactSummary").and_then(Value::as_bool) == Some(true);
