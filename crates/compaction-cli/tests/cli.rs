@@ -12,6 +12,10 @@ mod export;
 mod corpus;
 #[path = "cli/history.rs"]
 mod history;
+#[path = "cli/import.rs"]
+mod import;
+#[path = "cli/import_real.rs"]
+mod import_real;
 #[path = "cli/json.rs"]
 mod json;
 #[path = "cli/limits.rs"]
