@@ -81,6 +81,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
             compaction: args.compaction.clone(),
             summarizer: args.summarizer.clone(),
             instructions: args.instructions.clone(),
+            ask: args.ask,
             json: args.json,
         });
     }

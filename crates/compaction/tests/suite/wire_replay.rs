@@ -213,6 +213,8 @@ pub enum Answer {
     Bytes { bytes: Vec<u8>, close: bool },
     /// A stream through the model's one slot (see the module docs).
     Slot(Chunked),
+    /// A stream through the slot, after which the server closes the connection.
+    SlotThenClose(Chunked),
 }
 
 impl Answer {
@@ -322,6 +324,11 @@ async fn serve(mut socket: TcpStream, shared: Arc<Shared>) {
                 if !slot_stream(&mut socket, &shared, chunked).await {
                     return;
                 }
+            }
+            Answer::SlotThenClose(chunked) => {
+                slot_stream(&mut socket, &shared, chunked).await;
+                let _ = socket.shutdown().await;
+                return;
             }
         }
     }

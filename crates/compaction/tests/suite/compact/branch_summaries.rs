@@ -61,7 +61,11 @@ fn leaf_summary(session: &Session) -> String {
 async fn provider_summary_lands_under_the_target() {
     for kind in [ProviderKind::OpenAi, ProviderKind::Anthropic] {
         let server = MockServer::start().await;
-        server.always(streamed(kind, "## Goal\n- Tried compression in src/compress.rs"));
+        server.always(streamed(
+            kind,
+            "## Goal\n- Tried compression in src/compress.rs, measured it on the sample \
+             files, and left it because the gain was too small for the added code.",
+        ));
         let summarizer = provider(kind, &server);
         let (_dir, path) = branch_copy();
         let outcome = navigate(&path, &summarizer).await.unwrap();

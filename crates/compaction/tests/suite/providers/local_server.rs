@@ -176,10 +176,47 @@ async fn an_empty_stream_that_is_no_overflow_is_retried() {
 async fn a_reply_cut_at_the_output_limit_is_reported_as_cut_off() {
     let server =
         ReplayServer::start(false, |_, _| Answer::recorded("length-cut.http", 1, 1, true)).await;
-    let response = summarize(&local_summarizer(server.url())).await.unwrap();
+    // Asked for the 256 tokens the recorded request asked for.
+    let summarizer = local_summarizer(server.url());
+    let request = SummaryRequest::new(SummaryKind::History, "<user>\nhi\n</user>", 256);
+    let cancel = CancellationToken::new();
+    let response = summarizer.summarize(&request, &cancel, &ignore_progress).await.unwrap();
     assert!(response.truncated);
     assert_eq!(response.text, recorded_text("length-cut.http", 1, 1).trim());
     assert_eq!(response.requests, 1);
+    assert_eq!(summarizer.server_window(), None, "a reply that used its whole limit");
+}
+
+/// The same reply to a request that asked for 512 tokens stopped short of its limit: the
+/// server lowered it to the room its window left, so the window is the prompt's tokens
+/// (asked for once more unstreamed, whose usage tells them) and the reply's 256.
+#[tokio::test]
+async fn a_reply_cut_short_of_its_limit_reveals_the_window() {
+    let server = ReplayServer::start(false, |n, _| match n {
+        0 => Answer::recorded("length-cut.http", 1, 1, true),
+        _ => Answer::recorded("nonstream-completion.http", 1, 1, false),
+    })
+    .await;
+    let summarizer = local_summarizer(server.url());
+    let response = summarize(&summarizer).await.unwrap();
+    assert!(response.truncated);
+    assert_eq!(response.requests, 2);
+    assert_eq!(server.completions().len(), 2);
+    let probe = &server.completions()[1];
+    assert_eq!((probe.streamed(), probe.body["max_tokens"].as_u64()), (false, Some(1)));
+    let (bytes, _) = unstreamed_body("nonstream-completion.http");
+    let prompt =
+        serde_json::from_slice::<serde_json::Value>(&bytes).unwrap()["usage"]["prompt_tokens"]
+            .as_u64()
+            .unwrap();
+    assert_eq!(summarizer.server_window().map(|window| window.tokens), Some(prompt + 256));
+}
+
+/// The JSON body of a recorded unstreamed answer.
+fn unstreamed_body(name: &str) -> (Vec<u8>, bool) {
+    let (bytes, complete) = response(name, 1, 1);
+    let start = bytes.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
+    (bytes[start..].to_vec(), complete)
 }
 
 /// `nonstream-completion.http`: a server that answers unstreamed is read whole; its usage
