@@ -195,6 +195,9 @@ impl Compactor<'_> {
                         let sent =
                             usize::try_from(after.saturating_sub(before)).unwrap_or(usize::MAX);
                         gated.calls = sent + gated.fallback_calls;
+                        if let Some(fallback) = gated.report.fallback.as_mut() {
+                            fallback.requests = sent;
+                        }
                     }
                     // Likewise the usage: every reply received, discarded ones too.
                     if let (Some(before), Some(after)) =

@@ -183,6 +183,7 @@ impl Compactor<'_> {
         gated.report.fallback = Some(Fallback {
             summarizer: offline_label(),
             instead_of: self.summarizer.label(),
+            requests: failed.calls,
             reason: failed.report.missing,
         });
         Ok(gated)

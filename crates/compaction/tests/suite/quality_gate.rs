@@ -261,6 +261,7 @@ async fn unusable_replies_fall_back_to_offline_when_configured(kind: ProviderKin
         let recorded = quality.fallback.clone().unwrap();
         assert_eq!(recorded.summarizer, "offline", "{}", case.name);
         assert!(!recorded.reason.is_empty(), "{}", case.name);
+        assert_eq!(recorded.requests, server.requests().len(), "{}", case.name);
         // The model's requests are counted, then the offline summarizer's calls.
         assert!(outcome.summarizer_calls > server.requests().len(), "{}", case.name);
         // The usage is the real usage of the requests the model got (900 input tokens each

@@ -261,6 +261,7 @@ async fn an_echoing_model_is_recognised_and_never_given_more_room() {
     let quality = outcome.quality.clone().unwrap();
     let recorded = quality.fallback.unwrap();
     assert_eq!(recorded.summarizer, "offline");
+    assert_eq!(recorded.requests, server.completions().len());
     assert!(events.iter().any(|event| matches!(event, CompactionProgress::Fallback { .. })));
     // The model's requests and then the offline summarizer's calls.
     assert!(outcome.summarizer_calls > server.completions().len());
