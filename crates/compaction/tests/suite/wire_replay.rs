@@ -326,7 +326,14 @@ async fn serve(mut socket: TcpStream, shared: Arc<Shared>) {
                 }
             }
             Answer::SlotThenClose(chunked) => {
-                slot_stream(&mut socket, &shared, chunked).await;
+                // The headers first, then the whole reply once the slot is free (no
+                // interruption to play: the client sends one request at a time).
+                if socket.write_all(&chunked.head).await.is_ok() {
+                    let _slot = shared.slot.lock().await;
+                    let mut body: Vec<u8> = chunked.frames.concat();
+                    body.extend_from_slice(b"0\r\n\r\n");
+                    let _ = socket.write_all(&body).await;
+                }
                 let _ = socket.shutdown().await;
                 return;
             }

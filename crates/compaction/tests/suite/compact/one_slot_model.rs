@@ -296,3 +296,145 @@ async fn an_8192_window_given_compacts_with_default_budgets() {
     }
     assert_eq!(outcome.summarizer_calls, server.completions().len());
 }
+
+/// One generated server behaviour: the window the server runs, what its model writes, the
+/// history's size, whether the user gave the window, and `fallbackToOffline`.
+#[derive(Debug, Clone)]
+struct Instance {
+    n_ctx: u64,
+    echo: bool,
+    reply_tokens: usize,
+    turns: usize,
+    window_given: bool,
+    fallback: bool,
+}
+
+/// The instances, in a fixed order; `index % 3 == 0` is the TEST part (chosen before the
+/// engine's rules were written), the rest DEV.
+fn instances() -> Vec<Instance> {
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    (0..24)
+        .map(|_| Instance {
+            n_ctx: [4096, 6144, 8192, 12288, 16384][next(5)],
+            echo: next(3) == 0,
+            reply_tokens: [300, 900, 1500][next(3)],
+            turns: 1 + next(5),
+            window_given: next(2) == 0,
+            fallback: next(2) == 0,
+        })
+        .collect()
+}
+
+/// What must hold for every instance; `Err` names what did not.
+async fn check_instance(instance: &Instance) -> Result<(), String> {
+    let (_dir, path) = grown_session(instance.turns);
+    let before = std::fs::read(&path).unwrap();
+    let writes = if instance.echo {
+        Writes::Echo
+    } else {
+        let text = summary_with_every_fact(&path, "Comments in the lexer");
+        Writes::Summary { text, tokens: instance.reply_tokens }
+    };
+    let server = start(instance.n_ctx, writes).await;
+    let window = if instance.window_given { instance.n_ctx } else { 131_072 };
+    let summarizer = local_summarizer(server.url()).with_context_window(window);
+    let settings = CompactionSettings { fallback_to_offline: instance.fallback, ..settings() };
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let result = super::local_server::run_with(&path, &summarizer, &settings, &events).await;
+    let received = server.completions().len();
+    let asked: Vec<u64> = server.completions().iter().map(asked_tokens).collect();
+    if instance.echo && asked.iter().any(|&limit| limit > asked[0]) {
+        return Err(format!("an echo was given a larger output limit: {asked:?}"));
+    }
+    match result {
+        Err(error) => {
+            if std::fs::read(&path).unwrap() != before {
+                return Err(format!("the file changed after: {error}"));
+            }
+            if let CompactError::Unusable { requests, .. } = &error
+                && *requests != received
+            {
+                return Err(format!("reported {requests} requests, the server got {received}"));
+            }
+            // A window of 8192 or more compacts a model that follows instructions.
+            if instance.n_ctx >= 8192 && !instance.echo {
+                return Err(format!("a {} window did not compact: {error}", instance.n_ctx));
+            }
+            if instance.echo && instance.fallback {
+                return Err(format!("fallbackToOffline did not write it: {error}"));
+            }
+            Ok(())
+        }
+        Ok(outcome) => {
+            let quality = outcome.quality.clone().ok_or("no quality report")?;
+            match &quality.fallback {
+                Some(fallback) => {
+                    if fallback.requests != received {
+                        return Err(format!(
+                            "fallback after {} requests, the server got {received}",
+                            fallback.requests
+                        ));
+                    }
+                }
+                None => {
+                    if instance.echo {
+                        return Err("an echo was stored".to_owned());
+                    }
+                    if outcome.summarizer_calls != received {
+                        return Err(format!(
+                            "reported {} calls, the server got {received}",
+                            outcome.summarizer_calls
+                        ));
+                    }
+                }
+            }
+            let session = open(&path).into_session();
+            let EntryKind::Compaction(data) = &session.entries()[session.leaf().unwrap()].kind
+            else {
+                return Err("no compaction entry".to_owned());
+            };
+            if compaction_core::quality::echo(&data.summary).is_some() {
+                return Err("the stored summary echoes the request".to_owned());
+            }
+            Ok(())
+        }
+    }
+}
+
+async fn check_part(test_part: bool) {
+    let mut failures = Vec::new();
+    let mut total = 0;
+    for (index, instance) in instances().into_iter().enumerate() {
+        if (index % 3 == 0) != test_part {
+            continue;
+        }
+        total += 1;
+        let verdict = check_instance(&instance).await;
+        eprintln!("{index}: {instance:?}: {verdict:?}");
+        if let Err(problem) = verdict {
+            failures.push(format!("{instance:?}: {problem}"));
+        }
+    }
+    let part = if test_part { "test" } else { "dev" };
+    eprintln!(
+        "one-slot servers ({part}): {} of {total} hold every invariant",
+        total - failures.len()
+    );
+    assert!(failures.is_empty(), "{part}: {failures:#?}");
+}
+
+#[tokio::test]
+async fn generated_one_slot_servers_dev() {
+    check_part(false).await;
+}
+
+#[tokio::test]
+async fn generated_one_slot_servers_test() {
+    check_part(true).await;
+}
