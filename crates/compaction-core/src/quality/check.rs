@@ -183,7 +183,8 @@ fn refusal_line(summary: &str) -> Option<String> {
     })
 }
 
-/// Words with a letter or digit outside heading lines (see [`heading_text`]).
+/// Words with a letter or digit outside heading lines (Markdown headings of level 1 to 4, and
+/// lines of bold text alone).
 pub fn content_words(summary: &str) -> u64 {
     summary
         .lines()
