@@ -346,7 +346,13 @@ impl Compactor<'_> {
         let unusable: Vec<String> =
             compaction_core::quality::check_summary(&summary, false, &facts)
                 .iter()
-                .filter(|problem| problem.is_unusable())
+                .filter(|problem| {
+                    if self.summarizer.follows_instructions() {
+                        problem.is_unusable()
+                    } else {
+                        problem.is_unreadable()
+                    }
+                })
                 .map(ToString::to_string)
                 .collect();
         if !unusable.is_empty() {

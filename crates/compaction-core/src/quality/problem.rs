@@ -87,6 +87,17 @@ impl Problem {
                 | Problem::TooShort { .. }
         )
     }
+
+    /// Whether the text is no summary whoever wrote it (empty, a refusal, an echo, cut off):
+    /// never repaired. A deterministic summarizer's text without the structure, or short
+    /// because the history had little to say, is built from the engine's own facts and is
+    /// repaired instead (see [`super::repair`]).
+    pub fn is_unreadable(&self) -> bool {
+        matches!(
+            self,
+            Problem::Empty | Problem::Refusal { .. } | Problem::Echo { .. } | Problem::Truncated
+        )
+    }
 }
 
 fn shorten(text: &str, chars: usize) -> String {

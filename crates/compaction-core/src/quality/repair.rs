@@ -68,16 +68,20 @@ pub fn retry_instructions(problems: &[Problem]) -> String {
 }
 
 /// The summary with a deterministic "Must Keep" section appended, built from the facts the
-/// problems name. Returns `None` when a problem makes the text unusable
-/// ([`Problem::is_unusable`]): a Must Keep list is no summary of the history, so there is
-/// nothing to repair.
+/// problems name (every fact when the structure is missing or the text is short). Returns
+/// `None` when the text is no summary at all ([`Problem::is_unreadable`]). The caller
+/// decides whether a model's text without the structure may be repaired (it may not:
+/// [`Problem::is_unusable`]); a deterministic summarizer's may.
 pub fn repair(summary: &str, problems: &[Problem], facts: &GateFacts<'_>) -> Option<String> {
-    if problems.iter().any(Problem::is_unusable) {
+    if problems.iter().any(Problem::is_unreadable) {
         return None;
     }
+    let whole = problems.iter().any(|problem| {
+        matches!(problem, Problem::MissingSections { .. } | Problem::TooShort { .. })
+    });
     let mut section = String::from(MUST_KEEP_HEADING);
     section.push('\n');
-    let wanted = |problem: &Problem| problems.contains(problem);
+    let wanted = |problem: &Problem| whole || problems.contains(problem);
     for path in &facts.must_keep.modified_files {
         if wanted(&Problem::MissingFile { path: path.clone() }) {
             section.push_str(&format!("- Modified: `{path}`\n"));

@@ -115,7 +115,13 @@ impl Compactor<'_> {
             }
         }
         gated.report.missing = describe(&problems);
-        if problems.iter().any(Problem::is_unusable) {
+        // A model's reply without the structure, or far too short, is no summary; a
+        // deterministic summarizer's is the engine's own facts, repaired below.
+        let follows = self.summarizer.follows_instructions();
+        let fatal = |problem: &Problem| {
+            if follows { problem.is_unusable() } else { problem.is_unreadable() }
+        };
+        if problems.iter().any(fatal) {
             if self.settings.fallback_to_offline && self.summarizer.follows_instructions() {
                 return self
                     .offline_fallback(session, leaf, instructions, gated, cancel, progress)
