@@ -20,6 +20,8 @@ mod import_real;
 mod json;
 #[path = "cli/limits.rs"]
 mod limits;
+#[path = "cli/local_server.rs"]
+mod local_server;
 #[path = "cli/setup.rs"]
 mod setup;
 #[path = "cli/store_paths.rs"]

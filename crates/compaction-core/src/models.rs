@@ -109,6 +109,12 @@ pub const MODEL_TABLE: &[ModelLimits] = &[
     row("gemma", 8_192, 8_192),
     row("gemma2", 8_192, 8_192),
     row("gemma3", 131_072, 8_192),
+    // The two small Gemma 3 sizes have a quarter of that: 270M's GGUF says
+    // `gemma3.context_length` 32768, and the model card gives 1B 32K as well.
+    row("gemma3-270m", 32_768, 8_192),
+    row("gemma3-1b", 32_768, 8_192),
+    row("gemma-3-270m", 32_768, 8_192),
+    row("gemma-3-1b", 32_768, 8_192),
     row("gemma3n", 32_768, 8_192),
     row("phi3", 4_096, 4_096),
     row("phi3-5", 131_072, 4_096),
@@ -199,8 +205,16 @@ pub fn resolve_context_window(
 
 fn normalize(model_id: &str) -> String {
     let tail = model_id.rsplit('/').next().unwrap_or(model_id);
-    // Ollama's `family:tag` (size, quantisation) names one model of the family.
-    let tail = tail.split_once(':').map_or(tail, |(family, _tag)| family);
+    // Ollama's `family:tag` (size, quantisation) names one model of the family; a size at
+    // the start of the tag (`gemma3:270m`, `qwen2.5:14b-instruct`) is kept as
+    // `family-size`, since a few sizes of a family have their own window.
+    let tail = match tail.split_once(':') {
+        Some((family, tag)) => match model_size(tag) {
+            Some(size) => format!("{family}-{size}"),
+            None => family.to_owned(),
+        },
+        None => tail.to_owned(),
+    };
     let lower = tail.to_ascii_lowercase();
     // Keep a vendor dot (`anthropic.claude…`) but turn version dots into dashes.
     match lower.split_once('.') {
@@ -211,6 +225,15 @@ fn normalize(model_id: &str) -> String {
         }
         Some(_) | None => lower.replace('.', "-"),
     }
+}
+
+/// The parameter count a tag starts with (`270m`, `7b`, `1.5b`), lower-cased.
+fn model_size(tag: &str) -> Option<String> {
+    let size: String = tag.chars().take_while(|c| *c != '-' && *c != '_').collect();
+    let lower = size.to_ascii_lowercase();
+    let number = lower.strip_suffix('b').or_else(|| lower.strip_suffix('m'))?;
+    let plain = number.replace('.', "");
+    (!plain.is_empty() && plain.chars().all(|c| c.is_ascii_digit())).then_some(lower)
 }
 
 /// `id` starts with `prefix`, and the match ends at a boundary (`gpt-4` must not match
@@ -269,6 +292,11 @@ mod tests {
         assert_eq!(window("mixtral:8x7b"), Some(32_768));
         assert_eq!(window("gemma2:9b"), Some(8_192));
         assert_eq!(window("gemma3:27b"), Some(131_072));
+        assert_eq!(window("gemma3:270m"), Some(32_768));
+        assert_eq!(window("gemma3-270m"), Some(32_768));
+        assert_eq!(window("gemma3:1b-it-qat"), Some(32_768));
+        assert_eq!(window("google/gemma-3-270m-it"), Some(32_768));
+        assert_eq!(window("gemma3:12b"), Some(131_072));
         assert_eq!(window("phi3:mini"), Some(4_096));
         assert_eq!(window("phi4:14b"), Some(16_384));
         assert_eq!(window("deepseek-r1:8b"), Some(128_000));

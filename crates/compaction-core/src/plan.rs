@@ -199,7 +199,7 @@ fn split_requests(
 ) -> Result<PlannedCompaction, PlanError> {
     let pin_texts: Vec<String> = pins.iter().map(|pin| pin.text.clone()).collect();
     let estimator = inputs.estimator;
-    let max_output = inputs.settings.summary_output_tokens();
+    let max_output = inputs.settings.summary_output_tokens_for(inputs.summary_window);
     let previous_tokens =
         preparation.previous_summary.as_deref().map_or(0, |s| estimator.text_tokens(s));
     let chunk = |messages: &[crate::message::AgentMessage], task: PromptTask, carried: u64| {

@@ -27,6 +27,10 @@ pub struct UsageTotals {
     pub total: u64,
     /// The summed `cost.total` (US dollars as the provider or pi priced them).
     pub cost: f64,
+    /// A sum passed the largest number a count holds (`u64::MAX`): it stopped there, so
+    /// the totals are lower bounds (no honest session gets there; a hand-edited one can).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub saturated: bool,
 }
 
 #[derive(Deserialize, Default)]
@@ -64,11 +68,21 @@ fn count(value: f64) -> u64 {
 
 impl UsageTotals {
     fn add(&mut self, usage: &UsageLine) {
-        self.input += count(usage.input);
-        self.output += count(usage.output);
-        self.cache_read += count(usage.cache_read);
-        self.cache_write += count(usage.cache_write);
-        self.total = self.input + self.output + self.cache_read + self.cache_write;
+        let mut saturated = false;
+        let mut sum = |total: u64, value: u64| {
+            total.checked_add(value).unwrap_or_else(|| {
+                saturated = true;
+                u64::MAX
+            })
+        };
+        self.input = sum(self.input, count(usage.input));
+        self.output = sum(self.output, count(usage.output));
+        self.cache_read = sum(self.cache_read, count(usage.cache_read));
+        self.cache_write = sum(self.cache_write, count(usage.cache_write));
+        let partial = sum(self.input, self.output);
+        let partial = sum(partial, self.cache_read);
+        self.total = sum(partial, self.cache_write);
+        self.saturated |= saturated;
         self.cost += usage
             .cost
             .as_ref()
@@ -112,6 +126,23 @@ pub fn session_usage_totals(session: &Session) -> UsageTotals {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn sums_stop_at_the_largest_count_instead_of_wrapping() {
+        let mut totals = UsageTotals::default();
+        let huge = UsageLine { input: 1.5e19, output: 1.0, ..UsageLine::default() };
+        totals.add(&huge);
+        assert!(!totals.saturated, "{totals:?}");
+        totals.add(&huge);
+        assert_eq!(totals.input, u64::MAX);
+        assert_eq!(totals.total, u64::MAX);
+        assert_eq!(totals.output, 2);
+        assert!(totals.saturated);
+        // Values past u64 in one line (as f64) are clamped by the cast, never negative.
+        let mut one = UsageTotals::default();
+        one.add(&UsageLine { input: 1e30, ..UsageLine::default() });
+        assert_eq!(one.input, u64::MAX);
+    }
 
     #[test]
     fn every_billed_usage_counts_cache_warming_and_summaries_included() {

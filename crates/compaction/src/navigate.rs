@@ -201,10 +201,22 @@ impl Compactor<'_> {
         cancel: &CancellationToken,
         progress: &(dyn Fn(CompactionProgress) + Send + Sync),
     ) -> Result<BranchSummaryDraft, NavigateError> {
-        let limit = self.deadline();
-        let deadline = tokio::time::Instant::now() + limit;
-        let timed_out = |_elapsed| NavigateError::TimedOut { limit };
+        let started = tokio::time::Instant::now();
         let plan = self.plan_navigation(session, request)?;
+        // Scaled for a server on this machine, as a compaction's deadline is: the branch
+        // read in requests of at most half the summary window each.
+        let limit = if request.summarize && !plan.preparation.messages.is_empty() {
+            let tokens: u64 =
+                plan.preparation.messages.iter().map(|m| self.estimator.message_tokens(m)).sum();
+            let per_request = self.summarizer.context_window().map_or(tokens, |w| w / 2).max(1);
+            let requests = tokens.div_ceil(per_request).max(1);
+            let inputs = vec![tokens / requests; usize::try_from(requests).unwrap_or(1)];
+            self.local_deadline(&inputs, self.settings.branch_max_summary_tokens, progress)
+        } else {
+            self.deadline()
+        };
+        let deadline = started + limit;
+        let timed_out = |_elapsed| NavigateError::TimedOut { limit };
         let from_id = session.entries()[plan.old_leaf].id.clone();
         let target_id = session.entries()[plan.target].id.clone();
         if !request.summarize || plan.preparation.messages.is_empty() {
@@ -284,7 +296,7 @@ impl Compactor<'_> {
                 BranchSummaryDecision::BuiltIn { instructions: merged } => instructions = merged,
             }
         }
-        let max_output = self.settings.branch_max_summary_tokens;
+        let max_output = self.settings.branch_output_tokens_for(self.summarizer.context_window());
         let instructions = instructions.as_deref();
         // The summary is appended at the target, so it carries the pins in force there (a
         // pin made on the branch being left does not apply on the target's path).
@@ -329,11 +341,18 @@ impl Compactor<'_> {
             must_keep: &nothing,
             pins: &[],
             checkpoint: false,
+            summarized_tokens: chunks.iter().map(|chunk| self.estimator.text_tokens(chunk)).sum(),
         };
         let unusable: Vec<String> =
             compaction_core::quality::check_summary(&summary, false, &facts)
                 .iter()
-                .filter(|problem| problem.is_unusable())
+                .filter(|problem| {
+                    if self.summarizer.follows_instructions() {
+                        problem.is_unusable()
+                    } else {
+                        problem.is_unreadable()
+                    }
+                })
                 .map(ToString::to_string)
                 .collect();
         if !unusable.is_empty() {

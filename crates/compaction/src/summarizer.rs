@@ -138,6 +138,24 @@ impl SummaryUsage {
         serde_json::to_value(self).ok()
     }
 
+    /// What was added to `earlier` to make `self` (both readings of one growing total).
+    #[must_use]
+    pub fn since(&self, earlier: &SummaryUsage) -> SummaryUsage {
+        SummaryUsage {
+            input_tokens: self.input_tokens.saturating_sub(earlier.input_tokens),
+            output_tokens: self.output_tokens.saturating_sub(earlier.output_tokens),
+            cache_read_tokens: self.cache_read_tokens.saturating_sub(earlier.cache_read_tokens),
+            cache_write_tokens: self.cache_write_tokens.saturating_sub(earlier.cache_write_tokens),
+            cost: match (self.cost, earlier.cost) {
+                (Some(now), Some(before)) => Some(now - before),
+                (now, _) => now,
+            },
+            unreported_requests: self
+                .unreported_requests
+                .saturating_sub(earlier.unreported_requests),
+        }
+    }
+
     /// The sum of two usages (a cost is kept when either side knows it).
     #[must_use]
     pub fn add(&self, other: &SummaryUsage) -> SummaryUsage {
@@ -342,6 +360,19 @@ pub trait Summarizer: Send + Sync {
     /// any (the orchestration reports the difference over a compaction as its calls, so
     /// requests whose answers were discarded count too).
     fn requests_sent(&self) -> Option<u64> {
+        None
+    }
+
+    /// The window the summary model's server told or revealed, when it did (before any
+    /// margin [`Summarizer::context_window`] keeps free).
+    fn learned_window(&self) -> Option<u64> {
+        None
+    }
+
+    /// The usage of every reply this summarizer received so far, discarded ones included,
+    /// when it sends requests (the orchestration stores the difference over a compaction, so
+    /// an entry's usage holds every request made, not only the kept reply's).
+    fn usage_received(&self) -> Option<SummaryUsage> {
         None
     }
 

@@ -30,7 +30,8 @@ pub enum Command {
     /// Write a session's context after its latest compaction as a Claude Code session or a
     /// Codex rollout (secrets redacted), which the agent then resumes.
     Export(ExportArgs),
-    /// Show what a compaction would do, without doing it (no network).
+    /// Show what a compaction would do, without doing it. Sends nothing anywhere unless
+    /// --ask-server is given.
     Plan(PlanArgs),
     /// Compact a session: summarize the older part and append a compaction entry.
     Run(RunArgs),
@@ -182,9 +183,24 @@ pub struct PlanArgs {
     /// Custom instructions for the summary (counted in the request size).
     #[arg(long, value_name = "TEXT")]
     pub instructions: Option<String>,
+    #[command(flatten)]
+    pub ask: AskServerFlag,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Whether a plan may ask the summary model's server what `run` would ask it.
+#[derive(Debug, Clone, Copy, Default, Args)]
+pub struct AskServerFlag {
+    /// Ask the summary model's server what `run` asks it, so the plan uses the same window:
+    /// with --provider openai and a --base-url other than api.openai.com, GET <origin>/props,
+    /// GET <base-url>/models and POST <origin>/api/show (body: the model name), then POST
+    /// <origin>/tokenize with the start of the redacted transcript (at most 16 KB). Each
+    /// carries the API key's header when the key variable is set. Without this flag the plan
+    /// sends nothing and uses the configured window.
+    #[arg(long)]
+    pub ask_server: bool,
 }
 
 #[derive(Debug, Args)]
@@ -204,9 +220,12 @@ pub struct RunArgs {
     pub strategy: Option<StrategyArg>,
     #[command(flatten)]
     pub extension: ExtensionFlags,
-    /// Only plan (same as `compaction plan`).
+    /// Only plan (same as `compaction plan`): sends nothing anywhere unless --ask-server is
+    /// given too.
     #[arg(long)]
     pub dry_run: bool,
+    #[command(flatten)]
+    pub ask: AskServerFlag,
     /// Write the compacted session to this new file (a copy) instead of appending in place;
     /// it appears only once the compaction is written, and never replaces the input.
     #[arg(long, short, value_name = "FILE")]

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use super::{CommandError, ExitStatus, setup};
 use crate::cli::BranchArgs;
 use crate::output::print_json;
-use crate::progress::{Progress, block_on_cancellable};
+use crate::progress::{Progress, ProgressOutput, block_on_cancellable};
 
 pub fn run(args: &BranchArgs) -> anyhow::Result<ExitStatus> {
     let path = &args.file;
@@ -66,8 +66,11 @@ pub fn run(args: &BranchArgs) -> anyhow::Result<ExitStatus> {
         }
         return Ok(ExitStatus::Success);
     }
-    let progress =
-        Progress::new(!args.quiet && !args.json, summarizer.label(), compactor.deadline());
+    let progress = Progress::new(
+        ProgressOutput::of(args.quiet, args.json),
+        summarizer.label(),
+        compactor.deadline(),
+    );
     let outcome = block_on_cancellable(|cancel| async move {
         compactor.navigate(&mut store, &request, &cancel, &|p| progress.update(p)).await
     })?;

@@ -1,6 +1,7 @@
-//! `compaction plan`: the dry run of a compaction. Nothing written, and no summary asked
-//! for; with `--provider` and a base URL of an OpenAI-compatible server, the server is asked
-//! for its window (as `run` asks it), so the calls planned are the calls `run` makes.
+//! `compaction plan`: the dry run of a compaction. Nothing written, no summary asked for,
+//! and nothing sent anywhere: only with `--ask-server` (and `--provider` with a base URL of
+//! an OpenAI-compatible server) is the server asked for its window as `run` asks it, so the
+//! calls planned are the calls `run` makes.
 
 use compaction_core::plan::{CompactionPlan, PlanError, PlanInputs, plan_compaction};
 use compaction_core::serialize::SerializeOptions;
@@ -32,8 +33,10 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitStatus> {
     // window when it tells, less the margin for an unknown tokenizer), so the calls counted
     // here are the calls `run` makes. Without a usable provider (no key), the configured one.
     let summarizer = setup::summarizer(&resolved, &args.summarizer, session_model.as_ref()).ok();
-    // The server is asked (window, tokenizer) with the sample `run` would measure.
-    let window_note = summarizer.as_ref().and_then(|(summarizer, secrets)| {
+    // With --ask-server only, the server is asked (window, tokenizer) with the sample `run`
+    // would measure.
+    let asked = summarizer.as_ref().filter(|_| args.ask.ask_server);
+    let window_note = asked.and_then(|(summarizer, secrets)| {
         let compactor = compaction::compact::Compactor {
             summarizer: summarizer.as_ref(),
             settings: &settings,
@@ -45,6 +48,13 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitStatus> {
         let sample = compactor.tokenizer_sample(&session, leaf, args.instructions.as_deref());
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().ok()?;
         runtime.block_on(summarizer.prepare(&sample, estimator.as_ref()))
+    });
+    let window_note = window_note.or_else(|| {
+        let remote = summarizer.as_ref()?;
+        (!args.ask.ask_server && remote.0.label() != "offline").then(|| {
+            "as configured; nothing was sent (--ask-server asks the server for its window)"
+                .to_owned()
+        })
     });
     let summary_window = match &summarizer {
         Some((summarizer, _)) => summarizer.context_window(),

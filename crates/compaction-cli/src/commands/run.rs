@@ -13,7 +13,7 @@ use serde_json::json;
 use super::{CommandError, ExitStatus, setup};
 use crate::cli::{PlanArgs, RunArgs, SessionArgs};
 use crate::output::print_json;
-use crate::progress::{Progress, block_on_cancellable};
+use crate::progress::{Progress, ProgressOutput, block_on_cancellable};
 
 /// One line on the files re-read into the context.
 fn restore_line(restored: &compaction::restore::RestoreOutcome) -> String {
@@ -56,6 +56,15 @@ fn skip_text(reason: compaction::restore::SkipReason) -> &'static str {
 /// One line on the quality gate's verdict.
 fn quality_line(quality: &compaction_core::quality::QualityReport) -> String {
     use compaction_core::quality::QualityStatus;
+    if let Some(fallback) = &quality.fallback {
+        return format!(
+            "quality: {}'s summary was unusable ({}); the {} summary stored {}",
+            fallback.instead_of,
+            fallback.reason.join("; "),
+            fallback.summarizer,
+            quality.status.as_str()
+        );
+    }
     match (quality.status, quality.attempts) {
         (QualityStatus::Passed, 1) => "quality: passed".to_owned(),
         (QualityStatus::Passed, _) => format!(
@@ -81,6 +90,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
             compaction: args.compaction.clone(),
             summarizer: args.summarizer.clone(),
             instructions: args.instructions.clone(),
+            ask: args.ask,
             json: args.json,
         });
     }
@@ -113,8 +123,11 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
         reason: CompactionReason::Manual,
         strategy: args.strategy.map(Into::into),
     };
-    let progress =
-        Progress::new(!args.quiet && !args.json, summarizer.label(), compactor.deadline());
+    let progress = Progress::new(
+        ProgressOutput::of(args.quiet, args.json),
+        summarizer.label(),
+        compactor.deadline(),
+    );
     let store_ref = &mut store;
     let result = block_on_cancellable(|cancel| async move {
         compactor.run(store_ref, &request, &cancel, &|p| progress.update(p)).await
@@ -205,9 +218,18 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
                         pruned.entry.id,
                     );
                 }
-                let by = match &outcome.decided_by {
-                    Some(extension) => format!("written by extension `{extension}`"),
-                    None => format!(
+                let fallback = outcome.quality.as_ref().and_then(|q| q.fallback.as_ref());
+                let by = match (&outcome.decided_by, fallback) {
+                    (Some(extension), _) => format!("written by extension `{extension}`"),
+                    (None, Some(fallback)) => format!(
+                        "FALLBACK: written by the {} summarizer, because {}'s summary was \
+                         unusable after {} request{} (fallbackToOffline)",
+                        fallback.summarizer,
+                        fallback.instead_of,
+                        fallback.requests,
+                        if fallback.requests == 1 { "" } else { "s" },
+                    ),
+                    (None, None) => format!(
                         "{} summarizer call{} via {}",
                         outcome.summarizer_calls,
                         if outcome.summarizer_calls == 1 { "" } else { "s" },

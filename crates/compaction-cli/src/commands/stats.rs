@@ -187,6 +187,13 @@ fn print_human(stats: &Stats) {
         "  session usage    {} tokens ({} in, {} out, {} cache read, {} cache write), cost {:.4}",
         spent.total, spent.input, spent.output, spent.cache_read, spent.cache_write, spent.cost
     );
+    if spent.saturated {
+        println!(
+            "  (a usage sum passed {} and stopped there: the session's usage numbers are too \
+             large to be real; the totals are lower bounds)",
+            u64::MAX
+        );
+    }
     let count = |severity| stats.diagnostics.iter().filter(|d| d.severity() == severity).count();
     println!(
         "  diagnostics      {} errors, {} warnings, {} notes{}",

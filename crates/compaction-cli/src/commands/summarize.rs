@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 use super::{CommandError, ExitStatus, setup};
 use crate::cli::{ReasonArg, SummarizeArgs};
 use crate::output::print_json;
-use crate::progress::{Progress, block_on_cancellable};
+use crate::progress::{Progress, ProgressOutput, block_on_cancellable};
 
 pub fn run(args: &SummarizeArgs) -> anyhow::Result<ExitStatus> {
     let path = &args.session.file;
@@ -43,7 +43,11 @@ pub fn run(args: &SummarizeArgs) -> anyhow::Result<ExitStatus> {
     )?;
     let label = toolkit.summarizer.label();
     let compactor = toolkit.compactor();
-    let progress = Progress::new(!args.quiet && !args.json, label.clone(), compactor.deadline());
+    let progress = Progress::new(
+        ProgressOutput::of(args.quiet, args.json),
+        label.clone(),
+        compactor.deadline(),
+    );
     match &args.branch_to {
         None => {
             let request = CompactRequest {

@@ -28,6 +28,11 @@ pub fn check_summary(summary: &str, truncated: bool, facts: &GateFacts<'_>) -> V
             problems.push(Problem::MissingSections { headings: missing });
         }
     }
+    let minimum = minimum_words(facts.summarized_tokens, facts.checkpoint);
+    let words = content_words(summary);
+    if words < minimum {
+        problems.push(Problem::TooShort { words, minimum });
+    }
     problems.extend(missing_facts(summary, facts));
     problems
 }
@@ -89,6 +94,7 @@ pub fn resolved_by_user_messages(
             | Problem::Echo { .. }
             | Problem::Truncated
             | Problem::MissingSections { .. }
+            | Problem::TooShort { .. }
             | Problem::MissingFile { .. }
             | Problem::MissingError { .. } => true,
         })
@@ -177,17 +183,39 @@ fn refusal_line(summary: &str) -> Option<String> {
     })
 }
 
-fn heading_text(line: &str) -> Option<&str> {
-    let rest = line.trim_start().strip_prefix("## ")?;
-    Some(rest.trim().trim_end_matches(':').trim())
+/// Words with a letter or digit outside heading lines (Markdown headings of level 1 to 4, and
+/// lines of bold text alone).
+pub fn content_words(summary: &str) -> u64 {
+    summary
+        .lines()
+        .filter(|line| heading_text(line).is_none())
+        .flat_map(str::split_whitespace)
+        .filter(|word| word.chars().any(char::is_alphanumeric))
+        .count() as u64
+}
+
+/// The text of a heading line: a Markdown heading of level 1 to 4 (`## Goal`), or a line
+/// that is bold text alone (`**Goal:**`), with a trailing `:` and a leading number (`1.`)
+/// left out. Models write the checkpoint's headings in each of these ways.
+fn heading_text(line: &str) -> Option<String> {
+    let line = line.trim();
+    let hashes = line.chars().take_while(|c| *c == '#').count();
+    let text = if (1..=4).contains(&hashes) {
+        line[hashes..].strip_prefix(' ')?
+    } else {
+        let rest = line.strip_prefix("**")?;
+        rest.strip_suffix("**").or_else(|| rest.strip_suffix("**:"))?
+    };
+    let text = text.trim().trim_matches('*').trim().trim_end_matches(':').trim();
+    let text = text.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ')');
+    Some(text.trim().replace(" and ", " & ").to_lowercase())
 }
 
 /// The checkpoint headings the summary lacks, when that breaks the structure: `Goal` is
 /// required, and at least one of the other five (empty sections may be left out, so the
 /// others are not required one by one).
 fn missing_headings(summary: &str) -> Vec<String> {
-    let present: Vec<String> =
-        summary.lines().filter_map(heading_text).map(str::to_lowercase).collect();
+    let present: Vec<String> = summary.lines().filter_map(heading_text).collect();
     let has = |heading: &str| present.iter().any(|p| p == &heading.to_lowercase());
     let goal = has(CHECKPOINT_HEADINGS[0]);
     let others = CHECKPOINT_HEADINGS[1..].iter().any(|heading| has(heading));

@@ -1,12 +1,13 @@
 //! The quality gate's checks: is a summary fit to replace the history it summarizes?
 //!
 //! [`check_summary`] rejects a summary that is empty, a refusal, an echo of the request
-//! ([`echo`]), cut off by the output limit, missing the checkpoint's structure, or missing a
-//! must-keep fact ([`MustKeep`] and the active pins). [`retry_instructions`] tells the
-//! summarizer exactly what to fix, and [`repair`] appends a deterministic "Must Keep" section
-//! built from the facts when the retry fails too, unless the text is unusable (empty, a
-//! refusal, an echo, cut off), which is never repaired. Orchestration (`Compactor::run`)
-//! decides when to call which.
+//! ([`echo`]), cut off by the output limit, missing the checkpoint's structure, far shorter
+//! than what it replaces calls for ([`minimum_words`]), or missing a must-keep fact
+//! ([`MustKeep`] and the active pins). [`retry_instructions`] tells the summarizer exactly
+//! what to fix, and [`repair`] appends a deterministic "Must Keep" section built from the
+//! facts when the retry fails too. Only such small defects are repaired: a text that is
+//! unusable as a summary (empty, a refusal, an echo, cut off, without the structure, too
+//! short) never is. Orchestration (`Compactor::run`) decides when to call which.
 //!
 //! What "present" means, precisely (matching is on the summary text as written by the
 //! summarizer, before the file-list appendix):
@@ -34,9 +35,8 @@
 //! count for constraints, the latest request and pins ([`resolved_by_user_messages`]); the
 //! structure, files and errors must be in the summarizer's own text.
 //!
-//! Invariant: every check is a pure function of its inputs; [`repair`] only appends (keeping
-//! a previous summary an unstructured update would drop) and its result passes every fact
-//! check; it refuses unusable text.
+//! Invariant: every check is a pure function of its inputs; [`repair`] only appends, its
+//! result passes every fact check, and it refuses unusable text.
 //!
 //! Stages, one module each: `problem` (what can be wrong), `check` (the checks), `matching`
 //! (what "present" means), `repair` (the retry's instructions and the Must Keep section)
@@ -50,10 +50,10 @@ mod report;
 #[cfg(test)]
 mod tests;
 
-pub use check::{check_summary, echo, missing_facts, resolved_by_user_messages};
+pub use check::{check_summary, content_words, echo, missing_facts, resolved_by_user_messages};
 pub use matching::{distinctive_tokens, opening};
 pub use problem::Problem;
-pub use repair::{PREVIOUS_KEPT_NOTE, repair, retry_instructions};
+pub use repair::{repair, retry_instructions};
 pub use report::{Fallback, QualityReport, QualityStatus, describe};
 
 use crate::must_keep::MustKeep;
@@ -76,7 +76,9 @@ pub const QUOTE_CHARS: usize = 160;
 pub const MUST_KEEP_HEADING: &str = "## Must Keep";
 
 /// Openings of a refusal, compared lower-cased with typographic apostrophes straightened.
-const REFUSALS: [&str; 16] = [
+/// They only name the problem for the retry: a refusal in any language also lacks the
+/// checkpoint structure and is far too short, which the gate rejects on its own.
+const REFUSALS: [&str; 24] = [
     "i can't help",
     "i cannot help",
     "i can't assist",
@@ -93,6 +95,14 @@ const REFUSALS: [&str; 16] = [
     "i am unable to",
     "i won't be able",
     "as an ai",
+    "je ne peux pas",
+    "désolé, mais",
+    "lo siento, pero",
+    "no puedo ayudar",
+    "es tut mir leid",
+    "ich kann dir nicht",
+    "ich kann ihnen nicht",
+    "抱歉",
 ];
 
 /// Everything a summary is checked against.
@@ -105,4 +115,26 @@ pub struct GateFacts<'a> {
     /// Whether the summary must have the checkpoint's structure (false when only a split
     /// turn's prefix was summarized, which has its own short format).
     pub checkpoint: bool,
+    /// Estimated tokens of the transcript the summary replaces (0: no length floor). A
+    /// summary far shorter than [`minimum_words`] for it is no summary.
+    pub summarized_tokens: u64,
+}
+
+/// Words a summary of the checkpoint's structure needs at the least.
+pub const MIN_SUMMARY_WORDS: u64 = 30;
+
+/// Words a shorter summary (a split turn's prefix, a branch) needs at the least.
+pub const MIN_SHORT_SUMMARY_WORDS: u64 = 12;
+
+/// Transcript tokens per word of the length floor below [`MIN_SUMMARY_WORDS`].
+pub const TOKENS_PER_MIN_WORD: u64 = 20;
+
+/// The fewest words (outside headings) a summary of `summarized_tokens` tokens of
+/// transcript may have: one per [`TOKENS_PER_MIN_WORD`] tokens, at most
+/// [`MIN_SUMMARY_WORDS`] for a checkpoint and [`MIN_SHORT_SUMMARY_WORDS`] for the shorter
+/// formats. A real summary of a few hundred tokens of conversation already says more; a
+/// five-word reply in place of a long history is no summary.
+pub fn minimum_words(summarized_tokens: u64, checkpoint: bool) -> u64 {
+    let most = if checkpoint { MIN_SUMMARY_WORDS } else { MIN_SHORT_SUMMARY_WORDS };
+    (summarized_tokens / TOKENS_PER_MIN_WORD).min(most)
 }

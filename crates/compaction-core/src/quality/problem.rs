@@ -31,6 +31,14 @@ pub enum Problem {
         /// The headings not found.
         headings: Vec<String>,
     },
+    /// The summary is far shorter than what it replaces calls for (see
+    /// [`super::minimum_words`]).
+    TooShort {
+        /// Words outside headings.
+        words: u64,
+        /// The fewest words accepted.
+        minimum: u64,
+    },
     /// A modified file's path is not in the summary.
     MissingFile {
         /// The path.
@@ -64,10 +72,27 @@ pub enum Problem {
 
 impl Problem {
     /// Whether the summary's text is unusable as a summary (empty, a refusal, an echo of
-    /// the request, or cut off at the output limit). Such a summary is never repaired: a
-    /// Must Keep list is no summary of the history, so the compaction fails (or falls back to
-    /// the offline summarizer where that is configured).
+    /// the request, cut off at the output limit, without the checkpoint's structure, or far
+    /// too short). Such a summary is never repaired: a Must Keep list is no summary of the
+    /// history, so the compaction fails (or falls back to the offline summarizer where that
+    /// is configured). The other problems are facts the engine knows and appends itself.
     pub fn is_unusable(&self) -> bool {
+        matches!(
+            self,
+            Problem::Empty
+                | Problem::Refusal { .. }
+                | Problem::Echo { .. }
+                | Problem::Truncated
+                | Problem::MissingSections { .. }
+                | Problem::TooShort { .. }
+        )
+    }
+
+    /// Whether the text is no summary whoever wrote it (empty, a refusal, an echo, cut off):
+    /// never repaired. A deterministic summarizer's text without the structure, or short
+    /// because the history had little to say, is built from the engine's own facts and is
+    /// repaired instead (see [`super::repair`]).
+    pub fn is_unreadable(&self) -> bool {
         matches!(
             self,
             Problem::Empty | Problem::Refusal { .. } | Problem::Echo { .. } | Problem::Truncated
@@ -95,6 +120,10 @@ impl fmt::Display for Problem {
             Problem::MissingSections { headings } => {
                 write!(f, "missing sections: {}", headings.join(", "))
             }
+            Problem::TooShort { words, minimum } => write!(
+                f,
+                "too short: {words} words where the history it replaces needs at least {minimum}"
+            ),
             Problem::MissingFile { path } => write!(f, "missing file {path}"),
             Problem::MissingConstraint { text } => {
                 write!(f, "missing constraint \"{}\"", shorten(text, 80))

@@ -32,6 +32,10 @@ pub fn retry_instructions(problems: &[Problem]) -> String {
                 "- It lacked the checkpoint structure. Use these headings: {}.",
                 headings.iter().map(|h| format!("`## {h}`")).collect::<Vec<_>>().join(", ")
             ),
+            Problem::TooShort { words, minimum } => format!(
+                "- It was far too short ({words} words, at least {minimum} needed): summarize \
+                 the whole conversation under every heading."
+            ),
             Problem::MissingFile { path } => {
                 format!("- It did not name the modified file `{path}`; name it exactly.")
             }
@@ -64,23 +68,17 @@ pub fn retry_instructions(problems: &[Problem]) -> String {
 }
 
 /// The summary with a deterministic "Must Keep" section appended, built from the facts the
-/// problems name; an unstructured one gets every fact. Returns `None` when a problem makes
-/// the text unusable ([`Problem::is_unusable`]): a Must Keep list is no summary of the
-/// history, so there is nothing to repair.
-///
-/// When `previous` (the summary this one updates) is given and the new text lost the
-/// checkpoint structure, the previous summary is kept ahead of it, so a repaired update
-/// never drops the history the previous one held.
-pub fn repair(
-    summary: &str,
-    problems: &[Problem],
-    facts: &GateFacts<'_>,
-    previous: Option<&str>,
-) -> Option<String> {
-    if problems.iter().any(Problem::is_unusable) {
+/// problems name (every fact when the structure is missing or the text is short). Returns
+/// `None` when the text is no summary at all ([`Problem::is_unreadable`]). The caller
+/// decides whether a model's text without the structure may be repaired (it may not:
+/// [`Problem::is_unusable`]); a deterministic summarizer's may.
+pub fn repair(summary: &str, problems: &[Problem], facts: &GateFacts<'_>) -> Option<String> {
+    if problems.iter().any(Problem::is_unreadable) {
         return None;
     }
-    let whole = problems.iter().any(|problem| matches!(problem, Problem::MissingSections { .. }));
+    let whole = problems.iter().any(|problem| {
+        matches!(problem, Problem::MissingSections { .. } | Problem::TooShort { .. })
+    });
     let mut section = String::from(MUST_KEEP_HEADING);
     section.push('\n');
     let wanted = |problem: &Problem| whole || problems.contains(problem);
@@ -119,16 +117,5 @@ pub fn repair(
             section.push('\n');
         }
     }
-    let unstructured = problems.iter().any(|p| matches!(p, Problem::MissingSections { .. }));
-    let summary = match previous.map(str::trim).filter(|previous| !previous.is_empty()) {
-        Some(previous) if unstructured => {
-            format!("{previous}\n\n{PREVIOUS_KEPT_NOTE}\n\n{}", summary.trim_end())
-        }
-        Some(_) | None => summary.trim_end().to_owned(),
-    };
-    Some(format!("{summary}\n\n{}", section.trim_end()))
+    Some(format!("{}\n\n{}", summary.trim_end(), section.trim_end()))
 }
-
-/// The line between a previous summary a repaired update keeps and the update's own text.
-pub const PREVIOUS_KEPT_NOTE: &str =
-    "(The update below lost the checkpoint structure; the previous checkpoint above is kept.)";

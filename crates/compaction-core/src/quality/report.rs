@@ -34,6 +34,8 @@ pub struct Fallback {
     pub instead_of: String,
     /// What was wrong with its last summary.
     pub reason: Vec<String>,
+    /// Requests the unusable summarizer's server received before the fallback.
+    pub requests: usize,
 }
 
 /// The gate's verdict.

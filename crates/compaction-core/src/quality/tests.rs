@@ -35,7 +35,7 @@ fn check(summary: &str, truncated: bool) -> Vec<Problem> {
     check_summary(
         summary,
         truncated,
-        &GateFacts { must_keep: &must_keep, pins: &pins, checkpoint: true },
+        &GateFacts { must_keep: &must_keep, pins: &pins, checkpoint: true, summarized_tokens: 0 },
     )
 }
 
@@ -115,13 +115,14 @@ fn a_long_request_is_quoted_by_its_opening_sentences() {
     assert!(contains_quote("Request: Now add support for comments to the lexer.", polite));
     assert!(!contains_quote("Request: Great, thanks. Now add comments.", polite));
     let must_keep = MustKeep { latest_request: Some(long.clone()), ..MustKeep::default() };
-    let gate = GateFacts { must_keep: &must_keep, pins: &[], checkpoint: false };
+    let gate =
+        GateFacts { must_keep: &must_keep, pins: &[], checkpoint: false, summarized_tokens: 0 };
     assert_eq!(
         missing_facts("- Latest request: Please continue with step 7. Keep going.", &gate),
         []
     );
     let problems = missing_facts("nothing", &gate);
-    let repaired = repair("nothing", &problems, &gate, None).unwrap_or_default();
+    let repaired = repair("nothing", &problems, &gate).unwrap_or_default();
     assert!(repaired.ends_with("\"Please continue with step 7. Keep going. …\""), "{repaired}");
     assert_eq!(missing_facts(&repaired, &gate), []);
 }
@@ -153,7 +154,7 @@ fn the_users_words_in_the_kept_messages_count_for_requests_constraints_and_pins(
     let summary = "## Goal\n- CSV export\n\n## Progress\n- started";
     let facts = facts();
     let pins = pins();
-    let gate = GateFacts { must_keep: &facts, pins: &pins, checkpoint: true };
+    let gate = GateFacts { must_keep: &facts, pins: &pins, checkpoint: true, summarized_tokens: 0 };
     let problems = check_summary(summary, false, &gate);
     let section = format!(
         "## User messages (verbatim)\n\n```text\n{}\n{}\n{}\n```",
@@ -178,12 +179,13 @@ fn the_users_words_in_the_kept_messages_count_for_requests_constraints_and_pins(
 fn repair_appends_only_missing_facts_and_then_passes() {
     let must_keep = facts();
     let pins = pins();
-    let gate = GateFacts { must_keep: &must_keep, pins: &pins, checkpoint: true };
+    let gate =
+        GateFacts { must_keep: &must_keep, pins: &pins, checkpoint: true, summarized_tokens: 0 };
     let summary = GOOD
         .replace("`src/export.ts`", "the exporter")
         .replace("- Use rgb values, no indices\n", "");
     let problems = check_summary(&summary, false, &gate);
-    let repaired = repair(&summary, &problems, &gate, None).unwrap_or_default();
+    let repaired = repair(&summary, &problems, &gate).unwrap_or_default();
     assert!(repaired.starts_with(summary.trim_end()));
     assert!(repaired.ends_with("## Must Keep\n- Modified: `src/export.ts`\n- Pinned instruction:\n\n<pinned-instruction>\nUse rgb values,\n  no indices\n</pinned-instruction>"), "{repaired}");
     assert_eq!(check_summary(&repaired, false, &gate), []);
@@ -193,22 +195,24 @@ fn repair_appends_only_missing_facts_and_then_passes() {
 fn unusable_summaries_are_never_repaired() {
     let must_keep = facts();
     let pins = pins();
-    let gate = GateFacts { must_keep: &must_keep, pins: &pins, checkpoint: true };
+    let gate =
+        GateFacts { must_keep: &must_keep, pins: &pins, checkpoint: true, summarized_tokens: 0 };
     let refusal = "I'm sorry, but I can't help with that.";
     let problems = check_summary(refusal, false, &gate);
-    assert_eq!(repair(refusal, &problems, &gate, None), None);
+    assert_eq!(repair(refusal, &problems, &gate), None);
     assert!(retry_instructions(&problems).contains("refusal"));
     for (summary, truncated) in [("", false), ("  \n", false), (GOOD, true)] {
         let problems = check_summary(summary, truncated, &gate);
         assert!(problems.iter().any(Problem::is_unusable), "{problems:?}");
-        assert_eq!(repair(summary, &problems, &gate, Some(GOOD)), None);
+        assert_eq!(repair(summary, &problems, &gate), None);
     }
 }
 
 #[test]
 fn echoes_of_the_request_are_rejected() {
     let must_keep = facts();
-    let gate = GateFacts { must_keep: &must_keep, pins: &[], checkpoint: false };
+    let gate =
+        GateFacts { must_keep: &must_keep, pins: &[], checkpoint: false, summarized_tokens: 0 };
     // What a base model wrote back: the transcript's tags, the prompt's own lines.
     for echoed in [
         "<conversation>\n<user>\nExport the table\n</user>",
@@ -233,18 +237,33 @@ fn echoes_of_the_request_are_rejected() {
 }
 
 #[test]
-fn a_repaired_update_that_lost_the_structure_keeps_the_previous_summary() {
+fn a_reply_without_the_structure_or_far_too_short_is_unusable() {
     let must_keep = facts();
-    let gate = GateFacts { must_keep: &must_keep, pins: &[], checkpoint: true };
-    let update = "Some notes about the export, without headings.";
-    let problems = check_summary(update, false, &gate);
-    let repaired = repair(update, &problems, &gate, Some(GOOD)).unwrap_or_default();
-    assert!(repaired.starts_with(GOOD.trim()), "{repaired}");
-    assert!(repaired.contains(PREVIOUS_KEPT_NOTE));
-    assert!(repaired.contains(update));
-    // An update that kept the structure is repaired without repeating the previous one.
-    let structured = GOOD.replace("`src/export.ts`", "the exporter");
-    let problems = check_summary(&structured, false, &gate);
-    let repaired = repair(&structured, &problems, &gate, Some("## Goal\nold")).unwrap_or_default();
-    assert!(!repaired.contains("## Goal\nold"), "{repaired}");
+    let gate =
+        GateFacts { must_keep: &must_keep, pins: &[], checkpoint: true, summarized_tokens: 20_000 };
+    let five_words = "The user fixed the bug.";
+    let problems = check_summary(five_words, false, &gate);
+    assert!(problems.iter().any(|p| matches!(p, Problem::MissingSections { .. })), "{problems:?}");
+    assert!(problems.contains(&Problem::TooShort { words: 5, minimum: MIN_SUMMARY_WORDS }));
+    assert!(problems.iter().any(Problem::is_unusable));
+    assert!(!problems.iter().any(Problem::is_unreadable));
+    // For a deterministic summarizer (whose text is the engine's own facts) the repair
+    // appends every fact; a model's such reply is never repaired (the gate's rule).
+    let repaired = repair(five_words, &problems, &gate).unwrap_or_default();
+    assert_eq!(missing_facts(&repaired, &gate), []);
+    // Headings alone are no summary either.
+    let hollow = "## Goal\nFix it.\n## Progress\nDone.";
+    let problems = check_summary(hollow, false, &gate);
+    assert!(problems.contains(&Problem::TooShort { words: 3, minimum: MIN_SUMMARY_WORDS }));
+    // The floor scales down for a short history.
+    assert_eq!(minimum_words(100, true), 5);
+    assert_eq!(minimum_words(0, true), 0);
+    assert_eq!(minimum_words(20_000, false), MIN_SHORT_SUMMARY_WORDS);
+    // Other heading styles for the same sections count.
+    let styled = "**Goal:**\nPort it.\n\n### 1. Next steps\n- Run tests.";
+    assert!(
+        !check_summary(styled, false, &GateFacts { summarized_tokens: 0, ..gate })
+            .iter()
+            .any(|p| matches!(p, Problem::MissingSections { .. }))
+    );
 }

@@ -130,6 +130,23 @@ impl CompactionSettings {
     pub fn summary_output_tokens(&self) -> u64 {
         self.max_summary_tokens.min(self.reserve_tokens.saturating_mul(4) / 5).max(1)
     }
+
+    /// [`CompactionSettings::summary_output_tokens`] for a summary model whose window is
+    /// `summary_window`: never more than a quarter of it, so a request that carries a
+    /// running summary of that size and asks for another still leaves half the window for
+    /// the transcript and the prompt. Whatever told the window (the settings, a flag, the
+    /// server's answer), an 8,192-token window compacts with the default budgets.
+    pub fn summary_output_tokens_for(&self, summary_window: Option<u64>) -> u64 {
+        let output = self.summary_output_tokens();
+        summary_window.map_or(output, |window| output.min(window / 4).max(1))
+    }
+
+    /// `branchMaxSummaryTokens` for a summary model whose window is `summary_window`: at
+    /// most a quarter of it, as [`CompactionSettings::summary_output_tokens_for`].
+    pub fn branch_output_tokens_for(&self, summary_window: Option<u64>) -> u64 {
+        let output = self.branch_max_summary_tokens.max(1);
+        summary_window.map_or(output, |window| output.min(window / 4).max(1))
+    }
 }
 
 impl Default for CompactionSettings {

@@ -76,6 +76,14 @@ impl Compactor<'_> {
         let (history_pins, prefix_pins): (&[String], &[String]) =
             if planned.history_chunks.is_empty() { (&[], &pins) } else { (&pins, &[]) };
         let window = self.summarizer.context_window();
+        // Calls are numbered in the order they are sent: the turn prefix first when the
+        // requests go one at a time (see above), the history first otherwise.
+        let sequential = self.summarizer.concurrency() <= 1;
+        let (history_first_call, prefix_first_call) = if sequential {
+            (planned.turn_prefix_chunks.len() + 1, 1)
+        } else {
+            (1, planned.history_chunks.len() + 1)
+        };
         let history = ChunkJob {
             kind: SummaryKind::History,
             chunks: &planned.history_chunks,
@@ -84,8 +92,8 @@ impl Compactor<'_> {
             instructions: history_instructions,
             pins: history_pins,
             replace_instructions: false,
-            max_output_tokens: self.settings.summary_output_tokens(),
-            first_call: 1,
+            max_output_tokens: self.settings.summary_output_tokens_for(window),
+            first_call: history_first_call,
             calls,
             planned_window: window,
         };
@@ -96,7 +104,7 @@ impl Compactor<'_> {
             previous_summary: None,
             instructions: prefix_instructions,
             pins: prefix_pins,
-            first_call: planned.history_chunks.len() + 1,
+            first_call: prefix_first_call,
             ..history.clone()
         };
         let prefix_request = PrefixRequest {
@@ -109,7 +117,7 @@ impl Compactor<'_> {
             .map(|earlier| (earlier.prefix.clone(), SummaryUsage::default(), 0));
         let (history, prefix) = match reusable {
             Some(prefix) => (self.run_job(history, cancel, progress).await?, prefix),
-            None if self.summarizer.concurrency() <= 1 => {
+            None if sequential => {
                 let prefix = self.run_job(prefix, cancel, progress).await?;
                 (self.run_job(history, cancel, progress).await?, prefix)
             }
@@ -247,9 +255,33 @@ impl Compactor<'_> {
         cancel: &CancellationToken,
         progress: &(dyn Fn(SummaryProgress) + Send + Sync),
     ) -> Result<(crate::summarizer::SummaryResponse, SummaryUsage, usize), SummarizerError> {
+        let window_before = self.summarizer.context_window();
         let first = self.summarizer.summarize(&request, cancel, progress).await?;
         let first_requests = first.requests as usize;
         if !first.truncated {
+            let usage = first.usage;
+            return Ok((first, usage, first_requests));
+        }
+        // The server cut the reply at the room its window left (it said so by stopping short
+        // of the limit): a larger limit cannot help, the plan is made again for that window.
+        if let (Some(before), Some(now)) = (window_before, self.summarizer.context_window())
+            && now < before
+        {
+            let window = self.summarizer.learned_window().unwrap_or(now);
+            return Err(SummarizerError::ContextOverflow {
+                message: format!(
+                    "the server cut the reply short of its output limit of {} tokens, at the \
+                     room its window of {window} tokens left",
+                    request.max_output_tokens
+                ),
+                window: Some(window),
+                attempts: first.requests,
+                elapsed: Duration::ZERO,
+            });
+        }
+        // A reply that echoes the request is no summary however long it may grow: the
+        // quality gate rejects it as an echo, and a larger limit would only buy more echo.
+        if compaction_core::quality::echo(&first.text).is_some() {
             let usage = first.usage;
             return Ok((first, usage, first_requests));
         }
@@ -356,8 +388,12 @@ pub(super) struct Parts {
 /// [`Problem::is_unusable`]: compaction_core::quality::Problem::is_unusable
 fn is_usable(summary: &str) -> bool {
     let nothing = compaction_core::must_keep::MustKeep::default();
-    let facts =
-        compaction_core::quality::GateFacts { must_keep: &nothing, pins: &[], checkpoint: false };
+    let facts = compaction_core::quality::GateFacts {
+        must_keep: &nothing,
+        pins: &[],
+        checkpoint: false,
+        summarized_tokens: 0,
+    };
     !compaction_core::quality::check_summary(summary, false, &facts)
         .iter()
         .any(compaction_core::quality::Problem::is_unusable)

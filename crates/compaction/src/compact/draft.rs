@@ -168,16 +168,12 @@ impl Compactor<'_> {
     ) -> Result<super::gate::Gated, CompactError> {
         let first_window = self.summarizer.context_window();
         let sent_before = self.summarizer.requests_sent();
+        let usage_before = self.summarizer.usage_received();
         let mut replanned = false;
-        // The settings with the summary budget capped to a quarter of a window the server
-        // revealed, when the plan does not fit it otherwise.
-        let mut capped: Option<compaction_core::settings::CompactionSettings> = None;
         loop {
             let window = self.summarizer.context_window();
             let outcome = {
-                let view = capped.as_ref().map(|settings| self.with_settings(settings));
-                let compactor = view.as_ref().unwrap_or(self);
-                let gating = compactor.summarize_gated(
+                let gating = self.summarize_gated(
                     session,
                     leaf,
                     planned,
@@ -199,6 +195,15 @@ impl Compactor<'_> {
                         let sent =
                             usize::try_from(after.saturating_sub(before)).unwrap_or(usize::MAX);
                         gated.calls = sent + gated.fallback_calls;
+                        if let Some(fallback) = gated.report.fallback.as_mut() {
+                            fallback.requests = sent;
+                        }
+                    }
+                    // Likewise the usage: every reply received, discarded ones too.
+                    if let (Some(before), Some(after)) =
+                        (usage_before, self.summarizer.usage_received())
+                    {
+                        gated.usage = after.since(&before).add(&gated.fallback_usage);
                     }
                     return Ok(gated);
                 }
@@ -211,6 +216,21 @@ impl Compactor<'_> {
                     SummarizerError::ContextOverflow { message, window: server, attempts, elapsed },
                     server,
                 ),
+                Err(CompactError::Unusable { summarizer, problems, attempts, requests }) => {
+                    // Every request the summarizer sent, as for a summary that passed.
+                    let sent = match (sent_before, self.summarizer.requests_sent()) {
+                        (Some(before), Some(after)) => {
+                            usize::try_from(after.saturating_sub(before)).unwrap_or(usize::MAX)
+                        }
+                        _ => requests,
+                    };
+                    return Err(CompactError::Unusable {
+                        summarizer,
+                        problems,
+                        attempts,
+                        requests: sent,
+                    });
+                }
                 Err(other) => return Err(other),
             };
             let learned = self.summarizer.context_window();
@@ -220,23 +240,14 @@ impl Compactor<'_> {
             {
                 replanned = true;
                 progress(CompactionProgress::WindowLearned { window: server, planned: before });
+                // The summary budget is capped to a quarter of the window the plan is made
+                // for (see `summary_output_tokens_for`): say so when that lowered it.
+                let budget = self.settings.summary_output_tokens_for(Some(now));
+                if budget < self.settings.summary_output_tokens_for(Some(before)) {
+                    progress(CompactionProgress::BudgetCapped { max_summary_tokens: budget });
+                }
                 if let Ok(again) = self.plan(session, leaf, instructions.as_deref()).compaction {
                     planned = again;
-                    continue;
-                }
-                // The summary budget alone may not fit the smaller window: a quarter of it,
-                // as for a small configured window.
-                let budget = self.settings.max_summary_tokens.min(now / 4).max(1);
-                let settings = compaction_core::settings::CompactionSettings {
-                    max_summary_tokens: budget,
-                    ..self.settings.clone()
-                };
-                let again =
-                    self.with_settings(&settings).plan(session, leaf, instructions.as_deref());
-                if let Ok(again) = again.compaction {
-                    progress(CompactionProgress::BudgetCapped { max_summary_tokens: budget });
-                    planned = again;
-                    capped = Some(settings);
                     continue;
                 }
             }
@@ -246,21 +257,6 @@ impl Compactor<'_> {
                 planned: first_window.unwrap_or(self.context_window),
                 server,
             });
-        }
-    }
-
-    /// This compactor with other settings.
-    fn with_settings<'s>(
-        &'s self,
-        settings: &'s compaction_core::settings::CompactionSettings,
-    ) -> Compactor<'s> {
-        Compactor {
-            summarizer: self.summarizer,
-            settings,
-            context_window: self.context_window,
-            estimator: self.estimator,
-            redactor: self.redactor.clone(),
-            extensions: self.extensions,
         }
     }
 

@@ -82,12 +82,15 @@ pub enum CompactError {
         reason: String,
     },
     /// The summarizer's reply was unusable twice (empty, a refusal, an echo of the request,
-    /// or cut off at the output limit) and `fallbackToOffline` is off. Nothing was written:
-    /// such a reply is never repaired into a summary.
+    /// cut off at the output limit, without the checkpoint's structure, far too short) and
+    /// `fallbackToOffline` is off. Nothing was written: such a reply is never repaired into
+    /// a summary.
     #[error(
         "{summarizer} gave no usable summary in {attempts} attempt{} ({requests} request{} \
-         sent): {}; nothing was written. Set `fallbackToOffline` to let the offline \
-         summarizer write it then, or use a summary model that follows instructions",
+         sent): {}; nothing was written, the session is unchanged. To compact anyway, set \
+         `\"fallbackToOffline\": true` under `compaction` in the settings \
+         (COMPACTION_FALLBACK_TO_OFFLINE=true) so the offline summarizer writes it, run with \
+         --offline, or use a summary model that follows instructions",
         if *attempts == 1 { "" } else { "s" },
         if *requests == 1 { "" } else { "s" },
         problems.join("; ")

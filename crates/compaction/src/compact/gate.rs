@@ -47,10 +47,17 @@ impl Compactor<'_> {
                 ..pin.clone()
             })
             .collect();
+        let summarized_tokens = planned
+            .history_chunks
+            .iter()
+            .chain(&planned.turn_prefix_chunks)
+            .map(|chunk| self.estimator.text_tokens(chunk))
+            .sum();
         let facts = GateFacts {
             must_keep: &must_keep,
             pins: &pins,
             checkpoint: !planned.history_chunks.is_empty(),
+            summarized_tokens,
         };
         let first = self
             .summarize_attempt(&planned, instructions.as_deref(), None, None, cancel, progress)
@@ -63,6 +70,7 @@ impl Compactor<'_> {
             usage: first.usage,
             calls: first.calls,
             fallback_calls: 0,
+            fallback_usage: SummaryUsage::default(),
             report: QualityReport {
                 status: QualityStatus::Passed,
                 attempts: 1,
@@ -107,7 +115,13 @@ impl Compactor<'_> {
             }
         }
         gated.report.missing = describe(&problems);
-        if problems.iter().any(Problem::is_unusable) {
+        // A model's reply without the structure, or far too short, is no summary; a
+        // deterministic summarizer's is the engine's own facts, repaired below.
+        let follows = self.summarizer.follows_instructions();
+        let fatal = |problem: &Problem| {
+            if follows { problem.is_unusable() } else { problem.is_unreadable() }
+        };
+        if problems.iter().any(fatal) {
             if self.settings.fallback_to_offline && self.summarizer.follows_instructions() {
                 return self
                     .offline_fallback(session, leaf, instructions, gated, cancel, progress)
@@ -126,8 +140,7 @@ impl Compactor<'_> {
                 attempts: gated.report.attempts,
             });
         }
-        let previous = gated.planned.preparation.previous_summary.as_deref();
-        let repaired = repair(&gated.summary, &problems, &facts, previous);
+        let repaired = repair(&gated.summary, &problems, &facts);
         // `repair` refuses only unusable text, which returned above.
         gated.summary = repaired.unwrap_or_else(|| gated.summary.clone());
         gated.report.status = QualityStatus::Repaired;
@@ -169,12 +182,14 @@ impl Compactor<'_> {
             progress,
         ))
         .await?;
+        gated.fallback_usage = gated.usage;
         gated.usage = failed.usage.add(&gated.usage);
         gated.fallback_calls = gated.calls;
         gated.calls += failed.calls;
         gated.report.fallback = Some(Fallback {
             summarizer: offline_label(),
             instead_of: self.summarizer.label(),
+            requests: failed.calls,
             reason: failed.report.missing,
         });
         Ok(gated)
@@ -263,5 +278,7 @@ pub(super) struct Gated {
     pub(super) calls: usize,
     /// Calls of the fallback summarizer, included in `calls`.
     pub(super) fallback_calls: usize,
+    /// Usage of the fallback summarizer, included in `usage`.
+    pub(super) fallback_usage: SummaryUsage,
     pub(super) report: QualityReport,
 }

@@ -198,16 +198,38 @@ impl Compactor<'_> {
         let Ok(planned) = self.plan(session, leaf, instructions).compaction else {
             return configured;
         };
-        let framing = self.estimator.text_tokens(compaction_core::prompts::SYSTEM_PROMPT)
-            + self.estimator.text_tokens(compaction_core::prompts::UPDATE_PROMPT);
-        let output = self.settings.max_summary_tokens.min(1500);
-        let requests = planned.history_chunks.len() + planned.turn_prefix_chunks.len();
-        let seconds: u64 = planned
+        let inputs: Vec<u64> = planned
             .history_chunks
             .iter()
             .chain(&planned.turn_prefix_chunks)
-            .map(|chunk| {
-                let input = self.estimator.text_tokens(chunk) + framing + output;
+            .map(|chunk| self.estimator.text_tokens(chunk))
+            .collect();
+        self.local_deadline(&inputs, self.settings.max_summary_tokens, progress)
+    }
+
+    /// The deadline for requests of `inputs` transcript tokens each, with up to `output`
+    /// tokens of reply, to a summarizer on this machine while `timeoutSeconds` is at its
+    /// default (see [`Compactor::deadline_for`]); [`Compactor::deadline`] otherwise, or when
+    /// that is longer. A raised deadline is reported through `progress`.
+    pub(crate) fn local_deadline(
+        &self,
+        inputs: &[u64],
+        output: u64,
+        progress: &(dyn Fn(CompactionProgress) + Send + Sync),
+    ) -> Duration {
+        let configured = self.deadline();
+        let default_timeout = CompactionSettings::default().timeout_seconds;
+        if !self.summarizer.runs_locally() || self.settings.timeout_seconds != default_timeout {
+            return configured;
+        }
+        let framing = self.estimator.text_tokens(compaction_core::prompts::SYSTEM_PROMPT)
+            + self.estimator.text_tokens(compaction_core::prompts::UPDATE_PROMPT);
+        let output = output.min(1500);
+        let requests = inputs.len();
+        let seconds: u64 = inputs
+            .iter()
+            .map(|tokens| {
+                let input = tokens + framing + output;
                 input / LOCAL_PROMPT_TOKENS_PER_SECOND + output / LOCAL_OUTPUT_TOKENS_PER_SECOND
             })
             .sum();

@@ -129,6 +129,7 @@ impl Decoder {
             usage: self.usage,
             usage_reported: self.usage_reported,
             truncated: self.stop_reason.as_deref() == Some("max_tokens"),
+            pieces: 0,
         })
     }
 

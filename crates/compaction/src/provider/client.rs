@@ -22,6 +22,11 @@ pub struct ProviderClient {
     config: ProviderConfig,
     api_key: ApiKey,
     endpoint: String,
+    /// The usage of every reply received, those discarded included (shared by clones).
+    received: std::sync::Arc<std::sync::Mutex<SummaryUsage>>,
+    /// A window a reply revealed by being cut short of its output limit (see
+    /// [`ProviderClient::take_revealed_window`]).
+    revealed: std::sync::Arc<std::sync::Mutex<Option<u64>>>,
 }
 
 impl ProviderClient {
@@ -80,7 +85,14 @@ impl ProviderClient {
             .map_err(|error| SummarizerError::Config {
                 message: format!("could not build the HTTP client: {error}"),
             })?;
-        Ok(Self { http, config, api_key, endpoint })
+        Ok(Self {
+            http,
+            config,
+            api_key,
+            endpoint,
+            received: Default::default(),
+            revealed: Default::default(),
+        })
     }
 
     /// A client whose key is read from the configured environment variable. A server on
@@ -97,6 +109,28 @@ impl ProviderClient {
     /// The configuration this client was built from.
     pub fn config(&self) -> &ProviderConfig {
         &self.config
+    }
+
+    /// The usage of every reply this client (and its clones) received so far: replies that
+    /// were discarded (empty, cut off, an overflow check) count too.
+    pub fn usage_received(&self) -> SummaryUsage {
+        self.received.lock().map(|usage| *usage).unwrap_or_default()
+    }
+
+    /// The window the last reply cut at the output limit revealed, once: a server that
+    /// lowers a request's output limit to the room its window leaves (llama.cpp's servers
+    /// do) stops at `prompt + generated` tokens, short of the limit asked for. `None` when
+    /// no reply showed it.
+    pub fn take_revealed_window(&self) -> Option<u64> {
+        self.revealed.lock().ok().and_then(|mut revealed| revealed.take())
+    }
+
+    fn record(&self, completed: &Completed) -> SummaryUsage {
+        let usage = completed.measured_usage();
+        if let Ok(mut received) = self.received.lock() {
+            *received += usage;
+        }
+        usage
     }
 
     /// The URL requests are posted to.
@@ -185,11 +219,21 @@ impl ProviderClient {
             };
             let failure = match outcome {
                 Ok(completed) if completed.text.trim().is_empty() => {
-                    spent += completed.measured_usage();
+                    spent += self.record(&completed);
                     Failure::Empty
                 }
                 Ok(completed) => {
-                    let usage = spent + completed.measured_usage();
+                    let mut usage = spent + self.record(&completed);
+                    if completed.truncated && self.config.kind == ProviderKind::OpenAi {
+                        let (window, probe) = self.window_of_cut(body, &completed, cancel).await;
+                        if let Some(probe) = probe {
+                            requests += 1;
+                            usage += probe;
+                        }
+                        if let (Some(window), Ok(mut revealed)) = (window, self.revealed.lock()) {
+                            *revealed = Some(window);
+                        }
+                    }
                     return Ok(SummaryResponse {
                         text: completed.text.trim().to_owned(),
                         usage,
@@ -233,7 +277,7 @@ impl ProviderClient {
                             ));
                         }
                         Ok(completed) => {
-                            spent += completed.measured_usage();
+                            spent += self.record(&completed);
                             break;
                         }
                         Err(Failure::Connect(_) | Failure::Cut(_)) => {}
@@ -259,6 +303,52 @@ impl ProviderClient {
                 }
                 () = tokio::time::sleep(delay) => {}
             }
+        }
+    }
+
+    /// The window a reply cut at the output limit reveals: when it holds fewer tokens than
+    /// `body` asked for, the server lowered the limit to the room its window left, so the
+    /// window is the prompt's tokens and the reply's. The reply's tokens are its reported
+    /// usage, else its stream events (one per token from llama.cpp's servers); the prompt's
+    /// are its reported usage, else asked for with the same request unstreamed with an
+    /// output limit of one token (whose usage is returned: it was a request too).
+    async fn window_of_cut(
+        &self,
+        body: &serde_json::Value,
+        completed: &Completed,
+        cancel: &CancellationToken,
+    ) -> (Option<u64>, Option<SummaryUsage>) {
+        let asked = ["max_tokens", "max_completion_tokens"]
+            .iter()
+            .find_map(|field| body.get(*field).and_then(serde_json::Value::as_u64));
+        let generated =
+            if completed.usage_reported { completed.usage.output_tokens } else { completed.pieces };
+        // The count must be one of tokens: at most `MAX_CHARS_PER_TOKEN` characters each (a
+        // server whose events carry many tokens each, or whose usage does not count this
+        // reply, says nothing about its window).
+        let chars = completed.text.chars().count() as u64;
+        let counted = generated > 0 && chars <= generated.saturating_mul(MAX_CHARS_PER_TOKEN);
+        if !self.asks_for_window() || !counted || asked.is_none_or(|asked| generated >= asked) {
+            return (None, None);
+        }
+        if completed.usage_reported {
+            let prompt = completed.usage.input_tokens + completed.usage.cache_read_tokens;
+            return ((prompt > 0).then_some(prompt + generated), None);
+        }
+        let probe = tokio::select! {
+            biased;
+            () = cancel.cancelled() => return (None, None),
+            probe = self.overflow_check(body) => probe,
+        };
+        match probe {
+            Ok(probe) => {
+                let usage = self.record(&probe);
+                let prompt = probe.usage.input_tokens + probe.usage.cache_read_tokens;
+                let window = (probe.usage_reported && prompt > 0).then_some(prompt + generated);
+                (window, Some(usage))
+            }
+            // The request reached the server all the same.
+            Err(_failure) => (None, Some(SummaryUsage::default())),
         }
     }
 
@@ -473,6 +563,10 @@ fn is_json(headers: &HeaderMap) -> bool {
         .and_then(|value| value.to_str().ok())
         .is_some_and(|value| value.trim_start().starts_with("application/json"))
 }
+
+/// The most characters a token of reply text holds, on average, for a count to be one of
+/// tokens (tokenizers make 3 to 5 characters of English or code a token).
+const MAX_CHARS_PER_TOKEN: u64 = 10;
 
 /// The most of a reply (a whole JSON body, or a stream) that is read: a summary is at
 /// most tens of kilobytes, so more is a broken or hostile server.

@@ -226,6 +226,14 @@ impl Summarizer for LlmSummarizer {
                     endpoint: "its over-window answer".to_owned(),
                 });
             }
+            if let Some(tokens) = self.client.take_revealed_window()
+                && tokens < self.window()
+            {
+                self.learn_window(ServerWindow {
+                    tokens,
+                    endpoint: "a reply it cut at the room its window left".to_owned(),
+                });
+            }
             answer
         })
     }
@@ -254,6 +262,14 @@ impl Summarizer for LlmSummarizer {
 
     fn requests_sent(&self) -> Option<u64> {
         Some(self.sent.load(Ordering::Relaxed))
+    }
+
+    fn learned_window(&self) -> Option<u64> {
+        self.server_window().map(|window| window.tokens)
+    }
+
+    fn usage_received(&self) -> Option<crate::summarizer::SummaryUsage> {
+        Some(self.client.usage_received())
     }
 
     fn prepare<'a>(

@@ -69,6 +69,8 @@ pub struct Decoder {
     done: bool,
     /// Data events seen (comments such as `: ping` are not events).
     events: usize,
+    /// Events that carried reply text.
+    pieces: u64,
 }
 
 impl Decoder {
@@ -111,6 +113,9 @@ impl Decoder {
                 }
             }
         }
+        if self.text.len() > start {
+            self.pieces += 1;
+        }
         Ok(&self.text[start..])
     }
 
@@ -146,6 +151,7 @@ impl Decoder {
             usage: self.usage,
             usage_reported: self.usage_reported,
             truncated: self.finish_reason.as_deref() == Some("length"),
+            pieces: self.pieces,
         })
     }
 }
@@ -175,6 +181,7 @@ pub fn parse_whole(body: &str) -> Result<Completed, Failure> {
         usage: usage.map(parse_usage).unwrap_or_default(),
         usage_reported: usage.is_some(),
         truncated: finish_reason == Some("length"),
+        pieces: 0,
     })
 }
 

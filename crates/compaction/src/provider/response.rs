@@ -18,6 +18,8 @@ pub(crate) struct Completed {
     pub(crate) text: String,
     pub(crate) usage: SummaryUsage,
     pub(crate) truncated: bool,
+    /// Stream events that carried reply text (llama.cpp's servers send one per token).
+    pub(crate) pieces: u64,
 }
 
 impl Completed {

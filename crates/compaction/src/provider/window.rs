@@ -14,8 +14,13 @@ use serde_json::Value;
 
 use super::{ProviderClient, ProviderKind};
 
-/// Longest wait for one discovery answer.
+/// Longest wait for one discovery answer, body included.
 const DISCOVERY_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// The largest discovery answer read (`/props`, `/v1/models`, `/api/show`): real ones are a
+/// few kilobytes (llama-server's `/props` with its chat template, tens); a larger one is not
+/// read on, and counts as no answer.
+pub const MAX_DISCOVERY_BYTES: usize = 1024 * 1024;
 
 /// A window a server reported, and which question it answered.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,30 +82,46 @@ impl ProviderClient {
         }
         let url = reqwest::Url::parse(self.config().effective_base_url()).ok()?;
         let origin = url.origin().ascii_serialization();
-        let answer = self
-            .post_json(&format!("{origin}/tokenize"), &serde_json::json!({ "content": text }))
-            .await?;
-        answer.get("tokens").and_then(Value::as_array).map(|tokens| tokens.len() as u64)
+        // A token is at least one byte of text, and its id at most 11 bytes of JSON
+        // (with the comma): an answer larger than that is not a count of this text.
+        let cap = text.len().saturating_mul(12).saturating_add(4096);
+        let request = self.http().post(format!("{origin}/tokenize")).headers(self.headers());
+        let answer = read_json(request.json(&serde_json::json!({ "content": text })), cap).await?;
+        let counted = answer.get("tokens").and_then(Value::as_array)?.len() as u64;
+        // A count larger than the text's bytes (a few special tokens aside) is no count of it.
+        (counted <= text.len() as u64 + 16).then_some(counted)
     }
 
     async fn get_json(&self, url: &str) -> Option<Value> {
         let request = self.http().get(url).headers(self.headers());
-        read_json(request).await
+        read_json(request, MAX_DISCOVERY_BYTES).await
     }
 
     async fn post_json(&self, url: &str, body: &Value) -> Option<Value> {
         let request = self.http().post(url).headers(self.headers()).json(body);
-        read_json(request).await
+        read_json(request, MAX_DISCOVERY_BYTES).await
     }
 }
 
-async fn read_json(request: reqwest::RequestBuilder) -> Option<Value> {
+/// The JSON answer to `request`, read within [`DISCOVERY_TIMEOUT`] and at most `cap` bytes;
+/// `None` when it fails, is slower or larger (the rest is never read), or is not JSON.
+async fn read_json(request: reqwest::RequestBuilder, cap: usize) -> Option<Value> {
     let answer = async {
-        let response = request.send().await.ok()?;
+        let mut response = request.send().await.ok()?;
         if !response.status().is_success() {
             return None;
         }
-        response.json::<Value>().await.ok()
+        if response.content_length().is_some_and(|length| length > cap as u64) {
+            return None;
+        }
+        let mut body = Vec::new();
+        while let Some(chunk) = response.chunk().await.ok()? {
+            if body.len() + chunk.len() > cap {
+                return None;
+            }
+            body.extend_from_slice(&chunk);
+        }
+        serde_json::from_slice::<Value>(&body).ok()
     };
     tokio::time::timeout(DISCOVERY_TIMEOUT, answer).await.ok().flatten()
 }

@@ -70,7 +70,7 @@ impl Summarizer for Recording {
                 });
             }
             Ok(SummaryResponse {
-                text: "## Goal\nShort summary.".into(),
+                text: super::compact::checkpoint_in_words("Short summary"),
                 usage: Default::default(),
                 truncated: false,
                 requests: 1,

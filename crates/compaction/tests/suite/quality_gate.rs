@@ -2,7 +2,8 @@
 //! providers' wire formats: every rejection reason is retried once with what is missing;
 //! a summary that lacks facts is then repaired with a Must Keep section, or, with
 //! `strictQuality`, fails and leaves the file byte-identical; an unusable one (empty, a
-//! refusal, an echo, cut off) is never repaired: the compaction fails with the file
+//! refusal, an echo, cut off, without the checkpoint's structure, a few words) is never
+//! repaired: the compaction fails with the file
 //! byte-identical, or the offline summarizer writes it with `fallbackToOffline`.
 
 use std::path::Path;
@@ -51,6 +52,8 @@ fn truncated(kind: ProviderKind, text: &str) -> Reply {
             chunk
                 .replace("\"finish_reason\":\"stop\"", "\"finish_reason\":\"length\"")
                 .replace("\"stop_reason\":\"end_turn\"", "\"stop_reason\":\"max_tokens\"")
+                // It used all of its output limit.
+                .replace("\"completion_tokens\":60", "\"completion_tokens\":1000000")
         })
         .collect();
     Reply::stream(chunks)
@@ -102,6 +105,33 @@ fn unusable_cases() -> Vec<Case> {
             name: "truncated",
             reply: |kind, good| truncated(kind, good),
             retry_names: "cut off at the output limit",
+            repaired_holds: "",
+        },
+        Case {
+            // What a model answered in place of 82 messages, replayed.
+            name: "five words",
+            reply: |kind, _| streamed(kind, "The user fixed the bug."),
+            retry_names: "It lacked the checkpoint structure",
+            repaired_holds: "",
+        },
+        Case {
+            name: "section-less prose",
+            reply: |kind, good| {
+                let prose: Vec<&str> = good.lines().filter(|line| !line.starts_with('#')).collect();
+                streamed(kind, &prose.join(" "))
+            },
+            retry_names: "It lacked the checkpoint structure",
+            repaired_holds: "",
+        },
+        Case {
+            name: "wrong headings",
+            reply: |kind, good| {
+                streamed(
+                    kind,
+                    &good.replace("## Goal", "## Summary").replace("## Progress", "## Work"),
+                )
+            },
+            retry_names: "Use these headings: `## Goal`",
             repaired_holds: "",
         },
         Case {
@@ -231,8 +261,13 @@ async fn unusable_replies_fall_back_to_offline_when_configured(kind: ProviderKin
         let recorded = quality.fallback.clone().unwrap();
         assert_eq!(recorded.summarizer, "offline", "{}", case.name);
         assert!(!recorded.reason.is_empty(), "{}", case.name);
+        assert_eq!(recorded.requests, server.requests().len(), "{}", case.name);
         // The model's requests are counted, then the offline summarizer's calls.
         assert!(outcome.summarizer_calls > server.requests().len(), "{}", case.name);
+        // The usage is the real usage of the requests the model got (900 input tokens each
+        // in these replies), not zeros.
+        let sent = server.requests().len() as u64;
+        assert_eq!(outcome.usage.input_tokens, 900 * sent, "{}: {:?}", case.name, outcome.usage);
         let session = open(&path).into_session();
         let EntryKind::Compaction(data) = &session.entries()[session.leaf().unwrap()].kind else {
             panic!("not a compaction")

@@ -197,7 +197,7 @@ async fn no_planted_secret_reaches_the_provider(kind: ProviderKind) {
     let path = dir.path().join("session.jsonl");
     let (_, carried) = planted_session(&path, &corpus);
     let server = MockServer::start().await;
-    server.always(streamed(kind, "## Goal\nDeploy the service."));
+    server.always(streamed(kind, &super::compact::checkpoint_in_words("Deploy the service")));
     let summarizer = provider(kind, &server);
     let settings = CompactionSettings {
         keep_recent_tokens: 200,

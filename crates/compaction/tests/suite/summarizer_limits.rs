@@ -301,7 +301,8 @@ fn window_server(server: &MockServer, kind: ProviderKind, window: u64) {
                 .to_string(),
             ),
             ProviderKind::OpenAi | ProviderKind::Anthropic => {
-                Reply::stream(stream_chunks_stopping(kind, "## Goal\n- Keep the parser fast", false))
+                let text = super::compact::checkpoint_in_words("Keep the parser fast");
+                Reply::stream(stream_chunks_stopping(kind, &text, false))
             }
         }
     });

@@ -213,6 +213,8 @@ pub enum Answer {
     Bytes { bytes: Vec<u8>, close: bool },
     /// A stream through the model's one slot (see the module docs).
     Slot(Chunked),
+    /// A stream through the slot, after which the server closes the connection.
+    SlotThenClose(Chunked),
 }
 
 impl Answer {
@@ -322,6 +324,18 @@ async fn serve(mut socket: TcpStream, shared: Arc<Shared>) {
                 if !slot_stream(&mut socket, &shared, chunked).await {
                     return;
                 }
+            }
+            Answer::SlotThenClose(chunked) => {
+                // The headers first, then the whole reply once the slot is free (no
+                // interruption to play: the client sends one request at a time).
+                if socket.write_all(&chunked.head).await.is_ok() {
+                    let _slot = shared.slot.lock().await;
+                    let mut body: Vec<u8> = chunked.frames.concat();
+                    body.extend_from_slice(b"0\r\n\r\n");
+                    let _ = socket.write_all(&body).await;
+                }
+                let _ = socket.shutdown().await;
+                return;
             }
         }
     }

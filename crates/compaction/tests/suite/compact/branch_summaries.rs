@@ -61,7 +61,11 @@ fn leaf_summary(session: &Session) -> String {
 async fn provider_summary_lands_under_the_target() {
     for kind in [ProviderKind::OpenAi, ProviderKind::Anthropic] {
         let server = MockServer::start().await;
-        server.always(streamed(kind, "## Goal\n- Tried compression in src/compress.rs"));
+        server.always(streamed(
+            kind,
+            "## Goal\n- Tried compression in src/compress.rs, measured it on the sample \
+             files, and left it because the gain was too small for the added code.",
+        ));
         let summarizer = provider(kind, &server);
         let (_dir, path) = branch_copy();
         let outcome = navigate(&path, &summarizer).await.unwrap();
@@ -98,5 +102,53 @@ async fn failed_summary_leaves_the_file_byte_identical() {
         let before = std::fs::read(&path).unwrap();
         assert!(navigate(&path, &summarizer).await.is_err());
         assert_eq!(std::fs::read(&path).unwrap(), before);
+    }
+}
+
+/// `branch --summarize` for a server on this machine scales its deadline as a compaction
+/// does (the progress says so); a `timeoutSeconds` other than the default is kept.
+#[tokio::test]
+async fn a_branch_summary_scales_its_deadline_for_a_server_on_this_machine() {
+    use compaction::compact::CompactionProgress;
+    use compaction_core::settings::CompactionSettings;
+    use std::sync::{Arc, Mutex};
+    for (timeout_seconds, raised) in [(180, true), (60, false)] {
+        let server = MockServer::start().await;
+        server.always(streamed(
+            ProviderKind::OpenAi,
+            "## Goal\n- Tried compression in src/compress.rs, measured it on the sample files, \
+             and left it because the gain was too small for the added code.",
+        ));
+        let summarizer = super::super::providers::local_server::local_summarizer(server.url());
+        let (_dir, path) = branch_copy();
+        let settings = CompactionSettings { timeout_seconds, ..settings() };
+        let estimator = estimator();
+        let extensions = Extensions::new();
+        let compactor = Compactor {
+            summarizer: &summarizer,
+            settings: &settings,
+            context_window: 128_000,
+            estimator: estimator.as_ref(),
+            redactor: Redactor::default(),
+            extensions: &extensions,
+        };
+        let request = NavigateRequest {
+            target: "e80776cc".into(),
+            from: Some("6dee93a9".into()),
+            summarize: true,
+            ..NavigateRequest::default()
+        };
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&events);
+        let progress = move |event: CompactionProgress| sink.lock().unwrap().push(event);
+        let mut store = open(&path);
+        compactor
+            .navigate(&mut store, &request, &CancellationToken::new(), &progress)
+            .await
+            .unwrap();
+        let told = events.lock().unwrap().iter().any(|event| {
+            matches!(event, CompactionProgress::Deadline { limit, .. } if limit.as_secs() > timeout_seconds)
+        });
+        assert_eq!(told, raised, "timeoutSeconds {timeout_seconds}");
     }
 }

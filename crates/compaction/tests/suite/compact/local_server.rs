@@ -43,7 +43,7 @@ fn summarizing(summary: String) -> impl Fn(usize, &super::super::wire_replay::Se
     }
 }
 
-async fn run_with(
+pub(super) async fn run_with(
     path: &Path,
     summarizer: &compaction::provider::LlmSummarizer,
     settings: &CompactionSettings,

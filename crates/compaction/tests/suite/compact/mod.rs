@@ -106,6 +106,9 @@ pub(super) fn stream_chunks_stopping(
 ) -> Vec<String> {
     let (finish_reason, stop_reason) =
         if at_output_limit { ("length", "max_tokens") } else { ("stop", "end_turn") };
+    // A reply stopped at the output limit used all of it (the usage says so: no window is
+    // revealed by a reply that stopped where it was asked to).
+    let output = if at_output_limit { 1_000_000 } else { 60 };
     let (first, second) = text.split_at(text.len() / 2);
     match kind {
         ProviderKind::OpenAi => vec![
@@ -120,7 +123,7 @@ pub(super) fn stream_chunks_stopping(
             sse(None, &json!({"choices":[{"index":0,"delta":{},"finish_reason":finish_reason}]})),
             sse(
                 None,
-                &json!({"choices":[],"usage":{"prompt_tokens":900,"completion_tokens":60,"total_tokens":960}}),
+                &json!({"choices":[],"usage":{"prompt_tokens":900,"completion_tokens":output,"total_tokens":900 + output}}),
             ),
             "data: [DONE]\n\n".to_owned(),
         ],
@@ -153,6 +156,17 @@ pub(super) fn stream_chunks_stopping(
 
 /// A checkpoint that names every must-keep fact of the session at `path` (so the quality
 /// gate passes it), after `note`.
+/// A checkpoint with the structure and enough words to pass the quality gate's length floor,
+/// but none of a session's must-keep facts (the gate appends those).
+pub(super) fn checkpoint_in_words(note: &str) -> String {
+    format!(
+        "## Goal\n- {note}: keep the parser working while comments are added to the lexer.\n\n\
+         ## Progress\n### Done\n- The lexer reads comments and the tests cover them.\n\n\
+         ## Next Steps\n1. Document the lexer, update the changelog and run the whole test suite \
+         again before the release."
+    )
+}
+
 pub(super) fn summary_with_every_fact(path: &Path, note: &str) -> String {
     let settings = settings();
     let estimator = estimator();
@@ -331,7 +345,7 @@ async fn second_compaction_updates_the_first(kind: ProviderKind) {
         match served.fetch_add(1, std::sync::atomic::Ordering::SeqCst) {
             0 | 1 if request.body.to_string().contains(prefix_task) => prefix.clone(),
             0 | 1 => history.clone(),
-            _ => streamed(kind, "SECOND-SUMMARY"),
+            _ => streamed(kind, &checkpoint_in_words("SECOND-SUMMARY")),
         }
     });
     let summarizer = provider(kind, &server);
@@ -416,7 +430,7 @@ async fn a_compaction_that_would_not_shrink_the_context_is_refused() {
         > {
             Box::pin(async {
                 Ok(compaction::summarizer::SummaryResponse {
-                    text: "word ".repeat(40_000),
+                    text: format!("## Goal\n## Progress\n{}", "word ".repeat(40_000)),
                     usage: Default::default(),
                     truncated: false,
                     requests: 1,
@@ -447,4 +461,5 @@ async fn a_compaction_that_would_not_shrink_the_context_is_refused() {
 
 mod branch_summaries;
 mod local_server;
+mod one_slot_model;
 mod through_extensions;

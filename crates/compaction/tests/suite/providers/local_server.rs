@@ -176,10 +176,47 @@ async fn an_empty_stream_that_is_no_overflow_is_retried() {
 async fn a_reply_cut_at_the_output_limit_is_reported_as_cut_off() {
     let server =
         ReplayServer::start(false, |_, _| Answer::recorded("length-cut.http", 1, 1, true)).await;
-    let response = summarize(&local_summarizer(server.url())).await.unwrap();
+    // Asked for the 256 tokens the recorded request asked for.
+    let summarizer = local_summarizer(server.url());
+    let request = SummaryRequest::new(SummaryKind::History, "<user>\nhi\n</user>", 256);
+    let cancel = CancellationToken::new();
+    let response = summarizer.summarize(&request, &cancel, &ignore_progress).await.unwrap();
     assert!(response.truncated);
     assert_eq!(response.text, recorded_text("length-cut.http", 1, 1).trim());
     assert_eq!(response.requests, 1);
+    assert_eq!(summarizer.server_window(), None, "a reply that used its whole limit");
+}
+
+/// The same reply to a request that asked for 512 tokens stopped short of its limit: the
+/// server lowered it to the room its window left, so the window is the prompt's tokens
+/// (asked for once more unstreamed, whose usage tells them) and the reply's 256.
+#[tokio::test]
+async fn a_reply_cut_short_of_its_limit_reveals_the_window() {
+    let server = ReplayServer::start(false, |n, _| match n {
+        0 => Answer::recorded("length-cut.http", 1, 1, true),
+        _ => Answer::recorded("nonstream-completion.http", 1, 1, false),
+    })
+    .await;
+    let summarizer = local_summarizer(server.url());
+    let response = summarize(&summarizer).await.unwrap();
+    assert!(response.truncated);
+    assert_eq!(response.requests, 2);
+    assert_eq!(server.completions().len(), 2);
+    let probe = &server.completions()[1];
+    assert_eq!((probe.streamed(), probe.body["max_tokens"].as_u64()), (false, Some(1)));
+    let (bytes, _) = unstreamed_body("nonstream-completion.http");
+    let prompt =
+        serde_json::from_slice::<serde_json::Value>(&bytes).unwrap()["usage"]["prompt_tokens"]
+            .as_u64()
+            .unwrap();
+    assert_eq!(summarizer.server_window().map(|window| window.tokens), Some(prompt + 256));
+}
+
+/// The JSON body of a recorded unstreamed answer.
+fn unstreamed_body(name: &str) -> (Vec<u8>, bool) {
+    let (bytes, complete) = response(name, 1, 1);
+    let start = bytes.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
+    (bytes[start..].to_vec(), complete)
 }
 
 /// `nonstream-completion.http`: a server that answers unstreamed is read whole; its usage
@@ -314,4 +351,79 @@ async fn the_servers_tokenizer_sets_the_margin_when_it_can_count() {
     let summarizer = local_summarizer(replay.url()).with_context_window(8192);
     summarizer.prepare(&sample, estimator.as_ref()).await.unwrap();
     assert_eq!(summarizer.context_window(), Some(8192 - 819));
+}
+
+/// A server that answers every request with `200`, `head_extra` headers and then `body`
+/// forever (chunked), counting the bytes it got out before the client hung up.
+async fn endless_server(
+    head_extra: &'static str,
+    body: &'static [u8],
+) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let written = std::sync::Arc::new(AtomicUsize::new(0));
+    let counter = std::sync::Arc::clone(&written);
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            let counter = std::sync::Arc::clone(&counter);
+            tokio::spawn(async move {
+                let mut request = [0_u8; 65536];
+                let _ = socket.read(&mut request).await;
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n{head_extra}\r\n"
+                );
+                if socket.write_all(head.as_bytes()).await.is_err() {
+                    return;
+                }
+                let start = b"{\"tokens\":[1";
+                let _ = socket.write_all(format!("{:x}\r\n", start.len()).as_bytes()).await;
+                let _ = socket.write_all(start).await;
+                let _ = socket.write_all(b"\r\n").await;
+                loop {
+                    let chunk = format!("{:x}\r\n", body.len());
+                    if socket.write_all(chunk.as_bytes()).await.is_err()
+                        || socket.write_all(body).await.is_err()
+                        || socket.write_all(b"\r\n").await.is_err()
+                    {
+                        return;
+                    }
+                    counter.fetch_add(body.len(), Ordering::SeqCst);
+                }
+            });
+        }
+    });
+    (url, written)
+}
+
+/// Every discovery answer is bounded in size and time: an endless `/props`, `/v1/models`,
+/// `/api/show` or `/tokenize` (a 60M-token count, a gigabyte of window) is not read past its
+/// cap, counts as no answer, and the configured window and margin stay.
+#[tokio::test]
+async fn discovery_answers_are_bounded_in_size_and_time() {
+    static BODY: [u8; 65536] = [b'1'; 65536];
+    let (url, written) = endless_server("transfer-encoding: chunked\r\n", &BODY).await;
+    let summarizer = local_summarizer(&url).with_context_window(8192);
+    let estimator = compaction_core::tokens::estimator_by_name("heuristic").unwrap();
+    let sample = "<user>\nRename `parse_cut` in src/cut.rs.\n</user>\n".repeat(100);
+    let started = std::time::Instant::now();
+    let note = summarizer.prepare(&sample, estimator.as_ref()).await.unwrap();
+    // Four questions (`/props`, `/v1/models`, `/api/show`, `/tokenize`), each within its
+    // three seconds and its cap.
+    assert!(started.elapsed() < Duration::from_secs(12), "{:?}", started.elapsed());
+    assert!(note.contains("8192 tokens as configured"), "{note}");
+    assert_eq!(summarizer.context_window(), Some(8192 - 819));
+    // What the server got out before the client hung up: the caps (1 MiB per answer, 12
+    // bytes per sample byte for `/tokenize`) and what the socket buffers held.
+    let sent = written.load(std::sync::atomic::Ordering::SeqCst);
+    assert!(sent < 48 * 1024 * 1024, "{sent} bytes were sent");
+
+    // A declared gigabyte is refused without reading it.
+    let (url, written) = endless_server("content-length: 1073741824\r\n", &BODY).await;
+    let summarizer = local_summarizer(&url).with_context_window(8192);
+    let started = std::time::Instant::now();
+    assert_eq!(summarizer.discover_window(false).await, None);
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert!(written.load(std::sync::atomic::Ordering::SeqCst) < 32 * 1024 * 1024);
 }
