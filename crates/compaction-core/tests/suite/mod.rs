@@ -2,6 +2,7 @@
 //! well-formed pi sessions.
 
 mod cut_invariants;
+mod foreign_edits;
 mod generated;
 mod prune;
 mod redaction;
