@@ -13,9 +13,11 @@ mod json;
 #[path = "cli/limits.rs"]
 mod limits;
 #[path = "cli/setup.rs"]
-mod setup;
+pub mod setup;
 #[path = "cli/store_paths.rs"]
 mod store_paths;
+#[path = "cli/trust_paths.rs"]
+mod trust_paths;
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../compaction-core/tests/fixtures").join(name)

@@ -376,7 +376,7 @@ fn project_with_extension() -> (tempfile::TempDir, PathBuf) {
     (dir, marker)
 }
 
-const RUN_ARGS: [&str; 10] = [
+pub const RUN_ARGS: [&str; 10] = [
     "run",
     "s.jsonl",
     "--estimator",

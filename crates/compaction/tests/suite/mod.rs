@@ -17,6 +17,7 @@ mod store_fixtures;
 mod store_processes;
 mod store_writers;
 mod summarizer_limits;
+mod trust_agent_dir;
 pub mod wire_replay;
 
 /// The shipped Rust example, compiled into the tests so they exercise the same code.
