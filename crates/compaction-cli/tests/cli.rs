@@ -12,10 +12,14 @@ mod history;
 mod json;
 #[path = "cli/limits.rs"]
 mod limits;
+#[path = "cli/manuals.rs"]
+mod manuals;
 #[path = "cli/setup.rs"]
 pub mod setup;
 #[path = "cli/store_paths.rs"]
 mod store_paths;
+#[path = "cli/text.rs"]
+mod text;
 #[path = "cli/trust_paths.rs"]
 mod trust_paths;
 

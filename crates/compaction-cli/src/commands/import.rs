@@ -7,6 +7,7 @@
 //! checked as `compaction check` would: exit 0 when it is clean, 1 when it is not (which
 //! would be a bug in the conversion), 2 when the transcript cannot be read or converted.
 
+use crate::output::plural;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -122,20 +123,20 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<ExitStatus> {
 fn print_human(report: &Report<'_>) {
     let import = report.import;
     println!(
-        "{}: {} transcript, {} lines → {} ({} entries)",
+        "{}: {} transcript, {} → {} ({})",
         report.file,
         import.format.as_str(),
-        import.lines,
+        plural(import.lines, "line"),
         report.output,
-        import.entries
+        plural(import.entries, "entry")
     );
     println!(
-        "  {} user messages, {} assistant messages, {} tool calls, {} tool results ({} errors)",
-        import.user_messages,
-        import.assistant_messages,
-        import.tool_calls,
-        import.tool_results,
-        import.tool_errors
+        "  {}, {}, {}, {} ({})",
+        plural(import.user_messages, "user message"),
+        plural(import.assistant_messages, "assistant message"),
+        plural(import.tool_calls, "tool call"),
+        plural(import.tool_results, "tool result"),
+        plural(import.tool_errors, "error")
     );
     if !import.renamed_tools.is_empty() {
         let renamed: Vec<String> =
@@ -153,8 +154,10 @@ fn print_human(report: &Report<'_>) {
         println!("  check: ok");
     } else {
         println!(
-            "  check: {} errors, {} warnings (run `compaction check {}`)",
-            report.check.errors, report.check.warnings, report.output
+            "  check: {}, {} (run `compaction check {}`)",
+            plural(report.check.errors, "error"),
+            plural(report.check.warnings, "warning"),
+            report.output
         );
     }
 }

@@ -9,6 +9,7 @@ mod dropped;
 mod eval;
 mod import;
 mod leaves;
+mod man;
 mod migrate;
 mod pin;
 mod plan;
@@ -197,7 +198,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Eval(args) => eval::run(&args),
         Command::Tokens(args) => tokens::run(&args),
         Command::Completions(args) => completions::completions(&args),
-        Command::Man => completions::man(),
+        Command::Man(args) => man::man(&args),
         Command::Prune(args) => prune::run(&args),
         Command::Recall(args) => recall::run(&args),
         Command::Search(args) => recall::search(&args),

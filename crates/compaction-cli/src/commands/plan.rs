@@ -2,6 +2,7 @@
 //! for; with `--provider` and a base URL of an OpenAI-compatible server, the server is asked
 //! for its window (as `run` asks it), so the calls planned are the calls `run` makes.
 
+use crate::output::plural;
 use compaction_core::plan::{CompactionPlan, PlanError, PlanInputs, plan_compaction};
 use compaction_core::serialize::SerializeOptions;
 use serde_json::{Value, json};
@@ -191,8 +192,8 @@ fn print_human(report: &Value) {
         }
     );
     println!(
-        "summarize: {} messages{}{}",
-        number("messagesToSummarize"),
+        "summarize: {}{}{}",
+        plural(number("messagesToSummarize"), "message"),
         if number("turnPrefixMessages") > 0 {
             format!(" + {} of the split turn", number("turnPrefixMessages"))
         } else {

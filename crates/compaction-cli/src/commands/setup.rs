@@ -380,10 +380,11 @@ pub fn extensions(
         configured.skipped().map(|extension| extension.config.name.as_str()).collect();
     if let Some(first) = configured.skipped().next() {
         eprintln!(
-            "warning: {} names extension(s) {} that were not run: this project ({}) is not \
+            "warning: {} names {} {} that were not run: this project ({}) is not \
              trusted; pass --trust-project, or add it to `compaction.trustedProjects` in the \
              global settings file",
             first.file.display(),
+            if skipped.len() == 1 { "extension" } else { "extensions" },
             skipped.join(", "),
             configured.project_dir.display()
         );

@@ -10,6 +10,7 @@
 //! the compaction stay in the file on their branch (`compaction branch --to` goes back).
 //! Nothing is ever removed from the log.
 
+use crate::output::plural;
 use compaction::store::{NewEntry, Parent};
 use compaction_core::context::build_context;
 use compaction_core::ledger::{DroppedStep, UNDO_CUSTOM_TYPE, UndoTarget, dropped, undo_target};
@@ -130,10 +131,9 @@ fn print_human(
         None => format!("would undo {what} {} in {}", step.id, path.display()),
     };
     println!(
-        "{head}: {} entr{} back in the context, about {} tokens",
-        step.entries.len(),
-        if step.entries.len() == 1 { "y" } else { "ies" },
-        step.tokens
+        "{head}: {} back in the context, about {}",
+        plural(step.entries.len(), "entry"),
+        plural(step.tokens, "token")
     );
     if let (Some(first), Some(last)) = (step.entries.first(), step.entries.last()) {
         println!("    entries {first} … {last}");
@@ -145,9 +145,9 @@ fn print_human(
         && let Some(old_leaf) = old_leaf
     {
         println!(
-            "    {left_behind} entr{} after the compaction stay on their branch (leaf {old_leaf}; \
+            "    {} after the compaction stay on their branch (leaf {old_leaf}; \
              `compaction branch {} --to {old_leaf}` goes back)",
-            if left_behind == 1 { "y" } else { "ies" },
+            plural(left_behind, "entry"),
             path.display()
         );
     }
