@@ -5,6 +5,7 @@ mod extensions;
 mod fuzz_replay;
 mod harness;
 mod kept_user_messages;
+mod live_writers;
 pub mod mock_server;
 mod pinned;
 mod providers;
