@@ -101,7 +101,15 @@ pub fn ensure_dead_tail(
             grace
         }
     };
-    if let Some(pid) = other_writer(&metadata) {
+    // A process forked by another thread of this program holds a copy of our descriptors
+    // until it runs `exec`: a writer is one that is still there after a short while.
+    let started = Instant::now();
+    let mut writer = other_writer(&metadata);
+    while writer.is_some() && started.elapsed() < super::lock::NO_WAIT_GRACE {
+        std::thread::sleep(Duration::from_millis(10));
+        writer = other_writer(&metadata);
+    }
+    if let Some(pid) = writer {
         return Err(StoreError::Changed {
             path: path.to_path_buf(),
             change: FileChange::OpenForWriting { pid },
