@@ -145,6 +145,8 @@ pub fn report_usage_error(error: &clap::Error) -> ExitCode {
     ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
 }
 
+pub use compaction_core::plural::plural;
+
 /// Collapses whitespace and cuts text to `max` characters with an ellipsis.
 pub fn preview(text: &str, max: usize) -> String {
     let mut out = String::new();
@@ -204,15 +206,16 @@ pub fn message_preview(message: &AgentMessage, max: usize) -> String {
             }
         }
         AgentMessage::ToolResult(result) => {
-            let prefix = if result.is_error { "error: " } else { "" };
-            format!("{}{prefix}{}", result.tool_name, {
-                let text = result.content.joined_text();
-                if text.is_empty() { String::new() } else { format!(": {text}") }
-            })
+            let label = if result.is_error {
+                format!("{} (error)", result.tool_name)
+            } else {
+                result.tool_name.clone()
+            };
+            labelled(&label, &result.content.joined_text())
         }
         AgentMessage::BashExecution(bash) => format!("$ {}", bash.command),
         AgentMessage::Custom(custom) => {
-            format!("{}: {}", custom.custom_type, custom.content.joined_text())
+            labelled(&custom.custom_type, &custom.content.joined_text())
         }
         AgentMessage::BranchSummary(summary) | AgentMessage::CompactionSummary(summary) => {
             summary.summary.clone()
@@ -220,6 +223,17 @@ pub fn message_preview(message: &AgentMessage, max: usize) -> String {
         AgentMessage::Other(value) => value.to_string(),
     };
     preview(&text, max)
+}
+
+/// `label: text`, or the label alone when there is no text (or the text alone when there is
+/// no label): the one way a preview joins its parts, so no part is ever empty beside a
+/// separator.
+pub fn labelled(label: &str, text: &str) -> String {
+    match (label.trim().is_empty(), text.trim().is_empty()) {
+        (false, false) => format!("{label}: {text}"),
+        (false, true) => label.to_owned(),
+        (true, _) => text.to_owned(),
+    }
 }
 
 #[cfg(test)]

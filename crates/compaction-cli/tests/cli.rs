@@ -22,10 +22,16 @@ mod json;
 mod limits;
 #[path = "cli/local_server.rs"]
 mod local_server;
+#[path = "cli/manuals.rs"]
+mod manuals;
 #[path = "cli/setup.rs"]
-mod setup;
+pub mod setup;
 #[path = "cli/store_paths.rs"]
 mod store_paths;
+#[path = "cli/text.rs"]
+mod text;
+#[path = "cli/trust_paths.rs"]
+mod trust_paths;
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../compaction-core/tests/fixtures").join(name)

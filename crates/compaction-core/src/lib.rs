@@ -37,6 +37,7 @@ pub mod offline;
 pub mod parse;
 pub mod pins;
 pub mod plan;
+pub mod plural;
 pub mod prepare;
 pub mod prompts;
 pub mod prune;

@@ -271,13 +271,38 @@ pub fn pin_text_of_entry(session: &Session, id: &str) -> Result<String, PinSourc
     Ok(text)
 }
 
-/// Why an unpin cannot be recorded.
+/// Why an unpin cannot be recorded: the id given, and the pins active at the leaf (the
+/// message lists them, since the context shows pins without their ids).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "`{0}` is not an active pin at this leaf (give a pin's id, or the id of the entry it was \
-     pinned from; `compaction context` lists the active pins)"
-)]
-pub struct NotAPin(pub String);
+#[error("`{id}` is not an active pin at this leaf; {}", active_pins_text(.active))]
+pub struct NotAPin {
+    /// The id given.
+    pub id: String,
+    /// The pins active at the leaf.
+    pub active: Vec<Pin>,
+}
+
+fn active_pins_text(active: &[Pin]) -> String {
+    if active.is_empty() {
+        return "no pin is active here".to_owned();
+    }
+    let listed: Vec<String> = active
+        .iter()
+        .map(|pin| {
+            let from = pin.source_entry_id.as_deref().map(|id| format!(" from entry {id}"));
+            let mut preview: String = pin.text.split_whitespace().collect::<Vec<_>>().join(" ");
+            if let Some((at, _)) = preview.char_indices().nth(40) {
+                preview.truncate(at);
+                preview.push('…');
+            }
+            format!("{}{} ({preview:?})", pin.id, from.unwrap_or_default())
+        })
+        .collect();
+    format!(
+        "give one of the active pins' ids, or the entry a pin was copied from: {}",
+        listed.join(", ")
+    )
+}
 
 /// Resolves the ids given to `unpin` to pin entry ids: each must be an active pin's id, or
 /// the id of the entry an active pin was copied from (all pins from that entry).
@@ -289,7 +314,7 @@ pub fn resolve_unpin_ids(pins: &[Pin], ids: &[String]) -> Result<Vec<String>, No
             .filter(|pin| &pin.id == id || pin.source_entry_id.as_deref() == Some(id.as_str()))
             .collect();
         if matching.is_empty() {
-            return Err(NotAPin(id.clone()));
+            return Err(NotAPin { id: id.clone(), active: pins.to_vec() });
         }
         for pin in matching {
             if !resolved.contains(&pin.id) {
@@ -452,6 +477,18 @@ mod tests {
             resolve_unpin_ids(&pins, &["a".into(), "p2".into()]),
             Ok(vec!["p1".to_owned(), "p2".to_owned()])
         );
-        assert_eq!(resolve_unpin_ids(&pins, &["q".into()]), Err(NotAPin("q".into())));
+        let error = resolve_unpin_ids(&pins, &["q".into()]).unwrap_err();
+        assert_eq!(error, NotAPin { id: "q".into(), active: pins.to_vec() });
+        // The message names every active pin by the id `unpin` takes.
+        assert_eq!(
+            error.to_string(),
+            "`q` is not an active pin at this leaf; give one of the active pins' ids, or the \
+             entry a pin was copied from: p1 from entry a (\"x\"), p2 (\"y\")"
+        );
+        let none = resolve_unpin_ids(&[], &["q".into()]).unwrap_err();
+        assert_eq!(
+            none.to_string(),
+            "`q` is not an active pin at this leaf; no pin is active here"
+        );
     }
 }

@@ -59,17 +59,34 @@ pub enum NothingToCompact {
     /// The leaf is already a compaction.
     #[error("the leaf is already a compaction")]
     LeafIsCompaction,
-    /// Everything in the region fits in the recent part that is kept verbatim.
-    #[error(
-        "nothing older than the kept part: the region's {region_tokens} tokens fit in the \
-         {keep_recent_tokens} recent tokens kept verbatim"
-    )]
+    /// No cut point leaves anything older than the kept part: everything in the region fits
+    /// in the recent part kept verbatim, or the only place a cut may fall is its start.
+    #[error("nothing older than the kept part: {}", nothing_older(*region_tokens, *keep_recent_tokens))]
     NothingToSummarize {
         /// Tokens of the region that could be compacted.
         region_tokens: u64,
         /// The recent tokens kept verbatim.
         keep_recent_tokens: u64,
     },
+}
+
+/// Why the region gives nothing to summarize, with a comparison the numbers bear out.
+fn nothing_older(region_tokens: u64, keep_recent_tokens: u64) -> String {
+    use crate::plural::plural;
+    if region_tokens <= keep_recent_tokens {
+        format!(
+            "the region's {} fit in the {} kept verbatim",
+            plural(region_tokens, "token"),
+            plural(keep_recent_tokens, "recent token")
+        )
+    } else {
+        format!(
+            "the region's {} are more than the {} kept verbatim, but the only place a cut may \
+             fall is the region's start",
+            plural(region_tokens, "token"),
+            plural(keep_recent_tokens, "recent token")
+        )
+    }
 }
 
 /// The data a compaction is built from.

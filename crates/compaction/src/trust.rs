@@ -99,6 +99,43 @@ pub struct ConfiguredExtension {
     pub config: ExtensionConfig,
 }
 
+impl ConfiguredExtension {
+    /// The settings file's own folder: relative paths in the extension resolve against it,
+    /// never against the current directory.
+    pub fn folder(&self) -> &Path {
+        self.file.parent().unwrap_or(Path::new("/"))
+    }
+
+    /// The process that runs it: started in [`ConfiguredExtension::folder`], so a relative
+    /// path in `command` or `args` (`./x`, `../x`, `x/y.py`, a bare `script.py` an
+    /// interpreter opens, a module `python3 -m` imports) names a file beside the settings
+    /// file, never one of the repository in the current directory. A `command` with a slash
+    /// is made absolute against that folder (`~/` against the home directory); a bare
+    /// name is looked up on `PATH`. The session's own directory reaches the extension in the
+    /// event's `cwd` field.
+    pub fn process(&self, home: Option<&Path>) -> crate::extension::ProcessExtension {
+        let mut process = crate::extension::ProcessExtension::from_config(&self.config);
+        process.command = resolve_command(&self.config.command, self.folder(), home)
+            .to_string_lossy()
+            .into_owned();
+        process.current_dir = Some(self.folder().to_path_buf());
+        process
+    }
+}
+
+/// `command` as run from `folder`: a path with a slash is made absolute against `folder`
+/// (`~/…` against `home`); a bare program name stays for the `PATH` lookup.
+pub fn resolve_command(command: &str, folder: &Path, home: Option<&Path>) -> PathBuf {
+    if let (Some(rest), Some(home)) = (command.strip_prefix("~/"), home) {
+        return home.join(rest);
+    }
+    let path = Path::new(command);
+    if path.is_absolute() || !command.contains('/') {
+        return path.to_path_buf();
+    }
+    folder.join(path)
+}
+
 /// Every extension the settings files name, and whether the project is trusted.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConfiguredExtensions {
@@ -108,6 +145,10 @@ pub struct ConfiguredExtensions {
     pub project_dir: PathBuf,
     /// Whether the project is trusted, and why.
     pub trust: ProjectTrust,
+    /// When the agent folder (`PI_CODING_AGENT_DIR`) lies inside the project: the project
+    /// root it lies in. Its settings file is then read as the project's own: its extensions
+    /// need trust and its `trustedProjects` is ignored.
+    pub agent_dir_in_project: Option<PathBuf>,
 }
 
 impl ConfiguredExtensions {
@@ -132,11 +173,17 @@ pub fn configured_extensions(
 ) -> Result<ConfiguredExtensions, LoadError> {
     let mut all = Vec::new();
     let mut listed = Vec::new();
-    if let Some(global) = &paths.global
+    let agent_dir_in_project =
+        paths.global.as_deref().and_then(|global| global_file_in_project(global, cwd, home));
+    let global = paths.global.as_deref().filter(|global| !same_file(global, &paths.project));
+    if let Some(global) = global
         && let Some(document) = read_document(global)?
     {
-        all.extend(extensions_of(&document, global, false)?);
-        listed = trusted_list(&document, global)?;
+        let from_project = agent_dir_in_project.is_some();
+        all.extend(extensions_of(&document, global, from_project)?);
+        if !from_project {
+            listed = trusted_list(&document, global)?;
+        }
     }
     if let Some(document) = read_document(&paths.project)? {
         all.extend(extensions_of(&document, &paths.project, true)?);
@@ -148,7 +195,67 @@ pub fn configured_extensions(
     } else {
         ProjectTrust::Untrusted
     };
-    Ok(ConfiguredExtensions { all, project_dir: cwd.to_path_buf(), trust })
+    Ok(ConfiguredExtensions { all, project_dir: cwd.to_path_buf(), trust, agent_dir_in_project })
+}
+
+/// Whether two paths name one file (through links); a missing file is compared by path.
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => absolute(a, Path::new("/")) == absolute(b, Path::new("/")),
+    }
+}
+
+/// `path` made absolute against `cwd` and cleaned of `.` and `..` components, with its
+/// longest existing ancestor's links followed.
+fn absolute(path: &Path, cwd: &Path) -> PathBuf {
+    let joined = if path.is_absolute() { path.to_path_buf() } else { cwd.join(path) };
+    let mut clean = PathBuf::new();
+    for component in joined.components() {
+        match component {
+            std::path::Component::ParentDir => {
+                clean.pop();
+            }
+            std::path::Component::CurDir => {}
+            std::path::Component::Prefix(_)
+            | std::path::Component::RootDir
+            | std::path::Component::Normal(_) => clean.push(component),
+        }
+    }
+    // Follow links through the part that exists; keep the rest as written.
+    let mut existing = clean.clone();
+    let mut rest = Vec::new();
+    while !existing.exists() {
+        match (existing.file_name().map(ToOwned::to_owned), existing.parent()) {
+            (Some(name), Some(parent)) => {
+                rest.push(name);
+                existing = parent.to_path_buf();
+            }
+            _ => return clean,
+        }
+    }
+    let mut resolved = std::fs::canonicalize(&existing).unwrap_or(existing);
+    resolved.extend(rest.iter().rev());
+    resolved
+}
+
+/// When the global settings file `global` (in the agent folder) lies inside the project
+/// of `cwd`: the project root it lies in. The project roots are `cwd` and each of its
+/// ancestors that holds `.git` or `.pi`, except the home directory and the folders above
+/// it (the default agent folder `~/.pi/agent` is the user's own).
+pub fn global_file_in_project(global: &Path, cwd: &Path, home: Option<&Path>) -> Option<PathBuf> {
+    let cwd = absolute(cwd, Path::new("/"));
+    let global = absolute(global, &cwd);
+    let home = home.map(|home| absolute(home, Path::new("/")));
+    let is_home_or_above = |dir: &Path| home.as_deref().is_some_and(|home| home.starts_with(dir));
+    cwd.ancestors()
+        .enumerate()
+        .filter(|(depth, dir)| *depth == 0 || dir.join(".git").exists() || dir.join(".pi").exists())
+        .map(|(_, dir)| dir)
+        .filter(|dir| !is_home_or_above(dir))
+        .find(|dir| global.starts_with(dir))
+        .map(Path::to_path_buf)
 }
 
 fn read_document(path: &Path) -> Result<Option<serde_json::Value>, LoadError> {

@@ -55,10 +55,10 @@ pub enum Command {
     ///
     /// Install for bash: `compaction completions bash > ~/.local/share/bash-completion/completions/compaction`
     Completions(CompletionsArgs),
-    /// Print the manual page (roff).
+    /// Print a manual page (roff): `compaction(1)`, or one command's with its name.
     ///
-    /// Install: `compaction man > ~/.local/share/man/man1/compaction.1`
-    Man,
+    /// Install every page: `compaction man --dir ~/.local/share/man/man1`
+    Man(ManArgs),
     /// Replace old tool outputs by placeholders (no LLM call); the originals stay recallable.
     Prune(PruneArgs),
     /// Print the original content of an entry (a pruned output, a summarized message).
@@ -91,6 +91,35 @@ pub struct ConfigArgs {
     pub json: bool,
 }
 
+/// Flags of `compaction man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The command whose page to print (`run` prints compaction-run(1)); default: the
+    /// overview page, compaction(1).
+    #[arg(value_name = "COMMAND")]
+    pub command: Option<String>,
+    /// Write the pages into this folder instead of printing one: every page, or only
+    /// COMMAND's.
+    #[arg(long, value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
+    pub dir: Option<PathBuf>,
+}
+
+/// The names `--provider` takes (with the aliases the provider configuration accepts).
+fn provider_names() -> clap::builder::PossibleValuesParser {
+    use clap::builder::PossibleValue;
+    clap::builder::PossibleValuesParser::new([
+        PossibleValue::new("openai")
+            .help("OpenAI and OpenAI-compatible servers (llama.cpp, vLLM, Ollama, …)")
+            .aliases(["openai-compatible", "openai-completions"]),
+        PossibleValue::new("anthropic").help("Anthropic's Messages API"),
+    ])
+}
+
+/// The names `--estimator` takes (those this build has).
+fn estimator_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(compaction_core::tokens::ESTIMATOR_NAMES)
+}
+
 /// Flags of `compaction completions`.
 #[derive(Debug, Args)]
 pub struct CompletionsArgs {
@@ -119,7 +148,7 @@ pub struct CompactionFlags {
     #[arg(long, value_name = "TOKENS")]
     pub context_window: Option<u64>,
     /// Token estimator: heuristic, pi, o200k or cl100k (`estimator`).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = estimator_names())]
     pub estimator: Option<String>,
     /// Output budget of the summary in tokens (`maxSummaryTokens`; for `branch`, the branch
     /// summary's `branchMaxSummaryTokens`).
@@ -137,7 +166,7 @@ pub struct CompactionFlags {
 #[derive(Debug, Clone, Default, Args)]
 pub struct SummarizerFlags {
     /// LLM provider: openai (and OpenAI-compatible servers) or anthropic.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = provider_names(), ignore_case = true)]
     pub provider: Option<String>,
     /// The chat model (its window drives the trigger); default: the session's model.
     #[arg(long, value_name = "ID")]
@@ -279,7 +308,7 @@ pub struct PruneArgs {
     #[command(flatten)]
     pub session: SessionArgs,
     /// Token estimator: heuristic, pi, o200k or cl100k (`estimator`).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = estimator_names())]
     pub estimator: Option<String>,
     #[command(flatten)]
     pub extension: ExtensionFlags,
@@ -376,7 +405,7 @@ pub struct UndoArgs {
     #[command(flatten)]
     pub session: SessionArgs,
     /// Token estimator for the report (`estimator`).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = estimator_names())]
     pub estimator: Option<String>,
     /// Show what would come back; write nothing.
     #[arg(long)]
@@ -394,7 +423,7 @@ pub struct DroppedArgs {
     #[command(flatten)]
     pub session: SessionArgs,
     /// Token estimator (`estimator`).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = estimator_names())]
     pub estimator: Option<String>,
     /// Print JSON instead of text.
     #[arg(long)]
@@ -463,7 +492,7 @@ pub struct StatsArgs {
     #[command(flatten)]
     pub session: SessionArgs,
     /// Token estimator: heuristic, pi, o200k or cl100k (default: from settings).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = estimator_names())]
     pub estimator: Option<String>,
     /// Context window in tokens (default: settings, then the model table, then 128000).
     #[arg(long, value_name = "TOKENS")]
@@ -681,7 +710,7 @@ pub struct TokensArgs {
     /// A session file, a text file, or `-` (the default) for standard input.
     pub file: Option<PathBuf>,
     /// Token estimator: heuristic, pi, o200k or cl100k (default: from settings).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = estimator_names())]
     pub estimator: Option<String>,
     /// For a session, use this entry as the leaf.
     #[arg(long, value_name = "ID")]

@@ -6,6 +6,7 @@
 //! With `--summarize` the `branch_summary` entry is appended as a child of the target
 //! (`fromId` = old leaf) and becomes the leaf.
 
+use crate::output::plural;
 use compaction::navigate::{BranchPlan, NavigateError, NavigateRequest};
 use compaction_core::Session;
 use serde_json::{Value, json};
@@ -113,8 +114,8 @@ pub fn run(args: &BranchArgs) -> anyhow::Result<ExitStatus> {
                 }))?;
             } else {
                 println!(
-                    "summarized {} messages of the abandoned branch into {} under {}; continue from {}",
-                    outcome.plan.preparation.messages.len(),
+                    "summarized {} of the abandoned branch into {} under {}; continue from {}",
+                    plural(outcome.plan.preparation.messages.len(), "message"),
                     entry.id,
                     args.to,
                     entry.id

@@ -7,6 +7,7 @@
 //! is not in the copy (it was an unusable line) are named; `--reattach` attaches each to the
 //! entry before it so the copy passes `check`.
 
+use crate::output::plural;
 use compaction_core::{Diagnostic, Severity};
 use serde::Serialize;
 
@@ -22,20 +23,17 @@ fn report_orphans(file: &str, repair: &compaction::store::RepairReport) {
     let ids: Vec<&str> = repair.orphans.iter().map(|(id, _)| id.as_str()).collect();
     if repair.reattached {
         eprintln!(
-            "{file}: {} entr{} whose parent is not in the copy ({}) attached to the entry \
-             before each; the copy passes `check`",
-            ids.len(),
-            if ids.len() == 1 { "y" } else { "ies" },
+            "{file}: {} whose parent is not in the copy ({}) attached to the entry before \
+             each; the copy passes `check`",
+            plural(ids.len(), "entry"),
             ids.join(", ")
         );
     } else {
         eprintln!(
-            "{file}: {} entr{} in the copy ha{} a parent that is not in it ({}): pi shows \
-             each as the start of its branch, and `check` on the copy reports it as \
-             dangling-parent; add --reattach to attach each to the entry before it",
-            ids.len(),
-            if ids.len() == 1 { "y" } else { "ies" },
-            if ids.len() == 1 { "s" } else { "ve" },
+            "{file}: {} in the copy with a parent that is not in it ({}): pi shows each as \
+             the start of its branch, and `check` on the copy reports it as dangling-parent; \
+             add --reattach to attach each to the entry before it",
+            plural(ids.len(), "entry"),
             ids.join(", ")
         );
     }
@@ -76,15 +74,18 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
         }
         if report.clean {
             println!(
-                "{}: ok ({} entries, {} notes)",
+                "{}: ok ({}, {})",
                 report.file,
-                session.entries().len(),
-                report.notes
+                plural(session.entries().len(), "entry"),
+                plural(report.notes, "note")
             );
         } else {
             println!(
-                "{}: {} errors, {} warnings, {} notes",
-                report.file, report.errors, report.warnings, report.notes
+                "{}: {}, {}, {}",
+                report.file,
+                plural(report.errors, "error"),
+                plural(report.warnings, "warning"),
+                plural(report.notes, "note")
             );
         }
     }
@@ -104,17 +105,17 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
             );
         }
         eprintln!(
-            "{}: wrote repaired copy {} ({} entries{})",
+            "{}: wrote repaired copy {} ({}{})",
             report.file,
             repair.copy.display(),
-            repair.entries,
+            plural(repair.entries, "entry"),
             if repair.header_rebuilt { ", new header" } else { "" }
         );
         if let Some(rejected) = &repair.rejected {
             eprintln!(
-                "{}: {} unusable line(s) set aside verbatim in {}",
+                "{}: {} set aside verbatim in {}",
                 report.file,
-                repair.rejected_lines.len(),
+                plural(repair.rejected_lines.len(), "unusable line"),
                 rejected.display()
             );
         }

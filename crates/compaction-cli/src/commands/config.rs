@@ -58,6 +58,7 @@ pub fn run(args: &ConfigArgs) -> anyhow::Result<ExitStatus> {
                 "command": extension.config.command,
                 "args": extension.config.args,
                 "file": extension.file.display().to_string(),
+                "runsIn": extension.folder().display().to_string(),
                 "scope": if extension.from_project { "project" } else { "global" },
                 "runs": !extension.from_project || trusted,
             })
@@ -65,6 +66,7 @@ pub fn run(args: &ConfigArgs) -> anyhow::Result<ExitStatus> {
         .collect();
     let project = json!({
         "dir": configured.project_dir.display().to_string(),
+        "agentDirInProject": configured.agent_dir_in_project.as_ref().map(|d| d.display().to_string()),
         "trusted": trusted,
         "trustedBy": trust_source,
     });

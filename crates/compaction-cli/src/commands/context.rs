@@ -56,9 +56,12 @@ fn write_blocks(out: &mut impl std::io::Write, blocks: &[ContentBlock]) -> std::
     for block in blocks {
         match block {
             ContentBlock::Text(text) => writeln!(out, "{}", text.text)?,
-            ContentBlock::Image(image) => {
-                writeln!(out, "[image {} , {} bytes base64]", image.mime_type, image.data.len())?
-            }
+            ContentBlock::Image(image) => writeln!(
+                out,
+                "[image {}, {} of base64]",
+                image.mime_type,
+                crate::output::plural(image.data.len(), "byte")
+            )?,
             ContentBlock::Thinking(thinking) => {
                 writeln!(out, "[thinking]")?;
                 writeln!(out, "{}", thinking.thinking)?;

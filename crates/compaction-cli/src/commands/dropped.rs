@@ -1,6 +1,7 @@
 //! `compaction dropped`: every compaction and prune on the path, with what each removed
 //! from the context (entries, tokens, files). Read-only.
 
+use crate::output::plural;
 use compaction_core::context::build_context;
 use compaction_core::ledger::{DroppedStep, StepKind, dropped};
 use serde_json::json;
@@ -45,12 +46,11 @@ fn print_human(steps: &[DroppedStep]) {
             None => String::new(),
         };
         println!(
-            "{} {kind} {}: {verb} {} entr{}, about {} tokens{reverted}",
+            "{} {kind} {}: {verb} {}, about {}{reverted}",
             step.timestamp.as_deref().unwrap_or("-"),
             step.id,
-            step.entries.len(),
-            if step.entries.len() == 1 { "y" } else { "ies" },
-            step.tokens,
+            plural(step.entries.len(), "entry"),
+            plural(step.tokens, "token"),
         );
         if let (Some(first), Some(last)) = (step.entries.first(), step.entries.last()) {
             println!("    entries {first} … {last}");

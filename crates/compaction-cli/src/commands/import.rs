@@ -16,6 +16,7 @@
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Seek as _, Write as _};
 use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt as _};
+use crate::output::plural;
 use std::path::{Path, PathBuf};
 
 use compaction_core::Severity;
@@ -413,20 +414,20 @@ fn shell_word(word: &str) -> String {
 fn print_human(report: &Report<'_>) {
     let import = report.import;
     println!(
-        "{}: {} transcript, {} lines → {} ({} entries)",
+        "{}: {} transcript, {} → {} ({})",
         report.file,
         import.format.as_str(),
-        import.lines,
+        plural(import.lines, "line"),
         report.output,
-        import.entries
+        plural(import.entries, "entry")
     );
     println!(
-        "  {} user messages, {} assistant messages, {} tool calls, {} tool results (errors: {})",
-        import.user_messages,
-        import.assistant_messages,
-        import.tool_calls,
-        import.tool_results,
-        import.tool_errors
+        "  {}, {}, {}, {} ({})",
+        plural(import.user_messages, "user message"),
+        plural(import.assistant_messages, "assistant message"),
+        plural(import.tool_calls, "tool call"),
+        plural(import.tool_results, "tool result"),
+        plural(import.tool_errors, "error")
     );
     println!(
         "  current path: {} messages ({} tool results){}",
@@ -472,8 +473,9 @@ fn print_human(report: &Report<'_>) {
         println!("  check: ok");
     } else {
         println!(
-            "  check: {} lines the session reader refuses (run `compaction check {}`)",
-            report.check.errors, report.output
+            "  check: {} the session reader refuses (run `compaction check {}`)",
+            plural(report.check.errors, "line"),
+            report.output
         );
     }
 }

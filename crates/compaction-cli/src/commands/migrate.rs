@@ -5,6 +5,7 @@
 //! original as `<file>.bak-v<N>`; a current file is left untouched. Exit 0 on success,
 //! 2 when the store refuses or fails (unreadable header, session in use, I/O error).
 
+use crate::output::plural;
 use compaction::store::{LockWait, RewriteOptions};
 
 use super::{CommandError, ExitStatus};
@@ -34,21 +35,19 @@ pub fn run(args: &MigrateArgs) -> anyhow::Result<ExitStatus> {
     }
     match &report.backup {
         Some(backup) => println!(
-            "{file}: migrated from version {} to {} ({} entries, {} unreadable lines carried \
-             over); original kept as {}",
+            "{file}: migrated from version {} to {} ({}, {} carried over); original kept as {}",
             report.from_version,
             compaction_core::entry::CURRENT_VERSION,
-            report.entries,
-            report.malformed_lines,
+            plural(report.entries, "entry"),
+            plural(report.malformed_lines, "unreadable line"),
             backup.display()
         ),
         None => match &report.torn_tail {
             Some(torn) => println!(
-                "{file}: already version {}; its interrupted last line {} ({} bytes) was moved \
-                 to {}",
+                "{file}: already version {}; its interrupted last line {} ({}) was moved to {}",
                 report.from_version,
                 torn.line,
-                torn.length,
+                plural(torn.length, "byte"),
                 torn.sidecar.display()
             ),
             None => println!("{file}: already version {}; unchanged", report.from_version),

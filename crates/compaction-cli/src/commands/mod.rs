@@ -10,6 +10,7 @@ mod eval;
 mod export;
 mod import;
 mod leaves;
+mod man;
 mod migrate;
 mod pin;
 mod plan;
@@ -203,7 +204,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Eval(args) => eval::run(&args),
         Command::Tokens(args) => tokens::run(&args),
         Command::Completions(args) => completions::completions(&args),
-        Command::Man => completions::man(),
+        Command::Man(args) => man::man(&args),
         Command::Prune(args) => prune::run(&args),
         Command::Recall(args) => recall::run(&args),
         Command::Search(args) => recall::search(&args),

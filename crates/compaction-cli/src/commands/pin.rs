@@ -5,6 +5,7 @@
 //! a refused request (unknown entry, empty text, an id that is not an active pin) writes
 //! nothing and exits 2.
 
+use crate::output::plural;
 use compaction::pins::{PinSource, pin as append_pin, unpin as append_unpin};
 use serde_json::json;
 
@@ -39,12 +40,7 @@ pub fn pin(args: &PinArgs) -> anyhow::Result<ExitStatus> {
     if args.json {
         print_json(&json!({"pinned": true, "entryId": entry.id, "activePins": pins}))?;
     } else {
-        println!(
-            "{file}: pinned {} ({} active pin{})",
-            entry.id,
-            pins.len(),
-            if pins.len() == 1 { "" } else { "s" }
-        );
+        println!("{file}: pinned {} ({})", entry.id, plural(pins.len(), "active pin"));
     }
     Ok(ExitStatus::Success)
 }
@@ -60,10 +56,9 @@ pub fn unpin(args: &UnpinArgs) -> anyhow::Result<ExitStatus> {
         print_json(&json!({"unpinned": removed, "entryId": entry.id, "activePins": pins}))?;
     } else {
         println!(
-            "{file}: unpinned {} ({} active pin{} left)",
+            "{file}: unpinned {} ({} left)",
             removed.join(", "),
-            pins.len(),
-            if pins.len() == 1 { "" } else { "s" }
+            plural(pins.len(), "active pin")
         );
     }
     Ok(ExitStatus::Success)

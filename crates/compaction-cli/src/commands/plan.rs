@@ -3,6 +3,7 @@
 //! an OpenAI-compatible server) is the server asked for its window as `run` asks it, so the
 //! calls planned are the calls `run` makes.
 
+use crate::output::plural;
 use compaction_core::plan::{CompactionPlan, PlanError, PlanInputs, plan_compaction};
 use compaction_core::serialize::SerializeOptions;
 use serde_json::{Value, json};
@@ -205,8 +206,8 @@ fn print_human(report: &Value) {
         }
     );
     println!(
-        "summarize: {} messages{}{}",
-        number("messagesToSummarize"),
+        "summarize: {}{}{}",
+        plural(number("messagesToSummarize"), "message"),
         if number("turnPrefixMessages") > 0 {
             format!(" + {} of the split turn", number("turnPrefixMessages"))
         } else {

@@ -4,6 +4,7 @@
 //! and sees the session unpruned) when the saving reaches `prune.minimumSavings`;
 //! `--dry-run` shows the same plan and writes nothing.
 
+use crate::output::plural;
 use compaction::compact::{CompactError, CompactRequest, CompactionReason};
 use compaction_core::prune::{PruneDecision, PrunePlan, Strategy};
 use serde_json::{Value, json};
@@ -60,12 +61,11 @@ pub fn run(args: &PruneArgs) -> anyhow::Result<ExitStatus> {
                 print_json(&report)?;
             } else {
                 println!(
-                    "pruned {}: {} tool output{}, {} → {} tokens; appended compaction.prune {}",
+                    "pruned {}: {}, {} → {}; appended compaction.prune {}",
                     path.display(),
-                    outcome.plan.candidates.len(),
-                    if outcome.plan.candidates.len() == 1 { "" } else { "s" },
+                    plural(outcome.plan.candidates.len(), "tool output"),
                     outcome.tokens_before,
-                    outcome.tokens_after,
+                    plural(outcome.tokens_after, "token"),
                     outcome.entry.id,
                 );
                 print_candidates(&outcome.plan);
@@ -118,19 +118,17 @@ fn report(plan: &PrunePlan, entry_id: Option<&str>) -> Value {
 fn print_plan(plan: &PrunePlan, dry_run: bool) {
     match plan.decision {
         PruneDecision::Prune => println!(
-            "would prune {} tool output{}: {} → {} tokens (saves {})",
-            plan.candidates.len(),
-            if plan.candidates.len() == 1 { "" } else { "s" },
+            "would prune {}: {} → {} (saves {})",
+            plural(plan.candidates.len(), "tool output"),
             plan.tokens_before,
-            plan.tokens_after(),
+            plural(plan.tokens_after(), "token"),
             plan.tokens_saved,
         ),
         PruneDecision::BelowMinimum => println!(
-            "nothing worth pruning: {} old tool output{} would save {} tokens, below the \
-             minimum of {} (prune.minimumSavings){}",
-            plan.candidates.len(),
-            if plan.candidates.len() == 1 { "" } else { "s" },
-            plan.tokens_saved,
+            "nothing worth pruning: {} would save {}, below the minimum of {} \
+             (prune.minimumSavings){}",
+            plural(plan.candidates.len(), "old tool output"),
+            plural(plan.tokens_saved, "token"),
             plan.minimum_savings,
             if dry_run { "" } else { "; nothing written" },
         ),

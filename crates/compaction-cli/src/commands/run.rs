@@ -7,6 +7,7 @@
 //! a temporary file beside `OUT`, which appears at `OUT` only after the entry is durably
 //! written (never replacing a file unless `--force`, never the input itself).
 
+use crate::output::plural;
 use compaction::compact::{CompactError, CompactRequest, CompactionReason};
 use serde_json::json;
 
@@ -198,23 +199,22 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
             } else if !outcome.summarized {
                 let count = outcome.pruned.as_ref().map_or(0, |p| p.plan.candidates.len());
                 println!(
-                    "pruned {}: {count} old tool output{}, {} → {} tokens; appended \
-                     compaction.prune {} (strategy {}: no summary needed)",
+                    "pruned {}: {}, {} → {}; appended compaction.prune {} (strategy {}: no \
+                     summary needed)",
                     path.display(),
-                    if count == 1 { "" } else { "s" },
+                    plural(count, "old tool output"),
                     outcome.tokens_before,
-                    outcome.tokens_after,
+                    plural(outcome.tokens_after, "token"),
                     outcome.entry.id,
                     outcome.strategy.as_str(),
                 );
             } else {
                 if let Some(pruned) = &outcome.pruned {
                     println!(
-                        "pruned {} old tool outputs first: {} → {} tokens; appended \
-                         compaction.prune {}",
-                        pruned.plan.candidates.len(),
+                        "pruned {} first: {} → {}; appended compaction.prune {}",
+                        plural(pruned.plan.candidates.len(), "old tool output"),
                         pruned.tokens_before,
-                        pruned.tokens_after,
+                        plural(pruned.tokens_after, "token"),
                         pruned.entry.id,
                     );
                 }
@@ -223,16 +223,14 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
                     (Some(extension), _) => format!("written by extension `{extension}`"),
                     (None, Some(fallback)) => format!(
                         "FALLBACK: written by the {} summarizer, because {}'s summary was \
-                         unusable after {} request{} (fallbackToOffline)",
+                         unusable after {} (fallbackToOffline)",
                         fallback.summarizer,
                         fallback.instead_of,
-                        fallback.requests,
-                        if fallback.requests == 1 { "" } else { "s" },
+                        plural(fallback.requests, "request"),
                     ),
                     (None, None) => format!(
-                        "{} summarizer call{} via {}",
-                        outcome.summarizer_calls,
-                        if outcome.summarizer_calls == 1 { "" } else { "s" },
+                        "{} via {}",
+                        plural(outcome.summarizer_calls, "summarizer call"),
                         summarizer.label()
                     ),
                 };

@@ -379,17 +379,28 @@ pub fn extensions(
         return Ok(extensions);
     }
     let configured = configured_extensions(flags.trust_project)?;
+    let home = std::env::home_dir();
     for extension in configured.runnable() {
-        extensions.register(Arc::new(ProcessExtension::from_config(&extension.config)));
+        extensions.register(Arc::new(extension.process(home.as_deref())));
+    }
+    if let Some(root) = &configured.agent_dir_in_project {
+        eprintln!(
+            "warning: the agent folder ({}) lies inside the project {}: its settings file is \
+             read as the project's own (its extensions need trust, its trustedProjects is \
+             ignored)",
+            compaction::settings::AGENT_DIR_ENV,
+            root.display()
+        );
     }
     let skipped: Vec<&str> =
         configured.skipped().map(|extension| extension.config.name.as_str()).collect();
     if let Some(first) = configured.skipped().next() {
         eprintln!(
-            "warning: {} names extension(s) {} that were not run: this project ({}) is not \
+            "warning: {} names {} {} that were not run: this project ({}) is not \
              trusted; pass --trust-project, or add it to `compaction.trustedProjects` in the \
              global settings file",
             first.file.display(),
+            if skipped.len() == 1 { "extension" } else { "extensions" },
             skipped.join(", "),
             configured.project_dir.display()
         );

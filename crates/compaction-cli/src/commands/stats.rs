@@ -1,5 +1,6 @@
 //! `compaction stats`: what a session holds and what its context looks like.
 
+use crate::output::plural;
 use std::collections::BTreeMap;
 
 use compaction_core::context::build_context;
@@ -148,9 +149,9 @@ fn print_human(stats: &Stats) {
     }
     println!("  leaves           {}", stats.leaves);
     println!(
-        "  leaf             {} (path of {} entries)",
+        "  leaf             {} (path of {})",
         stats.leaf_id.as_deref().unwrap_or("-"),
-        stats.path_length
+        plural(stats.path_length, "entry")
     );
     if let Some(model) = &stats.model {
         println!("  model            {}/{}", model.provider, model.model_id);
@@ -158,7 +159,11 @@ fn print_human(stats: &Stats) {
     println!("  thinking level   {}", stats.thinking_level);
     let roles: Vec<String> =
         stats.context_roles.iter().map(|(role, count)| format!("{count} {role}")).collect();
-    println!("  context          {} messages ({})", stats.context_messages, roles.join(", "));
+    println!(
+        "  context          {} ({})",
+        plural(stats.context_messages, "message"),
+        roles.join(", ")
+    );
     println!(
         "  context tokens   {} of {} ({:.1}% of window, {} estimator)",
         stats.context_tokens,
@@ -168,9 +173,9 @@ fn print_human(stats: &Stats) {
     );
     if stats.pruned_entries > 0 {
         println!(
-            "  pruned           {} tool outputs shown as placeholders, about {} tokens out of \
-             the context",
-            stats.pruned_entries, stats.pruned_tokens
+            "  pruned           {} shown as placeholders, about {} out of the context",
+            plural(stats.pruned_entries, "tool output"),
+            plural(stats.pruned_tokens, "token")
         );
     }
     println!(
@@ -196,10 +201,10 @@ fn print_human(stats: &Stats) {
     }
     let count = |severity| stats.diagnostics.iter().filter(|d| d.severity() == severity).count();
     println!(
-        "  diagnostics      {} errors, {} warnings, {} notes{}",
-        count(Severity::Error),
-        count(Severity::Warning),
-        count(Severity::Info),
+        "  diagnostics      {}, {}, {}{}",
+        plural(count(Severity::Error), "error"),
+        plural(count(Severity::Warning), "warning"),
+        plural(count(Severity::Info), "note"),
         if stats.diagnostics.is_empty() { "" } else { " (see `compaction check`)" }
     );
 }

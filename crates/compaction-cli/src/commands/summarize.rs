@@ -11,6 +11,7 @@
 //! [`Compactor::draft`]: compaction::compact::Compactor::draft
 //! [`Compactor::draft_branch_summary`]: compaction::compact::Compactor::draft_branch_summary
 
+use crate::output::plural;
 use compaction::compact::{CompactError, CompactRequest, CompactionDraft, CompactionReason};
 use compaction::navigate::{BranchSummaryDraft, NavigateError, NavigateRequest};
 use compaction::store::{LockWait, OpenOptions, SessionLock, SessionStore};
@@ -254,8 +255,10 @@ fn report_branch(
     } else {
         println!("{}", field("summary").as_str().unwrap_or_default());
         println!(
-            "\n(branch {} left for {}: {messages} messages summarized; nothing written)",
-            draft.from_id, draft.target_id
+            "\n(branch {} left for {}: {} summarized; nothing written)",
+            draft.from_id,
+            draft.target_id,
+            plural(messages, "message")
         );
     }
     Ok(ExitStatus::Success)

@@ -3,6 +3,7 @@
 //! Input whose first line is a session header is read as a session (every `message` entry
 //! on the path to the leaf, and the context size by pi's rule); anything else is text.
 
+use crate::output::plural;
 use std::io::Read as _;
 
 use compaction_core::context::build_context;
@@ -56,8 +57,11 @@ pub fn run(args: &TokensArgs) -> anyhow::Result<ExitStatus> {
             print_json(&count)?;
         } else {
             println!(
-                "{} tokens ({} estimator, {} bytes, {} chars)",
-                count.tokens, count.estimator, count.bytes, count.chars
+                "{} ({} estimator, {}, {})",
+                plural(count.tokens, "token"),
+                count.estimator,
+                plural(count.bytes, "byte"),
+                plural(count.chars, "char")
             );
         }
         Ok(ExitStatus::Success)

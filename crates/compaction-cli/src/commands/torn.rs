@@ -10,14 +10,15 @@
 //!
 //! Invariant: this only reads; the store does the moving.
 
-use std::os::unix::fs::{FileExt, MetadataExt};
+use std::os::unix::fs::FileExt;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 use super::{CommandError, ErrorKind};
 
-/// How long the file must be unchanged before its unfinished last line is taken for dead.
-pub const GRACE: Duration = Duration::from_secs(2);
+/// How long the file must be unchanged before its unfinished last line is taken for dead
+/// (the store applies the same rule again under its lock).
+pub const GRACE: Duration = compaction::store::writers::TAIL_GRACE;
 
 /// What was found about an unfinished last line, for the message.
 #[derive(Debug, Clone, Copy)]
@@ -75,41 +76,8 @@ pub fn ensure_dead_tail(path: &Path) -> anyhow::Result<Option<DeadTail>> {
             GRACE
         }
     };
-    if let Some(pid) = other_writer(&metadata) {
+    if let Some(pid) = compaction::store::writers::other_writer(&metadata) {
         return Err(busy(format!("process {pid} has it open for writing")));
     }
     Ok(Some(DeadTail { age }))
-}
-
-/// Another process that has the file open for writing, found through `/proc/*/fd` and the
-/// flags in `/proc/*/fdinfo` (processes this user may not inspect are not seen).
-fn other_writer(file: &std::fs::Metadata) -> Option<u32> {
-    let own = std::process::id();
-    for process in std::fs::read_dir("/proc").ok()?.flatten() {
-        let Some(pid) = process.file_name().to_str().and_then(|name| name.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        if pid == own {
-            continue;
-        }
-        let Ok(fds) = std::fs::read_dir(process.path().join("fd")) else { continue };
-        for fd in fds.flatten() {
-            let Ok(target) = std::fs::metadata(fd.path()) else { continue };
-            if target.dev() != file.dev() || target.ino() != file.ino() {
-                continue;
-            }
-            let info = process.path().join("fdinfo").join(fd.file_name());
-            let flags = std::fs::read_to_string(info).ok().and_then(|text| {
-                text.lines()
-                    .find_map(|line| line.strip_prefix("flags:"))
-                    .and_then(|value| u32::from_str_radix(value.trim(), 8).ok())
-            });
-            // O_WRONLY = 1, O_RDWR = 2 (the low two bits are the access mode).
-            if flags.is_some_and(|flags| flags & 3 != 0) {
-                return Some(pid);
-            }
-        }
-    }
-    None
 }

@@ -1,7 +1,8 @@
 //! `compaction undo`: take back the last compaction or prune in force, append-only.
 //!
-//! A prune is taken back by `context_edit` entries that show each pruned output again (so
-//! plain pi 1.6 shows them too) and a `compaction.prune` entry with `revert`, written under
+//! A prune is taken back by `context_edit` entries that put back what the context showed
+//! before it (so plain pi 1.6 shows it too; an edit another writer made after the prune
+//! stays in force) and a `compaction.prune` entry with `revert`, written under
 //! the leaf as one write. A
 //! compaction is taken back by a `custom` entry (`compaction.undo`) whose parent is the
 //! entry the compaction was appended after: it becomes the last entry of the file, so pi
@@ -9,10 +10,11 @@
 //! the compaction stay in the file on their branch (`compaction branch --to` goes back).
 //! Nothing is ever removed from the log.
 
+use crate::output::plural;
 use compaction::store::{NewEntry, Parent};
 use compaction_core::context::build_context;
 use compaction_core::ledger::{DroppedStep, UNDO_CUSTOM_TYPE, UndoTarget, dropped, undo_target};
-use compaction_core::prune::{PruneRecord, context_edit_fields};
+use compaction_core::prune::{PruneRecord, undo_edits};
 use serde_json::{Map, Value, json};
 
 use super::{CommandError, ExitStatus, setup};
@@ -41,7 +43,7 @@ pub fn run(args: &UndoArgs) -> anyhow::Result<ExitStatus> {
     let (target_index, news) = match target {
         UndoTarget::Prune { prune } => {
             let parent = leaf.map_or(Parent::Root, |i| Parent::Id(session.entries()[i].id.clone()));
-            let mut news = restoring_edits(session, prune);
+            let mut news = restoring_edits(session, &context, prune);
             let record = PruneRecord::Revert { revert: session.entries()[prune].id.clone() };
             news.push(NewEntry::new("custom", record.entry_fields()));
             if let Some(first) = news.first_mut() {
@@ -99,23 +101,16 @@ pub fn run(args: &UndoArgs) -> anyhow::Result<ExitStatus> {
     Ok(ExitStatus::Success)
 }
 
-/// The `context_edit` entries that give back what the prune at `prune` replaced: each
-/// pruned tool result's own content, so pi 1.6 (latest edit wins) shows it again too.
-fn restoring_edits(session: &compaction_core::Session, prune: usize) -> Vec<NewEntry> {
-    let Some(PruneRecord::Prune { entries, .. }) = PruneRecord::of_entry(session, prune) else {
-        return Vec::new();
-    };
-    entries
-        .iter()
-        .filter_map(|item| {
-            let entry = session.get(&item.id)?;
-            let Some(Ok(compaction_core::AgentMessage::ToolResult(result))) = entry.message()
-            else {
-                return None;
-            };
-            let content = serde_json::to_value(result.content.blocks()).ok()?;
-            Some(NewEntry::new("context_edit", context_edit_fields(&item.id, content)))
-        })
+/// The `context_edit` entries that put back what the context showed before the prune at
+/// `prune` (see [`undo_edits`]).
+fn restoring_edits(
+    session: &compaction_core::Session,
+    context: &compaction_core::context::SessionContext,
+    prune: usize,
+) -> Vec<NewEntry> {
+    undo_edits(session, context, prune)
+        .into_iter()
+        .map(|fields| NewEntry::new("context_edit", fields))
         .collect()
 }
 
@@ -136,10 +131,9 @@ fn print_human(
         None => format!("would undo {what} {} in {}", step.id, path.display()),
     };
     println!(
-        "{head}: {} entr{} back in the context, about {} tokens",
-        step.entries.len(),
-        if step.entries.len() == 1 { "y" } else { "ies" },
-        step.tokens
+        "{head}: {} back in the context, about {}",
+        plural(step.entries.len(), "entry"),
+        plural(step.tokens, "token")
     );
     if let (Some(first), Some(last)) = (step.entries.first(), step.entries.last()) {
         println!("    entries {first} … {last}");
@@ -151,9 +145,9 @@ fn print_human(
         && let Some(old_leaf) = old_leaf
     {
         println!(
-            "    {left_behind} entr{} after the compaction stay on their branch (leaf {old_leaf}; \
+            "    {} after the compaction stay on their branch (leaf {old_leaf}; \
              `compaction branch {} --to {old_leaf}` goes back)",
-            if left_behind == 1 { "y" } else { "ies" },
+            plural(left_behind, "entry"),
             path.display()
         );
     }

@@ -75,7 +75,15 @@ fn json_errors_go_to_stdout_with_kind_and_the_same_exit_code() {
     assert_eq!(json["error"]["kind"], "usage");
     assert!(json["error"]["message"].as_str().unwrap().contains("--no-such-flag"), "{json}");
 
-    let settings = run(&["plan", "small-linear.jsonl", "--json", "--estimator", "words"], &dir);
+    // A flag with enumerated values is checked by the parser: a usage error.
+    let flag = run(&["plan", "small-linear.jsonl", "--json", "--estimator", "words"], &dir);
+    assert!(flag.starts_with("exit: 2\n"), "{flag}");
+    assert_eq!(stdout_json(&flag)["error"]["kind"], "usage");
+    let settings = run_with_env(
+        &["plan", "small-linear.jsonl", "--json"],
+        &dir,
+        &[("COMPACTION_ESTIMATOR", "words")],
+    );
     assert!(settings.starts_with("exit: 2\n"), "{settings}");
     assert_eq!(stdout_json(&settings)["error"]["kind"], "settings");
 

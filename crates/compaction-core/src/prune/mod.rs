@@ -4,8 +4,8 @@
 //! placeholder instead of each pruned output (pi 1.6 applies them with no package), and a
 //! pi `custom` entry (`customType: "compaction.prune"`) listing the pruned entries and their
 //! placeholders, for `dropped`, `stats` and `undo` ([`record::PruneView`]). A later
-//! `compaction.prune` entry with a `revert` field, after edits that give the outputs back,
-//! undoes one. [`select::plan_prune`] decides what to prune at a leaf: it protects the newest
+//! `compaction.prune` entry with a `revert` field, after edits that put back what the
+//! context showed before the prune ([`undo::undo_edits`]), undoes one. [`select::plan_prune`] decides what to prune at a leaf: it protects the newest
 //! tool output and the last user turns, applies a policy per tool, prunes disposable
 //! results and superseded reads first, and prunes only when the saving is worth a break of
 //! the prompt cache.
@@ -17,6 +17,7 @@
 pub mod placeholder;
 pub mod record;
 pub mod select;
+pub mod undo;
 
 use std::collections::BTreeMap;
 
@@ -24,6 +25,7 @@ use serde::{Deserialize, Serialize};
 
 pub use record::{PRUNE_CUSTOM_TYPE, PruneRecord, PruneView, PrunedItem, context_edit_fields};
 pub use select::{PruneCandidate, PruneDecision, PrunePlan, PruneReason, plan_prune};
+pub use undo::undo_edits;
 
 /// How a compaction reduces the context.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -7,6 +7,8 @@
 
 use serde_json::Value;
 
+use crate::plural::plural;
+
 /// Characters of the tool arguments a placeholder shows.
 const ARGUMENT_CHARS: usize = 160;
 /// Characters of one kept line of a `head_tail` placeholder.
@@ -53,10 +55,10 @@ fn lines(text: &str) -> usize {
 /// A one-line placeholder for an old output.
 pub fn elide(output: &PrunedOutput<'_>, text: &str) -> String {
     format!(
-        "[output pruned: {} returned {} tokens ({} lines); recall entry {} to see it]",
+        "[output pruned: {} returned {} ({}); recall entry {} to see it]",
         call(output),
-        output.tokens,
-        lines(text),
+        plural(output.tokens, "token"),
+        plural(lines(text), "line"),
         output.id,
     )
 }
@@ -65,10 +67,10 @@ pub fn elide(output: &PrunedOutput<'_>, text: &str) -> String {
 /// made out of date.
 pub fn superseded(output: &PrunedOutput<'_>, by: &str) -> String {
     format!(
-        "[output pruned: {} ({} tokens) is out of date, the path was used again in entry \
-         {by}; recall entry {} to see the old output]",
+        "[output pruned: {} ({}) is out of date, the path was used again in entry {by}; \
+         recall entry {} to see the old output]",
         call(output),
-        output.tokens,
+        plural(output.tokens, "token"),
         output.id,
     )
 }
@@ -86,18 +88,18 @@ pub fn head_tail(
         return None;
     }
     let mut out = format!(
-        "[{} output, {} lines, {} tokens; middle pruned]\n",
+        "[{} output, {}, {}; middle pruned]\n",
         call(output),
-        all.len(),
-        output.tokens
+        plural(all.len(), "line"),
+        plural(output.tokens, "token")
     );
     for line in &all[..head] {
         out.push_str(&cut_chars(line, LINE_CHARS));
         out.push('\n');
     }
     out.push_str(&format!(
-        "[… {} lines pruned; recall entry {} for the full output …]\n",
-        all.len() - head - tail,
+        "[… {} pruned; recall entry {} for the full output …]\n",
+        plural(all.len() - head - tail, "line"),
         output.id,
     ));
     for line in &all[all.len() - tail..] {

@@ -8,6 +8,9 @@
 //! `protectRecentTokens` of tool output are accounted for, and older ones are pruned by
 //! their tool's policy. The prune is worth doing only when it saves `minimumSavings`.
 //!
+//! Every rule reads the context as projected: an output another writer's `context_edit` left
+//! out is not a candidate, and one it replaced is measured and described by its replacement.
+//!
 //! Invariant: a candidate is always a `toolResult` message in the context at the leaf, not
 //! pruned yet, outside the protected turns, whose placeholder is smaller than its output.
 
@@ -18,7 +21,7 @@ use serde_json::Value;
 use super::placeholder;
 use super::record::{PruneRecord, PrunedItem};
 use super::{PruneSettings, ToolPolicy};
-use crate::context::{ContextItemKind, SessionContext};
+use crate::context::{ContextItem, ContextItemKind, SessionContext};
 use crate::message::{AgentMessage, ToolResultMessage};
 use crate::session::Session;
 use crate::tokens::{TokenEstimator, context_tokens};
@@ -172,17 +175,18 @@ fn outputs(
     estimator: &dyn TokenEstimator,
 ) -> (Vec<Output>, Option<String>) {
     let entries = session.entries();
-    let message_items: Vec<usize> = context
+    // Messages as the context shows them: another writer's `context_edit` is in force.
+    let message_items: Vec<ContextItem> = context
         .items
         .iter()
         .filter(|item| item.kind == ContextItemKind::Message)
-        .map(|item| item.entry)
+        .copied()
         .collect();
     let protect_turns = usize::try_from(settings.protect_turns).unwrap_or(usize::MAX);
     let user_positions: Vec<usize> = message_items
         .iter()
         .enumerate()
-        .filter(|(_, index)| entries[**index].role() == Some("user"))
+        .filter(|(_, item)| entries[item.entry].role() == Some("user"))
         .map(|(position, _)| position)
         .collect();
     // With fewer user turns than protected ones, everything is protected.
@@ -193,16 +197,15 @@ fn outputs(
     } else {
         user_positions[user_positions.len() - protect_turns]
     };
-    let protected_id = message_items.get(protected_from).map(|&index| entries[index].id.clone());
+    let protected_id = message_items.get(protected_from).map(|item| entries[item.entry].id.clone());
     // The calls by id, and the last entry that used each path (read, edit or write).
     let mut calls: HashMap<String, (String, Value)> = HashMap::new();
     let mut path_uses: HashMap<String, Vec<usize>> = HashMap::new();
-    for (position, &index) in message_items.iter().enumerate() {
-        let entry = &entries[index];
-        if entry.role() != Some("assistant") {
+    for (position, &item) in message_items.iter().enumerate() {
+        if entries[item.entry].role() != Some("assistant") {
             continue;
         }
-        let Some(Ok(AgentMessage::Assistant(assistant))) = entry.message() else { continue };
+        let AgentMessage::Assistant(assistant) = context.message(session, item) else { continue };
         for call in assistant.tool_calls() {
             if matches!(call.name.as_str(), "read" | "edit" | "write")
                 && let Some(path) = call.arguments.get("path").and_then(Value::as_str)
@@ -214,12 +217,14 @@ fn outputs(
     }
     let drop_superseded = settings.policy("read") == ToolPolicy::DropSuperseded;
     let mut outputs = Vec::new();
-    for (position, &index) in message_items.iter().enumerate().rev() {
-        let entry = &entries[index];
-        if entry.role() != Some("toolResult") || context.pruned.get(index).is_some() {
+    for (position, &item) in message_items.iter().enumerate().rev() {
+        let index = item.entry;
+        if entries[index].role() != Some("toolResult") || context.pruned.get(index).is_some() {
             continue;
         }
-        let Some(Ok(AgentMessage::ToolResult(result))) = entry.message() else { continue };
+        // The placeholder describes what the context shows: a replacement another writer
+        // put in force, not the original output.
+        let AgentMessage::ToolResult(result) = context.message(session, item) else { continue };
         let (tool, arguments) = calls
             .get(&result.tool_call_id)
             .cloned()
@@ -229,7 +234,7 @@ fn outputs(
                 .get(path)
                 .and_then(|uses| uses.last())
                 .filter(|&&last| last > position)
-                .map(|&last| entries[message_items[last]].id.clone()),
+                .map(|&last| entries[message_items[last].entry].id.clone()),
             Some(_) | None => None,
         };
         let tokens = estimator.message_tokens(&AgentMessage::ToolResult(result.clone()));

@@ -2,6 +2,7 @@
 //! well-formed pi sessions.
 
 mod cut_invariants;
+mod foreign_edits;
 mod gate_corpus;
 mod generated;
 mod prune;

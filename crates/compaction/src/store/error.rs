@@ -200,6 +200,11 @@ pub enum FileChange {
     },
     /// The path now names another file (it was replaced by a rename).
     Replaced,
+    /// Another process has the file open for writing while its last line is unfinished.
+    OpenForWriting {
+        /// That process.
+        pid: u32,
+    },
 }
 
 impl std::fmt::Display for FileChange {
@@ -217,6 +222,11 @@ impl std::fmt::Display for FileChange {
                 write!(f, "it was rewritten ({from} bytes before, {to} now)")
             }
             FileChange::Replaced => write!(f, "the path now names another file"),
+            FileChange::OpenForWriting { pid } => write!(
+                f,
+                "process {pid} has it open for writing and its last line is unfinished; try \
+                 again when it is done"
+            ),
         }
     }
 }

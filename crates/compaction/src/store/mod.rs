@@ -46,6 +46,7 @@ pub mod names;
 pub mod read;
 mod recover;
 pub mod rewrite;
+pub mod writers;
 
 use std::fs::DirBuilder;
 use std::os::unix::fs::DirBuilderExt;
@@ -95,6 +96,10 @@ pub struct OpenOptions {
     /// Lines longer than this are errors (reported with their line number, never loaded);
     /// an entry longer than this is refused.
     pub max_line_bytes: usize,
+    /// How long the file must be unchanged before an unfinished last line is taken for
+    /// dead and moved aside ([`writers::TAIL_GRACE`]); another writer's open file refuses
+    /// the open whatever the age.
+    pub tail_grace: std::time::Duration,
     /// Fails chosen writes or syncs (a test aid of the `fault-injection` feature).
     #[cfg(feature = "fault-injection")]
     pub faults: Option<FaultPlan>,
@@ -108,6 +113,7 @@ impl OpenOptions {
             lock_wait: LockWait::NoWait,
             fsync: FsyncPolicy::Always,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+            tail_grace: writers::TAIL_GRACE,
             #[cfg(feature = "fault-injection")]
             faults: None,
         }
@@ -437,7 +443,17 @@ impl SessionStore {
         if let Some((line, offset)) = store.torn_line() {
             report.torn_tail = Some(match &copied_from {
                 Some(source) => store.cut_torn_tail(line, offset, source)?,
-                None => store.recover_torn_tail(line, offset)?,
+                None => {
+                    // Under the lock, on the bytes just read: a half line another writer
+                    // left after any earlier check is judged here too, never cut at once.
+                    writers::ensure_dead_tail(
+                        store.lock_file()?,
+                        path,
+                        store.length,
+                        store.options.tail_grace,
+                    )?;
+                    store.recover_torn_tail(line, offset)?
+                }
             });
         }
         if store.session.is_migrated() {

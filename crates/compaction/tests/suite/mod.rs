@@ -5,6 +5,7 @@ mod extensions;
 mod fuzz_replay;
 mod harness;
 mod kept_user_messages;
+mod live_writers;
 pub mod mock_server;
 mod pinned;
 mod providers;
@@ -17,6 +18,7 @@ mod store_fixtures;
 mod store_processes;
 mod store_writers;
 mod summarizer_limits;
+mod trust_agent_dir;
 pub mod wire_replay;
 
 /// The shipped Rust example, compiled into the tests so they exercise the same code.

@@ -21,7 +21,10 @@ use super::store_fixtures::*;
 /// files included, between its fork and its exec; without a wait, a reopen right after a
 /// drop can find the lock still taken by this very process.
 fn writing() -> OpenOptions {
-    OpenOptions { lock_wait: LOCK_WAIT, ..OpenOptions::for_writing() }
+    OpenOptions {
+        lock_wait: LOCK_WAIT,
+        ..OpenOptions { tail_grace: std::time::Duration::ZERO, ..OpenOptions::for_writing() }
+    }
 }
 
 const LOCK_WAIT: LockWait = LockWait::For(std::time::Duration::from_secs(10));
@@ -492,7 +495,11 @@ fn a_second_writer_in_the_same_process_is_refused_then_admitted() {
     let dir = tempfile::tempdir().unwrap();
     let path = write(dir.path(), "s.jsonl", v3_text().as_bytes());
     let (store, _) = SessionStore::open(&path, writing()).unwrap();
-    let error = SessionStore::open(&path, OpenOptions::for_writing()).unwrap_err();
+    let error = SessionStore::open(
+        &path,
+        OpenOptions { tail_grace: std::time::Duration::ZERO, ..OpenOptions::for_writing() },
+    )
+    .unwrap_err();
     let message = error.to_string();
     assert!(message.contains(&format!("is in use (pid {})", std::process::id())), "{message}");
     let waited = OpenOptions {

@@ -63,7 +63,10 @@ fn child_process() {
         "append-loop" => {
             let options = OpenOptions {
                 lock_wait: LockWait::For(Duration::from_secs(10)),
-                ..OpenOptions::for_writing()
+                ..OpenOptions {
+                    tail_grace: std::time::Duration::ZERO,
+                    ..OpenOptions::for_writing()
+                }
             };
             let (mut store, _) = SessionStore::open(&path, options).unwrap();
             writeln!(stdout, "\nREADY").unwrap();
@@ -77,8 +80,13 @@ fn child_process() {
         // Opens, appends one entry to the leaf and closes, `count` times, waiting for the
         // lock each time.
         "append-reopen" => {
-            let options =
-                OpenOptions { lock_wait: LockWait::Forever, ..OpenOptions::for_writing() };
+            let options = OpenOptions {
+                lock_wait: LockWait::Forever,
+                ..OpenOptions {
+                    tail_grace: std::time::Duration::ZERO,
+                    ..OpenOptions::for_writing()
+                }
+            };
             for n in 0..count {
                 let (mut store, _) = SessionStore::open(&path, options.clone()).unwrap();
                 let entry = store.append(note(n)).unwrap();
@@ -86,7 +94,10 @@ fn child_process() {
             }
         }
         // Tries to open for writing without waiting and reports what happened.
-        "try-open" => match SessionStore::open(&path, OpenOptions::for_writing()) {
+        "try-open" => match SessionStore::open(
+            &path,
+            OpenOptions { tail_grace: std::time::Duration::ZERO, ..OpenOptions::for_writing() },
+        ) {
             Ok(_) => writeln!(stdout, "OPENED").unwrap(),
             Err(error) => writeln!(stdout, "ERR {error}").unwrap(),
         },
@@ -100,7 +111,14 @@ fn every_acknowledged_entry_survives_sigkill_at_random_moments() {
         std::env::var("COMPACTION_CRASH_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(200);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("crash.jsonl");
-    drop(SessionStore::create(&path, "/crash", OpenOptions::for_writing()).unwrap());
+    drop(
+        SessionStore::create(
+            &path,
+            "/crash",
+            OpenOptions { tail_grace: std::time::Duration::ZERO, ..OpenOptions::for_writing() },
+        )
+        .unwrap(),
+    );
     let mut rng = rand::rng();
     let mut all_acknowledged: Vec<String> = Vec::new();
     let mut torn_recoveries = 0;
@@ -126,8 +144,11 @@ fn every_acknowledged_entry_survives_sigkill_at_random_moments() {
         process.wait().unwrap();
         let acked = acknowledged(&reader.join().unwrap());
         // A dead writer's lock never blocks: open without waiting.
-        let (store, report) = SessionStore::open(&path, OpenOptions::for_writing())
-            .unwrap_or_else(|e| panic!("round {round}: {e}"));
+        let (store, report) = SessionStore::open(
+            &path,
+            OpenOptions { tail_grace: std::time::Duration::ZERO, ..OpenOptions::for_writing() },
+        )
+        .unwrap_or_else(|e| panic!("round {round}: {e}"));
         if report.torn_tail.is_some() {
             torn_recoveries += 1;
         }
@@ -162,7 +183,14 @@ fn every_acknowledged_entry_survives_sigkill_at_random_moments() {
 fn two_processes_appending_take_turns_without_fusing_lines() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("shared.jsonl");
-    drop(SessionStore::create(&path, "/shared", OpenOptions::for_writing()).unwrap());
+    drop(
+        SessionStore::create(
+            &path,
+            "/shared",
+            OpenOptions { tail_grace: std::time::Duration::ZERO, ..OpenOptions::for_writing() },
+        )
+        .unwrap(),
+    );
     let per_child = 60;
     let first = child("append-reopen", &path, per_child).spawn().unwrap();
     let second = child("append-reopen", &path, per_child).spawn().unwrap();
@@ -193,7 +221,11 @@ fn two_processes_appending_take_turns_without_fusing_lines() {
 fn a_second_process_is_refused_with_the_holders_pid() {
     let dir = tempfile::tempdir().unwrap();
     let path = write(dir.path(), "s.jsonl", v3_text().as_bytes());
-    let (store, _) = SessionStore::open(&path, OpenOptions::for_writing()).unwrap();
+    let (store, _) = SessionStore::open(
+        &path,
+        OpenOptions { tail_grace: std::time::Duration::ZERO, ..OpenOptions::for_writing() },
+    )
+    .unwrap();
     let output = child("try-open", &path, 0).output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains(&format!("is in use (pid {})", std::process::id())), "{stdout}");

@@ -24,7 +24,10 @@ use tokio_util::sync::CancellationToken;
 use super::store_fixtures::*;
 
 fn writing() -> OpenOptions {
-    OpenOptions { lock_wait: LockWait::For(Duration::from_secs(10)), ..OpenOptions::for_writing() }
+    OpenOptions {
+        lock_wait: LockWait::For(Duration::from_secs(10)),
+        ..OpenOptions { tail_grace: std::time::Duration::ZERO, ..OpenOptions::for_writing() }
+    }
 }
 
 fn core_fixture(name: &str) -> PathBuf {
@@ -564,7 +567,10 @@ fn reopening_while_other_threads_start_processes_is_not_refused_as_in_use() {
         .collect();
     let mut refused = 0;
     for _ in 0..300 {
-        match SessionStore::open(&path, OpenOptions::for_writing()) {
+        match SessionStore::open(
+            &path,
+            OpenOptions { tail_grace: std::time::Duration::ZERO, ..OpenOptions::for_writing() },
+        ) {
             Ok((store, _)) => drop(store),
             Err(StoreError::InUse { .. }) => refused += 1,
             Err(other) => panic!("{other}"),

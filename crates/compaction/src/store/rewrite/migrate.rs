@@ -27,6 +27,9 @@ pub struct MigrateReport {
     /// An interrupted last line moved to a sidecar when the file was opened (the file
     /// changed even when it was already current).
     pub torn_tail: Option<crate::store::TornTail>,
+    /// Bytes another writer appended to the old file after the last check before the
+    /// rename, appended to the new file.
+    pub carried_bytes: u64,
 }
 
 /// Rewrites an older-format session as the current version, atomically, keeping the
@@ -62,6 +65,7 @@ pub fn migrate_with(
         entries: store.session().entries().len(),
         malformed_lines: report.malformed_lines.len(),
         torn_tail: report.torn_tail,
+        carried_bytes: 0,
     })
 }
 
@@ -121,6 +125,9 @@ pub(crate) fn migrate_locked(
         output.push(b"\n")?;
         write_body(output, session, length, &mut source, path, |_| true, |_| None)
     })?;
+    // A writer that opened the old file before the rename may have appended after the
+    // last check: its bytes go to the new file too.
+    let carried = crate::store::writers::carry_late_appends(&source, length, &target)?;
     let kept_malformed =
         session.malformed().iter().filter(|malformed| malformed.offset < length).count();
     let report = MigrateReport {
@@ -129,6 +136,7 @@ pub(crate) fn migrate_locked(
         entries: session.entries().len(),
         malformed_lines: kept_malformed,
         torn_tail: None,
+        carried_bytes: carried,
     };
     Ok((report, SessionLock::adopt(lock.into_file(), path)))
 }

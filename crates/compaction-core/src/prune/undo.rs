@@ -1,0 +1,91 @@
+//! Taking a prune back: the `context_edit` entries that restore the state before it.
+//!
+//! A prune (written with its own `context_edit` entries) is undone by one new edit per
+//! pruned output that puts back what the context showed just before the prune: the
+//! output's own content, or the replacement (or omission) another writer's edit had in
+//! force then. An output whose latest edit in the context is no longer the prune's own
+//! (another writer edited it after the prune) gets no edit: an edit written later always
+//! wins, so undo never overrides it. Edits are read as pi 1.6 reads them: among the context
+//! entries only, the latest edit of each target in force.
+//!
+//! Invariant: the edits are computed from the session alone (pure), and each one targets
+//! an entry the prune record names.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Map, Value};
+
+use super::record::{PruneRecord, context_edit_fields};
+use crate::context::SessionContext;
+use crate::entry::EntryKind;
+use crate::message::AgentMessage;
+use crate::session::Session;
+
+/// The fields of the `context_edit` entries that take back the prune entry at `prune` (a
+/// session index) on `context`'s path, in the record's order. Empty for a revert, for a
+/// prune written before prunes became context edits (its revert record alone ends it), and
+/// for a prune that is not on the path.
+pub fn undo_edits(
+    session: &Session,
+    context: &SessionContext,
+    prune: usize,
+) -> Vec<Map<String, Value>> {
+    let Some(PruneRecord::Prune { entries: items, context_edits: true, .. }) =
+        PruneRecord::of_entry(session, prune)
+    else {
+        return Vec::new();
+    };
+    let Some(prune_position) = context.path.iter().position(|&index| index == prune) else {
+        return Vec::new();
+    };
+    let targets: HashSet<&str> = items.iter().map(|item| item.id.as_str()).collect();
+    // The edits of each target among the context entries, in path order.
+    let mut edits: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+    for entry in &context.entries {
+        if let EntryKind::ContextEdit { target_id, .. } = &session.entries()[entry.entry].kind
+            && targets.contains(target_id.as_str())
+        {
+            edits.entry(target_id.as_str()).or_default().push((entry.position, entry.entry));
+        }
+    }
+    for list in edits.values_mut() {
+        list.sort_unstable();
+    }
+    let mut out = Vec::new();
+    for item in &items {
+        let list = edits.get(item.id.as_str()).map(Vec::as_slice).unwrap_or_default();
+        // The prune's own edit: the latest edit of the target before its record. It must
+        // also be the latest edit of the target overall, or a later edit decides.
+        let Some(own) = list.iter().rposition(|&(position, _)| position < prune_position) else {
+            continue;
+        };
+        if own + 1 != list.len() {
+            continue;
+        }
+        let restored = match own.checked_sub(1).map(|before| list[before].1) {
+            Some(before) => edit_fields(session, before, &item.id),
+            None => original_fields(session, &item.id),
+        };
+        out.extend(restored);
+    }
+    out
+}
+
+/// The fields of a new edit that puts `edit` (a session index) back in force for `target`.
+fn edit_fields(session: &Session, edit: usize, target: &str) -> Option<Map<String, Value>> {
+    let mut value = session.entries()[edit].to_value().ok()?;
+    let replacement = value.get_mut("replacement").map(Value::take)?;
+    let mut fields = Map::new();
+    fields.insert("targetId".into(), Value::from(target));
+    fields.insert("replacement".into(), replacement);
+    Some(fields)
+}
+
+/// The fields of a new edit that shows the tool result `target` with its own content.
+fn original_fields(session: &Session, target: &str) -> Option<Map<String, Value>> {
+    let Some(Ok(AgentMessage::ToolResult(result))) = session.get(target)?.message() else {
+        return None;
+    };
+    let content = serde_json::to_value(result.content.blocks()).ok()?;
+    Some(context_edit_fields(target, content))
+}
