@@ -13,10 +13,10 @@
 //! (a bug in the conversion), 2 when the transcript cannot be read or converted, with the
 //! output untouched.
 
+use crate::output::plural;
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Seek as _, Write as _};
 use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt as _};
-use crate::output::plural;
 use std::path::{Path, PathBuf};
 
 use compaction_core::Severity;

@@ -68,6 +68,19 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "export",
+        &[
+            (
+                "compaction export session.jsonl --format claude-code",
+                "the context after the latest compaction as a Claude Code session to resume",
+            ),
+            (
+                "compaction export session.jsonl --format codex -o rollout.jsonl",
+                "the same as a Codex rollout, written to a file of your choice",
+            ),
+        ],
+    ),
+    (
         "plan",
         &[
             (
