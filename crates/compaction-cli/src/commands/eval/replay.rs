@@ -28,6 +28,20 @@ pub(super) struct PathLines {
     /// Compaction entries at the end of the path, after the last message, left out: the
     /// replay ends at the last message, so its last stage has something to compact.
     pub(super) trailing_compactions: usize,
+    /// Compaction entries inside the path, left out (see `read_path_lines`).
+    pub(super) held_compactions: usize,
+}
+
+/// `line` with its `parentId` set to `parent`.
+fn with_parent(line: &str, parent: Option<&str>) -> anyhow::Result<String> {
+    let mut value: serde_json::Value = serde_json::from_str(line)?;
+    if let Some(object) = value.as_object_mut() {
+        object.insert(
+            "parentId".to_owned(),
+            parent.map_or(serde_json::Value::Null, |id| serde_json::Value::String(id.to_owned())),
+        );
+    }
+    Ok(serde_json::to_string(&value)?)
 }
 
 pub(super) fn read_path_lines(path: &Path) -> anyhow::Result<PathLines> {
@@ -58,17 +72,40 @@ pub(super) fn read_path_lines(path: &Path) -> anyhow::Result<PathLines> {
         path.pop();
         trailing_compactions += 1;
     }
+    // Compactions the session already holds (pi's own, or an imported Claude Code or Codex
+    // one) are left out, and the entry after each is relinked to the entry before it, so every
+    // answer the eval scores comes from this engine's summaries of the session's messages.
+    let mut held_compactions = 0;
+    let mut relink: Option<Option<String>> = None;
     for index in path {
         let entry = &entries[index];
+        if entry.kind.as_compaction().is_some() {
+            held_compactions += 1;
+            if relink.is_none() {
+                relink = Some(entry.parent_id.clone());
+            }
+            continue;
+        }
         if let Some(Ok(message)) = entry.message() {
             message_tokens += estimator.message_tokens(&message);
         }
         if entry.role() == Some("user") {
             user_positions.push(lines.len());
         }
-        lines.push(entry.raw().trim_end().to_owned());
+        let raw = entry.raw().trim_end();
+        match relink.take() {
+            Some(parent) => lines.push(with_parent(raw, parent.as_deref())?),
+            None => lines.push(raw.to_owned()),
+        }
     }
-    Ok(PathLines { header, entries: lines, user_positions, message_tokens, trailing_compactions })
+    Ok(PathLines {
+        header,
+        entries: lines,
+        user_positions,
+        message_tokens,
+        trailing_compactions,
+        held_compactions,
+    })
 }
 
 /// Where each of `count` stages ends (exclusive), the last at the end of the path.
@@ -136,6 +173,13 @@ pub(super) fn replay(
             "left out {} compaction entries that end the session (the replay ends at its last \
              message)",
             lines.trailing_compactions
+        ));
+    }
+    if lines.held_compactions > 0 {
+        notes.push(format!(
+            "left out {} compaction entries the session already held (every summary scored is \
+             this engine's own)",
+            lines.held_compactions
         ));
     }
     let mut keep_recent = Vec::new();
