@@ -4,6 +4,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+mod store;
+pub use store::{StoreArgs, StoreCommand};
+
 /// Context compaction for pi-format agent sessions.
 #[derive(Debug, Parser)]
 #[command(name = "compaction", version = crate::VERSION, about, propagate_version = true)]
@@ -75,6 +78,9 @@ pub enum Command {
     Pin(PinArgs),
     /// Remove pins (by pin id, or by the id of the entry a pin was copied from).
     Unpin(UnpinArgs),
+    /// Sessions in a database: import pi files, export one back, list them (see
+    /// docs/stores.md). Other commands take `sqlite:DB#ID` where they take a session file.
+    Store(StoreArgs),
 }
 
 /// Flags of `compaction config`.

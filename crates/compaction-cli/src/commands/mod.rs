@@ -15,8 +15,10 @@ mod plan;
 mod prune;
 mod recall;
 mod run;
+mod run_stored;
 mod setup;
 mod stats;
+pub mod store;
 mod summarize;
 mod tokens;
 mod torn;
@@ -206,6 +208,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Config(args) => config::run(&args),
         Command::Pin(args) => pin::pin(&args),
         Command::Unpin(args) => pin::unpin(&args),
+        Command::Store(args) => store::run(&args),
     }
 }
 

@@ -16,6 +16,7 @@ mod store;
 mod store_fixtures;
 mod store_processes;
 mod store_writers;
+mod stores_conformance;
 mod summarizer_limits;
 pub mod wire_replay;
 

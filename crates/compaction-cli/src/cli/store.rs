@@ -1,0 +1,55 @@
+//! Flags of `compaction store`.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+/// Flags of `compaction store`.
+#[derive(Debug, Args)]
+pub struct StoreArgs {
+    #[command(subcommand)]
+    pub command: StoreCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum StoreCommand {
+    /// Copy pi session files into a database (a directory: every `.jsonl` file under it).
+    Import {
+        /// A pi session file, or a directory of them (such as `~/.pi/agent/sessions`).
+        source: PathBuf,
+        /// The database: `sqlite:PATH` (created when missing).
+        #[arg(long, value_name = "URL")]
+        to: String,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write one session back as a pi file, byte-identical to what was imported plus what
+    /// was appended since.
+    Export {
+        /// The session: `sqlite:PATH#SESSION_ID`.
+        session: String,
+        /// The file to write (it must not exist unless --force).
+        #[arg(long, short, value_name = "FILE")]
+        output: PathBuf,
+        /// Replace an existing file (atomically, once the export is complete).
+        #[arg(long)]
+        force: bool,
+    },
+    /// List the sessions of a store with their size and context tokens.
+    List {
+        /// The store: `sqlite:PATH`, or a pi session file.
+        store: String,
+        /// Token estimator: heuristic, pi, o200k or cl100k (default: from settings).
+        #[arg(long, value_name = "NAME")]
+        estimator: Option<String>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Upgrade a database's schema to this version's (never done implicitly).
+    Migrate {
+        /// The database: `sqlite:PATH`.
+        store: String,
+    },
+}
