@@ -16,6 +16,10 @@ mod limits;
 mod setup;
 #[path = "cli/store_paths.rs"]
 mod store_paths;
+#[path = "cli/stores.rs"]
+mod stores;
+#[path = "cli/workers.rs"]
+mod workers;
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../compaction-core/tests/fixtures").join(name)

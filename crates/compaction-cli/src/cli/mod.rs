@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod store;
-pub use store::{StoreArgs, StoreCommand};
+pub use store::{StoreArgs, StoreCommand, WorkerArgs};
 
 /// Context compaction for pi-format agent sessions.
 #[derive(Debug, Parser)]
@@ -81,6 +81,9 @@ pub enum Command {
     /// Sessions in a database: import pi files, export one back, list them (see
     /// docs/stores.md). Other commands take `sqlite:DB#ID` where they take a session file.
     Store(StoreArgs),
+    /// Compact every session of a store whose context crosses the trigger, again and again
+    /// (many workers may share a store; see docs/stores.md). Stops cleanly on SIGTERM.
+    Worker(WorkerArgs),
 }
 
 /// Flags of `compaction config`.

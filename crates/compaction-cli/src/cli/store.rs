@@ -53,3 +53,31 @@ pub enum StoreCommand {
         store: String,
     },
 }
+
+/// Flags of `compaction worker`.
+#[derive(Debug, Args)]
+pub struct WorkerArgs {
+    /// The store to work on: `sqlite:PATH` (or one pi session file).
+    #[arg(long, value_name = "URL")]
+    pub store: String,
+    /// Sessions compacted at the same time.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub concurrency: usize,
+    /// How long a claim on a session lasts without renewal: a worker that dies frees its
+    /// sessions after this long.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    pub lease_seconds: u64,
+    /// Pause between passes over the store.
+    #[arg(long, value_name = "SECONDS", default_value_t = 5)]
+    pub poll_seconds: u64,
+    /// One pass over the store, then exit.
+    #[arg(long)]
+    pub once: bool,
+    #[command(flatten)]
+    pub compaction: super::CompactionFlags,
+    #[command(flatten)]
+    pub summarizer: super::SummarizerFlags,
+    /// One JSON event per line (claimed, compacted, skipped, failed) instead of text.
+    #[arg(long)]
+    pub json: bool,
+}

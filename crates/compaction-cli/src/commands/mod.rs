@@ -24,6 +24,7 @@ mod tokens;
 mod torn;
 mod tree;
 mod undo;
+mod worker;
 
 use std::process::ExitCode;
 
@@ -209,6 +210,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Pin(args) => pin::pin(&args),
         Command::Unpin(args) => pin::unpin(&args),
         Command::Store(args) => store::run(&args),
+        Command::Worker(args) => worker::run(&args),
     }
 }
 

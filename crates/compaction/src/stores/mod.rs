@@ -21,6 +21,7 @@ pub mod jsonl;
 mod locator;
 mod path;
 pub mod sqlite;
+pub mod worker;
 
 use std::io::Write;
 use std::time::Duration;
@@ -194,43 +195,5 @@ pub fn session_id(locator: &Locator, backend: &dyn SessionBackend) -> Result<Str
                 locator
             ),
         }),
-    }
-}
-
-/// A lease held as an RAII guard: released when dropped (errors on release are ignored, an
-/// unreleased lease expires).
-pub struct LeaseGuard<'a> {
-    backend: &'a dyn SessionBackend,
-    session: String,
-    holder: String,
-}
-
-impl std::fmt::Debug for LeaseGuard<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LeaseGuard")
-            .field("session", &self.session)
-            .field("holder", &self.holder)
-            .finish_non_exhaustive()
-    }
-}
-
-impl<'a> LeaseGuard<'a> {
-    /// Takes the lease, or `None` when another holder has it.
-    pub fn take(
-        backend: &'a dyn SessionBackend,
-        session: &str,
-        holder: &str,
-        ttl: Duration,
-    ) -> Result<Option<LeaseGuard<'a>>, BackendError> {
-        if !backend.try_lease(session, holder, ttl)? {
-            return Ok(None);
-        }
-        Ok(Some(LeaseGuard { backend, session: session.to_owned(), holder: holder.to_owned() }))
-    }
-}
-
-impl Drop for LeaseGuard<'_> {
-    fn drop(&mut self) {
-        let _ = self.backend.release_lease(&self.session, &self.holder);
     }
 }

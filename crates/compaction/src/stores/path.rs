@@ -8,9 +8,11 @@ use compaction_core::context::{SessionContext, build_context_for_path};
 /// `session` holds the session's header and some of its entries, in file order; `path` the
 /// indices (into `session`) of the root → leaf path the projection reads. A backend that
 /// reads only part of the path keeps every entry the projection looks at: the path from the
-/// latest compaction's first kept entry to the leaf, every entry of the path that is not a
-/// message (compactions, edits, pins, prunes, model and thinking-level changes), and the
-/// nearest assistant reply before that range (the model the context was last talking to).
+/// latest compaction's first kept entry to the leaf; above it, every entry of the path that
+/// is not a message except those the projection ignores there (older compactions, branch
+/// summaries, custom messages, labels, session names), so edits, pins, prunes, usage, model
+/// and thinking-level changes; and the nearest assistant reply above it that names its
+/// model (the model the context was last talking to).
 #[derive(Debug)]
 pub struct PathRead {
     /// The header and the entries read.

@@ -10,13 +10,14 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::{SessionRow, SqliteBackend};
 use crate::stores::{BackendError, PathRead, SessionBackend};
 
-/// The columns the path walk reads of one row.
-#[derive(Debug, Clone, Copy)]
+/// The columns the path walk reads of one row, and its bytes.
+#[derive(Debug, Clone)]
 struct Step {
     seq: i64,
     depth: i64,
     marker_seq: Option<i64>,
     assistant_seq: Option<i64>,
+    bytes: Vec<u8>,
 }
 
 impl SqliteBackend {
@@ -89,35 +90,32 @@ impl SqliteBackend {
                     })?,
             ),
         };
-        let mut wanted: BTreeMap<i64, i64> = BTreeMap::new();
+        let mut wanted: BTreeMap<i64, Step> = BTreeMap::new();
         if let Some(leaf_seq) = leaf_seq {
             let top_depth = self.window_top_depth(connection, row.sid, leaf_seq)?;
             let window = walk(connection, row.sid, leaf_seq, top_depth).map_err(database)?;
-            for step in &window {
-                wanted.insert(step.seq, step.depth);
+            let top = window.last().map(|top| (top.marker_seq, top.assistant_seq));
+            for step in window {
+                wanted.insert(step.seq, step);
             }
-            if let Some(top) = window.last() {
-                for step in markers(connection, row.sid, top.marker_seq).map_err(database)? {
-                    wanted.insert(step.seq, step.depth);
+            if let Some((marker_seq, assistant_seq)) = top {
+                for step in markers(connection, row.sid, marker_seq).map_err(database)? {
+                    wanted.insert(step.seq, step);
                 }
-                let mut assistant = top.assistant_seq;
+                let mut assistant = assistant_seq;
                 while let Some(seq) = assistant {
-                    let (step, bytes) = step_at(connection, row.sid, seq).map_err(database)?;
-                    wanted.insert(step.seq, step.depth);
-                    if names_model(&bytes) {
-                        break;
-                    }
-                    assistant = step.assistant_seq;
+                    let step = step_at(connection, row.sid, seq).map_err(database)?;
+                    assistant = if names_model(&step.bytes) { None } else { step.assistant_seq };
+                    wanted.insert(step.seq, step);
                 }
             }
         }
-        let mut ordered: Vec<(i64, i64)> =
-            wanted.into_iter().map(|(seq, depth)| (depth, seq)).collect();
-        ordered.sort_unstable();
+        let mut ordered: Vec<Step> = wanted.into_values().collect();
+        ordered.sort_unstable_by_key(|step| step.depth);
         let mut bytes = line_bytes(connection, row.sid, 1).map_err(database)?;
-        for (_, seq) in &ordered {
+        for step in &ordered {
             bytes.push(b'\n');
-            bytes.extend_from_slice(&line_bytes(connection, row.sid, *seq).map_err(database)?);
+            bytes.extend_from_slice(&step.bytes);
         }
         bytes.push(b'\n');
         let read = compaction_core::parse_session_with(&bytes, ParseOptions::default());
@@ -148,8 +146,8 @@ impl SqliteBackend {
             )
             .map_err(database)?;
         let Some(compaction) = compaction else { return Ok(0) };
-        let (step, bytes) = step_at(connection, sid, compaction).map_err(database)?;
-        let first_kept = std::str::from_utf8(&bytes)
+        let step = step_at(connection, sid, compaction).map_err(database)?;
+        let first_kept = std::str::from_utf8(&step.bytes)
             .ok()
             .and_then(|raw| Entry::parse(0, raw).ok())
             .and_then(|entry| entry.kind.as_compaction().map(|c| c.first_kept_entry_id.clone()));
@@ -182,53 +180,94 @@ fn step_of(row: &rusqlite::Row<'_>) -> rusqlite::Result<Step> {
         depth: row.get::<_, Option<i64>>(1)?.unwrap_or(0),
         marker_seq: row.get(2)?,
         assistant_seq: row.get(3)?,
+        bytes: row.get(4)?,
     })
 }
 
-/// The path from `leaf_seq` up to depth `top_depth`, leaf first.
+/// One row's path columns, read from the covering `lines_path` index alone.
+#[derive(Debug, Clone)]
+struct PathRow {
+    kind: Option<String>,
+    depth: i64,
+    parent_seq: Option<i64>,
+    marker_seq: Option<i64>,
+}
+
+fn path_row(connection: &Connection, sid: i64, seq: i64) -> rusqlite::Result<PathRow> {
+    connection
+        .prepare_cached(
+            "SELECT type, depth, parent_seq, marker_seq FROM lines INDEXED BY lines_path \
+             WHERE sid = ?1 AND seq = ?2",
+        )?
+        .query_row(params![sid, seq], |row| {
+            Ok(PathRow {
+                kind: row.get(0)?,
+                depth: row.get::<_, Option<i64>>(1)?.unwrap_or(0),
+                parent_seq: row.get(2)?,
+                marker_seq: row.get(3)?,
+            })
+        })
+}
+
+/// The path from `leaf_seq` up to depth `top_depth`, leaf first, one indexed step per
+/// entry (the walks are point lookups rather than recursive queries, so their cost never
+/// depends on the query planner).
 fn walk(
     connection: &Connection,
     sid: i64,
     leaf_seq: i64,
     top_depth: i64,
 ) -> rusqlite::Result<Vec<Step>> {
-    let mut statement = connection.prepare_cached(
-        "WITH RECURSIVE up (seq, depth, marker_seq, assistant_seq, parent_seq) AS ( \
-           SELECT seq, depth, marker_seq, assistant_seq, parent_seq FROM lines \
-             WHERE sid = ?1 AND seq = ?2 \
-           UNION ALL \
-           SELECT l.seq, l.depth, l.marker_seq, l.assistant_seq, l.parent_seq \
-             FROM lines l JOIN up ON l.sid = ?1 AND l.seq = up.parent_seq \
-             WHERE up.depth > ?3) \
-         SELECT seq, depth, marker_seq, assistant_seq FROM up",
-    )?;
-    let rows = statement.query_map(params![sid, leaf_seq, top_depth], step_of)?;
-    rows.collect()
+    let mut steps = Vec::new();
+    let mut next = Some(leaf_seq);
+    while let Some(seq) = next {
+        let row = path_row(connection, sid, seq)?;
+        steps.push(step_at(connection, sid, seq)?);
+        next = if row.depth > top_depth { row.parent_seq } else { None };
+    }
+    Ok(steps)
 }
 
-/// The chain of non-message ancestors starting at `first`.
+/// The non-message ancestors above the context's first entry that the projection reads,
+/// nearest first: every `custom` entry (pins and prunes are custom entries) and every entry
+/// of a kind it does not know, the nearest thinking-level change, model change, edit and
+/// usage (only the latest of each counts); not older compactions, branch summaries, custom
+/// messages, labels and session names, which give no item there and change nothing else.
+/// Only the chosen rows' bytes are read.
 fn markers(connection: &Connection, sid: i64, first: Option<i64>) -> rusqlite::Result<Vec<Step>> {
-    let Some(first) = first else { return Ok(Vec::new()) };
-    let mut statement = connection.prepare_cached(
-        "WITH RECURSIVE chain (seq, depth, marker_seq, assistant_seq) AS ( \
-           SELECT seq, depth, marker_seq, assistant_seq FROM lines WHERE sid = ?1 AND seq = ?2 \
-           UNION ALL \
-           SELECT l.seq, l.depth, l.marker_seq, l.assistant_seq \
-             FROM lines l JOIN chain ON l.sid = ?1 AND l.seq = chain.marker_seq) \
-         SELECT seq, depth, marker_seq, assistant_seq FROM chain",
-    )?;
-    let rows = statement.query_map(params![sid, first], step_of)?;
-    rows.collect()
+    let mut seen_latest: Vec<String> = Vec::new();
+    let mut steps = Vec::new();
+    let mut next = first;
+    while let Some(seq) = next {
+        let row = path_row(connection, sid, seq)?;
+        let kind = row.kind.unwrap_or_default();
+        let wanted = match kind.as_str() {
+            "compaction" | "branch_summary" | "custom_message" | "label" | "session_info" => false,
+            "thinking_level_change" | "model_change" | "context_edit" | "usage" => {
+                let first_of_kind = !seen_latest.contains(&kind);
+                if first_of_kind {
+                    seen_latest.push(kind);
+                }
+                first_of_kind
+            }
+            _ => true,
+        };
+        if wanted {
+            steps.push(step_at(connection, sid, seq)?);
+        }
+        next = row.marker_seq;
+    }
+    Ok(steps)
 }
 
 /// One row's path columns and bytes.
-fn step_at(connection: &Connection, sid: i64, seq: i64) -> rusqlite::Result<(Step, Vec<u8>)> {
+fn step_at(connection: &Connection, sid: i64, seq: i64) -> rusqlite::Result<Step> {
     connection
         .prepare_cached(
             "SELECT seq, depth, marker_seq, assistant_seq, bytes FROM lines \
              WHERE sid = ?1 AND seq = ?2",
         )?
-        .query_row(params![sid, seq], |row| Ok((step_of(row)?, row.get(4)?)))
+        .query_row(params![sid, seq], step_of)
 }
 
 /// One line's bytes.

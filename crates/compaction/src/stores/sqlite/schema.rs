@@ -48,6 +48,9 @@ CREATE TABLE lines (
 CREATE INDEX lines_id ON lines (sid, id);
 CREATE INDEX lines_parent ON lines (sid, parent_id);
 CREATE INDEX lines_type ON lines (sid, type);
+-- Covers the path walks, so following parents and non-message ancestors reads no line.
+CREATE INDEX lines_path ON lines (sid, seq, type, depth, parent_seq, compaction_seq,
+    marker_seq, assistant_seq);
 CREATE TABLE leases (
     sid INTEGER PRIMARY KEY REFERENCES sessions (sid),
     holder TEXT NOT NULL,
