@@ -8,7 +8,7 @@
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use compaction::stores::sqlite::SqliteBackend;
 use compaction::stores::{BackendError, SessionBackend};
@@ -17,7 +17,7 @@ const SESSIONS: usize = 24;
 const AGENTS: usize = 4;
 const APPENDS: usize = 24;
 /// Worker settings: the trigger fires above `WINDOW - RESERVE` tokens.
-const WINDOW: &str = "40000";
+const WINDOW: &str = "30000";
 const RESERVE: &str = "8000";
 const KEEP_RECENT: &str = "3000";
 
@@ -39,13 +39,13 @@ fn message_line(id: &str, parent: Option<&str>, role: &str, tag: &str) -> String
     )
 }
 
-/// A session of 26 messages, just under the trigger.
+/// A session of 30 messages (about 29,000 tokens), over the trigger.
 fn session(number: usize) -> String {
     let mut lines = vec![format!(
         r#"{{"type":"session","version":3,"id":"session-{number:03}","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/work"}}"#
     )];
     let mut parent: Option<String> = None;
-    for turn in 0..26 {
+    for turn in 0..30 {
         let id = format!("s{number}m{turn}");
         let role = if turn % 2 == 0 { "user" } else { "assistant" };
         lines.push(message_line(&id, parent.as_deref(), role, &id));
@@ -118,14 +118,17 @@ fn agents_and_workers_lose_nothing_and_compact_each_trigger_once() {
             std::thread::spawn(move || agent(&db, number))
         })
         .collect();
-    // Kill the first worker as soon as it has claimed a session.
-    let mut lines = BufReader::new(doomed.stdout.take().unwrap()).lines();
-    let started = Instant::now();
-    while let Some(Ok(line)) = lines.next() {
-        if line.contains("\"claimed\"") || started.elapsed() > Duration::from_secs(30) {
-            break;
+    // Kill the first worker as soon as it has claimed a session (or after 30 s).
+    let (claimed, claims) = std::sync::mpsc::channel();
+    let stdout = doomed.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if line.contains("\"claimed\"") {
+                let _ = claimed.send(());
+            }
         }
-    }
+    });
+    let _ = claims.recv_timeout(Duration::from_secs(30));
     doomed.kill().unwrap();
     doomed.wait().unwrap();
     let written: Vec<String> = agents.into_iter().flat_map(|a| a.join().unwrap()).collect();
