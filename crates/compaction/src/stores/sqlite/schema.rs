@@ -2,8 +2,8 @@
 //!
 //! The version lives in SQLite's `user_version`. Opening checks it: a database of another
 //! version is refused, never changed behind the user's back; [`migrate`] upgrades an older
-//! one (each step in one transaction), and only [`create_or_check`] on a new, empty file
-//! creates the tables.
+//! one (each step in one transaction), and only a new, empty file gets the tables created
+//! on open (`SqliteBackend::create`).
 
 use rusqlite::Connection;
 
