@@ -9,6 +9,9 @@ use clap::{Args, Subcommand};
 pub struct StoreArgs {
     #[command(subcommand)]
     pub command: StoreCommand,
+    /// Print JSON instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -20,9 +23,6 @@ pub enum StoreCommand {
         /// The database: `sqlite:PATH` (created when missing).
         #[arg(long, value_name = "URL")]
         to: String,
-        /// Print JSON instead of text.
-        #[arg(long)]
-        json: bool,
     },
     /// Write one session back as a pi file, byte-identical to what was imported plus what
     /// was appended since.
@@ -43,9 +43,6 @@ pub enum StoreCommand {
         /// Token estimator: heuristic, pi, o200k or cl100k (default: from settings).
         #[arg(long, value_name = "NAME")]
         estimator: Option<String>,
-        /// Print JSON instead of text.
-        #[arg(long)]
-        json: bool,
     },
     /// Upgrade a database's schema to this version's (never done implicitly).
     Migrate {

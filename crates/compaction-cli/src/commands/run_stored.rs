@@ -67,8 +67,13 @@ pub fn run(
                     "entryId": outcome.entry.id,
                     "tokensBefore": outcome.tokens_before,
                     "estimatedTokensAfter": outcome.tokens_after,
+                    "firstKeptEntryId": outcome.entry.kind.as_compaction().map(|c| c.first_kept_entry_id.clone()),
                     "summarizer": label,
                     "summarizerCalls": outcome.summarizer_calls,
+                    "usage": outcome.usage.stored(),
+                    "extension": outcome.decided_by,
+                    "fromHook": outcome.decided_by.is_some(),
+                    "warnings": outcome.warnings.iter().map(ToString::to_string).collect::<Vec<_>>(),
                 }))?;
             } else {
                 let what = if outcome.summarized { "compaction" } else { "compaction.prune" };

@@ -62,11 +62,12 @@ pub fn read_path(args: &SessionArgs) -> anyhow::Result<PathRead> {
 }
 
 pub fn run(args: &StoreArgs) -> anyhow::Result<ExitStatus> {
+    let json = args.json;
     match &args.command {
-        StoreCommand::Import { source, to, json } => import(source, to, *json),
-        StoreCommand::Export { session, output, force } => export(session, output, *force),
-        StoreCommand::List { store, estimator, json } => list(store, estimator.clone(), *json),
-        StoreCommand::Migrate { store } => migrate(store),
+        StoreCommand::Import { source, to } => import(source, to, json),
+        StoreCommand::Export { session, output, force } => export(session, output, *force, json),
+        StoreCommand::List { store, estimator } => list(store, estimator.clone(), json),
+        StoreCommand::Migrate { store } => migrate(store, json),
     }
 }
 
@@ -154,7 +155,7 @@ fn import(source: &Path, to: &str, json: bool) -> anyhow::Result<ExitStatus> {
     Ok(if failed.is_empty() { ExitStatus::Success } else { ExitStatus::Failure })
 }
 
-fn export(session: &str, output: &Path, force: bool) -> anyhow::Result<ExitStatus> {
+fn export(session: &str, output: &Path, force: bool, json: bool) -> anyhow::Result<ExitStatus> {
     let locator = locator(session)?;
     if locator.is_file() || locator.session().is_none() {
         return Err(CommandError::usage(format!(
@@ -185,7 +186,11 @@ fn export(session: &str, output: &Path, force: bool) -> anyhow::Result<ExitStatu
     } else {
         temp.persist_noclobber(output).map_err(|e| io(e.error))?;
     }
-    println!("exported {locator} to {} ({written} bytes)", output.display());
+    if json {
+        print_json(&json!({"exported": locator.to_string(), "file": output, "bytes": written}))?;
+    } else {
+        println!("exported {locator} to {} ({written} bytes)", output.display());
+    }
     Ok(ExitStatus::Success)
 }
 
@@ -217,11 +222,15 @@ fn list(store: &str, estimator: Option<String>, json: bool) -> anyhow::Result<Ex
     Ok(ExitStatus::Success)
 }
 
-fn migrate(store: &str) -> anyhow::Result<ExitStatus> {
+fn migrate(store: &str, json: bool) -> anyhow::Result<ExitStatus> {
     let path = sqlite_path(&locator(store)?, "store migrate")?;
     let from = SqliteBackend::migrate(&path).map_err(|e| backend_error(&e))?;
     let to = compaction::stores::sqlite::schema::SCHEMA_VERSION;
-    if from == to {
+    if json {
+        print_json(
+            &json!({"store": format!("sqlite:{}", path.display()), "fromVersion": from, "toVersion": to}),
+        )?;
+    } else if from == to {
         println!("sqlite:{} is at schema version {to}; nothing to do", path.display());
     } else {
         println!("sqlite:{} migrated from schema version {from} to {to}", path.display());
