@@ -36,8 +36,12 @@ pub fn read_session(path: &Path) -> anyhow::Result<Session> {
     Ok(session)
 }
 
-/// Reads and parses a session file, damaged header included (for `check`).
+/// Reads and parses a session file, damaged header included (for `check`); a database
+/// locator (`sqlite:DB#ID`) reads that session from the database.
 pub fn read_any_session(path: &Path) -> anyhow::Result<Session> {
+    if let Some((backend, id)) = crate::commands::store::database_session(path)? {
+        return backend.read_session(&id).map_err(|e| crate::commands::store::backend_error(&e));
+    }
     // The store's errors name the file already.
     let (store, report) = SessionStore::open(path, OpenOptions::for_reading())
         .map_err(|e| CommandError::store(&e))?;

@@ -32,6 +32,10 @@ mod store_paths;
 mod text;
 #[path = "cli/trust_paths.rs"]
 mod trust_paths;
+#[path = "cli/stores.rs"]
+mod stores;
+#[path = "cli/workers.rs"]
+mod workers;
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../compaction-core/tests/fixtures").join(name)

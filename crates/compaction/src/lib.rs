@@ -22,6 +22,7 @@ pub mod prune;
 pub mod restore;
 pub mod settings;
 pub mod store;
+pub mod stores;
 pub mod summarizer;
 pub mod trust;
 

@@ -4,6 +4,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+mod store;
+pub use store::{StoreArgs, StoreCommand, WorkerArgs};
+
 /// Context compaction for pi-format agent sessions.
 #[derive(Debug, Parser)]
 #[command(name = "compaction", version = crate::VERSION, about, propagate_version = true)]
@@ -79,6 +82,12 @@ pub enum Command {
     Pin(PinArgs),
     /// Remove pins (by pin id, or by the id of the entry a pin was copied from).
     Unpin(UnpinArgs),
+    /// Sessions in a database: import pi files, export one back, list them (see
+    /// docs/stores.md). Other commands take `sqlite:DB#ID` where they take a session file.
+    Store(StoreArgs),
+    /// Compact every session of a store whose context crosses the trigger, again and again
+    /// (many workers may share a store; see docs/stores.md). Stops cleanly on SIGTERM.
+    Worker(WorkerArgs),
 }
 
 /// Flags of `compaction config`.

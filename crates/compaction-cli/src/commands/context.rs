@@ -2,7 +2,6 @@
 
 use std::io::Write as _;
 
-use compaction_core::context::build_context;
 use compaction_core::message::{AgentMessage, Content, ContentBlock};
 
 use super::ExitStatus;
@@ -10,8 +9,9 @@ use crate::cli::{ContextArgs, ContextFormat};
 use crate::output::print_json;
 
 pub fn run(args: &ContextArgs) -> anyhow::Result<ExitStatus> {
-    let (session, leaf) = super::load_with_leaf(&args.session)?;
-    let context = build_context(&session, leaf);
+    let read = super::store::read_path(&args.session)?;
+    let context = read.context();
+    let session = read.session;
     // Each LLM message with the id of the entry it comes from.
     let sourced: Vec<(AgentMessage, &str)> = context
         .items

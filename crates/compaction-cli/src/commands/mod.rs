@@ -17,13 +17,16 @@ mod plan;
 mod prune;
 mod recall;
 mod run;
+mod run_stored;
 mod setup;
 mod stats;
+pub mod store;
 mod summarize;
 mod tokens;
 mod torn;
 mod tree;
 mod undo;
+mod worker;
 
 use std::process::ExitCode;
 
@@ -213,6 +216,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Config(args) => config::run(&args),
         Command::Pin(args) => pin::pin(&args),
         Command::Unpin(args) => pin::unpin(&args),
+        Command::Store(args) => store::run(&args),
+        Command::Worker(args) => worker::run(&args),
     }
 }
 

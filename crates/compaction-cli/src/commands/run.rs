@@ -95,6 +95,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
             json: args.json,
         });
     }
+    if let Some((backend, id)) = super::store::database_session(&args.session.file)? {
+        return super::run_stored::run(args, backend, &id);
+    }
     let mut store = match &args.output {
         Some(output) => setup::open_copy(&args.session.file, output, args.force)?,
         None => setup::open_store(&args.session.file, true, args.wait)?,

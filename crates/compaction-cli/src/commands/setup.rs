@@ -431,6 +431,12 @@ pub fn open_store(
     wait: bool,
 ) -> anyhow::Result<compaction::store::SessionStore> {
     use compaction::store::{LockWait, OpenOptions, SessionStore};
+    if write && super::store::database_session(path)?.is_some() {
+        return Err(CommandError::usage(format!(
+            "{}: this command rewrites session files; `compaction store export` writes one",
+            path.display()
+        )));
+    }
     let mut options = if write { OpenOptions::for_writing() } else { OpenOptions::for_reading() };
     if wait {
         options.lock_wait = LockWait::Forever;

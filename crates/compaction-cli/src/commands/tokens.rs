@@ -75,6 +75,11 @@ fn read_input(args: &TokensArgs) -> anyhow::Result<Vec<u8>> {
     match args.file.as_deref() {
         None => read_stdin(),
         Some(path) if path.as_os_str() == "-" => read_stdin(),
+        Some(path) if let Some((backend, id)) = super::store::database_session(path)? => {
+            let mut bytes = Vec::new();
+            backend.export(&id, &mut bytes).map_err(|e| super::store::backend_error(&e))?;
+            Ok(bytes)
+        }
         Some(path) => {
             let name = path.display().to_string();
             let file = std::fs::File::open(path)

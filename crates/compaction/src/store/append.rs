@@ -46,6 +46,44 @@ impl SessionStore {
             let entry = self.build_entry(new, &entries)?;
             entries.push(entry);
         }
+        self.write_entries(entries)
+    }
+
+    /// Appends complete entry lines (each with its own `id` and `parentId`) as one write:
+    /// all of them or none. An id already used in the file or earlier in the batch, or a
+    /// parent that does not exist, is refused before anything is written.
+    pub fn append_lines(&mut self, lines: &[String]) -> Result<Vec<Entry>, StoreError> {
+        if self.writer.is_none() {
+            return Err(StoreError::ReadOnly { path: self.path.clone() });
+        }
+        if self.poisoned {
+            return Err(StoreError::Poisoned { path: self.path.clone() });
+        }
+        let mut entries: Vec<Entry> = Vec::with_capacity(lines.len());
+        for raw in lines {
+            let line = self.lines + entries.len() + 1;
+            if raw.len() > self.options.max_line_bytes || raw.contains('\n') {
+                return Err(self.invalid(format!("line {line} is not one line within the limit")));
+            }
+            let entry = Entry::parse(line, raw)
+                .map_err(|error| self.invalid(format!("line {line}: {error}")))?;
+            let in_batch = |id: &str| entries.iter().any(|earlier| earlier.id == id);
+            if self.id_in_use(&entry.id) || in_batch(&entry.id) {
+                return Err(self.invalid(format!("id `{}` is already used", entry.id)));
+            }
+            if let Some(parent) = &entry.parent_id
+                && !self.session.contains(parent)
+                && !in_batch(parent)
+            {
+                return Err(self.invalid(format!("parent `{parent}` does not exist")));
+            }
+            entries.push(entry);
+        }
+        self.write_entries(entries)
+    }
+
+    /// Writes built entries as one write, once the file is checked unchanged.
+    fn write_entries(&mut self, entries: Vec<Entry>) -> Result<Vec<Entry>, StoreError> {
         self.check_unchanged()?;
         let mut bytes = Vec::new();
         if self.needs_newline {

@@ -17,6 +17,7 @@ mod store;
 mod store_fixtures;
 mod store_processes;
 mod store_writers;
+mod stores_conformance;
 mod summarizer_limits;
 mod trust_agent_dir;
 pub mod wire_replay;

@@ -1,0 +1,239 @@
+//! `compaction store`: import pi files into a database, export one back, list, migrate; and
+//! the locator handling every session-reading command shares.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use compaction::stores::sqlite::SqliteBackend;
+use compaction::stores::{BackendError, Locator, PathRead, SessionBackend};
+use serde_json::json;
+
+use super::{CommandError, ErrorKind, ExitStatus};
+use crate::cli::{SessionArgs, StoreArgs, StoreCommand};
+use crate::output::print_json;
+
+/// A backend error as a command error of the right kind.
+pub fn backend_error(error: &BackendError) -> anyhow::Error {
+    match error {
+        BackendError::Store(store) => CommandError::store(store),
+        BackendError::Io { .. } => CommandError::with_kind(ErrorKind::Io, error.to_string()),
+        BackendError::LeafMoved { .. } => {
+            CommandError::with_kind(ErrorKind::Failed, error.to_string())
+        }
+        BackendError::Database { .. }
+        | BackendError::NotFound { .. }
+        | BackendError::Exists { .. }
+        | BackendError::Schema { .. }
+        | BackendError::Invalid { .. } => {
+            CommandError::with_kind(ErrorKind::Input, error.to_string())
+        }
+    }
+}
+
+fn locator(text: &str) -> anyhow::Result<Locator> {
+    Locator::parse(text).map_err(|e| CommandError::usage(e.to_string()))
+}
+
+fn open(locator: &Locator) -> anyhow::Result<Box<dyn SessionBackend>> {
+    compaction::stores::open(locator).map_err(|e| backend_error(&e))
+}
+
+/// The database and session a path argument names, or `None` for a pi file.
+pub fn database_session(path: &Path) -> anyhow::Result<Option<(Box<dyn SessionBackend>, String)>> {
+    let locator = Locator::from_path(path).map_err(|e| CommandError::usage(e.to_string()))?;
+    if locator.is_file() {
+        return Ok(None);
+    }
+    let backend = open(&locator)?;
+    let id = compaction::stores::session_id(&locator, backend.as_ref())
+        .map_err(|e| backend_error(&e))?;
+    Ok(Some((backend, id)))
+}
+
+/// What the context at the session's leaf needs: from a database, only that part of the
+/// path; from a file, the whole session.
+pub fn read_path(args: &SessionArgs) -> anyhow::Result<PathRead> {
+    if let Some((backend, id)) = database_session(&args.file)? {
+        return backend.read_path(&id, args.leaf.as_deref()).map_err(|e| backend_error(&e));
+    }
+    let (session, leaf) = super::load_with_leaf(args)?;
+    Ok(PathRead::whole(session, leaf))
+}
+
+pub fn run(args: &StoreArgs) -> anyhow::Result<ExitStatus> {
+    let json = args.json;
+    match &args.command {
+        StoreCommand::Import { source, to } => import(source, to, json),
+        StoreCommand::Export { session, output, force } => export(session, output, *force, json),
+        StoreCommand::List { store, estimator } => list(store, estimator.clone(), json),
+        StoreCommand::Migrate { store } => migrate(store, json),
+    }
+}
+
+fn sqlite_path(locator: &Locator, verb: &str) -> anyhow::Result<PathBuf> {
+    match locator {
+        Locator::Sqlite { path, session: None } => Ok(path.clone()),
+        Locator::Sqlite { session: Some(_), .. } => {
+            Err(CommandError::usage(format!("`{locator}`: {verb} takes a database, not a session")))
+        }
+        Locator::File(_) => Err(CommandError::usage(format!(
+            "`{locator}` is a file; {verb} takes a database such as `sqlite:sessions.db`"
+        ))),
+    }
+}
+
+/// Every `.jsonl` file under `dir`, sorted.
+fn session_files(dir: &Path, found: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| CommandError::io(format!("cannot read directory {}", dir.display()), e))?;
+    for entry in entries {
+        let entry =
+            entry.map_err(|e| CommandError::io(format!("cannot read {}", dir.display()), e))?;
+        let kind = entry
+            .file_type()
+            .map_err(|e| CommandError::io(format!("cannot read {}", entry.path().display()), e))?;
+        let path = entry.path();
+        if kind.is_dir() {
+            session_files(&path, found)?;
+        } else if kind.is_file() && path.extension().is_some_and(|ext| ext == "jsonl") {
+            found.push(path);
+        }
+    }
+    Ok(())
+}
+
+fn import(source: &Path, to: &str, json: bool) -> anyhow::Result<ExitStatus> {
+    let path = sqlite_path(&locator(to)?, "store import")?;
+    let mut files = Vec::new();
+    if source.is_dir() {
+        session_files(source, &mut files)?;
+        files.sort();
+    } else {
+        files.push(source.to_path_buf());
+    }
+    let backend = SqliteBackend::create(&path).map_err(|e| backend_error(&e))?;
+    let started = Instant::now();
+    let (mut bytes, mut imported, mut failed) = (0u64, Vec::new(), Vec::new());
+    for file in &files {
+        match backend.import_file(file) {
+            Ok(done) => {
+                bytes += done.bytes;
+                if !json {
+                    println!(
+                        "imported {} as {}#{} ({} lines, {} bytes)",
+                        file.display(),
+                        backend.describe(),
+                        done.session,
+                        done.lines,
+                        done.bytes
+                    );
+                }
+                imported.push(json!({"file": file, "session": done.session, "lines": done.lines, "bytes": done.bytes, "indexed": done.indexed}));
+            }
+            Err(error) => {
+                if !json {
+                    eprintln!("error: {}: not imported: {error}", file.display());
+                }
+                failed.push(json!({"file": file, "error": error.to_string()}));
+            }
+        }
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    if json {
+        print_json(
+            &json!({"imported": imported, "failed": failed, "bytes": bytes, "seconds": seconds}),
+        )?;
+    } else {
+        println!(
+            "{} session{} imported ({bytes} bytes in {seconds:.2} s), {} failed",
+            imported.len(),
+            if imported.len() == 1 { "" } else { "s" },
+            failed.len()
+        );
+    }
+    Ok(if failed.is_empty() { ExitStatus::Success } else { ExitStatus::Failure })
+}
+
+fn export(session: &str, output: &Path, force: bool, json: bool) -> anyhow::Result<ExitStatus> {
+    let locator = locator(session)?;
+    if locator.is_file() || locator.session().is_none() {
+        return Err(CommandError::usage(format!(
+            "`{session}`: name a session in a database, such as `sqlite:sessions.db#ID`"
+        )));
+    }
+    if output.exists() && !force {
+        return Err(CommandError::with_kind(
+            ErrorKind::Input,
+            format!("{} exists; pass --force to replace it", output.display()),
+        ));
+    }
+    let backend = open(&locator)?;
+    let id = compaction::stores::session_id(&locator, backend.as_ref())
+        .map_err(|e| backend_error(&e))?;
+    let dir = match output.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        Some(_) | None => PathBuf::from("."),
+    };
+    let io = |e| CommandError::io(format!("cannot write {}", output.display()), e);
+    let mut temp =
+        tempfile::Builder::new().prefix(".compaction-export-").tempfile_in(&dir).map_err(io)?;
+    let written = backend.export(&id, temp.as_file_mut()).map_err(|e| backend_error(&e))?;
+    temp.as_file_mut().flush().map_err(io)?;
+    temp.as_file().sync_all().map_err(io)?;
+    if force {
+        temp.persist(output).map_err(|e| io(e.error))?;
+    } else {
+        temp.persist_noclobber(output).map_err(|e| io(e.error))?;
+    }
+    if json {
+        print_json(&json!({"exported": locator.to_string(), "file": output, "bytes": written}))?;
+    } else {
+        println!("exported {locator} to {} ({written} bytes)", output.display());
+    }
+    Ok(ExitStatus::Success)
+}
+
+fn list(store: &str, estimator: Option<String>, json: bool) -> anyhow::Result<ExitStatus> {
+    let locator = locator(store)?;
+    let backend = open(&locator)?;
+    let flags = crate::cli::CompactionFlags { estimator, ..Default::default() };
+    let estimator = super::setup::estimator(&super::setup::settings(&flags)?)?;
+    let mut rows = Vec::new();
+    for summary in backend.list().map_err(|e| backend_error(&e))? {
+        let read = backend.read_path(&summary.id, None).map_err(|e| backend_error(&e))?;
+        let context = read.context();
+        let tokens =
+            compaction_core::tokens::context_tokens(&read.session, &context, estimator.as_ref());
+        rows.push((summary, tokens.tokens));
+    }
+    if json {
+        let listed: Vec<_> = rows
+            .iter()
+            .map(|(s, tokens)| json!({"id": s.id, "bytes": s.bytes, "lines": s.lines, "leaf": s.leaf, "contextTokens": tokens}))
+            .collect();
+        print_json(&listed)?;
+    } else {
+        println!("{:<38} {:>12} {:>8} {:>14}", "SESSION", "BYTES", "LINES", "CONTEXT TOKENS");
+        for (s, tokens) in &rows {
+            println!("{:<38} {:>12} {:>8} {:>14}", s.id, s.bytes, s.lines, tokens);
+        }
+    }
+    Ok(ExitStatus::Success)
+}
+
+fn migrate(store: &str, json: bool) -> anyhow::Result<ExitStatus> {
+    let path = sqlite_path(&locator(store)?, "store migrate")?;
+    let from = SqliteBackend::migrate(&path).map_err(|e| backend_error(&e))?;
+    let to = compaction::stores::sqlite::schema::SCHEMA_VERSION;
+    if json {
+        print_json(
+            &json!({"store": format!("sqlite:{}", path.display()), "fromVersion": from, "toVersion": to}),
+        )?;
+    } else if from == to {
+        println!("sqlite:{} is at schema version {to}; nothing to do", path.display());
+    } else {
+        println!("sqlite:{} migrated from schema version {from} to {to}", path.display());
+    }
+    Ok(ExitStatus::Success)
+}

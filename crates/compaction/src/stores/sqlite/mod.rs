@@ -1,0 +1,312 @@
+//! Many sessions in one SQLite database (WAL), each line kept with its original bytes.
+//!
+//! Invariants:
+//! - A session's lines are stored verbatim (without their newline) under their line
+//!   number, so [`SessionBackend::export`] writes back the imported file byte for byte,
+//!   followed by what was appended since.
+//! - Every write is one transaction taken with `BEGIN IMMEDIATE`, so the leaf an append is
+//!   checked against is the leaf it lands on, and a lease is taken by one holder only.
+//! - The schema version is checked on every open ([`schema`]); nothing is migrated unless
+//!   asked ([`SqliteBackend::migrate`]).
+//! - For a session whose tree is sound (no unreadable line, duplicate id, dangling parent or
+//!   cycle), each entry row carries path columns (parent line, depth, nearest compaction,
+//!   nearest non-message and assistant ancestors), so the context at a leaf reads only what
+//!   the projection needs ([`PathRead`]).
+
+mod import;
+mod read;
+pub mod schema;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use compaction_core::Session;
+use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
+
+pub use import::Imported;
+
+use super::{BackendError, PathRead, SessionBackend, SessionSummary};
+use schema::SchemaState;
+
+/// How long a write waits for another writer of the database.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A SQLite database of sessions.
+pub struct SqliteBackend {
+    path: PathBuf,
+    connection: Mutex<Connection>,
+}
+
+impl std::fmt::Debug for SqliteBackend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SqliteBackend").field("path", &self.path).finish_non_exhaustive()
+    }
+}
+
+/// A session's row.
+#[derive(Debug, Clone)]
+pub(crate) struct SessionRow {
+    pub(crate) sid: i64,
+    pub(crate) final_newline: bool,
+    pub(crate) indexed: bool,
+    pub(crate) leaf_seq: Option<i64>,
+    pub(crate) lines: i64,
+    pub(crate) bytes: i64,
+}
+
+impl SqliteBackend {
+    /// Opens an existing database of the current schema version.
+    pub fn open(path: &Path) -> Result<SqliteBackend, BackendError> {
+        if !path.is_file() {
+            return Err(BackendError::Invalid {
+                store: format!("sqlite:{}", path.display()),
+                reason: "no such database file (`compaction store import FILE --to \
+                         sqlite:PATH` creates one)"
+                    .to_owned(),
+            });
+        }
+        Self::connect(path, OpenFlags::SQLITE_OPEN_READ_WRITE, false)
+    }
+
+    /// Opens a database, creating the file and its tables when it does not exist yet.
+    pub fn create(path: &Path) -> Result<SqliteBackend, BackendError> {
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE;
+        Self::connect(path, flags, true)
+    }
+
+    /// Upgrades an older schema to the current version; returns the version it had.
+    pub fn migrate(path: &Path) -> Result<i64, BackendError> {
+        let store = format!("sqlite:{}", path.display());
+        let mut connection = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
+            .map_err(|error| BackendError::database(&store, error))?;
+        let from = schema::migrate(&mut connection)
+            .map_err(|error| BackendError::database(&store, error))?;
+        if from > schema::SCHEMA_VERSION {
+            return Err(BackendError::Schema { store, found: from, known: schema::SCHEMA_VERSION });
+        }
+        Ok(from)
+    }
+
+    fn connect(path: &Path, flags: OpenFlags, create: bool) -> Result<SqliteBackend, BackendError> {
+        let store = format!("sqlite:{}", path.display());
+        let database = |error| BackendError::database(&store, error);
+        let mut connection = Connection::open_with_flags(path, flags).map_err(database)?;
+        connection.busy_timeout(BUSY_TIMEOUT).map_err(database)?;
+        match schema::state(&connection).map_err(database)? {
+            SchemaState::Current => {}
+            SchemaState::Empty if create => {
+                connection.pragma_update(None, "journal_mode", "WAL").map_err(database)?;
+                schema::migrate(&mut connection).map_err(database)?;
+            }
+            SchemaState::Empty => {
+                return Err(BackendError::Schema {
+                    store,
+                    found: 0,
+                    known: schema::SCHEMA_VERSION,
+                });
+            }
+            SchemaState::Other(found) => {
+                return Err(BackendError::Schema { store, found, known: schema::SCHEMA_VERSION });
+            }
+        }
+        connection.pragma_update(None, "synchronous", "FULL").map_err(database)?;
+        // Reads through memory-mapped pages rather than a system call per page.
+        connection.pragma_update(None, "mmap_size", 1i64 << 30).map_err(database)?;
+        Ok(SqliteBackend { path: path.to_path_buf(), connection: Mutex::new(connection) })
+    }
+
+    fn connection(&self) -> MutexGuard<'_, Connection> {
+        self.connection.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    pub(crate) fn database(&self, error: rusqlite::Error) -> BackendError {
+        BackendError::database(&self.describe(), error)
+    }
+
+    pub(crate) fn not_found(&self, session: &str) -> BackendError {
+        BackendError::NotFound { store: self.describe(), session: session.to_owned() }
+    }
+
+    /// The session's row.
+    pub(crate) fn session_row(
+        &self,
+        connection: &Connection,
+        session: &str,
+    ) -> Result<SessionRow, BackendError> {
+        connection
+            .query_row(
+                "SELECT sid, final_newline, indexed, leaf_seq, lines, bytes FROM sessions \
+                 WHERE id = ?1",
+                [session],
+                |row| {
+                    Ok(SessionRow {
+                        sid: row.get(0)?,
+                        final_newline: row.get(1)?,
+                        indexed: row.get(2)?,
+                        leaf_seq: row.get(3)?,
+                        lines: row.get(4)?,
+                        bytes: row.get(5)?,
+                    })
+                },
+            )
+            .optional()
+            .map_err(|error| self.database(error))?
+            .ok_or_else(|| self.not_found(session))
+    }
+}
+
+/// Milliseconds since the epoch.
+fn now_ms() -> i64 {
+    let since = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+    i64::try_from(since.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// The id of the entry on line `seq`.
+fn id_at(connection: &Connection, sid: i64, seq: Option<i64>) -> rusqlite::Result<Option<String>> {
+    let Some(seq) = seq else { return Ok(None) };
+    connection
+        .query_row("SELECT id FROM lines WHERE sid = ?1 AND seq = ?2", params![sid, seq], |row| {
+            row.get(0)
+        })
+        .optional()
+        .map(Option::flatten)
+}
+
+impl SessionBackend for SqliteBackend {
+    fn describe(&self) -> String {
+        format!("sqlite:{}", self.path.display())
+    }
+
+    fn list(&self) -> Result<Vec<SessionSummary>, BackendError> {
+        let connection = self.connection();
+        let mut statement = connection
+            .prepare(
+                "SELECT s.id, s.bytes, s.lines, l.id FROM sessions s \
+                 LEFT JOIN lines l ON l.sid = s.sid AND l.seq = s.leaf_seq ORDER BY s.id",
+            )
+            .map_err(|error| self.database(error))?;
+        let rows = statement
+            .query_map([], |row| {
+                Ok(SessionSummary {
+                    id: row.get(0)?,
+                    bytes: u64::try_from(row.get::<_, i64>(1)?).unwrap_or(0),
+                    lines: u64::try_from(row.get::<_, i64>(2)?).unwrap_or(0),
+                    leaf: row.get(3)?,
+                })
+            })
+            .map_err(|error| self.database(error))?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(|error| self.database(error))
+    }
+
+    fn read_session(&self, session: &str) -> Result<Session, BackendError> {
+        let connection = self.connection();
+        let row = self.session_row(&connection, session)?;
+        let bytes = self.session_bytes(&connection, &row)?;
+        Ok(compaction_core::parse_session(&bytes))
+    }
+
+    fn read_path(&self, session: &str, leaf: Option<&str>) -> Result<PathRead, BackendError> {
+        let connection = self.connection();
+        let row = self.session_row(&connection, session)?;
+        if !row.indexed {
+            let read = compaction_core::parse_session(&self.session_bytes(&connection, &row)?);
+            let leaf = read.resolve_leaf(leaf).map_err(|error| BackendError::Invalid {
+                store: self.describe(),
+                reason: error.to_string(),
+            })?;
+            return Ok(PathRead::whole(read, leaf));
+        }
+        self.read_indexed_path(&connection, session, &row, leaf)
+    }
+
+    fn append_if_leaf(
+        &self,
+        session: &str,
+        planned_leaf: Option<&str>,
+        lines: &[String],
+    ) -> Result<(), BackendError> {
+        let mut connection = self.connection();
+        let transaction = connection
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|error| self.database(error))?;
+        let row = self.session_row(&transaction, session)?;
+        let actual =
+            id_at(&transaction, row.sid, row.leaf_seq).map_err(|error| self.database(error))?;
+        if actual.as_deref() != planned_leaf {
+            return Err(BackendError::LeafMoved {
+                store: self.describe(),
+                session: session.to_owned(),
+                planned: planned_leaf.unwrap_or("(none)").to_owned(),
+                actual: actual.unwrap_or_else(|| "(none)".to_owned()),
+            });
+        }
+        let mut seq = row.lines;
+        let mut added_bytes = i64::from(!row.final_newline);
+        let mut batch: Vec<import::Node> = Vec::with_capacity(lines.len());
+        for raw in lines {
+            seq += 1;
+            let entry = self.check_new_line(&transaction, &row, &batch, seq, raw)?;
+            let node = import::insert_appended(&transaction, &row, seq, &entry, &batch)
+                .map_err(|error| self.database(error))?;
+            added_bytes += i64::try_from(raw.len()).unwrap_or(i64::MAX) + 1;
+            batch.push(node);
+        }
+        if batch.is_empty() {
+            return Ok(());
+        }
+        transaction
+            .execute(
+                "UPDATE sessions SET leaf_seq = ?2, lines = ?2, bytes = bytes + ?3, \
+                 final_newline = 1 WHERE sid = ?1",
+                params![row.sid, seq, added_bytes],
+            )
+            .map_err(|error| self.database(error))?;
+        transaction.commit().map_err(|error| self.database(error))
+    }
+
+    fn export(&self, session: &str, out: &mut dyn std::io::Write) -> Result<u64, BackendError> {
+        let connection = self.connection();
+        let row = self.session_row(&connection, session)?;
+        self.write_lines(&connection, &row, out, session)
+    }
+
+    fn try_lease(&self, session: &str, holder: &str, ttl: Duration) -> Result<bool, BackendError> {
+        let mut connection = self.connection();
+        let transaction = connection
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|error| self.database(error))?;
+        let row = self.session_row(&transaction, session)?;
+        let now = now_ms();
+        let current: Option<(String, i64)> = transaction
+            .query_row("SELECT holder, expires_ms FROM leases WHERE sid = ?1", [row.sid], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .optional()
+            .map_err(|error| self.database(error))?;
+        if let Some((other, expires)) = current
+            && other != holder
+            && expires > now
+        {
+            return Ok(false);
+        }
+        let ttl = i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX);
+        transaction
+            .execute(
+                "INSERT OR REPLACE INTO leases (sid, holder, expires_ms) VALUES (?1, ?2, ?3)",
+                params![row.sid, holder, now.saturating_add(ttl)],
+            )
+            .map_err(|error| self.database(error))?;
+        transaction.commit().map_err(|error| self.database(error))?;
+        Ok(true)
+    }
+
+    fn release_lease(&self, session: &str, holder: &str) -> Result<(), BackendError> {
+        let connection = self.connection();
+        let row = self.session_row(&connection, session)?;
+        connection
+            .execute("DELETE FROM leases WHERE sid = ?1 AND holder = ?2", params![row.sid, holder])
+            .map_err(|error| self.database(error))?;
+        Ok(())
+    }
+}
