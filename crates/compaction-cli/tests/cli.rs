@@ -28,12 +28,12 @@ mod manuals;
 pub mod setup;
 #[path = "cli/store_paths.rs"]
 mod store_paths;
+#[path = "cli/stores.rs"]
+mod stores;
 #[path = "cli/text.rs"]
 mod text;
 #[path = "cli/trust_paths.rs"]
 mod trust_paths;
-#[path = "cli/stores.rs"]
-mod stores;
 #[path = "cli/workers.rs"]
 mod workers;
 
