@@ -64,6 +64,10 @@ pub(super) struct Failure {
     pub(super) set_aside: bool,
     /// How many user messages came before it (the turn it belongs to).
     pub(super) turn: usize,
+    /// How many decisions and edits the digest held when it failed: those after are what
+    /// was done about it.
+    pub(super) decisions_at: usize,
+    pub(super) edits_at: usize,
 }
 
 impl Failure {
@@ -81,14 +85,26 @@ pub(super) struct Fixed {
     pub(super) error: String,
     /// The test counts of its latest passing run.
     pub(super) counts: Option<String>,
+    /// What the assistant found or decided between the failure and the pass.
+    pub(super) diagnosis: Option<String>,
+    /// The files edited between the failure and the pass.
+    pub(super) edited: Vec<String>,
 }
 
 impl Fixed {
     /// The Done item.
     pub(super) fn text(&self) -> String {
         let counts = self.counts.as_deref().map(|counts| format!("{counts}; ")).unwrap_or_default();
+        let mut fix = String::new();
+        if let Some(diagnosis) = &self.diagnosis {
+            fix.push_str(&format!("; then: {diagnosis}"));
+        }
+        if !self.edited.is_empty() {
+            let files: Vec<String> = self.edited.iter().map(|path| code(path)).collect();
+            fix.push_str(&format!("; fixed by editing {}", files.join(", ")));
+        }
         format!(
-            "{} passes now ({counts}earlier failure: {})",
+            "{} passes now ({counts}earlier failure: {}{fix})",
             code(&clip(&self.command, 160)),
             self.error
         )
@@ -156,6 +172,14 @@ pub(super) struct Digest {
     pub(super) error_keys: Vec<(String, String)>,
     /// Summaries of branches the user came back from, one line each.
     pub(super) branch_summaries: Vec<String>,
+    /// What checks found by failing (a read of a missing file, a search, a version check,
+    /// a tool's refusal): answers, not failures of the work. Newest last.
+    pub(super) checks: Vec<String>,
+    /// Commands whose outcome the transcript does not show (a pipe hides the exit code and
+    /// the output shows an error): the command and the last lines of its output.
+    pub(super) unclear: Vec<String>,
+    /// The path of each successful edit, in order.
+    pub(super) edit_log: Vec<String>,
 }
 
 pub(super) const MAX_IDENTIFIERS: usize = 24;

@@ -91,17 +91,18 @@ impl Digest {
             AgentMessage::ToolResult(result) => self.observe_tool_result(result),
             AgentMessage::BashExecution(bash) => {
                 let command = one_line(&bash.command);
-                if is_read_only_command(&command) {
-                    return;
-                }
                 let scan = scan_output(bash.output.lines());
                 let failed = bash.cancelled
                     || bash.exit_code.is_some_and(|code| code != 0)
                     || scan.tests_failed;
-                if !failed {
-                    self.apply_tree_effects(&command);
-                }
-                self.command_outcome(&command, !failed, bash.exit_code, &scan, bash.cancelled);
+                self.shell_outcome(
+                    &command,
+                    failed,
+                    bash.exit_code,
+                    &scan,
+                    bash.cancelled,
+                    bash.output.lines(),
+                );
             }
             // Their pinned sections are left out: the pins active now have their own.
             AgentMessage::CompactionSummary(summary) => {

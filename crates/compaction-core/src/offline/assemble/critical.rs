@@ -117,6 +117,16 @@ impl Assembly<'_> {
                 PRIORITY_ERRORS + 5,
             );
         }
+        for text in &digest.unclear {
+            self.sections.push(
+                Section::Critical,
+                format!("Outcome not shown: {text}"),
+                PRIORITY_ERRORS + 4,
+            );
+        }
+        for text in &digest.checks {
+            self.sections.push(Section::Critical, format!("Check: {text}"), PRIORITY_ERRORS - 10);
+        }
         if !read_only.is_empty() {
             let list: Vec<String> = read_only.iter().map(|path| code(path)).collect();
             self.sections.push(
