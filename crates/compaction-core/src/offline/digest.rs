@@ -180,6 +180,11 @@ pub(super) struct Digest {
     pub(super) unclear: Vec<String>,
     /// The path of each successful edit, in order.
     pub(super) edit_log: Vec<String>,
+    /// Distinctive words of command outputs (ids, counts, versions) with the line that
+    /// printed them: a later step that uses one makes the line a fact to keep.
+    pub(super) output_words: std::collections::HashMap<String, String>,
+    /// Lines of command outputs that later steps used, newest last.
+    pub(super) used_facts: Vec<String>,
 }
 
 pub(super) const MAX_IDENTIFIERS: usize = 24;

@@ -120,20 +120,87 @@ pub(super) const IMPERATIVE_ANYWHERE: [&str; 26] = [
     " mustn't ",
 ];
 
-pub(super) const IMPERATIVE_CJK: [&str; 13] = [
+/// Markers of a rule in languages written without spaces between words (Chinese,
+/// Japanese) and in Korean, found anywhere in a sentence: must, never, always, do not,
+/// forbidden, only.
+pub(super) const IMPERATIVE_CJK: [&str; 38] = [
     "不要",
     "必须",
+    "必須",
     "务必",
+    "務必",
     "总是",
+    "總是",
+    "始终",
+    "始終",
     "永远",
+    "永遠",
     "别",
+    "別",
     "一定要",
     "请勿",
+    "請勿",
     "禁止",
+    "不能",
+    "不许",
+    "不准",
+    "只能",
+    "一律",
+    "应该",
+    "應該",
     "しないで",
     "必ず",
+    "常に",
+    "絶対",
+    "してはいけない",
+    "べき",
     "반드시",
     "하지 마",
+    "금지",
+    "항상",
+    "절대",
+    "마세요",
+    "해야",
+    "하지 않",
+];
+
+/// Markers of a rule in languages written with spaces (French, Spanish, German,
+/// Portuguese, Italian), as whole words of the lower-cased sentence.
+pub(super) const IMPERATIVE_WORDS: [&str; 34] = [
+    " toujours ",
+    " jamais ",
+    " il faut ",
+    " ne pas ",
+    " n'utilise ",
+    " n'utilisez ",
+    " doit ",
+    " doivent ",
+    " interdit ",
+    " obligatoire ",
+    " évite ",
+    " évitez ",
+    " pas de ",
+    " siempre ",
+    " nunca ",
+    " no uses ",
+    " hay que ",
+    " debe ",
+    " deben ",
+    " tienes que ",
+    " prohibido ",
+    " immer ",
+    " nie ",
+    " niemals ",
+    " bitte keine ",
+    " keine ",
+    " muss ",
+    " müssen ",
+    " darf ",
+    " verboten ",
+    " sempre ",
+    " mai ",
+    " non usare ",
+    " não ",
 ];
 
 /// Openers that join a sentence to the previous one and say nothing themselves.
@@ -193,6 +260,11 @@ pub(super) fn is_rule(sentence: &str) -> bool {
     if sentence.ends_with('?') || sentence.ends_with('？') {
         return false;
     }
+    // What a tool printed (an error, a warning) is never the user's rule, whatever its
+    // wording.
+    if error_line(sentence) || sentence.trim_start().to_lowercase().starts_with("warning") {
+        return false;
+    }
     let lower = bare_lower(sentence);
     if lower.starts_with("no,") || lower.starts_with("no.") || lower.starts_with("no!") {
         return false;
@@ -206,12 +278,15 @@ pub(super) fn is_rule(sentence: &str) -> bool {
         return false;
     }
     let padded = format!(" {lower} ");
+    let spaced = format!(" {} ", lower.replace(|c: char| ".,!?;:()\"".contains(c), " "));
     let words = lower.split_whitespace().count();
     let short_preference = words <= 8
         && (lower.ends_with("please.") || lower.ends_with("please") || lower.ends_with("please!"));
     IMPERATIVE_STARTS.iter().any(|start| lower.starts_with(start))
         || IMPERATIVE_ANYWHERE.iter().any(|marker| padded.contains(marker))
         || IMPERATIVE_CJK.iter().any(|marker| sentence.contains(marker))
+        || IMPERATIVE_WORDS.iter().any(|marker| spaced.contains(marker))
+        || (spaced.contains(" ne ") && spaced.contains(" pas "))
         || short_preference
 }
 

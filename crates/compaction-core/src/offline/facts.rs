@@ -37,6 +37,9 @@ impl Digest {
                             text.push_str(&block.text);
                         }
                         ContentBlock::ToolCall(call) => {
+                            if let Some(command) = command_argument(&call.arguments) {
+                                self.note_used_facts(&command);
+                            }
                             self.pending.push(PendingCall {
                                 id: call.id.clone(),
                                 name: call.name.to_lowercase(),
@@ -360,6 +363,7 @@ impl Digest {
     }
 
     pub(super) fn observe_assistant_text(&mut self, text: &str) {
+        self.note_used_facts(text);
         let mut decisions = decisions_of(text);
         if decisions.is_empty() {
             decisions.extend(diagnosis_of(text));

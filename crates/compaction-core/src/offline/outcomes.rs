@@ -7,7 +7,7 @@
 use super::calls::*;
 use super::changes::FileChange;
 use super::digest::*;
-use super::extract::asks_the_user;
+use super::extract::{asks_the_user, is_heading, is_rule};
 use super::scan::*;
 use super::text::*;
 use crate::files::{FileEffect, shell_file_effects};
@@ -120,6 +120,7 @@ impl Digest {
                     let detail = first.as_deref().map(|e| format!(": {e}")).unwrap_or_default();
                     self.note_check(format!("Reading {} failed{detail}", code(&path)));
                 } else {
+                    self.note_instruction_rules(&path, lines.clone());
                     self.read_files.insert(path.clone());
                     self.resolve(&format!("read:{path}"));
                     // The file was found under another path or spelling (`STATUS.md` after
@@ -187,6 +188,7 @@ impl Digest {
         cancelled: bool,
         lines: impl Iterator<Item = &'l str> + Clone,
     ) {
+        self.note_output_words(command, lines.clone());
         if is_read_only_command(command) {
             if failed
                 && !cancelled
@@ -245,6 +247,92 @@ impl Digest {
             self.apply_tree_effects(command);
         }
         self.command_outcome(command, !failed, exit_code, scan, cancelled);
+    }
+
+    /// Keeps the rules of a project instruction file the work read (`AGENTS.md`,
+    /// `CLAUDE.md`, `CONTRIBUTING.md`, …): its lines that state a rule, in any language, at
+    /// most [`RULES_PER_FILE`], each with the file it came from.
+    pub(super) fn note_instruction_rules<'l>(
+        &mut self,
+        path: &str,
+        lines: impl Iterator<Item = &'l str>,
+    ) {
+        if !is_instruction_file(path) {
+            return;
+        }
+        let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+        // Lines that state a rule first; the file's other bullets (a convention stated as
+        // a fact: "merges use merge commits") fill the rest, in the file's order.
+        let mut marked: Vec<&str> = Vec::new();
+        let mut bullets: Vec<&str> = Vec::new();
+        for line in lines {
+            // Claude Code numbers the lines it shows (`    12→text`, `12\ttext`).
+            let line = line.trim_start();
+            let digits = line.chars().take_while(char::is_ascii_digit).count();
+            let line = match line[digits..]
+                .strip_prefix('→')
+                .or_else(|| line[digits..].strip_prefix('\t'))
+            {
+                Some(rest) if digits > 0 => rest.trim_start(),
+                Some(_) | None => line,
+            };
+            let text = strip_bullet(line);
+            if text.is_empty() || is_heading(text) || char_len(text) > 300 {
+                continue;
+            }
+            if sentences(text).iter().any(|sentence| is_rule(sentence)) {
+                marked.push(text);
+            } else if text != line.trim() {
+                bullets.push(text);
+            }
+        }
+        let room = RULES_PER_FILE.saturating_sub(marked.len());
+        let rules: Vec<&str> =
+            marked.into_iter().take(RULES_PER_FILE).chain(bullets.into_iter().take(room)).collect();
+        for text in rules {
+            self.constraints.retain(|known| !known.ends_with(text));
+            self.constraints.push(format!("From {}: {text}", code(name)));
+        }
+    }
+
+    /// Remembers the distinctive words of a command's output with their line (see
+    /// [`distinctive_words`]), at most [`OUTPUT_WORDS`] in all.
+    pub(super) fn note_output_words<'l>(
+        &mut self,
+        command: &str,
+        lines: impl Iterator<Item = &'l str>,
+    ) {
+        for line in lines.take(200) {
+            let line = line.trim();
+            if line.is_empty() || exit_code_of(line).is_some() {
+                continue;
+            }
+            for word in distinctive_words(line) {
+                if self.output_words.len() >= OUTPUT_WORDS {
+                    return;
+                }
+                let fact =
+                    format!("{} printed {}", code(&clip(command, 100)), code(&clip(line, 160)));
+                self.output_words.insert(word.to_owned(), fact);
+            }
+        }
+    }
+
+    /// A later step's text (the assistant's words, a command) that uses a word an earlier
+    /// output printed keeps that output line.
+    pub(super) fn note_used_facts(&mut self, text: &str) {
+        if self.output_words.is_empty() {
+            return;
+        }
+        let used: Vec<String> = distinctive_words(head(text, 16_000))
+            .filter_map(|word| self.output_words.get(word).cloned())
+            .collect();
+        for fact in used {
+            self.used_facts.retain(|known| known != &fact);
+            self.used_facts.push(fact);
+        }
+        let excess = self.used_facts.len().saturating_sub(USED_FACTS);
+        self.used_facts.drain(..excess);
     }
 
     /// Records what a check found, newest last, each once.
@@ -458,6 +546,42 @@ impl Digest {
             .flat_map(|runs| command_parts(&runs.command))
             .collect()
     }
+}
+
+/// Output words remembered in one digest.
+const OUTPUT_WORDS: usize = 4_000;
+/// Output lines kept because later steps used them.
+const USED_FACTS: usize = 8;
+
+/// The words of a line that can identify something: at least three characters holding a
+/// digit (`4417209`, `migrate-7f9c2`, `18.3.1`, `f3a9c1b2e7d4`), not a bare small number.
+pub(super) fn distinctive_words(line: &str) -> impl Iterator<Item = &str> {
+    line.split(|c: char| c.is_whitespace() || ",;()[]{}<>\"'`=|".contains(c))
+        .map(|word| word.trim_matches(|c: char| matches!(c, '.' | ':' | '/' | '^' | '~' | '#')))
+        .filter(|word| {
+            let digits = word.chars().filter(char::is_ascii_digit).count();
+            char_len(word) >= 3
+                && char_len(word) <= 64
+                && digits > 0
+                && !(digits == char_len(word) && digits < 3)
+                && word.chars().all(|c| c.is_alphanumeric() || "-_./:@+".contains(c))
+                // A time of day or a date says when, not what.
+                && !word.contains(':')
+        })
+}
+
+/// Rules kept from one instruction file.
+const RULES_PER_FILE: usize = 8;
+
+/// Whether a path names a project instruction file: the rules agents and contributors are
+/// asked to follow.
+pub(super) fn is_instruction_file(path: &str) -> bool {
+    let name = file_name(path);
+    name.starts_with("contributing")
+        || matches!(
+            name.as_str(),
+            "agents.md" | "claude.md" | "gemini.md" | ".cursorrules" | "copilot-instructions.md"
+        )
 }
 
 /// Whether a passing run of `wider` covers the failed run `narrower`: the same command, or

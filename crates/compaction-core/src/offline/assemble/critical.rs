@@ -124,6 +124,13 @@ impl Assembly<'_> {
                 PRIORITY_ERRORS + 4,
             );
         }
+        for fact in &digest.used_facts {
+            self.sections.push(
+                Section::Critical,
+                format!("Used later: {fact}"),
+                PRIORITY_ERRORS + 2,
+            );
+        }
         for text in &digest.checks {
             self.sections.push(Section::Critical, format!("Check: {text}"), PRIORITY_ERRORS - 10);
         }

@@ -554,8 +554,10 @@ fn rules() -> Vec<Instance> {
     for (family, group) in said.iter().enumerate() {
         for rule in group {
             let mut messages = vec![
-                user(&format!("Add the invoice endpoint. {rule}")),
+                user("Add the invoice endpoint."),
                 assistant("I'll add the endpoint.", &[]),
+                user(&format!("Looks good. {rule} Now add pagination to the invoice list.")),
+                assistant("I'll add pagination.", &[]),
             ];
             messages.extend(filler(4, family));
             let subject: String = rule.chars().take(6).collect();
