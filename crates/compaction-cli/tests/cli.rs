@@ -6,6 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+#[path = "cli/corpus.rs"]
+mod corpus;
 #[path = "cli/history.rs"]
 mod history;
 #[path = "cli/json.rs"]
@@ -38,6 +40,7 @@ fn run_with_env(args: &[&str], cwd: &Path, env: &[(&str, &str)]) -> String {
         .env_remove("PI_CODING_AGENT_DIR")
         .env_remove("OPENAI_API_KEY")
         .env_remove("ANTHROPIC_API_KEY")
+        .env_remove("COMPACTION_TRANSCRIPTS")
         .output()
         .unwrap();
     format!(

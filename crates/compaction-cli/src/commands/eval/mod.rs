@@ -1,33 +1,35 @@
 //! `compaction eval`: how much of what matters survives 1, 2 and 3 successive compactions.
 //!
-//! A probe file names a session and lists probes: a category (recall, artifact,
-//! continuation, decision, constraint), a question, and the exact strings an answer must
-//! contain (`probes`). For each count N, the session's path is replayed into a scratch file
-//! in N stages, with a compaction through the one orchestration path (`Compactor::run`)
-//! after each; each later stage keeps fewer recent tokens (`replay`). The context after the
-//! last compaction is then scored (`score`): an answer counts only from a summary line that
-//! does not contradict it or from the kept messages, and says which of the two gave it; a
-//! summary longer than `maxSummaryTokens` is reported. Invariant: the input session is only
-//! read; all writing happens in a temporary directory.
+//! A probe file names a session (a pi session beside it, or a raw transcript of the
+//! real-transcript corpus) and lists probes: a category, a question, the strings naming its
+//! subject, the strings an answer must contain and the statements a summary must not make
+//! (`probes`). A transcript is converted as `compaction import` or `compaction migrate`
+//! would, optionally cut to some user turns, and placed in the corpus's dev or test part
+//! (`corpus`). For each count N, the session's path is replayed into a scratch file in N
+//! stages, with a compaction through the one orchestration path (`Compactor::run`) after
+//! each; each later stage keeps fewer recent tokens (`replay`). The context after the last
+//! compaction is then graded (`score`): answered, partial, missed or contradicted, and
+//! reported per part, per count and per category (`report`). Invariant: the inputs are
+//! only read; all writing happens in temporary directories.
 
+mod corpus;
 mod probes;
 mod replay;
+mod report;
 mod score;
 
 use std::collections::BTreeMap;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use compaction_core::TokenEstimator as _;
 use serde::Serialize;
-use serde_json::Value;
 
 use super::{CommandError, ExitStatus, setup};
-use crate::cli::{CompactionFlags, EvalArgs};
-use crate::output::print_json;
-use probes::{CATEGORIES, read_probe_file};
+use crate::cli::{CompactionFlags, EvalArgs, EvalPart};
+use corpus::{Converted, Part, Sources};
+use probes::read_probe_file;
 use replay::read_path_lines;
-use score::{Answer, Miss};
+use score::{Context, Graded, Tally};
 
 /// Recent tokens kept verbatim when `--keep-recent` is not given: a tenth of the session's
 /// messages, within these bounds, so the summary (not the kept messages) has to answer
@@ -51,8 +53,10 @@ struct Run {
     scores: BTreeMap<String, [usize; 2]>,
     /// Category → answered from the summary alone.
     from_summary: BTreeMap<String, usize>,
-    answers: Vec<Answer>,
-    misses: Vec<Miss>,
+    /// Category → every outcome's count.
+    tallies: BTreeMap<String, Tally>,
+    /// Each probe's result.
+    probes: Vec<Graded>,
     /// The summary of the last compaction made.
     summary: Option<String>,
     /// Its length (pi's estimate: characters / 4).
@@ -61,7 +65,27 @@ struct Run {
     max_summary_tokens: u64,
 }
 
-/// Runs and scores one probe file at one count.
+/// One probe file's report.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FileReport {
+    /// The probe file.
+    probes: String,
+    /// The session or transcript read.
+    session: String,
+    /// The transcript (relative to the transcripts root), for a corpus probe file.
+    transcript: Option<String>,
+    turns: Option<[usize; 2]>,
+    part: String,
+    description: Option<String>,
+    /// Why the transcript could not be converted; the file then has no runs.
+    not_importable: Option<String>,
+    /// How many probes the file holds.
+    probe_count: usize,
+    runs: Vec<Run>,
+}
+
+/// Runs and scores one session at one count.
 fn evaluate(
     lines: &replay::PathLines,
     probes: &[probes::Probe],
@@ -70,7 +94,12 @@ fn evaluate(
     args: &EvalArgs,
 ) -> anyhow::Result<Run> {
     let replayed = replay::replay(lines, count, flags, args)?;
-    let scored = score::score(probes, replayed.summary.as_deref(), &replayed.kept);
+    let context = Context {
+        summary: replayed.summary.as_deref(),
+        kept: &replayed.kept,
+        pins: &replayed.pins,
+    };
+    let (graded, tallies) = score::score(probes, &context);
     let max_summary_tokens = setup::settings(flags)?.max_summary_tokens;
     let summary_tokens = replayed
         .summary
@@ -81,26 +110,119 @@ fn evaluate(
         compactions_made: replayed.made,
         notes: replayed.notes,
         keep_recent_tokens: replayed.keep_recent,
-        scores: scored.scores,
-        from_summary: scored.from_summary,
-        answers: scored.answers,
-        misses: scored.misses,
+        scores: tallies.iter().map(|(c, t)| (c.clone(), [t.answered, t.total])).collect(),
+        from_summary: tallies.iter().map(|(c, t)| (c.clone(), t.from_summary)).collect(),
+        tallies,
+        probes: graded,
         summary: replayed.summary,
         summary_tokens,
         max_summary_tokens,
     })
 }
 
+/// The probe files named: files as given, folders searched (recursively, sorted) for
+/// `*.probes.json`.
+fn probe_files(args: &EvalArgs) -> anyhow::Result<Vec<PathBuf>> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+        let cannot = |e| CommandError::io(format!("cannot read {}", dir.display()), e);
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map_err(cannot)?
+            .map(|entry| entry.map(|e| e.path()))
+            .collect::<Result<_, _>>()
+            .map_err(cannot)?;
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                walk(&path, out)?;
+            } else if path.to_string_lossy().ends_with(".probes.json") {
+                out.push(path);
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    for path in &args.probes {
+        if path.is_dir() {
+            walk(path, &mut out)?;
+        } else {
+            out.push(path.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// The transcripts root and its sources (see `corpus`).
+fn find_corpus(args: &EvalArgs) -> anyhow::Result<(PathBuf, Sources)> {
+    let cwd = std::env::current_dir()
+        .map_err(|e| CommandError::io("cannot read the current directory", e))?;
+    let root = corpus::transcripts_root(
+        args.transcripts.as_deref(),
+        std::env::var_os(corpus::TRANSCRIPTS_ENV),
+        &cwd,
+    )
+    .map_err(CommandError::usage)?;
+    let sources = Sources::read(&root)?;
+    Ok((root, sources))
+}
+
 pub fn run(args: &EvalArgs) -> anyhow::Result<ExitStatus> {
     if args.compactions.contains(&0) {
         return Err(CommandError::usage("--compactions: each count must be at least 1"));
     }
+    let files = probe_files(args)?
+        .into_iter()
+        .map(|path| read_probe_file(&path).map(|file| (path, file)))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let corpus = if files.iter().any(|(_, file)| file.transcript.is_some()) {
+        Some(find_corpus(args)?)
+    } else {
+        None
+    };
     let mut reports = Vec::new();
-    let mut totals: Totals = BTreeMap::new();
-    for probe_path in &args.probes {
-        let file = read_probe_file(probe_path)?;
-        let session_path = probe_path.parent().unwrap_or(Path::new(".")).join(&file.session);
-        let lines = read_path_lines(&session_path)?;
+    let mut left_out = 0;
+    for (probe_path, file) in files {
+        let (source, part) = match (&file.transcript, &corpus) {
+            (Some(transcript), Some((root, sources))) => {
+                (root.join(transcript), sources.part(transcript)?)
+            }
+            _ => {
+                let session = file.session.clone().unwrap_or_default();
+                (probe_path.parent().unwrap_or(Path::new(".")).join(session), Part::Unsplit)
+            }
+        };
+        let selected = match args.part {
+            EvalPart::All => true,
+            EvalPart::Dev => part == Part::Dev,
+            EvalPart::Test => part == Part::Test,
+        };
+        if !selected {
+            left_out += 1;
+            continue;
+        }
+        let scratch = tempfile::tempdir()?;
+        let converted =
+            corpus::convert(&source, file.transcript.is_some(), file.turns, scratch.path())?;
+        let mut report = FileReport {
+            probes: probe_path.display().to_string(),
+            session: source.display().to_string(),
+            transcript: file.transcript.clone(),
+            turns: file.turns,
+            part: part.to_string(),
+            description: file.description.clone(),
+            not_importable: None,
+            probe_count: file.probes.len(),
+            runs: Vec::new(),
+        };
+        let session_path = match converted {
+            Converted::Session(path) => path,
+            Converted::NotImportable(reason) => {
+                report.not_importable = Some(reason);
+                reports.push(report);
+                continue;
+            }
+        };
+        let lines = read_path_lines(&session_path)
+            .map_err(|e| e.context(format!("{}", source.display())))?;
         let (low, high) = EVAL_KEEP_RECENT_TOKENS;
         let flags = CompactionFlags {
             keep_recent: Some(
@@ -109,157 +231,13 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitStatus> {
             min_turns: Some(args.compaction.min_turns.unwrap_or(EVAL_MIN_TURNS)),
             ..args.compaction.clone()
         };
-        let mut runs = Vec::new();
         for &count in &args.compactions {
             let run = evaluate(&lines, &file.probes, count, &flags, args)
-                .map_err(|e| e.context(format!("{}", session_path.display())))?;
-            let total = totals.entry(count).or_default();
-            for (category, [answered, all]) in &run.scores {
-                let slot = total.entry(category.clone()).or_default();
-                slot[0] += answered;
-                slot[1] += all;
-                slot[2] += run.from_summary.get(category).copied().unwrap_or(0);
-            }
-            runs.push(run);
+                .map_err(|e| e.context(format!("{}", source.display())))?;
+            report.runs.push(run);
         }
-        reports.push((probe_path.clone(), session_path, file.description, runs));
+        reports.push(report);
     }
-    if args.json {
-        let files: Vec<Value> = reports
-            .iter()
-            .map(|(probes, session, description, runs)| {
-                serde_json::json!({
-                    "probes": probes.display().to_string(),
-                    "session": session.display().to_string(),
-                    "description": description,
-                    "runs": runs,
-                })
-            })
-            .collect();
-        let totals: Vec<Value> = totals
-            .iter()
-            .map(|(count, scores)| {
-                let answered: BTreeMap<&String, [usize; 2]> =
-                    scores.iter().map(|(c, [a, all, _])| (c, [*a, *all])).collect();
-                let from_summary: BTreeMap<&String, usize> =
-                    scores.iter().map(|(c, [_, _, s])| (c, *s)).collect();
-                serde_json::json!({
-                    "compactions": count,
-                    "scores": answered,
-                    "fromSummary": from_summary,
-                })
-            })
-            .collect();
-        print_json(&serde_json::json!({"files": files, "totals": totals}))?;
-    } else {
-        print_human(&reports, &totals, args)?;
-    }
+    report::print(&reports, left_out, args)?;
     Ok(ExitStatus::Success)
-}
-
-type Report = (PathBuf, PathBuf, Option<String>, Vec<Run>);
-/// Count → category → [answered, total, answered from the summary].
-type Totals = BTreeMap<usize, BTreeMap<String, [usize; 3]>>;
-
-/// A score cell: `answered/total`, then how many of the answered the summary alone gave
-/// (`s3`), or `-` when the category has no probe.
-fn cell(answered: usize, all: usize, from_summary: usize) -> String {
-    format!("{answered}/{all} s{from_summary}")
-}
-
-fn print_human(reports: &[Report], totals: &Totals, args: &EvalArgs) -> anyhow::Result<()> {
-    let mut out = std::io::stdout().lock();
-    let header = format!(
-        "{:<14}{}",
-        "compactions",
-        CATEGORIES.iter().map(|c| format!("{c:>16}")).collect::<String>()
-    );
-    for (probes, session, description, runs) in reports {
-        writeln!(out, "{} ({})", probes.display(), session.display())?;
-        if let Some(description) = description {
-            writeln!(out, "  {description}")?;
-        }
-        writeln!(out, "  {header}")?;
-        for run in runs {
-            let made = if run.compactions_made == run.compactions_asked {
-                format!("{}", run.compactions_asked)
-            } else {
-                format!("{} ({} made)", run.compactions_asked, run.compactions_made)
-            };
-            let cells: String = CATEGORIES
-                .iter()
-                .map(|c| {
-                    let text = match run.scores.get(*c) {
-                        Some([answered, all]) => {
-                            cell(*answered, *all, run.from_summary.get(*c).copied().unwrap_or(0))
-                        }
-                        None => "-".to_owned(),
-                    };
-                    format!("{text:>16}")
-                })
-                .collect();
-            writeln!(out, "  {made:<14}{cells}")?;
-            let keep: Vec<String> = run.keep_recent_tokens.iter().map(u64::to_string).collect();
-            let budget = match run.summary_tokens {
-                Some(tokens) if tokens > run.max_summary_tokens => format!(
-                    "summary {tokens} tokens, OVER its budget of {}",
-                    run.max_summary_tokens
-                ),
-                Some(tokens) => format!("summary {tokens}/{} tokens", run.max_summary_tokens),
-                None => "no summary".to_owned(),
-            };
-            writeln!(out, "    keepRecentTokens {}; {budget}", keep.join(" → "))?;
-            for note in &run.notes {
-                writeln!(out, "    note: {note}")?;
-            }
-            if args.show_summaries
-                && let Some(summary) = &run.summary
-            {
-                writeln!(out, "    summary after the last compaction:")?;
-                for line in summary.lines() {
-                    writeln!(out, "    | {line}")?;
-                }
-            }
-            if args.show_misses {
-                for miss in &run.misses {
-                    let mut why = Vec::new();
-                    if !miss.missing.is_empty() {
-                        why.push(format!("missing: {}", miss.missing.join(" | ")));
-                    }
-                    if !miss.contradicted.is_empty() {
-                        why.push(format!(
-                            "only where the summary contradicts it: {}",
-                            miss.contradicted.join(" | ")
-                        ));
-                    }
-                    if !miss.present.is_empty() {
-                        why.push(format!("stated: {}", miss.present.join(" | ")));
-                    }
-                    writeln!(
-                        out,
-                        "    miss [{}] {} ({})",
-                        miss.category,
-                        miss.question,
-                        why.join("; ")
-                    )?;
-                }
-            }
-        }
-    }
-    writeln!(out, "all probe files (answered/total, s: answered from the summary alone)")?;
-    writeln!(out, "  {header}")?;
-    for (count, scores) in totals {
-        let cells: String = CATEGORIES
-            .iter()
-            .map(|c| {
-                let text = match scores.get(*c) {
-                    Some([answered, all, from_summary]) => cell(*answered, *all, *from_summary),
-                    None => "-".to_owned(),
-                };
-                format!("{text:>16}")
-            })
-            .collect();
-        writeln!(out, "  {count:<14}{cells}")?;
-    }
-    Ok(())
 }

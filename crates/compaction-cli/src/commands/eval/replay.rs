@@ -10,6 +10,7 @@ use std::path::Path;
 use compaction::compact::{CompactError, CompactRequest, CompactionReason};
 use compaction_core::AgentMessage;
 use compaction_core::TokenEstimator as _;
+use compaction_core::pins::PINS_MESSAGE_CUSTOM_TYPE;
 use serde_json::Value;
 
 use super::super::{CommandError, setup};
@@ -91,8 +92,10 @@ pub(super) struct Replay {
     /// The summary of the last compaction made.
     pub(super) summary: Option<String>,
     /// Every string of the context after the last compaction except its summary: kept
-    /// messages, pins, tool arguments (one per line).
-    pub(super) kept: String,
+    /// messages, pins, tool arguments.
+    pub(super) kept: Vec<String>,
+    /// The texts of the pinned instructions in that context.
+    pub(super) pins: Vec<String>,
     /// `keepRecentTokens` of each stage, in order.
     pub(super) keep_recent: Vec<u64>,
 }
@@ -166,10 +169,16 @@ pub(super) fn replay(
     }
     let session = crate::load::read_session(&file)?;
     let context = compaction_core::context::build_context(&session, session.leaf());
-    let mut kept = String::new();
+    let mut kept = Vec::new();
+    let mut pins = Vec::new();
     for message in context.agent_messages(&session) {
         if matches!(message, AgentMessage::CompactionSummary(_)) {
             continue;
+        }
+        if let AgentMessage::Custom(custom) = &message
+            && custom.custom_type == PINS_MESSAGE_CUSTOM_TYPE
+        {
+            pins.push(custom.content.joined_text());
         }
         collect_strings(&serde_json::to_value(&message).unwrap_or_default(), &mut kept);
     }
@@ -178,7 +187,7 @@ pub(super) fn replay(
         .and_then(|id| session.index_of(id))
         .and_then(|index| session.entries()[index].kind.as_compaction())
         .map(|data| data.summary.clone());
-    Ok(Replay { made, notes, summary, kept, keep_recent })
+    Ok(Replay { made, notes, summary, kept, pins, keep_recent })
 }
 
 /// Appends `entries` to the scratch session; the first is reattached to `parent` (the
@@ -205,13 +214,10 @@ fn append_stage(file: &Path, entries: &[String], parent: Option<&str>) -> anyhow
     Ok(())
 }
 
-/// Every string in `value` (message text, tool arguments, summaries), one per line.
-fn collect_strings(value: &Value, out: &mut String) {
+/// Every string in `value` (message text, tool arguments, summaries).
+fn collect_strings(value: &Value, out: &mut Vec<String>) {
     match value {
-        Value::String(text) => {
-            out.push_str(text);
-            out.push('\n');
-        }
+        Value::String(text) => out.push(text.clone()),
         Value::Array(items) => items.iter().for_each(|item| collect_strings(item, out)),
         Value::Object(fields) => fields.values().for_each(|item| collect_strings(item, out)),
         Value::Null | Value::Bool(_) | Value::Number(_) => {}

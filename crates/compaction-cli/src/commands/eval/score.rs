@@ -1,13 +1,21 @@
-//! Scoring: which probes the context answers after the last compaction, and from where.
+//! Scoring: what the context after the last compaction answers, and what it contradicts.
 //!
-//! A probe is answered when each expected string occurs in the context, and no `absent`
-//! rule matches a line of the last summary. An expected string counts from the summary only
-//! on a line that does not contradict it: a line under `Blocked` answers only `continuation`
-//! probes (what fails now), and a line that says `rejected` answers no `decision` probe. Each
-//! answer says where it came from: the summary alone, or the kept messages (the session's
-//! own words, which a summary did not have to carry).
+//! The context is read as items: each line of the last summary (with the heading or tag
+//! block it lies directly under), each paragraph of the kept messages (the session's own
+//! words after the cut, tool arguments, pins). An expected string counts only in an item
+//! that also holds one of the probe's `subject` strings (when the probe names one) outside
+//! the expected string itself, so a bare identifier elsewhere answers nothing and an answer
+//! does not name its own subject. From the summary it counts only on a line
+//! that does not contradict it: a line under `Blocked` answers only `continuation` and
+//! `open` probes (what fails now, what nobody solved), and a line that says `rejected`
+//! answers no `decision` probe.
 //!
-//! Invariant: normalisation is the same for expected strings, summary lines and kept text:
+//! Each probe ends in one outcome: `contradicted` when an `absent` rule matches a line of
+//! the summary or of the pinned instructions (a must-not stated as current), else
+//! `answered` when every expected string counts, `partial` when some do, `missed` when none
+//! does. An answer says whether the summary alone gave it.
+//!
+//! Invariant: normalisation is the same for expected strings, subjects and items:
 //! lowercase, whitespace runs collapsed to one space.
 
 use std::collections::BTreeMap;
@@ -16,116 +24,230 @@ use serde::Serialize;
 
 use super::probes::{Absent, Probe};
 
+/// How a probe fared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) enum Outcome {
+    Answered,
+    Partial,
+    Missed,
+    Contradicted,
+}
+
 /// Where an answered probe's expected strings were found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(super) enum Source {
-    /// Every expected string is on a summary line that does not contradict it (or the
-    /// probe only forbids statements).
+    /// Every expected string is on a summary line that may answer it (or the probe only
+    /// forbids statements).
     Summary,
     /// Some expected string is only in the kept messages.
     Kept,
 }
 
-/// An answered probe.
+/// One probe's result.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(super) struct Answer {
+pub(super) struct Graded {
     pub(super) category: String,
     pub(super) question: String,
-    pub(super) source: Source,
-}
-
-/// A probe the context does not answer.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(super) struct Miss {
-    pub(super) category: String,
-    pub(super) question: String,
+    pub(super) outcome: Outcome,
+    /// For an answered probe: where the answer came from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) source: Option<Source>,
+    /// Expected strings found in no item that names the subject (outside the string).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(super) missing: Vec<String>,
-    /// Summary lines that make a statement an `absent` rule forbids.
-    pub(super) present: Vec<String>,
-    /// Expected strings found only on summary lines that contradict them (a fixed error
-    /// under `Blocked`, a decision on a `rejected` line).
-    pub(super) contradicted: Vec<String>,
+    /// Of `missing`: strings the context holds, but only away from the subject.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(super) off_subject: Vec<String>,
+    /// Of `missing`: strings found only on summary lines that contradict them (a fixed
+    /// error under `Blocked`, a decision on a `rejected` line).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(super) misplaced: Vec<String>,
+    /// Lines of the summary or the pins that make a statement an `absent` rule forbids.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(super) stated: Vec<String>,
 }
 
-/// The probes' outcome.
-#[derive(Debug, Default)]
-pub(super) struct Scored {
-    /// Category → [answered, total].
-    pub(super) scores: BTreeMap<String, [usize; 2]>,
-    /// Category → answered from the summary alone.
-    pub(super) from_summary: BTreeMap<String, usize>,
-    pub(super) answers: Vec<Answer>,
-    pub(super) misses: Vec<Miss>,
+/// Per category: how many probes had each outcome.
+#[derive(Debug, Default, Clone, Copy, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct Tally {
+    pub(super) total: usize,
+    pub(super) answered: usize,
+    /// Answered from the summary alone.
+    pub(super) from_summary: usize,
+    pub(super) partial: usize,
+    pub(super) missed: usize,
+    pub(super) contradicted: usize,
+}
+
+impl Tally {
+    pub(super) fn add(&mut self, other: &Tally) {
+        self.total += other.total;
+        self.answered += other.answered;
+        self.from_summary += other.from_summary;
+        self.partial += other.partial;
+        self.missed += other.missed;
+        self.contradicted += other.contradicted;
+    }
+
+    fn count(&mut self, graded: &Graded) {
+        self.total += 1;
+        match graded.outcome {
+            Outcome::Answered => self.answered += 1,
+            Outcome::Partial => self.partial += 1,
+            Outcome::Missed => self.missed += 1,
+            Outcome::Contradicted => self.contradicted += 1,
+        }
+        if graded.source == Some(Source::Summary) {
+            self.from_summary += 1;
+        }
+    }
+}
+
+/// The context after the last compaction, as the scorer reads it.
+pub(super) struct Context<'a> {
+    /// The last summary.
+    pub(super) summary: Option<&'a str>,
+    /// The texts of the kept messages (message text, tool arguments, …), one per string.
+    pub(super) kept: &'a [String],
+    /// The pinned instructions the context carries.
+    pub(super) pins: &'a [String],
+}
+
+/// Scores `probes` against `context`: each probe's result, and a tally per category.
+pub(super) fn score(
+    probes: &[Probe],
+    context: &Context<'_>,
+) -> (Vec<Graded>, BTreeMap<String, Tally>) {
+    let lines = context.summary.map(section_lines).unwrap_or_default();
+    let pins: Vec<SectionLine> = context
+        .pins
+        .iter()
+        .flat_map(|pin| pin.lines())
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| SectionLine { line: normalize(line), sections: vec!["pins".to_owned()] })
+        .collect();
+    let paragraphs: Vec<String> = context.kept.iter().flat_map(|text| paragraphs(text)).collect();
+    let mut graded = Vec::new();
+    let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
+    for probe in probes {
+        let result = grade(probe, &lines, &pins, &paragraphs);
+        tallies.entry(probe.category.clone()).or_default().count(&result);
+        graded.push(result);
+    }
+    (graded, tallies)
+}
+
+fn grade(
+    probe: &Probe,
+    lines: &[SectionLine],
+    pins: &[SectionLine],
+    paragraphs: &[String],
+) -> Graded {
+    let subjects: Vec<String> =
+        probe.subject.iter().map(|s| normalize(s)).filter(|s| !s.is_empty()).collect();
+    let names_subject =
+        |text: &str| subjects.is_empty() || subjects.iter().any(|s| text.contains(s.as_str()));
+    let expected: Vec<&String> = probe.expect.iter().filter(|e| !e.trim().is_empty()).collect();
+    let mut missing = Vec::new();
+    let mut off_subject = Vec::new();
+    let mut misplaced = Vec::new();
+    let mut all_in_summary = true;
+    for text in &expected {
+        let wanted = normalize(text);
+        let on_subject: Vec<&SectionLine> = lines
+            .iter()
+            .filter(|line| line.line.contains(wanted.as_str()))
+            .filter(|line| {
+                names_subject(&line.line.replace(wanted.as_str(), "\u{0}"))
+                    || line.sections.last().is_some_and(|s| names_subject(s))
+            })
+            .collect();
+        let in_summary = on_subject.iter().any(|line| line_may_answer(&probe.category, line));
+        let in_kept = paragraphs.iter().any(|p| {
+            p.contains(wanted.as_str()) && names_subject(&p.replace(wanted.as_str(), "\u{0}"))
+        });
+        all_in_summary &= in_summary;
+        if in_summary || in_kept {
+            continue;
+        }
+        missing.push((*text).clone());
+        if !on_subject.is_empty() {
+            misplaced.push((*text).clone());
+        } else if lines.iter().any(|line| line.line.contains(wanted.as_str()))
+            || paragraphs.iter().any(|p| p.contains(wanted.as_str()))
+        {
+            off_subject.push((*text).clone());
+        }
+    }
+    let stated: Vec<String> = probe
+        .absent
+        .iter()
+        .flat_map(|rule| violations(rule, lines).into_iter().chain(violations(rule, pins)))
+        .collect();
+    let found = expected.len() - missing.len();
+    let outcome = if !stated.is_empty() {
+        Outcome::Contradicted
+    } else if missing.is_empty() {
+        Outcome::Answered
+    } else if found > 0 {
+        Outcome::Partial
+    } else {
+        Outcome::Missed
+    };
+    let source = (outcome == Outcome::Answered).then_some(if all_in_summary {
+        Source::Summary
+    } else {
+        Source::Kept
+    });
+    Graded {
+        category: probe.category.clone(),
+        question: probe.question.clone(),
+        outcome,
+        source,
+        missing,
+        off_subject,
+        misplaced,
+        stated,
+    }
 }
 
 /// Whether a summary line may answer a probe of `category`.
 fn line_may_answer(category: &str, line: &SectionLine) -> bool {
     let blocked = line.sections.iter().any(|section| section.contains("blocked"));
     match category {
-        "continuation" => true,
+        "continuation" | "open" => true,
         "decision" => !blocked && !line.line.contains("rejected"),
         _ => !blocked,
     }
 }
 
-/// Scores `probes` against the last summary and the kept messages.
-pub(super) fn score(probes: &[Probe], summary: Option<&str>, kept: &str) -> Scored {
-    let lines = summary.map(section_lines).unwrap_or_default();
-    let kept = normalize(kept);
-    let mut scored = Scored::default();
-    for probe in probes {
-        let slot = scored.scores.entry(probe.category.clone()).or_default();
-        slot[1] += 1;
-        let mut missing = Vec::new();
-        let mut contradicted = Vec::new();
-        let mut all_in_summary = true;
-        for expected in &probe.expect {
-            let wanted = normalize(expected);
-            let on_lines: Vec<&SectionLine> =
-                lines.iter().filter(|line| line.line.contains(wanted.as_str())).collect();
-            let in_summary = on_lines.iter().any(|line| line_may_answer(&probe.category, line));
-            let in_kept = kept.contains(wanted.as_str());
-            if !in_summary {
-                all_in_summary = false;
+/// The paragraphs of `text` (runs of non-blank lines), normalized.
+fn paragraphs(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    for line in text.lines() {
+        if line.trim().is_empty() {
+            if !current.is_empty() {
+                out.push(normalize(&current));
+                current.clear();
             }
-            if !in_summary && !in_kept {
-                if on_lines.is_empty() {
-                    missing.push(expected.clone());
-                } else {
-                    contradicted.push(expected.clone());
-                }
-            }
+            continue;
         }
-        let present: Vec<String> =
-            probe.absent.iter().flat_map(|rule| violations(rule, &lines)).collect();
-        if missing.is_empty() && contradicted.is_empty() && present.is_empty() {
-            slot[0] += 1;
-            let source = if all_in_summary { Source::Summary } else { Source::Kept };
-            if source == Source::Summary {
-                *scored.from_summary.entry(probe.category.clone()).or_default() += 1;
-            }
-            scored.answers.push(Answer {
-                category: probe.category.clone(),
-                question: probe.question.clone(),
-                source,
-            });
-        } else {
-            scored.misses.push(Miss {
-                category: probe.category.clone(),
-                question: probe.question.clone(),
-                missing,
-                present,
-                contradicted,
-            });
-        }
+        current.push_str(line);
+        current.push('\n');
     }
-    scored
+    if !current.is_empty() {
+        out.push(normalize(&current));
+    }
+    out
 }
 
-/// A summary line (normalized) with the headings and tags it lies under (lowercase).
+/// A summary line (normalized) with the headings and tags it lies under (lowercase,
+/// outermost first).
 pub(super) struct SectionLine {
     line: String,
     sections: Vec<String>,
@@ -165,7 +287,7 @@ pub(super) fn section_lines(summary: &str) -> Vec<SectionLine> {
     out
 }
 
-/// The summary lines that break `rule`, each named with the rule's text.
+/// The lines that break `rule`, each named with the rule's text.
 pub(super) fn violations(rule: &Absent, lines: &[SectionLine]) -> Vec<String> {
     let wanted: Vec<String> = rule.sections.iter().map(|section| normalize(section)).collect();
     let texts: Vec<String> = rule.text.iter().map(|text| normalize(text)).collect();
@@ -183,79 +305,5 @@ pub(super) fn normalize(text: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const SUMMARY: &str = "## Goal\n- Speed up loading.\n\n## Progress\n### Done\n- Edited `src/a.ts`\n\
-                           ### Blocked\n- `npm test` failed: TS2353\n\n## Key Decisions\n\
-                           - Use a Set instead of a Map.\n\n## Critical Context\n\
-                           - Last error (unresolved, `npm test`): TS2353\n\n<modified-files>\nsrc/a.ts\n</modified-files>";
-
-    fn rule(text: &[&str], sections: &[&str]) -> Absent {
-        Absent {
-            text: text.iter().map(|t| (*t).to_owned()).collect(),
-            sections: sections.iter().map(|s| (*s).to_owned()).collect(),
-        }
-    }
-
-    #[test]
-    fn absent_rules_match_lines_within_their_sections_or_tags() {
-        let lines = section_lines(SUMMARY);
-        // `### Blocked` lies under `## Progress` too; `## Key Decisions` ends it.
-        assert_eq!(violations(&rule(&["TS2353"], &["Blocked"]), &lines).len(), 1);
-        assert_eq!(violations(&rule(&["TS2353"], &["Progress"]), &lines).len(), 1);
-        assert!(violations(&rule(&["TS2353"], &["Key Decisions"]), &lines).is_empty());
-        // Every string on one line, anywhere in the summary.
-        assert_eq!(violations(&rule(&["ts2353", "UNRESOLVED"], &[]), &lines).len(), 1);
-        assert!(violations(&rule(&["Set", "unresolved"], &[]), &lines).is_empty());
-        // A tag block is a section of its own; headings are not searched.
-        assert_eq!(violations(&rule(&["src/a.ts"], &["modified-files"]), &lines).len(), 1);
-        assert!(violations(&rule(&["Goal"], &[]), &lines).is_empty());
-        assert_eq!(
-            violations(&rule(&["Map"], &["key decisions"]), &lines),
-            vec!["Map in: - use a set instead of a map."]
-        );
-    }
-
-    fn probe(category: &str, expect: &[&str]) -> Probe {
-        Probe {
-            category: category.to_owned(),
-            question: "q".to_owned(),
-            expect: expect.iter().map(|t| (*t).to_owned()).collect(),
-            absent: Vec::new(),
-        }
-    }
-
-    #[test]
-    fn an_answer_only_under_blocked_does_not_count_for_a_fixed_error() {
-        let summary = "## Progress\n### Done\n- Edited `src/a.ts`\n### Blocked\n- TS2353\n";
-        let scored = score(&[probe("recall", &["TS2353"])], Some(summary), "");
-        assert_eq!(scored.scores["recall"], [0, 1]);
-        assert_eq!(scored.misses[0].contradicted, vec!["TS2353".to_owned()]);
-        // The same string on a line that does not contradict it answers.
-        let scored = score(&[probe("recall", &["TS2353"])], Some(SUMMARY), "");
-        assert_eq!(scored.scores["recall"], [1, 1]);
-        // What fails now is what Blocked is for.
-        let scored = score(&[probe("continuation", &["TS2353"])], Some(summary), "");
-        assert_eq!(scored.scores["continuation"], [1, 1]);
-    }
-
-    #[test]
-    fn a_decision_on_a_rejected_line_does_not_count() {
-        let summary = "## Constraints & Preferences\n- Rejected by the user: use a Map\n";
-        let scored = score(&[probe("decision", &["use a Map"])], Some(summary), "");
-        assert_eq!(scored.scores["decision"], [0, 1]);
-        let scored = score(&[probe("decision", &["use a Set"])], Some(SUMMARY), "");
-        assert_eq!(scored.scores["decision"], [1, 1]);
-    }
-
-    #[test]
-    fn each_answer_says_whether_the_summary_or_the_kept_messages_gave_it() {
-        let probes = [probe("artifact", &["src/a.ts"]), probe("recall", &["retry budget"])];
-        let scored = score(&probes, Some(SUMMARY), "we agreed on a retry budget of 3");
-        let sources: Vec<Source> = scored.answers.iter().map(|a| a.source).collect();
-        assert_eq!(sources, [Source::Summary, Source::Kept]);
-        assert_eq!(scored.from_summary.get("artifact"), Some(&1));
-        assert_eq!(scored.from_summary.get("recall"), None);
-    }
-}
+#[path = "score_tests.rs"]
+mod tests;
