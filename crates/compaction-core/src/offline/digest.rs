@@ -115,6 +115,8 @@ impl Fixed {
 pub(super) struct Digest {
     pub(super) previous: Option<PreviousSummary>,
     pub(super) requests: Vec<String>,
+    /// What the assistant answered to each request (see `extract::key_reply`), by index.
+    pub(super) replies: Vec<Option<String>>,
     /// The latest user message that makes a request, trimmed.
     pub(super) latest_request: Option<String>,
     pub(super) constraints: Vec<String>,

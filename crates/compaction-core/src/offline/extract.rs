@@ -15,6 +15,8 @@ pub(super) fn request_of(text: &str, without_rules: bool) -> Option<String> {
     let all = sentences(head(text, 8_000));
     let asks = without_rules
         && all.iter().any(|sentence| !is_acknowledgement(sentence) && !is_rule(sentence));
+    // Whole sentences: the first that asks, then the ones that carry a setting (a number,
+    // a quoted or code word) while they fit, the others only while the request is short.
     let mut request = String::new();
     for sentence in all {
         if request.is_empty() && is_acknowledgement(&sentence) {
@@ -23,9 +25,12 @@ pub(super) fn request_of(text: &str, without_rules: bool) -> Option<String> {
         if asks && is_rule(&sentence) {
             continue;
         }
-        if !request.is_empty()
-            && (char_len(&request) >= 120 || char_len(&request) + char_len(&sentence) > 260)
-        {
+        let setting = sentence.chars().any(|c| c.is_ascii_digit() || c == '`' || c == '"');
+        let fits = char_len(&request) + char_len(&sentence) <= REQUEST_CHARS;
+        if !request.is_empty() && (!fits || (char_len(&request) >= 120 && !setting)) {
+            if fits || setting {
+                continue;
+            }
             break;
         }
         if !request.is_empty() {
@@ -36,8 +41,11 @@ pub(super) fn request_of(text: &str, without_rules: bool) -> Option<String> {
     if request.is_empty() {
         return None;
     }
-    Some(clip(&request, 260))
+    Some(verbatim_prefix(&request, REQUEST_CHARS))
 }
+
+/// The longest a request kept from a user message gets, in characters.
+const REQUEST_CHARS: usize = 400;
 
 /// A short opener such as "Great, thanks." that carries no request.
 pub(super) fn is_acknowledgement(sentence: &str) -> bool {
@@ -617,4 +625,42 @@ pub(super) fn plan_of(text: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// What an assistant text answers, in its own sentences: up to two whole sentences that
+/// carry something exact (a number, a code span, a bold term) or a decision, else its first
+/// statement of four words or more; never a lead-in ("Let me …", "Now …:") or a question.
+pub(super) fn key_reply(text: &str) -> Option<String> {
+    const LEAD_INS: [&str; 8] =
+        ["let me ", "now ", "i'll ", "i will ", "first", "ok", "great", "perfect"];
+    let all = sentences(head(text, 6_000));
+    let usable = |sentence: &&String| {
+        let lower = sentence.to_lowercase();
+        !sentence.ends_with([':', '?', '？'])
+            && sentence.split_whitespace().count() >= 4
+            && char_len(sentence) <= 240
+            && !LEAD_INS.iter().any(|lead| lower.starts_with(lead))
+            && !sentence.trim_start().starts_with(['|', '#'])
+    };
+    let exact = |sentence: &&String| {
+        let lower = sentence.to_lowercase();
+        sentence.chars().any(|c| c.is_ascii_digit())
+            || sentence.contains('`')
+            || sentence.contains("**")
+            || DECISION_MARKERS.iter().any(|marker| lower.contains(marker))
+    };
+    let mut chosen: Vec<&String> = Vec::new();
+    for sentence in all.iter().filter(usable).filter(exact) {
+        let length: usize = chosen.iter().map(|s| char_len(s) + 1).sum();
+        if chosen.len() == 2 || length + char_len(sentence) > 280 {
+            break;
+        }
+        chosen.push(sentence);
+    }
+    if chosen.is_empty() {
+        chosen.extend(all.iter().find(usable));
+    }
+    let reply = one_line(&chosen.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(" "));
+    let reply = reply.replace("**", "");
+    (!reply.is_empty()).then_some(reply)
 }

@@ -230,6 +230,7 @@ impl Digest {
                 request = format!("{request} {error}");
             }
             self.requests.push(request);
+            self.replies.push(None);
             self.latest_request = Some(verbatim_prefix(&prose, 1_000));
         }
         self.note_identifiers(head(&prose, 8_000));
@@ -364,6 +365,11 @@ impl Digest {
 
     pub(super) fn observe_assistant_text(&mut self, text: &str) {
         self.note_used_facts(text);
+        if let Some(reply) = key_reply(text)
+            && let Some(slot) = self.replies.last_mut()
+        {
+            *slot = Some(reply);
+        }
         let mut decisions = decisions_of(text);
         if decisions.is_empty() {
             decisions.extend(diagnosis_of(text));

@@ -220,7 +220,7 @@ impl Digest {
         }
         let hidden = exit_code.is_none()
             && !failed
-            && piped_into(command).is_some_and(|program| is_read_only_command(program))
+            && piped_into(command).is_some_and(is_read_only_command)
             && !scan.errors.is_empty();
         if hidden {
             let tail: Vec<String> = lines

@@ -478,7 +478,7 @@ pub(super) fn exit_code_of(line: &str) -> Option<i64> {
 
 /// Whether a line is a test runner's own summary of a run in which tests passed and none
 /// failed: `536 passed in 41.2s` (pytest), `Tests  212 passed (212)` (Vitest), `Tests: 9
-/// passed, 9 total` (Jest), `ok  	example.com/app	0.4s` (go test), `OK (12 tests)` (JUnit).
+/// passed, 9 total` (Jest), `ok example.com/app 0.4s` (tab-separated) (go test), `OK (12 tests)` (JUnit).
 pub(super) fn passing_summary(line: &str) -> bool {
     let lower = line.to_lowercase();
     if failed_test_count(line).is_some_and(|count| count > 0) {
