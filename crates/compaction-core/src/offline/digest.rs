@@ -33,6 +33,18 @@ impl Rejected {
     }
 }
 
+/// A choice a later statement replaced ("use X instead of Y", "it's 3001, not 8080"): the
+/// replaced words, and how many decisions and constraints came before the statement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Replacement {
+    /// The replaced words, lower-cased.
+    pub(super) phrase: String,
+    /// The statement that replaced them.
+    pub(super) by: String,
+    pub(super) decisions_at: usize,
+    pub(super) constraints_at: usize,
+}
+
 /// A tool call whose result has not been seen yet.
 #[derive(Debug, Clone)]
 pub(super) struct PendingCall {
@@ -187,6 +199,10 @@ pub(super) struct Digest {
     pub(super) output_words: std::collections::HashMap<String, String>,
     /// Lines of command outputs that later steps used, newest last.
     pub(super) used_facts: Vec<String>,
+    /// Commands and tools of calls the user rejected or stopped.
+    pub(super) rejected_calls: Vec<String>,
+    /// Choices later statements replaced.
+    pub(super) replacements: Vec<Replacement>,
 }
 
 pub(super) const MAX_IDENTIFIERS: usize = 24;

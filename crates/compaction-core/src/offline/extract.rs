@@ -664,3 +664,61 @@ pub(super) fn key_reply(text: &str) -> Option<String> {
     let reply = reply.replace("**", "");
     (!reply.is_empty()).then_some(reply)
 }
+
+/// The words a sentence says are replaced: what follows "instead of", "rather than", "no
+/// longer", ", not" (and "au lieu de", "en lugar de", "en vez de", "statt", "而不是"), or
+/// what precedes "대신" and "ではなく", up to three words, without articles and code marks.
+pub(super) fn replaced_phrases(text: &str) -> Vec<String> {
+    const AFTER: [&str; 10] = [
+        "instead of ",
+        "rather than ",
+        "no longer ",
+        ", not ",
+        "au lieu de ",
+        "en lugar de ",
+        "en vez de ",
+        " statt ",
+        "anstatt ",
+        "而不是",
+    ];
+    const BEFORE: [&str; 2] = [" 대신", "ではなく"];
+    const ARTICLES: [&str; 8] = ["the", "a", "an", "le", "la", "les", "el", "der"];
+    let mut out = Vec::new();
+    for sentence in sentences(head(text, 8_000)) {
+        let lower = sentence.to_lowercase();
+        let mut push = |words: Vec<&str>| {
+            let words: Vec<&str> = words
+                .into_iter()
+                .map(|word| {
+                    word.trim_matches(|c: char| !c.is_alphanumeric() && !"._-%".contains(c))
+                })
+                .filter(|word| !word.is_empty() && !ARTICLES.contains(word))
+                .collect();
+            let phrase = words.join(" ");
+            if char_len(&phrase) >= 2 && !out.contains(&phrase) {
+                out.push(phrase);
+            }
+        };
+        for marker in AFTER {
+            if let Some((_, rest)) = lower.split_once(marker) {
+                let clause = rest
+                    .split([',', '.', ';', ':', '(', ')', '!', '?', '，', '。'])
+                    .next()
+                    .unwrap_or("");
+                let words: Vec<&str> = clause.split_whitespace().take(3).collect();
+                if marker == "而不是" {
+                    push(vec![clause.trim()]);
+                } else {
+                    push(words);
+                }
+            }
+        }
+        for marker in BEFORE {
+            if let Some((before, _)) = lower.split_once(marker.trim_start()) {
+                let words: Vec<&str> = before.split_whitespace().rev().take(1).collect();
+                push(words);
+            }
+        }
+    }
+    out
+}

@@ -152,6 +152,7 @@ impl Digest {
             self.note_identifiers(&prose);
             return;
         }
+        self.note_replacements(&prose);
         let pasted_errors = scan_output(pasted.iter().map(String::as_str)).errors;
         for error in &pasted_errors {
             self.user_errors.retain(|known| known != error);
@@ -363,8 +364,44 @@ impl Digest {
         out
     }
 
+    /// Records the choices `text` says it replaces (before its own decisions are kept).
+    pub(super) fn note_replacements(&mut self, text: &str) {
+        for phrase in replaced_phrases(text) {
+            let by = sentences(head(text, 8_000))
+                .into_iter()
+                .find(|sentence| sentence.to_lowercase().contains(&phrase))
+                .unwrap_or_default();
+            self.replacements.push(Replacement {
+                phrase,
+                by: clip(&by, 200),
+                decisions_at: self.decisions.len(),
+                constraints_at: self.constraints.len(),
+            });
+        }
+    }
+
+    /// The statement that replaced `text` (a decision or a constraint at `index` of its
+    /// list, or a carried one when `index` is `None`), if a later one did.
+    pub(super) fn superseded_by(
+        &self,
+        text: &str,
+        index: Option<usize>,
+        decision: bool,
+    ) -> Option<&str> {
+        let lower = text.to_lowercase();
+        self.replacements
+            .iter()
+            .filter(|r| {
+                let at = if decision { r.decisions_at } else { r.constraints_at };
+                index.is_none_or(|index| index < at)
+            })
+            .find(|r| contains_words(&lower, &r.phrase) && !lower.contains(&r.by.to_lowercase()))
+            .map(|r| r.by.as_str())
+    }
+
     pub(super) fn observe_assistant_text(&mut self, text: &str) {
         self.note_used_facts(text);
+        self.note_replacements(text);
         if let Some(reply) = key_reply(text)
             && let Some(slot) = self.replies.last_mut()
         {
@@ -429,4 +466,14 @@ impl Digest {
             }
         }
     }
+}
+
+/// Whether `phrase` occurs in `text` as whole words.
+pub(super) fn contains_words(text: &str, phrase: &str) -> bool {
+    text.match_indices(phrase).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + phrase.len()..].chars().next();
+        let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
+        boundary(before) && boundary(after)
+    })
 }

@@ -75,6 +75,10 @@ impl Digest {
                 Some(line) if line.contains("doesn't want to proceed") => "rejected",
                 Some(_) | None => "stopped",
             };
+            let call_text = call.command.clone().unwrap_or_else(|| result.tool_name.clone());
+            if !self.rejected_calls.contains(&call_text) {
+                self.rejected_calls.push(call_text);
+            }
             let decision = format!("The user {verb} the call of {what}");
             self.decisions.retain(|known| known != &decision);
             self.decisions.push(decision);

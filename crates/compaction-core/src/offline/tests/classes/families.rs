@@ -296,7 +296,7 @@ fn changes_of_mind() -> Vec<Instance> {
         ];
         out.push(
             Instance::new(class, 2, messages)
-                .absent(command, &[NEXT, IN_PROGRESS, DECISIONS])
+                .absent(command, &[NEXT, IN_PROGRESS])
                 .expect(&["user", "rejected"], instead),
         );
     }
