@@ -15,8 +15,8 @@ pub(super) fn request_of(text: &str, without_rules: bool) -> Option<String> {
     let all = sentences(head(text, 8_000));
     let asks = without_rules
         && all.iter().any(|sentence| !is_acknowledgement(sentence) && !is_rule(sentence));
-    // Whole sentences: the first that asks, then the ones that carry a setting (a number,
-    // a quoted or code word) while they fit, the others only while the request is short.
+    // Whole sentences, in order, each while it fits: the user's short sentences carry the
+    // settings and facts the work needs, so none is cut.
     let mut request = String::new();
     for sentence in all {
         if request.is_empty() && is_acknowledgement(&sentence) {
@@ -25,13 +25,9 @@ pub(super) fn request_of(text: &str, without_rules: bool) -> Option<String> {
         if asks && is_rule(&sentence) {
             continue;
         }
-        let setting = sentence.chars().any(|c| c.is_ascii_digit() || c == '`' || c == '"');
-        let fits = char_len(&request) + char_len(&sentence) <= REQUEST_CHARS;
-        if !request.is_empty() && (!fits || (char_len(&request) >= 120 && !setting)) {
-            if fits || setting {
-                continue;
-            }
-            break;
+        let fits = char_len(&request) + char_len(&sentence) < REQUEST_CHARS;
+        if !request.is_empty() && !fits {
+            continue;
         }
         if !request.is_empty() {
             request.push(' ');
@@ -45,7 +41,7 @@ pub(super) fn request_of(text: &str, without_rules: bool) -> Option<String> {
 }
 
 /// The longest a request kept from a user message gets, in characters.
-const REQUEST_CHARS: usize = 400;
+const REQUEST_CHARS: usize = 600;
 
 /// A short opener such as "Great, thanks." that carries no request.
 pub(super) fn is_acknowledgement(sentence: &str) -> bool {
@@ -99,7 +95,7 @@ pub(super) const IMPERATIVE_STARTS: [&str; 25] = [
     "without ",
 ];
 
-pub(super) const IMPERATIVE_ANYWHERE: [&str; 26] = [
+pub(super) const IMPERATIVE_ANYWHERE: [&str; 29] = [
     " i prefer ",
     " i'd prefer ",
     " i would prefer ",
@@ -126,6 +122,9 @@ pub(super) const IMPERATIVE_ANYWHERE: [&str; 26] = [
     " shouldn't ",
     " not allowed",
     " mustn't ",
+    " mandatory",
+    " required ",
+    " priority",
 ];
 
 /// Markers of a rule in languages written without spaces between words (Chinese,
