@@ -159,6 +159,10 @@ pub(super) struct Digest {
     pub(super) turn_statements: Vec<String>,
     /// Error lines the user pasted into a message.
     pub(super) user_errors: Vec<String>,
+    /// What the assistant answered to each error the user pasted (same order).
+    pub(super) user_error_replies: Vec<Option<String>>,
+    /// Errors the user just pasted that wait for the assistant's answer.
+    pub(super) unanswered_errors: Vec<String>,
     /// Whether the user just corrected the assistant: its next statement is the approach
     /// taken instead.
     pub(super) after_correction: bool,

@@ -155,8 +155,13 @@ impl Digest {
         self.note_replacements(&prose);
         let pasted_errors = scan_output(pasted.iter().map(String::as_str)).errors;
         for error in &pasted_errors {
-            self.user_errors.retain(|known| known != error);
+            if let Some(at) = self.user_errors.iter().position(|known| known == error) {
+                self.user_errors.remove(at);
+                self.user_error_replies.remove(at);
+            }
             self.user_errors.push(error.clone());
+            self.user_error_replies.push(None);
+            self.unanswered_errors.push(error.clone());
         }
         let statements = std::mem::take(&mut self.turn_statements);
         self.turn_decisions.clear();
@@ -402,10 +407,16 @@ impl Digest {
     pub(super) fn observe_assistant_text(&mut self, text: &str) {
         self.note_used_facts(text);
         self.note_replacements(text);
-        if let Some(reply) = key_reply(text)
-            && let Some(slot) = self.replies.last_mut()
-        {
-            *slot = Some(reply);
+        if let Some(reply) = key_reply(text) {
+            // The first answer after an error the user pasted is what was done about it.
+            for error in std::mem::take(&mut self.unanswered_errors) {
+                if let Some(at) = self.user_errors.iter().position(|known| known == &error) {
+                    self.user_error_replies[at] = Some(reply.clone());
+                }
+            }
+            if let Some(slot) = self.replies.last_mut() {
+                *slot = Some(reply);
+            }
         }
         let mut decisions = decisions_of(text);
         if decisions.is_empty() {

@@ -76,6 +76,20 @@ impl Compactor<'_> {
         let (history_pins, prefix_pins): (&[String], &[String]) =
             if planned.history_chunks.is_empty() { (&[], &pins) } else { (&pins, &[]) };
         let window = self.summarizer.context_window();
+        // A summarizer that keeps to its budget shares it between the two parts of a split
+        // turn (a fifth for the prefix), less the line that joins them, so the entry fits.
+        let budget = self.settings.summary_output_tokens();
+        let (history_budget, prefix_budget) = match (
+            self.summarizer.shares_the_budget(),
+            planned.history_chunks.is_empty(),
+            planned.turn_prefix_chunks.is_empty(),
+        ) {
+            (true, false, false) => {
+                let prefix = (budget / 5).max(1);
+                (budget.saturating_sub(prefix + JOINER_TOKENS).max(1), prefix)
+            }
+            (_, _, _) => (budget, budget),
+        };
         let history = ChunkJob {
             kind: SummaryKind::History,
             chunks: &planned.history_chunks,
@@ -84,7 +98,7 @@ impl Compactor<'_> {
             instructions: history_instructions,
             pins: history_pins,
             replace_instructions: false,
-            max_output_tokens: self.settings.summary_output_tokens(),
+            max_output_tokens: history_budget,
             first_call: 1,
             calls,
             planned_window: window,
@@ -97,6 +111,7 @@ impl Compactor<'_> {
             instructions: prefix_instructions,
             pins: prefix_pins,
             first_call: planned.history_chunks.len() + 1,
+            max_output_tokens: prefix_budget,
             ..history.clone()
         };
         let prefix_request = PrefixRequest {
@@ -369,6 +384,9 @@ impl Parts {
         merge_summaries(self.history.as_deref(), self.prefix.as_deref())
     }
 }
+
+/// Tokens of the line [`merge_summaries`] puts between the two parts (characters / 4).
+const JOINER_TOKENS: u64 = 20;
 
 /// Joins the history summary and the split turn's prefix summary.
 pub fn merge_summaries(history: Option<&str>, prefix: Option<&str>) -> String {

@@ -110,10 +110,12 @@ impl Assembly<'_> {
                 PRIORITY_MODIFIED_FILES,
             );
         }
-        for error in &digest.user_errors {
+        for (error, reply) in digest.user_errors.iter().zip(&digest.user_error_replies) {
+            let reply =
+                reply.as_deref().map(|reply| format!(" → reply: {reply}")).unwrap_or_default();
             self.sections.push(
                 Section::Critical,
-                format!("Error the user reported: {error}"),
+                format!("Error the user reported: {error}{reply}"),
                 PRIORITY_ERRORS + 5,
             );
         }
