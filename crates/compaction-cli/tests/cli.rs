@@ -10,6 +10,10 @@ use std::process::Command;
 mod corpus;
 #[path = "cli/history.rs"]
 mod history;
+#[path = "cli/import.rs"]
+mod import;
+#[path = "cli/import_real.rs"]
+mod import_real;
 #[path = "cli/json.rs"]
 mod json;
 #[path = "cli/limits.rs"]

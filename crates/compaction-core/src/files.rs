@@ -3,7 +3,8 @@
 //! Tool calls named exactly `read`, `write` and `edit` with a string `path` argument count
 //! (pi's rule). Beyond pi, files moved, deleted or written by shell commands (`mv`, `git mv`,
 //! `rm`, `git rm`, `unlink`; `sed -i`, `perl -i`, `tee`, `cp`, output redirected with `>`;
-//! in a `bash` tool call or a user's `!` command) are followed: a moved path is listed under
+//! in a `bash` tool call or a user's `!` command), and patches in Codex's `apply_patch`
+//! format (an `apply_patch` call, or a patch inside a shell command) are followed: a moved path is listed under
 //! its new name, a deleted one is no longer listed, a written one is modified. Invariant: a file
 //! that was written or edited is never listed as read-only, and both lists are sorted by
 //! UTF-16 code units, as JavaScript sorts them.
@@ -87,7 +88,17 @@ impl FileOperations {
             if call.name == "bash"
                 && let Some(command) = call.arguments.get("command").and_then(Value::as_str)
             {
-                for effect in shell_file_effects(command) {
+                for effect in shell_file_effects(command).iter().chain(&patch_file_effects(command))
+                {
+                    self.apply(effect);
+                }
+                continue;
+            }
+            if call.name == "apply_patch" {
+                let patch = ["input", "patch"]
+                    .iter()
+                    .find_map(|key| call.arguments.get(*key).and_then(Value::as_str));
+                for effect in patch.map(patch_file_effects).unwrap_or_default() {
                     self.apply(&effect);
                 }
                 continue;
@@ -191,6 +202,40 @@ pub enum FileEffect {
         /// The written path.
         path: String,
     },
+}
+
+/// The files a patch in Codex's `apply_patch` format adds, updates, moves and deletes, in
+/// order: `*** Add File: P` and `*** Update File: P` write P, a `*** Move to: Q` after an
+/// update moves P to Q, `*** Delete File: P` deletes P. The patch may be the whole argument
+/// of an `apply_patch` call or sit inside a shell command (`apply_patch <<'EOF' …`).
+pub fn patch_file_effects(patch: &str) -> Vec<FileEffect> {
+    let mut effects = Vec::new();
+    if !patch.contains("*** Begin Patch") {
+        return effects;
+    }
+    let mut updated: Option<String> = None;
+    for line in patch.lines() {
+        let line = line.trim_end_matches('\r');
+        let header =
+            |prefix: &str| line.strip_prefix(prefix).map(str::trim).filter(|path| !path.is_empty());
+        if let Some(path) = header("*** Add File:") {
+            effects.push(FileEffect::Written { path: path.to_owned() });
+            updated = None;
+        } else if let Some(path) = header("*** Update File:") {
+            effects.push(FileEffect::Written { path: path.to_owned() });
+            updated = Some(path.to_owned());
+        } else if let Some(path) = header("*** Delete File:") {
+            effects.push(FileEffect::Deleted { path: path.to_owned() });
+            updated = None;
+        } else if let Some(to) = header("*** Move to:") {
+            if let Some(from) = updated.take() {
+                effects.push(FileEffect::Moved { from, to: to.to_owned() });
+            }
+        } else if line.starts_with("*** ") {
+            updated = None;
+        }
+    }
+    effects
 }
 
 /// Whether `path` is `base` or lies under the directory `base`.
@@ -672,6 +717,28 @@ mod tests {
         files.add_message(&message);
         assert_eq!(files.modified(), ["pipeline/run.py"]);
         assert!(files.read_only().is_empty());
+    }
+
+    #[test]
+    fn apply_patch_adds_updates_moves_and_deletes_are_file_operations() {
+        let patch = "*** Begin Patch\n*** Add File: web/src/money.ts\n+export {}\n\
+                     *** Update File: web/src/cart.ts\n@@\n-a\n+b\n\
+                     *** Update File: src/old.rs\n*** Move to: src/new.rs\n@@\n-x\n+y\n\
+                     *** Delete File: notes.txt\n*** End Patch";
+        let message: AgentMessage = serde_json::from_value(json!({"role":"assistant","content":[
+            {"type":"toolCall","id":"1","name":"read","arguments":{"path":"notes.txt"}},
+            {"type":"toolCall","id":"2","name":"apply_patch","arguments":{"input":patch}},
+            {"type":"toolCall","id":"3","name":"bash","arguments":{"command":
+                "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: docs/a.md\n+x\n*** End Patch\nEOF"}},
+            {"type":"toolCall","id":"4","name":"apply_patch","arguments":{"input":"no patch here"}}]}))
+        .unwrap();
+        let mut operations = FileOperations::default();
+        operations.add_message(&message);
+        assert_eq!(
+            operations.modified(),
+            ["docs/a.md", "src/new.rs", "web/src/cart.ts", "web/src/money.ts"]
+        );
+        assert!(operations.read_only().is_empty(), "the deleted file is listed nowhere");
     }
 
     #[test]

@@ -163,6 +163,10 @@ impl CommandError {
         let kind = ErrorKind::of_store(error);
         if kind == ErrorKind::Lock {
             CommandError::with_kind(kind, format!("{error}; run again with --wait to wait for it"))
+        } else if let compaction::store::StoreError::NotASession { path, .. } = error
+            && let Some(hint) = import::foreign_transcript_hint(path)
+        {
+            CommandError::with_kind(kind, hint)
         } else {
             CommandError::with_kind(kind, error.to_string())
         }

@@ -14,8 +14,12 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitStatus> {
     let (session, leaf) = super::load_with_leaf(&args.session)?;
     let mut resolved = setup::resolved_settings(&args.compaction)?;
     let session_model = compaction_core::context::build_context(&session, leaf).model;
-    let window =
-        setup::chat_window(&resolved, args.summarizer.model.as_deref(), session_model.as_ref());
+    let window = setup::chat_window_recorded(
+        &resolved,
+        args.summarizer.model.as_deref(),
+        session_model.as_ref(),
+        compaction_core::import::recorded_context_window(&session),
+    );
     setup::fit_to_window(&mut resolved, &window, session_model.as_ref())?;
     let settings = resolved.settings.clone();
     let estimator = setup::estimator(&settings)?;

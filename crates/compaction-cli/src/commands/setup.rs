@@ -101,8 +101,8 @@ pub struct ChatWindow {
     /// The window in tokens.
     #[serde(skip)]
     pub tokens: u64,
-    /// `flag`, `env`, `settings`, `pi-models` (pi's `models.json`), `model-table` or
-    /// `default`.
+    /// `flag`, `env`, `settings`, `pi-models` (pi's `models.json`), `session` (recorded in
+    /// the session), `model-table` or `default`.
     pub kind: &'static str,
     /// The same for a reader: the flag, variable, file, or model table row.
     pub description: String,
@@ -117,6 +117,18 @@ pub fn chat_window(
     model: Option<&str>,
     session: Option<&ModelRef>,
 ) -> ChatWindow {
+    chat_window_recorded(resolved, model, session, None)
+}
+
+/// [`chat_window`] for a session that records its window (an imported Codex rollout's
+/// `model_context_window`): that window comes after the settings and pi's `models.json`, and
+/// before the model table.
+pub fn chat_window_recorded(
+    resolved: &ResolvedSettings,
+    model: Option<&str>,
+    session: Option<&ModelRef>,
+    recorded: Option<u64>,
+) -> ChatWindow {
     use compaction_core::models::WindowSource;
     use compaction_core::settings::SettingSource;
     let provider = if model.is_some() { None } else { session.map(|m| m.provider.as_str()) };
@@ -126,6 +138,10 @@ pub fn chat_window(
     {
         let description = format!("pi's {} (`{id}`)", path.display());
         return ChatWindow { tokens, kind: "pi-models", description };
+    }
+    if let (None, Some(tokens)) = (resolved.settings.context_window, recorded) {
+        let description = "the window the session recorded (its agent's own report)".to_owned();
+        return ChatWindow { tokens, kind: "session", description };
     }
     let window = models::resolve_context_window(model, resolved.settings.context_window);
     let (kind, description) = match window.source {

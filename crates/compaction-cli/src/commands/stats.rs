@@ -77,7 +77,9 @@ pub fn collect(
             )
         })
         .sum();
-    let window = super::setup::chat_window(resolved, None, context.model.as_ref());
+    let recorded = compaction_core::import::recorded_context_window(session);
+    let window =
+        super::setup::chat_window_recorded(resolved, None, context.model.as_ref(), recorded);
     super::setup::fit_to_window(resolved, &window, context.model.as_ref())?;
     let context_window = window.tokens;
     let decision = compaction_core::should_compact(

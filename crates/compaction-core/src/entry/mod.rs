@@ -14,6 +14,7 @@ mod depth;
 mod envelope;
 mod line;
 mod surrogates;
+pub(crate) use surrogates::replace_lone_surrogates;
 #[cfg(test)]
 mod tests;
 

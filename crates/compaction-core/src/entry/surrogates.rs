@@ -17,7 +17,7 @@ fn escape_at(bytes: &[u8], at: usize) -> Option<u16> {
 }
 
 /// `raw` with every lone surrogate escape replaced by `\ufffd`; `None` when it has none.
-pub(super) fn replace_lone_surrogates(raw: &str) -> Option<String> {
+pub(crate) fn replace_lone_surrogates(raw: &str) -> Option<String> {
     let bytes = raw.as_bytes();
     // Fast path: most lines have no `\uD…` escape at all.
     let finder = memchr::memmem::Finder::new(b"\\u");

@@ -1,33 +1,78 @@
-//! The pi session being built by an import: header, entries with fresh ids, redaction.
+//! The pi session being built by an import: header, entries with fresh ids, redaction, and
+//! the entries handed out as soon as no later line can change them.
 //!
 //! Invariant: every text that goes into the session (message text, reasoning, tool arguments,
-//! tool output) passes through the redactor first, and entry ids are `00000001`, `00000002`, …
-//! in file order, so the same transcript always gives the same session.
+//! tool output) passes through the redactor first; entry ids are `00000001`, `00000002`, …
+//! in file order, so the same transcript always gives the same session; every assistant
+//! message written has a usage in pi's full shape.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 use serde_json::{Map, Value, json};
 
+use super::{ImportReport, SourceFormat};
 use crate::redact::Redactor;
+
+/// The `customType` of the entry that records the window the source agent reported.
+pub const CONTEXT_WINDOW_CUSTOM_TYPE: &str = "compaction-context-window";
+
+/// What an entry is, for the report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Message,
+    ToolResult,
+    Other,
+}
 
 /// The session under construction.
 pub(super) struct Builder<'r> {
     redactor: &'r Redactor,
-    entries: Vec<Value>,
+    /// Entries not yet handed out (the last ones, which a later line may still change).
+    pending: VecDeque<Value>,
+    /// Every entry's parent (index + 1; 0 for a root) and kind, for the path in the report.
+    parents: Vec<u32>,
+    kinds: Vec<Kind>,
+    /// The entry a root hangs from (the recorded window), so the session has one root.
+    anchor: Option<String>,
+    /// The window the transcript records.
+    pub(super) context_window: Option<u64>,
+    pub(super) cwd_recorded: bool,
+    counts: Counts,
     /// How many texts the redactor changed.
     pub(super) redacted: usize,
+    /// First versions of messages the user edited and sent again (kept as `custom` entries).
+    pub(super) resent: usize,
     /// What was left out, by kind, with a count.
     pub(super) dropped: BTreeMap<String, usize>,
     /// How many tool calls were renamed to pi's tools, by `source → pi` name.
     pub(super) renamed: BTreeMap<String, usize>,
 }
 
+/// What was handed out, counted as it went.
+#[derive(Default)]
+struct Counts {
+    user: usize,
+    assistant: usize,
+    tool_calls: usize,
+    tool_results: usize,
+    tool_errors: usize,
+    compactions: usize,
+    usage_missing: usize,
+}
+
 impl<'r> Builder<'r> {
     pub(super) fn new(redactor: &'r Redactor) -> Self {
         Builder {
             redactor,
-            entries: Vec::new(),
+            pending: VecDeque::new(),
+            parents: Vec::new(),
+            kinds: Vec::new(),
+            anchor: None,
+            context_window: None,
+            cwd_recorded: false,
+            counts: Counts::default(),
             redacted: 0,
+            resent: 0,
             dropped: BTreeMap::new(),
             renamed: BTreeMap::new(),
         }
@@ -35,7 +80,14 @@ impl<'r> Builder<'r> {
 
     /// Notes one left-out item of `kind`.
     pub(super) fn drop(&mut self, kind: impl Into<String>) {
-        *self.dropped.entry(kind.into()).or_insert(0) += 1;
+        self.drop_n(kind, 1);
+    }
+
+    /// Notes `n` left-out items of `kind` (none when `n` is 0).
+    pub(super) fn drop_n(&mut self, kind: impl Into<String>, n: usize) {
+        if n > 0 {
+            *self.dropped.entry(kind.into()).or_insert(0) += n;
+        }
     }
 
     /// Notes a tool call renamed from `from` to `to`.
@@ -71,8 +123,8 @@ impl<'r> Builder<'r> {
     }
 
     /// The id the next entry gets.
-    fn next_id(&self) -> String {
-        format!("{:08x}", self.entries.len() + 1)
+    pub(super) fn next_id(&self) -> String {
+        format!("{:08x}", self.parents.len() + 1)
     }
 
     /// Appends an entry of `kind` with `fields` under `parent`; returns its id.
@@ -84,13 +136,21 @@ impl<'r> Builder<'r> {
         fields: Map<String, Value>,
     ) -> String {
         let id = self.next_id();
+        let parent = parent.map(str::to_owned).or_else(|| self.anchor.clone());
         let mut entry = Map::new();
         entry.insert("type".into(), kind.into());
         entry.insert("id".into(), id.clone().into());
-        entry.insert("parentId".into(), parent.map_or(Value::Null, |p| p.into()));
+        entry.insert("parentId".into(), parent.clone().map_or(Value::Null, Value::String));
         entry.insert("timestamp".into(), timestamp.into());
         entry.extend(fields);
-        self.entries.push(Value::Object(entry));
+        let role = entry.get("message").and_then(|m| m.get("role")).and_then(Value::as_str);
+        self.kinds.push(match (kind, role) {
+            ("message", Some("toolResult")) => Kind::ToolResult,
+            ("message", Some("user" | "assistant")) => Kind::Message,
+            _ => Kind::Other,
+        });
+        self.parents.push(parent.and_then(|p| u32::from_str_radix(&p, 16).ok()).unwrap_or(0));
+        self.pending.push_back(Value::Object(entry));
         id
     }
 
@@ -107,25 +167,60 @@ impl<'r> Builder<'r> {
     }
 
     /// Appends a `custom_message` entry (in the model's context as user-role text, but not
-    /// the user's words): instructions, command expansions, an agent's own summaries.
+    /// the user's words): instructions, command expansions. `blocks` are redacted already.
     pub(super) fn custom_message(
         &mut self,
         parent: Option<&str>,
         timestamp: &str,
         custom_type: &str,
-        text: &str,
+        blocks: Vec<Value>,
     ) -> String {
-        let text = self.text(text);
         let mut fields = Map::new();
         fields.insert("customType".into(), custom_type.into());
-        fields.insert("content".into(), json!([{ "type": "text", "text": text }]));
+        fields.insert("content".into(), Value::Array(blocks));
         fields.insert("display".into(), false.into());
         self.push("custom_message", parent, timestamp, fields)
     }
 
-    /// The content blocks of the last entry, when it is an assistant message.
+    /// Appends a `compaction` entry for the source agent's own compaction: its summary
+    /// replaces everything before it (the entry names itself as its first kept entry, as pi
+    /// writes a compaction that keeps nothing).
+    pub(super) fn compaction(
+        &mut self,
+        parent: Option<&str>,
+        timestamp: &str,
+        summary: &str,
+        tokens_before: u64,
+        source: &str,
+    ) -> String {
+        let summary = self.text(summary);
+        let mut fields = Map::new();
+        fields.insert("summary".into(), summary.into());
+        fields.insert("firstKeptEntryId".into(), self.next_id().into());
+        fields.insert("tokensBefore".into(), tokens_before.into());
+        fields.insert("details".into(), json!({ "importedFrom": source }));
+        self.push("compaction", parent, timestamp, fields)
+    }
+
+    /// Writes the entry recording the window the transcript reports, before any other.
+    pub(super) fn window_entry(&mut self, timestamp: &str) {
+        let Some(window) = self.context_window else { return };
+        let mut fields = Map::new();
+        fields.insert("customType".into(), CONTEXT_WINDOW_CUSTOM_TYPE.into());
+        fields.insert("data".into(), json!({ "contextWindow": window }));
+        let id = self.push("custom", None, timestamp, fields);
+        self.anchor = Some(id);
+    }
+
+    /// The last entry, while it is not handed out yet.
+    fn last_pending(&mut self) -> Option<&mut Value> {
+        self.pending.back_mut()
+    }
+
+    /// The content blocks of the last entry, when it is an assistant message not yet
+    /// handed out.
     pub(super) fn last_assistant_content(&mut self) -> Option<&mut Vec<Value>> {
-        let message = self.entries.last_mut()?.get_mut("message")?;
+        let message = self.last_pending()?.get_mut("message")?;
         if message.get("role").and_then(Value::as_str) != Some("assistant") {
             return None;
         }
@@ -135,24 +230,55 @@ impl<'r> Builder<'r> {
     /// Replaces fields of the last entry's message (usage, stop reason of a merged reply).
     pub(super) fn update_last_message(&mut self, fields: Map<String, Value>) {
         if let Some(Value::Object(message)) =
-            self.entries.last_mut().and_then(|entry| entry.get_mut("message"))
+            self.last_pending().and_then(|entry| entry.get_mut("message"))
         {
             message.extend(fields);
         }
     }
 
-    /// How many entries were written.
-    pub(super) fn len(&self) -> usize {
-        self.entries.len()
+    /// Hands out every entry but the last `keep`, each as a line ending in `\n`.
+    pub(super) fn release(&mut self, keep: usize, out: &mut dyn FnMut(&str)) {
+        while self.pending.len() > keep {
+            let Some(mut entry) = self.pending.pop_front() else { break };
+            self.count(&mut entry);
+            let mut line = entry.to_string();
+            line.push('\n');
+            out(&line);
+        }
     }
 
-    /// The entries, for counting.
-    pub(super) fn entries(&self) -> &[Value] {
-        &self.entries
+    /// Counts an entry handed out; an assistant message without a usage gets one of zeros
+    /// (pi 1.6 reads every assistant message's usage).
+    fn count(&mut self, entry: &mut Value) {
+        if entry.get("type").and_then(Value::as_str) == Some("compaction") {
+            self.counts.compactions += 1;
+        }
+        let Some(Value::Object(message)) = entry.get_mut("message") else { return };
+        match message.get("role").and_then(Value::as_str) {
+            Some("user") => self.counts.user += 1,
+            Some("assistant") => {
+                self.counts.assistant += 1;
+                self.counts.tool_calls += message
+                    .get("content")
+                    .and_then(Value::as_array)
+                    .map_or(0, |c| c.iter().filter(|b| b["type"] == "toolCall").count());
+                if !message.contains_key("usage") {
+                    self.counts.usage_missing += 1;
+                    message.insert("usage".into(), usage(0, 0, 0, 0));
+                }
+            }
+            Some("toolResult") => {
+                self.counts.tool_results += 1;
+                if message.get("isError").and_then(Value::as_bool) == Some(true) {
+                    self.counts.tool_errors += 1;
+                }
+            }
+            Some(_) | None => {}
+        }
     }
 
-    /// The session file: the header line, then one line per entry, each ending in `\n`.
-    pub(super) fn finish(&self, header: &Header) -> String {
+    /// The session header line.
+    pub(super) fn header_line(&self, header: &Header) -> String {
         let mut out = json!({
             "type": "session",
             "version": crate::entry::CURRENT_VERSION,
@@ -162,11 +288,43 @@ impl<'r> Builder<'r> {
         })
         .to_string();
         out.push('\n');
-        for entry in &self.entries {
-            out.push_str(&entry.to_string());
-            out.push('\n');
-        }
         out
+    }
+
+    /// The report, once every entry is handed out.
+    pub(super) fn report(&self, format: SourceFormat, lines: usize) -> ImportReport {
+        let mut on_path = vec![false; self.parents.len()];
+        let mut at = self.parents.len();
+        while at > 0 && !on_path[at - 1] {
+            on_path[at - 1] = true;
+            at = self.parents[at - 1] as usize;
+        }
+        let count = |kind: Kind, path: bool| {
+            self.kinds.iter().zip(&on_path).filter(|(k, p)| **k == kind && **p == path).count()
+        };
+        let messages_on_path = count(Kind::Message, true) + count(Kind::ToolResult, true);
+        let messages_off_path = count(Kind::Message, false) + count(Kind::ToolResult, false);
+        ImportReport {
+            format,
+            lines,
+            entries: self.parents.len(),
+            user_messages: self.counts.user,
+            assistant_messages: self.counts.assistant,
+            tool_calls: self.counts.tool_calls,
+            tool_results: self.counts.tool_results,
+            tool_errors: self.counts.tool_errors,
+            messages_on_path,
+            tool_results_on_path: count(Kind::ToolResult, true),
+            messages_off_path,
+            resent_messages: self.resent,
+            compactions: self.counts.compactions,
+            context_window: self.context_window,
+            cwd_recorded: self.cwd_recorded,
+            usage_missing: self.counts.usage_missing,
+            redacted_texts: self.redacted,
+            renamed_tools: self.renamed.clone(),
+            dropped: self.dropped.clone(),
+        }
     }
 }
 
@@ -197,8 +355,8 @@ pub(super) fn assistant(
         "stopReason": stop_reason,
         "timestamp": millis(timestamp),
     });
-    // Without a recorded usage the field is left out: a usage of zeros would read as an
-    // empty context.
+    // Without a recorded usage the field is left out here; the builder writes zeros when
+    // the message is handed out (pi 1.6 reads every assistant message's usage).
     if let (Some(usage), Some(object)) = (usage, message.as_object_mut()) {
         object.insert("usage".into(), usage);
     }

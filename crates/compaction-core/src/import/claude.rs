@@ -12,16 +12,93 @@
 //! Invariant: every tool result entry follows (on its branch) the assistant entry holding its
 //! call, when that call is in the transcript.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::hash::{BuildHasher as _, BuildHasherDefault, DefaultHasher};
 
 use serde_json::{Map, Value, json};
 
-use super::Line;
 use super::build::{self, Builder, Header};
+
+/// How many lines a line whose parent comes later in the file waits for it. Claude Code
+/// sometimes writes a tool result a line or two before the reply line holding its call.
+const MAX_WAIT_LINES: usize = 256;
+/// How many lines may wait at once.
+const MAX_WAITING: usize = 256;
+/// How many queued inputs are remembered while waiting to see them reach the model.
+const MAX_QUEUED: usize = 256;
+
+/// What the first pass learns: the header, whether the file is all side chain, and which
+/// line ids it holds (so a line whose parent comes later waits for it, and one whose parent
+/// is in no line of the file does not).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Scan {
+    header: Header,
+    messages: usize,
+    side_chain_messages: usize,
+    uuids: HashSet<u64>,
+    /// Lines read.
+    lines: usize,
+    /// The line ids other lines name as their parent (hashed).
+    referenced: HashSet<u64>,
+    /// Parent id (hashed) → the last line (number) of the user's own words under it.
+    last_user_child: HashMap<u64, usize>,
+}
+
+/// A fixed hash of a line id (the same in both passes).
+fn uuid_hash(uuid: &str) -> u64 {
+    BuildHasherDefault::<DefaultHasher>::default().hash_one(uuid)
+}
+
+impl Scan {
+    pub(super) fn line(&mut self, value: &Value) {
+        let text = |key: &str| value.get(key).and_then(Value::as_str).filter(|t| !t.is_empty());
+        if self.header.id.is_empty()
+            && let Some(session) = text("sessionId")
+        {
+            session.clone_into(&mut self.header.id);
+        }
+        if self.header.cwd.is_empty()
+            && let Some(cwd) = text("cwd")
+        {
+            cwd.clone_into(&mut self.header.cwd);
+        }
+        if self.header.timestamp.is_empty()
+            && let Some(timestamp) = text("timestamp")
+        {
+            timestamp.clone_into(&mut self.header.timestamp);
+        }
+        self.lines += 1;
+        if let Some(uuid) = text("uuid") {
+            self.uuids.insert(uuid_hash(uuid));
+        }
+        if let Some(parent) = text("parentUuid") {
+            self.referenced.insert(uuid_hash(parent));
+            if users_words(value) {
+                self.last_user_child.insert(uuid_hash(parent), self.lines);
+            }
+        }
+        if matches!(value.get("type").and_then(Value::as_str), Some("user" | "assistant")) {
+            self.messages += 1;
+            if value.get("isSidechain").and_then(Value::as_bool) == Some(true) {
+                self.side_chain_messages += 1;
+            }
+        }
+    }
+
+    pub(super) fn header(&self) -> Header {
+        let mut header = self.header.clone();
+        if header.id.is_empty() {
+            header.id = "imported-claude-code-session".into();
+        }
+        header
+    }
+}
 
 /// Where lines of the transcript went.
 #[derive(Default)]
-struct State {
+pub(super) struct State {
+    /// A sub-agent's own transcript (`agent-*.jsonl`) is all side chain: keep it then.
+    only_side_chain: bool,
     /// Source `uuid` → the entry that stands for it (or for its nearest kept ancestor).
     entry_of: HashMap<String, Option<String>>,
     /// Tool call id → (pi tool name, the assistant entry holding the call).
@@ -32,11 +109,46 @@ struct State {
     open_reply: Option<(String, String)>,
     /// The last entry written.
     last: Option<String>,
+    /// Lines whose parent has not appeared yet, with the line count when they arrived.
+    waiting: VecDeque<(usize, Value)>,
+    /// Lines seen.
+    seen: usize,
+    /// The line ids of the file (hashed).
+    uuids: HashSet<u64>,
+    /// What the first pass learned about parents (see [`Scan`]).
+    referenced: HashSet<u64>,
+    last_user_child: HashMap<u64, usize>,
+    /// Entry → the entry written after it in its place (a message's first version that the
+    /// user edited and sent again): the next line under that entry hangs from it instead.
+    after: HashMap<String, String>,
+    /// The token count before Claude Code's own compaction (its `compact_boundary` line).
+    compact_tokens: Option<u64>,
+    /// Text the user queued while the agent worked, not yet seen reaching the model.
+    queued: Vec<String>,
 }
 
 impl State {
-    /// The entry a line hangs from.
+    pub(super) fn new(scan: &Scan) -> Self {
+        State {
+            only_side_chain: scan.messages > 0 && scan.side_chain_messages == scan.messages,
+            uuids: scan.uuids.clone(),
+            referenced: scan.referenced.clone(),
+            last_user_child: scan.last_user_child.clone(),
+            ..State::default()
+        }
+    }
+
+    /// The entry a line hangs from, past the first versions of resent messages.
     fn parent(&self, value: &Value) -> Option<String> {
+        let mut parent = self.named_parent(value)?;
+        while let Some(next) = self.after.get(&parent) {
+            parent.clone_from(next);
+        }
+        Some(parent)
+    }
+
+    /// The entry a line names as its parent (or the nearest kept ancestor).
+    fn named_parent(&self, value: &Value) -> Option<String> {
         let lookup = |key: &str| -> Option<Option<String>> {
             let uuid = value.get(key)?.as_str()?;
             self.entry_of.get(uuid).cloned()
@@ -55,65 +167,221 @@ impl State {
             self.entry_of.insert(uuid.to_owned(), entry);
         }
     }
-}
 
-/// Converts the lines; returns the session header.
-pub(super) fn convert(lines: &[Line], builder: &mut Builder<'_>) -> Header {
-    let mut header = Header::default();
-    let mut state = State::default();
-    // A sub-agent's own transcript (`agent-*.jsonl`) is all side chain: keep it then.
-    let is_message = |line: &&Line| {
-        matches!(line.value.get("type").and_then(Value::as_str), Some("user" | "assistant"))
-    };
-    let only_side_chain = lines
-        .iter()
-        .filter(is_message)
-        .all(|line| line.value.get("isSidechain").and_then(Value::as_bool) == Some(true));
-    for line in lines {
-        let value = &line.value;
-        if header.id.is_empty()
-            && let Some(session) = value.get("sessionId").and_then(Value::as_str)
-        {
-            header.id = session.to_owned();
+    /// Whether the line names a parent that a later line of the file holds.
+    fn parent_later(&self, value: &Value) -> bool {
+        value.get("parentUuid").and_then(Value::as_str).is_some_and(|uuid| {
+            !self.entry_of.contains_key(uuid) && self.uuids.contains(&uuid_hash(uuid))
+        })
+    }
+
+    /// Converts one line. A line whose parent appears later in the file (Claude Code writes
+    /// some tool results before the reply line with their call) waits for it, a few lines
+    /// at most; the lines waiting for a line are converted right after it.
+    pub(super) fn line(&mut self, value: Value, builder: &mut Builder<'_>) {
+        self.seen += 1;
+        if self.parent_later(&value) {
+            self.waiting.push_back((self.seen, value));
+        } else {
+            self.convert_then_waiting(self.seen, value, builder);
         }
-        if header.cwd.is_empty()
-            && let Some(cwd) = value.get("cwd").and_then(Value::as_str)
-        {
-            header.cwd = cwd.to_owned();
-        }
-        let timestamp = value.get("timestamp").and_then(Value::as_str).unwrap_or("");
-        if header.timestamp.is_empty() && !timestamp.is_empty() {
-            header.timestamp = timestamp.to_owned();
-        }
-        let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
-        if !only_side_chain && value.get("isSidechain").and_then(Value::as_bool) == Some(true) {
-            builder.drop("side-chain (sub-agent) line");
-            let parent = state.parent(value);
-            state.record(value, parent);
-            continue;
-        }
-        match kind {
-            "user" => user_line(value, timestamp, &mut state, builder),
-            "assistant" => assistant_line(value, timestamp, &mut state, builder),
-            other => {
-                builder
-                    .drop(format!("`{}` line", if other.is_empty() { "untyped" } else { other }));
-                let parent = state.parent(value);
-                state.record(value, parent);
+        // A parent that did not come in time: the line hangs from the entry before it.
+        while let Some((since, _)) = self.waiting.front() {
+            if self.seen - since < MAX_WAIT_LINES && self.waiting.len() <= MAX_WAITING {
+                break;
+            }
+            if let Some((number, value)) = self.waiting.pop_front() {
+                self.convert_then_waiting(number, value, builder);
             }
         }
     }
-    if header.id.is_empty() {
-        header.id = "imported-claude-code-session".into();
+
+    /// Converts `value`, then every waiting line whose parent it is (and theirs).
+    fn convert_then_waiting(&mut self, number: usize, value: Value, builder: &mut Builder<'_>) {
+        let mut ready = vec![(number, value)];
+        while let Some((number, value)) = ready.pop() {
+            self.convert(number, &value, builder);
+            if let Some(uuid) = value.get("uuid").and_then(Value::as_str) {
+                let (children, rest): (VecDeque<_>, VecDeque<_>) =
+                    std::mem::take(&mut self.waiting).into_iter().partition(|(_, line)| {
+                        line.get("parentUuid").and_then(Value::as_str) == Some(uuid)
+                    });
+                self.waiting = rest;
+                // In file order: the stack pops the last pushed first.
+                ready.extend(children.into_iter().rev());
+            }
+        }
     }
-    header
+
+    /// Ends the conversion: lines still waiting hang from the entry before them; queued
+    /// input never seen reaching the model is counted.
+    pub(super) fn finish(&mut self, builder: &mut Builder<'_>) {
+        while let Some((number, value)) = self.waiting.pop_front() {
+            self.convert_then_waiting(number, value, builder);
+        }
+        builder.drop_n(
+            "queued input never sent to the model (`queue-operation` enqueue)",
+            self.queued.len(),
+        );
+    }
+
+    /// Whether line `number` is the user's message that they edited and sent again: no line
+    /// hangs from it, and a later message of theirs hangs from the same parent.
+    fn resent(&self, number: usize, value: &Value) -> bool {
+        let text = |key: &str| value.get(key).and_then(Value::as_str);
+        let (Some(uuid), Some(parent)) = (text("uuid"), text("parentUuid")) else { return false };
+        users_words(value)
+            && !self.referenced.contains(&uuid_hash(uuid))
+            && self.last_user_child.get(&uuid_hash(parent)).is_some_and(|&last| last > number)
+    }
+
+    fn convert(&mut self, number: usize, value: &Value, builder: &mut Builder<'_>) {
+        let timestamp = value.get("timestamp").and_then(Value::as_str).unwrap_or("");
+        let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
+        if !self.only_side_chain && value.get("isSidechain").and_then(Value::as_bool) == Some(true)
+        {
+            builder.drop("side-chain (sub-agent) line");
+            let parent = self.parent(value);
+            self.record(value, parent);
+            return;
+        }
+        if self.resent(number, value) {
+            return resent_line(value, timestamp, self, builder);
+        }
+        match kind {
+            "user" => user_line(value, timestamp, self, builder),
+            "assistant" => assistant_line(value, timestamp, self, builder),
+            "attachment" => attachment_line(value, timestamp, self, builder),
+            "queue-operation" => {
+                self.queue_operation(value);
+                builder.drop("`queue-operation` line (queue bookkeeping)");
+            }
+            "system" => {
+                let subtype = value.get("subtype").and_then(Value::as_str).unwrap_or("");
+                if subtype == "compact_boundary" {
+                    // Becomes the `compaction` entry with the summary that follows it.
+                    self.compact_tokens = value
+                        .get("compactMetadata")
+                        .and_then(|m| m.get("preTokens"))
+                        .and_then(Value::as_u64);
+                } else {
+                    let subtype = if subtype.is_empty() { "untyped" } else { subtype };
+                    builder.drop(format!("`system` line ({subtype})"));
+                }
+                let parent = self.parent(value);
+                self.record(value, parent);
+            }
+            other => {
+                builder
+                    .drop(format!("`{}` line", if other.is_empty() { "untyped" } else { other }));
+                let parent = self.parent(value);
+                self.record(value, parent);
+            }
+        }
+    }
+
+    /// Remembers text the user queued while the agent worked.
+    fn queue_operation(&mut self, value: &Value) {
+        let operation = value.get("operation").and_then(Value::as_str);
+        let content = value.get("content").and_then(Value::as_str).map(str::trim);
+        if let (Some("enqueue"), Some(text)) = (operation, content)
+            && !text.is_empty()
+            && self.queued.len() < MAX_QUEUED
+        {
+            self.queued.push(text.to_owned());
+        }
+    }
+
+    /// Marks queued input that `text` (which reached the model) carries as delivered.
+    fn delivered(&mut self, text: &str) {
+        if !self.queued.is_empty() {
+            self.queued.retain(|queued| !text.contains(queued.as_str()));
+        }
+    }
+}
+
+/// Whether a line is the user's own words: a user message that is not Claude Code's (meta,
+/// compaction summary) and holds no tool result.
+fn users_words(value: &Value) -> bool {
+    let flag = |key: &str| value.get(key).and_then(Value::as_bool) == Some(true);
+    let content = value.get("message").and_then(|m| m.get("content"));
+    let results = content.and_then(Value::as_array).is_some_and(|blocks| {
+        blocks.iter().any(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
+    });
+    value.get("type").and_then(Value::as_str) == Some("user")
+        && !flag("isMeta")
+        && !flag("isCompactSummary")
+        && !flag("isSidechain")
+        && !results
+}
+
+/// The first version of a message the user edited and sent again (Claude Code resumes
+/// without it): kept in its place in the file as a `custom` entry, outside the context, and
+/// the next line under the same parent hangs from it, so the path keeps the file's order.
+fn resent_line(value: &Value, timestamp: &str, state: &mut State, builder: &mut Builder<'_>) {
+    let parent = state.parent(value);
+    let content = value.get("message").and_then(|m| m.get("content")).cloned();
+    let content = builder.value(&content.unwrap_or(Value::Null));
+    let mut fields = Map::new();
+    fields.insert("customType".into(), RESENT_CUSTOM_TYPE.into());
+    fields.insert("data".into(), json!({ "content": content }));
+    let id = builder.push("custom", parent.as_deref(), timestamp, fields);
+    builder.resent += 1;
+    if let Some(parent) = parent {
+        state.after.insert(parent, id.clone());
+    }
+    state.open_reply = None;
+    state.last = Some(id.clone());
+    state.record(value, Some(id));
+}
+
+/// The `customType` of a message's first version that the user edited and sent again.
+pub(super) const RESENT_CUSTOM_TYPE: &str = "imported-resent-message";
+
+/// An `attachment` line: text Claude Code added to the context. Input the user queued while
+/// the agent worked (`queued_command`) reached the model and is kept as a user message;
+/// the other kinds (reminders, file snapshots, hook output) are counted as left out.
+fn attachment_line(value: &Value, timestamp: &str, state: &mut State, builder: &mut Builder<'_>) {
+    let attachment = value.get("attachment");
+    let kind = attachment.and_then(|a| a.get("type")).and_then(Value::as_str).unwrap_or("");
+    let prompt = attachment.and_then(|a| a.get("prompt"));
+    let text = match prompt {
+        Some(Value::String(text)) => Some(text.clone()),
+        Some(Value::Array(blocks)) => Some(
+            blocks
+                .iter()
+                .filter_map(|b| b.get("text").and_then(Value::as_str))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ),
+        Some(_) | None => None,
+    };
+    let parent = state.parent(value);
+    match (kind, text) {
+        ("queued_command", Some(text)) if !text.trim().is_empty() => {
+            state.delivered(&text);
+            let blocks = vec![build::text_block(builder.text(&text))];
+            let id = builder.message(parent.as_deref(), timestamp, build::user(blocks, timestamp));
+            state.open_reply = None;
+            state.last = Some(id.clone());
+            state.record(value, Some(id));
+        }
+        _ => {
+            let kind = if kind.is_empty() { "untyped" } else { kind };
+            builder.drop(format!("`attachment` line ({kind})"));
+            state.record(value, parent);
+        }
+    }
 }
 
 fn user_line(value: &Value, timestamp: &str, state: &mut State, builder: &mut Builder<'_>) {
     let parent = state.parent(value);
+    if value.get("toolUseResult").is_some_and(|result| !result.is_null()) {
+        builder.drop("`toolUseResult` (Claude Code's structured copy of a tool result)");
+    }
     let content = value.get("message").and_then(|m| m.get("content"));
-    let not_the_users_words = value.get("isMeta").and_then(Value::as_bool) == Some(true)
-        || value.get("isCompactSummary").and_then(Value::as_bool) == Some(true);
+    let is_meta = value.get("isMeta").and_then(Value::as_bool) == Some(true);
+    let is_summary = value.get("isCompactSummary").and_then(Value::as_bool) == Some(true);
     let mut last = parent;
     let mut blocks = Vec::new();
     let mut text_only = String::new();
@@ -142,15 +410,19 @@ fn user_line(value: &Value, timestamp: &str, state: &mut State, builder: &mut Bu
             None => builder.drop("user block without a type"),
         }
     }
-    if !blocks.is_empty() {
-        let id = if not_the_users_words {
-            let kind = if value.get("isCompactSummary").and_then(Value::as_bool) == Some(true) {
-                "imported-compaction-summary"
-            } else {
-                "imported-meta"
-            };
-            builder.custom_message(last.as_deref(), timestamp, kind, &text_only)
+    if is_summary {
+        // Claude Code's own compaction: its summary replaces what came before, as a pi
+        // compaction does.
+        let tokens = state.compact_tokens.take().unwrap_or(0);
+        let id = builder.compaction(last.as_deref(), timestamp, &text_only, tokens, "claude-code");
+        let images = blocks.iter().filter(|b| b["type"] == "image").count();
+        builder.drop_n("image in a Claude Code compaction summary", images);
+        last = Some(id);
+    } else if !blocks.is_empty() {
+        let id = if is_meta {
+            builder.custom_message(last.as_deref(), timestamp, "imported-meta", blocks)
         } else {
+            state.delivered(&text_only);
             builder.message(last.as_deref(), timestamp, build::user(blocks, timestamp))
         };
         last = Some(id);

@@ -5,7 +5,9 @@
 //! Codex records each part of a reply (reasoning, text, each tool call) as its own item; the
 //! consecutive items of a reply become one assistant message, closed by the first tool output
 //! or user message after it. `event_msg` lines repeat the response items for the UI and are
-//! left out, except that a `token_count` reported while a reply is gathered becomes its usage.
+//! left out (counted), except `token_count`: each new count becomes the usage of the reply
+//! it measured, and its `model_context_window` is the session's recorded window. A
+//! `compacted` line is Codex's own compaction and becomes a `compaction` entry.
 //!
 //! Invariant: each tool output follows the assistant message holding its call, and its error
 //! flag says what the recorded exit code (or `success: false`) says.
@@ -14,25 +16,105 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
 
-use super::Line;
 use super::build::{self, Builder, Header};
 
+/// What the first pass learns: the header and the window the rollout records.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Scan {
+    header: Header,
+    meta: bool,
+    /// The last `model_context_window` a `token_count` event (or turn context) reported.
+    pub(super) context_window: Option<u64>,
+}
+
+impl Scan {
+    pub(super) fn line(&mut self, value: &Value) {
+        let kind = value.get("type").and_then(Value::as_str);
+        let payload = value.get("payload");
+        match (kind, payload) {
+            (Some("session_meta"), Some(meta)) => {
+                session_meta(meta, &mut self.header);
+                self.meta = true;
+            }
+            (None, _) if value.get("id").is_some() && value.get("instructions").is_some() => {
+                session_meta(value, &mut self.header);
+                self.meta = true;
+            }
+            (Some("turn_context"), Some(context)) => {
+                if self.header.cwd.is_empty()
+                    && let Some(cwd) = context.get("cwd").and_then(Value::as_str)
+                {
+                    cwd.clone_into(&mut self.header.cwd);
+                }
+                if let Some(window) = window_of(context) {
+                    self.context_window = Some(window);
+                }
+            }
+            (Some("event_msg"), Some(event)) => {
+                if let Some(window) = event.get("info").and_then(window_of) {
+                    self.context_window = Some(window);
+                }
+            }
+            _ => {}
+        }
+        if self.header.timestamp.is_empty()
+            && let Some(time) = value.get("timestamp").and_then(Value::as_str)
+        {
+            time.clone_into(&mut self.header.timestamp);
+        }
+    }
+
+    pub(super) fn header(&self) -> Header {
+        let mut header = self.header.clone();
+        if header.id.is_empty() {
+            header.id = "imported-codex-session".into();
+        }
+        header
+    }
+}
+
+/// A positive `model_context_window`.
+fn window_of(value: &Value) -> Option<u64> {
+    value.get("model_context_window").and_then(Value::as_u64).filter(|&w| w > 0)
+}
+
 /// The reply being gathered and where the conversation stands.
-struct State {
+pub(super) struct State {
     model: String,
     provider: String,
+    header_time: String,
     /// Blocks of the reply not yet written, with the time of its first item.
     reply: Vec<Value>,
     reply_time: String,
     /// Call id → pi tool name.
     calls: HashMap<String, String>,
-    /// The token usage Codex reported for the reply being gathered.
+    /// The usage of the reply being gathered (or of the next one, when Codex reported it
+    /// before the reply's items).
     usage: Option<Value>,
+    /// Whether the reply being gathered, or the last one written, has its usage.
+    reply_has_usage: bool,
+    /// The running total of the last `token_count` (a repeated count is the same total).
+    last_total: Option<u64>,
     /// The last entry written.
     last: Option<String>,
 }
 
 impl State {
+    pub(super) fn new() -> Self {
+        State {
+            model: "unknown".into(),
+            provider: "openai".into(),
+            header_time: String::new(),
+            reply: Vec::new(),
+            reply_time: String::new(),
+            calls: HashMap::new(),
+            usage: None,
+            reply_has_usage: false,
+            last_total: None,
+            last: None,
+        }
+    }
+
     /// Writes the gathered reply, if any, as one assistant message.
     fn flush(&mut self, builder: &mut Builder<'_>) {
         if self.reply.is_empty() {
@@ -41,6 +123,7 @@ impl State {
         let blocks = std::mem::take(&mut self.reply);
         let has_calls =
             blocks.iter().any(|b| b.get("type").and_then(Value::as_str) == Some("toolCall"));
+        self.reply_has_usage = self.usage.is_some();
         let message = build::assistant(
             blocks,
             "openai-responses",
@@ -60,96 +143,104 @@ impl State {
         }
         self.reply.push(block);
     }
-}
 
-/// Converts the lines; returns the session header.
-pub(super) fn convert(lines: &[Line], builder: &mut Builder<'_>) -> Header {
-    let mut header = Header::default();
-    let mut state = State {
-        model: "unknown".into(),
-        provider: "openai".into(),
-        reply: Vec::new(),
-        reply_time: String::new(),
-        calls: HashMap::new(),
-        usage: None,
-        last: None,
-    };
-    for line in lines {
-        let value = &line.value;
+    /// A `token_count` event: each new count (its running total grew) measured one model
+    /// response. It belongs to the reply being gathered when that has none yet (Codex
+    /// reports it after the reply's items), else to the next reply (older versions report
+    /// it before).
+    fn token_count(&mut self, event: &Value) {
+        let Some(info) = event.get("info").filter(|i| !i.is_null()) else { return };
+        let total = info.get("total_token_usage").and_then(|t| t.get("total_tokens"));
+        let total = total.and_then(Value::as_u64);
+        if total.is_some() && total == self.last_total {
+            return;
+        }
+        self.last_total = total;
+        let Some(usage) = info.get("last_token_usage").and_then(token_usage) else { return };
+        if self.reply.is_empty() || self.usage.is_none() {
+            self.usage = Some(usage);
+        }
+    }
+
+    /// Converts one line.
+    pub(super) fn line(&mut self, value: &Value, builder: &mut Builder<'_>) {
         let line_time = value.get("timestamp").and_then(Value::as_str).unwrap_or("");
+        if self.header_time.is_empty() && !line_time.is_empty() {
+            line_time.clone_into(&mut self.header_time);
+        }
         let timestamp =
-            if line_time.is_empty() { header.timestamp.clone() } else { line_time.to_owned() };
+            if line_time.is_empty() { self.header_time.clone() } else { line_time.to_owned() };
         let kind = value.get("type").and_then(Value::as_str);
         let payload = value.get("payload");
         match (kind, payload) {
-            (Some("session_meta"), Some(meta)) => session_meta(meta, &mut header, &mut state),
+            (Some("session_meta"), Some(meta)) => self.meta(meta),
             (Some("turn_context"), Some(context)) => {
                 if let Some(model) = context.get("model").and_then(Value::as_str) {
-                    model.clone_into(&mut state.model);
-                }
-                if header.cwd.is_empty()
-                    && let Some(cwd) = context.get("cwd").and_then(Value::as_str)
-                {
-                    cwd.clone_into(&mut header.cwd);
+                    model.clone_into(&mut self.model);
                 }
             }
             (Some("response_item"), Some(item)) => {
-                response_item(item, &timestamp, &mut state, builder);
+                response_item(item, &timestamp, self, builder);
             }
             (Some("compacted"), Some(compacted)) => {
-                state.flush(builder);
+                // Codex's own compaction: its summary replaces what came before. The
+                // replacement history (the items Codex kept: the user's messages, the
+                // summary) repeats what the session holds already.
+                self.flush(builder);
                 let text = compacted.get("message").and_then(Value::as_str).unwrap_or("");
-                let id = builder.custom_message(
-                    state.last.as_deref(),
-                    &timestamp,
-                    "imported-compaction-summary",
-                    text,
-                );
-                state.last = Some(id);
+                let id = builder.compaction(self.last.as_deref(), &timestamp, text, 0, "codex");
+                let history = compacted
+                    .get("replacement_history")
+                    .and_then(Value::as_array)
+                    .map_or(0, Vec::len);
+                builder.drop_n("Codex `compacted` replacement_history item", history);
+                self.last = Some(id);
             }
             (Some("event_msg"), payload) => {
-                // A token count reported while a reply is gathered is that reply's usage.
-                if let Some(usage) = payload.and_then(token_usage)
-                    && !state.reply.is_empty()
-                {
-                    state.usage = Some(usage);
+                let event = payload.and_then(|p| p.get("type")).and_then(Value::as_str);
+                match (event, payload) {
+                    (Some("token_count"), Some(payload)) => self.token_count(payload),
+                    _ => {
+                        let event = event.unwrap_or("untyped");
+                        builder.drop(format!("`event_msg` line ({event}; repeats the items)"));
+                    }
                 }
-                builder.drop("`event_msg` line (repeats the items)");
             }
             (None, _) if value.get("record_type").is_some() => builder.drop("`record_type` line"),
             (None, _) if value.get("id").is_some() && value.get("instructions").is_some() => {
-                session_meta(value, &mut header, &mut state);
+                self.meta(value);
             }
             // Older rollouts: the line is the response item itself.
-            (Some(_), None) => response_item(value, &timestamp, &mut state, builder),
+            (Some(_), None) => response_item(value, &timestamp, self, builder),
             (Some(other), Some(_)) => builder.drop(format!("`{other}` line")),
             (None, _) => builder.drop("untyped line"),
         }
-        if header.timestamp.is_empty() && !line_time.is_empty() {
-            header.timestamp = line_time.to_owned();
+    }
+
+    pub(super) fn finish(&mut self, builder: &mut Builder<'_>) {
+        self.flush(builder);
+    }
+
+    fn meta(&mut self, meta: &Value) {
+        if let Some(provider) = meta.get("model_provider").and_then(Value::as_str) {
+            provider.clone_into(&mut self.provider);
         }
     }
-    state.flush(builder);
-    if header.id.is_empty() {
-        header.id = "imported-codex-session".into();
-    }
-    header
 }
 
-/// pi's usage from an `event_msg` `token_count` (`info.last_token_usage`): cached input is
-/// pi's `cacheRead`, the rest of the input is `input`.
-fn token_usage(payload: &Value) -> Option<Value> {
-    if payload.get("type").and_then(Value::as_str) != Some("token_count") {
+/// pi's usage from Codex's `last_token_usage`: cached input is pi's `cacheRead`, the rest
+/// of the input is `input`.
+fn token_usage(last: &Value) -> Option<Value> {
+    let count = |key: &str| last.get(key).and_then(Value::as_u64).unwrap_or(0);
+    if last.as_object().is_none_or(serde_json::Map::is_empty) {
         return None;
     }
-    let last = payload.get("info")?.get("last_token_usage")?;
-    let count = |key: &str| last.get(key).and_then(Value::as_u64).unwrap_or(0);
     let cached = count("cached_input_tokens");
     let input = count("input_tokens").saturating_sub(cached);
     Some(build::usage(input, count("output_tokens"), cached, 0))
 }
 
-fn session_meta(meta: &Value, header: &mut Header, state: &mut State) {
+fn session_meta(meta: &Value, header: &mut Header) {
     let text = |key: &str| meta.get(key).and_then(Value::as_str).map(str::to_owned);
     if let Some(id) = text("id") {
         header.id = id;
@@ -157,11 +248,8 @@ fn session_meta(meta: &Value, header: &mut Header, state: &mut State) {
     if let Some(timestamp) = text("timestamp") {
         header.timestamp = timestamp;
     }
-    if let Some(cwd) = text("cwd") {
+    if let Some(cwd) = text("cwd").filter(|cwd| !cwd.is_empty()) {
         header.cwd = cwd;
-    }
-    if let Some(provider) = text("model_provider") {
-        state.provider = provider;
     }
 }
 
@@ -210,14 +298,12 @@ fn response_item(item: &Value, timestamp: &str, state: &mut State, builder: &mut
             let output = tool_output(item.get("output"));
             let text = builder.text(&output.text);
             let details = output.exit_code.map(|code| json!({ "exitCode": code }));
-            let message = build::tool_result(
-                call_id,
-                &name,
-                vec![build::text_block(text)],
-                output.is_error,
-                details,
-                timestamp,
-            );
+            let mut content = vec![build::text_block(text)];
+            let unread = images_in(item.get("output")).saturating_sub(output.images.len());
+            builder.drop_n("image in a Codex tool output without base64 data", unread);
+            content.extend(output.images);
+            let message =
+                build::tool_result(call_id, &name, content, output.is_error, details, timestamp);
             state.last = Some(builder.message(state.last.as_deref(), timestamp, message));
         }
         other => {
@@ -249,12 +335,16 @@ fn message(item: &Value, timestamp: &str, state: &mut State, builder: &mut Build
     state.flush(builder);
     let joined = texts.join("\n");
     let id = match role {
-        "user" if is_injected_context(&joined) => builder.custom_message(
-            state.last.as_deref(),
-            timestamp,
-            "imported-instructions",
-            &joined,
-        ),
+        "user" if is_injected_context(&joined) => {
+            let mut blocks = vec![build::text_block(builder.text(&joined))];
+            blocks.extend(images);
+            builder.custom_message(
+                state.last.as_deref(),
+                timestamp,
+                "imported-instructions",
+                blocks,
+            )
+        }
         "user" => {
             let mut blocks: Vec<Value> =
                 texts.iter().map(|text| build::text_block(builder.text(text))).collect();
@@ -263,6 +353,7 @@ fn message(item: &Value, timestamp: &str, state: &mut State, builder: &mut Build
         }
         _ => {
             // Developer and system instructions: kept as data, outside the context.
+            builder.drop_n("image in a Codex developer or system message", images.len());
             let text = builder.text(&joined);
             let mut fields = Map::new();
             fields.insert("customType".into(), "imported-instructions".into());
@@ -305,8 +396,11 @@ fn tool_call(kind: &str, item: &Value, builder: &mut Builder<'_>) -> (String, Va
             if let Some(dir) = action.get("working_directory") {
                 arguments.insert("workdir".into(), dir.clone());
             }
-            if let Some(timeout) = action.get("timeout_ms") {
-                arguments.insert("timeout_ms".into(), timeout.clone());
+            // The rest of the action (timeout, environment, user) stays as it was.
+            for key in ["timeout_ms", "env", "user"] {
+                if let Some(item) = action.get(key).filter(|item| !item.is_null()) {
+                    arguments.insert(key.into(), item.clone());
+                }
             }
             return shell("local_shell_call", arguments, builder);
         }
@@ -392,6 +486,34 @@ struct Output {
     text: String,
     exit_code: Option<i64>,
     is_error: bool,
+    /// Images among its content items (`input_image` with a `data:` URL).
+    images: Vec<Value>,
+}
+
+/// How many image items a tool output holds.
+fn images_in(output: Option<&Value>) -> usize {
+    let items = match output {
+        Some(Value::Array(items)) => items,
+        Some(Value::Object(object)) => match object.get("content") {
+            Some(Value::Array(items)) => items,
+            _ => return 0,
+        },
+        _ => return 0,
+    };
+    items
+        .iter()
+        .filter(|item| item.get("type").and_then(Value::as_str) == Some("input_image"))
+        .count()
+}
+
+/// The text and images of a list of content items.
+fn parts(parts: &[Value]) -> (String, Vec<Value>) {
+    let text = parts
+        .iter()
+        .filter_map(|p| p.get("text").and_then(Value::as_str))
+        .collect::<Vec<_>>()
+        .join("\n");
+    (text, parts.iter().filter_map(image).collect())
 }
 
 /// Reads a `function_call_output` / `custom_tool_call_output`: a JSON string
@@ -399,28 +521,23 @@ struct Output {
 /// `Process exited with code N`, or an object `{content, success}`.
 fn tool_output(output: Option<&Value>) -> Output {
     if let Some(object) = output.and_then(Value::as_object) {
-        let text = match object.get("content") {
-            Some(Value::String(text)) => text.clone(),
-            Some(Value::Array(parts)) => parts
-                .iter()
-                .filter_map(|p| p.get("text").and_then(Value::as_str))
-                .collect::<Vec<_>>()
-                .join("\n"),
-            Some(other) => other.to_string(),
-            None => Value::Object(object.clone()).to_string(),
+        let (text, images) = match object.get("content") {
+            Some(Value::String(text)) => (text.clone(), Vec::new()),
+            Some(Value::Array(items)) => parts(items),
+            Some(other) => (other.to_string(), Vec::new()),
+            None => (Value::Object(object.clone()).to_string(), Vec::new()),
         };
         let failed = object.get("success").and_then(Value::as_bool) == Some(false);
         let mut out = from_text(text);
         out.is_error |= failed;
+        out.images = images;
         return out;
     }
-    if let Some(parts) = output.and_then(Value::as_array) {
-        let text = parts
-            .iter()
-            .filter_map(|p| p.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join("\n");
-        return from_text(text);
+    if let Some(items) = output.and_then(Value::as_array) {
+        let (text, images) = parts(items);
+        let mut out = from_text(text);
+        out.images = images;
+        return out;
     }
     let text = output.and_then(Value::as_str).unwrap_or("").to_owned();
     if let Ok(Value::Object(object)) = serde_json::from_str::<Value>(&text)
@@ -432,6 +549,7 @@ fn tool_output(output: Option<&Value>) -> Output {
             text: inner.to_owned(),
             exit_code,
             is_error: exit_code.is_some_and(|code| code != 0),
+            images: Vec::new(),
         };
     }
     from_text(text)
@@ -444,5 +562,10 @@ fn from_text(text: String) -> Output {
             .or_else(|| line.strip_prefix("Process exited with code"))
             .and_then(|rest| rest.trim().parse::<i64>().ok())
     });
-    Output { is_error: exit_code.is_some_and(|code| code != 0), exit_code, text }
+    Output {
+        is_error: exit_code.is_some_and(|code| code != 0),
+        exit_code,
+        text,
+        images: Vec::new(),
+    }
 }

@@ -5,26 +5,34 @@
 //!
 //! What is kept: every user and assistant text, reasoning text, every tool call with its
 //! arguments, every tool result with its error flag (and Codex's exit code in `details`),
-//! images. Tools whose meaning matches one of pi's are renamed and their arguments take pi's
-//! names (Claude Code `Read`/`Write`/`Edit`/`MultiEdit`/`Bash`, Codex `shell`,
+//! images, the agent's own compactions (as `compaction` entries) and the token usage it
+//! recorded. Tools whose meaning matches one of pi's are renamed and their arguments take
+//! pi's names (Claude Code `Read`/`Write`/`Edit`/`MultiEdit`/`Bash`, Codex `shell`,
 //! `shell_command`, `exec_command`, `local_shell_call`); every other tool keeps its name and
 //! arguments (Codex `apply_patch` keeps its patch text in `input`). Text that reached the
 //! model in a user-role message but is not the user's words (Claude Code `isMeta` lines,
-//! its own compaction summaries, Codex's AGENTS.md and environment blocks) becomes a
-//! `custom_message`; Codex developer and system instructions become `custom` entries
-//! (kept, outside the context). What is dropped is counted in [`ImportReport::dropped`]:
-//! bookkeeping lines (file snapshots, queue operations, token counts, the event stream that
-//! repeats the response items), sub-agent side chains, encrypted or redacted reasoning.
+//! Codex's AGENTS.md and environment blocks) becomes a `custom_message`; Codex developer and
+//! system instructions become `custom` entries (kept, outside the context). What is dropped
+//! is counted in [`ImportReport::dropped`].
+//!
+//! The conversion streams: [`Scan`] reads the lines once for what the header needs, then
+//! [`Importer`] converts them one at a time and hands each finished session line to the
+//! caller, so memory stays a small multiple of the longest line (plus a few bytes of
+//! bookkeeping per line). [`import`] does both passes over a text in memory.
 //!
 //! Invariant: the output is a version 3 pi session that parses without warnings or errors,
+//! with a `cwd` in its header and a usage in pi's full shape on every assistant message;
 //! every text in it has passed through the engine's redaction, and the same input always
 //! gives the same bytes.
 
 mod build;
+pub use build::CONTEXT_WINDOW_CUSTOM_TYPE;
 mod claude;
 mod codex;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_order;
 
 use std::collections::BTreeMap;
 
@@ -74,6 +82,27 @@ pub struct ImportReport {
     pub tool_results: usize,
     /// Of those, results flagged as errors.
     pub tool_errors: usize,
+    /// Messages (user, assistant, tool result) on the path from the last entry to the root:
+    /// the conversation pi resumes.
+    pub messages_on_path: usize,
+    /// Tool results on that path.
+    pub tool_results_on_path: usize,
+    /// Messages on other branches (a branch the user left in the source agent after several
+    /// turns). Kept, off the current path.
+    pub messages_off_path: usize,
+    /// First versions of messages the user edited and sent again before any answer: kept in
+    /// their place as `imported-resent-message` custom entries, outside the context (the
+    /// source agent resumes without them too).
+    pub resent_messages: usize,
+    /// The agent's own compactions, written as `compaction` entries.
+    pub compactions: usize,
+    /// The context window the transcript records (Codex's `model_context_window`), written
+    /// as a `compaction-context-window` entry; `None` when it records none.
+    pub context_window: Option<u64>,
+    /// Whether the header's `cwd` came from the transcript (else from the caller).
+    pub cwd_recorded: bool,
+    /// Assistant messages whose usage the transcript did not record (written as zeros).
+    pub usage_missing: usize,
     /// Texts (and argument strings) in which the redactor replaced a secret.
     pub redacted_texts: usize,
     /// Tool calls renamed to pi's tools, by `source → pi` name.
@@ -114,119 +143,235 @@ pub enum ImportError {
     NoMessages,
 }
 
-/// One line of the transcript, parsed.
-pub(crate) struct Line {
-    pub(crate) value: Value,
+/// How to import.
+#[derive(Debug, Clone, Default)]
+pub struct ImportOptions {
+    /// The format to read; `None` detects it from the lines.
+    pub format: Option<SourceFormat>,
+    /// The header's `cwd` when the transcript records none (pi refuses a header without
+    /// one); `/` when `None`.
+    pub fallback_cwd: Option<String>,
 }
 
-/// Parses the non-blank lines of a transcript; a line that is not a JSON object is an error.
-fn lines(text: &str) -> Result<Vec<Line>, ImportError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut out = Vec::new();
-    for (index, raw) in text.lines().enumerate() {
-        let raw = raw.trim();
-        if raw.is_empty() {
-            continue;
-        }
-        let value: Value = serde_json::from_str(raw)
-            .map_err(|e| ImportError::NotJson { line: index + 1, message: e.to_string() })?;
-        if !value.is_object() {
-            return Err(ImportError::NotJson {
-                line: index + 1,
-                message: "the line is JSON but not an object".into(),
-            });
-        }
-        out.push(Line { value });
+/// Parses one line of a transcript (`number` is 1-based). `Ok(None)` for a blank line.
+///
+/// A byte-order mark before the first line and a `\r` before the `\n` are ignored. A lone
+/// UTF-16 surrogate escape (`"\ud83d"`, which JavaScript writes and reads) is read as U+FFFD,
+/// as the session reader reads it.
+pub fn parse_line(number: usize, raw: &str) -> Result<Option<Value>, ImportError> {
+    let raw = if number == 1 { raw.strip_prefix('\u{feff}').unwrap_or(raw) } else { raw };
+    let raw = raw.trim();
+    if raw.is_empty() {
+        return Ok(None);
     }
-    Ok(out)
+    let value = match serde_json::from_str::<Value>(raw) {
+        Ok(value) => value,
+        Err(error) => match crate::entry::replace_lone_surrogates(raw) {
+            Some(readable) => serde_json::from_str(&readable)
+                .map_err(|e| ImportError::NotJson { line: number, message: e.to_string() })?,
+            None => {
+                return Err(ImportError::NotJson { line: number, message: error.to_string() });
+            }
+        },
+    };
+    if !value.is_object() {
+        return Err(ImportError::NotJson {
+            line: number,
+            message: "the line is JSON but not an object".into(),
+        });
+    }
+    Ok(Some(value))
 }
 
-/// The format of a transcript, from its lines; `None` when neither format fits.
-pub fn detect(text: &str) -> Option<SourceFormat> {
-    let lines = lines(text).ok()?;
-    detect_lines(&lines)
-}
-
-fn detect_lines(lines: &[Line]) -> Option<SourceFormat> {
-    for line in lines {
-        let value = &line.value;
-        if value.get("sessionId").is_some() && value.get("parentUuid").is_some() {
-            return Some(SourceFormat::ClaudeCode);
-        }
-        let kind = value.get("type").and_then(Value::as_str);
-        if matches!(kind, Some("session_meta" | "response_item" | "turn_context"))
-            && value.get("payload").is_some()
-        {
-            return Some(SourceFormat::Codex);
-        }
-        // An older rollout: a first line with the session id and instructions, then bare items.
-        if kind.is_none() && value.get("id").is_some() && value.get("instructions").is_some() {
-            return Some(SourceFormat::Codex);
-        }
+/// The format a line shows, if it shows one.
+fn line_format(value: &Value) -> Option<SourceFormat> {
+    if value.get("sessionId").is_some() && value.get("parentUuid").is_some() {
+        return Some(SourceFormat::ClaudeCode);
+    }
+    let kind = value.get("type").and_then(Value::as_str);
+    if matches!(kind, Some("session_meta" | "response_item" | "turn_context"))
+        && value.get("payload").is_some()
+    {
+        return Some(SourceFormat::Codex);
+    }
+    // An older rollout: a first line with the session id and instructions, then bare items.
+    if kind.is_none() && value.get("id").is_some() && value.get("instructions").is_some() {
+        return Some(SourceFormat::Codex);
     }
     None
 }
 
-/// Converts a transcript into a pi session. `format` forces a format; `None` detects it.
-/// Every text passes through `redactor`.
+/// The format of a transcript, from its lines; `None` when neither format fits (or a line
+/// is not JSON).
+pub fn detect(text: &str) -> Option<SourceFormat> {
+    let mut scan = Scan::default();
+    for (index, raw) in text.lines().enumerate() {
+        scan.line(index + 1, raw).ok()?;
+    }
+    scan.format()
+}
+
+/// What the first pass over a transcript learns: its format, what the session header says,
+/// and what the conversion must know before the first line (whether the file is one
+/// sub-agent's side chain, the window it records).
+#[derive(Debug, Clone, Default)]
+pub struct Scan {
+    format: Option<SourceFormat>,
+    lines: usize,
+    claude: claude::Scan,
+    codex: codex::Scan,
+}
+
+impl Scan {
+    /// Reads line `number` (1-based).
+    pub fn line(&mut self, number: usize, raw: &str) -> Result<(), ImportError> {
+        let Some(value) = parse_line(number, raw)? else { return Ok(()) };
+        self.lines += 1;
+        if self.format.is_none() {
+            self.format = line_format(&value);
+        }
+        self.claude.line(&value);
+        self.codex.line(&value);
+        Ok(())
+    }
+
+    /// The format the lines show, if any.
+    pub fn format(&self) -> Option<SourceFormat> {
+        self.format
+    }
+}
+
+/// The second pass: converts lines one at a time, handing each finished session line
+/// (header first, each ending in `\n`) to `out`.
+pub struct Importer<'r> {
+    format: SourceFormat,
+    lines: usize,
+    builder: build::Builder<'r>,
+    header: Option<build::Header>,
+    claude: claude::State,
+    codex: codex::State,
+}
+
+impl<'r> Importer<'r> {
+    /// Starts the conversion of the transcript `scan` read. Fails when no format is forced
+    /// and the lines show none.
+    pub fn new(
+        scan: &Scan,
+        options: &ImportOptions,
+        redactor: &'r Redactor,
+    ) -> Result<Self, ImportError> {
+        let format = options.format.or(scan.format).ok_or(ImportError::UnknownFormat)?;
+        let mut header = match format {
+            SourceFormat::ClaudeCode => scan.claude.header(),
+            SourceFormat::Codex => scan.codex.header(),
+        };
+        let mut builder = build::Builder::new(redactor);
+        builder.cwd_recorded = !header.cwd.is_empty();
+        if header.cwd.is_empty() {
+            header.cwd = options.fallback_cwd.clone().unwrap_or_else(|| "/".into());
+        }
+        if format == SourceFormat::Codex {
+            builder.context_window = scan.codex.context_window;
+        }
+        Ok(Importer {
+            format,
+            lines: 0,
+            builder,
+            header: Some(header),
+            claude: claude::State::new(&scan.claude),
+            codex: codex::State::new(),
+        })
+    }
+
+    /// Converts line `number` (1-based).
+    pub fn line(
+        &mut self,
+        number: usize,
+        raw: &str,
+        out: &mut dyn FnMut(&str),
+    ) -> Result<(), ImportError> {
+        let Some(value) = parse_line(number, raw)? else { return Ok(()) };
+        self.lines += 1;
+        self.start(out);
+        match self.format {
+            SourceFormat::ClaudeCode => self.claude.line(value, &mut self.builder),
+            SourceFormat::Codex => self.codex.line(&value, &mut self.builder),
+        }
+        self.builder.release(self.hold(), out);
+        Ok(())
+    }
+
+    /// Entries the converter may still change (the last one, while a reply can grow).
+    fn hold(&self) -> usize {
+        match self.format {
+            SourceFormat::ClaudeCode => 1,
+            SourceFormat::Codex => 0,
+        }
+    }
+
+    /// Writes the header (and the recorded window) once, before the first entry.
+    fn start(&mut self, out: &mut dyn FnMut(&str)) {
+        if let Some(header) = self.header.take() {
+            out(&self.builder.header_line(&header));
+            self.builder.window_entry(&header.timestamp);
+        }
+    }
+
+    /// Ends the conversion: writes what is left and returns the report.
+    pub fn finish(mut self, out: &mut dyn FnMut(&str)) -> Result<ImportReport, ImportError> {
+        self.start(out);
+        match self.format {
+            SourceFormat::ClaudeCode => self.claude.finish(&mut self.builder),
+            SourceFormat::Codex => self.codex.finish(&mut self.builder),
+        }
+        self.builder.release(0, out);
+        let report = self.builder.report(self.format, self.lines);
+        if report.user_messages + report.assistant_messages == 0 {
+            return Err(ImportError::NoMessages);
+        }
+        Ok(report)
+    }
+}
+
+/// The context window an imported session recorded (the last
+/// [`CONTEXT_WINDOW_CUSTOM_TYPE`] entry's `contextWindow`), if any.
+pub fn recorded_context_window(session: &crate::Session) -> Option<u64> {
+    session.entries().iter().rev().find_map(|entry| {
+        let crate::EntryKind::Custom { custom_type } = &entry.kind else { return None };
+        if custom_type != CONTEXT_WINDOW_CUSTOM_TYPE {
+            return None;
+        }
+        let value = entry.to_value().ok()?;
+        value.get("data")?.get("contextWindow")?.as_u64().filter(|&window| window > 0)
+    })
+}
+
+/// Converts a transcript held in memory into a pi session (both passes over `text`).
+/// `format` forces a format; `None` detects it. Every text passes through `redactor`.
 pub fn import(
     text: &str,
     format: Option<SourceFormat>,
     redactor: &Redactor,
 ) -> Result<Imported, ImportError> {
-    let lines = lines(text)?;
-    let format = match format {
-        Some(format) => format,
-        None => detect_lines(&lines).ok_or(ImportError::UnknownFormat)?,
-    };
-    let mut builder = build::Builder::new(redactor);
-    let header = match format {
-        SourceFormat::ClaudeCode => claude::convert(&lines, &mut builder),
-        SourceFormat::Codex => codex::convert(&lines, &mut builder),
-    };
-    let report = report(format, lines.len(), &builder);
-    if report.user_messages + report.assistant_messages == 0 {
-        return Err(ImportError::NoMessages);
-    }
-    Ok(Imported { session: builder.finish(&header), report })
+    import_with(text, &ImportOptions { format, fallback_cwd: None }, redactor)
 }
 
-/// Counts what the builder wrote.
-fn report(format: SourceFormat, lines: usize, builder: &build::Builder<'_>) -> ImportReport {
-    let mut report = ImportReport {
-        format,
-        lines,
-        entries: builder.len(),
-        user_messages: 0,
-        assistant_messages: 0,
-        tool_calls: 0,
-        tool_results: 0,
-        tool_errors: 0,
-        redacted_texts: builder.redacted,
-        renamed_tools: builder.renamed.clone(),
-        dropped: builder.dropped.clone(),
-    };
-    for entry in builder.entries() {
-        let Some(message) = entry.get("message") else { continue };
-        match message.get("role").and_then(Value::as_str) {
-            Some("user") => report.user_messages += 1,
-            Some("assistant") => {
-                report.assistant_messages += 1;
-                let calls = message.get("content").and_then(Value::as_array).map_or(0, |c| {
-                    c.iter()
-                        .filter(|b| b.get("type").and_then(Value::as_str) == Some("toolCall"))
-                        .count()
-                });
-                report.tool_calls += calls;
-            }
-            Some("toolResult") => {
-                report.tool_results += 1;
-                if message.get("isError").and_then(Value::as_bool) == Some(true) {
-                    report.tool_errors += 1;
-                }
-            }
-            Some(_) | None => {}
-        }
+/// [`import`] with every option.
+pub fn import_with(
+    text: &str,
+    options: &ImportOptions,
+    redactor: &Redactor,
+) -> Result<Imported, ImportError> {
+    let mut scan = Scan::default();
+    for (index, raw) in text.lines().enumerate() {
+        scan.line(index + 1, raw)?;
     }
-    report
+    let mut importer = Importer::new(&scan, options, redactor)?;
+    let mut session = String::new();
+    let mut out = |line: &str| session.push_str(line);
+    for (index, raw) in text.lines().enumerate() {
+        importer.line(index + 1, raw, &mut out)?;
+    }
+    let report = importer.finish(&mut out)?;
+    Ok(Imported { session, report })
 }
