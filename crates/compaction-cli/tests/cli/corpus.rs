@@ -129,3 +129,114 @@ fn eval_cuts_user_turns_and_names_a_missing_corpus() {
     assert!(out.starts_with("exit: 2\n"), "{out}");
     assert!(out.contains("no transcripts folder: give --transcripts DIR"), "{out}");
 }
+
+/// The real-transcript corpus: `COMPACTION_TRANSCRIPTS`, else `shared/transcripts` beside the
+/// repository or one of its parent folders (the rule `compaction eval` follows).
+fn real_transcripts() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("COMPACTION_TRANSCRIPTS").filter(|dir| !dir.is_empty()) {
+        return Some(PathBuf::from(dir));
+    }
+    let repository = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().ok()?;
+    repository
+        .ancestors()
+        .filter_map(Path::parent)
+        .map(|dir| dir.join("shared").join("transcripts"))
+        .find(|dir| dir.is_dir())
+}
+
+/// Every probe file of `examples/real`, sorted.
+fn real_probe_files() -> Vec<PathBuf> {
+    let root = example("real");
+    let mut out = Vec::new();
+    for agent in std::fs::read_dir(&root).unwrap() {
+        let agent = agent.unwrap().path();
+        if !agent.is_dir() {
+            continue;
+        }
+        for file in std::fs::read_dir(&agent).unwrap() {
+            let file = file.unwrap().path();
+            if file.to_string_lossy().ends_with(".probes.json") {
+                out.push(file);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The whole pipeline on every transcript of the real corpus, one compaction each (debug
+/// build; the files run in parallel): each transcript of Claude Code, Codex or pi imports
+/// (or migrates), is compacted at least once, and every probe gets an outcome; a transcript
+/// the importer cannot read yet is reported with a reason, never dropped. No score floor:
+/// the figures are in BENCHMARKS.md.
+#[test]
+fn eval_runs_every_transcript_of_the_real_corpus() {
+    let Some(root) = real_transcripts() else {
+        println!(
+            "skipped: no real-transcript corpus (set COMPACTION_TRANSCRIPTS or place it at \
+             ../shared/transcripts beside the repository)"
+        );
+        return;
+    };
+    let files = real_probe_files();
+    assert!(files.len() >= 30, "{files:?}");
+    let root_arg = root.display().to_string();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let outputs = std::sync::Mutex::new(Vec::new());
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(4);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(file) = files.get(index) else { break };
+                    let path = file.display().to_string();
+                    let args =
+                        ["eval", &path, "--transcripts", &root_arg, "--compactions", "1", "--json"];
+                    let out = run(&args, &example("real"));
+                    outputs.lock().unwrap().push((path, out));
+                }
+            });
+        }
+    });
+    let mut parts = std::collections::BTreeMap::<String, usize>::new();
+    let mut notes = Vec::new();
+    for (path, out) in outputs.into_inner().unwrap() {
+        assert!(out.starts_with("exit: 0\n"), "{path}: {out}");
+        let report = stdout_json(&out);
+        let file = &report["files"][0];
+        let transcript = file["transcript"].as_str().unwrap();
+        *parts.entry(file["part"].as_str().unwrap().to_owned()).or_default() += 1;
+        if let Some(reason) = file["notImportable"].as_str() {
+            assert!(
+                transcript.starts_with("other/"),
+                "{transcript}: a Claude Code, Codex or pi transcript must import: {reason}"
+            );
+            assert!(reason.starts_with("compaction import: "), "{transcript}: {reason}");
+            notes.push(format!("{transcript}: not importable ({reason})"));
+            continue;
+        }
+        let run = &file["runs"][0];
+        assert!(run["compactionsMade"].as_u64().unwrap() >= 1, "{transcript}: {run}");
+        assert!(!run["summary"].as_str().unwrap_or_default().is_empty(), "{transcript}");
+        let graded = run["probes"].as_array().unwrap();
+        assert_eq!(graded.len() as u64, file["probeCount"].as_u64().unwrap(), "{transcript}");
+        for probe in graded {
+            let outcome = probe["outcome"].as_str().unwrap();
+            assert!(
+                ["answered", "partial", "missed", "contradicted"].contains(&outcome),
+                "{transcript}: {probe}"
+            );
+        }
+        let (tokens, budget) = (run["summaryTokens"].as_u64(), run["maxSummaryTokens"].as_u64());
+        if tokens > budget {
+            notes.push(format!("{transcript}: summary of {tokens:?} tokens over {budget:?}"));
+        }
+    }
+    // The fixed split keeps at least a third of the corpus in the test part.
+    let (test, all) = (parts.get("test").copied().unwrap_or(0), parts.values().sum::<usize>());
+    assert!(test * 3 >= all, "{parts:?}");
+    for note in notes {
+        println!("note: {note}");
+    }
+}

@@ -25,6 +25,9 @@ pub(super) struct PathLines {
     user_positions: Vec<usize>,
     /// Estimated tokens of the path's messages (heuristic estimator).
     pub(super) message_tokens: u64,
+    /// Compaction entries at the end of the path, after the last message, left out: the
+    /// replay ends at the last message, so its last stage has something to compact.
+    pub(super) trailing_compactions: usize,
 }
 
 pub(super) fn read_path_lines(path: &Path) -> anyhow::Result<PathLines> {
@@ -49,7 +52,13 @@ pub(super) fn read_path_lines(path: &Path) -> anyhow::Result<PathLines> {
     let mut user_positions = Vec::new();
     let mut message_tokens = 0;
     let estimator = compaction_core::tokens::HeuristicEstimator;
-    for index in session.path(leaf) {
+    let mut path = session.path(leaf);
+    let mut trailing_compactions = 0;
+    while path.last().is_some_and(|&index| entries[index].kind.as_compaction().is_some()) {
+        path.pop();
+        trailing_compactions += 1;
+    }
+    for index in path {
         let entry = &entries[index];
         if let Some(Ok(message)) = entry.message() {
             message_tokens += estimator.message_tokens(&message);
@@ -59,7 +68,7 @@ pub(super) fn read_path_lines(path: &Path) -> anyhow::Result<PathLines> {
         }
         lines.push(entry.raw().trim_end().to_owned());
     }
-    Ok(PathLines { header, entries: lines, user_positions, message_tokens })
+    Ok(PathLines { header, entries: lines, user_positions, message_tokens, trailing_compactions })
 }
 
 /// Where each of `count` stages ends (exclusive), the last at the end of the path.
@@ -122,6 +131,13 @@ pub(super) fn replay(
     let mut last_compaction: Option<String> = None;
     let mut made = 0;
     let mut notes = Vec::new();
+    if lines.trailing_compactions > 0 {
+        notes.push(format!(
+            "left out {} compaction entries that end the session (the replay ends at its last \
+             message)",
+            lines.trailing_compactions
+        ));
+    }
     let mut keep_recent = Vec::new();
     let first_keep = flags.keep_recent.unwrap_or(super::EVAL_KEEP_RECENT_TOKENS.0);
     let ends = stage_ends(lines, count);
