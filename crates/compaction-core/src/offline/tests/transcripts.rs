@@ -236,3 +236,15 @@ fn an_error_the_user_pasted_is_told_with_the_answer_to_it() {
     assert!(line.contains("not enough arguments in call to storage.NewStorage"), "{summary}");
     assert!(line.contains("→ reply:") && line.contains("`time.Now`"), "{summary}");
 }
+
+#[test]
+fn a_code_block_of_an_earlier_summary_is_no_section() {
+    let previous = PreviousSummary::parse(
+        "## Key Decisions\n- One header for every back-end.\n```c\n#endif /* VSLA_H */\n#include \"x.h\"\n```\n- C17, not C23.\n",
+    );
+    assert_eq!(
+        previous.section(Section::Decisions),
+        ["One header for every back-end.", "C17, not C23."]
+    );
+    assert!(previous.section(Section::Critical).is_empty(), "{:?}", previous.items);
+}
