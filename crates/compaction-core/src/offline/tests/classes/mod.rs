@@ -171,5 +171,7 @@ fn generated_class_instances_survive_one_and_three_rounds() {
     }
 }
 
-/// The share of checks both parts pass.
-const BAR: f64 = 0.0;
+/// The share of checks (in percent) each part must pass after 1 and after 3 rounds: below
+/// what both reached when the rules were written (98.4%), above what the summarizer before
+/// them reached (dev 69.6%, test 67.2% after 1 round).
+const BAR: f64 = 90.0;
