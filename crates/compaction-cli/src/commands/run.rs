@@ -94,11 +94,12 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
         .resolve_leaf(args.session.leaf.as_deref())
         .map_err(|e| CommandError::usage(format!("{}: {e}", path.display())))?;
     let session_model = setup::session_model(store.session(), leaf);
-    let mut toolkit = setup::Toolkit::resolve(
+    let mut toolkit = setup::Toolkit::resolve_recorded(
         &args.compaction,
         &args.summarizer,
         &args.extension,
         session_model.as_ref(),
+        compaction_core::import::recorded_context_window(store.session()),
         false,
     )?;
     if args.strict {

@@ -571,8 +571,26 @@ impl Toolkit {
         session_model: Option<&ModelRef>,
         offline: bool,
     ) -> anyhow::Result<Toolkit> {
+        Toolkit::resolve_recorded(compaction, summarizer, extension, session_model, None, offline)
+    }
+
+    /// [`Toolkit::resolve`] for a session that records its window (see
+    /// [`chat_window_recorded`]).
+    pub fn resolve_recorded(
+        compaction: &CompactionFlags,
+        summarizer: &SummarizerFlags,
+        extension: &ExtensionFlags,
+        session_model: Option<&ModelRef>,
+        recorded_window: Option<u64>,
+        offline: bool,
+    ) -> anyhow::Result<Toolkit> {
         let mut resolved = self::resolved_settings(compaction)?;
-        let window = chat_window(&resolved, summarizer.model.as_deref(), session_model);
+        let window = chat_window_recorded(
+            &resolved,
+            summarizer.model.as_deref(),
+            session_model,
+            recorded_window,
+        );
         fit_to_window(&mut resolved, &window, session_model)?;
         let estimator = self::estimator(&resolved.settings)?;
         let offline_flags = SummarizerFlags { offline: true, ..summarizer.clone() };

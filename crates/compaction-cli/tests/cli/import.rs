@@ -487,3 +487,41 @@ fn generated_hostile_transcripts_import_with_the_conversation_on_the_path() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+#[test]
+fn the_window_a_rollout_recorded_comes_before_the_model_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let rollout =
+        include_str!("../../../compaction-core/tests/fixtures/import/codex-rollout.jsonl");
+    std::fs::write(dir.path().join("r.jsonl"), rollout).unwrap();
+    let (code, _, stderr) = import(&["r.jsonl", "-o", "s.jsonl"], dir.path());
+    assert_eq!(code, 0, "{stderr}");
+    let window = |args: &[&str]| -> (u64, String) {
+        let output = Command::new(env!("CARGO_BIN_EXE_compaction"))
+            .args(args)
+            .current_dir(dir.path())
+            .env("HOME", dir.path())
+            .env_remove("PI_CODING_AGENT_DIR")
+            .output()
+            .unwrap();
+        let report: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+            panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&output.stderr))
+        });
+        (
+            report["contextWindow"].as_u64().unwrap(),
+            report["contextWindowSource"]["kind"].as_str().unwrap().to_owned(),
+        )
+    };
+    // The rollout says 272000; the model table gives gpt-5-codex 400000.
+    assert_eq!(window(&["plan", "s.jsonl", "--json"]), (272_000, "session".into()));
+    assert_eq!(window(&["stats", "s.jsonl", "--json"]), (272_000, "session".into()));
+    assert_eq!(
+        window(&["run", "s.jsonl", "--offline", "--dry-run", "--json"]),
+        (272_000, "session".into())
+    );
+    // An explicit window still wins.
+    assert_eq!(
+        window(&["plan", "s.jsonl", "--json", "--context-window", "50000"]),
+        (50_000, "flag".into())
+    );
+}
