@@ -255,7 +255,7 @@ pub fn shell_file_effects(command: &str) -> Vec<FileEffect> {
     // joined to it. After a `cd` to a place not known (`cd $DIR`, `cd -`), relative paths are
     // not known either and are skipped.
     let mut directory = Directory::Start;
-    for segment in command.split(['\n', ';', '|', '&']) {
+    for segment in shell_segments(&command) {
         let (words, targets) = split_redirects(shell_words(segment));
         if let [cd, rest @ ..] = words.as_slice()
             && cd == "cd"
@@ -398,7 +398,44 @@ fn target_of(arguments: &[&str], resolve: &dyn Fn(&str) -> Option<String>) -> Op
 
 /// Whether a word names a path as written: no glob, variable, substitution or redirection.
 fn known_path(word: &str) -> bool {
-    !word.is_empty() && !word.contains(['*', '?', '$', '`', '(', '{', '>', '<'])
+    // A path names something: not a lone number or punctuation (`15`, `\\`, `5:`), not a word
+    // of the shell left by a line continuation (`echo`).
+    let here = word.chars().all(|c| c == '.' || c == '/');
+    let named = (here || word.chars().any(|c| c.is_alphabetic()))
+        && !word.ends_with([':', '\\'])
+        && !matches!(word, "echo" | "printf" | "cat" | "grep" | "true" | "false");
+    named && !word.contains(['*', '?', '$', '`', '(', '{', '>', '<'])
+}
+
+/// The simple commands of a command line: the parts between `&&`, `||`, `;`, `|`, `&` and
+/// line ends that are outside quotes (a `|` inside `grep "a\\|b"` or `awk '$1 > 2'` is text).
+pub(crate) fn shell_segments(command: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    let mut start = 0;
+    for (at, c) in command.char_indices() {
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        match (quote, c) {
+            (Some('\''), '\'') => quote = None,
+            (Some('\''), _) => {}
+            (_, '\\') => escaped = true,
+            (Some(open), c) if c == open => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '\n' | ';' | '|' | '&') => {
+                out.push(&command[start..at]);
+                start = at + c.len_utf8();
+            }
+            (None, _) => {}
+        }
+    }
+    out.push(&command[start..]);
+    out.retain(|segment| !segment.trim().is_empty());
+    out
 }
 
 /// Whether a written path is worth following: a known path outside `/dev` and `/tmp`.

@@ -60,4 +60,8 @@ impl Summarizer for OfflineSummarizer {
     fn follows_instructions(&self) -> bool {
         false
     }
+
+    fn shares_the_budget(&self) -> bool {
+        true
+    }
 }

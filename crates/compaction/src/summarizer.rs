@@ -388,6 +388,13 @@ pub trait Summarizer: Send + Sync {
     fn follows_instructions(&self) -> bool {
         true
     }
+
+    /// Whether the summary always fits `max_output_tokens` (counted as characters / 4), so
+    /// a split turn's history and prefix summaries can share one budget: true for the
+    /// offline summarizer; a model is given the whole budget for each, as pi does.
+    fn shares_the_budget(&self) -> bool {
+        false
+    }
 }
 
 /// Renders the user message for a summarizing request: the transcript inside

@@ -33,6 +33,18 @@ impl Rejected {
     }
 }
 
+/// A choice a later statement replaced ("use X instead of Y", "it's 3001, not 8080"): the
+/// replaced words, and how many decisions and constraints came before the statement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Replacement {
+    /// The replaced words, lower-cased.
+    pub(super) phrase: String,
+    /// The statement that replaced them.
+    pub(super) by: String,
+    pub(super) decisions_at: usize,
+    pub(super) constraints_at: usize,
+}
+
 /// A tool call whose result has not been seen yet.
 #[derive(Debug, Clone)]
 pub(super) struct PendingCall {
@@ -64,6 +76,10 @@ pub(super) struct Failure {
     pub(super) set_aside: bool,
     /// How many user messages came before it (the turn it belongs to).
     pub(super) turn: usize,
+    /// How many decisions and edits the digest held when it failed: those after are what
+    /// was done about it.
+    pub(super) decisions_at: usize,
+    pub(super) edits_at: usize,
 }
 
 impl Failure {
@@ -81,14 +97,26 @@ pub(super) struct Fixed {
     pub(super) error: String,
     /// The test counts of its latest passing run.
     pub(super) counts: Option<String>,
+    /// What the assistant found or decided between the failure and the pass.
+    pub(super) diagnosis: Option<String>,
+    /// The files edited between the failure and the pass.
+    pub(super) edited: Vec<String>,
 }
 
 impl Fixed {
     /// The Done item.
     pub(super) fn text(&self) -> String {
         let counts = self.counts.as_deref().map(|counts| format!("{counts}; ")).unwrap_or_default();
+        let mut fix = String::new();
+        if let Some(diagnosis) = &self.diagnosis {
+            fix.push_str(&format!("; then: {diagnosis}"));
+        }
+        if !self.edited.is_empty() {
+            let files: Vec<String> = self.edited.iter().map(|path| code(path)).collect();
+            fix.push_str(&format!("; fixed by editing {}", files.join(", ")));
+        }
         format!(
-            "{} passes now ({counts}earlier failure: {})",
+            "{} passes now ({counts}earlier failure: {}{fix})",
             code(&clip(&self.command, 160)),
             self.error
         )
@@ -99,6 +127,8 @@ impl Fixed {
 pub(super) struct Digest {
     pub(super) previous: Option<PreviousSummary>,
     pub(super) requests: Vec<String>,
+    /// What the assistant answered to each request (see `extract::key_reply`), by index.
+    pub(super) replies: Vec<Option<String>>,
     /// The latest user message that makes a request, trimmed.
     pub(super) latest_request: Option<String>,
     pub(super) constraints: Vec<String>,
@@ -129,6 +159,10 @@ pub(super) struct Digest {
     pub(super) turn_statements: Vec<String>,
     /// Error lines the user pasted into a message.
     pub(super) user_errors: Vec<String>,
+    /// What the assistant answered to each error the user pasted (same order).
+    pub(super) user_error_replies: Vec<Option<String>>,
+    /// Errors the user just pasted that wait for the assistant's answer.
+    pub(super) unanswered_errors: Vec<String>,
     /// Whether the user just corrected the assistant: its next statement is the approach
     /// taken instead.
     pub(super) after_correction: bool,
@@ -156,6 +190,23 @@ pub(super) struct Digest {
     pub(super) error_keys: Vec<(String, String)>,
     /// Summaries of branches the user came back from, one line each.
     pub(super) branch_summaries: Vec<String>,
+    /// What checks found by failing (a read of a missing file, a search, a version check,
+    /// a tool's refusal): answers, not failures of the work. Newest last.
+    pub(super) checks: Vec<String>,
+    /// Commands whose outcome the transcript does not show (a pipe hides the exit code and
+    /// the output shows an error): the command and the last lines of its output.
+    pub(super) unclear: Vec<String>,
+    /// The path of each successful edit, in order.
+    pub(super) edit_log: Vec<String>,
+    /// Distinctive words of command outputs (ids, counts, versions) with the line that
+    /// printed them: a later step that uses one makes the line a fact to keep.
+    pub(super) output_words: std::collections::HashMap<String, String>,
+    /// Lines of command outputs that later steps used, newest last.
+    pub(super) used_facts: Vec<String>,
+    /// Commands and tools of calls the user rejected or stopped.
+    pub(super) rejected_calls: Vec<String>,
+    /// Choices later statements replaced.
+    pub(super) replacements: Vec<Replacement>,
 }
 
 pub(super) const MAX_IDENTIFIERS: usize = 24;

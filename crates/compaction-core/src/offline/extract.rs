@@ -15,6 +15,8 @@ pub(super) fn request_of(text: &str, without_rules: bool) -> Option<String> {
     let all = sentences(head(text, 8_000));
     let asks = without_rules
         && all.iter().any(|sentence| !is_acknowledgement(sentence) && !is_rule(sentence));
+    // Whole sentences, in order, each while it fits: the user's short sentences carry the
+    // settings and facts the work needs, so none is cut.
     let mut request = String::new();
     for sentence in all {
         if request.is_empty() && is_acknowledgement(&sentence) {
@@ -23,10 +25,9 @@ pub(super) fn request_of(text: &str, without_rules: bool) -> Option<String> {
         if asks && is_rule(&sentence) {
             continue;
         }
-        if !request.is_empty()
-            && (char_len(&request) >= 120 || char_len(&request) + char_len(&sentence) > 260)
-        {
-            break;
+        let fits = char_len(&request) + char_len(&sentence) < REQUEST_CHARS;
+        if !request.is_empty() && !fits {
+            continue;
         }
         if !request.is_empty() {
             request.push(' ');
@@ -36,8 +37,11 @@ pub(super) fn request_of(text: &str, without_rules: bool) -> Option<String> {
     if request.is_empty() {
         return None;
     }
-    Some(clip(&request, 260))
+    Some(verbatim_prefix(&request, REQUEST_CHARS))
 }
+
+/// The longest a request kept from a user message gets, in characters.
+const REQUEST_CHARS: usize = 600;
 
 /// A short opener such as "Great, thanks." that carries no request.
 pub(super) fn is_acknowledgement(sentence: &str) -> bool {
@@ -91,7 +95,7 @@ pub(super) const IMPERATIVE_STARTS: [&str; 25] = [
     "without ",
 ];
 
-pub(super) const IMPERATIVE_ANYWHERE: [&str; 26] = [
+pub(super) const IMPERATIVE_ANYWHERE: [&str; 29] = [
     " i prefer ",
     " i'd prefer ",
     " i would prefer ",
@@ -118,22 +122,92 @@ pub(super) const IMPERATIVE_ANYWHERE: [&str; 26] = [
     " shouldn't ",
     " not allowed",
     " mustn't ",
+    " mandatory",
+    " required ",
+    " priority",
 ];
 
-pub(super) const IMPERATIVE_CJK: [&str; 13] = [
+/// Markers of a rule in languages written without spaces between words (Chinese,
+/// Japanese) and in Korean, found anywhere in a sentence: must, never, always, do not,
+/// forbidden, only.
+pub(super) const IMPERATIVE_CJK: [&str; 38] = [
     "不要",
     "必须",
+    "必須",
     "务必",
+    "務必",
     "总是",
+    "總是",
+    "始终",
+    "始終",
     "永远",
+    "永遠",
     "别",
+    "別",
     "一定要",
     "请勿",
+    "請勿",
     "禁止",
+    "不能",
+    "不许",
+    "不准",
+    "只能",
+    "一律",
+    "应该",
+    "應該",
     "しないで",
     "必ず",
+    "常に",
+    "絶対",
+    "してはいけない",
+    "べき",
     "반드시",
     "하지 마",
+    "금지",
+    "항상",
+    "절대",
+    "마세요",
+    "해야",
+    "하지 않",
+];
+
+/// Markers of a rule in languages written with spaces (French, Spanish, German,
+/// Portuguese, Italian), as whole words of the lower-cased sentence.
+pub(super) const IMPERATIVE_WORDS: [&str; 34] = [
+    " toujours ",
+    " jamais ",
+    " il faut ",
+    " ne pas ",
+    " n'utilise ",
+    " n'utilisez ",
+    " doit ",
+    " doivent ",
+    " interdit ",
+    " obligatoire ",
+    " évite ",
+    " évitez ",
+    " pas de ",
+    " siempre ",
+    " nunca ",
+    " no uses ",
+    " hay que ",
+    " debe ",
+    " deben ",
+    " tienes que ",
+    " prohibido ",
+    " immer ",
+    " nie ",
+    " niemals ",
+    " bitte keine ",
+    " keine ",
+    " muss ",
+    " müssen ",
+    " darf ",
+    " verboten ",
+    " sempre ",
+    " mai ",
+    " non usare ",
+    " não ",
 ];
 
 /// Openers that join a sentence to the previous one and say nothing themselves.
@@ -193,6 +267,11 @@ pub(super) fn is_rule(sentence: &str) -> bool {
     if sentence.ends_with('?') || sentence.ends_with('？') {
         return false;
     }
+    // What a tool printed (an error, a warning) is never the user's rule, whatever its
+    // wording.
+    if error_line(sentence) || sentence.trim_start().to_lowercase().starts_with("warning") {
+        return false;
+    }
     let lower = bare_lower(sentence);
     if lower.starts_with("no,") || lower.starts_with("no.") || lower.starts_with("no!") {
         return false;
@@ -206,12 +285,15 @@ pub(super) fn is_rule(sentence: &str) -> bool {
         return false;
     }
     let padded = format!(" {lower} ");
+    let spaced = format!(" {} ", lower.replace(|c: char| ".,!?;:()\"".contains(c), " "));
     let words = lower.split_whitespace().count();
     let short_preference = words <= 8
         && (lower.ends_with("please.") || lower.ends_with("please") || lower.ends_with("please!"));
     IMPERATIVE_STARTS.iter().any(|start| lower.starts_with(start))
         || IMPERATIVE_ANYWHERE.iter().any(|marker| padded.contains(marker))
         || IMPERATIVE_CJK.iter().any(|marker| sentence.contains(marker))
+        || IMPERATIVE_WORDS.iter().any(|marker| spaced.contains(marker))
+        || (spaced.contains(" ne ") && spaced.contains(" pas "))
         || short_preference
 }
 
@@ -539,6 +621,102 @@ pub(super) fn plan_of(text: &str) -> Vec<String> {
         }
         if PLAN_STARTS.iter().any(|start| lower.starts_with(start)) {
             out.push(clip(&sentence, 200));
+        }
+    }
+    out
+}
+
+/// What an assistant text answers, in its own sentences: up to two whole sentences that
+/// carry something exact (a number, a code span, a bold term) or a decision, else its first
+/// statement of four words or more; never a lead-in ("Let me …", "Now …:") or a question.
+pub(super) fn key_reply(text: &str) -> Option<String> {
+    const LEAD_INS: [&str; 8] =
+        ["let me ", "now ", "i'll ", "i will ", "first", "ok", "great", "perfect"];
+    let all = sentences(head(text, 6_000));
+    let usable = |sentence: &&String| {
+        let lower = sentence.to_lowercase();
+        !sentence.ends_with([':', '?', '？'])
+            && sentence.split_whitespace().count() >= 4
+            && char_len(sentence) <= 240
+            && !LEAD_INS.iter().any(|lead| lower.starts_with(lead))
+            && !sentence.trim_start().starts_with(['|', '#'])
+    };
+    let exact = |sentence: &&String| {
+        let lower = sentence.to_lowercase();
+        sentence.chars().any(|c| c.is_ascii_digit())
+            || sentence.contains('`')
+            || sentence.contains("**")
+            || DECISION_MARKERS.iter().any(|marker| lower.contains(marker))
+    };
+    let mut chosen: Vec<&String> = Vec::new();
+    for sentence in all.iter().filter(usable).filter(exact) {
+        let length: usize = chosen.iter().map(|s| char_len(s) + 1).sum();
+        if chosen.len() == 2 || length + char_len(sentence) > 280 {
+            break;
+        }
+        chosen.push(sentence);
+    }
+    if chosen.is_empty() {
+        chosen.extend(all.iter().find(usable));
+    }
+    let reply = one_line(&chosen.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(" "));
+    let reply = reply.replace("**", "");
+    (!reply.is_empty()).then_some(reply)
+}
+
+/// The words a sentence says are replaced: what follows "instead of", "rather than", "no
+/// longer", ", not" (and "au lieu de", "en lugar de", "en vez de", "statt", "而不是"), or
+/// what precedes "대신" and "ではなく", up to three words, without articles and code marks.
+pub(super) fn replaced_phrases(text: &str) -> Vec<String> {
+    const AFTER: [&str; 10] = [
+        "instead of ",
+        "rather than ",
+        "no longer ",
+        ", not ",
+        "au lieu de ",
+        "en lugar de ",
+        "en vez de ",
+        " statt ",
+        "anstatt ",
+        "而不是",
+    ];
+    const BEFORE: [&str; 2] = [" 대신", "ではなく"];
+    const ARTICLES: [&str; 8] = ["the", "a", "an", "le", "la", "les", "el", "der"];
+    let mut out = Vec::new();
+    for sentence in sentences(head(text, 8_000)) {
+        let lower = sentence.to_lowercase();
+        let mut push = |words: Vec<&str>| {
+            let words: Vec<&str> = words
+                .into_iter()
+                .map(|word| {
+                    word.trim_matches(|c: char| !c.is_alphanumeric() && !"._-%".contains(c))
+                })
+                .filter(|word| !word.is_empty() && !ARTICLES.contains(word))
+                .collect();
+            let phrase = words.join(" ");
+            if char_len(&phrase) >= 2 && !out.contains(&phrase) {
+                out.push(phrase);
+            }
+        };
+        for marker in AFTER {
+            if let Some((_, rest)) = lower.split_once(marker) {
+                let clause = rest
+                    .split([',', '.', ';', ':', '(', ')', '!', '?', '，', '。'])
+                    .next()
+                    .unwrap_or("");
+                let words: Vec<&str> = clause.split_whitespace().take(3).collect();
+                if marker == "而不是" {
+                    push(vec![clause.trim()]);
+                } else {
+                    push(words);
+                }
+            }
+        }
+        for marker in BEFORE {
+            if let Some((before, _)) = lower.split_once(marker.trim_start()) {
+                let words: Vec<&str> = before.split_whitespace().rev().take(1).collect();
+                push(words);
+            }
         }
     }
     out

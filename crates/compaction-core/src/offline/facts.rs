@@ -37,6 +37,9 @@ impl Digest {
                             text.push_str(&block.text);
                         }
                         ContentBlock::ToolCall(call) => {
+                            if let Some(command) = command_argument(&call.arguments) {
+                                self.note_used_facts(&command);
+                            }
                             self.pending.push(PendingCall {
                                 id: call.id.clone(),
                                 name: call.name.to_lowercase(),
@@ -91,17 +94,18 @@ impl Digest {
             AgentMessage::ToolResult(result) => self.observe_tool_result(result),
             AgentMessage::BashExecution(bash) => {
                 let command = one_line(&bash.command);
-                if is_read_only_command(&command) {
-                    return;
-                }
                 let scan = scan_output(bash.output.lines());
                 let failed = bash.cancelled
                     || bash.exit_code.is_some_and(|code| code != 0)
                     || scan.tests_failed;
-                if !failed {
-                    self.apply_tree_effects(&command);
-                }
-                self.command_outcome(&command, !failed, bash.exit_code, &scan, bash.cancelled);
+                self.shell_outcome(
+                    &command,
+                    failed,
+                    bash.exit_code,
+                    &scan,
+                    bash.cancelled,
+                    bash.output.lines(),
+                );
             }
             // Their pinned sections are left out: the pins active now have their own.
             AgentMessage::CompactionSummary(summary) => {
@@ -148,10 +152,16 @@ impl Digest {
             self.note_identifiers(&prose);
             return;
         }
+        self.note_replacements(&prose);
         let pasted_errors = scan_output(pasted.iter().map(String::as_str)).errors;
         for error in &pasted_errors {
-            self.user_errors.retain(|known| known != error);
+            if let Some(at) = self.user_errors.iter().position(|known| known == error) {
+                self.user_errors.remove(at);
+                self.user_error_replies.remove(at);
+            }
             self.user_errors.push(error.clone());
+            self.user_error_replies.push(None);
+            self.unanswered_errors.push(error.clone());
         }
         let statements = std::mem::take(&mut self.turn_statements);
         self.turn_decisions.clear();
@@ -226,6 +236,7 @@ impl Digest {
                 request = format!("{request} {error}");
             }
             self.requests.push(request);
+            self.replies.push(None);
             self.latest_request = Some(verbatim_prefix(&prose, 1_000));
         }
         self.note_identifiers(head(&prose, 8_000));
@@ -358,7 +369,55 @@ impl Digest {
         out
     }
 
+    /// Records the choices `text` says it replaces (before its own decisions are kept).
+    pub(super) fn note_replacements(&mut self, text: &str) {
+        for phrase in replaced_phrases(text) {
+            let by = sentences(head(text, 8_000))
+                .into_iter()
+                .find(|sentence| sentence.to_lowercase().contains(&phrase))
+                .unwrap_or_default();
+            self.replacements.push(Replacement {
+                phrase,
+                by: clip(&by, 200),
+                decisions_at: self.decisions.len(),
+                constraints_at: self.constraints.len(),
+            });
+        }
+    }
+
+    /// The statement that replaced `text` (a decision or a constraint at `index` of its
+    /// list, or a carried one when `index` is `None`), if a later one did.
+    pub(super) fn superseded_by(
+        &self,
+        text: &str,
+        index: Option<usize>,
+        decision: bool,
+    ) -> Option<&str> {
+        let lower = text.to_lowercase();
+        self.replacements
+            .iter()
+            .filter(|r| {
+                let at = if decision { r.decisions_at } else { r.constraints_at };
+                index.is_none_or(|index| index < at)
+            })
+            .find(|r| contains_words(&lower, &r.phrase) && !lower.contains(&r.by.to_lowercase()))
+            .map(|r| r.by.as_str())
+    }
+
     pub(super) fn observe_assistant_text(&mut self, text: &str) {
+        self.note_used_facts(text);
+        self.note_replacements(text);
+        if let Some(reply) = key_reply(text) {
+            // The first answer after an error the user pasted is what was done about it.
+            for error in std::mem::take(&mut self.unanswered_errors) {
+                if let Some(at) = self.user_errors.iter().position(|known| known == &error) {
+                    self.user_error_replies[at] = Some(reply.clone());
+                }
+            }
+            if let Some(slot) = self.replies.last_mut() {
+                *slot = Some(reply);
+            }
+        }
         let mut decisions = decisions_of(text);
         if decisions.is_empty() {
             decisions.extend(diagnosis_of(text));
@@ -418,4 +477,14 @@ impl Digest {
             }
         }
     }
+}
+
+/// Whether `phrase` occurs in `text` as whole words.
+pub(super) fn contains_words(text: &str, phrase: &str) -> bool {
+    text.match_indices(phrase).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + phrase.len()..].chars().next();
+        let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
+        boundary(before) && boundary(after)
+    })
 }

@@ -148,12 +148,39 @@ pub(crate) fn key_facts(messages: &[AgentMessage], previous_summary: Option<&str
     }
 }
 
+/// The characters of the file lists a compaction entry appends after the summary (pi's
+/// `<read-files>` and `<modified-files>`): the lists of the previous summary and the files
+/// these messages touched, as the entry will hold them.
+fn file_lists_room(messages: &[AgentMessage], previous: Option<&PreviousSummary>) -> usize {
+    let mut files = crate::files::FileOperations::default();
+    if let Some(previous) = previous {
+        files.add_details(&serde_json::json!({
+            "readFiles": previous.read_files,
+            "modifiedFiles": previous.modified_files,
+        }));
+    }
+    for message in messages {
+        files.add_message(message);
+    }
+    text::char_len(&crate::files::file_lists_appendix(&files.read_only(), &files.modified()))
+}
+
 /// Summarizes `input.messages` without a model. See the module documentation.
+///
+/// The summary and the file lists the entry appends after it fit `max_chars` together: the
+/// lists' length is left free (down to a quarter of the budget kept for the summary).
 pub fn summarize_offline(input: &OfflineInput) -> String {
     let pinned = pinned_section(input.pins);
     let mut digest = Digest::default();
-    if let Some(previous) = input.previous_summary {
-        let previous = PreviousSummary::parse(previous);
+    let parsed = input.previous_summary.map(PreviousSummary::parse);
+    // The summary keeps at least a quarter of the budget however long the lists are (and
+    // the empty skeleton whenever that fits): the goal is never given up for a file list.
+    let floor = (input.max_chars / 4).max(text::char_len(&render::render(&[])));
+    let max_chars = input
+        .max_chars
+        .saturating_sub(file_lists_room(input.messages, parsed.as_ref()))
+        .max(floor.min(input.max_chars));
+    if let Some(previous) = parsed {
         digest.seed_proposals(&previous);
         digest.previous = Some(previous);
     }
@@ -162,10 +189,10 @@ pub fn summarize_offline(input: &OfflineInput) -> String {
     }
     let sections = digest.into_sections(input.kind, input.instructions);
     let Some(pinned) = pinned else {
-        return render_within(sections, input.max_chars);
+        return render_within(sections, max_chars);
     };
     // The pins come first, where a resuming reader starts; a blank line separates them.
-    let room = input.max_chars.saturating_sub(text::char_len(&pinned) + 2);
+    let room = max_chars.saturating_sub(text::char_len(&pinned) + 2);
     let body = render_within(sections, room);
     if body.is_empty() { pinned } else { format!("{pinned}\n\n{body}") }
 }

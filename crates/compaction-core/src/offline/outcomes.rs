@@ -7,7 +7,7 @@
 use super::calls::*;
 use super::changes::FileChange;
 use super::digest::*;
-use super::extract::asks_the_user;
+use super::extract::{asks_the_user, is_heading, is_rule};
 use super::scan::*;
 use super::text::*;
 use crate::files::{FileEffect, shell_file_effects};
@@ -75,6 +75,10 @@ impl Digest {
                 Some(line) if line.contains("doesn't want to proceed") => "rejected",
                 Some(_) | None => "stopped",
             };
+            let call_text = call.command.clone().unwrap_or_else(|| result.tool_name.clone());
+            if !self.rejected_calls.contains(&call_text) {
+                self.rejected_calls.push(call_text);
+            }
             let decision = format!("The user {verb} the call of {what}");
             self.decisions.retain(|known| known != &decision);
             self.decisions.push(decision);
@@ -114,15 +118,13 @@ impl Digest {
             }
             (ToolRole::Read, Some(path), _) => {
                 if result.is_error {
-                    let first = first_line(lines.clone()).map(|l| code(&l));
+                    // A read that misses answers a question (the file is not there); it is
+                    // not work left to do.
+                    let first = first_line(lines.clone()).map(|l| code(&clip(&l, 200)));
                     let detail = first.as_deref().map(|e| format!(": {e}")).unwrap_or_default();
-                    self.fail(
-                        format!("read:{path}"),
-                        format!("reading {}", code(&path)),
-                        format!("Reading {} failed{detail}", code(&path)),
-                        first,
-                    );
+                    self.note_check(format!("Reading {} failed{detail}", code(&path)));
                 } else {
+                    self.note_instruction_rules(&path, lines.clone());
                     self.read_files.insert(path.clone());
                     self.resolve(&format!("read:{path}"));
                     // The file was found under another path or spelling (`STATUS.md` after
@@ -142,38 +144,29 @@ impl Digest {
                 }
             }
             (ToolRole::Shell, _, Some(command)) => {
-                if is_read_only_command(&command) {
-                    return;
-                }
                 let scan = scan_output(lines.clone());
                 let failed = result.is_error
                     || scan.exit_code.is_some_and(|code| code != 0)
                     || scan.tests_failed;
-                if !failed {
-                    self.apply_tree_effects(&command);
-                }
-                self.command_outcome(&command, !failed, scan.exit_code, &scan, false);
+                self.shell_outcome(&command, failed, scan.exit_code, &scan, false, lines);
             }
             (ToolRole::Modify(_) | ToolRole::Read | ToolRole::Shell | ToolRole::Other, _, _) => {
                 if result.is_error {
+                    // A tool that neither edits nor runs the project's commands (a search,
+                    // a fetch, stopping a shell) reports what it found: an answer.
                     let scan = scan_output(lines.clone());
                     let first = scan
                         .errors
                         .first()
                         .cloned()
-                        .or_else(|| first_line(lines.clone()).map(|l| code(&l)));
+                        .or_else(|| first_line(lines.clone()).map(|l| code(&clip(&l, 200))));
                     let detail = first.as_deref().map(|e| format!(": {e}")).unwrap_or_default();
                     let target = call
                         .path
                         .as_deref()
                         .map(|p| format!(" on {}", code(p)))
                         .unwrap_or_default();
-                    self.fail(
-                        format!("tool:{}:{}", call.name, call.path.as_deref().unwrap_or("")),
-                        format!("the tool {}", code(&call.name)),
-                        format!("Tool {}{target} failed{detail}", code(&call.name)),
-                        first,
-                    );
+                    self.note_check(format!("Tool {}{target} failed{detail}", code(&call.name)));
                 } else {
                     self.resolve(&format!(
                         "tool:{}:{}",
@@ -183,6 +176,175 @@ impl Digest {
                 }
             }
         }
+    }
+
+    /// Reads a shell command's outcome from its evidence: a check that fails answers; a
+    /// line whose errors all come from its last, checking part (`rm a && ls dir`) did its
+    /// work; a pipe into `tail` hides the exit code, so an output that shows an error leaves
+    /// the outcome unknown (the command and its last lines are kept instead).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn shell_outcome<'l>(
+        &mut self,
+        command: &str,
+        failed: bool,
+        exit_code: Option<i64>,
+        scan: &OutputScan,
+        cancelled: bool,
+        lines: impl Iterator<Item = &'l str> + Clone,
+    ) {
+        self.note_output_words(command, lines.clone());
+        if is_read_only_command(command) {
+            if failed
+                && !cancelled
+                && let Some(error) = scan.errors.first()
+            {
+                self.note_check(format!("Checked {}: {error}", code(&clip(command, 160))));
+            }
+            return;
+        }
+        let segments = crate::files::shell_segments(command);
+        let checking_tail = segments.len() > 1
+            && segments.last().is_some_and(|last| is_read_only_command(last))
+            && !scan.errors.is_empty()
+            && scan.errors.iter().all(|error| {
+                let error = plain_error(error);
+                segments.iter().filter(|s| is_read_only_command(s)).any(|segment| {
+                    segment
+                        .split_whitespace()
+                        .next()
+                        .is_some_and(|program| error.starts_with(&format!("{program}:")))
+                })
+            });
+        if failed && !cancelled && checking_tail {
+            self.apply_tree_effects(command);
+            if let Some(error) = scan.errors.first() {
+                self.note_check(format!("Checked {}: {error}", code(&clip(command, 160))));
+            }
+            return;
+        }
+        let hidden = exit_code.is_none()
+            && !failed
+            && piped_into(command).is_some_and(is_read_only_command)
+            && !scan.errors.is_empty();
+        if hidden {
+            let tail: Vec<String> = lines
+                .map(str::trim)
+                .filter(|line| !line.is_empty())
+                .collect::<Vec<_>>()
+                .iter()
+                .rev()
+                .take(2)
+                .rev()
+                .map(|line| code(&clip(line, 160)))
+                .collect();
+            let text = format!(
+                "{} (the pipe hides its exit code): its output shows {}; it ends: {}",
+                code(&clip(command, 160)),
+                scan.errors.first().cloned().unwrap_or_default(),
+                tail.join(" / ")
+            );
+            self.unclear.retain(|known| !known.starts_with(&code(&clip(command, 160))));
+            self.unclear.push(text);
+            return;
+        }
+        if !failed {
+            self.apply_tree_effects(command);
+        }
+        self.command_outcome(command, !failed, exit_code, scan, cancelled);
+    }
+
+    /// Keeps the rules of a project instruction file the work read (`AGENTS.md`,
+    /// `CLAUDE.md`, `CONTRIBUTING.md`, …): its lines that state a rule, in any language, at
+    /// most [`RULES_PER_FILE`], each with the file it came from.
+    pub(super) fn note_instruction_rules<'l>(
+        &mut self,
+        path: &str,
+        lines: impl Iterator<Item = &'l str>,
+    ) {
+        if !is_instruction_file(path) {
+            return;
+        }
+        let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+        // Lines that state a rule first; the file's other bullets (a convention stated as
+        // a fact: "merges use merge commits") fill the rest, in the file's order.
+        let mut marked: Vec<&str> = Vec::new();
+        let mut bullets: Vec<&str> = Vec::new();
+        for line in lines {
+            // Claude Code numbers the lines it shows (`    12→text`, `12\ttext`).
+            let line = line.trim_start();
+            let digits = line.chars().take_while(char::is_ascii_digit).count();
+            let line = match line[digits..]
+                .strip_prefix('→')
+                .or_else(|| line[digits..].strip_prefix('\t'))
+            {
+                Some(rest) if digits > 0 => rest.trim_start(),
+                Some(_) | None => line,
+            };
+            let text = strip_bullet(line);
+            if text.is_empty() || is_heading(text) || char_len(text) > 300 {
+                continue;
+            }
+            if sentences(text).iter().any(|sentence| is_rule(sentence)) {
+                marked.push(text);
+            } else if text != line.trim() {
+                bullets.push(text);
+            }
+        }
+        let room = RULES_PER_FILE.saturating_sub(marked.len());
+        let rules: Vec<&str> =
+            marked.into_iter().take(RULES_PER_FILE).chain(bullets.into_iter().take(room)).collect();
+        for text in rules {
+            self.constraints.retain(|known| !known.ends_with(text));
+            self.constraints.push(format!("From {}: {text}", code(name)));
+        }
+    }
+
+    /// Remembers the distinctive words of a command's output with their line (see
+    /// [`distinctive_words`]), at most [`OUTPUT_WORDS`] in all.
+    pub(super) fn note_output_words<'l>(
+        &mut self,
+        command: &str,
+        lines: impl Iterator<Item = &'l str>,
+    ) {
+        for line in lines.take(200) {
+            let line = line.trim();
+            if line.is_empty() || exit_code_of(line).is_some() {
+                continue;
+            }
+            for word in distinctive_words(line) {
+                if self.output_words.len() >= OUTPUT_WORDS {
+                    return;
+                }
+                let fact =
+                    format!("{} printed {}", code(&clip(command, 100)), code(&clip(line, 160)));
+                self.output_words.insert(word.to_owned(), fact);
+            }
+        }
+    }
+
+    /// A later step's text (the assistant's words, a command) that uses a word an earlier
+    /// output printed keeps that output line.
+    pub(super) fn note_used_facts(&mut self, text: &str) {
+        if self.output_words.is_empty() {
+            return;
+        }
+        let used: Vec<String> = distinctive_words(head(text, 16_000))
+            .filter_map(|word| self.output_words.get(word).cloned())
+            .collect();
+        for fact in used {
+            self.used_facts.retain(|known| known != &fact);
+            self.used_facts.push(fact);
+        }
+        let excess = self.used_facts.len().saturating_sub(USED_FACTS);
+        self.used_facts.drain(..excess);
+    }
+
+    /// Records what a check found, newest last, each once.
+    pub(super) fn note_check(&mut self, text: String) {
+        self.checks.retain(|known| known != &text);
+        self.checks.push(text);
+        let excess = self.checks.len().saturating_sub(6);
+        self.checks.drain(..excess);
     }
 
     pub(super) fn command_outcome(
@@ -237,14 +399,15 @@ impl Digest {
                     let part_error = self.resolve(&format!("cmd:{part}"));
                     resolved = resolved.or(part_error);
                 }
-                let (family, targeted) = command_family(part);
-                if !targeted {
+                {
+                    // A run of the same program over a wider target (`pytest tests/` after
+                    // `pytest tests/test_a.py::t`, `go test ./...`) covers the narrower runs.
                     let keys: Vec<String> = self
                         .failures
                         .iter()
                         .filter(|f| !f.resolved)
                         .filter_map(|f| f.key.strip_prefix("cmd:"))
-                        .filter(|failed| command_family(failed).0 == family)
+                        .filter(|failed| covers(part, failed))
                         .map(|failed| format!("cmd:{failed}"))
                         .collect();
                     for key in keys {
@@ -253,9 +416,26 @@ impl Digest {
                     }
                 }
             }
-            if let Some(error) = resolved {
+            if let Some((error, decisions_at, edits_at)) = resolved {
                 let counts = scan.passed.clone();
-                self.fixed.push(Fixed { command: command.to_owned(), error, counts });
+                let diagnosis = self.decisions.get(decisions_at..).and_then(|found| {
+                    found.iter().find(|d| !d.starts_with("The user ")).map(|d| clip(d, 240))
+                });
+                let mut edited: Vec<String> = Vec::new();
+                for path in self.edit_log.get(edits_at..).unwrap_or_default() {
+                    if !edited.contains(path) {
+                        edited.push(path.clone());
+                    }
+                }
+                let skip = edited.len().saturating_sub(3);
+                let edited = edited.split_off(skip);
+                self.fixed.push(Fixed {
+                    command: command.to_owned(),
+                    error,
+                    counts,
+                    diagnosis,
+                    edited,
+                });
             } else if let Some(counts) = &scan.passed {
                 // A later run's counts are the current ones.
                 for fixed in self.fixed.iter_mut().filter(|fixed| fixed.command == command) {
@@ -288,6 +468,7 @@ impl Digest {
     /// Records a successful write or edit of `path`.
     pub(super) fn note_change(&mut self, path: &str, verb: &'static str, added: Vec<String>) {
         self.modified_files.insert(path.to_owned());
+        self.edit_log.push(path.to_owned());
         match self.changes.iter_mut().find(|change| change.path == path) {
             Some(change) => {
                 change.times += 1;
@@ -332,16 +513,20 @@ impl Digest {
             resolved: false,
             set_aside: false,
             turn: self.user_turns,
+            decisions_at: self.decisions.len(),
+            edits_at: self.edit_log.len(),
         });
         self.last_was_failure = true;
     }
 
-    /// Marks the open failures with `key` resolved; returns the first error of the latest.
-    pub(super) fn resolve(&mut self, key: &str) -> Option<String> {
+    /// Marks the open failures with `key` resolved; returns the first error of the latest,
+    /// with how many decisions and edits the digest held when it failed.
+    pub(super) fn resolve(&mut self, key: &str) -> Option<(String, usize, usize)> {
         let mut resolved = None;
         for failure in self.failures.iter_mut().filter(|f| f.key == key && !f.resolved) {
             failure.resolved = true;
-            resolved = Some(failure.error.clone().unwrap_or_else(|| failure.text.clone()));
+            let error = failure.error.clone().unwrap_or_else(|| failure.text.clone());
+            resolved = Some((error, failure.decisions_at, failure.edits_at));
         }
         resolved
     }
@@ -365,4 +550,76 @@ impl Digest {
             .flat_map(|runs| command_parts(&runs.command))
             .collect()
     }
+}
+
+/// Output words remembered in one digest.
+const OUTPUT_WORDS: usize = 4_000;
+/// Output lines kept because later steps used them.
+const USED_FACTS: usize = 8;
+
+/// The words of a line that can identify something: at least three characters holding a
+/// digit (`4417209`, `migrate-7f9c2`, `18.3.1`, `f3a9c1b2e7d4`), not a bare small number.
+pub(super) fn distinctive_words(line: &str) -> impl Iterator<Item = &str> {
+    line.split(|c: char| c.is_whitespace() || ",;()[]{}<>\"'`=|".contains(c))
+        .map(|word| word.trim_matches(|c: char| matches!(c, '.' | ':' | '/' | '^' | '~' | '#')))
+        .filter(|word| {
+            let digits = word.chars().filter(char::is_ascii_digit).count();
+            char_len(word) >= 3
+                && char_len(word) <= 64
+                && digits > 0
+                && !(digits == char_len(word) && digits < 3)
+                && word.chars().all(|c| c.is_alphanumeric() || "-_./:@+".contains(c))
+                // A time of day or a date says when, not what.
+                && !word.contains(':')
+        })
+}
+
+/// Rules kept from one instruction file.
+const RULES_PER_FILE: usize = 8;
+
+/// Whether a path names a project instruction file: the rules agents and contributors are
+/// asked to follow.
+pub(super) fn is_instruction_file(path: &str) -> bool {
+    let name = file_name(path);
+    name.starts_with("contributing")
+        || matches!(
+            name.as_str(),
+            "agents.md" | "claude.md" | "gemini.md" | ".cursorrules" | "copilot-instructions.md"
+        )
+}
+
+/// Whether a passing run of `wider` covers the failed run `narrower`: the same command, or
+/// the same program and words with no target, or targets that contain the narrower run's
+/// (`tests/` contains `tests/a.py::t`; `./...` contains `./internal/store`).
+pub(super) fn covers(wider: &str, narrower: &str) -> bool {
+    if wider == narrower {
+        return true;
+    }
+    let (family, targeted) = command_family(wider);
+    if family.is_empty() || command_family(narrower).0 != family {
+        return false;
+    }
+    if !targeted {
+        return true;
+    }
+    let targets = |command: &str| -> Vec<String> {
+        command
+            .split_whitespace()
+            .filter(|word| !word.starts_with('-') && word.contains(['/', '.', ':']))
+            .map(|word| word.trim_end_matches("...").trim_start_matches("./").to_owned())
+            .collect()
+    };
+    let wide = targets(wider);
+    let narrow = targets(narrower);
+    !narrow.is_empty()
+        && narrow.iter().all(|target| {
+            wide.iter().any(|base| {
+                base.is_empty()
+                    || target == base
+                    || (base.ends_with('/') && target.starts_with(base.as_str()))
+                    || target
+                        .strip_prefix(base.as_str())
+                        .is_some_and(|rest| rest.starts_with(['/', ':']))
+            })
+        })
 }

@@ -49,6 +49,7 @@ impl PreviousSummary {
         let mut current: Option<(Section, Option<String>)> = None;
         let mut must_keep = false;
         let mut in_pin = false;
+        let mut in_fence = false;
         let mut recognised = false;
         let mut file_list: Option<bool> = None; // Some(true) = modified, Some(false) = read.
         let mut loose = Vec::new();
@@ -93,7 +94,17 @@ impl PreviousSummary {
                 in_pin = trimmed != "</pinned-instruction>";
                 continue;
             }
-            if let Some(title) = trimmed.strip_prefix('#') {
+            // Code blocks of a summary (a model's, or an agent's own) are code, never
+            // headings or bullets: `#endif` is no section.
+            if trimmed.starts_with("```") {
+                in_fence = !in_fence;
+                continue;
+            }
+            if in_fence {
+                continue;
+            }
+            let heading = super::origin::is_heading(trimmed);
+            if let Some(title) = trimmed.strip_prefix('#').filter(|_| heading) {
                 let title = title.trim_start_matches('#').trim().trim_end_matches(':');
                 must_keep = title.eq_ignore_ascii_case("must keep");
                 if must_keep {
@@ -117,7 +128,7 @@ impl PreviousSummary {
                 }
                 continue;
             }
-            if let Some(title) = trimmed.strip_prefix('#') {
+            if let Some(title) = trimmed.strip_prefix('#').filter(|_| heading) {
                 let title = title.trim_start_matches('#').trim().trim_end_matches(':');
                 if title.eq_ignore_ascii_case("progress") {
                     current = Some((Section::Done, None));

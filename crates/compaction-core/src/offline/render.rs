@@ -11,6 +11,8 @@ use super::text::*;
 const PROGRESS_HEADING: &str = "## Progress\n";
 /// Items longer than this are shortened before high-priority items are dropped.
 pub(super) const SHORT_ITEM_CHARS: usize = 160;
+/// Characters kept free for the note on how many items trimming left out.
+const DROPPED_NOTE_CHARS: usize = 90;
 
 pub(super) fn render(items: &[Item]) -> String {
     let mut out = String::new();
@@ -49,6 +51,11 @@ pub(super) fn render_within(sections: Sections, max_chars: usize) -> String {
     if lengths.total() <= max_chars {
         return render(&items);
     }
+    // Room for the line that says how many items were left out, when the budget is not
+    // so small that the line would take the place of what it tells about.
+    let full_budget = max_chars;
+    let note = max_chars >= 20 * DROPPED_NOTE_CHARS;
+    let max_chars = if note { max_chars - DROPPED_NOTE_CHARS } else { max_chars };
     // Drop order: lowest priority first, then oldest first.
     let mut drop_order: Vec<usize> = (0..items.len()).collect();
     drop_order.sort_by_key(|&i| (items[i].priority, items[i].order));
@@ -78,7 +85,22 @@ pub(super) fn render_within(sections: Sections, max_chars: usize) -> String {
             break;
         }
     }
-    let text = render(&kept_items(&items, &dropped));
+    let mut kept = kept_items(&items, &dropped);
+    let count = dropped.iter().filter(|dropped| **dropped).count();
+    if note && fits && count > 0 {
+        // Trimming drops whole items and says so.
+        kept.push(Item {
+            section: Section::Critical,
+            text: format!("{count} lower-priority items were left out to fit the summary budget"),
+            priority: 0,
+            order: usize::MAX,
+            verbatim: true,
+        });
+        if SectionLengths::new(&kept).total() > full_budget {
+            kept.pop();
+        }
+    }
+    let text = render(&kept);
     if fits {
         return text;
     }

@@ -7,13 +7,71 @@
 
 use super::text::*;
 
-/// Whether a shell command only reads (lists, searches, shows): its outcome is not
-/// progress, and a search that finds nothing (exit 1) is not a failure.
+/// Whether a shell command only reads or checks (lists, searches, shows, asks a program
+/// for its version, looks for a process or a package): its outcome is not progress, and a
+/// check that finds nothing (exit 1) is an answer, not a failure.
 pub(super) fn is_read_only_command(command: &str) -> bool {
-    const READERS: [&str; 30] = [
-        "ls", "ll", "cat", "grep", "rg", "ag", "find", "fd", "head", "tail", "wc", "pwd", "echo",
-        "tree", "which", "file", "stat", "du", "df", "less", "type", "whereis", "sort", "uniq",
-        "nl", "cut", "printenv", "env", "realpath", "readlink",
+    if !crate::files::shell_file_effects(command).is_empty() {
+        return false;
+    }
+    crate::files::shell_segments(command).into_iter().all(read_only_segment)
+}
+
+/// Whether one simple command only reads or checks.
+fn read_only_segment(segment: &str) -> bool {
+    const READERS: [&str; 52] = [
+        "ls",
+        "ll",
+        "cat",
+        "grep",
+        "rg",
+        "ag",
+        "find",
+        "fd",
+        "head",
+        "tail",
+        "wc",
+        "pwd",
+        "echo",
+        "tree",
+        "which",
+        "file",
+        "stat",
+        "du",
+        "df",
+        "less",
+        "type",
+        "whereis",
+        "sort",
+        "uniq",
+        "nl",
+        "cut",
+        "printenv",
+        "env",
+        "realpath",
+        "readlink",
+        "pgrep",
+        "ps",
+        "uname",
+        "whoami",
+        "id",
+        "hostname",
+        "nproc",
+        "free",
+        "lspci",
+        "lsusb",
+        "lsblk",
+        "nvidia-smi",
+        "test",
+        "[",
+        "jq",
+        "diff",
+        "Get-Content",
+        "Get-ChildItem",
+        "Select-String",
+        "Test-Path",
+        "Get-Item",
+        "Resolve-Path",
     ];
     const GIT_READERS: [&str; 10] = [
         "status",
@@ -27,8 +85,8 @@ pub(super) fn is_read_only_command(command: &str) -> bool {
         "ls-files",
         "remote",
     ];
-    // Package managers asked what is installed (`pip show`, `npm ls`): a "not found" answers.
-    const PACKAGE_QUERIES: [(&str, &[&str]); 7] = [
+    // Programs asked what they have (`pip show`, `npm ls`, `docker ps`): a "not found" answers.
+    const QUERIES: [(&str, &[&str]); 14] = [
         ("pip", &["show", "list", "freeze"]),
         ("pip3", &["show", "list", "freeze"]),
         ("npm", &["ls", "list", "view", "info", "outdated", "why", "explain"]),
@@ -36,35 +94,86 @@ pub(super) fn is_read_only_command(command: &str) -> bool {
         ("yarn", &["why", "list", "info"]),
         ("go", &["env", "list", "version"]),
         ("cargo", &["tree", "metadata"]),
+        ("apt", &["list", "show", "search", "policy"]),
+        ("dpkg", &["-l", "-L", "-s", "--list"]),
+        ("brew", &["list", "info", "--prefix"]),
+        ("docker", &["ps", "images", "logs", "inspect", "version", "info"]),
+        ("kubectl", &["get", "describe", "logs", "version"]),
+        ("systemctl", &["status", "is-active", "list-units"]),
+        ("conda", &["list", "info"]),
     ];
-    if !crate::files::shell_file_effects(command).is_empty() {
-        return false;
-    }
-    command.split("&&").flat_map(|part| part.split(['|', ';'])).all(|segment| {
-        let words: Vec<&str> = segment.split_whitespace().collect();
-        // `python -m pip show x`, `uv pip list`: the package manager's own words.
-        let start = match words.as_slice() {
-            [python, "-m", "pip", ..] if python.starts_with("python") => 2,
-            ["uv", "pip", ..] => 1,
-            _ => 0,
-        };
-        let words = &words[start..];
-        match words {
-            [] => true,
-            ["cd", ..] => true,
-            [_, "--version" | "-V"] => true,
-            ["git", sub, ..] => GIT_READERS.contains(sub),
-            ["sed", "-n", ..] => true,
-            [program, sub, ..]
-                if PACKAGE_QUERIES
-                    .iter()
-                    .any(|(manager, queries)| manager == program && queries.contains(sub)) =>
-            {
-                true
-            }
-            [program, ..] => READERS.contains(program),
+    let segment = segment.trim();
+    let words: Vec<&str> = segment.split_whitespace().collect();
+    // `python -m pip show x`, `uv pip list`: the package manager's own words.
+    let start = match words.as_slice() {
+        [python, "-m", "pip", ..] if python.starts_with("python") => 2,
+        ["uv", "pip", ..] => 1,
+        ["sudo", ..] => 1,
+        _ => 0,
+    };
+    let words = &words[start..];
+    match words {
+        [] => true,
+        ["cd" | "set" | "export", ..] => true,
+        [_, "--version" | "-V" | "version" | "-v"] => true,
+        ["command", "-v", ..] => true,
+        ["git", sub, ..] => GIT_READERS.contains(sub),
+        ["sed", "-n", ..] => true,
+        [shell, ..] if wrapped_command(segment).is_some() && !shell.is_empty() => {
+            wrapped_command(segment).is_some_and(|inner| is_read_only_command(&inner))
         }
-    })
+        [python, "-c", ..] if python.starts_with("python") => {
+            let code = segment.split_once("-c").map_or("", |(_, code)| code);
+            let code = code.trim().trim_matches(['"', '\'']);
+            code.split([';', '\n']).map(str::trim).filter(|line| !line.is_empty()).all(|line| {
+                line.starts_with("import ")
+                    || line.starts_with("from ")
+                    || line.starts_with("print(")
+            })
+        }
+        [program, sub, ..]
+            if QUERIES
+                .iter()
+                .any(|(manager, queries)| manager == program && queries.contains(sub)) =>
+        {
+            true
+        }
+        [program, ..] => READERS.iter().any(|reader| reader.eq_ignore_ascii_case(program)),
+    }
+}
+
+/// The command a shell runs for another (`bash -lc '…'`, `pwsh -Command "…"`), unquoted.
+pub(super) fn wrapped_command(segment: &str) -> Option<String> {
+    let words: Vec<&str> = segment.split_whitespace().collect();
+    let program = words.first()?.rsplit(['/', '\\']).next()?.to_lowercase();
+    let program = program.trim_end_matches(".exe");
+    if !matches!(program, "bash" | "sh" | "zsh" | "pwsh" | "powershell") {
+        return None;
+    }
+    let flag = words.iter().position(|word| {
+        let word = word.to_lowercase();
+        word == "-command" || word == "-c" || word == "-lc" || word == "-ic"
+    })?;
+    let at = segment.find(words[flag])? + words[flag].len();
+    let inner = segment[at..].trim();
+    let inner = match inner.chars().next() {
+        Some(quote @ ('\'' | '"')) if inner.ends_with(quote) && inner.len() >= 2 => {
+            inner[1..inner.len() - 1].replace("'\\''", "'")
+        }
+        _ => inner.to_owned(),
+    };
+    (!inner.trim().is_empty()).then_some(inner)
+}
+
+/// The program of the last stage of a pipeline (`script | tail -30` → `tail`) when the
+/// line's last command is one: its exit code is that stage's, not the script's.
+pub(super) fn piped_into(command: &str) -> Option<&str> {
+    let segments = crate::files::shell_segments(command);
+    let last = segments.last()?;
+    let before = &command[..command.rfind(last)?];
+    let joined_by_pipe = before.trim_end().ends_with('|') && !before.trim_end().ends_with("||");
+    let program = last.split_whitespace().next()?;
+    joined_by_pipe.then_some(program)
 }
 
 /// Whether a tool result says the user stopped the call rather than the call failing:
@@ -133,6 +242,9 @@ fn diagnostic_line(line: &str) -> bool {
         && numeric(column)
         && message.starts_with(' ')
         && !message.trim().is_empty()
+        // A warning or a note is not an error.
+        && !message.trim_start().starts_with("warning")
+        && !message.trim_start().starts_with("note")
     {
         return true;
     }
@@ -303,8 +415,12 @@ pub(super) fn scan_output<'a>(lines: impl IntoIterator<Item = &'a str>) -> Outpu
             scan.exit_code = Some(code);
             continue;
         }
-        if failed_test_count(trimmed).is_some_and(|count| count > 0) {
-            scan.tests_failed = true;
+        match failed_test_count(trimmed) {
+            Some(count) if count > 0 => scan.tests_failed = true,
+            Some(_) | None if scan.passed.is_none() && passing_summary(trimmed) => {
+                scan.passed = Some(clip(trimmed, 80));
+            }
+            Some(_) | None => {}
         }
         if scan.errors.len() < 6 && error_line(trimmed) {
             let mut error = code(&clip(trimmed, 240));
@@ -346,10 +462,34 @@ pub(super) fn scan_output<'a>(lines: impl IntoIterator<Item = &'a str>) -> Outpu
 /// Reads pi's "Command exited with code N" trailer.
 pub(super) fn exit_code_of(line: &str) -> Option<i64> {
     let lower = line.to_lowercase();
+    // Claude Code's "Exit code 1" line.
+    if let Some(rest) = lower.strip_prefix("exit code ")
+        && let Ok(code) = rest.trim().parse()
+    {
+        return Some(code);
+    }
     let at = lower.find("exited with code ")?;
     let digits: String = lower[at + "exited with code ".len()..]
         .chars()
         .take_while(|c| c.is_ascii_digit() || *c == '-')
         .collect();
     digits.parse().ok()
+}
+
+/// Whether a line is a test runner's own summary of a run in which tests passed and none
+/// failed: `536 passed in 41.2s` (pytest), `Tests  212 passed (212)` (Vitest), `Tests: 9
+/// passed, 9 total` (Jest), `ok example.com/app 0.4s` (tab-separated) (go test), `OK (12 tests)` (JUnit).
+pub(super) fn passing_summary(line: &str) -> bool {
+    let lower = line.to_lowercase();
+    if failed_test_count(line).is_some_and(|count| count > 0) {
+        return false;
+    }
+    let words: Vec<&str> = lower.split(|c: char| c.is_whitespace() || c == ',').collect();
+    let counted_pass = words.windows(2).any(|pair| {
+        pair[0].parse::<u64>().is_ok_and(|n| n > 0)
+            && (pair[1].starts_with("passed") || pair[1].starts_with("passing"))
+    });
+    let go_ok = lower.starts_with("ok ") && line.contains('\t');
+    let junit_ok = lower.starts_with("ok (") && lower.contains(" test");
+    counted_pass || go_ok || junit_ok
 }

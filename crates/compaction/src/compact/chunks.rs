@@ -84,6 +84,20 @@ impl Compactor<'_> {
         } else {
             (1, planned.history_chunks.len() + 1)
         };
+        // A summarizer that keeps to its budget shares it between the two parts of a split
+        // turn (a fifth for the prefix), less the line that joins them, so the entry fits.
+        let budget = self.settings.summary_output_tokens_for(window);
+        let (history_budget, prefix_budget) = match (
+            self.summarizer.shares_the_budget(),
+            planned.history_chunks.is_empty(),
+            planned.turn_prefix_chunks.is_empty(),
+        ) {
+            (true, false, false) => {
+                let prefix = (budget / 5).max(1);
+                (budget.saturating_sub(prefix + JOINER_TOKENS).max(1), prefix)
+            }
+            (_, _, _) => (budget, budget),
+        };
         let history = ChunkJob {
             kind: SummaryKind::History,
             chunks: &planned.history_chunks,
@@ -92,7 +106,7 @@ impl Compactor<'_> {
             instructions: history_instructions,
             pins: history_pins,
             replace_instructions: false,
-            max_output_tokens: self.settings.summary_output_tokens_for(window),
+            max_output_tokens: history_budget,
             first_call: history_first_call,
             calls,
             planned_window: window,
@@ -105,6 +119,7 @@ impl Compactor<'_> {
             instructions: prefix_instructions,
             pins: prefix_pins,
             first_call: prefix_first_call,
+            max_output_tokens: prefix_budget,
             ..history.clone()
         };
         let prefix_request = PrefixRequest {
@@ -405,6 +420,9 @@ impl Parts {
         merge_summaries(self.history.as_deref(), self.prefix.as_deref())
     }
 }
+
+/// Tokens of the line [`merge_summaries`] puts between the two parts (characters / 4).
+const JOINER_TOKENS: u64 = 20;
 
 /// Joins the history summary and the split turn's prefix summary.
 pub fn merge_summaries(history: Option<&str>, prefix: Option<&str>) -> String {

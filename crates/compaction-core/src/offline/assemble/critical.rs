@@ -110,12 +110,31 @@ impl Assembly<'_> {
                 PRIORITY_MODIFIED_FILES,
             );
         }
-        for error in &digest.user_errors {
+        for (error, reply) in digest.user_errors.iter().zip(&digest.user_error_replies) {
+            let reply =
+                reply.as_deref().map(|reply| format!(" → reply: {reply}")).unwrap_or_default();
             self.sections.push(
                 Section::Critical,
-                format!("Error the user reported: {error}"),
+                format!("Error the user reported: {error}{reply}"),
                 PRIORITY_ERRORS + 5,
             );
+        }
+        for text in &digest.unclear {
+            self.sections.push(
+                Section::Critical,
+                format!("Outcome not shown: {text}"),
+                PRIORITY_ERRORS + 4,
+            );
+        }
+        for fact in &digest.used_facts {
+            self.sections.push(
+                Section::Critical,
+                format!("Used later: {fact}"),
+                PRIORITY_ERRORS + 2,
+            );
+        }
+        for text in &digest.checks {
+            self.sections.push(Section::Critical, format!("Check: {text}"), PRIORITY_ERRORS - 10);
         }
         if !read_only.is_empty() {
             let list: Vec<String> = read_only.iter().map(|path| code(path)).collect();

@@ -43,6 +43,10 @@ impl Assembly<'_> {
                 }
                 false => constraint.clone(),
             };
+            if let Some(by) = digest.superseded_by(&text, None, false) {
+                self.superseded(&text, by, true);
+                continue;
+            }
             self.sections.push_verbatim(Section::Constraints, text, PRIORITY_CONSTRAINT);
         }
         for rejected in &digest.rejected {
@@ -56,8 +60,12 @@ impl Assembly<'_> {
                 PRIORITY_CONSTRAINT,
             );
         }
-        for constraint in &digest.constraints {
+        for (index, constraint) in digest.constraints.iter().enumerate() {
             if digest.rejected.iter().any(|rejected| &rejected.words == constraint) {
+                continue;
+            }
+            if let Some(by) = digest.superseded_by(constraint, Some(index), false) {
+                self.superseded(constraint, by, true);
                 continue;
             }
             self.sections.push_verbatim(
@@ -93,7 +101,9 @@ impl Assembly<'_> {
             .map(String::as_str)
             .chain(carried_approaches)
         {
-            if !self.rejected_now(decision) && !rejected_before(decision) {
+            if let Some(by) = digest.superseded_by(decision, None, true) {
+                self.superseded(decision, by, false);
+            } else if !self.rejected_now(decision) && !rejected_before(decision) {
                 self.sections.push(Section::Decisions, decision, carried(PRIORITY_DECISION));
             }
         }
@@ -105,8 +115,12 @@ impl Assembly<'_> {
             );
         }
         let skip = digest.decisions.len().saturating_sub(self.limits.decisions);
-        for decision in digest.decisions.iter().skip(skip) {
+        for (index, decision) in digest.decisions.iter().enumerate().skip(skip) {
             if self.rejected_now(decision) {
+                continue;
+            }
+            if let Some(by) = digest.superseded_by(decision, Some(index), true) {
+                self.superseded(decision, by, false);
                 continue;
             }
             let in_progress = digest.turn_open
@@ -125,6 +139,18 @@ impl Assembly<'_> {
         }
     }
 
+    /// Keeps a decision or rule a later statement replaced, as history: in Critical Context,
+    /// with what replaced it.
+    fn superseded(&mut self, text: &str, by: &str, rule: bool) {
+        let kind = if rule { "rule" } else { "decision" };
+        let text = text.strip_prefix("Superseded ").unwrap_or(text);
+        self.sections.push(
+            Section::Critical,
+            format!("Superseded {kind}: {text} (later: {by})"),
+            PRIORITY_DECISION,
+        );
+    }
+
     /// Pushes the Next Steps bullets: resolving the open failure, then the plan.
     pub(super) fn next_steps(&mut self) {
         let digest = self.digest;
@@ -132,8 +158,15 @@ impl Assembly<'_> {
         if let Some(last) = self.open.last().filter(|_| self.kind != OfflineKind::TurnPrefix) {
             next.push(format!("{RESOLVE_STEP}{} (see Blocked)", last.subject));
         }
+        // A call the user rejected or stopped is never what comes next.
+        let rejected_call = |step: &str| {
+            digest
+                .rejected_calls
+                .iter()
+                .any(|call| char_len(call) > 2 && step.contains(call.as_str()))
+        };
         for step in digest.plan.iter().take(self.limits.next_steps) {
-            if !self.rejected_now(step) {
+            if !self.rejected_now(step) && !rejected_call(step) {
                 next.push(step.clone());
             }
         }

@@ -77,7 +77,16 @@ impl Assembly<'_> {
             (_, None) => {}
         }
         let request_count = digest.requests.len();
-        for (index, request) in digest.requests.iter().enumerate() {
+        let answered: Vec<String> = digest
+            .requests
+            .iter()
+            .enumerate()
+            .map(|(index, request)| match digest.replies.get(index).cloned().flatten() {
+                Some(reply) => format!("{request} → reply: {reply}"),
+                None => request.clone(),
+            })
+            .collect();
+        for (index, request) in answered.iter().enumerate() {
             let last = index + 1 == request_count;
             if index == 0 && !have_main_goal && !(last && self.kind == OfflineKind::TurnPrefix) {
                 let label = match self.kind {
@@ -95,7 +104,7 @@ impl Assembly<'_> {
             if last {
                 break;
             }
-            earlier.push((clip(request, 200), PRIORITY_FOLLOW_UP));
+            earlier.push((request.clone(), PRIORITY_FOLLOW_UP));
         }
         // A correction redirected the request before it: the user's words are with the
         // constraints, the request it corrected stays the goal.

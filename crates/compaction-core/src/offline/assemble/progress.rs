@@ -134,7 +134,14 @@ impl Assembly<'_> {
             && digest.pending.is_empty()
             && digest.plan.is_empty()
             && digest.open_question.is_none();
-        if let Some(statement) = &digest.last_assistant_statement {
+        // A step that runs a call the user rejected is not in progress.
+        let statement = digest.last_assistant_statement.as_ref().filter(|statement| {
+            !digest
+                .rejected_calls
+                .iter()
+                .any(|call| char_len(call) > 2 && statement.contains(call.as_str()))
+        });
+        if let Some(statement) = statement {
             match (turn_ended, digest.interrupted) {
                 (true, _) => self.sections.push(
                     Section::Done,

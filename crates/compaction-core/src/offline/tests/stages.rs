@@ -30,7 +30,7 @@ fn code_spans_survive_backticks_inside() {
 }
 
 #[test]
-fn request_skips_acknowledgements_and_stays_short() {
+fn request_skips_acknowledgements_keeps_whole_settings_and_stays_bounded() {
     assert_eq!(
         request_of("Great, thanks. Now add comments to the lexer. Then run tests.", true)
             .as_deref(),
@@ -38,7 +38,17 @@ fn request_skips_acknowledgements_and_stays_short() {
     );
     let long = "word ".repeat(200);
     let request = request_of(&long, true).unwrap_or_default();
-    assert!(char_len(&request) <= 260, "{request}");
+    assert!(char_len(&request) <= 600, "{request}");
+    // Later sentences are kept whole while they fit; one that does not fit is left out
+    // rather than cut.
+    let opening = "We went over the layout of the settings page and the naming of every field \
+                   in it, and I think both are fine as they are for now.";
+    let filler = "x".repeat(500);
+    let text = format!("{opening} {filler}. Set the cooldown to 10 s, then 3 s.");
+    assert_eq!(
+        request_of(&text, true).as_deref(),
+        Some(format!("{opening} Set the cooldown to 10 s, then 3 s.").as_str())
+    );
     assert_eq!(request_of("  \n ", true), None);
 }
 

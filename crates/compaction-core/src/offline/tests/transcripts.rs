@@ -214,3 +214,37 @@ fn rules_inside_a_pasted_document_are_not_the_users_constraints() {
     let constraints = bullets(&summary, "## Constraints & Preferences");
     assert_eq!(constraints, vec!["Don't touch the CUDA backend yet."], "{summary}");
 }
+
+#[test]
+fn an_error_the_user_pasted_is_told_with_the_answer_to_it() {
+    let summary = summarize(&[
+        user(
+            "the build breaks:\n\n```\napi.go:91:94: not enough arguments in call to storage.NewStorage\n```",
+        ),
+        assistant(
+            "Let me look. The callers still pass two arguments; the fix is to pass `time.Now` as the new `nowFunc` argument.",
+            &[],
+        ),
+        user("ok, and add a test for the expiry loop"),
+        assistant("Added the test.", &[]),
+    ]);
+    assert_structure(&summary);
+    let line = bullets(&summary, "## Critical Context")
+        .into_iter()
+        .find(|bullet| bullet.starts_with("Error the user reported:"))
+        .unwrap_or_default();
+    assert!(line.contains("not enough arguments in call to storage.NewStorage"), "{summary}");
+    assert!(line.contains("→ reply:") && line.contains("`time.Now`"), "{summary}");
+}
+
+#[test]
+fn a_code_block_of_an_earlier_summary_is_no_section() {
+    let previous = PreviousSummary::parse(
+        "## Key Decisions\n- One header for every back-end.\n```c\n#endif /* VSLA_H */\n#include \"x.h\"\n```\n- C17, not C23.\n",
+    );
+    assert_eq!(
+        previous.section(Section::Decisions),
+        ["One header for every back-end.", "C17, not C23."]
+    );
+    assert!(previous.section(Section::Critical).is_empty(), "{:?}", previous.items);
+}
