@@ -4,10 +4,13 @@
 //! and sees the session unpruned) when the saving reaches `prune.minimumSavings`;
 //! `--dry-run` shows the same plan and writes nothing.
 
-use compaction::compact::{CompactError, CompactRequest, CompactionReason};
+use compaction::compact::{
+    CompactError, CompactRequest, CompactionReason, recorded_usage_note, token_change,
+};
 use compaction_core::prune::{PruneDecision, PrunePlan, Strategy};
 use serde_json::{Value, json};
 
+use super::run::PRUNE_GREW;
 use super::{CommandError, ExitStatus, setup};
 use crate::cli::{CompactionFlags, PruneArgs, SummarizerFlags};
 use crate::output::{preview, print_json};
@@ -60,12 +63,12 @@ pub fn run(args: &PruneArgs) -> anyhow::Result<ExitStatus> {
                 print_json(&report)?;
             } else {
                 println!(
-                    "pruned {}: {} tool output{}, {} → {} tokens; appended compaction.prune {}",
+                    "pruned {}: {} tool output{}, {}{}; appended compaction.prune {}",
                     path.display(),
                     outcome.plan.candidates.len(),
                     if outcome.plan.candidates.len() == 1 { "" } else { "s" },
-                    outcome.tokens_before,
-                    outcome.tokens_after,
+                    token_change(outcome.tokens_before, outcome.tokens_after, PRUNE_GREW),
+                    recorded_usage_note(outcome.recorded_usage),
                     outcome.entry.id,
                 );
                 print_candidates(&outcome.plan);
@@ -107,8 +110,9 @@ fn report(plan: &PrunePlan, entry_id: Option<&str>) -> Value {
         "pruned": entry_id.is_some(),
         "entryId": entry_id,
         "decision": plan.decision,
-        "tokensBefore": plan.tokens_before,
+        "estimatedTokensBefore": plan.tokens_before,
         "tokensSaved": plan.tokens_saved,
+        "recordedUsageTokens": plan.recorded_usage,
         "minimumSavings": plan.minimum_savings,
         "protectedFrom": plan.protected_from,
         "candidates": plan.candidates,
@@ -118,12 +122,11 @@ fn report(plan: &PrunePlan, entry_id: Option<&str>) -> Value {
 fn print_plan(plan: &PrunePlan, dry_run: bool) {
     match plan.decision {
         PruneDecision::Prune => println!(
-            "would prune {} tool output{}: {} → {} tokens (saves {})",
+            "would prune {} tool output{}: {}{}",
             plan.candidates.len(),
             if plan.candidates.len() == 1 { "" } else { "s" },
-            plan.tokens_before,
-            plan.tokens_after(),
-            plan.tokens_saved,
+            token_change(plan.tokens_before, plan.tokens_after(), PRUNE_GREW),
+            recorded_usage_note(plan.recorded_usage),
         ),
         PruneDecision::BelowMinimum => println!(
             "nothing worth pruning: {} old tool output{} would save {} tokens, below the \

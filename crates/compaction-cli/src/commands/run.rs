@@ -7,13 +7,20 @@
 //! a temporary file beside `OUT`, which appears at `OUT` only after the entry is durably
 //! written (never replacing a file unless `--force`, never the input itself).
 
-use compaction::compact::{CompactError, CompactRequest, CompactionReason};
+use compaction::compact::{
+    CompactError, CompactRequest, CompactionReason, recorded_usage_note, token_change,
+};
 use serde_json::json;
 
 use super::{CommandError, ExitStatus, setup};
 use crate::cli::{PlanArgs, RunArgs, SessionArgs};
 use crate::output::print_json;
 use crate::progress::{Progress, block_on_cancellable};
+
+/// Why a prune's estimate could rise (it cannot, unless a placeholder outgrows its output).
+pub(super) const PRUNE_GREW: &str = "the placeholders are longer than the outputs";
+/// Why a compaction's estimate could rise.
+const SUMMARY_GREW: &str = "the summary is longer than what it replaced";
 
 /// One line on the files re-read into the context.
 fn restore_line(restored: &compaction::restore::RestoreOutcome) -> String {
@@ -158,8 +165,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
                 json!({
                     "entryId": pruned.entry.id,
                     "entries": pruned.plan.candidates.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(),
-                    "tokensBefore": pruned.tokens_before,
+                    "estimatedTokensBefore": pruned.tokens_before,
                     "estimatedTokensAfter": pruned.tokens_after,
+                    "recordedUsageTokens": pruned.recorded_usage,
                 })
             });
             if args.json {
@@ -170,8 +178,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
                     "pruned": pruned,
                     "entryId": outcome.entry.id,
                     "firstKeptEntryId": outcome.entry.kind.as_compaction().map(|c| c.first_kept_entry_id.clone()),
-                    "tokensBefore": outcome.tokens_before,
+                    "estimatedTokensBefore": outcome.tokens_before,
                     "estimatedTokensAfter": outcome.tokens_after,
+                    "recordedUsageTokens": outcome.recorded_usage,
                     "summarizer": summarizer.label(),
                     "summarizerCalls": outcome.summarizer_calls,
                     "usage": outcome.usage.stored(),
@@ -184,23 +193,21 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
             } else if !outcome.summarized {
                 let count = outcome.pruned.as_ref().map_or(0, |p| p.plan.candidates.len());
                 println!(
-                    "pruned {}: {count} old tool output{}, {} → {} tokens; appended \
-                     compaction.prune {} (strategy {}: no summary needed)",
+                    "pruned {}: {count} old tool output{}, {}{}; appended compaction.prune {} \
+                     (strategy {}: no summary needed)",
                     path.display(),
                     if count == 1 { "" } else { "s" },
-                    outcome.tokens_before,
-                    outcome.tokens_after,
+                    token_change(outcome.tokens_before, outcome.tokens_after, PRUNE_GREW),
+                    recorded_usage_note(outcome.recorded_usage),
                     outcome.entry.id,
                     outcome.strategy.as_str(),
                 );
             } else {
                 if let Some(pruned) = &outcome.pruned {
                     println!(
-                        "pruned {} old tool outputs first: {} → {} tokens; appended \
-                         compaction.prune {}",
+                        "pruned {} old tool outputs first: {}; appended compaction.prune {}",
                         pruned.plan.candidates.len(),
-                        pruned.tokens_before,
-                        pruned.tokens_after,
+                        token_change(pruned.tokens_before, pruned.tokens_after, PRUNE_GREW),
                         pruned.entry.id,
                     );
                 }
@@ -214,10 +221,10 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
                     ),
                 };
                 println!(
-                    "compacted {}: {} → about {} tokens; appended compaction {} ({by})",
+                    "compacted {}: {}{}; appended compaction {} ({by})",
                     path.display(),
-                    outcome.tokens_before,
-                    outcome.tokens_after,
+                    token_change(outcome.tokens_before, outcome.tokens_after, SUMMARY_GREW),
+                    recorded_usage_note(outcome.recorded_usage),
                     outcome.entry.id,
                 );
                 if let Some(quality) = &outcome.quality {
