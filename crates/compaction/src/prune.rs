@@ -17,7 +17,7 @@ use compaction_core::entry::Entry;
 use compaction_core::prune::select::plan_prune_of;
 use compaction_core::prune::{PruneDecision, PrunePlan, plan_prune};
 use compaction_core::session::Session;
-use compaction_core::tokens::context_tokens;
+use compaction_core::tokens::{context_tokens, estimate_context_tokens};
 use compaction_core::trigger::should_compact;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
@@ -39,10 +39,12 @@ pub struct PruneOutcome {
     pub edits: Vec<Entry>,
     /// What was pruned.
     pub plan: PrunePlan,
-    /// Context tokens at the leaf before the prune.
+    /// The estimate of the context at the leaf before the prune.
     pub tokens_before: u64,
-    /// Context tokens after it (the rebuilt context, measured).
+    /// The estimate of the context after it (the rebuilt context, measured the same way).
     pub tokens_after: u64,
+    /// The last reply's recorded usage before the prune (shown apart, never compared).
+    pub recorded_usage: Option<u64>,
     /// The extension that chose the set, if one did.
     pub decided_by: Option<String>,
 }
@@ -154,11 +156,12 @@ impl Compactor<'_> {
         let edits = entries;
         let session = store.session();
         let context = build_context(session, session.index_of(&entry.id));
-        let tokens_after = context_tokens(session, &context, self.estimator).tokens;
+        let tokens_after = estimate_context_tokens(session, &context, self.estimator);
         Ok(PruneOutcome {
             entry,
             edits,
             tokens_before: plan.tokens_before,
+            recorded_usage: plan.recorded_usage,
             tokens_after,
             plan,
             decided_by: None,

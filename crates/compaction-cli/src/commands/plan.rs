@@ -70,7 +70,7 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitStatus> {
         instructions: args.instructions.as_deref(),
     };
     let plan = plan_compaction(&session, leaf, &inputs);
-    let mut report = report(&session, &plan, estimator.name());
+    let mut report = report(&session, &plan, estimator.as_ref());
     if let Value::Object(fields) = &mut report {
         fields.insert("contextWindowSource".into(), json!(window));
         fields.insert("windowScaledSettings".into(), scaled_settings(&resolved));
@@ -102,10 +102,17 @@ pub fn scaled_settings(resolved: &compaction_core::settings::ResolvedSettings) -
 }
 
 /// The plan as JSON (the `plan --json` and `run --dry-run --json` shape).
-pub fn report(session: &compaction_core::Session, plan: &CompactionPlan, estimator: &str) -> Value {
+pub fn report(
+    session: &compaction_core::Session,
+    plan: &CompactionPlan,
+    estimator: &dyn compaction_core::tokens::TokenEstimator,
+) -> Value {
+    let estimated_before =
+        compaction_core::tokens::estimate_context_tokens(session, &plan.context, estimator);
     let mut report = json!({
-        "estimator": estimator,
+        "estimator": estimator.name(),
         "contextTokens": plan.context_tokens.tokens,
+        "recordedUsageTokens": plan.context_tokens.usage_entry_id.as_ref().map(|_| plan.context_tokens.usage_tokens),
         "contextWindow": plan.context_window,
         "shouldCompact": plan.trigger.fire,
         "triggerReasons": plan.trigger.reasons.iter().map(ToString::to_string).collect::<Vec<_>>(),
@@ -129,6 +136,7 @@ pub fn report(session: &compaction_core::Session, plan: &CompactionPlan, estimat
                 "summarizeEntryIds": ids(&preparation.summarized_entries),
                 "turnPrefixEntryIds": ids(&preparation.turn_prefix_entries),
                 "tokensBefore": preparation.tokens_before,
+                "estimatedTokensBefore": estimated_before,
                 "keptTokens": preparation.kept_tokens,
                 "estimatedTokensAfter": planned.estimated_tokens_after,
                 "previousSummary": preparation.previous_summary.is_some(),
@@ -166,8 +174,14 @@ fn print_human(report: &Value) {
     let window = number("contextWindow");
     let tokens = number("contextTokens");
     let percent = if window > 0 { tokens as f64 * 100.0 / window as f64 } else { 0.0 };
+    let counted = match get("recordedUsageTokens").as_u64() {
+        Some(usage) => {
+            format!("the last reply's recorded usage {usage} + estimated later messages")
+        }
+        None => "estimated, no recorded usage to start from".to_owned(),
+    };
     println!(
-        "context: {tokens} tokens of {window} ({percent:.1}%), estimator {}",
+        "context: {tokens} tokens of {window} ({percent:.1}%; {counted}), estimator {}",
         get("estimator").as_str().unwrap_or("?")
     );
     println!(
@@ -219,10 +233,18 @@ fn print_human(report: &Value) {
             ""
         }
     );
+    let (before, after) = (number("estimatedTokensBefore"), number("estimatedTokensAfter"));
+    let change = if after <= before {
+        format!("at most about {after} after (saves at least {})", before - after)
+    } else {
+        format!(
+            "up to about {after} after (could grow by {}: the summary budget is larger than \
+             what is summarized)",
+            after - before
+        )
+    };
     println!(
-        "tokens: {} before, about {} after at most ({} kept verbatim + summary budget)",
-        number("tokensBefore"),
-        number("estimatedTokensAfter"),
+        "tokens (estimated context): {before} before, {change}; {} kept verbatim + summary budget",
         number("keptTokens")
     );
     if let Some(kept) = get("keptUserMessages").as_object() {

@@ -5,10 +5,13 @@
 //! `--dry-run` shows the same plan and writes nothing.
 
 use crate::output::plural;
-use compaction::compact::{CompactError, CompactRequest, CompactionReason};
+use compaction::compact::{
+    CompactError, CompactRequest, CompactionReason, recorded_usage_note, token_change,
+};
 use compaction_core::prune::{PruneDecision, PrunePlan, Strategy};
 use serde_json::{Value, json};
 
+use super::run::PRUNE_GREW;
 use super::{CommandError, ExitStatus, setup};
 use crate::cli::{CompactionFlags, PruneArgs, SummarizerFlags};
 use crate::output::{preview, print_json};
@@ -61,11 +64,11 @@ pub fn run(args: &PruneArgs) -> anyhow::Result<ExitStatus> {
                 print_json(&report)?;
             } else {
                 println!(
-                    "pruned {}: {}, {} → {}; appended compaction.prune {}",
+                    "pruned {}: {}, {}{}; appended compaction.prune {}",
                     path.display(),
                     plural(outcome.plan.candidates.len(), "tool output"),
-                    outcome.tokens_before,
-                    plural(outcome.tokens_after, "token"),
+                    token_change(outcome.tokens_before, outcome.tokens_after, PRUNE_GREW),
+                    recorded_usage_note(outcome.recorded_usage),
                     outcome.entry.id,
                 );
                 print_candidates(&outcome.plan);
@@ -107,8 +110,9 @@ fn report(plan: &PrunePlan, entry_id: Option<&str>) -> Value {
         "pruned": entry_id.is_some(),
         "entryId": entry_id,
         "decision": plan.decision,
-        "tokensBefore": plan.tokens_before,
+        "estimatedTokensBefore": plan.tokens_before,
         "tokensSaved": plan.tokens_saved,
+        "recordedUsageTokens": plan.recorded_usage,
         "minimumSavings": plan.minimum_savings,
         "protectedFrom": plan.protected_from,
         "candidates": plan.candidates,
@@ -118,11 +122,10 @@ fn report(plan: &PrunePlan, entry_id: Option<&str>) -> Value {
 fn print_plan(plan: &PrunePlan, dry_run: bool) {
     match plan.decision {
         PruneDecision::Prune => println!(
-            "would prune {}: {} → {} (saves {})",
+            "would prune {}: {}{}",
             plural(plan.candidates.len(), "tool output"),
-            plan.tokens_before,
-            plural(plan.tokens_after(), "token"),
-            plan.tokens_saved,
+            token_change(plan.tokens_before, plan.tokens_after(), PRUNE_GREW),
+            recorded_usage_note(plan.recorded_usage),
         ),
         PruneDecision::BelowMinimum => println!(
             "nothing worth pruning: {} would save {}, below the minimum of {} \

@@ -8,13 +8,20 @@
 //! written (never replacing a file unless `--force`, never the input itself).
 
 use crate::output::plural;
-use compaction::compact::{CompactError, CompactRequest, CompactionReason};
+use compaction::compact::{
+    CompactError, CompactRequest, CompactionReason, recorded_usage_note, token_change,
+};
 use serde_json::json;
 
 use super::{CommandError, ExitStatus, setup};
 use crate::cli::{PlanArgs, RunArgs, SessionArgs};
 use crate::output::print_json;
 use crate::progress::{Progress, ProgressOutput, block_on_cancellable};
+
+/// Why a prune's estimate could rise (it cannot, unless a placeholder outgrows its output).
+pub(super) const PRUNE_GREW: &str = "the placeholders are longer than the outputs";
+/// Why a compaction's estimate could rise.
+const SUMMARY_GREW: &str = "the summary is longer than what it replaced";
 
 /// One line on the files re-read into the context.
 fn restore_line(restored: &compaction::restore::RestoreOutcome) -> String {
@@ -176,8 +183,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
                 json!({
                     "entryId": pruned.entry.id,
                     "entries": pruned.plan.candidates.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(),
-                    "tokensBefore": pruned.tokens_before,
+                    "estimatedTokensBefore": pruned.tokens_before,
                     "estimatedTokensAfter": pruned.tokens_after,
+                    "recordedUsageTokens": pruned.recorded_usage,
                 })
             });
             if args.json {
@@ -188,8 +196,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
                     "pruned": pruned,
                     "entryId": outcome.entry.id,
                     "firstKeptEntryId": outcome.entry.kind.as_compaction().map(|c| c.first_kept_entry_id.clone()),
-                    "tokensBefore": outcome.tokens_before,
+                    "estimatedTokensBefore": outcome.tokens_before,
                     "estimatedTokensAfter": outcome.tokens_after,
+                    "recordedUsageTokens": outcome.recorded_usage,
                     "summarizer": summarizer.label(),
                     "summarizerCalls": outcome.summarizer_calls,
                     "usage": outcome.usage.stored(),
@@ -202,22 +211,21 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
             } else if !outcome.summarized {
                 let count = outcome.pruned.as_ref().map_or(0, |p| p.plan.candidates.len());
                 println!(
-                    "pruned {}: {}, {} → {}; appended compaction.prune {} (strategy {}: no \
+                    "pruned {}: {}, {}{}; appended compaction.prune {} (strategy {}: no \
                      summary needed)",
                     path.display(),
                     plural(count, "old tool output"),
-                    outcome.tokens_before,
-                    plural(outcome.tokens_after, "token"),
+                    token_change(outcome.tokens_before, outcome.tokens_after, PRUNE_GREW),
+                    recorded_usage_note(outcome.recorded_usage),
                     outcome.entry.id,
                     outcome.strategy.as_str(),
                 );
             } else {
                 if let Some(pruned) = &outcome.pruned {
                     println!(
-                        "pruned {} first: {} → {}; appended compaction.prune {}",
+                        "pruned {} first: {}; appended compaction.prune {}",
                         plural(pruned.plan.candidates.len(), "old tool output"),
-                        pruned.tokens_before,
-                        plural(pruned.tokens_after, "token"),
+                        token_change(pruned.tokens_before, pruned.tokens_after, PRUNE_GREW),
                         pruned.entry.id,
                     );
                 }
@@ -238,10 +246,10 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
                     ),
                 };
                 println!(
-                    "compacted {}: {} → about {} tokens; appended compaction {} ({by})",
+                    "compacted {}: {}{}; appended compaction {} ({by})",
                     path.display(),
-                    outcome.tokens_before,
-                    outcome.tokens_after,
+                    token_change(outcome.tokens_before, outcome.tokens_after, SUMMARY_GREW),
+                    recorded_usage_note(outcome.recorded_usage),
                     outcome.entry.id,
                 );
                 if let Some(quality) = &outcome.quality {

@@ -12,7 +12,7 @@ use serde_json::json;
 use super::{CommandError, ExitStatus, setup};
 use crate::cli::RunArgs;
 use crate::output::print_json;
-use crate::progress::{Progress, block_on_cancellable};
+use crate::progress::{Progress, ProgressOutput, block_on_cancellable};
 
 pub fn run(
     args: &RunArgs,
@@ -49,7 +49,11 @@ pub fn run(
         strategy: args.strategy.map(Into::into),
     };
     let label = toolkit.summarizer.label();
-    let progress = Progress::new(!args.quiet && !args.json, label.clone(), compactor.deadline());
+    let progress = Progress::new(
+        ProgressOutput::of(args.quiet, args.json),
+        label.clone(),
+        compactor.deadline(),
+    );
     let backend = backend.as_ref();
     let result = block_on_cancellable(|cancel| async move {
         compact_stored(backend, id, &compactor, &request, &cancel, &|p| progress.update(p)).await

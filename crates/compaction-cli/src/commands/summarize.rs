@@ -134,7 +134,8 @@ fn report_compaction(
                     "entry": draft.fields,
                     "parentId": draft.parent_id,
                     "tokensBefore": draft.tokens_before,
-                    "tokensAfter": draft.tokens_after,
+                    "estimatedTokensBefore": draft.estimated_tokens_before,
+                    "estimatedTokensAfter": draft.tokens_after,
                     "summarizer": label,
                     "summarizerCalls": draft.summarizer_calls,
                     "usage": draft.usage.stored(),
@@ -143,11 +144,20 @@ fn report_compaction(
                 }))?;
             } else {
                 println!("{}", summary.as_str().unwrap_or_default());
+                let change = match draft.tokens_after {
+                    Some(after) => compaction::compact::token_change(
+                        draft.estimated_tokens_before,
+                        after,
+                        "the summary is longer than what it replaced",
+                    ),
+                    None => format!(
+                        "{} tokens before (estimated context; after: known once written)",
+                        draft.estimated_tokens_before
+                    ),
+                };
                 println!(
-                    "\n(first kept entry {}; {} → about {} tokens; nothing written)",
+                    "\n(first kept entry {}; {change}; nothing written)",
                     field("firstKeptEntryId").as_str().unwrap_or("-"),
-                    draft.tokens_before,
-                    draft.tokens_after.map_or_else(|| "?".to_owned(), |t| t.to_string()),
                 );
             }
             Ok(ExitStatus::Success)

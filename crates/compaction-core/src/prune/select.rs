@@ -24,7 +24,7 @@ use super::{PruneSettings, ToolPolicy};
 use crate::context::{ContextItem, ContextItemKind, SessionContext};
 use crate::message::{AgentMessage, ToolResultMessage};
 use crate::session::Session;
-use crate::tokens::{TokenEstimator, context_tokens};
+use crate::tokens::{TokenEstimator, context_tokens, estimate_context_tokens};
 
 /// Why an output is pruned.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -98,10 +98,15 @@ pub enum PruneDecision {
 pub struct PrunePlan {
     /// The outputs to replace, oldest first.
     pub candidates: Vec<PruneCandidate>,
-    /// Context tokens at the leaf before the prune.
+    /// The estimate of the whole context at the leaf before the prune (the same measure as
+    /// [`tokens_saved`](Self::tokens_saved) and [`tokens_after`](Self::tokens_after)).
     pub tokens_before: u64,
-    /// Tokens the candidates save together.
+    /// Tokens the candidates save together (estimated).
     pub tokens_saved: u64,
+    /// The context tokens of the last reply's recorded usage at the leaf, when one can be
+    /// trusted (what the trigger counts with pi's rule); shown apart from the estimate,
+    /// never compared with it.
+    pub recorded_usage: Option<u64>,
     /// The saving a prune needs (`minimumSavings`).
     pub minimum_savings: u64,
     /// The id of the first entry of the protected user turns.
@@ -111,7 +116,7 @@ pub struct PrunePlan {
 }
 
 impl PrunePlan {
-    /// Estimated context tokens after the prune.
+    /// Estimated context tokens after the prune (never more than before).
     pub fn tokens_after(&self) -> u64 {
         self.tokens_before.saturating_sub(self.tokens_saved)
     }
@@ -337,10 +342,12 @@ pub fn plan_prune(
     estimator: &dyn TokenEstimator,
 ) -> PrunePlan {
     let (outputs, protected_from) = outputs(session, context, settings, estimator);
+    let recorded = context_tokens(session, context, estimator);
     let mut plan = PrunePlan {
         candidates: Vec::new(),
-        tokens_before: context_tokens(session, context, estimator).tokens,
+        tokens_before: estimate_context_tokens(session, context, estimator),
         tokens_saved: 0,
+        recorded_usage: recorded.usage_entry_id.is_some().then_some(recorded.usage_tokens),
         minimum_savings: settings.minimum_savings,
         protected_from,
         decision: PruneDecision::Nothing,

@@ -199,6 +199,18 @@ pub fn context_tokens(
     }
 }
 
+/// The estimate of the whole context at a leaf, whatever usage was recorded: the one measure
+/// a before/after figure shown to a user takes on both sides (a recorded usage measured a
+/// context that a prune or a compaction no longer has, so it cannot be the "before" of an
+/// estimated "after"). The system messages count once, as their replay.
+pub fn estimate_context_tokens(
+    session: &Session,
+    context: &SessionContext,
+    estimator: &dyn TokenEstimator,
+) -> u64 {
+    estimate_projected(session, context, estimator).0
+}
+
 /// The estimate of the whole context with the system messages replayed into one (pi 1.6
 /// counts the prompt and tools once, as the provider receives them); with the count of
 /// messages estimated.

@@ -55,6 +55,7 @@ impl Compactor<'_> {
     ) -> Result<CompactionDraft, CompactError> {
         let plan = self.plan(session, leaf, request.instructions.as_deref());
         let mut planned = plan.compaction?;
+        let (estimated_tokens_before, _) = self.measure_at(session, leaf);
         let parent_id = leaf.map(|index| session.entries()[index].id.clone());
         let mut instructions = request.instructions.clone();
         let mut warnings = Vec::new();
@@ -80,6 +81,7 @@ impl Compactor<'_> {
                 CompactionDecision::Replaced { replacement, extension } => {
                     return Ok(CompactionDraft {
                         tokens_before: replacement.tokens_before,
+                        estimated_tokens_before,
                         fields: without_type(replacement.entry_fields()),
                         parent_id,
                         tokens_after: None,
@@ -127,8 +129,11 @@ impl Compactor<'_> {
         let tokens_before = planned.preparation.tokens_before;
         let tokens_after =
             planned.preparation.kept_tokens + self.estimator.text_tokens(stored_summary);
-        if tokens_after >= tokens_before {
-            return Err(CompactError::NotReducing { before: tokens_before, after: tokens_after });
+        if tokens_after >= estimated_tokens_before {
+            return Err(CompactError::NotReducing {
+                before: estimated_tokens_before,
+                after: tokens_after,
+            });
         }
         if cancel.is_cancelled() {
             return Err(SummarizerError::Cancelled {
@@ -141,6 +146,7 @@ impl Compactor<'_> {
             fields: without_type(fields),
             parent_id,
             tokens_before,
+            estimated_tokens_before,
             tokens_after: Some(tokens_after),
             usage,
             summarizer_calls: calls,

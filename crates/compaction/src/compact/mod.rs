@@ -41,12 +41,14 @@
 mod chunks;
 mod draft;
 mod error;
+mod figures;
 mod gate;
 mod request;
 
 pub use chunks::{ChunkJob, MAX_OVERFLOW_SPLITS, merge_summaries};
 pub use error::CompactError;
 pub(crate) use error::DeadlineText;
+pub use figures::{recorded_usage_note, token_change};
 pub use request::{
     CompactOutcome, CompactRequest, CompactionDraft, CompactionProgress, CompactionReason,
 };
@@ -257,6 +259,16 @@ impl Compactor<'_> {
         }
     }
 
+    /// The estimate of the context at `leaf` (the measure of every before/after figure a
+    /// report shows), and the last reply's recorded usage there when one can be trusted.
+    pub fn measure_at(&self, session: &Session, leaf: Option<usize>) -> (u64, Option<u64>) {
+        let context = compaction_core::context::build_context(session, leaf);
+        let recorded = compaction_core::tokens::context_tokens(session, &context, self.estimator);
+        let estimate =
+            compaction_core::tokens::estimate_context_tokens(session, &context, self.estimator);
+        (estimate, recorded.usage_entry_id.is_some().then_some(recorded.usage_tokens))
+    }
+
     /// The dry run at `leaf`: exactly what [`Compactor::run`] would do there.
     pub fn plan(
         &self,
@@ -326,6 +338,7 @@ impl Compactor<'_> {
                         strategy,
                         tokens_before: pruned.tokens_before,
                         tokens_after: pruned.tokens_after,
+                        recorded_usage: pruned.recorded_usage,
                         pruned: Some(pruned),
                         summarized: false,
                         usage: SummaryUsage::default(),
@@ -357,6 +370,7 @@ impl Compactor<'_> {
         progress: &(dyn Fn(CompactionProgress) + Send + Sync),
     ) -> Result<CompactOutcome, CompactError> {
         let SummarizeStage { leaf, at_file_leaf, pending, deadline, limit } = stage;
+        let (estimated_before, recorded_usage) = self.measure_at(store.session(), leaf);
         let with_prune = pending
             .as_ref()
             .map(|plan| crate::prune::with_pending_prune(store.session(), leaf, plan));
@@ -380,32 +394,21 @@ impl Compactor<'_> {
         let fields = crate::prune::relink(draft.fields, pruned.as_ref());
         let new = NewEntry::new("compaction", fields).with_parent(parent);
         let follows = at_file_leaf || pruned.is_some();
-        let (entry, tokens_before, tokens_after) = match draft.tokens_after {
-            Some(tokens_after) => {
-                let (entry, grown_by) = self.append_following(store, new, follows, true)?;
-                (entry, draft.tokens_before + grown_by, tokens_after + grown_by)
-            }
-            // An extension's entry: count the context once it is appended.
-            None => {
-                let (entry, _) = self.append_following(store, new, follows, false)?;
-                let session = store.session();
-                let context =
-                    compaction_core::context::build_context(session, session.index_of(&entry.id));
-                let tokens =
-                    compaction_core::tokens::context_tokens(session, &context, self.estimator);
-                (entry, draft.tokens_before, tokens.tokens)
-            }
-        };
+        let recount = draft.tokens_after.is_some();
+        let (entry, _) = self.append_following(store, new, follows, recount)?;
+        let session = store.session();
+        let (tokens_after, _) = self.measure_at(session, session.index_of(&entry.id));
         warnings.extend(
             self.after_compact(&entry, draft.decided_by.as_deref(), request.reason, cancel).await,
         );
         Ok(CompactOutcome {
             entry,
             strategy: Strategy::Summarize,
-            tokens_before: pruned.as_ref().map_or(tokens_before, |p| p.tokens_before),
+            tokens_before: estimated_before,
             pruned,
             summarized: true,
             tokens_after,
+            recorded_usage,
             usage: draft.usage,
             summarizer_calls: draft.summarizer_calls,
             decided_by: draft.decided_by,

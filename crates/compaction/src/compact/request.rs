@@ -117,10 +117,15 @@ pub struct CompactOutcome {
     pub pruned: Option<PruneOutcome>,
     /// Whether a `compaction` entry was written.
     pub summarized: bool,
-    /// Context tokens before (before the prune, when one ran).
+    /// The estimate of the context at the leaf before (before the prune, when one ran).
     pub tokens_before: u64,
-    /// Estimated context tokens after (summary + kept messages, or the pruned context).
+    /// The estimate of the context after (the rebuilt context at the new leaf), measured
+    /// the same way as [`tokens_before`](Self::tokens_before).
     pub tokens_after: u64,
+    /// The last reply's recorded usage at the leaf before, when one can be trusted (the
+    /// `compaction` entry's `tokensBefore` is pi's count from it); shown apart from the
+    /// estimates, never compared with them.
+    pub recorded_usage: Option<u64>,
     /// Usage summed over every summarizer call.
     pub usage: SummaryUsage,
     /// How many summarizer calls were made.
@@ -143,10 +148,15 @@ pub struct CompactionDraft {
     pub fields: serde_json::Map<String, serde_json::Value>,
     /// The entry the compaction belongs under (the leaf); `None` for an empty path.
     pub parent_id: Option<String>,
-    /// Context tokens before.
+    /// The entry's `tokensBefore`: pi's count of the context (the last reply's recorded
+    /// usage plus the estimate of later messages), kept for pi; not comparable with
+    /// [`tokens_after`](Self::tokens_after).
     pub tokens_before: u64,
-    /// Estimated context tokens after; `None` when an extension supplied the entry (then
-    /// known only once it is appended).
+    /// The estimate of the context at the leaf before: the "before" of
+    /// [`tokens_after`](Self::tokens_after).
+    pub estimated_tokens_before: u64,
+    /// Estimated context tokens after (kept messages + the summary); `None` when an
+    /// extension supplied the entry (then known only once it is appended).
     pub tokens_after: Option<u64>,
     /// Usage summed over every summarizer call.
     pub usage: SummaryUsage,

@@ -234,10 +234,13 @@ pub async fn chat_loop(
                     stats.compactions += 1;
                     writeln!(
                         output,
-                        "[compacted ({}): {} → about {} tokens]",
+                        "[compacted ({}): {}]",
                         reason.as_str(),
-                        done.tokens_before,
-                        done.tokens_after
+                        crate::compact::token_change(
+                            done.tokens_before,
+                            done.tokens_after,
+                            "the summary is longer than what it replaced"
+                        )
                     )
                     .map_err(write_error)?;
                 }
@@ -257,10 +260,13 @@ pub async fn chat_loop(
                 Ok(HarnessEvent::Pruned(pruned)) => {
                     writeln!(
                         output,
-                        "[pruned {} old tool outputs: {} → {} tokens]",
+                        "[pruned {} old tool outputs: {}]",
                         pruned.entry_ids.len(),
-                        pruned.tokens_before,
-                        pruned.tokens_after
+                        crate::compact::token_change(
+                            pruned.tokens_before,
+                            pruned.tokens_after,
+                            "the placeholders are longer than the outputs"
+                        )
                     )
                     .map_err(write_error)?;
                 }

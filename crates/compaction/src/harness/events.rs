@@ -60,9 +60,9 @@ pub struct PrunedEvent {
     pub entry: Entry,
     /// Ids of the tool results replaced by placeholders.
     pub entry_ids: Vec<String>,
-    /// Context tokens before.
+    /// The estimate of the context before.
     pub tokens_before: u64,
-    /// Estimated context tokens after.
+    /// The estimate of the context after (the same measure as `tokens_before`).
     pub tokens_after: u64,
 }
 
@@ -72,9 +72,9 @@ pub struct PrunedEvent {
 pub struct CompactedEvent {
     /// The appended entry.
     pub entry: Entry,
-    /// Context tokens before.
+    /// The estimate of the context before.
     pub tokens_before: u64,
-    /// Estimated context tokens after.
+    /// The estimate of the context after (the same measure as `tokens_before`).
     pub tokens_after: u64,
     /// The quality gate's verdict (`None` when an extension wrote the summary).
     pub quality: Option<compaction_core::quality::QualityReport>,

@@ -2,6 +2,7 @@
 
 pub mod compact;
 mod extensions;
+mod figures;
 mod fuzz_replay;
 mod harness;
 mod kept_user_messages;

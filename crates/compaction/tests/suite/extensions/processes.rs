@@ -282,6 +282,7 @@ async fn events_and_decisions_match_the_json_schema() {
         }],
         tokens_before: 900,
         tokens_saved: 370,
+        recorded_usage: None,
         minimum_savings: 20_000,
         protected_from: Some("u3".into()),
         decision: PruneDecision::BelowMinimum,
