@@ -234,7 +234,7 @@ fn message(item: &Value, timestamp: &str, state: &mut State, builder: &mut Build
         if let Some(text) = part.get("text").and_then(Value::as_str) {
             texts.push(text.to_owned());
         } else if let Some(image) = image(part) {
-            images.push(image);
+            images.push(builder.image(image));
         } else {
             builder.drop("message part without text or image data");
         }

@@ -86,26 +86,55 @@ pub fn test_families() -> Vec<&'static str> {
     named.into_iter().take(FAMILIES.len().div_ceil(3)).map(|(_, name)| name).collect()
 }
 
+/// The parts of `needle` whose presence in an output means a leak (see [`leaks`]).
+fn telling_parts(needle: &str) -> Vec<String> {
+    let mut parts = vec![needle.to_owned()];
+    if needle.contains(' ') && needle.chars().all(|c| c.is_ascii_lowercase() || c == ' ') {
+        let words: Vec<&str> = needle.split(' ').collect();
+        parts.extend(words.windows(4).map(|run| run.join(" ")));
+        return parts;
+    }
+    let chars: Vec<char> = needle.chars().collect();
+    if chars.len() > 10 {
+        for window in chars.windows(10) {
+            let run: String = window.iter().collect();
+            if run.chars().any(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
+                && !run.contains("PRIVATE KEY")
+                && !run.contains("-----")
+            {
+                parts.push(run);
+            }
+        }
+    }
+    parts
+}
+
+/// For each sample, whether it leaks into `output` (as [`Sample::leaks_into`]), found in one
+/// pass over a large output.
+pub fn leaked(samples: &[Sample], output: &str) -> Vec<bool> {
+    let mut patterns = Vec::new();
+    let mut owner = Vec::new();
+    for (index, sample) in samples.iter().enumerate() {
+        for needle in &sample.needles {
+            for part in telling_parts(needle) {
+                patterns.push(part);
+                owner.push(index);
+            }
+        }
+    }
+    let mut out = vec![false; samples.len()];
+    let Ok(automaton) = aho_corasick::AhoCorasick::new(&patterns) else { return out };
+    for found in automaton.find_overlapping_iter(output) {
+        out[owner[found.pattern().as_usize()]] = true;
+    }
+    out
+}
+
 /// Whether `needle` (or, for a long one, a telling part of it) is in `output`: the whole
 /// needle; for a phrase of words, any 4 consecutive words; otherwise any 10-character run
 /// holding a digit or a capital (a run of plain letters may be an ordinary word).
 pub fn leaks(output: &str, needle: &str) -> bool {
-    if output.contains(needle) {
-        return true;
-    }
-    if needle.contains(' ') && needle.chars().all(|c| c.is_ascii_lowercase() || c == ' ') {
-        let words: Vec<&str> = needle.split(' ').collect();
-        return words.windows(4).any(|run| output.contains(&run.join(" ")));
-    }
-    let chars: Vec<char> = needle.chars().collect();
-    chars.len() > 10
-        && chars.windows(10).any(|window| {
-            let run: String = window.iter().collect();
-            run.chars().any(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
-                && !run.contains("PRIVATE KEY")
-                && !run.contains("-----")
-                && output.contains(&run)
-        })
+    telling_parts(needle).iter().any(|part| output.contains(part.as_str()))
 }
 
 const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
@@ -442,5 +471,9 @@ mod tests {
         assert!(!leaks("x [REDACTED] y", "Abcdef123456789"));
         assert!(leaks("one two three four", "zero one two three four five"));
         assert!(!leaks("one two three", "zero one two three four five"));
+        let samples = corpus();
+        let first = samples[0].text();
+        let found = leaked(&samples[..3], &first);
+        assert!(found[0]);
     }
 }
