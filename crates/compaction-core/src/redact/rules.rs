@@ -58,7 +58,7 @@ const fn rule(name: &'static str, pattern: &'static str, check: Check) -> Rule {
 /// so `cache_key` or `primary_key` in code do not).
 macro_rules! secret_name {
     () => {
-        r"(?:password|passwd|passphrase|passcode|pwd|\bpw|[_\-.]pass|\bpsk|secret|secret[_\-]?key|token|api[_\-]?key|access[_\-]?key|private[_\-]?key(?:[_\-]?id)?|signing[_\-]?key|encryption[_\-]?key|master[_\-]?key|client[_\-]?key|auth[_\-]?key|license[_\-]?key|account[_\-]?key|credentials?|requirepass|masterauth|authtok|pw\b|psk|(?-i:[A-Z0-9]_KEY))"
+        r"(?:password|passwd|passphrase|passcode|pwd|\bpw|[_\-.]pass|\bpsk|secret|secret[_\-]?key|token|api[_\-]?key|access[_\-]?key|private[_\-]?key(?:[_\-]?id)?|signing[_\-]?key|encryption[_\-]?key|master[_\-]?key|client[_\-]?key|auth[_\-]?key|license[_\-]?key|account[_\-]?key|credentials?|requirepass|masterauth|authtok|pw\b|\bpsk|(?-i:[A-Z0-9]_KEY))"
     };
 }
 
@@ -368,8 +368,14 @@ pub const RULES: &[Rule] = &[
         // Directives whose argument is a secret: redis `requirepass`/`masterauth`, LDAP
         // `bindpw`/`rootpw`, Cisco `enable secret`, `username … secret`, IPsec keys, SNMP
         // communities, `set psksecret`, `CONFIG SET requirepass`.
-        r#"(?mi)(?:^[ \t]*|\bconfig\s+set\s+|\bset\s+)(?:requirepass|masterauth|bindpw|rootpw|(?:sentinel\s+)?auth-pass\s+\S+|enable\s+(?:secret|password)|username\s+\S+(?:\s+privilege\s+\d+)?\s+(?:secret|password)|snmp-server\s+community|crypto\s+isakmp\s+key|pre-shared-key|psksecret|system\s+root-authentication\s+\S+|[\w.\-]*(?:password|passwd|secret|token|api[_\-]?key|access[_\-]?key|psk))(?:[ \t]+\d)?[ \t]+["']?(?P<secret>[^\s"']+)"#,
+        r#"(?mi)(?:^[ \t]*|\bconfig\s+set\s+|\bset\s+)(?:requirepass|masterauth|bindpw|rootpw|(?:sentinel\s+)?auth-pass\s+\S+|enable\s+(?:secret|password)|username\s+\S+(?:\s+privilege\s+\d+)?\s+(?:secret|password)|snmp-server\s+community|crypto\s+isakmp\s+key|pre-shared-key|psksecret|system\s+root-authentication\s+\S+)(?:[ \t]+\d)?[ \t]+["']?(?P<secret>[^\s"']+)"#,
         Check::AssignedValue,
+    ),
+    rule(
+        "set-secret-command",
+        // `set <secret name> <value>` (firewall and shell configuration).
+        r#"(?i)\bset\s+[\w.\-]*(?:password|passwd|secret|token|api[_\-]?key|access[_\-]?key|psk)[\w.\-]*[ \t]+["']?(?P<secret>[^\s"']+)"#,
+        Check::Password,
     ),
     rule(
         "quoted-config-directive",
@@ -470,7 +476,13 @@ pub const RULES: &[Rule] = &[
     ),
     rule(
         "password-in-prose",
-        r#"(?i)\b(?:password|passwd|passcode|passphrase|pass|pwd|pw)(?:\s+(?:is|was|for\s+\S+\s+is|=|:)|\s*[:=])?\s+["'`]?(?P<secret>[^\s"'`,;]{6,64})"#,
+        r#"(?i)\b(?:password|passwd|passcode|passphrase|pwd|pw)(?:\s+(?:is|was|for\s+\S+\s+is|=|:)|\s*[:=])?\s+["'`]?(?P<secret>[^\s"'`,;]{6,64})"#,
+        Check::Password,
+    ),
+    rule(
+        "pass-colon-in-prose",
+        // "login: admin, pass: …".
+        r#"(?i)\bpass\s*[:=]\s*["'`]?(?P<secret>[^\s"'`,;]{6,64})"#,
         Check::Password,
     ),
     rule(
@@ -488,7 +500,7 @@ pub const RULES: &[Rule] = &[
         "broad-secret-name",
         // Names that hold a secret as often as not (`auth`, `key`, `salt`, `dsn`, `sig`):
         // only random-looking values that are not digests or ids.
-        r#"(?i)(?:^|[^A-Za-z0-9_])["']?[A-Za-z0-9_\-.]*(?:auth|key|sig|signature|salt|pepper|hmac|jwt|dsn|seed|license|cred)["']?[ \t]*(?:=|:|=>)[ \t]*["']?(?P<secret>[A-Za-z0-9+/_\-.=%~]{16,})(?:[\s"'\\;,&)}\]]|$)"#,
+        r#"(?i)(?:^|[^A-Za-z0-9_])["']?[A-Za-z0-9_\-.]*(?:auth|key|sig|signature|salt|pepper|hmac|jwt|dsn|seed|cred)["']?[ \t]*(?:=|:|=>)[ \t]*["']?(?P<secret>[A-Za-z0-9+/_\-.=%~]{16,})(?:[\s"'\\;,&)}\]]|$)"#,
         Check::RandomNotDigest,
     ),
     rule(

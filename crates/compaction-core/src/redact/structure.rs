@@ -261,7 +261,30 @@ fn generated_body(body: &str) -> bool {
     let upper = body.bytes().filter(u8::is_ascii_uppercase).count();
     let lower = body.bytes().filter(u8::is_ascii_lowercase).count();
     let digits = body.bytes().filter(u8::is_ascii_digit).count();
-    upper >= 2 && lower >= 2 && digits >= 2 && looks_random(body) && entropy(body) >= 4.0
+    upper >= 2
+        && lower >= 2
+        && digits >= 2
+        && !made_of_words(body)
+        && looks_random(body)
+        && entropy(body) >= 4.0
+}
+
+/// An identifier in CamelCase (`xXF86VidModeGetGammaRampSizeReply`): runs of three or more
+/// lower-case letters make up half of it or more. A generated body rarely has such runs.
+fn made_of_words(body: &str) -> bool {
+    let mut covered = 0;
+    let mut run = 0;
+    for byte in body.bytes().chain([b' ']) {
+        if byte.is_ascii_lowercase() {
+            run += 1;
+        } else {
+            if run >= 3 {
+                covered += run;
+            }
+            run = 0;
+        }
+    }
+    covered * 2 >= body.len()
 }
 
 fn entropy(value: &str) -> f64 {
