@@ -269,22 +269,33 @@ fn generated_body(body: &str) -> bool {
         && entropy(body) >= 4.0
 }
 
-/// An identifier in CamelCase (`xXF86VidModeGetGammaRampSizeReply`): runs of three or more
-/// lower-case letters make up half of it or more. A generated body rarely has such runs.
+/// An identifier in CamelCase (`xXF86VidModeGetGammaRampSizeReply`,
+/// `PointerToPKCS12X509CertCRLTemplate`): capitalised words of three letters or more make up
+/// nearly half of it or more (in a generated body they cover about a quarter), or runs of
+/// three or more lower-case letters make up half of it.
 fn made_of_words(body: &str) -> bool {
-    let mut covered = 0;
-    let mut run = 0;
-    for byte in body.bytes().chain([b' ']) {
-        if byte.is_ascii_lowercase() {
-            run += 1;
-        } else {
-            if run >= 3 {
-                covered += run;
-            }
-            run = 0;
+    let bytes = body.as_bytes();
+    let mut words = 0;
+    let mut lower_runs = 0;
+    let mut at = 0;
+    while at < bytes.len() {
+        let run = bytes[at + 1..].iter().take_while(|b| b.is_ascii_lowercase()).count();
+        if bytes[at].is_ascii_uppercase() && run >= 2 {
+            words += run + 1;
+            at += run + 1;
+            continue;
         }
+        if bytes[at].is_ascii_lowercase() {
+            let own = run + 1;
+            if own >= 3 {
+                lower_runs += own;
+            }
+            at += own;
+            continue;
+        }
+        at += 1;
     }
-    covered * 2 >= body.len()
+    words * 100 >= body.len() * 45 || lower_runs * 2 >= body.len()
 }
 
 fn entropy(value: &str) -> f64 {
