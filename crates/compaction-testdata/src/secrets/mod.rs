@@ -1,6 +1,6 @@
 //! A generated corpus of made-up secrets, for measuring redaction.
 //!
-//! [`corpus`] makes [`SECRETS_PER_FAMILY`] secrets of each family in [`families`] (commands of
+//! [`corpus`] makes [`SECRETS_PER_FAMILY`] secrets of each family ([`family_names`]: commands of
 //! common tools, config directives, connection strings, key material, provider-like tokens,
 //! secrets inside JSON, encodings), and plants each in several shapes: a chat message, a tool
 //! result, a config file, a tool call's JSON arguments and an encoded form. [`claude_transcript`]
