@@ -71,14 +71,18 @@ fn mnemonics(text: &str, out: &mut Vec<Range<usize>>) {
     let mut run_start: Option<usize> = None;
     let mut run_end = 0;
     let mut count = 0;
+    let mut run_words: HashSet<&str> = HashSet::new();
     let mut at = 0;
-    let close = |start: Option<usize>, end: usize, count: usize, out: &mut Vec<_>| {
-        if let Some(start) = start
-            && count >= MIN_MNEMONIC_WORDS
-        {
-            out.push(start..end);
-        }
-    };
+    // A drawn phrase repeats few words; `word word word …` is not one.
+    let close =
+        |start: Option<usize>, end: usize, count: usize, distinct: usize, out: &mut Vec<_>| {
+            if let Some(start) = start
+                && count >= MIN_MNEMONIC_WORDS
+                && distinct * 3 >= count * 2
+            {
+                out.push(start..end);
+            }
+        };
     while at < bytes.len() {
         let c = bytes[at];
         if c.is_ascii_lowercase() {
@@ -91,11 +95,13 @@ fn mnemonics(text: &str, out: &mut Vec<Range<usize>>) {
                 if run_start.is_none() {
                     run_start = Some(at);
                     count = 0;
+                    run_words.clear();
                 }
                 count += 1;
+                run_words.insert(&text[at..end]);
                 run_end = end;
             } else {
-                close(run_start.take(), run_end, count, out);
+                close(run_start.take(), run_end, count, run_words.len(), out);
             }
             at = end;
             continue;
@@ -109,11 +115,11 @@ fn mnemonics(text: &str, out: &mut Vec<Range<usize>>) {
             continue;
         }
         if !separator {
-            close(run_start.take(), run_end, count, out);
+            close(run_start.take(), run_end, count, run_words.len(), out);
         }
         at += 1;
     }
-    close(run_start, run_end, count, out);
+    close(run_start, run_end, count, run_words.len(), out);
 }
 
 /// Base58 runs that decode, with a valid double-SHA-256 checksum, to a private key: a WIF key
@@ -352,8 +358,8 @@ mod tests {
 
     #[test]
     fn key_material_is_found_by_its_checksum() {
-        // The BIP39 test vector of 128 zero bits.
-        let phrase = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
+        // A BIP39 test vector (entropy 7f7f…7f).
+        let phrase = "legal winner thank year wave sausage worth useful legal winner thank yellow";
         assert_eq!(found(&format!("seed: {phrase}.")), [phrase]);
         // The WIF example of the Bitcoin wiki.
         let wif = "5HueCGU8rMjxEXxiPuD5BDku4MkFqeZyd4dZ1jvhTVqvbTLvyTJ";
