@@ -213,19 +213,10 @@ pub fn serialize_message(message: &AgentMessage, options: &SerializeOptions) -> 
     out
 }
 
-/// `value` with every string in it redacted (object keys stay).
+/// `value` with its secrets redacted: every string, each value judged with its key, and
+/// secret keys (see [`Redactor::redact_value`]).
 pub fn redact_strings(value: &serde_json::Value, redactor: &Redactor) -> serde_json::Value {
-    use serde_json::Value;
-    match value {
-        Value::String(text) => Value::String(redactor.redact(text).into_owned()),
-        Value::Array(items) => {
-            Value::Array(items.iter().map(|v| redact_strings(v, redactor)).collect())
-        }
-        Value::Object(fields) => Value::Object(
-            fields.iter().map(|(k, v)| (k.clone(), redact_strings(v, redactor))).collect(),
-        ),
-        Value::Null | Value::Bool(_) | Value::Number(_) => value.clone(),
-    }
+    redactor.redact_value(value)
 }
 
 fn attribute(value: &str) -> String {

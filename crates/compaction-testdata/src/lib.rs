@@ -21,6 +21,7 @@ mod generator;
 mod image;
 mod outputs;
 mod random;
+pub mod secrets;
 mod timestamp;
 mod vocabulary;
 

@@ -104,22 +104,19 @@ impl<'r> Builder<'r> {
         out.into_owned()
     }
 
-    /// A JSON value with every string (keys kept) passed through [`Builder::text`].
+    /// A JSON value (a tool call's arguments) redacted as a whole: each key seen with its
+    /// value, secret keys replaced (see [`Redactor::redact_value`]).
     pub(super) fn value(&mut self, value: &Value) -> Value {
-        if let Some(text) = value.as_str() {
-            return Value::String(self.text(text));
+        let out = self.redactor.redact_value(value);
+        if out != *value {
+            self.redacted += 1;
         }
-        if let Some(items) = value.as_array() {
-            return Value::Array(items.iter().map(|item| self.value(item)).collect());
-        }
-        if let Some(object) = value.as_object() {
-            let mut out = Map::new();
-            for (key, item) in object {
-                out.insert(key.clone(), self.value(item));
-            }
-            return Value::Object(out);
-        }
-        value.clone()
+        out
+    }
+
+    /// An image block whose `data` is redacted when it is really a text file in base64.
+    pub(super) fn image(&mut self, image: Value) -> Value {
+        self.value(&image)
     }
 
     /// The id the next entry gets.

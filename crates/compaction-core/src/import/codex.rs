@@ -301,7 +301,7 @@ fn response_item(item: &Value, timestamp: &str, state: &mut State, builder: &mut
             let mut content = vec![build::text_block(text)];
             let unread = images_in(item.get("output")).saturating_sub(output.images.len());
             builder.drop_n("image in a Codex tool output without base64 data", unread);
-            content.extend(output.images);
+            content.extend(output.images.into_iter().map(|image| builder.image(image)));
             let message =
                 build::tool_result(call_id, &name, content, output.is_error, details, timestamp);
             state.last = Some(builder.message(state.last.as_deref(), timestamp, message));
@@ -320,7 +320,7 @@ fn message(item: &Value, timestamp: &str, state: &mut State, builder: &mut Build
         if let Some(text) = part.get("text").and_then(Value::as_str) {
             texts.push(text.to_owned());
         } else if let Some(image) = image(part) {
-            images.push(image);
+            images.push(builder.image(image));
         } else {
             builder.drop("message part without text or image data");
         }

@@ -10,7 +10,7 @@ use super::rules::Check;
 
 /// Whether the match whose secret is `value`, preceded by `before` and followed by `after`
 /// (inside the match), is redacted.
-pub(super) fn passes(check: Check, before: &str, value: &str, after: &str) -> bool {
+pub(super) fn passes(check: Check, before: &str, value: &str, after: &str, depth: u8) -> bool {
     match check {
         Check::None => true,
         Check::AssignedValue if is_env_assignment(before) => !is_env_reference(value),
@@ -18,14 +18,16 @@ pub(super) fn passes(check: Check, before: &str, value: &str, after: &str) -> bo
             !is_reference(value)
                 && !is_code_reference(before, value)
                 && !is_path_name(before)
-                && (after.is_empty() || !is_word(value))
+                && (after.is_empty()
+                    || !is_word(value)
+                    || is_quote(after) && value.chars().any(|c| c.is_ascii_uppercase()))
         }
         Check::HighEntropy => looks_random(value),
         Check::RandomNotDigest => {
             looks_random(value) && !is_digest_or_id(value) && !is_reference(value)
         }
         Check::Password => looks_like_password(value),
-        Check::Encoded => decodes_to_secret(value),
+        Check::Encoded => decodes_to_secret(value, depth.saturating_sub(1)),
         // Cookie headers are replaced cookie by cookie (`cookie_values`), never whole.
         Check::Cookies => false,
     }
@@ -139,8 +141,9 @@ fn is_reference(value: &str) -> bool {
     {
         return true;
     }
-    // A hexadecimal constant (`NEW_TOKEN = 0x07`).
+    // A hexadecimal constant (`NEW_TOKEN = 0x07`); 32 digits and more are key material.
     if value.len() > 2
+        && value.len() < 34
         && value.starts_with("0x")
         && value[2..].chars().all(|c| c.is_ascii_hexdigit() || c == '_')
     {
@@ -154,8 +157,8 @@ fn is_reference(value: &str) -> bool {
     if value.len() < 6 && value.chars().all(|c| c.is_ascii_lowercase()) {
         return true;
     }
-    // A number (`window_token = 0.7293`, `max_token: 4096`).
-    if value.chars().all(|c| c.is_ascii_digit() || c == '.' || c == '-' || c == '_') {
+    // A number, a port mapping or an address (`max_token: 4096`, `-p 8080:80`).
+    if value.chars().all(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '_' | ':' | '/')) {
         return true;
     }
     let first = value.chars().next().unwrap_or(' ');
@@ -246,6 +249,9 @@ fn is_type_name(value: &str) -> bool {
 /// bits of character entropy (a word, a path or a version number stays below that).
 pub(super) fn looks_random(value: &str) -> bool {
     let value = value.trim_end_matches('=');
+    if is_word_compound(value) {
+        return false;
+    }
     let has_digit = value.chars().any(|c| c.is_ascii_digit());
     let has_letter = value.chars().any(|c| c.is_ascii_alphabetic());
     // Hex has 16 symbols, so its entropy tops out at 4 bits: a random 32-digit hex value
@@ -253,6 +259,22 @@ pub(super) fn looks_random(value: &str) -> bool {
     let hex = value.chars().all(|c| c.is_ascii_hexdigit());
     let threshold = if hex { 3.0 } else { 3.5 };
     has_digit && has_letter && shannon_entropy(value) >= threshold
+}
+
+/// Letters only, with the character entropy of a generated value (4 bits and more).
+fn looks_random_letters(value: &str) -> bool {
+    shannon_entropy(value) >= 4.0
+}
+
+/// Words and short numbers joined by `-`, `_` or `.` (`BSD-3-clause-generic`,
+/// `GPL-2.0-or-later`): a name, not a generated value.
+fn is_word_compound(value: &str) -> bool {
+    let parts: Vec<&str> = value.split(['-', '_', '.']).collect();
+    parts.len() >= 2
+        && parts.iter().all(|part| {
+            part.chars().all(|c| c.is_ascii_alphabetic())
+                || part.len() <= 4 && part.chars().all(|c| c.is_ascii_digit())
+        })
 }
 
 /// Shannon entropy of the characters of `value`, in bits per character.
@@ -286,7 +308,18 @@ fn is_code_reference(before: &str, value: &str) -> bool {
     let word = value.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && value.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         && !value.chars().any(|c| c.is_ascii_digit());
-    assigned && word && !before.trim_end().ends_with(['"', '\''])
+    // A long name in mixed case without a separator is a generated value, not a variable.
+    let generated = value.len() >= 20
+        && !value.contains('_')
+        && value.chars().filter(char::is_ascii_uppercase).count() >= 3
+        && value.chars().filter(char::is_ascii_lowercase).count() >= 3
+        && looks_random_letters(value);
+    assigned && word && !generated && !before.trim_end().ends_with(['"', '\''])
+}
+
+/// The closing quote of a quoted literal (`"`, `'`, an escaped `\"`).
+fn is_quote(after: &str) -> bool {
+    !after.is_empty() && after.chars().all(|c| matches!(c, '"' | '\'' | '\\'))
 }
 
 /// A word without digits (`cursor`, `polling`): followed by `,`, `)` or another word it is a

@@ -8,12 +8,30 @@
 /// Longest run decoded (a 4096-bit private key in PEM is about 3.3 KiB of base64 twice over).
 const MAX_ENCODED: usize = 64 * 1024;
 
-/// Standard or URL-safe base64 with padding to a multiple of 4, decoded.
-fn decode(value: &str) -> Option<Vec<u8>> {
-    let bytes = value.as_bytes();
-    if !bytes.len().is_multiple_of(4) || bytes.len() > MAX_ENCODED {
+/// Hexadecimal (an even number of digits, optionally after `0x`), decoded.
+fn decode_hex(value: &str) -> Option<Vec<u8>> {
+    let value = value.strip_prefix("0x").unwrap_or(value);
+    if !value.len().is_multiple_of(2) || value.len() > MAX_ENCODED {
         return None;
     }
+    let digit = |c: u8| (c as char).to_digit(16);
+    value
+        .as_bytes()
+        .chunks(2)
+        .map(|pair| Some((digit(pair[0])? * 16 + digit(pair[1])?) as u8))
+        .collect()
+}
+
+/// Standard or URL-safe base64, padded or not, decoded.
+fn decode(value: &str) -> Option<Vec<u8>> {
+    if value.len() > MAX_ENCODED || value.len() % 4 == 1 {
+        return None;
+    }
+    let mut padded = value.to_owned();
+    while !padded.len().is_multiple_of(4) {
+        padded.push('=');
+    }
+    let bytes = padded.as_bytes();
     let digit = |c: u8| -> Option<u32> {
         Some(u32::from(match c {
             b'A'..=b'Z' => c - b'A',
@@ -39,13 +57,37 @@ fn decode(value: &str) -> Option<Vec<u8>> {
 }
 
 /// Whether `value` decodes to text in which the rules find a secret, or to `user:password`.
-pub(super) fn decodes_to_secret(value: &str) -> bool {
-    let Some(bytes) = decode(value) else { return false };
-    let Ok(text) = std::str::from_utf8(&bytes) else { return false };
+pub(super) fn decodes_to_secret(value: &str, depth: u8) -> bool {
+    let hex = value.strip_prefix("0x").unwrap_or(value);
+    if hex.len() >= 16
+        && hex.bytes().all(|b| b.is_ascii_hexdigit())
+        && let Some(bytes) = decode_hex(value)
+        && text_holds_secret(&bytes, depth)
+    {
+        return true;
+    }
+    decode(value).is_some_and(|bytes| text_holds_secret(&bytes, depth))
+}
+
+/// Whether decoded bytes are text in which the rules find a secret, or `user:password`.
+/// Text: UTF-8 without control characters other than whitespace; an SMTP `AUTH PLAIN`
+/// credential (`\0user\0password`) counts, its NULs read as separators.
+fn text_holds_secret(bytes: &[u8], depth: u8) -> bool {
+    let Ok(text) = std::str::from_utf8(bytes) else { return false };
+    if let Some(rest) = text.strip_prefix('\0').or_else(|| text.split_once('\0').map(|(_, r)| r))
+        && let Some((user, password)) = rest.split_once('\0')
+        && !user.is_empty()
+        && !user.chars().any(char::is_control)
+        && password.len() >= 4
+        && !password.contains('\0')
+        && !password.chars().any(char::is_control)
+    {
+        return true;
+    }
     if text.chars().any(|c| c.is_control() && !c.is_whitespace()) {
         return false;
     }
-    is_user_password(text) || super::holds_secret(text)
+    is_user_password(text) || super::holds_secret(text, depth)
 }
 
 /// `user:password` (a Basic credential): one colon, no spaces, a password of 4 or more
@@ -72,16 +114,17 @@ mod tests {
         assert_eq!(decode("YWRtaW46aHVudGVyMg==").as_deref(), Some(&b"admin:hunter2"[..]));
         assert_eq!(decode("YWJj").as_deref(), Some(&b"abc"[..]));
         assert_eq!(decode("YWI="), Some(b"ab".to_vec()));
-        assert_eq!(decode("YWJ"), None);
+        assert_eq!(decode("YWJ"), Some(b"ab".to_vec()));
+        assert_eq!(decode("YWJjZ"), None);
     }
 
     #[test]
     fn credentials_inside_base64_are_found() {
-        assert!(decodes_to_secret("YWRtaW46aHVudGVyMg=="));
+        assert!(decodes_to_secret("YWRtaW46aHVudGVyMg==", 0));
         // `DB_PASSWORD=Tr0ub4dor-9k` as a line of a `.env` file.
-        assert!(decodes_to_secret("REJfUEFTU1dPUkQ9VHIwdWI0ZG9yLTlrCg=="));
+        assert!(decodes_to_secret("REJfUEFTU1dPUkQ9VHIwdWI0ZG9yLTlrCg==", 0));
         // Text without a secret, and binary data.
-        assert!(!decodes_to_secret("aGVsbG8gd29ybGQgaG93IGFyZSB5b3U="));
-        assert!(!decodes_to_secret("iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB"));
+        assert!(!decodes_to_secret("aGVsbG8gd29ybGQgaG93IGFyZSB5b3U=", 0));
+        assert!(!decodes_to_secret("iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB", 0));
     }
 }

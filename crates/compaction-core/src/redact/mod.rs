@@ -19,7 +19,10 @@
 
 mod checks;
 pub mod encoded;
+mod json;
 pub mod rules;
+mod structure;
+mod views;
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
@@ -86,9 +89,12 @@ impl Redactor {
         Redactor { secrets }
     }
 
-    /// The text with every known secret replaced by `[REDACTED]`.
+    /// The text with every known secret replaced by `[REDACTED]`: the rules and the
+    /// structural finders on the text itself, then on its decoded views (JSON or PHP
+    /// escaping undone once and twice, URL encoding undone), each view's findings replaced
+    /// in the original.
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        let mut out = apply_rules(text, true);
+        let mut out = redact_with_views(text, ENCODING_DEPTH);
         for secret in &self.secrets {
             if out.contains(secret.as_str()) {
                 out = Cow::Owned(out.replace(secret.as_str(), REDACTED));
@@ -98,16 +104,99 @@ impl Redactor {
     }
 }
 
-/// The text with the built-in rules applied; `decode` also looks inside base64 runs (off
-/// when checking what such a run decodes to, so decoding never nests).
-fn apply_rules(text: &str, decode: bool) -> Cow<'_, str> {
+/// How many encodings deep (base64 or hex inside base64 or hex) a secret is looked for.
+const ENCODING_DEPTH: u8 = 2;
+
+/// The rules and structural finders on `text`, then on its decoded views; `depth` is how
+/// many more levels of base64 or hex runs are decoded and looked into.
+fn redact_with_views(text: &str, depth: u8) -> Cow<'_, str> {
+    let mut out = redact_plain(text, depth);
+    if !out.contains(['\\', '%']) {
+        return out;
+    }
+    // Views of the text as redacted so far: one and two levels of JSON escaping, URL
+    // encoding, and URL encoding inside JSON escaping.
+    let base = views::View::identity(&out);
+    let mut spans = Vec::new();
+    let json = base.decode(views::Decoding::JsonEscapes);
+    let twice = json.as_ref().and_then(|view| view.decode(views::Decoding::JsonEscapes));
+    let url = base.decode(views::Decoding::Url);
+    let json_url = json.as_ref().and_then(|view| view.decode(views::Decoding::Url));
+    let url_twice = url.as_ref().and_then(|view| view.decode(views::Decoding::Url));
+    for view in [json, twice, url, json_url, url_twice].iter().flatten() {
+        let redacted = redact_plain(&view.text, depth);
+        if redacted == view.text {
+            continue;
+        }
+        match views::replaced(&view.text, &redacted) {
+            Some(found) => spans.extend(found.into_iter().map(|span| view.source(span))),
+            None => spans.push(view.source(0..view.text.len())),
+        }
+    }
+    if !spans.is_empty() {
+        out = Cow::Owned(replace_spans(&out, structure::merge(spans)));
+    }
+    out
+}
+
+/// The rules, then the structural finders, on `text` as it is.
+fn redact_plain(text: &str, depth: u8) -> Cow<'_, str> {
+    let out = apply_rules(text, depth);
+    let mut spans = structure::spans(&out);
+    // A secret found once is redacted wherever else it stands in the text (`-A pw -X pw`).
+    if out != text
+        && let Some(found) = views::replaced(text, &out)
+    {
+        for span in found {
+            let Some(secret) = text.get(span) else { continue };
+            if secret.len() >= 6 {
+                let mut from = 0;
+                while let Some(at) = out[from..].find(secret) {
+                    spans.push(from + at..from + at + secret.len());
+                    from += at + secret.len();
+                }
+            }
+        }
+        spans = structure::merge(spans);
+    }
+    if spans.is_empty() { out } else { Cow::Owned(replace_spans(&out, spans)) }
+}
+
+/// `text` with each of the sorted, disjoint `spans` replaced by `[REDACTED]` (a span that
+/// does not fall on character boundaries is widened to them).
+fn replace_spans(text: &str, spans: Vec<std::ops::Range<usize>>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for span in spans {
+        let mut start = span.start.max(at);
+        let mut end = span.end.min(text.len());
+        while !text.is_char_boundary(start) {
+            start -= 1;
+        }
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        if start >= end || start < at {
+            continue;
+        }
+        out.push_str(&text[at..start]);
+        out.push_str(REDACTED);
+        at = end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// The text with the built-in rules applied; with `depth` above 0 the rules also look inside
+/// base64 and hex runs, `depth` levels deep.
+fn apply_rules(text: &str, depth: u8) -> Cow<'_, str> {
     let mut out = Cow::Borrowed(text);
     let Some(compiled) = compiled() else { return out };
     for (regex, check) in &compiled.rules {
-        if *check == Check::Encoded && !decode {
+        if *check == Check::Encoded && depth == 0 {
             continue;
         }
-        if let Cow::Owned(replaced) = replace_secrets(regex, *check, &out)
+        if let Cow::Owned(replaced) = replace_secrets(regex, *check, &out, depth)
             && replaced != out
         {
             out = Cow::Owned(replaced);
@@ -117,12 +206,12 @@ fn apply_rules(text: &str, decode: bool) -> Cow<'_, str> {
 }
 
 /// Whether the rules (without decoding) find a secret in `text`.
-pub(crate) fn holds_secret(text: &str) -> bool {
-    apply_rules(text, false) != text
+pub(crate) fn holds_secret(text: &str, depth: u8) -> bool {
+    redact_with_views(text, depth) != text
 }
 
 /// Replaces the `secret` group of each match of `regex` that passes `check`.
-fn replace_secrets<'a>(regex: &Regex, check: Check, text: &'a str) -> Cow<'a, str> {
+fn replace_secrets<'a>(regex: &Regex, check: Check, text: &'a str, depth: u8) -> Cow<'a, str> {
     regex.replace_all(text, |captures: &Captures<'_>| {
         let whole = captures.get(0).map_or("", |m| m.as_str());
         let Some(secret) = captures.name("secret") else { return whole.to_owned() };
@@ -132,7 +221,7 @@ fn replace_secrets<'a>(regex: &Regex, check: Check, text: &'a str) -> Cow<'a, st
         if check == Check::Cookies {
             return format!("{before}{}{after}", cookie_values(secret.as_str()));
         }
-        if !passes(check, before, secret.as_str(), after) {
+        if !passes(check, before, secret.as_str(), after, depth) {
             return whole.to_owned();
         }
         format!("{before}{REDACTED}{after}")
@@ -231,5 +320,17 @@ mod tests {
         assert!(looks_random("9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c"));
         assert!(!looks_random("src/compaction/summarizer_module"));
         assert!(!looks_random("aaaaaaaaaaaaaaaaaaaa1"));
+    }
+}
+
+#[cfg(test)]
+mod escaped_tests {
+    use super::*;
+
+    #[test]
+    fn a_pem_block_escaped_twice_is_redacted() {
+        let text = r#""instances": [{"attributes_flat": "\"-----BEGIN RSA PRIVATE KEY-----\\nnau6Fc3Ps2wMMojfSRYqEVgrbPQh9I+LE6xKgbOdgBw0C2VTReOk+V1zQeak7Juo\\n53VPNDw0i1DzARRulSSWAU/YDB5+aguY50fgXQ1dicGEjGr/RlYLm8143QZfIl5D\\n-----END RSA PRIVATE KEY-----\\n\""}]"#;
+        let out = Redactor::default().redact(text).into_owned();
+        assert!(!out.contains("nau6Fc3Ps2wMMoj"), "{out}");
     }
 }

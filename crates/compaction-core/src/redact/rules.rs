@@ -58,7 +58,7 @@ const fn rule(name: &'static str, pattern: &'static str, check: Check) -> Rule {
 /// so `cache_key` or `primary_key` in code do not).
 macro_rules! secret_name {
     () => {
-        r"(?:password|passwd|passphrase|passcode|pwd|\bpw|[_\-.]pass|\bpsk|secret|secret[_\-]?key|token|api[_\-]?key|access[_\-]?key|private[_\-]?key(?:[_\-]?id)?|signing[_\-]?key|encryption[_\-]?key|master[_\-]?key|client[_\-]?key|auth[_\-]?key|license[_\-]?key|account[_\-]?key|credentials?|(?-i:[A-Z0-9]_KEY))"
+        r"(?:password|passwd|passphrase|passcode|pwd|\bpw|[_\-.]pass|\bpsk|secret|secret[_\-]?key|token|api[_\-]?key|access[_\-]?key|private[_\-]?key(?:[_\-]?id)?|signing[_\-]?key|encryption[_\-]?key|master[_\-]?key|client[_\-]?key|auth[_\-]?key|license[_\-]?key|account[_\-]?key|credentials?|requirepass|masterauth|authtok|pw\b|\bpsk|(?-i:[A-Z0-9]_KEY))"
     };
 }
 
@@ -153,12 +153,12 @@ pub const RULES: &[Rule] = &[
     ),
     rule(
         "curl-user-password",
-        r#"(?:^|\s)(?:-u|--user|-U|--proxy-user)\s*["']?[^\s:"']{1,64}:(?P<secret>[^\s"']{1,1024})"#,
-        Check::None,
+        r#"(?:^|\s)(?:-u|--user|-U|--proxy-user)\s*["']?[^\s:"'+%][^\s:"']{0,63}:(?P<secret>[^\s"']{1,1024})"#,
+        Check::AssignedValue,
     ),
     rule(
         "cli-secret-flag",
-        r#"(?i)(?:^|\s)--?[a-z0-9\-]*(?:password|passwd|passphrase|pass|token|api-?key|auth-?key|access-?key|secret|storepass|keypass|authkey)(?:=|[ \t]+)["']?(?P<secret>[^\s"'\\]{3,})"#,
+        r#"(?i)(?:^|\s)--?[a-z0-9\-]*(?:password|passwd|passphrase|pass|token|api-?key|auth-?key|access-?key|private-?key|signing-?key|secret|storepass|keypass|authkey)(?:=|[ \t]+)["']?(?P<secret>[^\s"'\\]{3,})"#,
         Check::AssignedValue,
     ),
     rule(
@@ -306,6 +306,126 @@ pub const RULES: &[Rule] = &[
         Check::AssignedValue,
     ),
     rule(
+        "sql-identified-by",
+        // `CREATE USER x IDENTIFIED BY '…'`, `GRANT … TO u IDENTIFIED BY …`.
+        r#"(?i)\b(?:user|role|login|to)\b[^\n;]{0,120}?\bidentified\s+(?:with\s+\S+\s+)?by\s+(?:password\s+|values\s+)?["'`]?(?P<secret>[^\s"'`;]+)"#,
+        Check::AssignedValue,
+    ),
+    rule(
+        "oracle-user-password-at",
+        // `sqlplus scott/tiger@orcl`, `expdp hr/…@prod`, `jdbc:oracle:thin:scott/…@host`.
+        r#"(?i)\b(?:sqlplus|sqlldr|expdp|impdp|exp|imp|rman|dgmgrl|connect|conn|target|catalog|auxiliary|thin:)\s*(?:-\w+\s+)*["']?[A-Za-z0-9_$#]+/(?P<secret>[^\s/@"']+)@"#,
+        Check::AssignedValue,
+    ),
+    rule(
+        "user-comma-password",
+        // `lftp -u user,password`.
+        r#"(?:^|\s)-u\s+["']?[^\s,"'\-][^\s,"']*,(?P<secret>[^\s"']+)"#,
+        Check::AssignedValue,
+    ),
+    rule(
+        "user-and-password-flags",
+        // A password flag on the same command line as a user flag: `-u admin -p …`,
+        // `-U sa -P …`, `-username x -pw …`, `/u:admin /p:…`.
+        r#"(?:\s-{1,2}(?:username|user|login|u|U|l)[ =:]*["']?[^\s"'\-][^\s"']*["']?\s+(?:[^\n]*?\s)?(?:-{1,2}(?:password|passwd|pass|pw)[ =]+|-(?:p|P|w)[ =]*)|(?i:\s/(?:u|user|username):\S+\s+(?:[^\n]*?\s)?/(?:p|pass|password|pw|rp)(?::|\s+)))["']?(?P<secret>[^\s"'\-/][^\s"']*)"#,
+        Check::AssignedValue,
+    ),
+    rule(
+        "slash-password-flag",
+        // Windows tools: `/p:…`, `/pass:…`, `/password:…`.
+        r#"(?i)(?:^|\s)/(?:p|pass|password|pwd|pw)[:=]["']?(?P<secret>[^\s"']+)"#,
+        Check::AssignedValue,
+    ),
+    rule(
+        "net-use-password",
+        // `net use Z: \\srv\share PASSWORD /user:…` and `net use \\srv /user:U PASSWORD`.
+        r#"(?i)\bnet\s+use\b[^\n]*?(?:\\\\[^\s]+\s+|/user:\S+\s+)["']?(?P<secret>[^\s/*"'][^\s"']*)"#,
+        Check::AssignedValue,
+    ),
+    rule(
+        "snmp-community",
+        r#"\bsnmp[a-z]*\b[^\n]*?\s-(?:c|A|X)\s+["']?(?P<secret>[^\s"']+)"#,
+        Check::AssignedValue,
+    ),
+    rule(
+        "bracketed-host-credential",
+        // Postfix `sasl_passwd`: `[smtp.host]:587 user@example.com:password`.
+        r#"\[[A-Za-z0-9.\-]+\](?::\d+)?[ \t]+[^\s:\[\]'"]+:(?P<secret>[^\s'"]+)"#,
+        Check::AssignedValue,
+    ),
+    rule(
+        "wifi-qr-password",
+        r#"WIFI:[^\n]*?\bP:(?P<secret>"[^"\n]*"|(?:\\.|[^;\\\s])+)"#,
+        Check::None,
+    ),
+    rule(
+        "ipsec-secrets-line",
+        r#"(?i):\s*(?:PSK|EAP|XAUTH|NTLM|P12|PIN)\s+["'](?P<secret>[^"'\n]+)["']"#,
+        Check::None,
+    ),
+    rule(
+        "config-directive-secret",
+        // Directives whose argument is a secret: redis `requirepass`/`masterauth`, LDAP
+        // `bindpw`/`rootpw`, Cisco `enable secret`, `username … secret`, IPsec keys, SNMP
+        // communities, `set psksecret`, `CONFIG SET requirepass`.
+        r#"(?mi)(?:^[ \t]*|\bconfig\s+set\s+|\bset\s+)(?:requirepass|masterauth|bindpw|rootpw|(?:sentinel\s+)?auth-pass\s+\S+|enable\s+(?:secret|password)|username\s+\S+(?:\s+privilege\s+\d+)?\s+(?:secret|password)|snmp-server\s+community|crypto\s+isakmp\s+key|pre-shared-key|psksecret|system\s+root-authentication\s+\S+)(?:[ \t]+\d)?[ \t]+["']?(?P<secret>[^\s"']+)"#,
+        Check::AssignedValue,
+    ),
+    rule(
+        "set-secret-command",
+        // `set <secret name> <value>` (firewall and shell configuration).
+        r#"(?i)\bset\s+[\w.\-]*(?:password|passwd|secret|token|api[_\-]?key|access[_\-]?key|psk)[\w.\-]*[ \t]+["']?(?P<secret>[^\s"']+)"#,
+        Check::Password,
+    ),
+    rule(
+        "quoted-config-directive",
+        // The same directives quoted in a command or a JSON string (`"requirepass …"`).
+        r#"(?i)["'][ \t]*(?:requirepass|masterauth|bindpw|rootpw|(?:sentinel\s+)?auth-pass\s+\S+|enable\s+secret|pre-shared-key|psksecret)(?:[ \t]+\d)?[ \t]+(?P<secret>[^\s"']+)"#,
+        Check::AssignedValue,
+    ),
+    rule(
+        "password-directive",
+        // A line `password …` (Cisco `line vty`): only a value made like a password.
+        r#"(?mi)^[ \t]*(?:password|passwd|secret|key)(?:[ \t]+\d)?[ \t]+["']?(?P<secret>[^\s"']+)[ \t]*$"#,
+        Check::Password,
+    ),
+    rule(
+        "key-flag",
+        r#"(?:^|\s)--?(?:key|psk|tls-psk|community|secret)[= ]["']?(?P<secret>[^\s"']+)"#,
+        Check::Password,
+    ),
+    rule(
+        "xml-secret-attribute",
+        // `<add key="StorageAccountKey" value="…"/>`, `<property name="…Password" value="…"/>`.
+        concat!(
+            r#"(?i)\b(?:key|name|id)\s*=\s*["'][^"'\n]*"#,
+            secret_name!(),
+            r#"[^"'\n]*["'][^>\n]*?\bvalue\s*=\s*["'](?P<secret>[^"'\n]{3,})["']"#
+        ),
+        Check::AssignedValue,
+    ),
+    rule(
+        "xml-secret-named-element",
+        // `<entry key="api.secret">…</entry>`.
+        concat!(
+            r#"(?i)\b(?:key|name|id)\s*=\s*["'][^"'\n]*"#,
+            secret_name!(),
+            r#"[^"'\n]*["'][^>\n]*>(?P<secret>[^<\n]{3,})</"#
+        ),
+        Check::AssignedValue,
+    ),
+    rule(
+        "user-slash-password-in-prose",
+        // "creds are bob / …", "login: bob/…".
+        r#"(?i)\b(?:creds?|credentials?|login)\b[^\n]{0,30}?[\w.@\-]+\s*/\s*(?P<secret>[^\s"'/]{4,})"#,
+        Check::Password,
+    ),
+    rule(
+        "registry-login-token",
+        r#"\b(?:cargo\s+login|npm\s+token\s+\S+|gh\s+auth\s+login\s+--with-token)\s+(?P<secret>[A-Za-z0-9_\-]{16,})"#,
+        Check::None,
+    ),
+    rule(
         "smbclient-password",
         r#"\b(?:smbclient|smbmap|rpcclient|mount\.cifs)\b[^\n]*?(?:-U|--user)[= ]["']?[^\s%"']+%(?P<secret>[^\s"']+)"#,
         Check::None,
@@ -360,6 +480,18 @@ pub const RULES: &[Rule] = &[
         Check::Password,
     ),
     rule(
+        "pass-colon-in-prose",
+        // "login: admin, pass: …".
+        r#"(?i)\bpass\s*[:=]\s*["'`]?(?P<secret>[^\s"'`,;]{6,64})"#,
+        Check::Password,
+    ),
+    rule(
+        "use-as-password",
+        // "use … as the admin password".
+        r#"(?i)\buse\s+["'`]?(?P<secret>[^\s"'`]{6,64})["'`]?\s+as\s+(?:the\s+|my\s+|a\s+|your\s+)?(?:[\w\-]+\s+)?(?:password|passphrase|passcode|pin|token|secret|key)\b"#,
+        Check::Password,
+    ),
+    rule(
         "key-in-prose",
         r#"(?i)\b(?:api[ _\-]?key|token|secret|credential|access[ _\-]?key)s?\s+(?:is|was)\s*:?\s+["'`]?(?P<secret>[^\s"'`,;]{8,})"#,
         Check::Password,
@@ -368,12 +500,12 @@ pub const RULES: &[Rule] = &[
         "broad-secret-name",
         // Names that hold a secret as often as not (`auth`, `key`, `salt`, `dsn`, `sig`):
         // only random-looking values that are not digests or ids.
-        r#"(?i)(?:^|[^A-Za-z0-9_])["']?[A-Za-z0-9_\-.]*(?:auth|key|sig|signature|salt|pepper|hmac|jwt|dsn|seed|license|cred)["']?[ \t]*(?:=|:|=>)[ \t]*["']?(?P<secret>[A-Za-z0-9+/_\-.=%~]{16,})(?:[\s"'\\;,&)}\]]|$)"#,
+        r#"(?i)(?:^|[^A-Za-z0-9_])["']?[A-Za-z0-9_\-.]*(?:auth|key|sig|signature|salt|pepper|hmac|jwt|dsn|seed|cred)["']?[ \t]*(?:=|:|=>)[ \t]*["']?(?P<secret>[A-Za-z0-9+/_\-.=%~]{16,})(?:[\s"'\\;,&)}\]]|$)"#,
         Check::RandomNotDigest,
     ),
     rule(
         "base64-encoded-secret",
-        r"(?:^|[^A-Za-z0-9+/_\-])(?P<secret>[A-Za-z0-9+/]{16,}={0,2})",
+        r"(?:^|[^A-Za-z0-9+/_\-])(?P<secret>[A-Za-z0-9+/_\-]{16,}={0,2})",
         Check::Encoded,
     ),
     rule(

@@ -8,6 +8,7 @@ mod generated;
 mod prune;
 mod redaction;
 mod round_trip;
+mod secret_families;
 
 use std::path::PathBuf;
 

@@ -14,6 +14,7 @@ mod prune;
 mod quality_gate;
 mod redaction;
 mod restore;
+mod secret_families;
 mod store;
 mod store_fixtures;
 mod store_processes;

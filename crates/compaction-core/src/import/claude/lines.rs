@@ -124,7 +124,7 @@ pub(super) fn user_line(
                 blocks.push(build::text_block(builder.text(text)));
             }
             Some("image") => match image(block) {
-                Some(image) => blocks.push(image),
+                Some(image) => blocks.push(builder.image(image)),
                 None => builder.drop("image without base64 data"),
             },
             Some(other) => builder.drop(format!("user `{other}` block")),
@@ -186,7 +186,7 @@ fn tool_result(
                 content.push(build::text_block(builder.text(text)));
             }
             Some("image") => match image(item) {
-                Some(image) => content.push(image),
+                Some(image) => content.push(builder.image(image)),
                 None => builder.drop("image without base64 data"),
             },
             Some(other) => builder.drop(format!("tool result `{other}` block")),

@@ -1,0 +1,144 @@
+//! Redaction of a parsed JSON value (a tool call's arguments, an MCP tool's input): each key is
+//! seen together with its value, so `{"password": "hunter2"}` is redacted as the assignment it
+//! is even though neither string holds a secret alone; a random-looking key under a secret
+//! name (`{"tokens": {"<token>": …}}`) and a key that is itself a secret are redacted; an
+//! image's `data` that decodes to text is redacted as that text.
+//!
+//! Invariant: the value keeps its shape (the same keys, except secret ones, the same nesting,
+//! numbers and booleans); only strings change.
+
+use base64::Engine as _;
+use serde_json::{Map, Value};
+
+use super::checks::looks_random;
+use super::{REDACTED, Redactor};
+
+/// Whether a key names a secret (`password`, `api_key`, `clientSecret`, `tokens`, `auth`…).
+fn secret_name(key: &str) -> bool {
+    let lower = key.to_ascii_lowercase();
+    ["pass", "pwd", "secret", "token", "key", "auth", "credential", "cred", "session", "cookie"]
+        .iter()
+        .any(|word| lower.contains(word))
+        || lower == "pw"
+        || lower == "pin"
+}
+
+impl Redactor {
+    /// `value` with its secrets replaced: every string redacted, each scalar judged with
+    /// its key (`"key": "value"` goes through the same rules as an assignment in a text),
+    /// secret keys replaced, and an image's text-bearing `data` redacted as text.
+    pub fn redact_value(&self, value: &Value) -> Value {
+        self.value_under(value, None)
+    }
+
+    fn value_under(&self, value: &Value, key: Option<&str>) -> Value {
+        match value {
+            Value::String(text) => {
+                if key == Some("data")
+                    && let Some(redacted) = self.redact_base64_text(text)
+                {
+                    return Value::String(redacted);
+                }
+                let redacted = self.redact(text);
+                match key {
+                    Some(key) if redacted == *text => self.pair(key, text),
+                    _ => Value::String(redacted.into_owned()),
+                }
+            }
+            Value::Array(items) => {
+                Value::Array(items.iter().map(|item| self.value_under(item, key)).collect())
+            }
+            Value::Object(fields) => {
+                let secret_parent = key.is_some_and(secret_name);
+                let mut out = Map::new();
+                for (name, item) in fields {
+                    let redacted_name = self.redact(name);
+                    let name_is_secret = redacted_name != *name
+                        || secret_parent && name.len() >= 16 && looks_random(name);
+                    let new_name = if name_is_secret {
+                        let mut candidate = REDACTED.to_owned();
+                        let mut index = 1;
+                        while out.contains_key(&candidate) {
+                            index += 1;
+                            candidate = format!("{REDACTED}-{index}");
+                        }
+                        candidate
+                    } else {
+                        name.clone()
+                    };
+                    out.insert(new_name, self.value_under(item, Some(name)));
+                }
+                Value::Object(out)
+            }
+            Value::Null | Value::Bool(_) | Value::Number(_) => value.clone(),
+        }
+    }
+
+    /// A string value judged together with its key, as `"key": "value"`.
+    fn pair(&self, key: &str, text: &str) -> Value {
+        let keep = Value::String(text.to_owned());
+        if !secret_name(key) || text.contains('\n') {
+            return keep;
+        }
+        let quoted = |s: &str| serde_json::to_string(s).unwrap_or_default();
+        let line = format!("{}: {}", quoted(key), quoted(text));
+        let redacted = self.redact(&line);
+        if redacted == line {
+            return keep;
+        }
+        // The value part as the rules left it; a key the rules changed means the value went.
+        let prefix = format!("{}: ", quoted(key));
+        match redacted.strip_prefix(&prefix).and_then(|rest| serde_json::from_str(rest).ok()) {
+            Some(Value::String(value)) => Value::String(value),
+            _ => Value::String(REDACTED.to_owned()),
+        }
+    }
+
+    /// When `data` is base64 of text (a text file carried as an image), the base64 of that
+    /// text redacted; `None` for real image data or when nothing was redacted.
+    fn redact_base64_text(&self, data: &str) -> Option<String> {
+        let engine = base64::engine::general_purpose::STANDARD;
+        let bytes = engine.decode(data.trim()).ok()?;
+        let text = std::str::from_utf8(&bytes).ok()?;
+        if text.chars().any(|c| c.is_control() && !c.is_whitespace()) {
+            return None;
+        }
+        let redacted = self.redact(text);
+        (redacted != text).then(|| engine.encode(redacted.as_bytes()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn keys_are_seen_with_their_values() {
+        let redactor = Redactor::default();
+        let value = json!({"host": "db", "user": "admin", "password": "Tulip!2231maple",
+            "api_key": "k7Hq9ZpX2mR4vT8w", "max_tokens": 4096, "token_type": "bearer",
+            "tokens": {"Xk9Qm2Lp7Rt4Vw8Zb3Nc6Fd1": {"scope": "read"}}});
+        let out = redactor.redact_value(&value);
+        assert_eq!(out["host"], "db");
+        assert_eq!(out["user"], "admin");
+        assert_eq!(out["password"], REDACTED);
+        assert_eq!(out["api_key"], REDACTED);
+        assert_eq!(out["max_tokens"], 4096);
+        assert_eq!(out["token_type"], "bearer");
+        assert!(out["tokens"].get("Xk9Qm2Lp7Rt4Vw8Zb3Nc6Fd1").is_none());
+        assert_eq!(out["tokens"][REDACTED]["scope"], "read");
+    }
+
+    #[test]
+    fn an_image_that_is_a_text_file_is_redacted_as_text() {
+        let engine = base64::engine::general_purpose::STANDARD;
+        let data = engine.encode("APP=shop\nDB_PASSWORD=Granite#4410ember\n");
+        let out = Redactor::default().redact_value(&json!({"type": "image", "data": data}));
+        let decoded = engine.decode(out["data"].as_str().unwrap()).unwrap();
+        assert_eq!(String::from_utf8(decoded).unwrap(), "APP=shop\nDB_PASSWORD=[REDACTED]\n");
+        let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+        let image = json!({"type": "image", "data": png});
+        assert_eq!(Redactor::default().redact_value(&image), image);
+    }
+}

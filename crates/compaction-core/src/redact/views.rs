@@ -1,0 +1,203 @@
+//! Decoded views of a text: the text with one level of JSON (or PHP `\/`) escaping undone, or
+//! with URL encoding undone, each byte mapped back to where it came from. The rules run on the
+//! view; what they redact there is redacted in the original (the escaped span as a whole), so
+//! a secret hidden by escaping or double escaping is found without changing the text around
+//! it.
+//!
+//! Invariant: a view maps every decoded byte boundary to a byte boundary of the original, and
+//! a redaction found in a view replaces exactly the original bytes it decoded from.
+
+use std::ops::Range;
+
+use super::REDACTED;
+
+/// A decoded text and, for each byte boundary of it, the offset in the original.
+pub(super) struct View {
+    pub(super) text: String,
+    /// `origin[i]` is where decoded byte `i` starts in the original; `origin[len]` is the end.
+    origin: Vec<usize>,
+}
+
+impl View {
+    /// The original's range that decoded to `range` of the view.
+    pub(super) fn source(&self, range: Range<usize>) -> Range<usize> {
+        self.origin[range.start]..self.origin[range.end]
+    }
+
+    /// A view of this view (decoded once more), mapped back to the original.
+    pub(super) fn decode(&self, how: Decoding) -> Option<View> {
+        let inner = how.apply(&self.text)?;
+        let origin = inner.origin.iter().map(|&at| self.origin[at]).collect();
+        Some(View { text: inner.text, origin })
+    }
+
+    /// The text itself, as a view of itself.
+    pub(super) fn identity(text: &str) -> View {
+        View { text: text.to_owned(), origin: (0..=text.len()).collect() }
+    }
+}
+
+/// One way of decoding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Decoding {
+    /// JSON string escapes (`\"`, `\\`, `\/`, `\n`, `\uXXXX`) undone.
+    JsonEscapes,
+    /// `%XX` undone.
+    Url,
+}
+
+impl Decoding {
+    /// The decoded view of `text`, or `None` when there is nothing to decode.
+    fn apply(self, text: &str) -> Option<View> {
+        match self {
+            Decoding::JsonEscapes => text.contains('\\').then(|| unescape(text)).flatten(),
+            Decoding::Url => text.contains('%').then(|| url_decode(text)).flatten(),
+        }
+    }
+}
+
+fn unescape(text: &str) -> Option<View> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut origin = Vec::with_capacity(bytes.len() + 1);
+    let mut at = 0;
+    let mut changed = false;
+    while at < bytes.len() {
+        if bytes[at] == b'\\' && at + 1 < bytes.len() {
+            let decoded: Option<(Vec<u8>, usize)> = match bytes[at + 1] {
+                b'"' => Some((vec![b'"'], 2)),
+                b'\\' => Some((vec![b'\\'], 2)),
+                b'/' => Some((vec![b'/'], 2)),
+                b'\'' => Some((vec![b'\''], 2)),
+                b'n' => Some((vec![b'\n'], 2)),
+                b'r' => Some((vec![b'\r'], 2)),
+                b't' => Some((vec![b'\t'], 2)),
+                b'u' => text
+                    .get(at + 2..at + 6)
+                    .and_then(|hex| u32::from_str_radix(hex, 16).ok())
+                    .and_then(char::from_u32)
+                    .map(|c| (c.to_string().into_bytes(), 6)),
+                _ => None,
+            };
+            if let Some((decoded, width)) = decoded {
+                for byte in decoded {
+                    origin.push(at);
+                    out.push(byte);
+                }
+                at += width;
+                changed = true;
+                continue;
+            }
+        }
+        origin.push(at);
+        out.push(bytes[at]);
+        at += 1;
+    }
+    origin.push(bytes.len());
+    let text = String::from_utf8(out).ok()?;
+    changed.then_some(View { text, origin })
+}
+
+fn url_decode(text: &str) -> Option<View> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut origin = Vec::with_capacity(bytes.len() + 1);
+    let mut at = 0;
+    let mut changed = false;
+    let hex = |b: u8| (b as char).to_digit(16);
+    while at < bytes.len() {
+        if bytes[at] == b'%'
+            && let (Some(high), Some(low)) =
+                (bytes.get(at + 1).and_then(|&b| hex(b)), bytes.get(at + 2).and_then(|&b| hex(b)))
+        {
+            origin.push(at);
+            out.push((high * 16 + low) as u8);
+            at += 3;
+            changed = true;
+            continue;
+        }
+        origin.push(at);
+        out.push(bytes[at]);
+        at += 1;
+    }
+    origin.push(bytes.len());
+    let text = String::from_utf8(out).ok()?;
+    changed.then_some(View { text, origin })
+}
+
+/// The ranges of `view` that `redacted` (the view after redaction) replaced with
+/// `[REDACTED]`. `None` when the two cannot be aligned (then the caller redacts the whole
+/// view).
+pub(super) fn replaced(view: &str, redacted: &str) -> Option<Vec<Range<usize>>> {
+    let v = view.as_bytes();
+    let r = redacted.as_bytes();
+    let marker = REDACTED.as_bytes();
+    let mut spans = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while j < r.len() {
+        if r[j..].starts_with(marker) && !v[i..].starts_with(marker) {
+            // Skip adjacent markers: they are one replaced stretch.
+            let mut after = j;
+            while r[after..].starts_with(marker) {
+                after += marker.len();
+            }
+            let chunk_end = find(&r[after..], marker).map_or(r.len(), |offset| after + offset);
+            let chunk = &r[after..chunk_end];
+            let end = if chunk_end == r.len() {
+                v.len().checked_sub(chunk.len()).filter(|&end| v[end..] == *chunk && end > i)?
+            } else {
+                i + 1 + find(v.get(i + 1..)?, chunk)?
+            };
+            spans.push(i..end);
+            i = end;
+            j = after;
+            continue;
+        }
+        if i < v.len() && v[i] == r[j] {
+            i += 1;
+            j += 1;
+        } else {
+            return None;
+        }
+    }
+    (i == v.len()).then_some(spans)
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    if needle.is_empty() {
+        return Some(0);
+    }
+    memchr::memmem::find(haystack, needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_are_undone_and_mapped_back() {
+        let text = r#"{"dsn":"mysql:\/\/app:pw@db\/shop","n":"a\nb"}"#;
+        let view = Decoding::JsonEscapes.apply(text).unwrap();
+        assert_eq!(view.text, "{\"dsn\":\"mysql://app:pw@db/shop\",\"n\":\"a\nb\"}");
+        let at = view.text.find("pw").unwrap();
+        assert_eq!(&text[view.source(at..at + 2)], "pw");
+        let double = r#"{\"p\": \"x\\\/y\"}"#;
+        let once = Decoding::JsonEscapes.apply(double).unwrap();
+        let twice = once.decode(Decoding::JsonEscapes).unwrap();
+        assert_eq!(twice.text, "{\"p\": \"x/y\"}");
+        let at = twice.text.find("x/y").unwrap();
+        assert_eq!(&double[twice.source(at..at + 3)], r"x\\\/y");
+        let url = Decoding::Url.apply("a%3Db%26c").unwrap();
+        assert_eq!(url.text, "a=b&c");
+        assert_eq!(url.source(2..3), 4..5);
+    }
+
+    #[test]
+    fn replacements_are_aligned() {
+        let one = replaced("pw=abc x", "pw=[REDACTED] x").unwrap();
+        assert_eq!((one.len(), one[0].start, one[0].end), (1, 3, 6));
+        assert_eq!(replaced("a=1 b=2", "a=[REDACTED] b=[REDACTED]"), Some(vec![2..3, 6..7]));
+        assert_eq!(replaced("same", "same"), Some(vec![]));
+        assert_eq!(replaced("abc", "xyz"), None);
+    }
+}

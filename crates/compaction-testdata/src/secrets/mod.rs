@@ -1,0 +1,479 @@
+//! A generated corpus of made-up secrets, for measuring redaction.
+//!
+//! [`corpus`] makes [`SECRETS_PER_FAMILY`] secrets of each family ([`family_names`]: commands of
+//! common tools, config directives, connection strings, key material, provider-like tokens,
+//! secrets inside JSON, encodings), and plants each in several shapes: a chat message, a tool
+//! result, a config file, a tool call's JSON arguments and an encoded form. [`claude_transcript`]
+//! and [`codex_transcript`] put samples into transcripts to import.
+//!
+//! The corpus is split by family, once, by a rule fixed before any redaction rule was written
+//! against it: the families are ordered by the SHA-256 of `secret-family:<name>`, and the first
+//! third (rounded up) is the **test** part; the rest is **dev**. Rules are written against
+//! dev; test measures whether they generalize.
+//!
+//! Invariant: the same build gives the same corpus (every value comes from a seeded sequence).
+
+mod families;
+mod values;
+
+use base64::Engine as _;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use families::{Carrier, FAMILIES};
+
+use crate::random::Rng;
+
+/// How many secrets each family makes.
+pub const SECRETS_PER_FAMILY: usize = 6;
+
+/// Where a sample sits.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Plant {
+    /// A text: a message, a tool result, a file's content, a command.
+    Text(String),
+    /// A tool call's JSON arguments.
+    Arguments(Value),
+    /// The base64 `data` of an image block.
+    Image(String),
+}
+
+/// One planted secret in one shape.
+#[derive(Debug, Clone)]
+pub struct Sample {
+    /// The family's name.
+    pub family: &'static str,
+    /// Whether the family is in the test part.
+    pub test: bool,
+    /// The shape: `chat`, `tool-result`, `config-file`, `tool-call-json`, `encoded-…`, `image`.
+    pub shape: String,
+    /// The secret.
+    pub secret: String,
+    /// Every form of the secret that must not survive in this shape.
+    pub needles: Vec<String>,
+    /// What is planted.
+    pub plant: Plant,
+}
+
+impl Sample {
+    /// The planted text (a JSON rendering for arguments, the data for an image).
+    pub fn text(&self) -> String {
+        match &self.plant {
+            Plant::Text(text) | Plant::Image(text) => text.clone(),
+            Plant::Arguments(value) => value.to_string(),
+        }
+    }
+
+    /// Whether any form of the secret survives in `output`.
+    pub fn leaks_into(&self, output: &str) -> bool {
+        self.needles.iter().any(|needle| leaks(output, needle))
+    }
+}
+
+/// The names of every family, in the generator's order.
+pub fn family_names() -> Vec<&'static str> {
+    FAMILIES.iter().map(|(name, _)| *name).collect()
+}
+
+/// The families of the test part: ordered by SHA-256 of `secret-family:<name>`, the first
+/// third, rounded up.
+pub fn test_families() -> Vec<&'static str> {
+    let mut named: Vec<([u8; 32], &'static str)> = FAMILIES
+        .iter()
+        .map(|(name, _)| (Sha256::digest(format!("secret-family:{name}")).into(), *name))
+        .collect();
+    named.sort();
+    named.into_iter().take(FAMILIES.len().div_ceil(3)).map(|(_, name)| name).collect()
+}
+
+/// The parts of `needle` whose presence in an output means a leak (see [`leaks`]).
+fn telling_parts(needle: &str) -> Vec<String> {
+    let mut parts = vec![needle.to_owned()];
+    if needle.contains(' ') && needle.chars().all(|c| c.is_ascii_lowercase() || c == ' ') {
+        let words: Vec<&str> = needle.split(' ').collect();
+        parts.extend(words.windows(4).map(|run| run.join(" ")));
+        return parts;
+    }
+    let chars: Vec<char> = needle.chars().collect();
+    if chars.len() > 10 {
+        for window in chars.windows(10) {
+            let run: String = window.iter().collect();
+            if run.chars().any(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
+                && !run.contains("PRIVATE KEY")
+                && !run.contains("-----")
+            {
+                parts.push(run);
+            }
+        }
+    }
+    parts
+}
+
+/// For each sample, whether it leaks into `output` (as [`Sample::leaks_into`]), found in one
+/// pass over a large output.
+pub fn leaked(samples: &[Sample], output: &str) -> Vec<bool> {
+    let mut patterns = Vec::new();
+    let mut owner = Vec::new();
+    for (index, sample) in samples.iter().enumerate() {
+        for needle in &sample.needles {
+            for part in telling_parts(needle) {
+                patterns.push(part);
+                owner.push(index);
+            }
+        }
+    }
+    let mut out = vec![false; samples.len()];
+    let Ok(automaton) = aho_corasick::AhoCorasick::new(&patterns) else { return out };
+    for found in automaton.find_overlapping_iter(output) {
+        out[owner[found.pattern().as_usize()]] = true;
+    }
+    out
+}
+
+/// Whether `needle` (or, for a long one, a telling part of it) is in `output`: the whole
+/// needle; for a phrase of words, any 4 consecutive words; otherwise any 10-character run
+/// holding a digit or a capital (a run of plain letters may be an ordinary word).
+pub fn leaks(output: &str, needle: &str) -> bool {
+    telling_parts(needle).iter().any(|part| output.contains(part.as_str()))
+}
+
+const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
+const B64URL: base64::engine::GeneralPurpose = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+
+fn url_encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                char::from(b).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// The encoded shape of a text: one of base64, base64url, hex, URL encoding, JSON escaping,
+/// PHP's `\/` escaping and double JSON escaping, by `which`. Returns the shape's name, the
+/// planted text, and the encoded forms of `needles`.
+fn encoded(which: usize, text: &str, needles: &[String]) -> (String, String, Vec<String>) {
+    let json_string = |text: &str| serde_json::to_string(text).unwrap_or_default();
+    let (name, planted, forms): (&str, String, Vec<String>) = match which % 7 {
+        0 => {
+            let blob = B64.encode(text);
+            ("base64", format!("echo {blob} | base64 -d"), vec![blob])
+        }
+        1 => {
+            let blob = B64URL.encode(text);
+            ("base64url", format!("state={blob}"), vec![blob])
+        }
+        2 => {
+            let hex: String = text.bytes().map(|b| format!("{b:02x}")).collect();
+            ("hex", format!("hexdump: {hex}"), vec![hex])
+        }
+        3 => (
+            "url",
+            format!("https://app.example.com/share?text={}", url_encode(text)),
+            needles.iter().map(|n| url_encode(n)).collect(),
+        ),
+        4 => (
+            "json",
+            format!("{{\"stdin\": {}}}", json_string(text)),
+            needles.iter().map(|n| json_string(n).trim_matches('"').to_owned()).collect(),
+        ),
+        5 => {
+            let escaped = json_string(text).replace('/', "\\/");
+            (
+                "php",
+                format!("{{\"payload\":{escaped}}}"),
+                needles
+                    .iter()
+                    .map(|n| json_string(n).trim_matches('"').replace('/', "\\/"))
+                    .collect(),
+            )
+        }
+        _ => {
+            let twice = json_string(&json_string(text));
+            (
+                "double-json",
+                format!("{{\"raw\": {twice}}}"),
+                needles
+                    .iter()
+                    .map(|n| json_string(&json_string(n)).trim_matches('"').to_owned())
+                    .collect(),
+            )
+        }
+    };
+    let mut all = needles.to_vec();
+    all.extend(forms);
+    (format!("encoded-{name}"), planted, all)
+}
+
+/// The corpus: every family's secrets, each in every shape.
+pub fn corpus() -> Vec<Sample> {
+    let test = test_families();
+    let mut samples = Vec::new();
+    for (family_index, (family, make)) in FAMILIES.iter().enumerate() {
+        let is_test = test.contains(family);
+        for index in 0..SECRETS_PER_FAMILY {
+            let mut rng = Rng(0x5EC2_E75E_ED00_0000 ^ ((family_index as u64) << 16 | index as u64));
+            let made = make(&mut rng);
+            let mut add = |shape: String, needles: Vec<String>, plant: Plant| {
+                samples.push(Sample {
+                    family,
+                    test: is_test,
+                    shape,
+                    secret: made.secret.clone(),
+                    needles,
+                    plant,
+                });
+            };
+            let needles = made.needles.clone();
+            match &made.carrier {
+                Carrier::Text(line) => {
+                    add(
+                        "chat".into(),
+                        needles.clone(),
+                        Plant::Text(format!("Here is what I have:\n{line}\nWhy does it fail?")),
+                    );
+                    add(
+                        "tool-result".into(),
+                        needles.clone(),
+                        Plant::Text(format!("$ cat settings\n# generated\n{line}\n# end\n")),
+                    );
+                    add(
+                        "config-file".into(),
+                        needles.clone(),
+                        Plant::Text(format!("# app settings\nname: shop\n{line}\nport: 8080\n")),
+                    );
+                    let arguments = match index % 3 {
+                        0 => json!({"command": line, "timeout": 60}),
+                        1 => json!({"server": "ops", "tool": "run", "input": {"text": line}}),
+                        _ => json!({"path": "notes/setup.md", "content": line}),
+                    };
+                    add("tool-call-json".into(), needles.clone(), Plant::Arguments(arguments));
+                    let (shape, planted, forms) = encoded(family_index + index, line, &needles);
+                    add(shape, forms, Plant::Text(planted));
+                }
+                Carrier::Json(value) => {
+                    add("tool-call-json".into(), needles.clone(), Plant::Arguments(value.clone()));
+                    let pretty = serde_json::to_string_pretty(value).unwrap_or_default();
+                    add(
+                        "chat".into(),
+                        needles.clone(),
+                        Plant::Text(format!("The input:\n{pretty}")),
+                    );
+                    add("tool-result".into(), needles.clone(), Plant::Text(value.to_string()));
+                    let (shape, planted, forms) =
+                        encoded(family_index + index, &value.to_string(), &needles);
+                    add(shape, forms, Plant::Text(planted));
+                }
+                Carrier::Image(data) => {
+                    add("image".into(), needles.clone(), Plant::Image(data.clone()));
+                    add(
+                        "chat".into(),
+                        needles.clone(),
+                        Plant::Text(format!("![config](data:text/plain;base64,{data})")),
+                    );
+                }
+            }
+        }
+    }
+    samples
+}
+
+/// A Claude Code transcript holding every sample: texts as user messages and tool results
+/// (alternately), arguments as a tool's input, images as a tool result's image block. Each
+/// sample's content starts with `marker(i)` where it is text.
+pub fn claude_transcript(samples: &[&Sample]) -> String {
+    let session = "5b1c0f3e-cc11-4a8e-9d57-0d3d3f1a2b10";
+    let mut lines = Vec::new();
+    let mut parent = Value::Null;
+    let mut push = |kind: &str, message: Value, lines: &mut Vec<String>| {
+        let uuid = format!("u{}", lines.len() + 1);
+        lines.push(
+            json!({"parentUuid": parent, "isSidechain": false, "userType": "external",
+                "cwd": "/home/dev/app", "sessionId": session, "version": "2.0.14",
+                "type": kind, "message": message, "uuid": uuid,
+                "timestamp": format!("2025-10-01T10:{:02}:{:02}.000Z", lines.len() / 60 % 60, lines.len() % 60)})
+            .to_string(),
+        );
+        parent = Value::String(uuid);
+    };
+    push("user", json!({"role": "user", "content": "Help me fix the deployment."}), &mut lines);
+    for (index, sample) in samples.iter().enumerate() {
+        let id = format!("toolu_{index:04}");
+        let assistant = |content: Value| {
+            json!({"id": format!("msg_{index}"), "type": "message", "role": "assistant",
+                "model": "claude-sonnet-4-5", "content": content, "stop_reason": "tool_use",
+                "usage": {"input_tokens": 10, "output_tokens": 5}})
+        };
+        match &sample.plant {
+            Plant::Text(text) if index % 2 == 0 => {
+                push("user", json!({"role": "user", "content": text}), &mut lines);
+                push(
+                    "assistant",
+                    assistant(json!([{"type": "text", "text": "Looking."}])),
+                    &mut lines,
+                );
+            }
+            Plant::Text(text) => {
+                push(
+                    "assistant",
+                    assistant(json!([{"type": "tool_use", "id": id, "name": "Bash",
+                        "input": {"command": "cat settings"}}])),
+                    &mut lines,
+                );
+                push(
+                    "user",
+                    json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": id,
+                        "content": text}]}),
+                    &mut lines,
+                );
+            }
+            Plant::Arguments(arguments) => {
+                push(
+                    "assistant",
+                    assistant(json!([{"type": "tool_use", "id": id, "name": "mcp__ops__call",
+                        "input": arguments}])),
+                    &mut lines,
+                );
+                push(
+                    "user",
+                    json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": id,
+                        "content": "ok"}]}),
+                    &mut lines,
+                );
+            }
+            Plant::Image(data) => {
+                push(
+                    "assistant",
+                    assistant(json!([{"type": "tool_use", "id": id, "name": "Read",
+                        "input": {"file_path": "/home/dev/app/shot.png"}}])),
+                    &mut lines,
+                );
+                push(
+                    "user",
+                    json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": id,
+                        "content": [{"type": "image", "source": {"type": "base64",
+                            "media_type": "image/png", "data": data}}]}]}),
+                    &mut lines,
+                );
+            }
+        }
+    }
+    push(
+        "assistant",
+        json!({"id": "msg_end", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+            "content": [{"type": "text", "text": "Done."}], "stop_reason": "end_turn",
+            "usage": {"input_tokens": 10, "output_tokens": 5}}),
+        &mut lines,
+    );
+    lines.join("\n") + "\n"
+}
+
+/// A Codex rollout holding every sample: texts as user messages and function call outputs
+/// (alternately), arguments as a function call's JSON-encoded arguments, images as an input
+/// image.
+pub fn codex_transcript(samples: &[&Sample]) -> String {
+    let mut lines = Vec::new();
+    let mut push = |kind: &str, payload: Value| {
+        lines.push(
+            json!({"timestamp": format!("2025-10-01T10:{:02}:{:02}.000Z", lines.len() / 60 % 60, lines.len() % 60),
+                "type": kind, "payload": payload})
+            .to_string(),
+        );
+    };
+    push(
+        "session_meta",
+        json!({"id": "0199a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b", "timestamp": "2025-10-01T10:00:00.000Z",
+            "cwd": "/work/app", "originator": "codex_cli_rs", "cli_version": "0.46.0",
+            "instructions": null, "model_provider": "openai"}),
+    );
+    push("turn_context", json!({"cwd": "/work/app", "model": "gpt-5-codex"}));
+    for (index, sample) in samples.iter().enumerate() {
+        let call = format!("call_{index}");
+        match &sample.plant {
+            Plant::Text(text) if index % 2 == 0 => {
+                push(
+                    "response_item",
+                    json!({"type": "message", "role": "user",
+                        "content": [{"type": "input_text", "text": text}]}),
+                );
+                push(
+                    "response_item",
+                    json!({"type": "message", "role": "assistant",
+                        "content": [{"type": "output_text", "text": "Looking."}]}),
+                );
+            }
+            Plant::Text(text) => {
+                push(
+                    "response_item",
+                    json!({"type": "function_call", "name": "shell", "call_id": call,
+                        "arguments": json!({"command": ["bash", "-lc", "cat settings"]}).to_string()}),
+                );
+                push(
+                    "response_item",
+                    json!({"type": "function_call_output", "call_id": call,
+                        "output": json!({"output": text, "metadata": {"exit_code": 0}}).to_string()}),
+                );
+            }
+            Plant::Arguments(arguments) => {
+                push(
+                    "response_item",
+                    json!({"type": "function_call", "name": "ops__call", "call_id": call,
+                        "arguments": arguments.to_string()}),
+                );
+                push(
+                    "response_item",
+                    json!({"type": "function_call_output", "call_id": call, "output": "ok"}),
+                );
+            }
+            Plant::Image(data) => {
+                push(
+                    "response_item",
+                    json!({"type": "message", "role": "user", "content": [
+                        {"type": "input_text", "text": "see the screenshot"},
+                        {"type": "input_image", "image_url": format!("data:image/png;base64,{data}")}]}),
+                );
+                push(
+                    "response_item",
+                    json!({"type": "message", "role": "assistant",
+                        "content": [{"type": "output_text", "text": "Looking."}]}),
+                );
+            }
+        }
+    }
+    lines.join("\n") + "\n"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_corpus_is_large_and_split_by_family() {
+        let samples = corpus();
+        let families: std::collections::BTreeSet<&str> = samples.iter().map(|s| s.family).collect();
+        let secrets: std::collections::BTreeSet<(&str, &str)> =
+            samples.iter().map(|s| (s.family, s.secret.as_str())).collect();
+        assert!(families.len() >= 40, "{} families", families.len());
+        assert!(secrets.len() >= 300, "{} secrets", secrets.len());
+        let test = test_families();
+        assert!(test.len() * 3 >= families.len());
+        for sample in &samples {
+            assert_eq!(sample.test, test.contains(&sample.family));
+            assert!(sample.leaks_into(&sample.text()) || matches!(sample.plant, Plant::Image(_)));
+        }
+    }
+
+    #[test]
+    fn leaks_finds_parts_of_a_secret() {
+        assert!(leaks("x Abcdef12345 y", "Abcdef123456789"));
+        assert!(!leaks("x [REDACTED] y", "Abcdef123456789"));
+        assert!(leaks("one two three four", "zero one two three four five"));
+        assert!(!leaks("one two three", "zero one two three four five"));
+        let samples = corpus();
+        let first = samples[0].text();
+        let found = leaked(&samples[..3], &first);
+        assert!(found[0]);
+    }
+}
