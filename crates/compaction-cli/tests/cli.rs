@@ -6,10 +6,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-#[path = "cli/export.rs"]
-mod export;
 #[path = "cli/corpus.rs"]
 mod corpus;
+#[path = "cli/export.rs"]
+mod export;
 #[path = "cli/history.rs"]
 mod history;
 #[path = "cli/import.rs"]

@@ -59,17 +59,33 @@ pub enum NothingToCompact {
     /// The leaf is already a compaction.
     #[error("the leaf is already a compaction")]
     LeafIsCompaction,
-    /// Everything in the region fits in the recent part that is kept verbatim.
-    #[error(
-        "nothing older than the kept part: the region's {region_tokens} tokens fit in the \
-         {keep_recent_tokens} recent tokens kept verbatim"
-    )]
+    /// The kept part starts at the region's first message: the region holds fewer tokens
+    /// than `keepRecentTokens`, or the walk back reaches that budget no later than the
+    /// region's first place to cut.
+    #[error("{}", nothing_to_summarize(*region_tokens, *keep_recent_tokens))]
     NothingToSummarize {
-        /// Tokens of the region that could be compacted.
+        /// Tokens of the region after the latest compaction, measured as the walk back to
+        /// `keepRecentTokens` measures them.
         region_tokens: u64,
         /// The recent tokens kept verbatim.
         keep_recent_tokens: u64,
     },
+}
+
+fn nothing_to_summarize(region_tokens: u64, keep_recent_tokens: u64) -> String {
+    if region_tokens < keep_recent_tokens {
+        format!(
+            "nothing older than the kept part: the context since the last compaction holds \
+             {region_tokens} tokens, fewer than the {keep_recent_tokens} recent tokens kept \
+             verbatim"
+        )
+    } else {
+        format!(
+            "nothing older than the kept part: the {keep_recent_tokens} recent tokens kept \
+             verbatim reach back to the first place to cut of the context since the last \
+             compaction ({region_tokens} tokens)"
+        )
+    }
 }
 
 /// The data a compaction is built from.
@@ -227,7 +243,7 @@ pub fn prepare_compaction(
 ) -> Result<CompactionPreparation, NothingToCompact> {
     let Some(leaf) = leaf else { return Err(NothingToCompact::EmptyPath) };
     let context = crate::context::build_context(session, Some(leaf));
-    prepare_from_context(session, &context, options, message_tokens, tokens_before)
+    prepare_from_context(session, &context, options, message_tokens, message_tokens, tokens_before)
 }
 
 /// [`prepare_compaction`] on a context already built for the leaf (pi 1.6's
@@ -237,10 +253,15 @@ pub fn prepare_compaction(
 /// to summarize are the items of the region's entries before the cut (the split turn's
 /// start, when the cut splits one), without system messages; the split turn's prefix runs
 /// from its start to the cut.
+///
+/// `recent_tokens` measures the walk back to `keep_recent_tokens` (pi's estimate, so the cut
+/// and whether there is anything to compact are pi's at every boundary, whatever estimator
+/// `message_tokens` is); `message_tokens` measures the kept part.
 pub fn prepare_from_context(
     session: &Session,
     context: &SessionContext,
     options: PrepareOptions,
+    recent_tokens: &dyn Fn(&AgentMessage) -> u64,
     message_tokens: &dyn Fn(&AgentMessage) -> u64,
     tokens_before: u64,
 ) -> Result<CompactionPreparation, NothingToCompact> {
@@ -267,20 +288,30 @@ pub fn prepare_from_context(
     }
     let start = previous.map_or(0, |previous| previous + 1);
     let end = context.entries.len();
-    let mut entry_tokens = |entry: usize| -> u64 {
+    let tokens_with = |estimate: &dyn Fn(&AgentMessage) -> u64, entry: usize| -> u64 {
         let entry = &context.entries[entry];
         context
             .entry_items(entry)
             .iter()
-            .map(|&item| message_tokens(&context.message(session, item)))
+            .map(|&item| estimate(&context.message(session, item)))
             .sum()
     };
+    let mut recent_entry_tokens = |entry: usize| tokens_with(recent_tokens, entry);
+    let mut entry_tokens = |entry: usize| tokens_with(message_tokens, entry);
     let cut_options = CutOptions {
         keep_recent_tokens: options.keep_recent_tokens,
         min_turns_to_keep: options.min_turns_to_keep,
         max_kept_tokens: options.max_kept_tokens(),
     };
-    let cut = find_cut_point(session, context, start, end, cut_options, &mut entry_tokens);
+    let cut = find_cut_point(
+        session,
+        context,
+        start,
+        end,
+        cut_options,
+        &mut recent_entry_tokens,
+        &mut entry_tokens,
+    );
     let history_end = cut.turn_start.unwrap_or(cut.first_kept);
     let collect = |range: std::ops::Range<usize>| -> (Vec<AgentMessage>, Vec<usize>) {
         let mut messages = Vec::new();
@@ -305,7 +336,7 @@ pub fn prepare_from_context(
     let kept_tokens: u64 = (cut.first_kept..end).map(&mut entry_tokens).sum();
     if messages_to_summarize.is_empty() && turn_prefix_messages.is_empty() {
         return Err(NothingToCompact::NothingToSummarize {
-            region_tokens: kept_tokens,
+            region_tokens: (start..end).map(&mut recent_entry_tokens).sum(),
             keep_recent_tokens: options.keep_recent_tokens,
         });
     }
@@ -361,4 +392,25 @@ pub fn prepare_from_context(
         file_operations,
         system_message: SystemMessage::replay(&systems),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NothingToCompact;
+
+    #[test]
+    fn nothing_to_summarize_says_why_on_each_side_of_the_budget() {
+        let below =
+            NothingToCompact::NothingToSummarize { region_tokens: 4095, keep_recent_tokens: 4096 };
+        assert!(below.to_string().contains("4095 tokens, fewer than the 4096"), "{below}");
+        // Above the budget the region is not "within" it: the budget reaches its first cut.
+        for region_tokens in [4096, 4201] {
+            let above =
+                NothingToCompact::NothingToSummarize { region_tokens, keep_recent_tokens: 4096 };
+            let text = above.to_string();
+            assert!(!text.contains("fewer") && !text.contains("fit in"), "{text}");
+            assert!(text.contains("reach back to the first place to cut"), "{text}");
+            assert!(text.contains(&format!("({region_tokens} tokens)")), "{text}");
+        }
+    }
 }
