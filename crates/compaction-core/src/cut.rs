@@ -137,17 +137,14 @@ pub struct CutOptions {
 
 /// Finds the cut in `context.entries[start..end]`.
 ///
-/// `recent_tokens` returns the tokens of the items of the context entry at an index in the
-/// unit `keep_recent_tokens` is measured in (pi's estimate, for pi's rule); it is called at
-/// most once per entry, newest first, and only as far back as the walk goes. `entry_tokens`
-/// returns the estimate the kept part's fit (`max_kept_tokens`) is checked with.
+/// `entry_tokens` returns the estimate of the items of the context entry at an index; it is
+/// called at most once per entry, newest first, and only as far back as the walk goes.
 pub fn find_cut_point(
     session: &Session,
     context: &SessionContext,
     start: usize,
     end: usize,
     options: CutOptions,
-    recent_tokens: &mut dyn FnMut(usize) -> u64,
     entry_tokens: &mut dyn FnMut(usize) -> u64,
 ) -> CutPoint {
     let cut_points: Vec<usize> =
@@ -160,11 +157,16 @@ pub fn find_cut_point(
             moved_for_min_turns: false,
         };
     };
+    // Token totals from each entry to the end, for the entries the walk visits.
+    let mut kept_tokens = vec![0u64; end.saturating_sub(start) + 1];
     let mut accumulated = 0u64;
     let mut cut = first_cut_point;
     let mut exceeded_budget = false;
+    let mut walked_to = end;
     for entry in (start..end).rev() {
-        accumulated += recent_tokens(entry);
+        walked_to = entry;
+        accumulated += entry_tokens(entry);
+        kept_tokens[entry - start] = accumulated;
         if accumulated >= options.keep_recent_tokens && accumulated > 0 {
             exceeded_budget = true;
             // The next cut point; when the budget ran out inside trailing tool results,
@@ -191,8 +193,12 @@ pub fn find_cut_point(
         if user_turns.len() > options.min_turns_to_keep {
             let wanted = user_turns[user_turns.len() - options.min_turns_to_keep];
             if wanted < point.first_kept {
-                let kept: u64 = (wanted..end).map(&mut *entry_tokens).sum();
-                if kept <= options.max_kept_tokens {
+                // Finish the token walk down to `wanted` to know what keeping it costs.
+                for entry in (wanted..walked_to).rev() {
+                    accumulated += entry_tokens(entry);
+                    kept_tokens[entry - start] = accumulated;
+                }
+                if kept_tokens[wanted - start] <= options.max_kept_tokens {
                     let mut moved = walk_back(session, context, start, wanted);
                     moved.turn_start = None;
                     moved.is_split_turn = false;
@@ -333,7 +339,7 @@ mod tests {
             }
         };
         let context = crate::context::build_context(s, s.leaf());
-        find_cut_point(s, &context, 0, path.len(), options, &mut tokens.clone(), &mut tokens)
+        find_cut_point(s, &context, 0, path.len(), options, &mut tokens)
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::prompts::{self, PromptTask};
 use crate::serialize::{SerializeOptions, serialize_message};
 use crate::session::Session;
 use crate::settings::CompactionSettings;
-use crate::tokens::{ContextTokens, PiEstimator, TokenEstimator, context_tokens};
+use crate::tokens::{ContextTokens, TokenEstimator, context_tokens};
 use crate::trigger::{TriggerDecision, should_compact};
 use crate::user_messages::{KeptUserMessages, keep_user_messages, user_message_texts};
 
@@ -130,14 +130,9 @@ pub fn plan_compaction(
     };
     let estimate =
         |message: &crate::message::AgentMessage| inputs.estimator.message_tokens(message);
-    // keepRecentTokens is pi's budget, measured as pi measures it.
-    let recent = |message: &crate::message::AgentMessage| PiEstimator.message_tokens(message);
-    let compaction =
-        prepare_from_context(session, &context, options, &recent, &estimate, tokens.tokens)
-            .map_err(PlanError::from)
-            .and_then(|preparation| {
-                split_requests(preparation, active_pins(session, leaf), inputs)
-            });
+    let compaction = prepare_from_context(session, &context, options, &estimate, tokens.tokens)
+        .map_err(PlanError::from)
+        .and_then(|preparation| split_requests(preparation, active_pins(session, leaf), inputs));
     CompactionPlan {
         context,
         context_tokens: tokens,

@@ -64,8 +64,7 @@ pub enum NothingToCompact {
     /// region's first place to cut.
     #[error("{}", nothing_to_summarize(*region_tokens, *keep_recent_tokens))]
     NothingToSummarize {
-        /// Tokens of the region after the latest compaction, measured as the walk back to
-        /// `keepRecentTokens` measures them.
+        /// Tokens of the region after the latest compaction.
         region_tokens: u64,
         /// The recent tokens kept verbatim.
         keep_recent_tokens: u64,
@@ -243,7 +242,7 @@ pub fn prepare_compaction(
 ) -> Result<CompactionPreparation, NothingToCompact> {
     let Some(leaf) = leaf else { return Err(NothingToCompact::EmptyPath) };
     let context = crate::context::build_context(session, Some(leaf));
-    prepare_from_context(session, &context, options, message_tokens, message_tokens, tokens_before)
+    prepare_from_context(session, &context, options, message_tokens, tokens_before)
 }
 
 /// [`prepare_compaction`] on a context already built for the leaf (pi 1.6's
@@ -253,15 +252,10 @@ pub fn prepare_compaction(
 /// to summarize are the items of the region's entries before the cut (the split turn's
 /// start, when the cut splits one), without system messages; the split turn's prefix runs
 /// from its start to the cut.
-///
-/// `recent_tokens` measures the walk back to `keep_recent_tokens` (pi's estimate, so the cut
-/// and whether there is anything to compact are pi's at every boundary, whatever estimator
-/// `message_tokens` is); `message_tokens` measures the kept part.
 pub fn prepare_from_context(
     session: &Session,
     context: &SessionContext,
     options: PrepareOptions,
-    recent_tokens: &dyn Fn(&AgentMessage) -> u64,
     message_tokens: &dyn Fn(&AgentMessage) -> u64,
     tokens_before: u64,
 ) -> Result<CompactionPreparation, NothingToCompact> {
@@ -288,30 +282,20 @@ pub fn prepare_from_context(
     }
     let start = previous.map_or(0, |previous| previous + 1);
     let end = context.entries.len();
-    let tokens_with = |estimate: &dyn Fn(&AgentMessage) -> u64, entry: usize| -> u64 {
+    let mut entry_tokens = |entry: usize| -> u64 {
         let entry = &context.entries[entry];
         context
             .entry_items(entry)
             .iter()
-            .map(|&item| estimate(&context.message(session, item)))
+            .map(|&item| message_tokens(&context.message(session, item)))
             .sum()
     };
-    let mut recent_entry_tokens = |entry: usize| tokens_with(recent_tokens, entry);
-    let mut entry_tokens = |entry: usize| tokens_with(message_tokens, entry);
     let cut_options = CutOptions {
         keep_recent_tokens: options.keep_recent_tokens,
         min_turns_to_keep: options.min_turns_to_keep,
         max_kept_tokens: options.max_kept_tokens(),
     };
-    let cut = find_cut_point(
-        session,
-        context,
-        start,
-        end,
-        cut_options,
-        &mut recent_entry_tokens,
-        &mut entry_tokens,
-    );
+    let cut = find_cut_point(session, context, start, end, cut_options, &mut entry_tokens);
     let history_end = cut.turn_start.unwrap_or(cut.first_kept);
     let collect = |range: std::ops::Range<usize>| -> (Vec<AgentMessage>, Vec<usize>) {
         let mut messages = Vec::new();
@@ -336,7 +320,7 @@ pub fn prepare_from_context(
     let kept_tokens: u64 = (cut.first_kept..end).map(&mut entry_tokens).sum();
     if messages_to_summarize.is_empty() && turn_prefix_messages.is_empty() {
         return Err(NothingToCompact::NothingToSummarize {
-            region_tokens: (start..end).map(&mut recent_entry_tokens).sum(),
+            region_tokens: (start..end).map(&mut entry_tokens).sum(),
             keep_recent_tokens: options.keep_recent_tokens,
         });
     }

@@ -16,7 +16,7 @@ use compaction_core::parse_session;
 use compaction_core::plan::{PlanInputs, plan_compaction};
 use compaction_core::serialize::SerializeOptions;
 use compaction_core::settings::CompactionSettings;
-use compaction_core::tokens::{PiEstimator, TokenEstimator, context_tokens, estimator_by_name};
+use compaction_core::tokens::{PiEstimator, TokenEstimator, context_tokens};
 use serde_json::{Value, json};
 
 #[test]
@@ -152,9 +152,9 @@ fn boundary_plan(
 /// `keepRecentTokens` on the boundaries: at every leaf, each exact sum of the newest entries'
 /// estimates (and of the region's oldest), minus one, equal and plus one (`boundary/*.json`,
 /// written by pi 1.6, see `integrations/pi-oracle/write-boundary.mjs`). With `minTurnsToKeep`
-/// 0 the plan must be pi's; with the default settings (another estimator, 2 turns kept when
-/// they fit) the cut may differ, but whether there is something to compact must still be
-/// pi's decision.
+/// 0 the plan must be pi's; with the default `minTurnsToKeep` (2 turns kept when they fit)
+/// the cut may be earlier, but whether there is something to compact must still be pi's.
+/// (Both with pi's estimator: with another one the walk counts other tokens.)
 /// Cases whose `keep` is a multiple of 3 form the test part, the rest the dev part.
 #[test]
 fn boundary_decisions_match_pi_1_6() {
@@ -166,9 +166,8 @@ fn boundary_decisions_match_pi_1_6() {
         .collect();
     files.sort();
     let defaults = CompactionSettings::default();
-    let default_estimator = estimator_by_name(&defaults.estimator).unwrap();
-    // [dev, test] × (cases, plans equal with pi's estimator and min turns 0, decisions equal
-    // with the default settings).
+    // [dev, test] × (cases, plans equal with min turns 0, decisions equal with the default
+    // min turns), all with pi's estimator.
     let mut counts = [[0usize; 3]; 2];
     let mut mismatches: Vec<String> = Vec::new();
     for file in &files {
@@ -189,18 +188,14 @@ fn boundary_decisions_match_pi_1_6() {
                 mismatches
                     .push(format!("{name}@{leaf_id} keep {keep}: {exact} != {}", case["plan"]));
             }
-            let default = boundary_plan(
-                &session,
-                leaf,
-                keep,
-                defaults.min_turns_to_keep,
-                default_estimator.as_ref(),
-            );
+            let default =
+                boundary_plan(&session, leaf, keep, defaults.min_turns_to_keep, &PiEstimator);
             if default.is_null() == case["plan"].is_null() {
                 part[2] += 1;
             } else {
                 mismatches.push(format!(
-                    "{name}@{leaf_id} keep {keep}, default settings: {} != {}",
+                    "{name}@{leaf_id} keep {keep}, minTurnsToKeep {}: {} != {}",
+                    defaults.min_turns_to_keep,
                     if default.is_null() { "nothing to compact" } else { "a plan" },
                     if case["plan"].is_null() { "nothing to compact" } else { "a plan" },
                 ));
