@@ -63,7 +63,7 @@ pub enum NothingToCompact {
     /// in the recent part kept verbatim, or the only place a cut may fall is its start.
     #[error("nothing older than the kept part: {}", nothing_older(*region_tokens, *keep_recent_tokens))]
     NothingToSummarize {
-        /// Tokens of the region that could be compacted.
+        /// Tokens of the region after the latest compaction.
         region_tokens: u64,
         /// The recent tokens kept verbatim.
         keep_recent_tokens: u64,
@@ -322,7 +322,7 @@ pub fn prepare_from_context(
     let kept_tokens: u64 = (cut.first_kept..end).map(&mut entry_tokens).sum();
     if messages_to_summarize.is_empty() && turn_prefix_messages.is_empty() {
         return Err(NothingToCompact::NothingToSummarize {
-            region_tokens: kept_tokens,
+            region_tokens: (start..end).map(&mut entry_tokens).sum(),
             keep_recent_tokens: options.keep_recent_tokens,
         });
     }
@@ -378,4 +378,25 @@ pub fn prepare_from_context(
         file_operations,
         system_message: SystemMessage::replay(&systems),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NothingToCompact;
+
+    #[test]
+    fn nothing_to_summarize_says_why_on_each_side_of_the_budget() {
+        let below =
+            NothingToCompact::NothingToSummarize { region_tokens: 4095, keep_recent_tokens: 4096 };
+        assert!(below.to_string().contains("4095 tokens fit in the 4096"), "{below}");
+        // Above the budget the region does not fit: the budget reaches its first cut.
+        for region_tokens in [4097, 4201] {
+            let above =
+                NothingToCompact::NothingToSummarize { region_tokens, keep_recent_tokens: 4096 };
+            let text = above.to_string();
+            assert!(!text.contains("fit in"), "{text}");
+            assert!(text.contains("the only place a cut may fall is the region's start"), "{text}");
+            assert!(text.contains(&format!("{region_tokens} tokens are more than")), "{text}");
+        }
+    }
 }

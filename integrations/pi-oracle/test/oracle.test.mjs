@@ -12,6 +12,7 @@ import { test } from "node:test";
 import { EXPECTED_DIR, expectedFiles, FIXTURE_DIR, fixtureSessions, KEEPS } from "../lib/expected.mjs";
 import { expectFeatures, makeSession, SESSIONS } from "../make-sessions.mjs";
 import { PACKAGE_DIR } from "../lib/pi-rpc.mjs";
+import { BOUNDARY_DIR, boundaryDocument } from "../lib/boundary.mjs";
 import { DEFAULTS, leafResult, loadSession, PI_VERSION, runOracle } from "../oracle.mjs";
 
 const [major, minor] = process.versions.node.split(".").map(Number);
@@ -52,6 +53,18 @@ for (const { session, keep, expected } of expectedFiles()) {
 		);
 	});
 }
+
+test("the boundary files are what pi 1.6 computes at keepRecentTokens around each sum of the newest entries", async () => {
+	const sessions = fixtureSessions();
+	assert.deepEqual(readdirSync(BOUNDARY_DIR).sort(), sessions.map((s) => s.replace(/\.jsonl$/, ".json")).sort());
+	let cases = 0;
+	for (const session of sessions) {
+		const doc = await boundaryDocument(join(FIXTURE_DIR, session));
+		assert.equal(readFileSync(join(BOUNDARY_DIR, session.replace(/\.jsonl$/, ".json")), "utf8"), doc.text, session);
+		cases += doc.cases;
+	}
+	assert.ok(cases >= 3000, `${cases} boundary cases`);
+});
 
 for (const name of Object.keys(SESSIONS)) {
 	test(`the ${name} fixture holds what it is named after`, () => {
