@@ -68,6 +68,30 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "store",
+        &[
+            (
+                "compaction store import ~/.pi/agent/sessions --to sqlite:sessions.db",
+                "copy every pi session under a folder into one SQLite database",
+            ),
+            (
+                "compaction store list sqlite:sessions.db",
+                "the sessions of a database with their size and context tokens",
+            ),
+            (
+                "compaction store export sqlite:sessions.db#SESSION_ID -o session.jsonl",
+                "one session back as a pi file, byte-identical to what was imported",
+            ),
+        ],
+    ),
+    (
+        "worker",
+        &[(
+            "compaction worker --store sqlite:sessions.db --concurrency 2",
+            "compact every session of the database whose context crosses its trigger",
+        )],
+    ),
+    (
         "export",
         &[
             (
