@@ -80,9 +80,44 @@ export function contentText(content) {
 	return content.map((block) => block.text ?? "").join("");
 }
 
+/** A checkpoint in the engine's structure, long enough for the gate. */
+const CHECKPOINT = [
+	"## Goal",
+	"Keep the session parser robust while the user works on the tests.",
+	"## Constraints & Preferences",
+	"- Keep every line the parser reads; the tests cover the torn tail.",
+	"## Progress",
+	"### Done",
+	"- [x] The parser keeps every line it reads.",
+	"### In Progress",
+	"- [ ] More tests of the torn tail.",
+	"### Blocked",
+	"- (none)",
+	"## Key Decisions",
+	"- **Keep whole lines**: a torn tail is moved aside, never dropped.",
+	"## Next Steps",
+	"1. Run the tests again after the next change.",
+	"## Critical Context",
+	"- The tests cover the torn tail and every line the parser reads.",
+].join("\n");
+
+/** A turn-prefix summary in the engine's structure. */
+const TURN_PREFIX = [
+	"## Original Request",
+	"Keep the session parser robust.",
+	"## Early Progress",
+	"- The parser keeps every line it reads.",
+	"## Context for the Rest of the Turn",
+	"- The tests cover the torn tail.",
+].join("\n");
+
 /** pi's own summarizer sends the transcript inside `<conversation>`; others get a long reply. */
 export function defaultAnswer(body) {
 	const last = body.messages?.[body.messages.length - 1];
+	// The engine asks for its own structures (its quality gate refuses a reply without them).
+	const asked = (body.messages ?? []).map((m) => contentText(m.content)).join("\n");
+	if (asked.includes("## Original Request") && asked.includes("## Early Progress")) return TURN_PREFIX;
+	if (asked.includes('Write "(none)" under a heading when nothing applies')) return CHECKPOINT;
 	if (contentText(last?.content).includes("<conversation>")) return "PI-OWN-SUMMARY of the conversation.";
 	const n = body.messages?.filter((m) => m.role === "user").length ?? 0;
 	return `Reply ${n}. ${"The parser keeps every line it reads and the tests cover the torn tail. ".repeat(12)}`;
