@@ -104,7 +104,7 @@ export function prepare(source, work) {
 	else compaction(["import", source, "-o", session]);
 	const before = JSON.parse(compaction(["context", session, "--json"]));
 	const compacted = join(work, "compacted.jsonl");
-	compaction(["run", session, "-o", compacted, "--keep-recent", "2000", "--strategy", "summarize"]);
+	compaction(["run", session, "-o", compacted, "--keep-recent", "1000", "--strategy", "summarize"]);
 	assert.ok(existsSync(compacted), `${source}: compaction run appended no compaction (nothing to compact)`);
 	const after = JSON.parse(compaction(["context", compacted, "--json"]));
 	// Lines a damaged source holds (two entries run together) are skipped here, as the reader does.

@@ -65,9 +65,15 @@ pub const SETTING_KEYS: &[&str] = &[
 pub const OTHER_COMPACTION_KEYS: &[&str] = &["extensions", "trustedProjects"];
 
 /// Environment variables named `COMPACTION_*` that are not settings: set for extension
-/// processes, and the version stamp `cargo run` and `cargo test` pass from the build script.
-pub const OTHER_COMPACTION_VARIABLES: &[&str] =
-    &["COMPACTION_EXTENSION_PROTOCOL", "COMPACTION_EXTENSION_EVENT", "COMPACTION_VERSION"];
+/// processes, the version stamp `cargo run` and `cargo test` pass from the build script, the
+/// transcript folder `eval` reads, and the binary the pi package's and the agents' tests run.
+pub const OTHER_COMPACTION_VARIABLES: &[&str] = &[
+    "COMPACTION_EXTENSION_PROTOCOL",
+    "COMPACTION_EXTENSION_EVENT",
+    "COMPACTION_VERSION",
+    "COMPACTION_TRANSCRIPTS",
+    "COMPACTION_BIN",
+];
 
 /// A settings key or `COMPACTION_*` variable that nothing reads: probably a typo.
 #[derive(Debug, Clone, PartialEq, Eq)]
