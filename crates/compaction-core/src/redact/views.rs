@@ -56,63 +56,25 @@ impl Decoding {
     }
 }
 
-fn unescape(text: &str) -> Option<View> {
+/// `text` with every escape `step` recognises decoded: `step(bytes, at)` gives the bytes an
+/// escape starting at `at` decodes to and its width in the original. `None` when nothing was
+/// decoded or the result is not UTF-8.
+fn decode_escapes(
+    text: &str,
+    step: impl Fn(&[u8], usize) -> Option<(Vec<u8>, usize)>,
+) -> Option<View> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut origin = Vec::with_capacity(bytes.len() + 1);
     let mut at = 0;
     let mut changed = false;
     while at < bytes.len() {
-        if bytes[at] == b'\\' && at + 1 < bytes.len() {
-            let decoded: Option<(Vec<u8>, usize)> = match bytes[at + 1] {
-                b'"' => Some((vec![b'"'], 2)),
-                b'\\' => Some((vec![b'\\'], 2)),
-                b'/' => Some((vec![b'/'], 2)),
-                b'\'' => Some((vec![b'\''], 2)),
-                b'n' => Some((vec![b'\n'], 2)),
-                b'r' => Some((vec![b'\r'], 2)),
-                b't' => Some((vec![b'\t'], 2)),
-                b'u' => text
-                    .get(at + 2..at + 6)
-                    .and_then(|hex| u32::from_str_radix(hex, 16).ok())
-                    .and_then(char::from_u32)
-                    .map(|c| (c.to_string().into_bytes(), 6)),
-                _ => None,
-            };
-            if let Some((decoded, width)) = decoded {
-                for byte in decoded {
-                    origin.push(at);
-                    out.push(byte);
-                }
-                at += width;
-                changed = true;
-                continue;
+        if let Some((decoded, width)) = step(bytes, at) {
+            for byte in decoded {
+                origin.push(at);
+                out.push(byte);
             }
-        }
-        origin.push(at);
-        out.push(bytes[at]);
-        at += 1;
-    }
-    origin.push(bytes.len());
-    let text = String::from_utf8(out).ok()?;
-    changed.then_some(View { text, origin })
-}
-
-fn url_decode(text: &str) -> Option<View> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut origin = Vec::with_capacity(bytes.len() + 1);
-    let mut at = 0;
-    let mut changed = false;
-    let hex = |b: u8| (b as char).to_digit(16);
-    while at < bytes.len() {
-        if bytes[at] == b'%'
-            && let (Some(high), Some(low)) =
-                (bytes.get(at + 1).and_then(|&b| hex(b)), bytes.get(at + 2).and_then(|&b| hex(b)))
-        {
-            origin.push(at);
-            out.push((high * 16 + low) as u8);
-            at += 3;
+            at += width;
             changed = true;
             continue;
         }
@@ -123,6 +85,41 @@ fn url_decode(text: &str) -> Option<View> {
     origin.push(bytes.len());
     let text = String::from_utf8(out).ok()?;
     changed.then_some(View { text, origin })
+}
+
+fn unescape(text: &str) -> Option<View> {
+    decode_escapes(text, |bytes, at| {
+        if bytes[at] != b'\\' || at + 1 >= bytes.len() {
+            return None;
+        }
+        match bytes[at + 1] {
+            b'"' => Some((vec![b'"'], 2)),
+            b'\\' => Some((vec![b'\\'], 2)),
+            b'/' => Some((vec![b'/'], 2)),
+            b'\'' => Some((vec![b'\''], 2)),
+            b'n' => Some((vec![b'\n'], 2)),
+            b'r' => Some((vec![b'\r'], 2)),
+            b't' => Some((vec![b'\t'], 2)),
+            b'u' => text
+                .get(at + 2..at + 6)
+                .and_then(|hex| u32::from_str_radix(hex, 16).ok())
+                .and_then(char::from_u32)
+                .map(|c| (c.to_string().into_bytes(), 6)),
+            _ => None,
+        }
+    })
+}
+
+fn url_decode(text: &str) -> Option<View> {
+    let hex = |b: u8| (b as char).to_digit(16);
+    decode_escapes(text, |bytes, at| {
+        if bytes[at] != b'%' {
+            return None;
+        }
+        let high = bytes.get(at + 1).and_then(|&b| hex(b))?;
+        let low = bytes.get(at + 2).and_then(|&b| hex(b))?;
+        Some((vec![(high * 16 + low) as u8], 3))
+    })
 }
 
 /// The ranges of `view` that `redacted` (the view after redaction) replaced with
