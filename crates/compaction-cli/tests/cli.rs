@@ -37,6 +37,26 @@ mod trust_paths;
 #[path = "cli/workers.rs"]
 mod workers;
 
+/// One HTTP/1.1 request read from a test server's connection: its request line (method and
+/// path) and its body (as long as its `content-length` says).
+fn read_http_request(reader: &mut impl std::io::BufRead) -> (String, String) {
+    let mut first = String::new();
+    let _ = reader.read_line(&mut first);
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+            break;
+        }
+        if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+            length = value.trim().parse().unwrap_or(0);
+        }
+    }
+    let mut body = vec![0; length];
+    let _ = reader.read_exact(&mut body);
+    (first, String::from_utf8_lossy(&body).into_owned())
+}
+
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../compaction-core/tests/fixtures").join(name)
 }

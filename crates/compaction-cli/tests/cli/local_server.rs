@@ -4,7 +4,7 @@
 //! compacts with the default budgets; without a terminal the events that matter are lines on
 //! stderr, and with `--json` JSON lines; the requests reported are the requests received.
 
-use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::io::{BufReader, Write as _};
 use std::sync::{Arc, Mutex};
 
 use super::{fixture, run, run_with_env};
@@ -23,24 +23,10 @@ fn llama_server(n_ctx: u64) -> (String, Arc<Mutex<Vec<Seen>>>) {
         for stream in listener.incoming() {
             let Ok(mut stream) = stream else { return };
             let mut reader = BufReader::new(stream.try_clone().unwrap());
-            let mut first = String::new();
-            let _ = reader.read_line(&mut first);
+            let (first, body) = super::read_http_request(&mut reader);
             let mut parts = first.split_whitespace();
             let method = parts.next().unwrap_or("").to_owned();
             let path = parts.next().unwrap_or("").to_owned();
-            let mut length = 0;
-            loop {
-                let mut line = String::new();
-                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
-                    break;
-                }
-                if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                    length = value.trim().parse().unwrap_or(0);
-                }
-            }
-            let mut body = vec![0; length];
-            let _ = reader.read_exact(&mut body);
-            let body = String::from_utf8_lossy(&body).into_owned();
             record.lock().unwrap().push((method, path.clone(), body));
             let reply = match path.as_str() {
                 "/props" => json_reply(

@@ -168,7 +168,7 @@ fn settings_errors_name_their_source() {
 /// A one-shot HTTP server on 127.0.0.1 that answers every request with `status` and a JSON
 /// error body naming the model it was asked for; returns its base URL and the request bodies.
 fn error_server(status: u16) -> (String, std::sync::mpsc::Receiver<String>) {
-    use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+    use std::io::{BufReader, Write as _};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}/v1", listener.local_addr().unwrap());
     let (sender, receiver) = std::sync::mpsc::channel();
@@ -176,19 +176,7 @@ fn error_server(status: u16) -> (String, std::sync::mpsc::Receiver<String>) {
         for stream in listener.incoming() {
             let Ok(mut stream) = stream else { return };
             let mut reader = BufReader::new(stream.try_clone().unwrap());
-            let mut length = 0;
-            loop {
-                let mut line = String::new();
-                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
-                    break;
-                }
-                if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                    length = value.trim().parse().unwrap_or(0);
-                }
-            }
-            let mut body = vec![0; length];
-            let _ = reader.read_exact(&mut body);
-            let body = String::from_utf8_lossy(&body).into_owned();
+            let (_, body) = super::read_http_request(&mut reader);
             let model = serde_json::from_str::<serde_json::Value>(&body)
                 .ok()
                 .and_then(|v| v["model"].as_str().map(str::to_owned))
