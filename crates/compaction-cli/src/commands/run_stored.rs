@@ -11,7 +11,7 @@ use serde_json::json;
 
 use super::{CommandError, ExitStatus, setup};
 use crate::cli::RunArgs;
-use crate::output::print_json;
+use crate::output::{plural, print_json};
 use crate::progress::{Progress, ProgressOutput, block_on_cancellable};
 
 pub fn run(
@@ -82,13 +82,12 @@ pub fn run(
             } else {
                 let what = if outcome.summarized { "compaction" } else { "compaction.prune" };
                 println!(
-                    "compacted {name}: {} → about {} tokens; appended {what} {} ({} summarizer \
-                     call{} via {label})",
+                    "compacted {name}: {} → about {} tokens; appended {what} {} ({} via \
+                     {label})",
                     outcome.tokens_before,
                     outcome.tokens_after,
                     outcome.entry.id,
-                    outcome.summarizer_calls,
-                    if outcome.summarizer_calls == 1 { "" } else { "s" },
+                    plural(outcome.summarizer_calls, "summarizer call"),
                 );
             }
             Ok(ExitStatus::Success)

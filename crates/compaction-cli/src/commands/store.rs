@@ -11,7 +11,7 @@ use serde_json::json;
 
 use super::{CommandError, ErrorKind, ExitStatus};
 use crate::cli::{SessionArgs, StoreArgs, StoreCommand};
-use crate::output::print_json;
+use crate::output::{plural, print_json};
 
 /// A backend error as a command error of the right kind.
 pub fn backend_error(error: &BackendError) -> anyhow::Error {
@@ -146,9 +146,8 @@ fn import(source: &Path, to: &str, json: bool) -> anyhow::Result<ExitStatus> {
         )?;
     } else {
         println!(
-            "{} session{} imported ({bytes} bytes in {seconds:.2} s), {} failed",
-            imported.len(),
-            if imported.len() == 1 { "" } else { "s" },
+            "{} imported ({bytes} bytes in {seconds:.2} s), {} failed",
+            plural(imported.len(), "session"),
             failed.len()
         );
     }

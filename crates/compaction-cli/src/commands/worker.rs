@@ -10,6 +10,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{CommandError, ExitStatus, setup};
 use crate::cli::{ExtensionFlags, WorkerArgs};
+use crate::output::plural;
 
 /// The name this worker's leases are taken under: host and process id.
 fn holder() -> String {
@@ -90,7 +91,7 @@ pub fn run(args: &WorkerArgs) -> anyhow::Result<ExitStatus> {
     if json {
         println!("{}", json!({"event": "stopped", "compacted": total}));
     } else {
-        println!("worker stopped: {total} session{} compacted", if total == 1 { "" } else { "s" });
+        println!("worker stopped: {} compacted", plural(total, "session"));
     }
     Ok(ExitStatus::Success)
 }

@@ -2,6 +2,7 @@
 //! was, and the deadline message shared with branch summaries.
 
 use compaction_core::plan::PlanError;
+use compaction_core::plural::plural;
 use compaction_core::prepare::NothingToCompact;
 use compaction_core::session::UnknownEntryId;
 use std::time::Duration;
@@ -86,13 +87,13 @@ pub enum CompactError {
     /// `fallbackToOffline` is off. Nothing was written: such a reply is never repaired into
     /// a summary.
     #[error(
-        "{summarizer} gave no usable summary in {attempts} attempt{} ({requests} request{} \
-         sent): {}; nothing was written, the session is unchanged. To compact anyway, set \
-         `\"fallbackToOffline\": true` under `compaction` in the settings \
-         (COMPACTION_FALLBACK_TO_OFFLINE=true) so the offline summarizer writes it, run with \
-         --offline, or use a summary model that follows instructions",
-        if *attempts == 1 { "" } else { "s" },
-        if *requests == 1 { "" } else { "s" },
+        "{summarizer} gave no usable summary in {} ({} sent): {}; nothing was written, the \
+         session is unchanged. To compact anyway, set `\"fallbackToOffline\": true` under \
+         `compaction` in the settings (COMPACTION_FALLBACK_TO_OFFLINE=true) so the offline \
+         summarizer writes it, run with --offline, or use a summary model that follows \
+         instructions",
+        plural(*attempts, "attempt"),
+        plural(*requests, "request"),
         problems.join("; ")
     )]
     Unusable {

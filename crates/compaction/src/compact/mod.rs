@@ -243,9 +243,9 @@ impl Compactor<'_> {
             limit: scaled,
             configured,
             reason: format!(
-                "a server on this machine: {requests} request{} planned; set timeoutSeconds to \
-                 choose the deadline yourself",
-                if requests == 1 { "" } else { "s" }
+                "a server on this machine: {} planned; set timeoutSeconds to choose the \
+                 deadline yourself",
+                compaction_core::plural::plural(requests, "request")
             ),
         });
         scaled
