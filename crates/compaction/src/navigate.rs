@@ -137,8 +137,8 @@ pub enum NavigateError {
     /// budget, when the window left room for one).
     #[error(
         "the branch summary was cut off at the output limit of {max_output_tokens} tokens \
-         ({attempts} request{}); raise branchMaxSummaryTokens (branch --max-summary-tokens)",
-        if *attempts == 1 { "" } else { "s" }
+         ({}); raise branchMaxSummaryTokens (branch --max-summary-tokens)",
+        compaction_core::plural::plural(*attempts, "request")
     )]
     Truncated {
         /// The output limit of the last request.

@@ -80,9 +80,8 @@ fn quality_line(quality: &compaction_core::quality::QualityReport) -> String {
             quality.first_attempt_missing.join("; ")
         ),
         (QualityStatus::Repaired, _) => format!(
-            "quality: repaired after {} attempt{}: a Must Keep section adds what the summary lacked ({})",
-            quality.attempts,
-            if quality.attempts == 1 { "" } else { "s" },
+            "quality: repaired after {}: a Must Keep section adds what the summary lacked ({})",
+            plural(quality.attempts, "attempt"),
             quality.missing.join("; ")
         ),
     }

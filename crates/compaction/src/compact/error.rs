@@ -126,8 +126,8 @@ pub enum CompactError {
     },
     /// The quality gate rejected the summary twice and `strictQuality` is on.
     #[error(
-        "the summary was rejected {attempts} time{}: {}",
-        if *attempts == 1 { "" } else { "s" },
+        "the summary was rejected {}: {}",
+        plural(*attempts, "time"),
         missing.join("; ")
     )]
     QualityRejected {
