@@ -240,6 +240,7 @@ impl Digest {
             self.latest_request = Some(verbatim_prefix(&prose, 1_000));
         }
         self.note_identifiers(head(&prose, 8_000));
+        self.notes.push(super::notes::TurnNotes::opened_by(&prose));
         self.user_turns += 1;
     }
 
@@ -405,6 +406,12 @@ impl Digest {
     }
 
     pub(super) fn observe_assistant_text(&mut self, text: &str) {
+        if self.notes.is_empty() {
+            self.notes.push(super::notes::TurnNotes::default());
+        }
+        if let Some(notes) = self.notes.last_mut() {
+            notes.add_assistant(text);
+        }
         self.note_used_facts(text);
         self.note_replacements(text);
         if let Some(reply) = key_reply(text) {
