@@ -23,7 +23,13 @@ impl Digest {
         match message {
             AgentMessage::User(user) => self.observe_user(&content_text(&user.content)),
             AgentMessage::Custom(custom) => {
-                self.note_identifiers(&content_text(&custom.content));
+                let text = content_text(&custom.content);
+                // An importer keeps a harness's meta messages (a skill it loaded) as custom
+                // messages: an instruction file among them gives its rules.
+                if let Some((path, body)) = injected_instructions(&text) {
+                    self.note_instruction_rules(&path, body.lines());
+                }
+                self.note_identifiers(&text);
             }
             AgentMessage::Assistant(assistant) => {
                 self.abandon_pending();
@@ -127,6 +133,12 @@ impl Digest {
 
     pub(super) fn observe_user(&mut self, text: &str) {
         self.abandon_pending();
+        // An instruction file the harness put into a user-role message (a skill it loaded,
+        // a project's AGENTS.md) is read as the file: its rules, not a request.
+        if let Some((path, body)) = injected_instructions(text) {
+            self.note_instruction_rules(&path, body.lines());
+            return;
+        }
         // Only the user's own words ask or rule; what their tools wrapped around them
         // (IDE notices, command echoes, reminders) does neither.
         let words = human_words(text);
@@ -494,4 +506,20 @@ pub(super) fn contains_words(text: &str, phrase: &str) -> bool {
         let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
         boundary(before) && boundary(after)
     })
+}
+
+/// An instruction file a harness injected as a user-role message: the path it names and
+/// the file's text. Claude Code loads a skill as "Base directory for this skill: DIR" and
+/// the skill's `SKILL.md`; Codex sends a project's instructions as "# AGENTS.md
+/// instructions for DIR" (the file's text follows, inside `<INSTRUCTIONS>` when tagged).
+fn injected_instructions(text: &str) -> Option<(String, &str)> {
+    let text = text.trim_start();
+    let (first, body) = text.split_once('\n').unwrap_or((text, ""));
+    if let Some(dir) = first.strip_prefix("Base directory for this skill:") {
+        return Some((format!("{}/SKILL.md", dir.trim().trim_end_matches('/')), body));
+    }
+    let heading = first.strip_prefix('#')?.trim_start();
+    let (file, _) = heading.split_once(" instructions for ")?;
+    let file = file.trim();
+    (!file.is_empty() && !file.contains(char::is_whitespace)).then(|| (file.to_owned(), body))
 }
