@@ -597,15 +597,24 @@ const RULES_PER_FILE: usize = 12;
 ///
 /// By name (`AGENTS.md`, `CLAUDE.md`, `GEMINI.md`, `CONTRIBUTING*`, `SKILL.md`,
 /// `.cursorrules`, `*.instructions.md`), or as a Markdown file in a folder agents read their
-/// rules or commands from (`.claude/`, `.cursor/rules/`, `.github/instructions/`, `skills/`).
+/// rules or commands from (`.claude/commands/`, `.claude/agents/`, `.cursor/rules/`,
+/// `.github/instructions/`, `skills/`…); not an agent's memory notes.
 pub(super) fn is_instruction_file(path: &str) -> bool {
     let name = file_name(path);
     let lower = path.to_lowercase().replace('\\', "/");
     let markdown = name.ends_with(".md") || name.ends_with(".mdc");
     let lower = format!("/{lower}");
-    let rules_folder = ["/.claude/", "/.cursor/rules/", "/.github/instructions/", "/skills/"]
-        .iter()
-        .any(|folder| lower.contains(folder));
+    let rules_folder = [
+        "/.claude/commands/",
+        "/.claude/agents/",
+        "/.claude/rules/",
+        "/.cursor/rules/",
+        "/.github/instructions/",
+        "/.github/prompts/",
+        "/skills/",
+    ]
+    .iter()
+    .any(|folder| lower.contains(folder));
     name.starts_with("contributing")
         || name.ends_with(".instructions.md")
         || (markdown && rules_folder)

@@ -496,7 +496,13 @@ fn instruction_files_are_known_by_name_and_by_folder() {
     ] {
         assert!(is_instruction_file(path), "{path}");
     }
-    for path in ["README.md", "docs/skills.txt", "/repo/src/claude.rs", "notes/rules.txt"] {
+    for path in [
+        "README.md",
+        "docs/skills.txt",
+        "/repo/src/claude.rs",
+        "notes/rules.txt",
+        "/home/u/.claude/projects/-repo/memory/MEMORY.md",
+    ] {
         assert!(!is_instruction_file(path), "{path}");
     }
 }
