@@ -506,3 +506,54 @@ fn instruction_files_are_known_by_name_and_by_folder() {
         assert!(!is_instruction_file(path), "{path}");
     }
 }
+
+/// A summary of `messages` after `previous`, within `max_chars`.
+fn summarize_after(messages: &[AgentMessage], previous: &str, max_chars: usize) -> String {
+    summarize_offline(&OfflineInput {
+        kind: OfflineKind::History,
+        messages,
+        previous_summary: Some(previous),
+        instructions: None,
+        pins: &[],
+        max_chars,
+    })
+}
+
+#[test]
+fn facts_said_along_the_way_are_noted_carried_and_dropped_first() {
+    let messages = [
+        user("Import the spreadsheet into the CRM."),
+        assistant(
+            "I read the sheet with `import.py` first. The loader skips 2 blank rows. \
+             The header sits on row 3, so PROJECT_HEADER_ROW is now 3. It looks fine otherwise.",
+            &[],
+        ),
+        user("Good. Weather stays on the daily report, 5 fields in all."),
+        assistant("Done.", &[]),
+        user("Now the invoices."),
+    ];
+    let summary = summarize(&messages);
+    let critical = bullets(&summary, "## Critical Context");
+    assert!(
+        critical.iter().any(|item| item.starts_with("Assistant noted (on «Import the spreadsheet")
+            && item.contains("The header sits on row 3, so PROJECT_HEADER_ROW is now 3.")),
+        "{summary}"
+    );
+    assert!(
+        critical.iter().all(|item| !item.contains("It looks fine otherwise")),
+        "a sentence without a fact is not a note: {critical:#?}"
+    );
+    assert!(
+        summary.contains("Weather stays on the daily report, 5 fields in all."),
+        "the user's sentence is kept whole: {summary}"
+    );
+
+    // The next round carries the notes while there is room.
+    let later = [user("Then send them."), assistant("Sent 12 invoices.", &[])];
+    let next = summarize_after(&later, &summary, 20_000);
+    assert!(next.contains("PROJECT_HEADER_ROW is now 3"), "{next}");
+    // Under a tight budget the notes go before the requests.
+    let tight = summarize_after(&later, &summary, next.chars().count() - 30);
+    assert!(!tight.contains("PROJECT_HEADER_ROW is now 3"), "{tight}");
+    assert!(tight.contains("Then send them."), "{tight}");
+}
