@@ -37,13 +37,13 @@ static DATABASES: AtomicUsize = AtomicUsize::new(0);
 /// The folder holding `initdb` and `pg_ctl`, if Postgres is installed.
 pub fn binaries() -> Option<PathBuf> {
     let has_tools = |dir: &Path| dir.join("initdb").is_file() && dir.join("pg_ctl").is_file();
-    if let Some(path) = std::env::var_os("PATH") {
-        if let Some(dir) = std::env::split_paths(&path).find(|dir| has_tools(dir)) {
-            // The folder `initdb` really is in (a link on PATH may point into
-            // /usr/lib/postgresql/N/bin), where the client tools are too.
-            let real = std::fs::canonicalize(dir.join("initdb")).ok();
-            return Some(real.and_then(|real| real.parent().map(Path::to_path_buf)).unwrap_or(dir));
-        }
+    if let Some(path) = std::env::var_os("PATH")
+        && let Some(dir) = std::env::split_paths(&path).find(|dir| has_tools(dir))
+    {
+        // The folder `initdb` really is in (a link on PATH may point into
+        // /usr/lib/postgresql/N/bin), where the client tools are too.
+        let real = std::fs::canonicalize(dir.join("initdb")).ok();
+        return Some(real.and_then(|real| real.parent().map(Path::to_path_buf)).unwrap_or(dir));
     }
     let mut versions: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
         .ok()?
