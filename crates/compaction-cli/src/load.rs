@@ -37,7 +37,7 @@ pub fn read_session(path: &Path) -> anyhow::Result<Session> {
 }
 
 /// Reads and parses a session file, damaged header included (for `check`); a database
-/// locator (`sqlite:DB#ID`) reads that session from the database.
+/// locator (`sqlite:DB#ID`, `postgres://…#ID`) reads that session from the database.
 pub fn read_any_session(path: &Path) -> anyhow::Result<Session> {
     if let Some((backend, id)) = crate::commands::store::database_session(path)? {
         return backend.read_session(&id).map_err(|e| crate::commands::store::backend_error(&e));

@@ -20,6 +20,7 @@
 mod generator;
 mod image;
 mod outputs;
+pub mod postgres;
 mod random;
 pub mod secrets;
 mod timestamp;

@@ -83,7 +83,8 @@ pub enum Command {
     /// Remove pins (by pin id, or by the id of the entry a pin was copied from).
     Unpin(UnpinArgs),
     /// Sessions in a database: import pi files, export one back, list them (see
-    /// docs/stores.md). Other commands take `sqlite:DB#ID` where they take a session file.
+    /// docs/stores.md). Other commands take `sqlite:DB#ID` or `postgres://USER@HOST:PORT/DB#ID`
+    /// where they take a session file.
     Store(StoreArgs),
     /// Compact every session of a store whose context crosses the trigger, again and again
     /// (many workers may share a store; see docs/stores.md). Stops cleanly on SIGTERM.

@@ -20,14 +20,15 @@ pub enum StoreCommand {
     Import {
         /// A pi session file, or a directory of them (such as `~/.pi/agent/sessions`).
         source: PathBuf,
-        /// The database: `sqlite:PATH` (created when missing).
+        /// The database: `sqlite:PATH` (created when missing) or `postgres://USER@HOST:PORT/DB`
+        /// (its tables created when missing; the password from PGPASSWORD or ~/.pgpass).
         #[arg(long, value_name = "URL")]
         to: String,
     },
     /// Write one session back as a pi file, byte-identical to what was imported plus what
     /// was appended since.
     Export {
-        /// The session: `sqlite:PATH#SESSION_ID`.
+        /// The session: `sqlite:PATH#SESSION_ID` or `postgres://USER@HOST:PORT/DB#SESSION_ID`.
         session: String,
         /// The file to write (it must not exist unless --force).
         #[arg(long, short, value_name = "FILE")]
@@ -38,7 +39,7 @@ pub enum StoreCommand {
     },
     /// List the sessions of a store with their size and context tokens.
     List {
-        /// The store: `sqlite:PATH`, or a pi session file.
+        /// The store: `sqlite:PATH`, `postgres://USER@HOST:PORT/DB`, or a pi session file.
         store: String,
         /// Token estimator: heuristic, pi, o200k or cl100k (default: from settings).
         #[arg(long, value_name = "NAME")]
@@ -46,7 +47,7 @@ pub enum StoreCommand {
     },
     /// Upgrade a database's schema to this version's (never done implicitly).
     Migrate {
-        /// The database: `sqlite:PATH`.
+        /// The database: `sqlite:PATH` or `postgres://USER@HOST:PORT/DB`.
         store: String,
     },
 }
@@ -54,7 +55,8 @@ pub enum StoreCommand {
 /// Flags of `compaction worker`.
 #[derive(Debug, Args)]
 pub struct WorkerArgs {
-    /// The store to work on: `sqlite:PATH` (or one pi session file).
+    /// The store to work on: `sqlite:PATH`, `postgres://USER@HOST:PORT/DB` (or one pi session
+    /// file).
     #[arg(long, value_name = "URL")]
     pub store: String,
     /// Sessions compacted at the same time.

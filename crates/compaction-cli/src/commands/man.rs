@@ -82,14 +82,24 @@ const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
                 "compaction store export sqlite:sessions.db#SESSION_ID -o session.jsonl",
                 "one session back as a pi file, byte-identical to what was imported",
             ),
+            (
+                "PGPASSWORD=... compaction store import ~/.pi/agent/sessions --to postgres://ann@db:5432/fleet",
+                "the same into Postgres, for workers on many machines (the password from the environment)",
+            ),
         ],
     ),
     (
         "worker",
-        &[(
-            "compaction worker --store sqlite:sessions.db --concurrency 2",
-            "compact every session of the database whose context crosses its trigger",
-        )],
+        &[
+            (
+                "compaction worker --store sqlite:sessions.db --concurrency 2",
+                "compact every session of the database whose context crosses its trigger",
+            ),
+            (
+                "compaction worker --store postgres://ann@db:5432/fleet",
+                "one of many workers, on any machine, sharing a Postgres store",
+            ),
+        ],
     ),
     (
         "export",

@@ -1,4 +1,4 @@
-//! `compaction run` on a session in a database (`sqlite:DB#ID`).
+//! `compaction run` on a session in a database (`sqlite:DB#ID`, `postgres://…#ID`).
 //!
 //! The same orchestration path as for a file ([`compaction::stores::compact_stored`]): the
 //! compaction is computed on a private scratch copy and appended to the database only when

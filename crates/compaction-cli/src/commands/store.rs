@@ -5,7 +5,8 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use compaction::stores::sqlite::SqliteBackend;
+use compaction::stores::postgres::{PostgresBackend, PostgresUrl};
+use compaction::stores::sqlite::{Imported, SqliteBackend};
 use compaction::stores::{BackendError, Locator, PathRead, SessionBackend};
 use serde_json::json;
 
@@ -71,15 +72,52 @@ pub fn run(args: &StoreArgs) -> anyhow::Result<ExitStatus> {
     }
 }
 
-fn sqlite_path(locator: &Locator, verb: &str) -> anyhow::Result<PathBuf> {
+/// A database a `store import` or `store migrate` names (not one of its sessions).
+enum Database {
+    Sqlite(PathBuf),
+    Postgres(PostgresUrl),
+}
+
+fn database(locator: &Locator, verb: &str) -> anyhow::Result<Database> {
     match locator {
-        Locator::Sqlite { path, session: None } => Ok(path.clone()),
-        Locator::Sqlite { session: Some(_), .. } => {
+        Locator::Sqlite { path, session: None } => Ok(Database::Sqlite(path.clone())),
+        Locator::Postgres { url, session: None } => Ok(Database::Postgres(url.clone())),
+        Locator::Sqlite { session: Some(_), .. } | Locator::Postgres { session: Some(_), .. } => {
             Err(CommandError::usage(format!("`{locator}`: {verb} takes a database, not a session")))
         }
         Locator::File(_) => Err(CommandError::usage(format!(
-            "`{locator}` is a file; {verb} takes a database such as `sqlite:sessions.db`"
+            "`{locator}` is a file; {verb} takes a database such as `sqlite:sessions.db` or \
+             `postgres://USER@HOST:PORT/DB`"
         ))),
+    }
+}
+
+/// A database sessions are imported into (created when it has no tables yet).
+enum Importer {
+    Sqlite(SqliteBackend),
+    Postgres(PostgresBackend),
+}
+
+impl Importer {
+    fn create(database: &Database) -> Result<Importer, BackendError> {
+        Ok(match database {
+            Database::Sqlite(path) => Importer::Sqlite(SqliteBackend::create(path)?),
+            Database::Postgres(url) => Importer::Postgres(PostgresBackend::create(url)?),
+        })
+    }
+
+    fn import_file(&self, file: &Path) -> Result<Imported, BackendError> {
+        match self {
+            Importer::Sqlite(backend) => backend.import_file(file),
+            Importer::Postgres(backend) => backend.import_file(file),
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            Importer::Sqlite(backend) => backend.describe(),
+            Importer::Postgres(backend) => backend.describe(),
+        }
     }
 }
 
@@ -104,7 +142,7 @@ fn session_files(dir: &Path, found: &mut Vec<PathBuf>) -> anyhow::Result<()> {
 }
 
 fn import(source: &Path, to: &str, json: bool) -> anyhow::Result<ExitStatus> {
-    let path = sqlite_path(&locator(to)?, "store import")?;
+    let database = database(&locator(to)?, "store import")?;
     let mut files = Vec::new();
     if source.is_dir() {
         session_files(source, &mut files)?;
@@ -112,7 +150,7 @@ fn import(source: &Path, to: &str, json: bool) -> anyhow::Result<ExitStatus> {
     } else {
         files.push(source.to_path_buf());
     }
-    let backend = SqliteBackend::create(&path).map_err(|e| backend_error(&e))?;
+    let backend = Importer::create(&database).map_err(|e| backend_error(&e))?;
     let started = Instant::now();
     let (mut bytes, mut imported, mut failed) = (0u64, Vec::new(), Vec::new());
     for file in &files {
@@ -158,7 +196,8 @@ fn export(session: &str, output: &Path, force: bool, json: bool) -> anyhow::Resu
     let locator = locator(session)?;
     if locator.is_file() || locator.session().is_none() {
         return Err(CommandError::usage(format!(
-            "`{session}`: name a session in a database, such as `sqlite:sessions.db#ID`"
+            "`{session}`: name a session in a database, such as `sqlite:sessions.db#ID` or \
+             `postgres://USER@HOST:PORT/DB#ID`"
         )));
     }
     if output.exists() && !force {
@@ -222,17 +261,24 @@ fn list(store: &str, estimator: Option<String>, json: bool) -> anyhow::Result<Ex
 }
 
 fn migrate(store: &str, json: bool) -> anyhow::Result<ExitStatus> {
-    let path = sqlite_path(&locator(store)?, "store migrate")?;
-    let from = SqliteBackend::migrate(&path).map_err(|e| backend_error(&e))?;
-    let to = compaction::stores::sqlite::schema::SCHEMA_VERSION;
+    let (name, from, to) = match database(&locator(store)?, "store migrate")? {
+        Database::Sqlite(path) => (
+            format!("sqlite:{}", path.display()),
+            SqliteBackend::migrate(&path).map_err(|e| backend_error(&e))?,
+            compaction::stores::sqlite::schema::SCHEMA_VERSION,
+        ),
+        Database::Postgres(url) => (
+            url.to_string(),
+            PostgresBackend::migrate(&url).map_err(|e| backend_error(&e))?,
+            compaction::stores::postgres::schema::SCHEMA_VERSION,
+        ),
+    };
     if json {
-        print_json(
-            &json!({"store": format!("sqlite:{}", path.display()), "fromVersion": from, "toVersion": to}),
-        )?;
+        print_json(&json!({"store": name, "fromVersion": from, "toVersion": to}))?;
     } else if from == to {
-        println!("sqlite:{} is at schema version {to}; nothing to do", path.display());
+        println!("{name} is at schema version {to}; nothing to do");
     } else {
-        println!("sqlite:{} migrated from schema version {from} to {to}", path.display());
+        println!("{name} migrated from schema version {from} to {to}");
     }
     Ok(ExitStatus::Success)
 }

@@ -1,7 +1,9 @@
-//! Naming a session: a path, or `sqlite:PATH#SESSION_ID`.
+//! Naming a session: a path, `sqlite:PATH#SESSION_ID` or `postgres://USER@HOST:PORT/DB#SESSION_ID`.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+
+use super::postgres::PostgresUrl;
 
 /// Where a session (or a store of sessions) lives.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -13,6 +15,14 @@ pub enum Locator {
     Sqlite {
         /// The database file.
         path: PathBuf,
+        /// The session's id, when one is named.
+        session: Option<String>,
+    },
+    /// A Postgres database holding many sessions; `session` is the part after the first `#`.
+    /// The URL holds no password (credentials come from `PGPASSWORD` or `~/.pgpass`).
+    Postgres {
+        /// The database.
+        url: PostgresUrl,
         /// The session's id, when one is named.
         session: Option<String>,
     },
@@ -29,8 +39,9 @@ pub struct LocatorError {
 }
 
 impl Locator {
-    /// Reads a locator: `sqlite:PATH[#ID]`; `postgres://…` is named and refused (not built
-    /// into this version); anything else is a file path.
+    /// Reads a locator: `sqlite:PATH[#ID]`, `postgres://USER@HOST:PORT/DB[#ID]` (or
+    /// `postgresql://`; a password in it is refused, and the error does not repeat it);
+    /// anything else is a file path.
     pub fn parse(text: &str) -> Result<Locator, LocatorError> {
         let error = |reason: &str| LocatorError { locator: text.to_owned(), reason: reason.into() };
         if let Some(rest) = text.strip_prefix("sqlite:") {
@@ -46,7 +57,15 @@ impl Locator {
             return Ok(Locator::Sqlite { path: PathBuf::from(path), session });
         }
         if text.starts_with("postgres://") || text.starts_with("postgresql://") {
-            return Err(error("this build has no Postgres store; use `sqlite:PATH#ID` or a file"));
+            let (url, session) = match text.split_once('#') {
+                Some((url, "")) => (url, None),
+                Some((url, id)) => (url, Some(id.to_owned())),
+                None => (text, None),
+            };
+            return match PostgresUrl::parse(url) {
+                Ok(url) => Ok(Locator::Postgres { url, session }),
+                Err(reason) => Err(LocatorError { locator: without_password(text), reason }),
+            };
         }
         Ok(Locator::File(PathBuf::from(text)))
     }
@@ -63,7 +82,9 @@ impl Locator {
     pub fn session(&self) -> Option<&str> {
         match self {
             Locator::File(_) => None,
-            Locator::Sqlite { session, .. } => session.as_deref(),
+            Locator::Sqlite { session, .. } | Locator::Postgres { session, .. } => {
+                session.as_deref()
+            }
         }
     }
 
@@ -73,6 +94,9 @@ impl Locator {
             Locator::File(path) => Locator::File(path.clone()),
             Locator::Sqlite { path, .. } => {
                 Locator::Sqlite { path: path.clone(), session: Some(id.to_owned()) }
+            }
+            Locator::Postgres { url, .. } => {
+                Locator::Postgres { url: url.clone(), session: Some(id.to_owned()) }
             }
         }
     }
@@ -91,7 +115,23 @@ impl fmt::Display for Locator {
             Locator::Sqlite { path, session: Some(id) } => {
                 write!(f, "sqlite:{}#{id}", path.display())
             }
+            Locator::Postgres { url, session: None } => write!(f, "{url}"),
+            Locator::Postgres { url, session: Some(id) } => write!(f, "{url}#{id}"),
         }
+    }
+}
+
+/// A `postgres://` locator with the password part of its user information left out.
+fn without_password(text: &str) -> String {
+    let Some((scheme, rest)) = text.split_once("://") else { return text.to_owned() };
+    let authority_end = rest.find(['/', '#', '?']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(authority_end);
+    match authority.rsplit_once('@') {
+        Some((user, host)) => {
+            let user = user.split_once(':').map_or(user, |(user, _)| user);
+            format!("{scheme}://{user}@{host}{tail}")
+        }
+        None => text.to_owned(),
     }
 }
 
@@ -117,13 +157,28 @@ mod tests {
         assert_eq!(Locator::parse("./sqlite:x").unwrap(), Locator::File("./sqlite:x".into()));
         assert!(Locator::parse("sqlite:").is_err());
         assert!(Locator::parse("sqlite:#id").is_err());
-        let postgres = Locator::parse("postgres://u@h:5432/db#id").unwrap_err();
-        assert!(postgres.reason.contains("Postgres"));
+        let postgres = Locator::parse("postgres://u@h:5432/db#id").unwrap();
+        assert_eq!(postgres.session(), Some("id"));
+        assert!(matches!(&postgres, Locator::Postgres { url, .. } if url.host == "h"));
+        assert!(matches!(
+            Locator::parse("postgresql://u@h/db").unwrap(),
+            Locator::Postgres { session: None, .. }
+        ));
+        let secret = Locator::parse("postgres://u:hunter2@h:5432/db#id").unwrap_err();
+        assert!(!secret.to_string().contains("hunter2"), "{secret}");
+        assert!(secret.to_string().contains("`postgres://u@h:5432/db#id`"), "{secret}");
+        assert!(secret.reason.contains("PGPASSWORD"), "{secret}");
     }
 
     #[test]
     fn displays_as_parsed() {
-        for text in ["sqlite:/tmp/db#id", "sqlite:db", "s.jsonl"] {
+        for text in [
+            "sqlite:/tmp/db#id",
+            "sqlite:db",
+            "s.jsonl",
+            "postgres://u@127.0.0.1:5432/db#id",
+            "postgresql://h/db",
+        ] {
             assert_eq!(Locator::parse(text).unwrap().to_string(), text);
         }
     }

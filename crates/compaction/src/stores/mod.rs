@@ -1,11 +1,13 @@
-//! Sessions beyond one file: one interface over the pi JSONL file and a SQLite database.
+//! Sessions beyond one file: one interface over the pi JSONL file, a SQLite database and a
+//! Postgres database.
 //!
 //! A [`SessionBackend`] reads a session (whole, or only the path to a leaf), appends entry
 //! lines atomically on the condition that the leaf is still the one the caller planned
 //! against, holds compaction leases, lists its sessions and exports one back as a pi file.
 //! A [`Locator`] names a session: a path is a pi JSONL file ([`jsonl::JsonlBackend`], the
 //! [`crate::store::SessionStore`] unchanged), `sqlite:PATH#SESSION_ID` one session in a
-//! SQLite database ([`sqlite::SqliteBackend`]).
+//! SQLite database ([`sqlite::SqliteBackend`]), `postgres://USER@HOST:PORT/DB#SESSION_ID` one
+//! session in a Postgres database ([`postgres::PostgresBackend`]).
 //!
 //! Invariants shared by every backend (checked by the conformance suite in
 //! `tests/stores_conformance.rs`):
@@ -20,7 +22,9 @@ mod compact;
 pub mod jsonl;
 mod locator;
 mod path;
+pub mod postgres;
 pub mod sqlite;
+mod tree;
 pub mod worker;
 
 use std::io::Write;
@@ -176,6 +180,7 @@ pub fn open(locator: &Locator) -> Result<Box<dyn SessionBackend>, BackendError> 
     match locator {
         Locator::File(path) => Ok(Box::new(jsonl::JsonlBackend::new(path.clone()))),
         Locator::Sqlite { path, .. } => Ok(Box::new(sqlite::SqliteBackend::open(path)?)),
+        Locator::Postgres { url, .. } => Ok(Box::new(postgres::PostgresBackend::open(url)?)),
     }
 }
 

@@ -1,27 +1,64 @@
 //! The conformance suite of the session stores: every test runs against every backend (the
-//! pi JSONL file and a SQLite database), through the one `SessionBackend` interface.
+//! pi JSONL file, a SQLite database and a Postgres database in a throwaway cluster), through
+//! the one `SessionBackend` interface. The Postgres runs are skipped, saying why, only where
+//! no Postgres binaries are installed.
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use compaction::stores::jsonl::JsonlBackend;
+use compaction::stores::postgres::{Password, PostgresBackend, PostgresUrl};
 use compaction::stores::sqlite::SqliteBackend;
 use compaction::stores::{BackendError, SessionBackend};
 use compaction_core::context::{SessionContext, build_context};
 use compaction_core::{Session, TokenEstimator};
+use compaction_testdata::postgres::Cluster;
 use compaction_testdata::{GenerateOptions, generate_session};
 
 /// A way to put a session into a store.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone)]
 enum Kind {
     Jsonl,
     Sqlite,
+    /// A database of its own (named in the test's folder) in a running cluster.
+    Postgres(Arc<Cluster>),
 }
 
-const KINDS: [Kind; 2] = [Kind::Jsonl, Kind::Sqlite];
+impl std::fmt::Debug for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Kind::Jsonl => "Jsonl",
+            Kind::Sqlite => "Sqlite",
+            Kind::Postgres(_) => "Postgres",
+        })
+    }
+}
+
+/// Every backend this machine can run.
+fn kinds() -> Vec<Kind> {
+    let mut kinds = vec![Kind::Jsonl, Kind::Sqlite];
+    kinds.extend(Cluster::shared().map(Kind::Postgres));
+    kinds
+}
+
+/// The database backends this machine can run.
+fn databases() -> Vec<Kind> {
+    kinds().into_iter().filter(|kind| !matches!(kind, Kind::Jsonl)).collect()
+}
+
+fn password(cluster: &Cluster) -> Password {
+    Password::given(cluster.password())
+}
+
+/// The URL of the Postgres database the test in `dir` made.
+fn postgres_url(cluster: &Cluster, dir: &Path) -> PostgresUrl {
+    let name = std::fs::read_to_string(dir.join("postgres-database")).unwrap();
+    PostgresUrl::parse(&cluster.url(&name)).unwrap()
+}
 
 /// A store holding one session (the file's bytes), and that session's id.
-fn put(kind: Kind, dir: &Path, name: &str, bytes: &[u8]) -> (Box<dyn SessionBackend>, String) {
+fn put(kind: &Kind, dir: &Path, name: &str, bytes: &[u8]) -> (Box<dyn SessionBackend>, String) {
     let id = compaction_core::parse_session(bytes).header().unwrap().id.clone().unwrap();
     match kind {
         Kind::Jsonl => {
@@ -35,14 +72,26 @@ fn put(kind: Kind, dir: &Path, name: &str, bytes: &[u8]) -> (Box<dyn SessionBack
             assert_eq!(imported.session, id);
             (Box::new(backend), id)
         }
+        Kind::Postgres(cluster) => {
+            let database = cluster.create_database();
+            std::fs::write(dir.join("postgres-database"), &database).unwrap();
+            let url = PostgresUrl::parse(&cluster.url(&database)).unwrap();
+            let backend = PostgresBackend::create_with(&url, &password(cluster)).unwrap();
+            let imported = backend.import_bytes(bytes, name).unwrap();
+            assert_eq!(imported.session, id);
+            (Box::new(backend), id)
+        }
     }
 }
 
 /// A second handle on the same store (another connection or open file).
-fn reopen(kind: Kind, dir: &Path, name: &str) -> Box<dyn SessionBackend> {
+fn reopen(kind: &Kind, dir: &Path, name: &str) -> Box<dyn SessionBackend> {
     match kind {
         Kind::Jsonl => Box::new(JsonlBackend::new(dir.join(format!("{name}.jsonl")))),
         Kind::Sqlite => Box::new(SqliteBackend::open(&dir.join("sessions.db")).unwrap()),
+        Kind::Postgres(cluster) => Box::new(
+            PostgresBackend::open_with(&postgres_url(cluster, dir), &password(cluster)).unwrap(),
+        ),
     }
 }
 
@@ -99,10 +148,10 @@ fn shapes() -> Vec<(&'static str, Vec<u8>)> {
 
 #[test]
 fn export_gives_back_the_imported_bytes() {
-    for kind in KINDS {
+    for kind in kinds() {
         for (name, bytes) in shapes() {
             let dir = tempfile::tempdir().unwrap();
-            let (backend, id) = put(kind, dir.path(), name, &bytes);
+            let (backend, id) = put(&kind, dir.path(), name, &bytes);
             assert_eq!(export(backend.as_ref(), &id), bytes, "{kind:?} {name}");
             let listed = backend.list().unwrap();
             assert_eq!(listed.len(), 1);
@@ -114,10 +163,10 @@ fn export_gives_back_the_imported_bytes() {
 
 #[test]
 fn append_lands_only_on_the_planned_leaf() {
-    for kind in KINDS {
+    for kind in kinds() {
         for (name, bytes) in shapes().into_iter().filter(|(name, _)| *name != "torn-tail") {
             let dir = tempfile::tempdir().unwrap();
-            let (backend, id) = put(kind, dir.path(), name, &bytes);
+            let (backend, id) = put(&kind, dir.path(), name, &bytes);
             let session = backend.read_session(&id).unwrap();
             let leaf = leaf_id(&session).unwrap();
             let line = |id: &str, parent: &str| {
@@ -148,7 +197,7 @@ fn append_lands_only_on_the_planned_leaf() {
             assert!(backend.append_if_leaf(&id, Some("new00002"), &orphan).is_err());
             assert_eq!(export(backend.as_ref(), &id), expected, "{kind:?} {name}");
 
-            let reread = reopen(kind, dir.path(), name).read_session(&id).unwrap();
+            let reread = reopen(&kind, dir.path(), name).read_session(&id).unwrap();
             assert_eq!(leaf_id(&reread).as_deref(), Some("new00002"));
         }
     }
@@ -156,10 +205,10 @@ fn append_lands_only_on_the_planned_leaf() {
 
 #[test]
 fn one_lease_holder_at_a_time() {
-    for kind in KINDS {
+    for kind in kinds() {
         let dir = tempfile::tempdir().unwrap();
-        let (first, id) = put(kind, dir.path(), "s", small(3, false).as_bytes());
-        let second = reopen(kind, dir.path(), "s");
+        let (first, id) = put(&kind, dir.path(), "s", small(3, false).as_bytes());
+        let second = reopen(&kind, dir.path(), "s");
         let long = Duration::from_secs(600);
         assert!(first.try_lease(&id, "worker-a", long).unwrap());
         assert!(first.try_lease(&id, "worker-a", long).unwrap(), "{kind:?}: renewal");
@@ -179,16 +228,20 @@ fn one_lease_holder_at_a_time() {
 
 #[test]
 fn an_expired_lease_is_taken_over() {
-    let dir = tempfile::tempdir().unwrap();
-    let (first, id) = put(Kind::Sqlite, dir.path(), "s", small(3, false).as_bytes());
-    let second = reopen(Kind::Sqlite, dir.path(), "s");
-    assert!(first.try_lease(&id, "worker-a", Duration::from_millis(50)).unwrap());
-    assert!(!second.try_lease(&id, "worker-b", Duration::from_secs(60)).unwrap());
-    std::thread::sleep(Duration::from_millis(120));
-    assert!(second.try_lease(&id, "worker-b", Duration::from_secs(60)).unwrap());
-    // The first holder's release no longer touches the second's lease.
-    first.release_lease(&id, "worker-a").unwrap();
-    assert!(!first.try_lease(&id, "worker-a", Duration::from_secs(60)).unwrap());
+    for kind in databases() {
+        let dir = tempfile::tempdir().unwrap();
+        let (first, id) = put(&kind, dir.path(), "s", small(3, false).as_bytes());
+        let second = reopen(&kind, dir.path(), "s");
+        // Both handles connected before the clock starts.
+        second.list().unwrap();
+        assert!(first.try_lease(&id, "worker-a", Duration::from_millis(1500)).unwrap());
+        assert!(!second.try_lease(&id, "worker-b", Duration::from_secs(60)).unwrap(), "{kind:?}");
+        std::thread::sleep(Duration::from_millis(1700));
+        assert!(second.try_lease(&id, "worker-b", Duration::from_secs(60)).unwrap(), "{kind:?}");
+        // The first holder's release no longer touches the second's lease.
+        first.release_lease(&id, "worker-a").unwrap();
+        assert!(!first.try_lease(&id, "worker-a", Duration::from_secs(60)).unwrap(), "{kind:?}");
+    }
 }
 
 /// What the context at a leaf shows: each item's entry id, kind and edit, the thinking
@@ -229,9 +282,9 @@ fn the_context_read_at_a_leaf_equals_the_whole_session_one() {
         let whole = compaction_core::parse_session(text.as_bytes());
         let mut leaves: Vec<usize> = whole.leaves();
         leaves.extend((0..whole.entries().len()).step_by(9));
-        for kind in KINDS {
+        for kind in kinds() {
             let dir = tempfile::tempdir().unwrap();
-            let (backend, id) = put(kind, dir.path(), "s", text.as_bytes());
+            let (backend, id) = put(&kind, dir.path(), "s", text.as_bytes());
             for &leaf in &leaves {
                 let leaf_id = &whole.entries()[leaf].id;
                 let expected =
@@ -279,4 +332,89 @@ fn an_older_format_file_is_refused_on_import() {
     let error = backend.import_bytes(v1.as_bytes(), "old.jsonl").unwrap_err();
     assert!(error.to_string().contains("compaction migrate"), "{error}");
     assert!(backend.list().unwrap().is_empty());
+}
+
+#[test]
+fn a_postgres_database_of_another_schema_version_is_refused_not_changed() {
+    let Some(cluster) = Cluster::shared() else { return };
+    let pw = password(&cluster);
+    // A database without this tool's tables is not created by opening it.
+    let empty = cluster.create_database();
+    let url = PostgresUrl::parse(&cluster.url(&empty)).unwrap();
+    let error = PostgresBackend::open_with(&url, &pw).unwrap_err();
+    assert!(error.to_string().contains("store import"), "{error}");
+    assert_eq!(
+        cluster.psql(&empty, "SELECT count(*) FROM pg_namespace WHERE nspname = 'compaction'"),
+        "0"
+    );
+
+    let database = cluster.create_database();
+    let url = PostgresUrl::parse(&cluster.url(&database)).unwrap();
+    let backend = PostgresBackend::create_with(&url, &pw).unwrap();
+    backend.import_bytes(small(1, true).as_bytes(), "s.jsonl").unwrap();
+    drop(backend);
+    assert_eq!(PostgresBackend::migrate_with(&url, &pw).unwrap(), 1, "already current");
+    cluster.psql(&database, "UPDATE compaction.schema_version SET version = 99");
+    let error = PostgresBackend::open_with(&url, &pw).unwrap_err();
+    assert!(matches!(error, BackendError::Schema { found: 99, .. }), "{error}");
+    let error = PostgresBackend::migrate_with(&url, &pw).unwrap_err();
+    assert!(matches!(error, BackendError::Schema { found: 99, .. }), "{error}");
+    assert_eq!(cluster.psql(&database, "SELECT version FROM compaction.schema_version"), "99");
+}
+
+#[test]
+fn a_wrong_postgres_password_fails_at_once_and_is_never_shown() {
+    let Some(cluster) = Cluster::shared() else { return };
+    let database = cluster.create_database();
+    let url = PostgresUrl::parse(&cluster.url(&database)).unwrap();
+    let started = std::time::Instant::now();
+    let error = PostgresBackend::create_with(&url, &Password::given("not-the-password-42"))
+        .unwrap_err()
+        .to_string();
+    assert!(started.elapsed() < Duration::from_secs(8), "took {:?}", started.elapsed());
+    assert!(error.contains("password authentication failed"), "{error}");
+    assert!(error.contains(&url.to_string()), "{error}");
+    assert!(!error.contains("not-the-password-42") && !error.contains(cluster.password()));
+}
+
+/// Appends from many threads, each planned against the leaf it read: every entry lands once,
+/// on the leaf it was planned against (the tree stays one chain), whatever the interleaving.
+#[test]
+fn concurrent_appends_each_land_once_on_their_planned_leaf() {
+    for kind in databases() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_, id) = put(&kind, dir.path(), "s", small(5, true).as_bytes());
+        std::thread::scope(|scope| {
+            for writer in 0..4 {
+                let backend = reopen(&kind, dir.path(), "s");
+                let id = &id;
+                scope.spawn(move || {
+                    for number in 0..10 {
+                        let entry = format!("w{writer}n{number:02}");
+                        loop {
+                            let leaf = backend.list().unwrap()[0].leaf.clone().unwrap();
+                            let line = format!(
+                                r#"{{"type":"custom","id":"{entry}","parentId":"{leaf}","timestamp":"2026-01-01T00:00:00.000Z","customType":"note"}}"#
+                            );
+                            match backend.append_if_leaf(id, Some(&leaf), &[line]) {
+                                Ok(()) => break,
+                                Err(BackendError::LeafMoved { .. }) => continue,
+                                Err(error) => panic!("{error}"),
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        let backend = reopen(&kind, dir.path(), "s");
+        let session = compaction_core::parse_session(&export(backend.as_ref(), &id));
+        assert!(session.diagnostics().is_empty(), "{kind:?}: {:?}", session.diagnostics());
+        let appended: Vec<usize> = (0..session.entries().len())
+            .filter(|&index| session.entries()[index].id.starts_with('w'))
+            .collect();
+        assert_eq!(appended.len(), 40, "{kind:?}");
+        for pair in appended.windows(2) {
+            assert_eq!(session.parent_of(pair[1]), Some(pair[0]), "{kind:?}: one chain");
+        }
+    }
 }

@@ -3,10 +3,11 @@
 use std::io::Read;
 use std::path::Path;
 
-use compaction_core::{DiagnosticKind, Entry, ParseOptions, Session};
+use compaction_core::{Entry, ParseOptions};
 use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::{SessionRow, SqliteBackend};
+use crate::stores::tree::{Node, PathColumns, is_sound};
 use crate::stores::{BackendError, SessionBackend};
 
 /// What importing one file did.
@@ -21,64 +22,6 @@ pub struct Imported {
     /// Whether the path columns were filled (a sound tree); otherwise reads parse the whole
     /// session.
     pub indexed: bool,
-}
-
-/// An entry row's path columns (see the schema).
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct PathColumns {
-    pub(crate) parent_seq: Option<i64>,
-    pub(crate) depth: i64,
-    pub(crate) compaction_seq: Option<i64>,
-    pub(crate) marker_seq: Option<i64>,
-    pub(crate) assistant_seq: Option<i64>,
-}
-
-/// An entry as its children's path columns need it.
-#[derive(Debug, Clone)]
-pub(crate) struct Node {
-    pub(crate) id: String,
-    pub(crate) seq: i64,
-    pub(crate) is_message: bool,
-    pub(crate) is_assistant: bool,
-    pub(crate) columns: PathColumns,
-}
-
-impl Node {
-    pub(crate) fn of(entry: &Entry, seq: i64, parent: Option<&Node>) -> Node {
-        let is_compaction = entry.kind.as_compaction().is_some();
-        let columns = match parent {
-            None => PathColumns {
-                compaction_seq: is_compaction.then_some(seq),
-                ..PathColumns::default()
-            },
-            Some(parent) => PathColumns {
-                parent_seq: Some(parent.seq),
-                depth: parent.columns.depth + 1,
-                compaction_seq: if is_compaction {
-                    Some(seq)
-                } else {
-                    parent.columns.compaction_seq
-                },
-                marker_seq: if parent.is_message {
-                    parent.columns.marker_seq
-                } else {
-                    Some(parent.seq)
-                },
-                assistant_seq: if parent.is_assistant {
-                    Some(parent.seq)
-                } else {
-                    parent.columns.assistant_seq
-                },
-            },
-        };
-        Node {
-            id: entry.id.clone(),
-            seq,
-            is_message: entry.is_message(),
-            is_assistant: entry.is_message() && entry.role() == Some("assistant"),
-            columns,
-        }
-    }
 }
 
 const INSERT: &str = "INSERT INTO lines (sid, seq, id, parent_id, type, parent_seq, depth, \
@@ -167,21 +110,6 @@ fn stored_node(
         let is_assistant = is_message && entry.as_ref().and_then(Entry::role) == Some("assistant");
         Node { id: id.to_owned(), seq, is_message, is_assistant, columns }
     }))
-}
-
-/// Whether the session's tree can be followed through the path columns.
-fn is_sound(session: &Session) -> bool {
-    session.malformed().is_empty()
-        && !session.diagnostics().iter().any(|diagnostic| {
-            matches!(
-                diagnostic.kind,
-                DiagnosticKind::DuplicateId
-                    | DiagnosticKind::DanglingParent
-                    | DiagnosticKind::ParentCycle
-            )
-        })
-        && (0..session.entries().len())
-            .all(|index| session.parent_of(index).is_none_or(|parent| parent < index))
 }
 
 impl SqliteBackend {

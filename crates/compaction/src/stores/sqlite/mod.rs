@@ -243,7 +243,7 @@ impl SessionBackend for SqliteBackend {
         }
         let mut seq = row.lines;
         let mut added_bytes = i64::from(!row.final_newline);
-        let mut batch: Vec<import::Node> = Vec::with_capacity(lines.len());
+        let mut batch: Vec<super::tree::Node> = Vec::with_capacity(lines.len());
         for raw in lines {
             seq += 1;
             let entry = self.check_new_line(&transaction, &row, &batch, seq, raw)?;

@@ -3,11 +3,11 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use compaction_core::message::AgentMessage;
 use compaction_core::{Entry, ParseOptions};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{SessionRow, SqliteBackend};
+use crate::stores::tree::{marker_wanted, names_model};
 use crate::stores::{BackendError, PathRead, SessionBackend};
 
 /// The columns the path walk reads of one row, and its bytes.
@@ -164,16 +164,6 @@ impl SqliteBackend {
     }
 }
 
-/// Whether an entry line is an assistant reply naming its provider and model.
-fn names_model(bytes: &[u8]) -> bool {
-    let Some(entry) = std::str::from_utf8(bytes).ok().and_then(|raw| Entry::parse(0, raw).ok())
-    else {
-        return false;
-    };
-    matches!(entry.message(), Some(Ok(AgentMessage::Assistant(message)))
-        if message.provider.is_some() && message.model.is_some())
-}
-
 fn step_of(row: &rusqlite::Row<'_>) -> rusqlite::Result<Step> {
     Ok(Step {
         seq: row.get(0)?,
@@ -240,18 +230,7 @@ fn markers(connection: &Connection, sid: i64, first: Option<i64>) -> rusqlite::R
     let mut next = first;
     while let Some(seq) = next {
         let row = path_row(connection, sid, seq)?;
-        let kind = row.kind.unwrap_or_default();
-        let wanted = match kind.as_str() {
-            "compaction" | "branch_summary" | "custom_message" | "label" | "session_info" => false,
-            "thinking_level_change" | "model_change" | "context_edit" | "usage" => {
-                let first_of_kind = !seen_latest.contains(&kind);
-                if first_of_kind {
-                    seen_latest.push(kind);
-                }
-                first_of_kind
-            }
-            _ => true,
-        };
+        let wanted = marker_wanted(row.kind.as_deref().unwrap_or_default(), &mut seen_latest);
         if wanted {
             steps.push(step_at(connection, sid, seq)?);
         }

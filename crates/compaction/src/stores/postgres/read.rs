@@ -1,0 +1,187 @@
+//! Reading only the part of the path to a leaf that the context needs, in a fixed number of
+//! queries: recursive queries follow the path columns inside the database (one round trip
+//! for the window, one for the non-message chain), and only the chosen rows' bytes travel.
+
+use std::collections::BTreeMap;
+
+use compaction_core::{Entry, ParseOptions};
+use postgres::Client;
+
+use super::{PostgresBackend, SessionRow};
+use crate::stores::tree::{marker_wanted, names_model};
+use crate::stores::{BackendError, PathRead, SessionBackend};
+
+/// The columns the path walk reads of one row, and its bytes.
+#[derive(Debug, Clone)]
+struct Step {
+    seq: i64,
+    depth: i64,
+    marker_seq: Option<i64>,
+    assistant_seq: Option<i64>,
+    bytes: Vec<u8>,
+}
+
+fn step_of(row: &postgres::Row) -> Step {
+    Step {
+        seq: row.get(0),
+        depth: row.get::<_, Option<i64>>(1).unwrap_or(0),
+        marker_seq: row.get(2),
+        assistant_seq: row.get(3),
+        bytes: row.get(4),
+    }
+}
+
+/// The path from the leaf up to a depth, leaf first: rows whose depth is above the top
+/// depth lead on to their parent.
+const WALK: &str = "WITH RECURSIVE walk (seq, parent_seq, depth, n) AS ( \
+       SELECT seq, parent_seq, coalesce(depth, 0), 0 FROM compaction.lines \
+       WHERE sid = $1 AND seq = $2 \
+     UNION ALL \
+       SELECT l.seq, l.parent_seq, coalesce(l.depth, 0), w.n + 1 FROM walk w \
+       JOIN compaction.lines l ON l.sid = $1 AND l.seq = w.parent_seq WHERE w.depth > $3) \
+     SELECT l.seq, l.depth, l.marker_seq, l.assistant_seq, l.bytes FROM walk w \
+     JOIN compaction.lines l ON l.sid = $1 AND l.seq = w.seq ORDER BY w.n";
+
+/// The chain of non-message ancestors from a row, nearest first, with their types.
+const CHAIN: &str = "WITH RECURSIVE chain (seq, type, marker_seq, n) AS ( \
+       SELECT seq, type, marker_seq, 0 FROM compaction.lines WHERE sid = $1 AND seq = $2 \
+     UNION ALL \
+       SELECT l.seq, l.type, l.marker_seq, c.n + 1 FROM chain c \
+       JOIN compaction.lines l ON l.sid = $1 AND l.seq = c.marker_seq) \
+     SELECT seq, type FROM chain ORDER BY n";
+
+const STEPS: &str = "SELECT seq, depth, marker_seq, assistant_seq, bytes FROM compaction.lines \
+     WHERE sid = $1 AND seq = ANY($2)";
+
+impl PostgresBackend {
+    /// Reads what the context at `leaf` needs through the path columns: the path from the
+    /// latest compaction's first kept entry (or the root) to the leaf, the non-message
+    /// entries above it, and the nearest assistant replies above it up to one naming its
+    /// model (see [`PathRead`]).
+    pub(crate) fn read_indexed_path(
+        &self,
+        client: &mut Client,
+        session: &str,
+        row: &SessionRow,
+        leaf: Option<&str>,
+    ) -> Result<PathRead, BackendError> {
+        let database = |error| self.database(error);
+        let leaf_seq = match leaf {
+            None => row.leaf_seq,
+            Some(id) => Some(
+                client
+                    .query_opt(
+                        "SELECT seq FROM compaction.lines WHERE sid = $1 AND id = $2",
+                        &[&row.sid, &id],
+                    )
+                    .map_err(database)?
+                    .map(|found| found.get::<_, i64>(0))
+                    .ok_or_else(|| BackendError::Invalid {
+                        store: format!("{}#{session}", self.describe()),
+                        reason: compaction_core::session::UnknownEntryId(id.to_owned()).to_string(),
+                    })?,
+            ),
+        };
+        let mut wanted: BTreeMap<i64, Step> = BTreeMap::new();
+        if let Some(leaf_seq) = leaf_seq {
+            let top_depth = self.window_top_depth(client, row.sid, leaf_seq)?;
+            let window: Vec<Step> = client
+                .query(WALK, &[&row.sid, &leaf_seq, &top_depth])
+                .map_err(database)?
+                .iter()
+                .map(step_of)
+                .collect();
+            let top = window.last().map(|top| (top.marker_seq, top.assistant_seq));
+            for step in window {
+                wanted.insert(step.seq, step);
+            }
+            if let Some((marker_seq, assistant_seq)) = top {
+                if let Some(first) = marker_seq {
+                    let mut seen_latest = Vec::new();
+                    let chosen: Vec<i64> = client
+                        .query(CHAIN, &[&row.sid, &first])
+                        .map_err(database)?
+                        .iter()
+                        .filter(|found| {
+                            let kind: Option<String> = found.get(1);
+                            marker_wanted(kind.as_deref().unwrap_or_default(), &mut seen_latest)
+                        })
+                        .map(|found| found.get(0))
+                        .collect();
+                    for found in client.query(STEPS, &[&row.sid, &chosen]).map_err(database)? {
+                        let step = step_of(&found);
+                        wanted.insert(step.seq, step);
+                    }
+                }
+                let mut assistant = assistant_seq;
+                while let Some(seq) = assistant {
+                    let step = self.step_at(client, row.sid, seq)?;
+                    assistant = if names_model(&step.bytes) { None } else { step.assistant_seq };
+                    wanted.insert(step.seq, step);
+                }
+            }
+        }
+        let mut ordered: Vec<Step> = wanted.into_values().collect();
+        ordered.sort_unstable_by_key(|step| step.depth);
+        let header: Vec<u8> = client
+            .query_one("SELECT bytes FROM compaction.lines WHERE sid = $1 AND seq = 1", &[&row.sid])
+            .map_err(database)?
+            .get(0);
+        let mut bytes = header;
+        for step in &ordered {
+            bytes.push(b'\n');
+            bytes.extend_from_slice(&step.bytes);
+        }
+        bytes.push(b'\n');
+        let read = compaction_core::parse_session_with(&bytes, ParseOptions::default());
+        if read.entries().len() != ordered.len() {
+            return Err(BackendError::Invalid {
+                store: format!("{}#{session}", self.describe()),
+                reason: "the stored path does not parse back into its entries".to_owned(),
+            });
+        }
+        let path = (0..read.entries().len()).collect();
+        Ok(PathRead { session: read, path })
+    }
+
+    /// The depth the context's entries start at: the latest compaction's first kept entry
+    /// (or the compaction itself), or the root without a compaction.
+    fn window_top_depth(
+        &self,
+        client: &mut Client,
+        sid: i64,
+        leaf_seq: i64,
+    ) -> Result<i64, BackendError> {
+        let database = |error| self.database(error);
+        let compaction: Option<i64> = client
+            .query_one(
+                "SELECT compaction_seq FROM compaction.lines WHERE sid = $1 AND seq = $2",
+                &[&sid, &leaf_seq],
+            )
+            .map_err(database)?
+            .get(0);
+        let Some(compaction) = compaction else { return Ok(0) };
+        let step = self.step_at(client, sid, compaction)?;
+        let first_kept = std::str::from_utf8(&step.bytes)
+            .ok()
+            .and_then(|raw| Entry::parse(0, raw).ok())
+            .and_then(|entry| entry.kind.as_compaction().map(|c| c.first_kept_entry_id.clone()));
+        let Some(first_kept) = first_kept else { return Ok(step.depth) };
+        let kept_depth: Option<i64> = client
+            .query_opt(
+                "SELECT depth FROM compaction.lines WHERE sid = $1 AND id = $2",
+                &[&sid, &first_kept],
+            )
+            .map_err(database)?
+            .and_then(|found| found.get(0));
+        Ok(kept_depth.map_or(step.depth, |depth| depth.min(step.depth)))
+    }
+
+    /// One row's path columns and bytes.
+    fn step_at(&self, client: &mut Client, sid: i64, seq: i64) -> Result<Step, BackendError> {
+        client
+            .query_one(STEPS, &[&sid, &vec![seq]])
+            .map(|row| step_of(&row))
+            .map_err(|error| self.database(error))
+    }
+}
