@@ -22,6 +22,20 @@ pub use depth::{MAX_JSON_DEPTH, json_depth_exceeds};
 pub use envelope::EntryError;
 pub use line::Entry;
 
+/// Parses JSON text from another program (a provider's reply, an extension's decision, a
+/// settings file) as JavaScript's `JSON.parse` accepts it where serde_json is stricter: a
+/// lone surrogate escape (`"\ud83d"`, which Node writes when a string is cut inside a pair)
+/// is read as U+FFFD, as the session reader reads it. Any other error is serde_json's.
+pub fn from_json_text<T: serde::de::DeserializeOwned>(text: &str) -> serde_json::Result<T> {
+    match serde_json::from_str(text) {
+        Ok(value) => Ok(value),
+        Err(error) => match replace_lone_surrogates(text) {
+            Some(readable) => serde_json::from_str(&readable),
+            None => Err(error),
+        },
+    }
+}
+
 use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};

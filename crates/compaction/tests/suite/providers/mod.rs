@@ -46,6 +46,7 @@ both_providers!(
 );
 
 mod failures;
+mod odd_json;
 pub mod local_server;
 
 struct Fixture {
