@@ -109,6 +109,8 @@ fn import(source: &Path, to: &str, json: bool) -> anyhow::Result<ExitStatus> {
         session_files(source, &mut files)?;
         files.sort();
     } else {
+        // A single file must be a regular one before the database is created or changed.
+        compaction::disk::open_regular(source).map_err(CommandError::disk)?;
         files.push(source.to_path_buf());
     }
     let backend = SqliteBackend::create(&path).map_err(|e| backend_error(&e))?;
