@@ -143,16 +143,11 @@ fn no_writing_command_ever_writes_onto_its_input_whatever_path_names_it() {
     let mut failures = Vec::new();
     let mut index = 0;
     for writer in WRITERS {
-        let (root, id) = work_folder();
-        let work = root.path().join("work");
         let name = writer.input;
-        std::os::unix::fs::symlink(name, work.join("link")).unwrap();
-        std::fs::hard_link(work.join(name), work.join("hard")).unwrap();
-        let absolute = work.join(name).display().to_string();
         let variants: [(String, String); 9] = [
             (name.into(), name.into()),
             (name.into(), format!("./{name}")),
-            (absolute.clone(), name.into()),
+            (format!("ABSOLUTE/{name}"), name.into()),
             (name.into(), format!("../work/{name}")),
             (name.into(), "link".into()),
             ("link".into(), name.into()),
@@ -162,8 +157,14 @@ fn no_writing_command_ever_writes_onto_its_input_whatever_path_names_it() {
         ];
         for (input, output) in &variants {
             for force in [false, true] {
+                // A fresh folder per instance: one that fails must not change the next.
+                let (root, id) = work_folder();
+                let work = root.path().join("work");
+                std::os::unix::fs::symlink(name, work.join("link")).unwrap();
+                std::fs::hard_link(work.join(name), work.join("hard")).unwrap();
+                let input = input.replace("ABSOLUTE", &work.display().to_string());
                 let before = snapshot(&work);
-                let args = writer.args(input, output, force, &id);
+                let args = writer.args(&input, output, force, &id);
                 let (code, stderr) = run_bounded(&args, &work);
                 let after = snapshot(&work);
                 let held = code == 2 && before == after;
