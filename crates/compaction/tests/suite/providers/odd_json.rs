@@ -115,3 +115,49 @@ async fn odd_but_valid_json_in_replies_is_read_as_javascript_reads_it() {
     println!("odd JSON in provider replies: dev {}/{}, test {}/{}", dev.0, dev.1, test.0, test.1);
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
 }
+
+/// An extension's decision (what a child process printed) carrying the same escapes in its
+/// instructions, a cancel reason and a prune's cancel reason: read as JavaScript reads it.
+#[test]
+fn odd_but_valid_json_in_extension_decisions_is_read_as_javascript_reads_it() {
+    use compaction::extension::protocol::{parse_decision, parse_prune_decision};
+    use compaction::extension::{Decision, PruneChoice};
+    let (mut dev, mut test) = ((0, 0), (0, 0));
+    let mut failures = Vec::new();
+    let mut index = 0;
+    for (escape, read) in ESCAPES {
+        for template in POSITIONS {
+            for shape in ["continue", "cancel", "prune-cancel"] {
+                let text = |field: &str, action: &str| {
+                    format!(r#"{{"protocol":1,"action":"{action}","{field}":"{template}"}}"#)
+                        .replace("MARK", escape)
+                };
+                let expected = template.replace("MARK", read);
+                let got = match shape {
+                    "continue" => parse_decision(&text("instructions", "continue")).map(|d| match d {
+                        Decision::Continue { instructions } => instructions.unwrap_or_default(),
+                        other => format!("{other:?}"),
+                    }),
+                    "cancel" => parse_decision(&text("reason", "cancel")).map(|d| match d {
+                        Decision::Cancel { reason } => reason,
+                        other => format!("{other:?}"),
+                    }),
+                    _ => parse_prune_decision(&text("reason", "cancel")).map(|d| match d {
+                        PruneChoice::Cancel { reason } => reason,
+                        other => format!("{other:?}"),
+                    }),
+                };
+                let held = got.as_ref().is_ok_and(|got| *got == expected);
+                if !held {
+                    failures.push(format!("#{index} {shape} {escape} {template:?}: {got:?}"));
+                }
+                let part = if index % 3 == 0 { &mut test } else { &mut dev };
+                part.1 += 1;
+                part.0 += usize::from(held);
+                index += 1;
+            }
+        }
+    }
+    println!("odd JSON in extension decisions: dev {}/{}, test {}/{}", dev.0, dev.1, test.0, test.1);
+    assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), failures.join("\n"));
+}
