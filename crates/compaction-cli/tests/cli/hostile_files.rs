@@ -358,3 +358,26 @@ fn every_reading_command_refuses_an_input_that_is_no_regular_file_without_blocki
     println!("inputs that are no regular file: dev {}/{}, test {}/{}", dev.0, dev.1, test.0, test.1);
     assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// A sparse file of 2 GiB (it costs no disk) given to the commands that read an input whole
+/// or line by line: each stops at its bound, names the file and exits 2 (`store import`
+/// reports the file as not imported, exit 1) without reading it into memory.
+#[test]
+fn inputs_over_a_readers_bound_are_refused_naming_the_file() {
+    let cases: [(&[&str], i32); 3] = [
+        (&["store", "import", "big.jsonl", "--to", "sqlite:db.sqlite"], 1),
+        (&["tokens", "big.jsonl"], 2),
+        (&["import", "big.jsonl", "-o", "out.jsonl"], 2),
+    ];
+    for (args, expected) in cases {
+        let root = tempfile::tempdir().unwrap();
+        let work = root.path().join("work");
+        std::fs::create_dir_all(&work).unwrap();
+        std::fs::File::create(work.join("big.jsonl")).unwrap().set_len(2 << 30).unwrap();
+        let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
+        let (code, stderr) = run_bounded(&args, &work);
+        assert_eq!(code, expected, "{args:?}: {stderr}");
+        assert!(stderr.contains("big.jsonl"), "{args:?}: {stderr}");
+        assert!(!work.join("out.jsonl").exists(), "{args:?}");
+    }
+}

@@ -184,15 +184,31 @@ fn is_sound(session: &Session) -> bool {
             .all(|index| session.parent_of(index).is_none_or(|parent| parent < index))
 }
 
+/// The largest session file `store import` reads (it is read whole into memory).
+pub const MAX_IMPORT_BYTES: u64 = 1 << 30;
+
 impl SqliteBackend {
-    /// Imports a pi session file (a regular file, read whole) as a new session.
+    /// Imports a pi session file (a regular file of at most [`MAX_IMPORT_BYTES`], read whole)
+    /// as a new session.
     pub fn import_file(&self, path: &Path) -> Result<Imported, BackendError> {
-        let mut file = crate::store::io::open_regular(path, false)?;
+        let file = crate::store::io::open_regular(path, false)?;
+        let too_large = || BackendError::Invalid {
+            store: path.display().to_string(),
+            reason: format!(
+                "larger than {} MiB; a session is imported whole, so this one is refused",
+                MAX_IMPORT_BYTES >> 20
+            ),
+        };
+        if file.metadata().is_ok_and(|metadata| metadata.len() > MAX_IMPORT_BYTES) {
+            return Err(too_large());
+        }
         let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes).map_err(|source| BackendError::Io {
-            what: format!("cannot read {}", path.display()),
-            source,
+        file.take(MAX_IMPORT_BYTES + 1).read_to_end(&mut bytes).map_err(|source| {
+            BackendError::Io { what: format!("cannot read {}", path.display()), source }
         })?;
+        if bytes.len() as u64 > MAX_IMPORT_BYTES {
+            return Err(too_large());
+        }
         self.import_bytes(&bytes, &path.display().to_string())
     }
 
