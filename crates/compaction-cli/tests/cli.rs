@@ -14,6 +14,8 @@ mod export;
 mod history;
 #[path = "cli/hostile_files.rs"]
 mod hostile_files;
+#[path = "cli/hostile_json.rs"]
+mod hostile_json;
 #[path = "cli/hostile_numbers.rs"]
 mod hostile_numbers;
 #[path = "cli/import.rs"]
