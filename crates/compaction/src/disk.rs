@@ -69,7 +69,10 @@ pub enum DiskError {
 }
 
 impl DiskError {
-    fn io<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(std::io::Error) -> DiskError + 'a {
+    fn io<'a>(
+        action: &'static str,
+        path: &'a Path,
+    ) -> impl FnOnce(std::io::Error) -> DiskError + 'a {
         move |source| DiskError::Io { action, path: path.to_path_buf(), source }
     }
 

@@ -74,7 +74,9 @@ fn snapshot(dir: &Path) -> Vec<(String, String)> {
 }
 
 fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| (hash ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+    bytes
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325, |hash, &b| (hash ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
 }
 
 /// A writing command: the input it reads (a file in the work folder) and its arguments.
@@ -237,7 +239,9 @@ fn every_writing_command_publishes_without_replacing_and_reclaims_what_a_killed_
                     true
                 }
                 Before::LinkToFifo => {
-                    assert!(Command::new("mkfifo").arg(work.join("pipe")).status().unwrap().success());
+                    assert!(
+                        Command::new("mkfifo").arg(work.join("pipe")).status().unwrap().success()
+                    );
                     std::os::unix::fs::symlink("pipe", &output).unwrap();
                     true
                 }
@@ -338,8 +342,10 @@ fn every_reading_command_refuses_an_input_that_is_no_regular_file_without_blocki
                 }
             };
             let start = snapshot(&work);
-            let args: Vec<String> =
-                reader.iter().map(|a| if *a == "IN" { "in.jsonl".into() } else { (*a).into() }).collect();
+            let args: Vec<String> = reader
+                .iter()
+                .map(|a| if *a == "IN" { "in.jsonl".into() } else { (*a).into() })
+                .collect();
             let (code, stderr) = run_bounded(&args, &work);
             let end = snapshot(&work);
             let held = code == 2 && stderr.contains("in.jsonl") && start == end;
@@ -355,7 +361,10 @@ fn every_reading_command_refuses_an_input_that_is_no_regular_file_without_blocki
             index += 1;
         }
     }
-    println!("inputs that are no regular file: dev {}/{}, test {}/{}", dev.0, dev.1, test.0, test.1);
+    println!(
+        "inputs that are no regular file: dev {}/{}, test {}/{}",
+        dev.0, dev.1, test.0, test.1
+    );
     assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), failures.join("\n"));
 }
 

@@ -45,7 +45,8 @@ fn with_usage(text: &str, usage: &Value, pi: bool) -> String {
         {
             let mut usage = usage.clone();
             if pi {
-                usage["cost"] = json!({"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0});
+                usage["cost"] =
+                    json!({"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0});
             }
             message.insert("usage".into(), usage);
         }
@@ -72,7 +73,8 @@ fn run(args: &[&str], cwd: &Path) -> (i32, String) {
 #[test]
 fn counts_past_the_largest_number_never_wrap_or_panic_in_any_command() {
     let session = std::fs::read_to_string(super::fixture("offline-coding.jsonl")).unwrap();
-    let transcript = include_str!("../../../compaction-core/tests/fixtures/import/claude-code.jsonl");
+    let transcript =
+        include_str!("../../../compaction-core/tests/fixtures/import/claude-code.jsonl");
     let readers: [&[&str]; 7] = [
         &["stats", "s.jsonl"],
         &["stats", "s.jsonl", "--json"],

@@ -232,7 +232,9 @@ impl Entry {
         }
         let envelope = match Entry::envelope(text) {
             Ok(envelope) => envelope,
-            Err(error) => return Entry::parse_with_duplicate_keys(line, text).unwrap_or(Err(error)),
+            Err(error) => {
+                return Entry::parse_with_duplicate_keys(line, text).unwrap_or(Err(error));
+            }
         };
         let raw = RawLine::Shared { block: Arc::clone(block), start, end };
         Entry::from_envelope(line, text, raw, envelope)

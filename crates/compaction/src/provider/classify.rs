@@ -69,8 +69,9 @@ pub fn overflow_window(text: &str) -> Option<u64> {
 /// The provider's own explanation from an error body: `error.message`, `error` (a string),
 /// `message` or `detail`, else the body text itself.
 pub fn error_message(body: &str) -> String {
-    let from_json =
-        compaction_core::entry::from_json_text::<serde_json::Value>(body).ok().and_then(|value| message_in(&value));
+    let from_json = compaction_core::entry::from_json_text::<serde_json::Value>(body)
+        .ok()
+        .and_then(|value| message_in(&value));
     match from_json {
         Some(message) => message,
         None if body.trim().is_empty() => "(empty response body)".to_owned(),

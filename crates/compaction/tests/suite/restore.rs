@@ -194,7 +194,8 @@ fn files_that_are_no_regular_file_or_too_large_are_skipped_without_blocking_or_r
     std::fs::create_dir(cwd.join("folder")).unwrap();
     let _socket = UnixListener::bind(cwd.join("socket")).unwrap();
     let line = "let value = compute(input); // an ordinary line of a large generated file\n";
-    let big = line.repeat(usize::try_from(compaction::restore::MAX_RESTORE_BYTES).unwrap() / line.len() + 1);
+    let big = line
+        .repeat(usize::try_from(compaction::restore::MAX_RESTORE_BYTES).unwrap() / line.len() + 1);
     std::fs::write(cwd.join("huge.rs"), big).unwrap();
     std::os::unix::fs::symlink("/dev/zero", cwd.join("zero")).unwrap();
     let kinds = [

@@ -46,8 +46,8 @@ both_providers!(
 );
 
 mod failures;
-mod odd_json;
 pub mod local_server;
+mod odd_json;
 
 struct Fixture {
     kind: ProviderKind,

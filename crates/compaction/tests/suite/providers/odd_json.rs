@@ -113,7 +113,13 @@ async fn odd_but_valid_json_in_replies_is_read_as_javascript_reads_it() {
         }
     }
     println!("odd JSON in provider replies: dev {}/{}, test {}/{}", dev.0, dev.1, test.0, test.1);
-    assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
 }
 
 /// An extension's decision (what a child process printed) carrying the same escapes in its
@@ -134,10 +140,12 @@ fn odd_but_valid_json_in_extension_decisions_is_read_as_javascript_reads_it() {
                 };
                 let expected = template.replace("MARK", read);
                 let got = match shape {
-                    "continue" => parse_decision(&text("instructions", "continue")).map(|d| match d {
-                        Decision::Continue { instructions } => instructions.unwrap_or_default(),
-                        other => format!("{other:?}"),
-                    }),
+                    "continue" => {
+                        parse_decision(&text("instructions", "continue")).map(|d| match d {
+                            Decision::Continue { instructions } => instructions.unwrap_or_default(),
+                            other => format!("{other:?}"),
+                        })
+                    }
                     "cancel" => parse_decision(&text("reason", "cancel")).map(|d| match d {
                         Decision::Cancel { reason } => reason,
                         other => format!("{other:?}"),
@@ -158,6 +166,9 @@ fn odd_but_valid_json_in_extension_decisions_is_read_as_javascript_reads_it() {
             }
         }
     }
-    println!("odd JSON in extension decisions: dev {}/{}, test {}/{}", dev.0, dev.1, test.0, test.1);
+    println!(
+        "odd JSON in extension decisions: dev {}/{}, test {}/{}",
+        dev.0, dev.1, test.0, test.1
+    );
     assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), failures.join("\n"));
 }
