@@ -250,11 +250,12 @@ impl Scratch {
         if let Some(file) = &self.file {
             file.sync_all().map_err(DiskError::io("sync", &self.path))?;
         }
-        check_output(&output, inputs, replace).or_else(|error| match error {
+        match check_output(&output, inputs, replace) {
+            Ok(()) => {}
             // Without `replace`, the link below is the check that cannot race.
-            DiskError::Exists { .. } if !replace => Ok(()),
-            other => Err(other),
-        })?;
+            Err(DiskError::Exists { .. }) if !replace => {}
+            Err(error) => return Err(error),
+        }
         if replace {
             std::fs::rename(&self.path, &output).map_err(DiskError::io("replace", &output))?;
         } else {

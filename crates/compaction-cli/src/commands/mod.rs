@@ -168,7 +168,9 @@ impl CommandError {
             DiskError::Io { source, action, path } => {
                 CommandError::io(format!("{}: cannot {action}", path.display()), source)
             }
-            other => CommandError::with_kind(ErrorKind::Input, other.to_string()),
+            DiskError::Irregular { .. } | DiskError::TooLarge { .. } | DiskError::Exists { .. } => {
+                CommandError::with_kind(ErrorKind::Input, error.to_string())
+            }
         }
     }
 

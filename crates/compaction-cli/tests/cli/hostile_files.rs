@@ -132,7 +132,7 @@ fn work_folder() -> (tempfile::TempDir, String) {
 
 /// Counts one instance in its part; returns whether it is in the test part.
 fn tally(index: usize, held: bool, dev: &mut (usize, usize), test: &mut (usize, usize)) {
-    let part = if index % 3 == 0 { test } else { dev };
+    let part = if index.is_multiple_of(3) { test } else { dev };
     part.1 += 1;
     if held {
         part.0 += 1;

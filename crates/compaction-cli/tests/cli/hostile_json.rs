@@ -49,7 +49,7 @@ fn repeated_keys_are_read_as_javascript_reads_them_by_every_reading_command() {
     ];
     let (mut dev, mut test) = ((0, 0), (0, 0));
     let mut failures = Vec::new();
-    let mut index = 0;
+    let mut index = 0_usize;
     for (from, to) in DUPLICATES {
         // Every entry line after the header gets the decoy where the key stands.
         let mut lines = original.lines();
@@ -77,7 +77,7 @@ fn repeated_keys_are_read_as_javascript_reads_them_by_every_reading_command() {
                     if got.1 == expected.1 { "the same" } else { "DIFFERENT" }
                 ));
             }
-            let part = if index % 3 == 0 { &mut test } else { &mut dev };
+            let part = if index.is_multiple_of(3) { &mut test } else { &mut dev };
             part.1 += 1;
             part.0 += usize::from(held);
             index += 1;

@@ -215,7 +215,7 @@ fn files_that_are_no_regular_file_or_too_large_are_skipped_without_blocking_or_r
     let mut failures = Vec::new();
     let estimator = estimator_by_name("pi").unwrap();
     for (index, (path, reason)) in instances.iter().enumerate() {
-        let part = if index % 3 == 0 { &mut test } else { &mut dev };
+        let part = if index.is_multiple_of(3) { &mut test } else { &mut dev };
         part.1 += 1;
         let session_dir = tempfile::tempdir().unwrap();
         let (mut store, compaction) = session_editing(session_dir.path(), &cwd, &[path]);

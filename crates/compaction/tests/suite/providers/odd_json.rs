@@ -6,7 +6,7 @@
 //! never refused as "not valid JSON".
 //!
 //! Instances are numbered in the order generated; instance `i` is in the test part when
-//! `i % 3 == 0`, else in the dev part (rule fixed before the readers were changed). Both
+//! `i % 3 == 0`, else in the dev part (a rule fixed before the instances were run). Both
 //! parts must hold; the counts of each are printed.
 
 use compaction::provider::ProviderKind;
@@ -102,7 +102,7 @@ async fn odd_but_valid_json_in_replies_is_read_as_javascript_reads_it() {
     let (mut dev, mut test) = ((0, 0), (0, 0));
     let mut failures = Vec::new();
     for (index, case) in cases.iter().enumerate() {
-        let part = if index % 3 == 0 { &mut test } else { &mut dev };
+        let part = if index.is_multiple_of(3) { &mut test } else { &mut dev };
         part.1 += 1;
         match check(case).await {
             Ok(()) => part.0 += 1,
@@ -130,7 +130,7 @@ fn odd_but_valid_json_in_extension_decisions_is_read_as_javascript_reads_it() {
     use compaction::extension::{Decision, PruneChoice};
     let (mut dev, mut test) = ((0, 0), (0, 0));
     let mut failures = Vec::new();
-    let mut index = 0;
+    let mut index = 0_usize;
     for (escape, read) in ESCAPES {
         for template in POSITIONS {
             for shape in ["continue", "cancel", "prune-cancel"] {
@@ -140,26 +140,29 @@ fn odd_but_valid_json_in_extension_decisions_is_read_as_javascript_reads_it() {
                 };
                 let expected = template.replace("MARK", read);
                 let got = match shape {
-                    "continue" => {
-                        parse_decision(&text("instructions", "continue")).map(|d| match d {
-                            Decision::Continue { instructions } => instructions.unwrap_or_default(),
-                            other => format!("{other:?}"),
-                        })
-                    }
-                    "cancel" => parse_decision(&text("reason", "cancel")).map(|d| match d {
-                        Decision::Cancel { reason } => reason,
-                        other => format!("{other:?}"),
+                    "continue" => parse_decision(&text("instructions", "continue")).map(|d| {
+                        if let Decision::Continue { instructions } = d {
+                            instructions.unwrap_or_default()
+                        } else {
+                            format!("{d:?}")
+                        }
                     }),
-                    _ => parse_prune_decision(&text("reason", "cancel")).map(|d| match d {
-                        PruneChoice::Cancel { reason } => reason,
-                        other => format!("{other:?}"),
+                    "cancel" => parse_decision(&text("reason", "cancel")).map(|d| {
+                        if let Decision::Cancel { reason } = d { reason } else { format!("{d:?}") }
+                    }),
+                    _ => parse_prune_decision(&text("reason", "cancel")).map(|d| {
+                        if let PruneChoice::Cancel { reason } = d {
+                            reason
+                        } else {
+                            format!("{d:?}")
+                        }
                     }),
                 };
                 let held = got.as_ref().is_ok_and(|got| *got == expected);
                 if !held {
                     failures.push(format!("#{index} {shape} {escape} {template:?}: {got:?}"));
                 }
-                let part = if index % 3 == 0 { &mut test } else { &mut dev };
+                let part = if index.is_multiple_of(3) { &mut test } else { &mut dev };
                 part.1 += 1;
                 part.0 += usize::from(held);
                 index += 1;
