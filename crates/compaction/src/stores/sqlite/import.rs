@@ -188,7 +188,7 @@ fn is_sound(session: &Session) -> bool {
 pub const MAX_IMPORT_BYTES: u64 = 1 << 30;
 
 impl SqliteBackend {
-    /// Imports a pi session file (a regular file of at most [`MAX_IMPORT_BYTES`], read whole)
+    /// Imports a pi session file (a regular file of at most 1 GiB, read whole)
     /// as a new session.
     pub fn import_file(&self, path: &Path) -> Result<Imported, BackendError> {
         let file = crate::store::io::open_regular(path, false)?;
