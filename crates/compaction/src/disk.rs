@@ -310,12 +310,12 @@ mod tests {
     fn a_held_scratch_file_is_kept_and_an_abandoned_one_removed() {
         let dir = tempfile::tempdir().unwrap();
         let output = dir.path().join("out.jsonl");
-        let abandoned = dir.path().join(".out.jsonl.test-1");
-        std::fs::write(&abandoned, "left by a killed writer").unwrap();
         let (held, _) = Scratch::create(&output, "test").unwrap();
         let held_path = held.path().to_path_buf();
         // A second writer in another process would have another pid; this one reclaims.
         std::fs::rename(&held_path, dir.path().join(".out.jsonl.test-2")).unwrap();
+        let abandoned = dir.path().join(".out.jsonl.test-1");
+        std::fs::write(&abandoned, "left by a killed writer").unwrap();
         let (_second, removed) = Scratch::create(&output, "test").unwrap();
         assert_eq!(removed, vec![abandoned]);
         assert!(dir.path().join(".out.jsonl.test-2").exists(), "a locked one stays");
