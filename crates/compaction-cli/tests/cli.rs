@@ -12,6 +12,12 @@ mod corpus;
 mod export;
 #[path = "cli/history.rs"]
 mod history;
+#[path = "cli/hostile_files.rs"]
+mod hostile_files;
+#[path = "cli/hostile_json.rs"]
+mod hostile_json;
+#[path = "cli/hostile_numbers.rs"]
+mod hostile_numbers;
 #[path = "cli/import.rs"]
 mod import;
 #[path = "cli/import_real.rs"]

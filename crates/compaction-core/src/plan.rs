@@ -228,8 +228,10 @@ fn split_requests(
         estimator,
         &inputs.serialize.redactor,
     );
-    let estimated_tokens_after =
-        preparation.kept_tokens + max_output + kept_user_messages.as_ref().map_or(0, |k| k.tokens);
+    let estimated_tokens_after = preparation
+        .kept_tokens
+        .saturating_add(max_output)
+        .saturating_add(kept_user_messages.as_ref().map_or(0, |k| k.tokens));
     Ok(PlannedCompaction {
         preparation,
         history_chunks,

@@ -112,7 +112,7 @@ pub fn session_usage_totals(session: &Session) -> UsageTotals {
             | EntryKind::ContextEdit { .. }
             | EntryKind::Unknown { .. } => continue,
         };
-        let Ok(line) = serde_json::from_str::<EntryUsage>(entry.raw()) else { continue };
+        let Ok(line) = crate::entry::from_json_text::<EntryUsage>(entry.raw()) else { continue };
         let usage =
             if in_message { line.message.and_then(|message| message.usage) } else { line.usage };
         if let Some(usage) = usage {

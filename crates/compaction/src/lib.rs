@@ -11,6 +11,7 @@
 pub use compaction_core;
 
 pub mod compact;
+pub mod disk;
 pub mod error;
 pub mod extension;
 pub mod harness;

@@ -57,6 +57,8 @@ pub enum SkipReason {
     Binary,
     /// The path is not a regular file, or it could not be read.
     Unreadable,
+    /// The file is larger than [`MAX_RESTORE_BYTES`] (never read whole).
+    TooLarge,
     /// The total budget was used up by more recent files.
     NoBudget,
 }
@@ -84,6 +86,10 @@ pub struct RestoreOutcome {
     pub skipped: Vec<SkippedFile>,
 }
 
+/// The largest file a restore reads: far more than any token budget keeps, small enough that
+/// a log or a sparse file of many gigabytes is never read into memory.
+pub const MAX_RESTORE_BYTES: u64 = 16 << 20;
+
 /// Reads one candidate: its text, or why it is skipped.
 fn read_candidate(cwd: &Path, canonical_cwd: &Path, path: &str) -> Result<String, SkipReason> {
     let cwd_text = cwd.to_string_lossy();
@@ -99,10 +105,14 @@ fn read_candidate(cwd: &Path, canonical_cwd: &Path, path: &str) -> Result<String
     if !canonical.starts_with(canonical_cwd) {
         return Err(SkipReason::OutsideCwd);
     }
-    if !canonical.is_file() {
-        return Err(SkipReason::Unreadable);
-    }
-    let bytes = std::fs::read(&canonical).map_err(|_| SkipReason::Unreadable)?;
+    // A regular file only (a FIFO is never opened for a blocking read), read with a bound.
+    let bytes = crate::disk::read_regular(&canonical, MAX_RESTORE_BYTES).map_err(|error| {
+        if matches!(error, crate::disk::DiskError::TooLarge { .. }) {
+            SkipReason::TooLarge
+        } else {
+            SkipReason::Unreadable
+        }
+    })?;
     if !is_text(&bytes) {
         return Err(SkipReason::Binary);
     }

@@ -123,7 +123,7 @@ pub fn pi_model_window(
     model_id: &str,
 ) -> Result<Option<u64>, LoadError> {
     let Some(text) = crate::trust::read_settings_text(models_json)? else { return Ok(None) };
-    let document: serde_json::Value = serde_json::from_str(&text)
+    let document: serde_json::Value = compaction_core::entry::from_json_text(&text)
         .map_err(|error| LoadError::Json { path: models_json.to_path_buf(), error })?;
     let Some(providers) = document.get("providers").and_then(serde_json::Value::as_object) else {
         return Ok(None);
@@ -161,7 +161,7 @@ pub fn read_settings_layer(
     let Some(text) = crate::trust::read_settings_text(path)? else {
         return Ok((SettingsPatch::default(), Vec::new()));
     };
-    let document: serde_json::Value = serde_json::from_str(&text)
+    let document: serde_json::Value = compaction_core::entry::from_json_text(&text)
         .map_err(|error| LoadError::Json { path: path.to_path_buf(), error })?;
     let source = SettingSource::File(path.to_path_buf());
     let patch = SettingsPatch::from_settings_document(&document, &source)?;

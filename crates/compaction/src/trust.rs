@@ -260,7 +260,7 @@ pub fn global_file_in_project(global: &Path, cwd: &Path, home: Option<&Path>) ->
 
 fn read_document(path: &Path) -> Result<Option<serde_json::Value>, LoadError> {
     let Some(text) = read_settings_text(path)? else { return Ok(None) };
-    serde_json::from_str(&text)
+    compaction_core::entry::from_json_text(&text)
         .map(Some)
         .map_err(|error| LoadError::Json { path: path.to_path_buf(), error })
 }

@@ -2,7 +2,8 @@
 //! Claude Code session or a Codex rollout that the agent resumes (see
 //! `compaction_core::export` for what is written and what is left out).
 //!
-//! The session is never changed. The transcript goes where the agent looks for its sessions
+//! The session is never changed, nor is it ever the output (compared by device and inode,
+//! through links). The transcript goes where the agent looks for its sessions
 //! (or to `--output`) under a new session id, through a temporary file in the same directory;
 //! an existing file is replaced only with `--force`, and without it the file is put in place
 //! by a link that fails when the name is taken, so a file that appeared meanwhile is never
@@ -67,18 +68,12 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<ExitStatus> {
         Some(output) => output.clone(),
         None => default_output(format, &cwd, &options)?,
     };
-    if output == args.session.file {
-        return Err(CommandError::usage(format!(
-            "{file}: the output would replace the session; name another with --output"
-        )));
-    }
-    if !args.force && std::fs::symlink_metadata(&output).is_ok() {
-        return Err(CommandError::with_kind(
-            ErrorKind::Input,
-            format!("{}: exists; add --force to replace it", output.display()),
-        ));
-    }
-    write_new(&output, &exported.transcript, args.force)?;
+    // The session as given (through links): never the output, whatever path names it.
+    let session_file = std::fs::metadata(&args.session.file)
+        .map_err(|e| CommandError::io(format!("{file}: cannot read"), e))?;
+    let inputs = [(args.session.file.as_path(), &session_file)];
+    compaction::disk::check_output(&output, &inputs, args.force).map_err(CommandError::disk)?;
+    write_new(&output, &exported.transcript, &inputs, args.force)?;
     let id = &exported.report.session_id;
     let resume = match format {
         TargetFormat::ClaudeCode => format!("claude --resume {id}"),
@@ -163,42 +158,32 @@ fn default_output(
     }
 }
 
-/// Writes `text` to `path` through a temporary file in the same directory, readable by its
-/// owner only (the transcript holds what the agent read). Without `replace` the file is put
-/// in place by a hard link, which fails when the name is taken.
-fn write_new(path: &Path, text: &str, replace: bool) -> anyhow::Result<()> {
-    use std::os::unix::fs::OpenOptionsExt as _;
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)
+/// Writes `text` to `path` through a scratch file beside it, readable by its owner only
+/// (the transcript holds what the agent read), published without replacing anything unless
+/// `replace` (see [`compaction::disk`]); a scratch file a killed export left is removed.
+fn write_new(
+    path: &Path,
+    text: &str,
+    inputs: &[(&Path, &std::fs::Metadata)],
+    replace: bool,
+) -> anyhow::Result<()> {
+    let dir = compaction::disk::parent_dir(path);
+    std::fs::create_dir_all(&dir)
         .map_err(|e| CommandError::io(format!("{}: cannot create", dir.display()), e))?;
-    let name = path.file_name().map_or_else(|| "session".into(), |n| n.to_string_lossy());
-    let temporary = dir.join(format!(".{name}.export-{}", std::process::id()));
-    let result = (|| -> std::io::Result<()> {
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .open(&temporary)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        if replace {
-            std::fs::rename(&temporary, path)?;
-        } else {
-            std::fs::hard_link(&temporary, path)?;
-            std::fs::remove_file(&temporary)?;
-        }
-        std::fs::File::open(dir)?.sync_all()
-    })();
-    if let Err(error) = result {
-        let _ = std::fs::remove_file(&temporary);
-        if error.kind() == std::io::ErrorKind::AlreadyExists {
-            return Err(CommandError::with_kind(
-                ErrorKind::Input,
-                format!("{}: exists; add --force to replace it", path.display()),
-            ));
-        }
-        return Err(CommandError::io(format!("{}: cannot write", path.display()), error));
+    let (mut scratch, removed) =
+        compaction::disk::Scratch::create(path, "export").map_err(CommandError::disk)?;
+    for stale in removed {
+        eprintln!(
+            "{}: removed {}, a temporary file left by an interrupted export (no process held it)",
+            path.display(),
+            stale.display()
+        );
     }
+    scratch
+        .file()
+        .write_all(text.as_bytes())
+        .map_err(|e| CommandError::io(format!("{}: cannot write", scratch.path().display()), e))?;
+    scratch.publish(inputs, replace).map_err(CommandError::disk)?;
     Ok(())
 }
 

@@ -16,7 +16,6 @@
 use crate::output::plural;
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Seek as _, Write as _};
-use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt as _};
 use std::path::{Path, PathBuf};
 
 use compaction_core::Severity;
@@ -60,45 +59,9 @@ fn input_error(message: String) -> anyhow::Error {
     CommandError::with_kind(ErrorKind::Input, message)
 }
 
-/// What a file type is, when it is not a regular file.
-fn irregular(kind: std::fs::FileType) -> Option<&'static str> {
-    use std::os::unix::fs::FileTypeExt as _;
-    if kind.is_file() {
-        None
-    } else if kind.is_dir() {
-        Some("a directory")
-    } else if kind.is_fifo() {
-        Some("a FIFO (named pipe)")
-    } else if kind.is_socket() {
-        Some("a socket")
-    } else if kind.is_char_device() || kind.is_block_device() {
-        Some("a device")
-    } else {
-        Some("not a regular file")
-    }
-}
-
-/// Opens the transcript for reading, refusing anything but a regular file before it could
-/// block: the type is checked before opening, the file is opened without blocking, and the
-/// type is checked again on the open file.
+/// Opens the transcript for reading: a regular file only (see [`compaction::disk`]).
 fn open_transcript(path: &Path) -> anyhow::Result<(File, std::fs::Metadata)> {
-    let name = path.display();
-    let metadata =
-        std::fs::metadata(path).map_err(|e| CommandError::io(format!("{name}: cannot read"), e))?;
-    if let Some(what) = irregular(metadata.file_type()) {
-        return Err(input_error(format!("{name}: {what}, not a transcript file; nothing read")));
-    }
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-        .map_err(|e| CommandError::io(format!("{name}: cannot read"), e))?;
-    let metadata =
-        file.metadata().map_err(|e| CommandError::io(format!("{name}: cannot read"), e))?;
-    if let Some(what) = irregular(metadata.file_type()) {
-        return Err(input_error(format!("{name}: {what}, not a transcript file; nothing read")));
-    }
-    Ok((file, metadata))
+    compaction::disk::open_regular(path).map_err(CommandError::disk)
 }
 
 /// Reads the lines of `reader`, each of at most `max_line` bytes, calling
@@ -133,129 +96,6 @@ fn for_each_line(
             ))
         })?;
         each(number, line).map_err(|e| input_error(format!("{file}: {e}")))?;
-    }
-}
-
-/// The temporary file of the import writing `output` from this process.
-fn temp_name(output: &Path) -> String {
-    let name = output.file_name().map_or_else(|| "session".into(), |n| n.to_string_lossy());
-    format!(".{name}.import-{}", std::process::id())
-}
-
-/// Removes the `.NAME.import-PID` files beside `output` that no live import holds (each
-/// import keeps its temporary file locked until it is published; the kernel drops the lock
-/// when the process dies). Returns the files removed.
-fn remove_stale_temps(dir: &Path, output: &Path) -> Vec<PathBuf> {
-    let name = output.file_name().map_or_else(|| "session".into(), |n| n.to_string_lossy());
-    let prefix = format!(".{name}.import-");
-    let mut removed = Vec::new();
-    let Ok(entries) = std::fs::read_dir(dir) else { return removed };
-    for entry in entries.flatten() {
-        let ours = entry.file_name().to_str().is_some_and(|n| {
-            n.strip_prefix(&prefix).is_some_and(|pid| pid.bytes().all(|b| b.is_ascii_digit()))
-        });
-        if !ours || !entry.file_type().is_ok_and(|kind| kind.is_file()) {
-            continue;
-        }
-        let path = entry.path();
-        let Ok(file) = std::fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
-            .open(&path)
-        else {
-            continue;
-        };
-        if file.metadata().is_ok_and(|m| m.is_file())
-            && file.try_lock().is_ok()
-            && std::fs::remove_file(&path).is_ok()
-        {
-            removed.push(path);
-        }
-    }
-    removed
-}
-
-/// Refuses an output that is the transcript itself (same device and inode, whatever the
-/// path says), or something other than a regular file, or (without `force`) any existing
-/// file.
-fn check_output(
-    output: &Path,
-    input: &std::fs::Metadata,
-    file: &str,
-    force: bool,
-) -> anyhow::Result<()> {
-    let shown = output.display();
-    if let Ok(existing) = std::fs::metadata(output) {
-        if existing.dev() == input.dev() && existing.ino() == input.ino() {
-            return Err(CommandError::usage(format!(
-                "{file}: the output {shown} is the transcript itself; name another with --output"
-            )));
-        }
-        if let Some(what) = irregular(existing.file_type()) {
-            return Err(input_error(format!("{shown}: {what}; the session is not written there")));
-        }
-    }
-    if std::fs::symlink_metadata(output).is_ok() && !force {
-        return Err(input_error(format!("{shown}: exists; add --force to replace it")));
-    }
-    Ok(())
-}
-
-/// Where the session is being written, until it is published or discarded.
-struct Temporary {
-    path: PathBuf,
-    file: File,
-}
-
-impl Temporary {
-    /// Creates the temporary file (mode 0600: a session holds what the agent read) and
-    /// locks it, so another import's cleanup never takes it for an abandoned one.
-    fn create(dir: &Path, output: &Path) -> anyhow::Result<Self> {
-        let path = dir.join(temp_name(output));
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .open(&path)
-            .map_err(|e| CommandError::io(format!("{}: cannot create", path.display()), e))?;
-        if let Err(error) = file.try_lock() {
-            let _ = std::fs::remove_file(&path);
-            return Err(CommandError::io(
-                format!("{}: cannot lock", path.display()),
-                std::io::Error::other(error.to_string()),
-            ));
-        }
-        Ok(Temporary { path, file })
-    }
-
-    /// Makes the written file appear at `output`: linked (never over an existing file), or
-    /// renamed over it with `force`; then the directory is synced.
-    fn publish(self, output: &Path, dir: &Path, force: bool) -> anyhow::Result<()> {
-        let shown = output.display();
-        let result = if force {
-            std::fs::rename(&self.path, output)
-        } else {
-            std::fs::hard_link(&self.path, output).map(|()| {
-                let _ = std::fs::remove_file(&self.path);
-            })
-        };
-        if let Err(error) = result {
-            let _ = std::fs::remove_file(&self.path);
-            if error.kind() == std::io::ErrorKind::AlreadyExists {
-                return Err(input_error(format!(
-                    "{shown}: a file appeared there while importing; it is left as it is (add \
-                     --force to replace it)"
-                )));
-            }
-            return Err(CommandError::io(format!("{shown}: cannot write"), error));
-        }
-        File::open(dir)
-            .and_then(|d| d.sync_all())
-            .map_err(|e| CommandError::io(format!("{}: cannot sync", dir.display()), e))
-    }
-
-    fn discard(self) {
-        let _ = std::fs::remove_file(&self.path);
     }
 }
 
@@ -305,9 +145,10 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<ExitStatus> {
         .map_err(|e| input_error(format!("{file}: {e}")))?;
 
     let output = args.output.clone().unwrap_or_else(|| default_output(&args.file));
-    check_output(&output, &metadata, &file, args.force)?;
-    let dir = output.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let removed = remove_stale_temps(dir, &output);
+    let inputs = [(args.file.as_path(), &metadata)];
+    compaction::disk::check_output(&output, &inputs, args.force).map_err(CommandError::disk)?;
+    let (mut temporary, removed) =
+        compaction::disk::Scratch::create(&output, "import").map_err(CommandError::disk)?;
     for temp in &removed {
         eprintln!(
             "{}: removed {}, a temporary file left by an interrupted import (no process held it)",
@@ -315,10 +156,10 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<ExitStatus> {
             temp.display()
         );
     }
-    let temporary = Temporary::create(dir, &output)?;
     let converted = (|| -> anyhow::Result<(ImportReport, ReadBack)> {
         reader.rewind().map_err(|e| CommandError::io(format!("{file}: cannot read"), e))?;
-        let mut writer = BufWriter::with_capacity(1 << 16, &temporary.file);
+        let path = temporary.path().display().to_string();
+        let mut writer = BufWriter::with_capacity(1 << 16, temporary.file());
         let mut written: std::io::Result<()> = Ok(());
         let mut read_back = ReadBack::default();
         let mut out = |line: &str| {
@@ -331,24 +172,13 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<ExitStatus> {
             importer.line(number, line, &mut out)
         })?;
         let report = importer.finish(&mut out).map_err(|e| input_error(format!("{file}: {e}")))?;
-        let path = temporary.path.display();
         written.map_err(|e| CommandError::io(format!("{path}: cannot write"), e))?;
         writer.flush().map_err(|e| CommandError::io(format!("{path}: cannot write"), e))?;
-        drop(writer);
-        temporary
-            .file
-            .sync_all()
-            .map_err(|e| CommandError::io(format!("{path}: cannot sync"), e))?;
         Ok((report, read_back))
     })();
-    let (report, read_back) = match converted {
-        Ok(converted) => converted,
-        Err(error) => {
-            temporary.discard();
-            return Err(error);
-        }
-    };
-    temporary.publish(&output, dir, args.force)?;
+    // On an error the scratch file is removed as it is dropped.
+    let (report, read_back) = converted?;
+    temporary.publish(&inputs, args.force).map_err(CommandError::disk)?;
 
     let check = Check { clean: read_back.errors == 0, errors: read_back.errors, warnings: 0 };
     let clean = check.clean;
@@ -483,27 +313,6 @@ fn print_human(report: &Report<'_>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_file_that_appears_after_the_check_is_never_replaced_without_force() {
-        let dir = tempfile::tempdir().unwrap();
-        let output = dir.path().join("out.jsonl");
-        check_output(&output, &std::fs::metadata(dir.path()).unwrap(), "t.jsonl", false).unwrap();
-        let temporary = Temporary::create(dir.path(), &output).unwrap();
-        (&temporary.file).write_all(b"converted\n").unwrap();
-        let temp_path = temporary.path.clone();
-        // Another process creates the output between the check and the publication.
-        std::fs::write(&output, "theirs").unwrap();
-        let error = temporary.publish(&output, dir.path(), false).unwrap_err();
-        assert!(error.to_string().contains("appeared there while importing"), "{error}");
-        assert_eq!(std::fs::read_to_string(&output).unwrap(), "theirs");
-        assert!(!temp_path.exists(), "the temporary file is removed");
-        // With --force, the output is replaced.
-        let temporary = Temporary::create(dir.path(), &output).unwrap();
-        (&temporary.file).write_all(b"converted\n").unwrap();
-        temporary.publish(&output, dir.path(), true).unwrap();
-        assert_eq!(std::fs::read_to_string(&output).unwrap(), "converted\n");
-    }
 
     #[test]
     fn a_line_over_the_bound_is_an_error_naming_it_and_is_never_buffered_whole() {

@@ -158,6 +158,22 @@ impl CommandError {
             .into()
     }
 
+    /// A file that cannot be read or written as asked (exit 2): an input or output at fault
+    /// (not a regular file, too large, the output naming the input, an existing output) is
+    /// `input` (`usage` for an output naming the input), the system failing is `io`.
+    pub fn disk(error: compaction::disk::DiskError) -> anyhow::Error {
+        use compaction::disk::DiskError;
+        match error {
+            DiskError::OutputIsInput { .. } => CommandError::usage(error.to_string()),
+            DiskError::Io { source, action, path } => {
+                CommandError::io(format!("{}: cannot {action}", path.display()), source)
+            }
+            DiskError::Irregular { .. } | DiskError::TooLarge { .. } | DiskError::Exists { .. } => {
+                CommandError::with_kind(ErrorKind::Input, error.to_string())
+            }
+        }
+    }
+
     /// A usage error (exit 2) with a message.
     pub fn usage(message: impl Into<String>) -> anyhow::Error {
         CommandError::with_kind(ErrorKind::Usage, message)

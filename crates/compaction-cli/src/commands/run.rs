@@ -58,6 +58,7 @@ fn skip_text(reason: compaction::restore::SkipReason) -> &'static str {
         SkipReason::Binary => "binary",
         SkipReason::Unreadable => "not a readable file",
         SkipReason::NoBudget => "no token budget left",
+        SkipReason::TooLarge => "larger than 16 MiB",
     }
 }
 

@@ -1,7 +1,6 @@
 //! `compaction store`: import pi files into a database, export one back, list, migrate; and
 //! the locator handling every session-reading command shares.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -148,6 +147,8 @@ fn import(source: &Path, to: &str, json: bool) -> anyhow::Result<ExitStatus> {
         session_files(source, &mut files)?;
         files.sort();
     } else {
+        // A single file must be a regular one before the database is created or changed.
+        compaction::disk::open_regular(source).map_err(CommandError::disk)?;
         files.push(source.to_path_buf());
     }
     let backend = Importer::create(&database).map_err(|e| backend_error(&e))?;
@@ -200,30 +201,31 @@ fn export(session: &str, output: &Path, force: bool, json: bool) -> anyhow::Resu
              `postgres://USER@HOST:PORT/DB#ID`"
         )));
     }
-    if output.exists() && !force {
-        return Err(CommandError::with_kind(
-            ErrorKind::Input,
-            format!("{} exists; pass --force to replace it", output.display()),
-        ));
-    }
+    // The database is never the output, whatever path names it; an existing output is
+    // replaced only with `force`, and only when it is a regular file.
+    let database = match &locator {
+        Locator::Sqlite { path, .. } => {
+            std::fs::metadata(path).ok().map(|metadata| (path.clone(), metadata))
+        }
+        _ => None,
+    };
+    let inputs: Vec<(&Path, &std::fs::Metadata)> =
+        database.iter().map(|(path, metadata)| (path.as_path(), metadata)).collect();
+    compaction::disk::check_output(output, &inputs, force).map_err(CommandError::disk)?;
     let backend = open(&locator)?;
     let id = compaction::stores::session_id(&locator, backend.as_ref())
         .map_err(|e| backend_error(&e))?;
-    let dir = match output.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
-        Some(_) | None => PathBuf::from("."),
-    };
-    let io = |e| CommandError::io(format!("cannot write {}", output.display()), e);
-    let mut temp =
-        tempfile::Builder::new().prefix(".compaction-export-").tempfile_in(&dir).map_err(io)?;
-    let written = backend.export(&id, temp.as_file_mut()).map_err(|e| backend_error(&e))?;
-    temp.as_file_mut().flush().map_err(io)?;
-    temp.as_file().sync_all().map_err(io)?;
-    if force {
-        temp.persist(output).map_err(|e| io(e.error))?;
-    } else {
-        temp.persist_noclobber(output).map_err(|e| io(e.error))?;
+    let (mut scratch, removed) =
+        compaction::disk::Scratch::create(output, "export").map_err(CommandError::disk)?;
+    for stale in removed {
+        eprintln!(
+            "{}: removed {}, a temporary file left by an interrupted export (no process held it)",
+            output.display(),
+            stale.display()
+        );
     }
+    let written = backend.export(&id, scratch.file()).map_err(|e| backend_error(&e))?;
+    scratch.publish(&inputs, force).map_err(CommandError::disk)?;
     if json {
         print_json(&json!({"exported": locator.to_string(), "file": output, "bytes": written}))?;
     } else {

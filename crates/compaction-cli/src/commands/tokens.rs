@@ -82,8 +82,8 @@ fn read_input(args: &TokensArgs) -> anyhow::Result<Vec<u8>> {
         }
         Some(path) => {
             let name = path.display().to_string();
-            let file = std::fs::File::open(path)
-                .map_err(|e| CommandError::io(format!("cannot read {name}"), e))?;
+            // A regular file only: a FIFO with no writer would block forever.
+            let (file, _) = compaction::disk::open_regular(path).map_err(CommandError::disk)?;
             read_bounded(file, &name)
         }
     }

@@ -80,7 +80,7 @@ fn the_output_is_never_the_transcript_whatever_path_names_it() {
     for args in cases {
         let (code, _, stderr) = import(args, &dir);
         assert_eq!(code, 2, "{args:?}: {stderr}");
-        assert!(stderr.contains("is the transcript itself"), "{args:?}: {stderr}");
+        assert!(stderr.contains("itself (the same file)"), "{args:?}: {stderr}");
         assert_eq!(std::fs::read_to_string(dir.join("t.jsonl")).unwrap(), TRANSCRIPT);
         assert_eq!(listing(&dir), before, "{args:?}: nothing left beside it");
     }

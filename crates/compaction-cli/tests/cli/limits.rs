@@ -37,9 +37,16 @@ fn run_bounded(args: &[&str], cwd: &Path, stdin: Stdio) -> (Option<i32>, String)
 #[test]
 fn tokens_of_endless_input_is_refused_at_a_bound() {
     let dir = tempfile::tempdir().unwrap();
+    // A device is refused before it is read; a regular file past the bound (sparse: it
+    // costs no disk) is refused once the bound is read.
     let (code, stderr) = run_bounded(&["tokens", "/dev/zero"], dir.path(), Stdio::null());
     assert_eq!(code, Some(2), "{stderr}");
-    assert!(stderr.contains("/dev/zero") && stderr.contains("at most"), "{stderr}");
+    assert!(stderr.contains("/dev/zero") && stderr.contains("a device"), "{stderr}");
+    let big = dir.path().join("big.txt");
+    std::fs::File::create(&big).unwrap().set_len(300 << 20).unwrap();
+    let (code, stderr) = run_bounded(&["tokens", "big.txt"], dir.path(), Stdio::null());
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("big.txt") && stderr.contains("at most"), "{stderr}");
     let mut yes = Command::new("yes").stdout(Stdio::piped()).spawn().unwrap();
     let pipe = Stdio::from(yes.stdout.take().unwrap());
     let (code, stderr) = run_bounded(&["tokens", "-"], dir.path(), pipe);

@@ -119,7 +119,7 @@ impl Entry {
 
     /// The whole entry as a JSON value.
     pub fn to_value(&self) -> Result<Value, serde_json::Error> {
-        serde_json::from_str(self.raw())
+        super::from_json_text(self.raw())
     }
 
     /// Whether this is a `message` entry.
@@ -154,7 +154,7 @@ impl Entry {
         struct Body {
             message: AgentMessage,
         }
-        Some(serde_json::from_str::<Body>(self.raw()).map(|body| body.message))
+        Some(super::from_json_text::<Body>(self.raw()).map(|body| body.message))
     }
 
     /// Parses one line into an entry. The caller has already checked the line is not the
@@ -163,8 +163,32 @@ impl Entry {
         if let Some(parsed) = Entry::parse_with_lone_surrogates(line, raw) {
             return parsed;
         }
-        let envelope = Entry::envelope(raw)?;
-        Entry::from_envelope(line, raw, RawLine::Owned(raw.into()), envelope)
+        match Entry::envelope(raw) {
+            Ok(envelope) => Entry::from_envelope(line, raw, RawLine::Owned(raw.into()), envelope),
+            Err(error) => Entry::parse_with_duplicate_keys(line, raw).unwrap_or(Err(error)),
+        }
+    }
+
+    /// A line JavaScript's `JSON.parse` reads but serde's typed parse refuses: an object
+    /// with a key given twice (`JSON.parse` keeps the last value). It is read in a readable
+    /// form where every object keeps its last value of each key; the line itself stays byte
+    /// for byte what the file holds. `None` when the line is not JSON or the readable form
+    /// is not an entry either (the caller reports its first error).
+    fn parse_with_duplicate_keys(line: usize, raw: &str) -> Option<Result<Entry, EntryError>> {
+        // serde_json's `Value` keeps the last value of a repeated key, as `JSON.parse` does.
+        let value: Value = serde_json::from_str(raw).ok()?;
+        let readable = value.to_string();
+        if readable == raw {
+            return None;
+        }
+        let envelope = Entry::envelope(&readable).ok()?;
+        let entry = Entry::from_envelope(
+            line,
+            &readable,
+            RawLine::Owned(readable.as_str().into()),
+            envelope,
+        );
+        Some(entry.map(|entry| entry.with_line_bytes(raw.as_bytes().to_vec())))
     }
 
     /// A line JavaScript's `JSON.parse` reads but serde_json does not: a `\uD83D` escape
@@ -175,7 +199,13 @@ impl Entry {
         let readable = super::surrogates::replace_lone_surrogates(raw)?;
         let envelope = match Entry::envelope(&readable) {
             Ok(envelope) => envelope,
-            Err(error) => return Some(Err(error)),
+            Err(error) => {
+                let bytes = raw.as_bytes().to_vec();
+                return Some(match Entry::parse_with_duplicate_keys(line, &readable) {
+                    Some(parsed) => parsed.map(|entry| entry.with_line_bytes(bytes)),
+                    None => Err(error),
+                });
+            }
         };
         let entry = Entry::from_envelope(
             line,
@@ -200,7 +230,12 @@ impl Entry {
         if let Some(parsed) = Entry::parse_with_lone_surrogates(line, text) {
             return parsed;
         }
-        let envelope = Entry::envelope(text)?;
+        let envelope = match Entry::envelope(text) {
+            Ok(envelope) => envelope,
+            Err(error) => {
+                return Entry::parse_with_duplicate_keys(line, text).unwrap_or(Err(error));
+            }
+        };
         let raw = RawLine::Shared { block: Arc::clone(block), start, end };
         Entry::from_envelope(line, text, raw, envelope)
     }

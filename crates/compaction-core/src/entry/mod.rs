@@ -22,6 +22,30 @@ pub use depth::{MAX_JSON_DEPTH, json_depth_exceeds};
 pub use envelope::EntryError;
 pub use line::Entry;
 
+/// Parses JSON text as JavaScript's `JSON.parse` (so pi) reads it where serde_json is
+/// stricter: a lone surrogate escape (`"\ud83d"`, which Node writes when a string is cut
+/// inside a pair) is read as U+FFFD, as the session reader reads it, and a key given twice in
+/// an object keeps its last value. Used for every text another program wrote: session lines
+/// parsed into types, providers' replies, extensions' decisions, settings files. Any other
+/// error is serde_json's first.
+pub fn from_json_text<T: serde::de::DeserializeOwned>(text: &str) -> serde_json::Result<T> {
+    let error = match serde_json::from_str(text) {
+        Ok(value) => return Ok(value),
+        Err(error) => error,
+    };
+    let readable = replace_lone_surrogates(text);
+    if let Some(readable) = &readable
+        && let Ok(value) = serde_json::from_str(readable)
+    {
+        return Ok(value);
+    }
+    // serde_json's `Value` keeps the last value of a repeated key, as `JSON.parse` does.
+    match serde_json::from_str::<Value>(readable.as_deref().unwrap_or(text)) {
+        Ok(value) => serde_json::from_value(value).map_err(|_| error),
+        Err(_) => Err(error),
+    }
+}
+
 use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};

@@ -367,7 +367,8 @@ pub(super) fn usage(input: u64, output: u64, cache_read: u64, cache_write: u64) 
         "output": output,
         "cacheRead": cache_read,
         "cacheWrite": cache_write,
-        "totalTokens": input + output + cache_read + cache_write,
+        // The counts come from the transcript: a sum past `u64::MAX` stops there.
+        "totalTokens": input.saturating_add(output).saturating_add(cache_read).saturating_add(cache_write),
         "cost": { "input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0 },
     })
 }

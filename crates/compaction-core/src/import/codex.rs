@@ -406,7 +406,7 @@ fn tool_call(kind: &str, item: &Value, builder: &mut Builder<'_>) -> (String, Va
         }
         _ => match item.get("arguments") {
             Some(Value::String(text)) => {
-                serde_json::from_str(text).unwrap_or_else(|_| json!({ "arguments": text }))
+                crate::entry::from_json_text(text).unwrap_or_else(|_| json!({ "arguments": text }))
             }
             Some(other) => other.clone(),
             None => Value::Object(Map::new()),
@@ -540,7 +540,7 @@ fn tool_output(output: Option<&Value>) -> Output {
         return out;
     }
     let text = output.and_then(Value::as_str).unwrap_or("").to_owned();
-    if let Ok(Value::Object(object)) = serde_json::from_str::<Value>(&text)
+    if let Ok(Value::Object(object)) = crate::entry::from_json_text::<Value>(&text)
         && let Some(inner) = object.get("output").and_then(Value::as_str)
     {
         let exit_code =

@@ -164,16 +164,8 @@ pub fn parse_line(number: usize, raw: &str) -> Result<Option<Value>, ImportError
     if raw.is_empty() {
         return Ok(None);
     }
-    let value = match serde_json::from_str::<Value>(raw) {
-        Ok(value) => value,
-        Err(error) => match crate::entry::replace_lone_surrogates(raw) {
-            Some(readable) => serde_json::from_str(&readable)
-                .map_err(|e| ImportError::NotJson { line: number, message: e.to_string() })?,
-            None => {
-                return Err(ImportError::NotJson { line: number, message: error.to_string() });
-            }
-        },
-    };
+    let value = crate::entry::from_json_text::<Value>(raw)
+        .map_err(|e| ImportError::NotJson { line: number, message: e.to_string() })?;
     if !value.is_object() {
         return Err(ImportError::NotJson {
             line: number,

@@ -189,12 +189,16 @@ pub struct Usage {
 
 impl Usage {
     /// The tokens this usage says the context held: `totalTokens`, or the sum of its parts
-    /// when the total is zero (pi's rule).
+    /// when the total is zero (pi's rule). The counts come from a file: a sum past `u64::MAX`
+    /// stops there instead of wrapping to a small number.
     pub fn context_tokens(&self) -> u64 {
         if self.total_tokens > 0 {
             self.total_tokens
         } else {
-            self.input + self.output + self.cache_read + self.cache_write
+            self.input
+                .saturating_add(self.output)
+                .saturating_add(self.cache_read)
+                .saturating_add(self.cache_write)
         }
     }
 }

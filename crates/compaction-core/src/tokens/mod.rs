@@ -183,7 +183,7 @@ pub fn context_tokens(
             }
             result.usage_tokens = usage.context_tokens();
             result.usage_entry_id = Some(entries[item.entry].id.clone());
-            result.tokens = result.usage_tokens + result.estimated_tokens;
+            result.tokens = result.usage_tokens.saturating_add(result.estimated_tokens);
             return result;
         }
         result.estimated_tokens += estimator.message_tokens(&message);

@@ -191,8 +191,8 @@ pub fn parse_prune_decision(output: &str) -> Result<PruneChoice, DecisionError> 
     if output.trim().is_empty() {
         return Ok(PruneChoice::Continue);
     }
-    let value: Value =
-        serde_json::from_str(output).map_err(|error| DecisionError::NotJson(error.to_string()))?;
+    let value: Value = compaction_core::entry::from_json_text(output)
+        .map_err(|error| DecisionError::NotJson(error.to_string()))?;
     let Some(object) = value.as_object() else { return Err(DecisionError::NotAnObject) };
     if let Some(protocol) = object.get("protocol")
         && protocol.as_u64() != Some(PROTOCOL_VERSION)
@@ -216,8 +216,8 @@ pub fn parse_decision(output: &str) -> Result<Decision, DecisionError> {
     if output.trim().is_empty() {
         return Ok(Decision::carry_on());
     }
-    let value: Value =
-        serde_json::from_str(output).map_err(|error| DecisionError::NotJson(error.to_string()))?;
+    let value: Value = compaction_core::entry::from_json_text(output)
+        .map_err(|error| DecisionError::NotJson(error.to_string()))?;
     let Some(object) = value.as_object() else { return Err(DecisionError::NotAnObject) };
     if let Some(protocol) = object.get("protocol")
         && protocol.as_u64() != Some(PROTOCOL_VERSION)

@@ -57,7 +57,7 @@ impl Decoder {
         if data.is_empty() {
             return Ok("");
         }
-        let value: Value = serde_json::from_str(data).map_err(|error| {
+        let value: Value = compaction_core::entry::from_json_text(data).map_err(|error| {
             Failure::Malformed(format!("event data is not valid JSON ({error})"))
         })?;
         let event_type =
@@ -155,7 +155,7 @@ impl Decoder {
 
 /// A whole (non-streamed) message, for proxies that ignore `stream: true`.
 pub fn parse_whole(body: &str) -> Result<Completed, Failure> {
-    let value: Value = serde_json::from_str(body)
+    let value: Value = compaction_core::entry::from_json_text(body)
         .map_err(|error| Failure::Malformed(format!("response is not valid JSON ({error})")))?;
     if value.get("type").and_then(Value::as_str) == Some("error") {
         return Err(stream_error(&value, body));

@@ -40,7 +40,7 @@ pub fn is_context_overflow(status: Option<u16>, text: &str) -> bool {
 /// in "maximum context length is N tokens" (OpenAI, vLLM, llama-cpp-python), "context window
 /// of N", "context length of N", or Anthropic's "… > N maximum".
 pub fn overflow_window(text: &str) -> Option<u64> {
-    if let Ok(value) = serde_json::from_str::<serde_json::Value>(text) {
+    if let Ok(value) = compaction_core::entry::from_json_text::<serde_json::Value>(text) {
         let error = value.get("error").unwrap_or(&value);
         if let Some(n_ctx) = error.get("n_ctx").and_then(serde_json::Value::as_u64) {
             return Some(n_ctx);
@@ -69,8 +69,9 @@ pub fn overflow_window(text: &str) -> Option<u64> {
 /// The provider's own explanation from an error body: `error.message`, `error` (a string),
 /// `message` or `detail`, else the body text itself.
 pub fn error_message(body: &str) -> String {
-    let from_json =
-        serde_json::from_str::<serde_json::Value>(body).ok().and_then(|value| message_in(&value));
+    let from_json = compaction_core::entry::from_json_text::<serde_json::Value>(body)
+        .ok()
+        .and_then(|value| message_in(&value));
     match from_json {
         Some(message) => message,
         None if body.trim().is_empty() => "(empty response body)".to_owned(),

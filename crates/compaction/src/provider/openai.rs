@@ -85,7 +85,7 @@ impl Decoder {
             self.done = true;
             return Ok("");
         }
-        let chunk: Value = serde_json::from_str(data)
+        let chunk: Value = compaction_core::entry::from_json_text(data)
             .map_err(|error| Failure::Malformed(format!("chunk is not valid JSON ({error})")))?;
         if let Some(error) = chunk.get("error").filter(|error| !error.is_null()) {
             return Err(stream_error(error, data));
@@ -158,7 +158,7 @@ impl Decoder {
 
 /// A whole (non-streamed) chat completion, for servers that ignore `stream: true`.
 pub fn parse_whole(body: &str) -> Result<Completed, Failure> {
-    let value: Value = serde_json::from_str(body)
+    let value: Value = compaction_core::entry::from_json_text(body)
         .map_err(|error| Failure::Malformed(format!("response is not valid JSON ({error})")))?;
     if let Some(error) = value.get("error").filter(|error| !error.is_null()) {
         return Err(stream_error(error, body));

@@ -121,7 +121,9 @@ async fn read_json(request: reqwest::RequestBuilder, cap: usize) -> Option<Value
             }
             body.extend_from_slice(&chunk);
         }
-        serde_json::from_slice::<Value>(&body).ok()
+        std::str::from_utf8(&body)
+            .ok()
+            .and_then(|text| compaction_core::entry::from_json_text::<Value>(text).ok())
     };
     tokio::time::timeout(DISCOVERY_TIMEOUT, answer).await.ok().flatten()
 }

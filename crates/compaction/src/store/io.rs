@@ -8,7 +8,7 @@
 
 use std::fs::File;
 use std::io::{self, Write};
-use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 use super::error::StoreError;
@@ -63,20 +63,10 @@ pub(crate) fn open_regular(path: &Path, write: bool) -> Result<File, StoreError>
 
 /// Refuses anything but a regular file, naming what it is.
 pub(crate) fn refuse_irregular(path: &Path, kind: std::fs::FileType) -> Result<(), StoreError> {
-    let what = if kind.is_file() {
-        return Ok(());
-    } else if kind.is_dir() {
-        "a directory"
-    } else if kind.is_fifo() {
-        "a FIFO (named pipe)"
-    } else if kind.is_socket() {
-        "a socket"
-    } else if kind.is_char_device() || kind.is_block_device() {
-        "a device"
-    } else {
-        "not a regular file"
-    };
-    Err(StoreError::NotRegularFile { path: path.to_path_buf(), what })
+    match crate::disk::irregular(kind) {
+        None => Ok(()),
+        Some(what) => Err(StoreError::NotRegularFile { path: path.to_path_buf(), what }),
+    }
 }
 
 /// Flushes a directory's entries (a rename or a new file in it) to stable storage.

@@ -202,3 +202,30 @@ pub fn session_id(locator: &Locator, backend: &dyn SessionBackend) -> Result<Str
         }),
     }
 }
+
+/// The largest session file `store import` reads (a session is imported whole).
+pub const MAX_IMPORT_BYTES: u64 = 1 << 30;
+
+/// The bytes of a pi session file to import: a regular file of at most [`MAX_IMPORT_BYTES`].
+pub(crate) fn read_import_file(path: &std::path::Path) -> Result<Vec<u8>, BackendError> {
+    use std::io::Read;
+    let file = crate::store::io::open_regular(path, false)?;
+    let too_large = || BackendError::Invalid {
+        store: path.display().to_string(),
+        reason: format!(
+            "larger than {} MiB; a session is imported whole, so this one is refused",
+            MAX_IMPORT_BYTES >> 20
+        ),
+    };
+    if file.metadata().is_ok_and(|metadata| metadata.len() > MAX_IMPORT_BYTES) {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_IMPORT_BYTES + 1).read_to_end(&mut bytes).map_err(|source| {
+        BackendError::Io { what: format!("cannot read {}", path.display()), source }
+    })?;
+    if bytes.len() as u64 > MAX_IMPORT_BYTES {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}

@@ -92,7 +92,7 @@ pub fn repair_copy_reattaching(
         if !reattach {
             return None;
         }
-        let mut value: Value = serde_json::from_str(entry.raw()).ok()?;
+        let mut value: Value = compaction_core::entry::from_json_text(entry.raw()).ok()?;
         let object = value.as_object_mut()?;
         object.insert("parentId".into(), written_after.map_or(Value::Null, Value::String));
         Some(value.to_string())

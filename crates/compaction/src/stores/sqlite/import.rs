@@ -1,6 +1,5 @@
 //! Writing lines: importing a pi file, and the rows of appended entries.
 
-use std::io::Read;
 use std::path::Path;
 
 use compaction_core::{Entry, ParseOptions};
@@ -113,14 +112,10 @@ fn stored_node(
 }
 
 impl SqliteBackend {
-    /// Imports a pi session file (a regular file, read whole) as a new session.
+    /// Imports a pi session file (a regular file of at most
+    /// [`MAX_IMPORT_BYTES`](crate::stores::MAX_IMPORT_BYTES), read whole) as a new session.
     pub fn import_file(&self, path: &Path) -> Result<Imported, BackendError> {
-        let mut file = crate::store::io::open_regular(path, false)?;
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes).map_err(|source| BackendError::Io {
-            what: format!("cannot read {}", path.display()),
-            source,
-        })?;
+        let bytes = crate::stores::read_import_file(path)?;
         self.import_bytes(&bytes, &path.display().to_string())
     }
 

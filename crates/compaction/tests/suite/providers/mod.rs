@@ -47,6 +47,7 @@ both_providers!(
 
 mod failures;
 pub mod local_server;
+mod odd_json;
 
 struct Fixture {
     kind: ProviderKind,

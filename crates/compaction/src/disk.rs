@@ -1,0 +1,337 @@
+//! Files outside the session store that a command reads (transcripts, restored files, a
+//! session given to `export`) or writes (an imported session, an exported transcript, a
+//! store's export): one place for the rules every such path follows.
+//!
+//! Invariants:
+//! - Only regular files are read: the type is checked before opening, the file is opened
+//!   without blocking, and the type is checked again on the open file, so a FIFO with no
+//!   writer, a device (`/dev/zero`), a socket or a directory is refused before anything could
+//!   block or grow; [`read_regular`] reads at most a given number of bytes.
+//! - An output is never the input: compared by device and inode after following links, so
+//!   `./x`, an absolute against a relative path, `../dir/x`, a symbolic and a hard link are all
+//!   the same file ([`check_output`]).
+//! - An output appears only once complete and never replaces a file unless asked: it is
+//!   written to a [`Scratch`] file beside it (`.NAME.TAG-PID`, locked while its writer lives)
+//!   and published by a hard link, which fails when the name is taken, however late the other
+//!   file appeared; replacing (`--force`) renames over a regular file only, never over a FIFO,
+//!   device, socket or directory. A scratch file whose writer was killed is recognised by its
+//!   name and its missing lock, and removed by the next writer of that output.
+
+use std::fs::{File, Metadata};
+use std::io::Read as _;
+use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt as _};
+use std::path::{Path, PathBuf};
+
+/// Why a file could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum DiskError {
+    /// Not a regular file (a FIFO, device, socket or directory).
+    #[error("{}: {what}, not a regular file; nothing read or written there", path.display())]
+    Irregular {
+        /// The file.
+        path: PathBuf,
+        /// What it is.
+        what: &'static str,
+    },
+    /// Longer than the reader allows.
+    #[error("{}: larger than {limit} bytes; refused without reading the rest", path.display())]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The bound.
+        limit: u64,
+    },
+    /// The output names the input (the same device and inode).
+    #[error("{}: is the input {} itself (the same file); name another output", output.display(), input.display())]
+    OutputIsInput {
+        /// The output as given.
+        output: PathBuf,
+        /// The input as given.
+        input: PathBuf,
+    },
+    /// The output exists and replacing it was not asked for (or it appeared meanwhile).
+    #[error("{}: exists; add --force to replace it", path.display())]
+    Exists {
+        /// The output.
+        path: PathBuf,
+    },
+    /// Reading or writing failed.
+    #[error("{}: cannot {action}: {source}", path.display())]
+    Io {
+        /// What was being done.
+        action: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl DiskError {
+    fn io<'a>(
+        action: &'static str,
+        path: &'a Path,
+    ) -> impl FnOnce(std::io::Error) -> DiskError + 'a {
+        move |source| DiskError::Io { action, path: path.to_path_buf(), source }
+    }
+
+    /// Whether the input itself is at fault (its type, its size, the output named), rather
+    /// than the system.
+    pub fn is_input(&self) -> bool {
+        !matches!(self, DiskError::Io { .. })
+    }
+}
+
+/// What a file type is, when it is not a regular file.
+pub fn irregular(kind: std::fs::FileType) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt as _;
+    if kind.is_file() {
+        None
+    } else if kind.is_dir() {
+        Some("a directory")
+    } else if kind.is_fifo() {
+        Some("a FIFO (named pipe)")
+    } else if kind.is_socket() {
+        Some("a socket")
+    } else if kind.is_char_device() || kind.is_block_device() {
+        Some("a device")
+    } else {
+        Some("not a regular file")
+    }
+}
+
+fn refuse_irregular(path: &Path, metadata: &Metadata) -> Result<(), DiskError> {
+    match irregular(metadata.file_type()) {
+        None => Ok(()),
+        Some(what) => Err(DiskError::Irregular { path: path.to_path_buf(), what }),
+    }
+}
+
+/// Opens a regular file for reading (following links), refusing anything else before it
+/// could block: checked before opening, opened without blocking, checked again once open.
+pub fn open_regular(path: &Path) -> Result<(File, Metadata), DiskError> {
+    let before = std::fs::metadata(path).map_err(DiskError::io("read", path))?;
+    refuse_irregular(path, &before)?;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(DiskError::io("read", path))?;
+    let metadata = file.metadata().map_err(DiskError::io("read", path))?;
+    refuse_irregular(path, &metadata)?;
+    Ok((file, metadata))
+}
+
+/// The bytes of the regular file `path`, at most `limit` of them: a longer file is refused
+/// after reading `limit + 1` bytes (a file can grow after its size was looked at).
+pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, DiskError> {
+    let (file, metadata) = open_regular(path)?;
+    if metadata.len() > limit {
+        return Err(DiskError::TooLarge { path: path.to_path_buf(), limit });
+    }
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(DiskError::io("read", path))?;
+    if bytes.len() as u64 > limit {
+        return Err(DiskError::TooLarge { path: path.to_path_buf(), limit });
+    }
+    Ok(bytes)
+}
+
+/// Whether `path` names the file whose metadata is `input` (the same device and inode,
+/// after following links). A path that names nothing is no file.
+pub fn is_same_file(input: &Metadata, path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.dev() == input.dev() && m.ino() == input.ino())
+}
+
+/// Refuses an `output` that is one of `inputs` (each with the path shown for it), that is
+/// not a regular file (even with `replace`), or that exists without `replace`.
+pub fn check_output(
+    output: &Path,
+    inputs: &[(&Path, &Metadata)],
+    replace: bool,
+) -> Result<(), DiskError> {
+    for (input, metadata) in inputs {
+        if is_same_file(metadata, output) {
+            return Err(DiskError::OutputIsInput {
+                output: output.to_path_buf(),
+                input: input.to_path_buf(),
+            });
+        }
+    }
+    if std::fs::symlink_metadata(output).is_ok() {
+        if !replace {
+            return Err(DiskError::Exists { path: output.to_path_buf() });
+        }
+        // Only a regular file is ever replaced (following a link to what it names); a link
+        // that names nothing is replaced by the file.
+        if let Ok(target) = std::fs::metadata(output) {
+            refuse_irregular(output, &target)?;
+        }
+    }
+    Ok(())
+}
+
+/// The folder an output is written in (`.` for a bare name).
+pub fn parent_dir(output: &Path) -> PathBuf {
+    match output.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+fn scratch_prefix(output: &Path, tag: &str) -> String {
+    let name = output.file_name().map_or_else(|| "output".into(), |n| n.to_string_lossy());
+    format!(".{name}.{tag}-")
+}
+
+/// A file being written beside its output, `.NAME.TAG-PID`, locked by its writer until it is
+/// published; removed when dropped unpublished.
+#[derive(Debug)]
+pub struct Scratch {
+    path: PathBuf,
+    output: PathBuf,
+    file: Option<File>,
+}
+
+impl Scratch {
+    /// Removes the scratch files of `output` with this `tag` that no live writer holds (the
+    /// kernel drops a writer's lock when it dies), then creates this process's, mode 0600,
+    /// locked. Returns it and the stale files removed.
+    pub fn create(output: &Path, tag: &str) -> Result<(Scratch, Vec<PathBuf>), DiskError> {
+        let dir = parent_dir(output);
+        let prefix = scratch_prefix(output, tag);
+        let removed = crate::store::rewrite::remove_stale_temps_named(&dir, |name| {
+            name.strip_prefix(&prefix)
+                .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+        });
+        let path = dir.join(format!("{prefix}{}", std::process::id()));
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&path)
+            .map_err(DiskError::io("create", &path))?;
+        if let Err(error) = file.try_lock() {
+            let _ = std::fs::remove_file(&path);
+            return Err(DiskError::Io {
+                action: "lock",
+                path,
+                source: std::io::Error::other(error.to_string()),
+            });
+        }
+        Ok((Scratch { path, output: output.to_path_buf(), file: Some(file) }, removed))
+    }
+
+    /// The open scratch file.
+    pub fn file(&mut self) -> &mut File {
+        self.file.as_mut().unwrap_or_else(|| unreachable!("a scratch file is open until published"))
+    }
+
+    /// Where the scratch file is.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Syncs the scratch file and makes it appear at its output: by a hard link, which
+    /// fails if any file is there (however late it appeared), or with `replace` by a rename
+    /// over a regular file (never over a FIFO, device, socket or directory, nor over any of
+    /// `inputs`); then syncs the folder. On failure the output is untouched and the scratch
+    /// file removed.
+    pub fn publish(
+        mut self,
+        inputs: &[(&Path, &Metadata)],
+        replace: bool,
+    ) -> Result<PathBuf, DiskError> {
+        let output = self.output.clone();
+        if let Some(file) = &self.file {
+            file.sync_all().map_err(DiskError::io("sync", &self.path))?;
+        }
+        match check_output(&output, inputs, replace) {
+            Ok(()) => {}
+            // Without `replace`, the link below is the check that cannot race.
+            Err(DiskError::Exists { .. }) if !replace => {}
+            Err(error) => return Err(error),
+        }
+        if replace {
+            std::fs::rename(&self.path, &output).map_err(DiskError::io("replace", &output))?;
+        } else {
+            std::fs::hard_link(&self.path, &output).map_err(|source| {
+                if source.kind() == std::io::ErrorKind::AlreadyExists {
+                    DiskError::Exists { path: output.clone() }
+                } else {
+                    DiskError::Io { action: "create", path: output.clone(), source }
+                }
+            })?;
+            let _ = std::fs::remove_file(&self.path);
+        }
+        // Published: nothing is left to remove, and the lock goes with the file.
+        self.file = None;
+        self.path = PathBuf::new();
+        let dir = parent_dir(&output);
+        File::open(&dir).and_then(|d| d.sync_all()).map_err(DiskError::io("sync", &dir))?;
+        Ok(output)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !self.path.as_os_str().is_empty() {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn a_file_that_appears_before_publishing_is_kept_unless_replacing() {
+        let dir = tempfile::tempdir().unwrap();
+        let output = dir.path().join("out.jsonl");
+        let (mut scratch, _) = Scratch::create(&output, "test").unwrap();
+        std::io::Write::write_all(scratch.file(), b"ours\n").unwrap();
+        std::fs::write(&output, "theirs").unwrap();
+        assert!(matches!(scratch.publish(&[], false), Err(DiskError::Exists { .. })));
+        assert_eq!(std::fs::read_to_string(&output).unwrap(), "theirs");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "the scratch file is gone");
+        let (mut scratch, _) = Scratch::create(&output, "test").unwrap();
+        std::io::Write::write_all(scratch.file(), b"ours\n").unwrap();
+        scratch.publish(&[], true).unwrap();
+        assert_eq!(std::fs::read_to_string(&output).unwrap(), "ours\n");
+    }
+
+    #[test]
+    fn a_held_scratch_file_is_kept_and_an_abandoned_one_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let output = dir.path().join("out.jsonl");
+        let (held, _) = Scratch::create(&output, "test").unwrap();
+        let held_path = held.path().to_path_buf();
+        // A second writer in another process would have another pid; this one reclaims.
+        std::fs::rename(&held_path, dir.path().join(".out.jsonl.test-2")).unwrap();
+        let abandoned = dir.path().join(".out.jsonl.test-1");
+        std::fs::write(&abandoned, "left by a killed writer").unwrap();
+        let (_second, removed) = Scratch::create(&output, "test").unwrap();
+        assert_eq!(removed, vec![abandoned]);
+        assert!(dir.path().join(".out.jsonl.test-2").exists(), "a locked one stays");
+        drop(held);
+    }
+
+    #[test]
+    fn reads_are_bounded_and_only_of_regular_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big");
+        std::fs::File::create(&path).unwrap().set_len(1 << 40).unwrap();
+        assert!(matches!(read_regular(&path, 1 << 20), Err(DiskError::TooLarge { .. })));
+        assert!(matches!(read_regular(dir.path(), 10), Err(DiskError::Irregular { .. })));
+        assert!(matches!(
+            read_regular(Path::new("/dev/zero"), 10),
+            Err(DiskError::Irregular { what: "a device", .. })
+        ));
+    }
+}
