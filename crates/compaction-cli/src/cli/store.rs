@@ -54,7 +54,8 @@ pub enum StoreCommand {
 /// Flags of `compaction worker`.
 #[derive(Debug, Args)]
 pub struct WorkerArgs {
-    /// The store to work on: `sqlite:PATH` (or one pi session file).
+    /// The store to work on: `sqlite:PATH`, a folder of pi session files, or one pi session
+    /// file.
     #[arg(long, value_name = "URL")]
     pub store: String,
     /// Sessions compacted at the same time.

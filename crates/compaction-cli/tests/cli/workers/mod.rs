@@ -1,0 +1,8 @@
+//! `compaction worker`: the full-scale load test (agents appending while workers compact,
+//! one worker killed), the removal of a killed worker's scratch files, and the rule that
+//! keeps lease contention from starving a session.
+
+mod fairness;
+mod load;
+mod scratch;
+mod sessions;
