@@ -169,3 +169,34 @@ pub async fn compact_stored(
         Err(error) => Err(error.into()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scratch_names_carry_their_process_id() {
+        assert_eq!(scratch_pid("compaction-scratch-42-a1b2c3d4.jsonl"), Some(42));
+        assert_eq!(scratch_pid("compaction-scratch-42-.jsonl"), None);
+        assert_eq!(scratch_pid("compaction-scratch-x2-a1.jsonl"), None);
+        assert_eq!(scratch_pid("compaction-scratch-42-a1.json"), None);
+        assert_eq!(scratch_pid(".compaction-scratch-42-a1.jsonl"), None);
+    }
+
+    /// A process restarted under the same id (PID 1 of a container) removes the scratch
+    /// files its earlier life left, and never one it holds now.
+    #[test]
+    fn this_process_reclaims_its_own_id_only_for_files_it_does_not_hold() {
+        let dir = tempfile::tempdir().unwrap();
+        let held = Scratch::new(dir.path());
+        std::fs::write(&held.0, "{}\n").unwrap();
+        let left =
+            dir.path().join(format!("{SCRATCH_PREFIX}{}-0f0f0f0f.jsonl", std::process::id()));
+        std::fs::write(&left, "{}\n").unwrap();
+        assert_eq!(reclaim_scratch_in(dir.path()), [left.clone()]);
+        assert!(held.0.exists() && !left.exists());
+        let path = held.0.clone();
+        drop(held);
+        assert!(!path.exists(), "a scratch file is removed when dropped");
+    }
+}

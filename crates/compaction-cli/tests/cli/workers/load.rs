@@ -53,10 +53,8 @@ pub struct Store {
 /// A database store named by `locator`, the sessions of `dir/sessions` imported into it with
 /// `compaction store import`; session N is `LOCATOR#session-N`.
 pub fn imported(name: &'static str, dir: &Path, locator: &str) -> Store {
-    let import = command(dir, dir)
-        .args(["store", "import", "sessions", "--to", locator])
-        .output()
-        .unwrap();
+    let import =
+        command(dir, dir).args(["store", "import", "sessions", "--to", locator]).output().unwrap();
     assert!(import.status.success(), "{}", String::from_utf8_lossy(&import.stderr));
     let base = locator.to_owned();
     Store {
@@ -178,10 +176,8 @@ fn over_trigger(backend: &dyn SessionBackend) -> Vec<String> {
 
 /// SIGTERM to `pid` through the `kill` command (the tests use no unsafe code).
 fn terminate(pid: u32) {
-    let status = std::process::Command::new("kill")
-        .args(["-TERM", &pid.to_string()])
-        .status()
-        .unwrap();
+    let status =
+        std::process::Command::new("kill").args(["-TERM", &pid.to_string()]).status().unwrap();
     assert!(status.success());
 }
 
@@ -241,7 +237,8 @@ fn run(dir: &Path, store: &Store) {
     assert_eq!(scratch_files(&tmp), Vec::<String>::new(), "scratch files left");
     for name in &left {
         let reclaimed = events.iter().any(|event| {
-            event["event"] == "reclaimed" && event["file"].as_str().is_some_and(|f| f.ends_with(name))
+            event["event"] == "reclaimed"
+                && event["file"].as_str().is_some_and(|f| f.ends_with(name))
         });
         assert!(reclaimed, "{name} was not reported reclaimed");
     }
@@ -343,7 +340,6 @@ fn write_exports(dir: &Path, store: &Store, backend: &dyn SessionBackend) {
         assert!(context.status.success(), "{}", String::from_utf8_lossy(&context.stderr));
         let listed: serde_json::Value = serde_json::from_slice(&context.stdout).unwrap();
         assert!(listed.as_array().is_some_and(|messages| !messages.is_empty()), "{listed}");
-        std::fs::write(out.join(name.replace(".jsonl", ".context.json")), &context.stdout)
-            .unwrap();
+        std::fs::write(out.join(name.replace(".jsonl", ".context.json")), &context.stdout).unwrap();
     }
 }

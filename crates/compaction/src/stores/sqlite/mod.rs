@@ -207,7 +207,12 @@ impl SessionBackend for SqliteBackend {
     }
 
     fn read_path(&self, session: &str, leaf: Option<&str>) -> Result<PathRead, BackendError> {
-        let connection = self.connection();
+        let mut connection = self.connection();
+        // One read transaction for the whole walk: every lookup sees the same snapshot (an
+        // append committed meanwhile is not half seen), and SQLite takes and checks its
+        // shared lock once instead of once per statement (two `fcntl` and a `stat` each,
+        // thousands of them on a long path).
+        let connection = connection.transaction().map_err(|error| self.database(error))?;
         let row = self.session_row(&connection, session)?;
         if !row.indexed {
             let read = compaction_core::parse_session(&self.session_bytes(&connection, &row)?);
