@@ -193,7 +193,7 @@ mod tests {
         let left =
             dir.path().join(format!("{SCRATCH_PREFIX}{}-0f0f0f0f.jsonl", std::process::id()));
         std::fs::write(&left, "{}\n").unwrap();
-        assert_eq!(reclaim_scratch_in(dir.path()), [left.clone()]);
+        assert_eq!(reclaim_scratch_in(dir.path()), std::slice::from_ref(&left));
         assert!(held.0.exists() && !left.exists());
         let path = held.0.clone();
         drop(held);

@@ -69,12 +69,15 @@ fn pass(backend: &SqliteBackend, on_event: &dyn Fn(&WorkerEvent)) -> (usize, Vec
 fn kinds(events: &[WorkerEvent], session: &str) -> Vec<&'static str> {
     events
         .iter()
-        .filter_map(|event| match event {
-            WorkerEvent::Claimed { session: s, .. } if s == session => Some("claimed"),
-            WorkerEvent::Compacted { session: s, .. } if s == session => Some("compacted"),
-            WorkerEvent::Skipped { session: s, .. } if s == session => Some("skipped"),
-            WorkerEvent::Failed { session: s, .. } if s == session => Some("failed"),
-            _ => None,
+        .filter_map(|event| {
+            let (about, kind) = match event {
+                WorkerEvent::Claimed { session, .. } => (session, "claimed"),
+                WorkerEvent::Compacted { session, .. } => (session, "compacted"),
+                WorkerEvent::Skipped { session, .. } => (session, "skipped"),
+                WorkerEvent::Failed { session, .. } => (session, "failed"),
+                WorkerEvent::Reclaimed { .. } => return None,
+            };
+            (about == session).then_some(kind)
         })
         .collect()
 }

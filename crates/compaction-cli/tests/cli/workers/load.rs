@@ -38,7 +38,7 @@ const APPENDS: usize = 25;
 /// Every how many sessions one goes to the pi 1.6 check (20 of 200).
 const SAMPLE_EVERY: usize = 10;
 /// How long the workers get to bring every session under its trigger.
-const SETTLE: Duration = Duration::from_secs(300);
+const SETTLE: Duration = Duration::from_secs(600);
 
 /// A store the scenario runs against.
 pub struct Store {

@@ -4,24 +4,36 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 /// Worker settings: the trigger fires above `WINDOW - RESERVE` tokens.
-pub const WINDOW: &str = "30000";
-pub const RESERVE: &str = "8000";
-pub const KEEP_RECENT: &str = "3000";
+/// Small sessions, so that compacting 200 of them in a debug build stays within minutes.
+pub const WINDOW: &str = "3000";
+pub const RESERVE: &str = "1000";
+pub const KEEP_RECENT: &str = "300";
 
-/// About 1,000 tokens of message text.
+/// About 80 tokens of message text.
 fn text(tag: &str) -> String {
-    format!("{tag} ") + &"the parser keeps every line of the log in order ".repeat(80)
+    format!("{tag} ") + &"the parser keeps every line of the log in order ".repeat(8)
 }
 
-/// One message entry line.
+/// One message entry line, shaped as pi 1.6 writes it: a reply names its API, provider and
+/// model, and carries a usage (all zero, as a local model reports it, so the context is
+/// estimated) and a stop reason; pi 1.6 cannot show the stats of a reply without usage.
 pub fn message_line(id: &str, parent: Option<&str>, role: &str, tag: &str) -> String {
     let parent = parent.map_or("null".to_owned(), |p| format!("\"{p}\""));
-    let content = if role == "user" {
-        serde_json::json!(text(tag))
+    let message = if role == "user" {
+        serde_json::json!({"role": "user", "content": text(tag), "timestamp": 1})
     } else {
-        serde_json::json!([{"type": "text", "text": text(tag)}])
+        let cost = serde_json::json!({"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0});
+        serde_json::json!({
+            "role": "assistant",
+            "content": [{"type": "text", "text": text(tag)}],
+            "api": "openai-completions",
+            "provider": "local",
+            "model": "m1",
+            "usage": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 0, "cost": cost},
+            "stopReason": "stop",
+            "timestamp": 1
+        })
     };
-    let message = serde_json::json!({"role": role, "content": content, "timestamp": 1});
     format!(
         r#"{{"type":"message","id":"{id}","parentId":{parent},"timestamp":"2026-01-01T00:00:00.000Z","message":{message}}}"#
     )
@@ -37,7 +49,8 @@ pub fn file_name(number: usize) -> String {
     format!("s{number:03}.jsonl")
 }
 
-/// A session of 30 messages (about 29,000 tokens), over the trigger.
+/// A session of 30 messages (about 2,400 tokens), over the trigger (2,000 tokens); one
+/// compaction brings it to about 1,000.
 pub fn session(number: usize, cwd: &str) -> String {
     let id = session_id(number);
     let mut lines = vec![format!(

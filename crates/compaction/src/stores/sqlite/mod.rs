@@ -111,8 +111,11 @@ impl SqliteBackend {
             }
         }
         connection.pragma_update(None, "synchronous", "FULL").map_err(database)?;
-        // Reads through memory-mapped pages rather than a system call per page.
-        connection.pragma_update(None, "mmap_size", 1i64 << 30).map_err(database)?;
+        // Pages are read with `pread` into SQLite's own cache, not memory-mapped: a context
+        // read touches a few hundred scattered pages, and mapping them cost more (the
+        // kernel's fault-around maps 16 pages per fault, then unmaps them all at close) than
+        // it saved (measured in BENCHMARKS.md, "Session stores").
+        connection.pragma_update(None, "mmap_size", 0i64).map_err(database)?;
         Ok(SqliteBackend { path: path.to_path_buf(), connection: Mutex::new(connection) })
     }
 
