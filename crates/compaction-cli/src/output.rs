@@ -13,9 +13,12 @@ use serde::Serialize;
 /// Prints a value as pretty JSON on stdout.
 pub fn print_json<T: Serialize>(value: &T) -> anyhow::Result<()> {
     use std::io::Write as _;
-    let mut stdout = std::io::stdout().lock();
+    // Buffered: the standard output's own buffer flushes at every newline, one `write` per
+    // line of pretty JSON.
+    let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     serde_json::to_writer_pretty(&mut stdout, value).map_err(std::io::Error::from)?;
     writeln!(stdout)?;
+    stdout.flush()?;
     Ok(())
 }
 

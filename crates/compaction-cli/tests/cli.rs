@@ -40,7 +40,7 @@ mod stores;
 mod text;
 #[path = "cli/trust_paths.rs"]
 mod trust_paths;
-#[path = "cli/workers.rs"]
+#[path = "cli/workers/mod.rs"]
 mod workers;
 
 /// One HTTP/1.1 request read from a test server's connection: its request line (method and

@@ -55,8 +55,8 @@ pub enum StoreCommand {
 /// Flags of `compaction worker`.
 #[derive(Debug, Args)]
 pub struct WorkerArgs {
-    /// The store to work on: `sqlite:PATH`, `postgres://USER@HOST:PORT/DB` (or one pi session
-    /// file).
+    /// The store to work on: `sqlite:PATH`, `postgres://USER@HOST:PORT/DB`, a folder of pi
+    /// session files, or one pi session file.
     #[arg(long, value_name = "URL")]
     pub store: String,
     /// Sessions compacted at the same time.

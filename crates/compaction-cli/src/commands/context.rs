@@ -38,13 +38,14 @@ pub fn run(args: &ContextArgs) -> anyhow::Result<ExitStatus> {
             print_json(&listed)?
         }
         ContextFormat::Text => {
-            let mut out = std::io::stdout().lock();
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
             for (number, message) in messages.iter().enumerate() {
                 if number > 0 {
                     writeln!(out)?;
                 }
                 write_message(&mut out, message)?;
             }
+            out.flush()?;
         }
     }
     crate::load::release_at_exit((sourced, messages, context));

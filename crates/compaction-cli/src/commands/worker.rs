@@ -33,6 +33,9 @@ fn print_event(event: &WorkerEvent, json: bool) {
         WorkerEvent::Failed { session, reason } => {
             json!({"event": "failed", "session": session, "reason": reason})
         }
+        WorkerEvent::Reclaimed { file } => {
+            json!({"event": "reclaimed", "file": file.display().to_string()})
+        }
     };
     if json {
         println!("{value}");
@@ -49,6 +52,9 @@ fn print_event(event: &WorkerEvent, json: bool) {
         }
         WorkerEvent::Skipped { session, reason } => println!("skipped {session}: {reason}"),
         WorkerEvent::Failed { session, reason } => eprintln!("failed {session}: {reason}"),
+        WorkerEvent::Reclaimed { file } => {
+            println!("removed {}, left by a compaction whose process died", file.display())
+        }
     }
 }
 

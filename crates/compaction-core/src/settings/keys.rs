@@ -66,13 +66,15 @@ pub const OTHER_COMPACTION_KEYS: &[&str] = &["extensions", "trustedProjects"];
 
 /// Environment variables named `COMPACTION_*` that are not settings: set for extension
 /// processes, the version stamp `cargo run` and `cargo test` pass from the build script, the
-/// transcript folder `eval` reads, and the binary the pi package's and the agents' tests run.
+/// transcript folder `eval` reads, the binary the pi package's and the agents' tests run, and
+/// the folder where the pi 1.6 oracle finds the store concurrency test's exports.
 pub const OTHER_COMPACTION_VARIABLES: &[&str] = &[
     "COMPACTION_EXTENSION_PROTOCOL",
     "COMPACTION_EXTENSION_EVENT",
     "COMPACTION_VERSION",
     "COMPACTION_TRANSCRIPTS",
     "COMPACTION_BIN",
+    "COMPACTION_CONCURRENCY_EXPORTS",
 ];
 
 /// A settings key or `COMPACTION_*` variable that nothing reads: probably a typo.

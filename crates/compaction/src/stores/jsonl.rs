@@ -37,6 +37,11 @@ impl JsonlBackend {
         JsonlBackend { path, lease: Mutex::new(None) }
     }
 
+    /// The session file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     fn read(&self) -> Result<Session, BackendError> {
         let (store, _) = SessionStore::open(&self.path, OpenOptions::for_reading())?;
         Ok(store.into_session())

@@ -19,6 +19,7 @@
 //!   has expired.
 
 mod compact;
+pub mod folder;
 pub mod jsonl;
 mod locator;
 mod path;
@@ -32,7 +33,7 @@ use std::time::Duration;
 
 use compaction_core::Session;
 
-pub use compact::{StoredCompactError, compact_stored};
+pub use compact::{StoredCompactError, compact_stored, reclaim_scratch, reclaim_scratch_in};
 pub use locator::{Locator, LocatorError};
 pub use path::PathRead;
 
@@ -178,6 +179,9 @@ pub trait SessionBackend: Send {
 /// Opens the store a locator names.
 pub fn open(locator: &Locator) -> Result<Box<dyn SessionBackend>, BackendError> {
     match locator {
+        Locator::File(path) if path.is_dir() => {
+            Ok(Box::new(folder::FolderBackend::new(path.clone())))
+        }
         Locator::File(path) => Ok(Box::new(jsonl::JsonlBackend::new(path.clone()))),
         Locator::Sqlite { path, .. } => Ok(Box::new(sqlite::SqliteBackend::open(path)?)),
         Locator::Postgres { url, .. } => Ok(Box::new(postgres::PostgresBackend::open(url)?)),

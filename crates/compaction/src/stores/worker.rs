@@ -11,8 +11,17 @@
 //!   outcome; a worker that dies holds it until it expires.
 //! - Cancelling stops claiming at once; compactions under way are cancelled (nothing is
 //!   written for them) and their leases released before [`run_worker`] returns.
+//! - No session is starved by lease contention. A pass visits the sessions over the trigger
+//!   in store order; one whose lease another holder has is visited again once, at the end of
+//!   the same pass, so a lease released meanwhile (the other worker failed, or found it under
+//!   the trigger) does not leave the session until the next pass. A holder keeps a lease at
+//!   most as long as one compaction may take (its deadline cancels it) plus the renewal
+//!   period, and a dead holder's lease expires, so the next pass of any worker takes it.
+//! - Each pass first removes the scratch files of compactions whose process died
+//!   ([`super::reclaim_scratch`]).
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use futures_util::StreamExt;
@@ -74,6 +83,22 @@ pub enum WorkerEvent {
         /// Why.
         reason: String,
     },
+    /// A scratch file left by a compaction whose process died was removed.
+    Reclaimed {
+        /// The file.
+        file: PathBuf,
+    },
+}
+
+/// How a visit to one session ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Visit {
+    /// A compaction was appended.
+    Compacted,
+    /// Another holder had the lease.
+    Busy,
+    /// Anything else (under the trigger, nothing to compact, failed).
+    Done,
 }
 
 /// The context tokens of `session` at its leaf when they cross the trigger.
@@ -94,7 +119,8 @@ fn over_trigger(
     Ok(decision.fire.then_some(tokens.tokens))
 }
 
-/// One pass: every session over its trigger, `concurrency` at a time. Returns how many
+/// One pass: every session over its trigger, `concurrency` at a time, then once more the
+/// ones another holder's lease kept (see the module documentation). Returns how many
 /// sessions were compacted.
 pub async fn run_pass(
     backend: &dyn SessionBackend,
@@ -103,34 +129,54 @@ pub async fn run_pass(
     cancel: &CancellationToken,
     events: &dyn Fn(WorkerEvent),
 ) -> Result<usize, BackendError> {
-    let sessions = backend.list()?;
+    for file in super::reclaim_scratch() {
+        events(WorkerEvent::Reclaimed { file });
+    }
+    let sessions: Vec<String> = backend.list()?.into_iter().map(|summary| summary.id).collect();
     let compacted = Cell::new(0usize);
-    futures_util::stream::iter(sessions)
-        .for_each_concurrent(options.concurrency.max(1), |summary| {
-            let compacted = &compacted;
-            async move {
-                if cancel.is_cancelled() {
-                    return;
-                }
-                match over_trigger(backend, &summary.id, compactor) {
-                    Ok(Some(_)) => {}
-                    Ok(None) => return,
-                    Err(error) => {
-                        let reason = error.to_string();
-                        events(WorkerEvent::Failed { session: summary.id, reason });
-                        return;
-                    }
-                }
-                if compact_one(backend, &summary.id, compactor, options, cancel, events).await {
-                    compacted.set(compacted.get() + 1);
-                }
-            }
-        })
-        .await;
+    let busy = RefCell::new(Vec::new());
+    visit_all(backend, compactor, options, cancel, events, sessions, &compacted, &busy).await;
+    let again = busy.take();
+    visit_all(backend, compactor, options, cancel, events, again, &compacted, &busy).await;
     Ok(compacted.get())
 }
 
-/// Claims and compacts one session; true when a compaction was appended.
+/// Visits `sessions`, `concurrency` at a time: counts the compactions in `compacted`, and
+/// adds the sessions another holder's lease kept to `busy`.
+#[allow(clippy::too_many_arguments)]
+async fn visit_all(
+    backend: &dyn SessionBackend,
+    compactor: &Compactor<'_>,
+    options: &WorkerOptions,
+    cancel: &CancellationToken,
+    events: &dyn Fn(WorkerEvent),
+    sessions: Vec<String>,
+    compacted: &Cell<usize>,
+    busy: &RefCell<Vec<String>>,
+) {
+    futures_util::stream::iter(sessions)
+        .for_each_concurrent(options.concurrency.max(1), |session| async move {
+            if cancel.is_cancelled() {
+                return;
+            }
+            match over_trigger(backend, &session, compactor) {
+                Ok(Some(_)) => {}
+                Ok(None) => return,
+                Err(error) => {
+                    events(WorkerEvent::Failed { session, reason: error.to_string() });
+                    return;
+                }
+            }
+            match compact_one(backend, &session, compactor, options, cancel, events).await {
+                Visit::Compacted => compacted.set(compacted.get() + 1),
+                Visit::Busy => busy.borrow_mut().push(session),
+                Visit::Done => {}
+            }
+        })
+        .await;
+}
+
+/// Claims and compacts one session.
 async fn compact_one(
     backend: &dyn SessionBackend,
     session: &str,
@@ -138,7 +184,7 @@ async fn compact_one(
     options: &WorkerOptions,
     cancel: &CancellationToken,
     events: &dyn Fn(WorkerEvent),
-) -> bool {
+) -> Visit {
     let failed =
         |reason: String| events(WorkerEvent::Failed { session: session.to_owned(), reason });
     match backend.try_lease(session, &options.holder, options.lease) {
@@ -146,18 +192,18 @@ async fn compact_one(
         Ok(false) => {
             let reason = "another worker holds its lease".to_owned();
             events(WorkerEvent::Skipped { session: session.to_owned(), reason });
-            return false;
+            return Visit::Busy;
         }
         Err(error) => {
             failed(error.to_string());
-            return false;
+            return Visit::Done;
         }
     }
     let done = compact_leased(backend, session, compactor, options, cancel, events).await;
     if let Err(error) = backend.release_lease(session, &options.holder) {
         failed(format!("cannot release the lease: {error}"));
     }
-    done
+    if done { Visit::Compacted } else { Visit::Done }
 }
 
 /// The work under the lease: check the trigger again, compact, renew the lease meanwhile.

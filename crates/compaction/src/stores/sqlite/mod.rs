@@ -111,8 +111,11 @@ impl SqliteBackend {
             }
         }
         connection.pragma_update(None, "synchronous", "FULL").map_err(database)?;
-        // Reads through memory-mapped pages rather than a system call per page.
-        connection.pragma_update(None, "mmap_size", 1i64 << 30).map_err(database)?;
+        // Pages are read with `pread` into SQLite's own cache, not memory-mapped: a context
+        // read touches a few hundred scattered pages, and mapping them cost more (the
+        // kernel's fault-around maps 16 pages per fault, then unmaps them all at close) than
+        // it saved (measured in BENCHMARKS.md, "Session stores").
+        connection.pragma_update(None, "mmap_size", 0i64).map_err(database)?;
         Ok(SqliteBackend { path: path.to_path_buf(), connection: Mutex::new(connection) })
     }
 
@@ -207,7 +210,12 @@ impl SessionBackend for SqliteBackend {
     }
 
     fn read_path(&self, session: &str, leaf: Option<&str>) -> Result<PathRead, BackendError> {
-        let connection = self.connection();
+        let mut connection = self.connection();
+        // One read transaction for the whole walk: every lookup sees the same snapshot (an
+        // append committed meanwhile is not half seen), and SQLite takes and checks its
+        // shared lock once instead of once per statement (two `fcntl` and a `stat` each,
+        // thousands of them on a long path).
+        let connection = connection.transaction().map_err(|error| self.database(error))?;
         let row = self.session_row(&connection, session)?;
         if !row.indexed {
             let read = compaction_core::parse_session(&self.session_bytes(&connection, &row)?);

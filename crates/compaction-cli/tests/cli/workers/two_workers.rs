@@ -1,4 +1,4 @@
-//! `compaction worker` under load, on a SQLite database and on a Postgres database (a
+//! `compaction worker` at small scale, on a SQLite database and on a Postgres database (a
 //! throwaway cluster; skipped, saying why, only where Postgres is not installed): agents
 //! append to the sessions while two worker processes compact them, and one worker is killed
 //! with SIGKILL as soon as it claims a session. Afterwards no appended entry is lost or
