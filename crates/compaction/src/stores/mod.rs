@@ -225,8 +225,9 @@ pub(crate) fn read_import_file(path: &std::path::Path) -> Result<Vec<u8>, Backen
         return Err(too_large());
     }
     let mut bytes = Vec::new();
-    file.take(MAX_IMPORT_BYTES + 1).read_to_end(&mut bytes).map_err(|source| {
-        BackendError::Io { what: format!("cannot read {}", path.display()), source }
+    file.take(MAX_IMPORT_BYTES + 1).read_to_end(&mut bytes).map_err(|source| BackendError::Io {
+        what: format!("cannot read {}", path.display()),
+        source,
     })?;
     if bytes.len() as u64 > MAX_IMPORT_BYTES {
         return Err(too_large());
