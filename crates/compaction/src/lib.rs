@@ -11,6 +11,7 @@
 pub use compaction_core;
 
 pub mod compact;
+pub mod compactor;
 pub mod error;
 pub mod extension;
 pub mod harness;
@@ -19,6 +20,7 @@ pub mod offline;
 pub mod pins;
 pub mod provider;
 pub mod prune;
+pub mod reason;
 pub mod restore;
 pub mod settings;
 pub mod store;
