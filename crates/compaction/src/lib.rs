@@ -23,6 +23,7 @@ pub mod prune;
 pub mod reason;
 pub mod restore;
 pub mod settings;
+pub mod setup;
 pub mod store;
 pub mod stores;
 pub mod summarizer;

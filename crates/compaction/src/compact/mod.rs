@@ -46,10 +46,10 @@ mod figures;
 mod gate;
 mod request;
 
-pub use chunks::{ChunkJob, MAX_OVERFLOW_SPLITS, merge_summaries};
-pub use crate::compactor::{CompactError, Compactor};
 pub(crate) use crate::compactor::DeadlineText;
+pub use crate::compactor::{CompactError, Compactor};
 pub use crate::reason::CompactionReason;
+pub use chunks::{ChunkJob, MAX_OVERFLOW_SPLITS, merge_summaries};
 pub use figures::{recorded_usage_note, token_change};
 pub use request::{CompactOutcome, CompactRequest, CompactionDraft, CompactionProgress};
 
