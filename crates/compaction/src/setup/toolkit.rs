@@ -79,3 +79,71 @@ impl Setup {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use compaction_core::settings::{ResolvedSettings, SettingSource, SettingsPatch};
+
+    /// A setup whose settings come from `patch` given as flags, over the defaults.
+    fn setup(patch: SettingsPatch) -> Setup {
+        let resolved = ResolvedSettings::resolve(&[(SettingSource::Flag, patch)]).unwrap();
+        Setup::from_resolved(resolved, std::path::Path::new("/nonexistent"))
+    }
+
+    fn offline() -> SummarizerChoice {
+        SummarizerChoice { offline: true, ..SummarizerChoice::default() }
+    }
+
+    #[test]
+    fn the_toolkit_runs_with_the_window_and_the_budgets_fitted_to_it() {
+        let patch = SettingsPatch {
+            context_window: Some(Some(8_000)),
+            estimator: Some("pi".to_owned()),
+            ..SettingsPatch::default()
+        };
+        let defaults = CompactionSettings::default();
+        let toolkit = setup(patch).toolkit(&offline(), &ExtensionChoice::none(), None, None);
+        let toolkit = toolkit.unwrap();
+        assert_eq!(toolkit.context_window, 8_000);
+        assert_eq!(toolkit.estimator.name(), "pi");
+        assert_eq!(toolkit.summarizer.label(), "offline");
+        assert!(toolkit.extensions.is_empty());
+        // Budgets left at their defaults shrink to a quarter of the window at most.
+        assert!(toolkit.settings.keep_recent_tokens <= 2_000, "{:?}", toolkit.settings);
+        assert!(toolkit.settings.keep_recent_tokens < defaults.keep_recent_tokens);
+        let compactor = toolkit.compactor();
+        assert_eq!(compactor.context_window, 8_000);
+        assert_eq!(compactor.settings, &toolkit.settings);
+    }
+
+    #[test]
+    fn explicit_budgets_that_do_not_fit_are_a_settings_error() {
+        // The window is known only once the session is: it recorded 8 000 tokens.
+        let patch = SettingsPatch { keep_recent_tokens: Some(50_000), ..SettingsPatch::default() };
+        let error = setup(patch).toolkit(&offline(), &ExtensionChoice::none(), None, Some(8_000));
+        assert!(
+            matches!(&error, Err(SetupError::Settings(e)) if e.to_string().contains("keepRecentTokens")),
+            "{:?}",
+            error.err()
+        );
+        // The same budget fits a larger window.
+        let patch = SettingsPatch { keep_recent_tokens: Some(50_000), ..SettingsPatch::default() };
+        let fits = setup(patch).toolkit(&offline(), &ExtensionChoice::none(), None, Some(400_000));
+        assert_eq!(fits.unwrap().settings.keep_recent_tokens, 50_000);
+    }
+
+    #[test]
+    fn a_recorded_window_comes_before_the_model_table_and_after_the_settings() {
+        let session = ModelRef { provider: "openai".into(), model_id: "gpt-4o".into() };
+        let tools = setup(SettingsPatch::default())
+            .toolkit(&offline(), &ExtensionChoice::none(), Some(&session), Some(50_000))
+            .unwrap();
+        assert_eq!(tools.context_window, 50_000);
+        let configured = SettingsPatch { context_window: Some(Some(40_000)), ..Default::default() };
+        let tools = setup(configured)
+            .toolkit(&offline(), &ExtensionChoice::none(), Some(&session), Some(50_000))
+            .unwrap();
+        assert_eq!(tools.context_window, 40_000);
+    }
+}
