@@ -167,7 +167,9 @@ pub fn setup_error(error: SetupError) -> anyhow::Error {
             }
             provider_error(message)
         }
-        other => CommandError::with_kind(ErrorKind::Settings, other.to_string()),
+        other @ (SetupError::Load(_) | SetupError::Estimator(_) | SetupError::Extensions(_)) => {
+            CommandError::with_kind(ErrorKind::Settings, other.to_string())
+        }
     }
 }
 
@@ -229,15 +231,15 @@ fn print_note(note: &Note) {
                 .as_deref()
                 .map(|url| format!(" at {}", compaction::provider::hide_url_passwords(url)))
                 .unwrap_or_default();
-            let change = match model.source {
-                ModelSource::SummaryModel => "--summary-model",
-                _ => "--model",
+            let change = if model.source == ModelSource::SummaryModel {
+                "--summary-model"
+            } else {
+                "--model"
             };
             let _ = PROVIDER_NOTE.set(format!(
                 "provider {provider}{endpoint}, model `{}` (from {}; change it with {change})",
                 model.id, model.from
             ));
         }
-        _ => {}
     }
 }

@@ -41,7 +41,6 @@ use crate::settings::{LoadError, load_settings_from_process};
 
 /// Why what a compaction runs with could not be resolved.
 #[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
 pub enum SetupError {
     /// The working directory (where the project settings file is looked for) is unknown.
     #[error("cannot read the current directory: {0}")]
@@ -90,7 +89,6 @@ pub enum SetupError {
 
 /// Something the caller should tell the user, reported while the setup is resolved.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum Note {
     /// pi's `models.json` could not be read; its model windows are not used.
     ModelsJsonUnreadable {
