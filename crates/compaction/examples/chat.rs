@@ -26,16 +26,12 @@ use std::path::PathBuf;
 use anyhow::Context as _;
 use clap::Parser;
 use compaction::harness::chat::{ChatOptions, chat_loop};
-use compaction::harness::{ChatModel, CompactingSession};
-use compaction::offline::OfflineSummarizer;
-use compaction::provider::{ApiKey, LlmSummarizer, ProviderClient, ProviderConfig, ProviderKind};
-use compaction::settings::load_settings_from_process;
+use compaction::harness::{ChatModel, CompactingSession, HarnessSettings};
+use compaction::provider::{ApiKey, ProviderClient, ProviderConfig, ProviderKind};
+use compaction::setup::{ExtensionChoice, Setup, SummarizerChoice};
 use compaction::store::{OpenOptions, SessionStore};
-use compaction::summarizer::Summarizer;
-use compaction_core::models::resolve_context_window;
 use compaction_core::serialize::Redactor;
 use compaction_core::settings::SettingsPatch;
-use compaction_core::tokens::estimator_by_name;
 
 #[derive(Parser)]
 #[command(
@@ -91,39 +87,30 @@ fn main() -> std::process::ExitCode {
 }
 
 async fn run(args: Args) -> anyhow::Result<()> {
-    // The same settings as the `compaction` command, these flags on top.
+    // The same settings, window, estimator and summarizer as the `compaction` command
+    // (`Setup`), these flags on top. Budgets left at their defaults shrink to fit small
+    // windows; explicit ones are checked.
     let flags = SettingsPatch {
         keep_recent_tokens: args.keep_recent_tokens,
         context_window: args.context_window.map(Some),
         ..SettingsPatch::default()
     };
-    let mut resolved = load_settings_from_process(&std::env::current_dir()?, &flags)?;
-    let window = resolve_context_window(Some(&args.model), resolved.settings.context_window);
-    // Budgets left at their defaults shrink to fit small windows; explicit ones are checked.
-    resolved.fit_to_window(window.tokens, &format!("the window of {}", args.model))?;
-    let settings = resolved.settings;
-    let model = ChatModel::new("openai", &args.model, Some(window.tokens));
+    let setup = Setup::load_here(&flags)?.with_notes(|note| eprintln!("[note: {note:?}]"));
+    // Without --summary-model the offline summarizer writes the summaries.
+    let choice = SummarizerChoice {
+        provider: args.summary_model.as_ref().map(|_| "openai".to_owned()),
+        model: Some(args.model.clone()),
+        summary_model: args.summary_model.clone(),
+        base_url: Some(args.base_url.clone()),
+        ..SummarizerChoice::default()
+    };
+    // The chat loop runs no extension.
+    let toolkit = setup.toolkit(&choice, &ExtensionChoice::none(), None, None)?;
+    let model = ChatModel::new("openai", &args.model, Some(toolkit.context_window));
     let key = ApiKey::from_env("OPENAI_API_KEY").unwrap_or_else(|_| ApiKey::new(""));
     let mut config = ProviderConfig::new(ProviderKind::OpenAi, &args.model);
     config.base_url = Some(args.base_url.clone());
-    let client = ProviderClient::new(config.clone(), key.clone())?;
-    let summarizer: Box<dyn Summarizer> = match &args.summary_model {
-        Some(summary_model) => {
-            // The summary model's window: `summaryContextWindow` when set, the chat window
-            // when it is the chat model, else the model table's.
-            let summary_window = match settings.summary_context_window {
-                Some(tokens) => tokens,
-                None if *summary_model == args.model => window.tokens,
-                None => resolve_context_window(Some(summary_model), None).tokens,
-            };
-            config.model = summary_model.clone();
-            Box::new(
-                LlmSummarizer::new(ProviderClient::new(config, key.clone())?)
-                    .with_context_window(summary_window),
-            )
-        }
-        None => Box::new(OfflineSummarizer),
-    };
+    let client = ProviderClient::new(config, key.clone())?;
     let store = if args.session.exists() {
         SessionStore::open(&args.session, OpenOptions::for_writing())
     } else {
@@ -132,8 +119,8 @@ async fn run(args: Args) -> anyhow::Result<()> {
     }
     .map(|(store, _report)| store)
     .with_context(|| format!("cannot open {}", args.session.display()))?;
-    let estimator = estimator_by_name(&settings.estimator)?;
-    let mut session = CompactingSession::new(store, settings, model, summarizer, estimator);
+    let mut session =
+        CompactingSession::from_toolkit(store, model, toolkit, HarnessSettings::default());
     if !key.expose().is_empty() {
         session.set_redactor(Redactor::new([key.expose().to_owned()]));
     }

@@ -11,6 +11,7 @@
 pub use compaction_core;
 
 pub mod compact;
+pub mod compactor;
 pub mod disk;
 pub mod error;
 pub mod extension;
@@ -20,8 +21,10 @@ pub mod offline;
 pub mod pins;
 pub mod provider;
 pub mod prune;
+pub mod reason;
 pub mod restore;
 pub mod settings;
+pub mod setup;
 pub mod store;
 pub mod stores;
 pub mod summarizer;

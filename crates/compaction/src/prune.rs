@@ -22,8 +22,9 @@ use compaction_core::trigger::should_compact;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
-use crate::compact::{CompactError, CompactionReason, Compactor};
+use crate::compactor::{CompactError, Compactor};
 use crate::extension::{BeforePruneEvent, ExtensionWarning, PruneHookDecision};
+use crate::reason::CompactionReason;
 use crate::store::{NewEntry, Parent, SessionStore};
 
 /// The id the prune entry has in the in-memory session a summary is planned on, before

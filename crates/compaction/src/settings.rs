@@ -25,11 +25,13 @@
 //! Unknown keys inside `compaction` and unknown `COMPACTION_*` variables are ignored too,
 //! and reported in [`ResolvedSettings::warnings`] with the nearest known name. A missing
 //! file is an empty layer; a settings path that is not a regular file (a FIFO, a device) is
-//! an error, never a blocking read ([`crate::trust::read_settings_text`]).
+//! an error, never a blocking read ([`read_settings_text`], the one way settings files are
+//! read, here and when the trusted projects are read).
 //!
 //! Invariant: the result is validated, and every error names the file (or `env`/`flag`)
 //! and the key at fault.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use compaction_core::settings::{
@@ -67,6 +69,47 @@ pub enum LoadError {
     /// A value is malformed or invalid; the error names its source and key.
     #[error(transparent)]
     Invalid(#[from] SettingsError),
+}
+
+/// Largest settings file read (settings are a few kilobytes; this bounds a hostile one).
+pub const MAX_SETTINGS_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The text of a settings file; `None` when it does not exist. Anything but a regular file
+/// (a FIFO, a device, a directory) is refused without opening it for a blocking read, and a
+/// file over [`MAX_SETTINGS_BYTES`] is refused.
+pub fn read_settings_text(path: &Path) -> Result<Option<String>, LoadError> {
+    let refuse = |message: String| LoadError::Read {
+        path: path.to_path_buf(),
+        error: std::io::Error::new(std::io::ErrorKind::InvalidInput, message),
+    };
+    let metadata = match std::fs::metadata(path) {
+        Ok(metadata) => metadata,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(LoadError::Read { path: path.to_path_buf(), error }),
+    };
+    if !metadata.is_file() {
+        return Err(refuse("not a regular file".to_owned()));
+    }
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|error| LoadError::Read { path: path.to_path_buf(), error })?;
+    // The name may have been replaced between the check and the open.
+    let opened =
+        file.metadata().map_err(|error| LoadError::Read { path: path.to_path_buf(), error })?;
+    if !opened.is_file() {
+        return Err(refuse("not a regular file".to_owned()));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_SETTINGS_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|error| LoadError::Read { path: path.to_path_buf(), error })?;
+    if bytes.len() as u64 > MAX_SETTINGS_BYTES {
+        return Err(refuse(format!("larger than {MAX_SETTINGS_BYTES} bytes")));
+    }
+    String::from_utf8(bytes).map(Some).map_err(|error| refuse(format!("not UTF-8 text: {error}")))
 }
 
 /// The two settings files pi reads.
@@ -122,7 +165,7 @@ pub fn pi_model_window(
     provider: Option<&str>,
     model_id: &str,
 ) -> Result<Option<u64>, LoadError> {
-    let Some(text) = crate::trust::read_settings_text(models_json)? else { return Ok(None) };
+    let Some(text) = read_settings_text(models_json)? else { return Ok(None) };
     let document: serde_json::Value = compaction_core::entry::from_json_text(&text)
         .map_err(|error| LoadError::Json { path: models_json.to_path_buf(), error })?;
     let Some(providers) = document.get("providers").and_then(serde_json::Value::as_object) else {
@@ -158,7 +201,7 @@ pub fn read_settings_file(path: &Path) -> Result<SettingsPatch, LoadError> {
 pub fn read_settings_layer(
     path: &Path,
 ) -> Result<(SettingsPatch, Vec<SettingsWarning>), LoadError> {
-    let Some(text) = crate::trust::read_settings_text(path)? else {
+    let Some(text) = read_settings_text(path)? else {
         return Ok((SettingsPatch::default(), Vec::new()));
     };
     let document: serde_json::Value = compaction_core::entry::from_json_text(&text)

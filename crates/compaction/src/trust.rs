@@ -7,62 +7,19 @@
 //! project). The project's own file cannot trust itself. Extensions from the global settings
 //! file and from `--extension` are the user's own and always run.
 //!
-//! Also here: [`read_settings_text`], the one way settings files are read — regular files
-//! only (a FIFO, device or directory is refused without blocking) and at most
-//! [`MAX_SETTINGS_BYTES`].
+//! The settings files are read as every settings file is, through
+//! [`crate::settings::read_settings_text`].
 //!
 //! Invariant: [`ConfiguredExtensions::runnable`] never holds a project extension of an
 //! untrusted project.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::extension::ExtensionConfig;
-use crate::settings::{LoadError, SettingsPaths};
+use crate::settings::{LoadError, SettingsPaths, read_settings_text};
 
 /// The key of the global settings file's `compaction` object that lists trusted projects.
 pub const TRUSTED_PROJECTS_KEY: &str = "trustedProjects";
-
-/// Largest settings file read (settings are a few kilobytes; this bounds a hostile one).
-pub const MAX_SETTINGS_BYTES: u64 = 16 * 1024 * 1024;
-
-/// The text of a settings file; `None` when it does not exist. Anything but a regular file
-/// (a FIFO, a device, a directory) is refused without opening it for a blocking read, and a
-/// file over [`MAX_SETTINGS_BYTES`] is refused.
-pub fn read_settings_text(path: &Path) -> Result<Option<String>, LoadError> {
-    let refuse = |message: String| LoadError::Read {
-        path: path.to_path_buf(),
-        error: std::io::Error::new(std::io::ErrorKind::InvalidInput, message),
-    };
-    let metadata = match std::fs::metadata(path) {
-        Ok(metadata) => metadata,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(error) => return Err(LoadError::Read { path: path.to_path_buf(), error }),
-    };
-    if !metadata.is_file() {
-        return Err(refuse("not a regular file".to_owned()));
-    }
-    use std::os::unix::fs::OpenOptionsExt;
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-        .map_err(|error| LoadError::Read { path: path.to_path_buf(), error })?;
-    // The name may have been replaced between the check and the open.
-    let opened =
-        file.metadata().map_err(|error| LoadError::Read { path: path.to_path_buf(), error })?;
-    if !opened.is_file() {
-        return Err(refuse("not a regular file".to_owned()));
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_SETTINGS_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|error| LoadError::Read { path: path.to_path_buf(), error })?;
-    if bytes.len() as u64 > MAX_SETTINGS_BYTES {
-        return Err(refuse(format!("larger than {MAX_SETTINGS_BYTES} bytes")));
-    }
-    String::from_utf8(bytes).map(Some).map_err(|error| refuse(format!("not UTF-8 text: {error}")))
-}
 
 /// Why a project is trusted, or that it is not.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -11,7 +11,7 @@ use compaction::navigate::{BranchPlan, NavigateError, NavigateRequest};
 use compaction_core::Session;
 use serde_json::{Value, json};
 
-use super::{CommandError, ExitStatus, setup};
+use super::{CommandError, ExitStatus, open, setup};
 use crate::cli::BranchArgs;
 use crate::output::print_json;
 use crate::progress::{Progress, ProgressOutput, block_on_cancellable};
@@ -19,7 +19,7 @@ use crate::progress::{Progress, ProgressOutput, block_on_cancellable};
 pub fn run(args: &BranchArgs) -> anyhow::Result<ExitStatus> {
     let path = &args.file;
     let writing = args.summarize && !args.dry_run;
-    let mut store = setup::open_store(path, writing, args.wait)?;
+    let mut store = open::open_store(path, writing, args.wait)?;
     let from = store
         .session()
         .resolve_leaf(args.from.as_deref())
@@ -29,11 +29,12 @@ pub fn run(args: &BranchArgs) -> anyhow::Result<ExitStatus> {
     // `--max-summary-tokens` bounds the branch summary here (`branchMaxSummaryTokens`), not
     // the compaction summary.
     let flags = crate::cli::CompactionFlags { max_summary_tokens: None, ..args.compaction.clone() };
-    let mut toolkit = setup::Toolkit::resolve(
+    let mut toolkit = setup::toolkit(
         &flags,
         &args.summarizer,
         &args.extension,
         session_model.as_ref(),
+        None,
         !writing,
     )?;
     if let Some(tokens) = args.compaction.max_summary_tokens {

@@ -17,7 +17,7 @@ pub fn run(args: &MigrateArgs) -> anyhow::Result<ExitStatus> {
     let report = compaction::store::migrate_with(&args.file, wait, &RewriteOptions::default())
         .map_err(|e| CommandError::store(&e))?;
     if let (Some(dead), Some(_)) = (dead, &report.torn_tail) {
-        eprintln!("{}: {}", args.file.display(), super::setup::dead_tail_note(dead));
+        eprintln!("{}: {}", args.file.display(), super::open::dead_tail_note(dead));
     }
     let file = args.file.display();
     if args.json {

@@ -12,6 +12,7 @@ mod import;
 mod leaves;
 mod man;
 mod migrate;
+mod open;
 mod pin;
 mod plan;
 mod prune;

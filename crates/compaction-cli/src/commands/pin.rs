@@ -9,7 +9,7 @@ use crate::output::plural;
 use compaction::pins::{PinSource, pin as append_pin, unpin as append_unpin};
 use serde_json::json;
 
-use super::{CommandError, ExitStatus, setup};
+use super::{CommandError, ExitStatus, open};
 use crate::cli::{PinArgs, SessionArgs, UnpinArgs};
 use crate::output::print_json;
 
@@ -17,7 +17,7 @@ fn open(
     session: &SessionArgs,
     wait: bool,
 ) -> anyhow::Result<(compaction::store::SessionStore, Option<usize>)> {
-    let store = setup::open_store(&session.file, true, wait)?;
+    let store = open::open_store(&session.file, true, wait)?;
     let leaf = store
         .session()
         .resolve_leaf(session.leaf.as_deref())

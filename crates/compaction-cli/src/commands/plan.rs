@@ -14,16 +14,16 @@ use crate::output::print_json;
 
 pub fn run(args: &PlanArgs) -> anyhow::Result<ExitStatus> {
     let (session, leaf) = super::load_with_leaf(&args.session)?;
-    let mut resolved = setup::resolved_settings(&args.compaction)?;
+    let mut resolution = setup::load(&args.compaction)?;
     let session_model = compaction_core::context::build_context(&session, leaf).model;
-    let window = setup::chat_window_recorded(
-        &resolved,
+    let window = resolution.chat_window(
         args.summarizer.model.as_deref(),
         session_model.as_ref(),
         compaction_core::import::recorded_context_window(&session),
     );
-    setup::fit_to_window(&mut resolved, &window, session_model.as_ref())?;
-    let settings = resolved.settings.clone();
+    resolution.fit_to_window(&window, session_model.as_ref()).map_err(setup::setup_error)?;
+    let settings = resolution.resolved.settings.clone();
+    let choice = setup::summarizer_choice(&args.summarizer);
     let estimator = setup::estimator(&settings)?;
     let serialize = SerializeOptions {
         tool_result_max_chars: usize::try_from(settings.tool_result_max_chars)
@@ -33,7 +33,7 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitStatus> {
     // The summary window the provider path plans with: the summarizer's own (the server's
     // window when it tells, less the margin for an unknown tokenizer), so the calls counted
     // here are the calls `run` makes. Without a usable provider (no key), the configured one.
-    let summarizer = setup::summarizer(&resolved, &args.summarizer, session_model.as_ref()).ok();
+    let summarizer = resolution.summarizer(&choice, session_model.as_ref()).ok();
     // With --ask-server only, the server is asked (window, tokenizer) with the sample `run`
     // would measure.
     let asked = summarizer.as_ref().filter(|_| args.ask.ask_server);
@@ -59,7 +59,7 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitStatus> {
     });
     let summary_window = match &summarizer {
         Some((summarizer, _)) => summarizer.context_window(),
-        None => setup::summary_window(&resolved, &args.summarizer, session_model.as_ref()),
+        None => resolution.summary_window(&choice, session_model.as_ref()),
     };
     let inputs = PlanInputs {
         settings: &settings,
@@ -73,7 +73,7 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitStatus> {
     let mut report = report(&session, &plan, estimator.as_ref());
     if let Value::Object(fields) = &mut report {
         fields.insert("contextWindowSource".into(), json!(window));
-        fields.insert("windowScaledSettings".into(), scaled_settings(&resolved));
+        fields.insert("windowScaledSettings".into(), scaled_settings(&resolution.resolved));
         fields.insert("summaryWindow".into(), json!(summary_window));
         fields.insert("summaryWindowSource".into(), json!(window_note));
         fields.insert(

@@ -12,21 +12,21 @@ use compaction_core::prune::{PruneDecision, PrunePlan, Strategy};
 use serde_json::{Value, json};
 
 use super::run::PRUNE_GREW;
-use super::{CommandError, ExitStatus, setup};
+use super::{CommandError, ExitStatus, open, setup};
 use crate::cli::{CompactionFlags, PruneArgs, SummarizerFlags};
 use crate::output::{preview, print_json};
 use crate::progress::block_on_cancellable;
 
 pub fn run(args: &PruneArgs) -> anyhow::Result<ExitStatus> {
     let path = &args.session.file;
-    let mut store = setup::open_store(path, !args.dry_run, args.wait)?;
+    let mut store = open::open_store(path, !args.dry_run, args.wait)?;
     let leaf = store
         .session()
         .resolve_leaf(args.session.leaf.as_deref())
         .map_err(|e| CommandError::usage(format!("{}: {e}", path.display())))?;
     let flags = CompactionFlags { estimator: args.estimator.clone(), ..CompactionFlags::default() };
     let toolkit =
-        setup::Toolkit::resolve(&flags, &SummarizerFlags::default(), &args.extension, None, true)?;
+        setup::toolkit(&flags, &SummarizerFlags::default(), &args.extension, None, None, true)?;
     let compactor = toolkit.compactor();
     if args.dry_run {
         let plan = compactor.plan_prune(store.session(), leaf);

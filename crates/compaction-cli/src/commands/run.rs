@@ -13,7 +13,7 @@ use compaction::compact::{
 };
 use serde_json::json;
 
-use super::{CommandError, ExitStatus, setup};
+use super::{CommandError, ExitStatus, open, setup};
 use crate::cli::{PlanArgs, RunArgs, SessionArgs};
 use crate::output::print_json;
 use crate::progress::{Progress, ProgressOutput, block_on_cancellable};
@@ -106,8 +106,8 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
         return super::run_stored::run(args, backend, &id);
     }
     let mut store = match &args.output {
-        Some(output) => setup::open_copy(&args.session.file, output, args.force)?,
-        None => setup::open_store(&args.session.file, true, args.wait)?,
+        Some(output) => open::open_copy(&args.session.file, output, args.force)?,
+        None => open::open_store(&args.session.file, true, args.wait)?,
     };
     let path = args.output.as_ref().unwrap_or(&args.session.file);
     let leaf = store
@@ -115,7 +115,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
         .resolve_leaf(args.session.leaf.as_deref())
         .map_err(|e| CommandError::usage(format!("{}: {e}", path.display())))?;
     let session_model = setup::session_model(store.session(), leaf);
-    let mut toolkit = setup::Toolkit::resolve_recorded(
+    let mut toolkit = setup::toolkit(
         &args.compaction,
         &args.summarizer,
         &args.extension,
@@ -312,7 +312,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
                     output.display()
                 ),
                 None => {
-                    format!("{}: compaction failed; {}", path.display(), setup::unchanged_note())
+                    format!("{}: compaction failed; {}", path.display(), open::unchanged_note())
                 }
             };
             Err(anyhow::Error::new(error).context(unchanged))

@@ -30,11 +30,12 @@ pub fn run(
         .read_path(id, args.session.leaf.as_deref())
         .map_err(|e| super::store::backend_error(&e))?;
     let session_model = read.context().model;
-    let mut toolkit = setup::Toolkit::resolve(
+    let mut toolkit = setup::toolkit(
         &args.compaction,
         &args.summarizer,
         &args.extension,
         session_model.as_ref(),
+        None,
         false,
     )?;
     drop(read);

@@ -4,7 +4,6 @@ use crate::output::plural;
 use std::collections::BTreeMap;
 
 use compaction_core::context::build_context;
-use compaction_core::settings::ResolvedSettings;
 use compaction_core::tokens::{TokenEstimator, context_tokens};
 use compaction_core::{Diagnostic, Session, Severity};
 use serde::Serialize;
@@ -35,7 +34,7 @@ pub struct Stats {
     /// Estimated tokens those prunes keep out of the context.
     pub pruned_tokens: u64,
     pub context_window: u64,
-    pub context_window_source: super::setup::ChatWindow,
+    pub context_window_source: compaction::setup::ChatWindow,
     pub window_scaled_settings: serde_json::Value,
     pub should_compact: bool,
     pub trigger_reasons: Vec<String>,
@@ -48,7 +47,7 @@ pub fn collect(
     file: String,
     session: &Session,
     leaf: Option<usize>,
-    resolved: &mut ResolvedSettings,
+    setup: &mut compaction::setup::Setup,
     estimator: &dyn TokenEstimator,
 ) -> anyhow::Result<Stats> {
     let mut entry_types = BTreeMap::new();
@@ -79,9 +78,9 @@ pub fn collect(
         })
         .sum();
     let recorded = compaction_core::import::recorded_context_window(session);
-    let window =
-        super::setup::chat_window_recorded(resolved, None, context.model.as_ref(), recorded);
-    super::setup::fit_to_window(resolved, &window, context.model.as_ref())?;
+    let window = setup.chat_window(None, context.model.as_ref(), recorded);
+    setup.fit_to_window(&window, context.model.as_ref()).map_err(super::setup::setup_error)?;
+    let resolved = &setup.resolved;
     let context_window = window.tokens;
     let decision = compaction_core::should_compact(
         tokens.tokens,
@@ -122,13 +121,13 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<ExitStatus> {
         context_window: args.context_window,
         ..Default::default()
     };
-    let mut resolved = super::setup::resolved_settings(&flags)?;
-    let estimator = super::setup::estimator(&resolved.settings)?;
+    let mut setup = super::setup::load(&flags)?;
+    let estimator = setup.estimator().map_err(super::setup::setup_error)?;
     let stats = collect(
         args.session.file.display().to_string(),
         &session,
         leaf,
-        &mut resolved,
+        &mut setup,
         estimator.as_ref(),
     )?;
     if args.json {

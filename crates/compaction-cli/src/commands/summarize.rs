@@ -35,11 +35,12 @@ pub fn run(args: &SummarizeArgs) -> anyhow::Result<ExitStatus> {
         .resolve_leaf(leaf_arg)
         .map_err(|e| CommandError::usage(format!("{}: {e}", path.display())))?;
     let session_model = setup::session_model(&session, leaf);
-    let toolkit = setup::Toolkit::resolve(
+    let toolkit = setup::toolkit(
         &args.compaction,
         &args.summarizer,
         &args.extension,
         session_model.as_ref(),
+        None,
         false,
     )?;
     let label = toolkit.summarizer.label();

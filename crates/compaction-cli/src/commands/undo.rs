@@ -17,13 +17,13 @@ use compaction_core::ledger::{DroppedStep, UNDO_CUSTOM_TYPE, UndoTarget, dropped
 use compaction_core::prune::{PruneRecord, undo_edits};
 use serde_json::{Map, Value, json};
 
-use super::{CommandError, ExitStatus, setup};
+use super::{CommandError, ExitStatus, open, setup};
 use crate::cli::{CompactionFlags, UndoArgs};
 use crate::output::print_json;
 
 pub fn run(args: &UndoArgs) -> anyhow::Result<ExitStatus> {
     let path = &args.session.file;
-    let mut store = setup::open_store(path, !args.dry_run, args.wait)?;
+    let mut store = open::open_store(path, !args.dry_run, args.wait)?;
     let session = store.session();
     let leaf = session
         .resolve_leaf(args.session.leaf.as_deref())

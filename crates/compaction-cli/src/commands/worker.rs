@@ -3,13 +3,14 @@
 
 use std::time::Duration;
 
+use compaction::setup::ExtensionChoice;
 use compaction::stores::worker::{WorkerEvent, WorkerOptions, run_worker};
 use compaction::stores::{Locator, SessionBackend};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 use super::{CommandError, ExitStatus, setup};
-use crate::cli::{ExtensionFlags, WorkerArgs};
+use crate::cli::WorkerArgs;
 use crate::output::plural;
 
 /// The name this worker's leases are taken under: host and process id.
@@ -63,9 +64,9 @@ pub fn run(args: &WorkerArgs) -> anyhow::Result<ExitStatus> {
     let backend: Box<dyn SessionBackend> =
         compaction::stores::open(&locator).map_err(|e| super::store::backend_error(&e))?;
     // A worker runs no extension: it has no project whose code it could trust.
-    let extensions = ExtensionFlags { no_extensions: true, ..ExtensionFlags::default() };
-    let toolkit =
-        setup::Toolkit::resolve(&args.compaction, &args.summarizer, &extensions, None, false)?;
+    let toolkit = setup::load(&args.compaction)?
+        .toolkit(&setup::summarizer_choice(&args.summarizer), &ExtensionChoice::none(), None, None)
+        .map_err(setup::setup_error)?;
     let compactor = toolkit.compactor();
     let options = WorkerOptions {
         holder: holder(),

@@ -34,38 +34,37 @@
 //! [`CompactError::Changed`] says why.
 //!
 //! Stages, one module each: `request` (what is asked and answered), `draft` (plan, hooks,
-//! summary, append), `gate` (the quality gate), `chunks` (the summarizer calls) and `error`;
-//! this module holds the [`Compactor`] and [`Compactor::run`], which prunes first by the
-//! strategy and hands the summary stage to `draft`.
+//! summary, append), `gate` (the quality gate) and `chunks` (the summarizer calls); this
+//! module holds [`Compactor::run`], which prunes first by the strategy and hands the summary
+//! stage to `draft`. The [`Compactor`] itself, its [`CompactError`] and the
+//! [`CompactionReason`] live in [`crate::compactor`] and [`crate::reason`], which the
+//! extensions and the prune stage use without depending on this module.
 
 mod chunks;
 mod draft;
-mod error;
 mod figures;
 mod gate;
 mod request;
 
+pub(crate) use crate::compactor::DeadlineText;
+pub use crate::compactor::{CompactError, Compactor};
+pub use crate::reason::CompactionReason;
 pub use chunks::{ChunkJob, MAX_OVERFLOW_SPLITS, merge_summaries};
-pub use error::CompactError;
-pub(crate) use error::DeadlineText;
 pub use figures::{recorded_usage_note, token_change};
-pub use request::{
-    CompactOutcome, CompactRequest, CompactionDraft, CompactionProgress, CompactionReason,
-};
+pub use request::{CompactOutcome, CompactRequest, CompactionDraft, CompactionProgress};
 
 use compaction_core::plan::{CompactionPlan, PlanInputs, plan_compaction};
 use compaction_core::prune::{PrunePlan, Strategy};
-use compaction_core::serialize::{Redactor, SerializeOptions};
+use compaction_core::serialize::SerializeOptions;
 use compaction_core::session::Session;
 use compaction_core::settings::CompactionSettings;
-use compaction_core::tokens::TokenEstimator;
 use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 
-use crate::extension::{ExtensionWarning, Extensions};
+use crate::extension::ExtensionWarning;
 use crate::store::{NewEntry, SessionStore};
-use crate::summarizer::{Summarizer, SummaryUsage};
+use crate::summarizer::SummaryUsage;
 
 /// Prompt tokens per second assumed for a summarizer on this machine when scaling the
 /// deadline. llama-cpp-python on a 2-core CPU read a 7,400-token prompt in 80 s (93 tokens/s);
@@ -87,32 +86,6 @@ struct SummarizeStage {
     pending: Option<PrunePlan>,
     deadline: tokio::time::Instant,
     limit: std::time::Duration,
-}
-
-/// Everything a compaction needs besides the session.
-pub struct Compactor<'a> {
-    /// Writes the summaries.
-    pub summarizer: &'a dyn Summarizer,
-    /// The compaction settings in effect.
-    pub settings: &'a CompactionSettings,
-    /// The chat model's context window.
-    pub context_window: u64,
-    /// Counts tokens.
-    pub estimator: &'a dyn TokenEstimator,
-    /// Secrets to redact besides the built-in patterns (API keys in use).
-    pub redactor: Redactor,
-    /// Hooks asked before and told after every compaction and branch summary.
-    pub extensions: &'a Extensions,
-}
-
-impl std::fmt::Debug for Compactor<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Compactor")
-            .field("summarizer", &self.summarizer.label())
-            .field("context_window", &self.context_window)
-            .field("estimator", &self.estimator.name())
-            .finish_non_exhaustive()
-    }
 }
 
 /// The longest deadline a compaction gets: ten years.

@@ -1,4 +1,4 @@
-//! What a compaction is asked and what it answers: the reason, the request, the progress
+//! What a compaction is asked and what it answers: the request, the progress
 //! events, the outcome of [`Compactor::run`] and the draft of [`Compactor::draft`].
 
 use compaction_core::entry::Entry;
@@ -7,31 +7,8 @@ use compaction_core::quality::QualityReport;
 
 use crate::extension::ExtensionWarning;
 use crate::prune::PruneOutcome;
+use crate::reason::CompactionReason;
 use crate::summarizer::{SummaryKind, SummaryProgress, SummaryUsage};
-
-/// Why a compaction runs.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum CompactionReason {
-    /// Asked for by the user (`compaction run`, `/compact`).
-    #[default]
-    Manual,
-    /// The trigger fired before a model call.
-    Threshold,
-    /// The model rejected a request as too long.
-    Overflow,
-}
-
-impl CompactionReason {
-    /// The name extensions and logs see: `manual`, `threshold` or `overflow`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CompactionReason::Manual => "manual",
-            CompactionReason::Threshold => "threshold",
-            CompactionReason::Overflow => "overflow",
-        }
-    }
-}
 
 /// What to compact.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

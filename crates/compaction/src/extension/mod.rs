@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use compaction_core::prepare::CompactionPreparation;
 
-use crate::compact::CompactionReason;
+use crate::reason::CompactionReason;
 use compaction_core::{AgentMessage, Entry, Session};
 use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};

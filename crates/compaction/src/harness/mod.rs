@@ -126,6 +126,25 @@ impl CompactingSession {
         }
     }
 
+    /// Wraps an open, writable store with what a [`Setup`](crate::setup::Setup) resolved,
+    /// as every command and worker builds it: the toolkit's settings, estimator,
+    /// summarizer, redactor and extensions. `model` is the chat model; its window should be
+    /// the toolkit's ([`Toolkit::context_window`](crate::setup::Toolkit::context_window)).
+    pub fn from_toolkit(
+        store: SessionStore,
+        model: ChatModel,
+        toolkit: crate::setup::Toolkit,
+        harness: HarnessSettings,
+    ) -> Self {
+        let crate::setup::Toolkit { settings, estimator, summarizer, extensions, redactor, .. } =
+            toolkit;
+        let mut session =
+            Self::with_harness_settings(store, settings, model, summarizer, estimator, harness);
+        session.redactor = redactor;
+        session.extensions = extensions;
+        session
+    }
+
     /// Secrets to redact from summarizer input besides the built-in patterns.
     pub fn set_redactor(&mut self, redactor: Redactor) {
         self.redactor = redactor;

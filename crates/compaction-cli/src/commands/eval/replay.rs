@@ -13,7 +13,7 @@ use compaction_core::TokenEstimator as _;
 use compaction_core::pins::PINS_MESSAGE_CUSTOM_TYPE;
 use serde_json::Value;
 
-use super::super::{CommandError, setup};
+use super::super::{CommandError, open, setup};
 use crate::cli::{CompactionFlags, EvalArgs, ExtensionFlags};
 use crate::progress::block_on_cancellable;
 
@@ -191,14 +191,15 @@ pub(super) fn replay(
         let keep = stage_keep_recent(first_keep, stage + 1, super::EVAL_KEEP_RECENT_TOKENS.0);
         keep_recent.push(keep);
         let stage_flags = CompactionFlags { keep_recent: Some(keep), ..flags.clone() };
-        let mut store = setup::open_store(&file, true, false)?;
+        let mut store = open::open_store(&file, true, false)?;
         let leaf = store.session().leaf();
         let session_model = setup::session_model(store.session(), leaf);
-        let toolkit = setup::Toolkit::resolve(
+        let toolkit = setup::toolkit(
             &stage_flags,
             &args.summarizer,
             &ExtensionFlags { no_extensions: true, ..ExtensionFlags::default() },
             session_model.as_ref(),
+            None,
             false,
         )?;
         let compactor = toolkit.compactor();

@@ -13,7 +13,9 @@ use std::time::Duration;
 use compaction::compact::CompactionReason;
 use compaction::error::SummarizerError;
 use compaction::harness::chat::{ChatOptions, call_model, chat_loop, user_message};
-use compaction::harness::{ChatModel, CompactingSession, HarnessError, HarnessEvent};
+use compaction::harness::{
+    ChatModel, CompactingSession, HarnessError, HarnessEvent, HarnessSettings,
+};
 use compaction::offline::OfflineSummarizer;
 use compaction::provider::{ApiKey, LlmSummarizer, ProviderClient, ProviderConfig, ProviderKind};
 use compaction::store::{FsyncPolicy, OpenOptions, SessionStore};
@@ -351,6 +353,44 @@ async fn an_ineffective_compaction_stops_automatic_compaction() {
     }
     assert_eq!(std::fs::metadata(&path).unwrap().len(), length);
     assert!(drain(&mut events).iter().all(|e| matches!(e, HarnessEvent::CompactionSkipped { .. })));
+}
+
+/// The harness built as the commands and workers build what they run with: a project's
+/// settings file, resolved by `Setup`, reaches the automatic compaction.
+#[tokio::test]
+async fn a_session_built_from_a_setup_compacts_with_the_projects_settings() {
+    use compaction::settings::{SettingsPaths, load_settings};
+    use compaction::setup::{ExtensionChoice, Setup, SummarizerChoice};
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(project.join(".pi")).unwrap();
+    std::fs::write(
+        project.join(".pi/settings.json"),
+        r#"{"compaction":{"keepRecentTokens":300,"reserveTokens":500,"minTurnsToKeep":1,
+            "maxSummaryTokens":800,"estimator":"pi","contextWindow":16000}}"#,
+    )
+    .unwrap();
+    let paths = SettingsPaths::new(&project, Some(&dir.path().join("home")), None);
+    let resolved = load_settings(&paths, |_| None, &Default::default()).unwrap();
+    let offline = SummarizerChoice { offline: true, ..SummarizerChoice::default() };
+    let toolkit = Setup::from_resolved(resolved, &project)
+        .toolkit(&offline, &ExtensionChoice::none(), None, None)
+        .unwrap();
+    assert_eq!(toolkit.context_window, 16_000);
+    let (store, path) = new_store(dir.path());
+    let model = ChatModel::new("openai", CHAT_MODEL, Some(toolkit.context_window));
+    let mut session =
+        CompactingSession::from_toolkit(store, model, toolkit, HarnessSettings::default());
+    assert_eq!(session.settings().keep_recent_tokens, 300);
+    assert_eq!(session.settings().estimator, "pi");
+    fill(&mut session, 3, 400);
+    session.prepare_next_turn().await.unwrap();
+    assert_eq!(compaction_count(&session), 0, "under the trigger of 15 500 tokens");
+    fill(&mut session, 10, 8_000);
+    session.prepare_next_turn().await.unwrap();
+    assert_eq!(compaction_count(&session), 1);
+    assert!(session.context_tokens() <= 15_500, "{}", session.context_tokens());
+    assert_valid(&path);
 }
 
 #[tokio::test]
