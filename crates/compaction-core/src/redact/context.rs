@@ -29,7 +29,7 @@ pub const RULES: &[Rule] = &[
         // "I set the root password to …", "user admin, pass …".
         concat!(
             r#"(?i)(?:^|[\s;{(,"'`=])(?:[\w$.\-:@]*(?:password|passwd|passphrase|passcode|secret|community|credentials?|token|api[_\-]?key)|(?:[\w$.\-:@]*[_\-.:])?(?:pass|pwd|pw|psk|key))["']?"#,
-            r#"[ \t]+(?:(?:is|was|to|as|now|set[ \t]+to|changed[ \t]+to|\d)[ \t]+)?["'`]?(?P<secret>[^\s"'`,;\\]{8,128})["'`]?(?:[\s,;)}\]\\]|$)"#
+            r#"[ \t]+(?:(?:is|was|to|as|now|set[ \t]+to|changed[ \t]+to|\d)[ \t]+)?["'`]?(?P<secret>[^\s"'`,;\\]{8,128})["'`]?(?:[\s,;)}\]\\"']|$)"#
         ),
         Check::StrongValue,
     ),
@@ -85,3 +85,62 @@ pub const RULES: &[Rule] = &[
         Check::AssignedValue,
     ),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::super::Redactor;
+
+    fn redact(text: &str) -> String {
+        Redactor::default().redact(text).into_owned()
+    }
+
+    #[test]
+    fn a_value_after_a_secret_name_is_redacted_in_any_syntax() {
+        let cases = [
+            ("rocommunity CyeGlOm8qZm0TrG3YZpoID 10.0.0.0/8", "rocommunity [REDACTED] 10.0.0.0/8"),
+            ("auth_pass Violet~4854orbit", "auth_pass [REDACTED]"),
+            ("set -x DEPLOY_SECRET 'ta0GX9t0uS1*6uGWS'", "set -x DEPLOY_SECRET '[REDACTED]'"),
+            ("I set the password to lantern*9838harbor", "I set the password to [REDACTED]"),
+            ("tacacs-server key 7 Harbor?Quartz4411", "tacacs-server key 7 [REDACTED]"),
+            (".withPassword(\"izt0Y9+AHCQxQg29\")", ".withPassword(\"[REDACTED]\")"),
+            (
+                "- name: API_SECRET\n  value: \"Cobalt+8827lantern\"",
+                "- name: API_SECRET\n  value: \"[REDACTED]\"",
+            ),
+            (
+                "expect \"password:\"\nsend \"Copper$1068maple\\r\"",
+                "expect \"password:\"\nsend \"[REDACTED]\\r\"",
+            ),
+            (
+                "net ads join -U Administrator%pPO1VAdbPR4dAR7pp",
+                "net ads join -U Administrator%[REDACTED]",
+            ),
+            (
+                "db01.internal:5432:shop:app:9vH~dObe2mV4ePd8kUw",
+                "db01.internal:5432:shop:app:[REDACTED]",
+            ),
+            ("echo \"::add-mask::vBWl6CrMpV5ZF8cZ8gK9\"", "echo \"::add-mask::[REDACTED]\""),
+            ("$env:SERVICE_TOKEN = \"orbit-Tulip-657\"", "$env:SERVICE_TOKEN = \"[REDACTED]\""),
+            ("APP_TOKEN=$UBhu4Qp3sGxWrjFDt", "APP_TOKEN=[REDACTED]"),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(redact(input), expected, "{input}");
+        }
+    }
+
+    #[test]
+    fn words_after_a_secret_name_without_an_assignment_stay() {
+        for text in [
+            "it should pass desired_capacity_hint=0.",
+            "the key value store is fast",
+            "password reset link expires in 24h",
+            "a token stream of 4096 tokens",
+            "pass the build-id v2.0.1 along",
+            "License: BSD-3-clause-generic",
+            "export PATH=$HOME/bin:$PATH",
+            "key ssh-ed25519 for the deploy user",
+        ] {
+            assert_eq!(redact(text), text);
+        }
+    }
+}

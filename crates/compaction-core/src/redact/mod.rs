@@ -101,7 +101,12 @@ impl Redactor {
     /// escaping undone once and twice, URL encoding undone), each view's findings replaced
     /// in the original.
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        let mut out = redact_with_views(text, ENCODING_DEPTH);
+        // A text that is a JSON document: first its strings, each judged with its key, as the
+        // arguments of a tool call are; then the text as text.
+        let mut out = match self.redact_json_text(text) {
+            Some(document) => Cow::Owned(redact_with_views(&document, ENCODING_DEPTH).into_owned()),
+            None => redact_with_views(text, ENCODING_DEPTH),
+        };
         for secret in &self.secrets {
             if out.contains(secret.as_str()) {
                 out = Cow::Owned(out.replace(secret.as_str(), REDACTED));

@@ -72,7 +72,7 @@ pub const RULES: &[Rule] = &[
         "private-key",
         // An armored block whose label names private, secret or static key material (PEM,
         // OpenSSH, PGP, OpenVPN static keys).
-        r"(?s)(?P<secret>-----BEGIN[ A-Za-z0-9]*(?:PRIVATE KEY(?: BLOCK)?|SECRET KEY(?: BLOCK)?|(?i:static key)[ A-Za-z0-9]*)-----(?:\s|\\[rn])+(?:[A-Za-z\-]+:[^\n]*(?:\n|\\n))*(?:\s|\\[rn])*[A-Za-z0-9+/=]{4}.*?(?:-----END[ A-Za-z0-9]*(?:PRIVATE KEY(?: BLOCK)?|SECRET KEY(?: BLOCK)?|(?i:static key)[ A-Za-z0-9]*)-----|\z))",
+        r"(?s)(?P<secret>-----BEGIN[ A-Za-z0-9]*(?:PRIVATE KEY(?: BLOCK)?|SECRET KEY(?: BLOCK)?|(?i:static key)[ A-Za-z0-9]*)-----(?:\s|\\+[rn])+(?:[A-Za-z\-]+:[^\n]*(?:\n|\\+n))*(?:\s|\\+[rn])*(?:[A-Za-z0-9+/=]{4}|\[REDACTED\]).*?(?:-----END[ A-Za-z0-9]*(?:PRIVATE KEY(?: BLOCK)?|SECRET KEY(?: BLOCK)?|(?i:static key)[ A-Za-z0-9]*)-----|\z))",
         Check::None,
     ),
     rule("anthropic-api-key", r"\b(?P<secret>sk-ant-[a-z0-9]+-[A-Za-z0-9_\-]{20,})", Check::None),
@@ -451,7 +451,7 @@ pub const RULES: &[Rule] = &[
         concat!(
             r#"(?mi)(?:^|\\[nrt]|[^A-Za-z0-9_\-.])["'\\]*[A-Za-z0-9_\-.]*"#,
             secret_name!(),
-            r#"["'\\]*[ \t]*(?::=|=>|=|:)[ \t]*\\?"(?P<secret>[^"\\\n]{3,256})\\?""#
+            r#"["'\\]*[ \t]*(?::=|=>|->|<-|=|:)[ \t]*\\?"(?P<secret>[^"\\\n]{3,256})\\?""#
         ),
         Check::AssignedValue,
     ),
@@ -460,7 +460,7 @@ pub const RULES: &[Rule] = &[
         concat!(
             r#"(?mi)(?:^|\\[nrt]|[^A-Za-z0-9_\-.])["'\\]*[A-Za-z0-9_\-.]*"#,
             secret_name!(),
-            r#"["'\\]*[ \t]*(?::=|=>|=|:)[ \t]*'(?P<secret>[^'\\\n]{3,256})'"#
+            r#"["'\\]*[ \t]*(?::=|=>|->|<-|=|:)[ \t]*'(?P<secret>[^'\\\n]{3,256})'"#
         ),
         Check::AssignedValue,
     ),
@@ -469,7 +469,7 @@ pub const RULES: &[Rule] = &[
         concat!(
             r#"(?mi)(?:^|\\[nrt]|[^A-Za-z0-9_\-.])["'\\]*[A-Za-z0-9_\-.]*"#,
             secret_name!(),
-            r#"["'\\]*[ \t]*(?::=|=>|=|:)[ \t]*(?P<secret>[^\s"'`,;\\]{3,256})(?:[,;)]|[ \t]+[A-Za-z=|&?:<>!]+)?"#
+            r#"["'\\]*[ \t]*(?::=|=>|->|<-|=|:)[ \t]*(?P<secret>[^\s"'`,;\\]{3,256})(?:[,;)]|[ \t]+[A-Za-z=|&?:<>!]+)?"#
         ),
         Check::AssignedValue,
     ),
