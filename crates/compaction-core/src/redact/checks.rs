@@ -423,7 +423,7 @@ fn looks_like_password(value: &str) -> bool {
 /// A value made like a chosen or a generated password, for a name followed by a space
 /// rather than `=` or `:`: 8 characters or more, not a reference, a path or a URL, and
 /// three of lower case, upper case, digits and symbols (`_`, `-`, `.` join words and do not
-/// count), or random-looking and 12 characters or more.
+/// count), and not a number literal.
 fn looks_like_strong_password(value: &str) -> bool {
     let value = value.trim_end_matches(['.', ',', ';', ':', ')']);
     if value.len() < 8
@@ -438,7 +438,24 @@ fn looks_like_strong_password(value: &str) -> bool {
     let digit = value.chars().any(|c| c.is_ascii_digit());
     let symbol = value.chars().any(|c| c.is_ascii_punctuation() && !matches!(c, '_' | '-' | '.'));
     let classes = [lower, upper, digit, symbol].iter().filter(|&&class| class).count();
-    classes >= 3 || value.len() >= 12 && looks_random(value)
+    // A name in code (`OBJ_pkcs9`, `sk_type`) or a reference marked up in a comment
+    // (`|certPriv|`, `` `token` ``) is not a password.
+    let snake = value.contains('_')
+        && value.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && value.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let first = value.chars().next().unwrap_or(' ');
+    let marked = first.is_ascii_punctuation() && value.len() > 2 && value.ends_with(first);
+    if snake || marked {
+        return false;
+    }
+    // A number literal (`0x00000003UL`) is not a password.
+    let number = value.starts_with(|c: char| c.is_ascii_digit())
+        && value
+            .trim_start_matches("0x")
+            .trim_end_matches(['u', 'U', 'l', 'L'])
+            .chars()
+            .all(|c| c.is_ascii_hexdigit());
+    classes >= 3 && !number
 }
 
 /// Whether the name before a value says it is a password or a shared secret (where a

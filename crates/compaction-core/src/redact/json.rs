@@ -195,6 +195,18 @@ mod tests {
     }
 
     #[test]
+    fn a_json_document_as_text_is_redacted_in_place() {
+        let redactor = Redactor::default();
+        let text = r#"{"command": "$pw = ConvertTo-SecureString \"TVnA6ycvMUoOf\" -AsPlainText", "db_pass": "Tulip!2231maple", "timeout": 60}"#;
+        let out = redactor.redact(text).into_owned();
+        assert!(!out.contains("TVnA6ycvMUoOf"), "{out}");
+        assert!(!out.contains("Tulip!2231maple"), "{out}");
+        assert!(out.contains("ConvertTo-SecureString") && out.contains("\"timeout\": 60"), "{out}");
+        let plain = r#"{"name": "shop", "port": 8080, "tags": ["a", "b"]}"#;
+        assert_eq!(redactor.redact(plain), plain);
+    }
+
+    #[test]
     fn an_image_that_is_a_text_file_is_redacted_as_text() {
         let engine = base64::engine::general_purpose::STANDARD;
         let data = engine.encode("APP=shop\nDB_PASSWORD=Granite#4410ember\n");

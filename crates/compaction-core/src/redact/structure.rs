@@ -269,6 +269,12 @@ fn prefixed_tokens(text: &str, out: &mut Vec<Range<usize>>) {
         // base64url body holds `-` and `_`, which the pattern may have taken for the
         // prefix's).
         let rest = secret.as_str().get(head.len() + 1..).unwrap_or_default();
+        // A hex body after a constant's name of three parts or more (`NODE_SEA_FUSE_<hex>`)
+        // is a marker, not a service's token.
+        let hex = body.as_str().bytes().all(|b| b.is_ascii_hexdigit());
+        if hex && prefix.as_str().split(['_', '-', '.']).count() > 2 {
+            continue;
+        }
         if token_body(body.as_str()) || token_body(rest) {
             out.push(secret.range());
         }
@@ -290,7 +296,32 @@ fn token_body(body: &str) -> bool {
     if body.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit()) {
         return body.len() >= 24 && letters >= 6 && digits >= 3 && entropy(body) >= 3.8;
     }
-    body.len() >= 30 && generated_body(body)
+    body.len() >= 30 && !joins_words(body) && generated_body(body)
+}
+
+/// An identifier whose parts are joined by `_` or `-` (`X509_VERIFY_PARAM_shift`,
+/// `der_oid_sha512_256WithRSAEncryption`): many joints, two parts in lower-case letters, or a
+/// part that is a word in one case (`VERIFY`, `shift`, `Pairs`) or made of words
+/// (`algorithmIdentifier`). In a base64url body the joints are rare (2 in 64 characters)
+/// and the parts are mixed.
+fn joins_words(body: &str) -> bool {
+    let joints = body.bytes().filter(|b| matches!(b, b'_' | b'-')).count();
+    if joints == 0 {
+        return false;
+    }
+    let word = |part: &str| {
+        let mut chars = part.chars();
+        let first = chars.next().unwrap_or('0');
+        part.len() >= 4
+            && (part.chars().all(|c| c.is_ascii_uppercase())
+                || first.is_ascii_alphabetic() && chars.all(|c| c.is_ascii_lowercase()))
+            || part.len() >= 6 && made_of_words(part)
+    };
+    let lower_parts = body
+        .split(['_', '-'])
+        .filter(|part| part.len() >= 2 && part.chars().all(|c| c.is_ascii_lowercase()))
+        .count();
+    joints * 16 > body.len() || lower_parts >= 2 || body.split(['_', '-']).any(word)
 }
 
 /// Letters of both cases and digits, high entropy: a generated token body, not a word, a
