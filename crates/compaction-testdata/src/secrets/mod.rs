@@ -2,14 +2,16 @@
 //!
 //! [`corpus`] makes [`SECRETS_PER_FAMILY`] secrets of each family ([`family_names`]: commands of
 //! common tools, config directives, connection strings, key material, provider-like tokens,
-//! secrets inside JSON, encodings), and plants each in several shapes: a chat message, a tool
+//! secrets inside JSON, encodings in `families.rs`; more found by context in `by_context.rs`,
+//! and by shape or through an encoding in `by_shape.rs`), and plants each in several shapes: a chat message, a tool
 //! result, a config file, a tool call's JSON arguments and an encoded form. [`claude_transcript`]
 //! and [`codex_transcript`] put samples into transcripts to import.
 //!
 //! The corpus is split by family, once, by a rule fixed before any redaction rule was written
 //! against it: the families are ordered by the SHA-256 of `secret-family:<name>`, and the first
 //! third (rounded up) is the **test** part; the rest is **dev**. Rules are written against
-//! dev; test measures whether they generalize.
+//! dev; test measures whether they generalize. Families added later are split by the same
+//! rule (the test part is the first third of all of them).
 //!
 //! Invariant: the same build gives the same corpus (every value comes from a seeded sequence).
 
