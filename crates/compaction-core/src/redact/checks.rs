@@ -27,6 +27,11 @@ pub(super) fn passes(check: Check, before: &str, value: &str, after: &str, depth
             looks_random(value) && !is_digest_or_id(value) && !is_reference(value)
         }
         Check::Password => looks_like_password(value),
+        Check::StrongValue => {
+            looks_like_strong_password(value)
+                && (!is_word_compound(value) || names_a_password(before))
+                && !value.trim_end_matches('=').contains('=')
+        }
         Check::Encoded => decodes_to_secret(value, depth.saturating_sub(1)),
         // Cookie headers are replaced cookie by cookie (`cookie_values`), never whole.
         Check::Cookies => false,
@@ -57,7 +62,7 @@ fn is_env_assignment(before: &str) -> bool {
 
 /// A `.env` value that points elsewhere: `$VAR`, `${VAR}`, `%VAR%`, a placeholder.
 fn is_env_reference(value: &str) -> bool {
-    value.starts_with(['$', '%', '<', '{'])
+    value.starts_with(['$', '%', '<', '{']) && !generated_after_sigil(value)
         || value.starts_with(REDACTED)
         || value.chars().all(|c| matches!(c, 'x' | 'X' | '*' | '.' | '…' | '-' | '_' | '•'))
 }
@@ -162,6 +167,9 @@ fn is_reference(value: &str) -> bool {
         return true;
     }
     let first = value.chars().next().unwrap_or(' ');
+    if generated_after_sigil(value) {
+        return false;
+    }
     if matches!(
         first,
         '$' | '%' | '{' | '<' | '[' | '(' | '&' | '*' | '@' | '#' | '/' | '~' | '?' | ':'
@@ -343,7 +351,10 @@ fn is_camel_case_name(value: &str) -> bool {
     while at < bytes.len() {
         if bytes[at].is_ascii_uppercase() {
             let run = bytes[at + 1..].iter().take_while(|b| b.is_ascii_lowercase()).count();
-            if run >= 2 {
+            // A word of four letters or more has a vowel (`Kdpgk` in a generated value
+            // has none).
+            let word = &bytes[at..at + run + 1];
+            if run >= 2 && (run < 3 || word.iter().any(|b| b"aeiouyAEIOUY".contains(b))) {
                 covered += run + 1;
                 at += run + 1;
                 continue;
@@ -357,7 +368,11 @@ fn is_camel_case_name(value: &str) -> bool {
 /// A name that is part of a path (`Error::Token => "…"`, `token::Comma`): an enum variant
 /// or a module, not an assignment.
 fn is_path_name(before: &str) -> bool {
-    before.strip_prefix(':').is_some_and(|name| name.starts_with(|c: char| c.is_ascii_uppercase()))
+    // `$env:NAME = "…"` (PowerShell) assigns; a path is followed by `=>` or nothing.
+    (before.contains("=>") || !before.contains('='))
+        && before
+            .strip_prefix(':')
+            .is_some_and(|name| name.starts_with(|c: char| c.is_ascii_uppercase()))
 }
 
 /// Type names of Rust and C that annotate a secret-named field (`token: u64`,
@@ -403,6 +418,66 @@ fn looks_like_password(value: &str) -> bool {
     let symbols =
         value.chars().filter(|c| c.is_ascii_punctuation() && !matches!(c, '_' | '-' | '.')).count();
     letters > 0 && (digits > 0 || symbols > 0)
+}
+
+/// A value made like a chosen or a generated password, for a name followed by a space
+/// rather than `=` or `:`: 8 characters or more, not a reference, a path or a URL, and
+/// three of lower case, upper case, digits and symbols (`_`, `-`, `.` join words and do not
+/// count), and not a number literal.
+fn looks_like_strong_password(value: &str) -> bool {
+    let value = value.trim_end_matches(['.', ',', ';', ':', ')']);
+    if value.len() < 8
+        || is_reference(value)
+        || value.contains("://")
+        || value.contains(['/', '\\'])
+    {
+        return false;
+    }
+    let lower = value.chars().any(|c| c.is_ascii_lowercase());
+    let upper = value.chars().any(|c| c.is_ascii_uppercase());
+    let digit = value.chars().any(|c| c.is_ascii_digit());
+    let symbol = value.chars().any(|c| c.is_ascii_punctuation() && !matches!(c, '_' | '-' | '.'));
+    let classes = [lower, upper, digit, symbol].iter().filter(|&&class| class).count();
+    // A name in code (`OBJ_pkcs9`, `sk_type`) or a reference marked up in a comment
+    // (`|certPriv|`, `` `token` ``) is not a password.
+    let snake = value.contains('_')
+        && value.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && value.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let first = value.chars().next().unwrap_or(' ');
+    let marked = first.is_ascii_punctuation() && value.len() > 2 && value.ends_with(first);
+    if snake || marked {
+        return false;
+    }
+    // A number literal (`0x00000003UL`) is not a password.
+    let number = value.starts_with(|c: char| c.is_ascii_digit())
+        && value
+            .trim_start_matches("0x")
+            .trim_end_matches(['u', 'U', 'l', 'L'])
+            .chars()
+            .all(|c| c.is_ascii_hexdigit());
+    classes >= 3 && !number
+}
+
+/// Whether the name before a value says it is a password or a shared secret (where a
+/// value made of words, `river-Quartz-356`, is one too).
+fn names_a_password(before: &str) -> bool {
+    let lower = before.to_ascii_lowercase();
+    ["password", "passwd", "passphrase", "secret", "community", "credential", "pwd", "psk"]
+        .iter()
+        .any(|word| lower.contains(word))
+}
+
+/// A value after `$`, `%` or `*` that is not a name but a generated string: mixed case,
+/// digits, random (`$UBhu4Qp3sGxWrjFDt`). Variables and globs are words or upper case.
+fn generated_after_sigil(value: &str) -> bool {
+    let rest = value.trim_start_matches(['$', '%', '*']);
+    rest.len() >= 10
+        && rest.len() + 1 == value.len()
+        && rest.chars().all(|c| c.is_ascii_alphanumeric())
+        && rest.chars().any(|c| c.is_ascii_uppercase())
+        && rest.chars().any(|c| c.is_ascii_lowercase())
+        && looks_random(rest)
+        && !is_camel_case_name(rest)
 }
 
 /// Cookie names that carry a session or a credential.

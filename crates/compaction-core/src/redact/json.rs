@@ -13,6 +13,9 @@ use serde_json::{Map, Value};
 use super::checks::looks_random;
 use super::{REDACTED, Redactor};
 
+/// The longest text read as a JSON document (a longer one is redacted as text only).
+const MAX_JSON_TEXT: usize = 1 << 20;
+
 /// Whether a key names a secret (`password`, `api_key`, `clientSecret`, `tokens`, `auth`…).
 fn secret_name(key: &str) -> bool {
     let lower = key.to_ascii_lowercase();
@@ -74,6 +77,67 @@ impl Redactor {
         }
     }
 
+    /// When `text` is a JSON document (a tool call's arguments or a JSON file as text), the
+    /// text with what [`Redactor::redact_value`] finds in its strings (each judged with its
+    /// key) replaced where it stands, escaped as the document escapes it; the rest of the
+    /// text is unchanged. `None` when the text is not a JSON object or array, or nothing more
+    /// is found.
+    pub(super) fn redact_json_text(&self, text: &str) -> Option<String> {
+        let trimmed = text.trim();
+        let document = trimmed.starts_with('{') && trimmed.ends_with('}')
+            || trimmed.starts_with('[') && trimmed.ends_with(']');
+        if !document || text.len() > MAX_JSON_TEXT {
+            return None;
+        }
+        let value: Value = serde_json::from_str(trimmed).ok()?;
+        let mut changed = Vec::new();
+        self.changed_strings(&value, None, &mut changed);
+        let mut out = text.to_owned();
+        for (original, redacted) in changed {
+            let secrets: Vec<&str> = match super::views::replaced(&original, &redacted) {
+                Some(spans) => spans.into_iter().filter_map(|span| original.get(span)).collect(),
+                None => vec![original.as_str()],
+            };
+            for secret in secrets {
+                let escaped = serde_json::to_string(secret).unwrap_or_default();
+                let escaped = escaped.trim_matches('"');
+                if escaped.len() >= 3 && out.contains(escaped) {
+                    out = out.replace(escaped, REDACTED);
+                }
+            }
+        }
+        (out != text).then_some(out)
+    }
+
+    /// Every string of `value` (keys too) that [`Redactor::redact_value`] changes, with what it
+    /// becomes.
+    fn changed_strings(&self, value: &Value, key: Option<&str>, out: &mut Vec<(String, String)>) {
+        match value {
+            Value::String(text) => {
+                if let Value::String(redacted) = self.value_under(value, key)
+                    && redacted != *text
+                {
+                    out.push((text.clone(), redacted));
+                }
+            }
+            Value::Array(items) => {
+                items.iter().for_each(|item| self.changed_strings(item, key, out))
+            }
+            Value::Object(fields) => {
+                let secret_parent = key.is_some_and(secret_name);
+                for (name, item) in fields {
+                    if self.redact(name) != *name
+                        || secret_parent && name.len() >= 16 && looks_random(name)
+                    {
+                        out.push((name.clone(), REDACTED.to_owned()));
+                    }
+                    self.changed_strings(item, Some(name), out);
+                }
+            }
+            Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        }
+    }
+
     /// A string value judged together with its key, as `"key": "value"`.
     fn pair(&self, key: &str, text: &str) -> Value {
         let keep = Value::String(text.to_owned());
@@ -128,6 +192,21 @@ mod tests {
         assert_eq!(out["token_type"], "bearer");
         assert!(out["tokens"].get("Xk9Qm2Lp7Rt4Vw8Zb3Nc6Fd1").is_none());
         assert_eq!(out["tokens"][REDACTED]["scope"], "read");
+    }
+
+    #[test]
+    fn a_json_document_as_text_is_redacted_in_place() {
+        let redactor = Redactor::default();
+        let text = r#"{"command": "$pw = ConvertTo-SecureString \"TVnA6ycvMUoOf\" -AsPlainText", "db_pass": "Tulip!2231maple", "timeout": 60}"#;
+        let out = redactor.redact(text).into_owned();
+        assert!(!out.contains("TVnA6ycvMUoOf"), "{out}");
+        assert!(!out.contains("Tulip!2231maple"), "{out}");
+        assert!(
+            out.starts_with("{\"command\": \"$pw = ") && out.contains("\"timeout\": 60"),
+            "{out}"
+        );
+        let plain = r#"{"name": "shop", "port": 8080, "tags": ["a", "b"]}"#;
+        assert_eq!(redactor.redact(plain), plain);
     }
 
     #[test]

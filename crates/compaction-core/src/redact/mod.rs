@@ -18,9 +18,11 @@
 //! `postgres://user:`) stay, so a summary can still say a secret was there.
 
 mod checks;
+#[macro_use]
+pub mod rules;
+mod context;
 pub mod encoded;
 mod json;
-pub mod rules;
 mod structure;
 mod views;
 
@@ -30,11 +32,16 @@ use std::sync::OnceLock;
 use regex::{Captures, Regex};
 
 use checks::{cookie_values, passes};
-use rules::{Check, RULES};
+use rules::{Check, Rule};
+
+/// The built-in rules in the order they are applied: the table, then the rules by context.
+fn all_rules() -> impl Iterator<Item = &'static Rule> {
+    rules::RULES.iter().chain(context::RULES)
+}
 
 /// The names of the built-in rules, in the order they are applied.
 pub fn rule_names() -> impl Iterator<Item = &'static str> {
-    RULES.iter().map(|rule| rule.name)
+    all_rules().map(|rule| rule.name)
 }
 
 /// What a secret is replaced with.
@@ -67,10 +74,10 @@ fn compiled() -> Option<&'static Compiled> {
     COMPILED
         .get_or_init(|| {
             let patterns: Vec<String> =
-                RULES.iter().map(|rule| ascii_boundaries(rule.pattern)).collect();
+                all_rules().map(|rule| ascii_boundaries(rule.pattern)).collect();
             let rules = patterns
                 .iter()
-                .zip(RULES)
+                .zip(all_rules())
                 .map(|(pattern, rule)| Regex::new(pattern).ok().map(|regex| (regex, rule.check)))
                 .collect::<Option<Vec<_>>>()?;
             // The patterns are constants; a unit test checks that they all compile.
@@ -94,7 +101,12 @@ impl Redactor {
     /// escaping undone once and twice, URL encoding undone), each view's findings replaced
     /// in the original.
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        let mut out = redact_with_views(text, ENCODING_DEPTH);
+        // A text that is a JSON document: first its strings, each judged with its key, as the
+        // arguments of a tool call are; then the text as text.
+        let mut out = match self.redact_json_text(text) {
+            Some(document) => Cow::Owned(redact_with_views(&document, ENCODING_DEPTH).into_owned()),
+            None => redact_with_views(text, ENCODING_DEPTH),
+        };
         for secret in &self.secrets {
             if out.contains(secret.as_str()) {
                 out = Cow::Owned(out.replace(secret.as_str(), REDACTED));
@@ -114,8 +126,8 @@ fn redact_with_views(text: &str, depth: u8) -> Cow<'_, str> {
     if !out.contains(['\\', '%']) {
         return out;
     }
-    // Views of the text as redacted so far: one and two levels of JSON escaping, URL
-    // encoding, and URL encoding inside JSON escaping.
+    // Views of the text as redacted so far: one to three levels of JSON escaping, URL
+    // encoding, and the two inside each other.
     let base = views::View::identity(&out);
     let mut spans = Vec::new();
     let json = base.decode(views::Decoding::JsonEscapes);
@@ -123,7 +135,11 @@ fn redact_with_views(text: &str, depth: u8) -> Cow<'_, str> {
     let url = base.decode(views::Decoding::Url);
     let json_url = json.as_ref().and_then(|view| view.decode(views::Decoding::Url));
     let url_twice = url.as_ref().and_then(|view| view.decode(views::Decoding::Url));
-    for view in [json, twice, url, json_url, url_twice].iter().flatten() {
+    // JSON escaping inside URL encoding, and a third level of JSON escaping (a PHP-escaped
+    // document inside a JSON string inside another).
+    let url_json = url.as_ref().and_then(|view| view.decode(views::Decoding::JsonEscapes));
+    let thrice = twice.as_ref().and_then(|view| view.decode(views::Decoding::JsonEscapes));
+    for view in [json, twice, url, json_url, url_twice, url_json, thrice].iter().flatten() {
         let redacted = redact_plain(&view.text, depth);
         if redacted == view.text {
             continue;
@@ -239,7 +255,7 @@ mod tests {
 
     #[test]
     fn every_rule_compiles_and_captures_a_secret() {
-        for rule in RULES {
+        for rule in all_rules() {
             let regex = Regex::new(&ascii_boundaries(rule.pattern))
                 .unwrap_or_else(|error| panic!("{}: {error}", rule.name));
             assert!(
@@ -249,10 +265,11 @@ mod tests {
             );
         }
         assert!(compiled().is_some());
-        let mut names: Vec<&str> = RULES.iter().map(|rule| rule.name).collect();
+        let mut names: Vec<&str> = all_rules().map(|rule| rule.name).collect();
+        let count = names.len();
         names.sort_unstable();
         names.dedup();
-        assert_eq!(names.len(), RULES.len(), "rule names are unique");
+        assert_eq!(names.len(), count, "rule names are unique");
     }
 
     #[test]

@@ -24,6 +24,10 @@ pub enum Check {
     /// A value found near a secret-looking word without an assignment: redact only when
     /// it looks random (letters and digits mixed, high character entropy).
     HighEntropy,
+    /// A value after a name with no `=` or `:` between them (a space, a connecting word):
+    /// redact when it is made like a chosen or generated password (three of lower case,
+    /// upper case, digits and symbols; or random), not a reference.
+    StrongValue,
     /// Like [`Check::HighEntropy`], but a bare hex digest or UUID is not taken for a secret
     /// (for broad names such as `key` or `session`, where hashes and ids are common).
     RandomNotDigest,
@@ -49,7 +53,7 @@ pub struct Rule {
     pub check: Check,
 }
 
-const fn rule(name: &'static str, pattern: &'static str, check: Check) -> Rule {
+pub(super) const fn rule(name: &'static str, pattern: &'static str, check: Check) -> Rule {
     Rule { name, pattern, check }
 }
 
@@ -66,7 +70,9 @@ macro_rules! secret_name {
 pub const RULES: &[Rule] = &[
     rule(
         "private-key",
-        r"(?s)(?P<secret>-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?:\s|\\[rn])+(?:[A-Za-z\-]+:[^\n]*(?:\n|\\n))*(?:\s|\\[rn])*[A-Za-z0-9+/=]{4}.*?(?:-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|\z))",
+        // An armored block whose label names private, secret or static key material (PEM,
+        // OpenSSH, PGP, OpenVPN static keys).
+        r"(?s)(?P<secret>-----BEGIN[ A-Za-z0-9]*(?:PRIVATE KEY(?: BLOCK)?|SECRET KEY(?: BLOCK)?|(?i:static key)[ A-Za-z0-9]*)-----(?:\s|\\+[rn])+(?:[A-Za-z\-]+:[^\n]*(?:\n|\\+n))*(?:\s|\\+[rn])*(?:[A-Za-z0-9+/=]{4}|\[REDACTED\]).*?(?:-----END[ A-Za-z0-9]*(?:PRIVATE KEY(?: BLOCK)?|SECRET KEY(?: BLOCK)?|(?i:static key)[ A-Za-z0-9]*)-----|\z))",
         Check::None,
     ),
     rule("anthropic-api-key", r"\b(?P<secret>sk-ant-[a-z0-9]+-[A-Za-z0-9_\-]{20,})", Check::None),
@@ -158,7 +164,7 @@ pub const RULES: &[Rule] = &[
     ),
     rule(
         "cli-secret-flag",
-        r#"(?i)(?:^|\s)--?[a-z0-9\-]*(?:password|passwd|passphrase|pass|token|api-?key|auth-?key|access-?key|private-?key|signing-?key|secret|storepass|keypass|authkey)(?:=|[ \t]+)["']?(?P<secret>[^\s"'\\]{3,})"#,
+        r#"(?i)(?:^|[\s=])--?[a-z0-9\-]*(?:password|passwd|passphrase|pass|token|api-?key|auth-?key|access-?key|private-?key|signing-?key|secret|storepass|keypass|authkey)(?:=|[ \t]+)["']?(?P<secret>[^\s"'\\]{3,})"#,
         Check::AssignedValue,
     ),
     rule(
@@ -416,8 +422,8 @@ pub const RULES: &[Rule] = &[
     ),
     rule(
         "user-slash-password-in-prose",
-        // "creds are bob / …", "login: bob/…".
-        r#"(?i)\b(?:creds?|credentials?|login)\b[^\n]{0,30}?[\w.@\-]+\s*/\s*(?P<secret>[^\s"'/]{4,})"#,
+        // "creds are bob / …", "login: bob/…", "login admin:…".
+        r#"(?i)\b(?:creds?|credentials?|login)\b[^\n]{0,30}?[\w.@\-]+\s*(?:/\s*|:)(?P<secret>[^\s"'/:\\]{4,})"#,
         Check::Password,
     ),
     rule(
@@ -445,7 +451,7 @@ pub const RULES: &[Rule] = &[
         concat!(
             r#"(?mi)(?:^|\\[nrt]|[^A-Za-z0-9_\-.])["'\\]*[A-Za-z0-9_\-.]*"#,
             secret_name!(),
-            r#"["'\\]*[ \t]*(?::=|=>|=|:)[ \t]*\\?"(?P<secret>[^"\\\n]{3,256})\\?""#
+            r#"["'\\]*[ \t]*(?::=|=>|->|<-|=|:)[ \t]*\\?"(?P<secret>[^"\\\n]{3,256})\\?""#
         ),
         Check::AssignedValue,
     ),
@@ -454,7 +460,7 @@ pub const RULES: &[Rule] = &[
         concat!(
             r#"(?mi)(?:^|\\[nrt]|[^A-Za-z0-9_\-.])["'\\]*[A-Za-z0-9_\-.]*"#,
             secret_name!(),
-            r#"["'\\]*[ \t]*(?::=|=>|=|:)[ \t]*'(?P<secret>[^'\\\n]{3,256})'"#
+            r#"["'\\]*[ \t]*(?::=|=>|->|<-|=|:)[ \t]*'(?P<secret>[^'\\\n]{3,256})'"#
         ),
         Check::AssignedValue,
     ),
@@ -463,7 +469,7 @@ pub const RULES: &[Rule] = &[
         concat!(
             r#"(?mi)(?:^|\\[nrt]|[^A-Za-z0-9_\-.])["'\\]*[A-Za-z0-9_\-.]*"#,
             secret_name!(),
-            r#"["'\\]*[ \t]*(?::=|=>|=|:)[ \t]*(?P<secret>[^\s"'`,;\\]{3,256})(?:[,;)]|[ \t]+[A-Za-z=|&?:<>!]+)?"#
+            r#"["'\\]*[ \t]*(?::=|=>|->|<-|=|:)[ \t]*(?P<secret>[^\s"'`,;\\]{3,256})(?:[,;)]|[ \t]+[A-Za-z=|&?:<>!]+)?"#
         ),
         Check::AssignedValue,
     ),

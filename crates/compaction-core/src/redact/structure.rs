@@ -230,6 +230,16 @@ const DIGEST_PREFIXES: &[&str] = &[
     "digest",
     "commit",
     "rev",
+    "git",
+    "oid",
+    "object",
+    "tree",
+    "blob",
+    "checksum",
+    "build",
+    "etag",
+    "uuid",
+    "guid",
 ];
 
 /// A token made of a service prefix (letters, optionally a second short part such as `live`
@@ -240,7 +250,7 @@ fn prefixed_tokens(text: &str, out: &mut Vec<Range<usize>>) {
     static TOKEN: OnceLock<Option<Regex>> = OnceLock::new();
     let Some(token) = regex(
         &TOKEN,
-        r"(?:^|[^A-Za-z0-9_\-.])(?P<secret>(?P<prefix>[A-Za-z][A-Za-z0-9]{1,11}(?:[_\-][A-Za-z0-9]{1,8}){0,2})[_\-.](?P<body>[A-Za-z0-9]{30,}))(?:[^A-Za-z0-9_\-.]|$)",
+        r"(?:^|[^A-Za-z0-9_\-.])(?P<secret>(?P<prefix>[A-Za-z][A-Za-z0-9]{1,11}(?:[_\-.][A-Za-z0-9]{1,8}){0,2})[_\-.](?P<body>[A-Za-z0-9][A-Za-z0-9_\-]{23,}))(?:[^A-Za-z0-9_\-.]|\.(?:\s|$)|$)",
     ) else {
         return;
     };
@@ -255,10 +265,63 @@ fn prefixed_tokens(text: &str, out: &mut Vec<Range<usize>>) {
         if DIGEST_PREFIXES.contains(&head.as_str()) {
             continue;
         }
-        if generated_body(body.as_str()) {
+        // The body as the pattern split it, or all that follows the prefix's first part (a
+        // base64url body holds `-` and `_`, which the pattern may have taken for the
+        // prefix's).
+        let rest = secret.as_str().get(head.len() + 1..).unwrap_or_default();
+        // A hex body after a constant's name of three parts or more (`NODE_SEA_FUSE_<hex>`)
+        // is a marker, not a service's token.
+        let hex = body.as_str().bytes().all(|b| b.is_ascii_hexdigit());
+        if hex && prefix.as_str().split(['_', '-', '.']).count() > 2 {
+            continue;
+        }
+        if token_body(body.as_str()) || token_body(rest) {
             out.push(secret.range());
         }
     }
+}
+
+/// A token body in one of the alphabets services generate: letters of both cases and digits
+/// (base62, or base64url with `-` and `_`), 30 characters or more; hexadecimal, 32 digits or
+/// more; upper-case letters and digits (Crockford's base32), 24 or more. Each must have the
+/// character entropy of a random value in its alphabet.
+fn token_body(body: &str) -> bool {
+    let letters = body.bytes().filter(u8::is_ascii_alphabetic).count();
+    let digits = body.bytes().filter(u8::is_ascii_digit).count();
+    if body.len() >= 32 && body.bytes().all(|b| b.is_ascii_hexdigit()) {
+        let lower = body.bytes().any(|b| b.is_ascii_lowercase());
+        let upper = body.bytes().any(|b| b.is_ascii_uppercase());
+        return !(lower && upper) && letters >= 4 && digits >= 4 && entropy(body) >= 3.2;
+    }
+    if body.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit()) {
+        return body.len() >= 24 && letters >= 6 && digits >= 3 && entropy(body) >= 3.8;
+    }
+    body.len() >= 30 && !joins_words(body) && generated_body(body)
+}
+
+/// An identifier whose parts are joined by `_` or `-` (`X509_VERIFY_PARAM_shift`,
+/// `der_oid_sha512_256WithRSAEncryption`): many joints, two parts in lower-case letters, or a
+/// part that is a word in one case (`VERIFY`, `shift`, `Pairs`) or made of words
+/// (`algorithmIdentifier`). In a base64url body the joints are rare (2 in 64 characters)
+/// and the parts are mixed.
+fn joins_words(body: &str) -> bool {
+    let joints = body.bytes().filter(|b| matches!(b, b'_' | b'-')).count();
+    if joints == 0 {
+        return false;
+    }
+    let word = |part: &str| {
+        let mut chars = part.chars();
+        let first = chars.next().unwrap_or('0');
+        part.len() >= 4
+            && (part.chars().all(|c| c.is_ascii_uppercase())
+                || first.is_ascii_alphabetic() && chars.all(|c| c.is_ascii_lowercase()))
+            || part.len() >= 6 && made_of_words(part)
+    };
+    let lower_parts = body
+        .split(['_', '-'])
+        .filter(|part| part.len() >= 2 && part.chars().all(|c| c.is_ascii_lowercase()))
+        .count();
+    joints * 16 > body.len() || lower_parts >= 2 || body.split(['_', '-']).any(word)
 }
 
 /// Letters of both cases and digits, high entropy: a generated token body, not a word, a

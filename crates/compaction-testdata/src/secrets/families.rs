@@ -32,11 +32,11 @@ pub struct Made {
     pub carrier: Carrier,
 }
 
-fn text(secret: String, line: String) -> Made {
+pub(super) fn text(secret: String, line: String) -> Made {
     Made { needles: vec![secret.clone()], secret, carrier: Carrier::Text(line) }
 }
 
-fn pick_line(rng: &mut Rng, lines: Vec<String>) -> String {
+pub(super) fn pick_line(rng: &mut Rng, lines: Vec<String>) -> String {
     let index = rng.below(lines.len());
     lines.into_iter().nth(index).unwrap_or_default()
 }
@@ -44,15 +44,16 @@ fn pick_line(rng: &mut Rng, lines: Vec<String>) -> String {
 /// A family: a name and its maker.
 pub(super) type Family = (&'static str, fn(&mut Rng) -> Made);
 
-const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
-const B64URL: base64::engine::GeneralPurpose = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+pub(super) const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
+pub(super) const B64URL: base64::engine::GeneralPurpose =
+    base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
-fn hex_of(bytes: &[u8]) -> String {
+pub(super) fn hex_of(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// URL encoding of every byte outside the unreserved set.
-fn url_encode(text: &str) -> String {
+pub(super) fn url_encode(text: &str) -> String {
     text.bytes()
         .map(|b| match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {

@@ -2,17 +2,21 @@
 //!
 //! [`corpus`] makes [`SECRETS_PER_FAMILY`] secrets of each family ([`family_names`]: commands of
 //! common tools, config directives, connection strings, key material, provider-like tokens,
-//! secrets inside JSON, encodings), and plants each in several shapes: a chat message, a tool
+//! secrets inside JSON, encodings in `families.rs`; more found by context in `by_context.rs`,
+//! and by shape or through an encoding in `by_shape.rs`), and plants each in several shapes: a chat message, a tool
 //! result, a config file, a tool call's JSON arguments and an encoded form. [`claude_transcript`]
 //! and [`codex_transcript`] put samples into transcripts to import.
 //!
 //! The corpus is split by family, once, by a rule fixed before any redaction rule was written
 //! against it: the families are ordered by the SHA-256 of `secret-family:<name>`, and the first
 //! third (rounded up) is the **test** part; the rest is **dev**. Rules are written against
-//! dev; test measures whether they generalize.
+//! dev; test measures whether they generalize. Families added later are split by the same
+//! rule (the test part is the first third of all of them).
 //!
 //! Invariant: the same build gives the same corpus (every value comes from a seeded sequence).
 
+mod by_context;
+mod by_shape;
 mod families;
 mod values;
 
@@ -20,7 +24,7 @@ use base64::Engine as _;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use families::{Carrier, FAMILIES};
+use families::{Carrier, Family};
 
 use crate::random::Rng;
 
@@ -70,20 +74,30 @@ impl Sample {
     }
 }
 
+/// Every family, in the generator's order: the first ones, then those found by context, then
+/// those found by shape or through an encoding.
+fn all_families() -> Vec<Family> {
+    let mut all = families::FAMILIES.to_vec();
+    all.extend_from_slice(by_context::FAMILIES);
+    all.extend_from_slice(by_shape::FAMILIES);
+    all
+}
+
 /// The names of every family, in the generator's order.
 pub fn family_names() -> Vec<&'static str> {
-    FAMILIES.iter().map(|(name, _)| *name).collect()
+    all_families().iter().map(|(name, _)| *name).collect()
 }
 
 /// The families of the test part: ordered by SHA-256 of `secret-family:<name>`, the first
 /// third, rounded up.
 pub fn test_families() -> Vec<&'static str> {
-    let mut named: Vec<([u8; 32], &'static str)> = FAMILIES
+    let families = all_families();
+    let mut named: Vec<([u8; 32], &'static str)> = families
         .iter()
         .map(|(name, _)| (Sha256::digest(format!("secret-family:{name}")).into(), *name))
         .collect();
     named.sort();
-    named.into_iter().take(FAMILIES.len().div_ceil(3)).map(|(_, name)| name).collect()
+    named.into_iter().take(families.len().div_ceil(3)).map(|(_, name)| name).collect()
 }
 
 /// The parts of `needle` whose presence in an output means a leak (see [`leaks`]).
@@ -211,8 +225,8 @@ fn encoded(which: usize, text: &str, needles: &[String]) -> (String, String, Vec
 pub fn corpus() -> Vec<Sample> {
     let test = test_families();
     let mut samples = Vec::new();
-    for (family_index, (family, make)) in FAMILIES.iter().enumerate() {
-        let is_test = test.contains(family);
+    for (family_index, (family, make)) in all_families().into_iter().enumerate() {
+        let is_test = test.contains(&family);
         for index in 0..SECRETS_PER_FAMILY {
             let mut rng = Rng(0x5EC2_E75E_ED00_0000 ^ ((family_index as u64) << 16 | index as u64));
             let made = make(&mut rng);
@@ -455,13 +469,18 @@ mod tests {
         let families: std::collections::BTreeSet<&str> = samples.iter().map(|s| s.family).collect();
         let secrets: std::collections::BTreeSet<(&str, &str)> =
             samples.iter().map(|s| (s.family, s.secret.as_str())).collect();
-        assert!(families.len() >= 40, "{} families", families.len());
-        assert!(secrets.len() >= 300, "{} secrets", secrets.len());
+        assert!(families.len() >= 100, "{} families", families.len());
+        assert!(secrets.len() >= 600, "{} secrets", secrets.len());
         let test = test_families();
         assert!(test.len() * 3 >= families.len());
         for sample in &samples {
             assert_eq!(sample.test, test.contains(&sample.family));
-            assert!(sample.leaks_into(&sample.text()) || matches!(sample.plant, Plant::Image(_)));
+            assert!(
+                sample.leaks_into(&sample.text()) || matches!(sample.plant, Plant::Image(_)),
+                "{} {} does not hold its secret",
+                sample.family,
+                sample.shape
+            );
         }
     }
 

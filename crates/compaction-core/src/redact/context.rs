@@ -1,0 +1,146 @@
+//! Rules by context: a value after a secret-like name, whatever the syntax between them.
+//!
+//! The [`rules`](super::rules) table reads a name followed by `=`, `:`, `:=` or `=>`. These
+//! rules read the other ways a syntax puts a value after a name: a space (config directives
+//! such as `rocommunity …`, `auth_pass …`, `key …`, shell `set -x NAME '…'`, prose such as
+//! "password to …"), a call (`.withPassword("…")`), a `name`/`value` pair (a Kubernetes or
+//! ECS environment entry), a prompt answered on the next line (`expect "password:"` then
+//! `send "…"`), Samba's `user%password`, a `.pgpass` line, and the values a CI log is told
+//! to mask. With no `=` or `:` to mark an assignment, the value must be made like a password
+//! (three of lower case, upper case, digits and symbols, or random).
+//!
+//! Invariant: every pattern has a `secret` group; a unit test in the parent compiles them.
+
+use super::rules::{Check, Rule, rule};
+
+/// The rules by context, applied after the table of [`super::rules::RULES`].
+pub const RULES: &[Rule] = &[
+    rule(
+        "ci-masked-value",
+        // GitHub Actions `::add-mask::…`, Azure Pipelines `issecret=true]…`: the tool is told
+        // the value is a secret.
+        r#"(?:::add-mask::|(?i:issecret=true)\])(?P<secret>[^\s"'\\]+)"#,
+        Check::None,
+    ),
+    rule(
+        "name-then-value-by-space",
+        // An identifier ending in a secret word, a space (or "is", "to", "as"), a value:
+        // `rocommunity …`, `auth_pass …`, `radius-server … key …`, `set -x DEPLOY_SECRET '…'`,
+        // "I set the root password to …", "user admin, pass …".
+        concat!(
+            r#"(?i)(?:^|[\s;{(,"'`=])(?:[\w$.\-:@]*(?:password|passwd|passphrase|passcode|secret|community|credentials?|token|api[_\-]?key)|(?:[\w$.\-:@]*[_\-.:])?(?:pass|pwd|pw|psk|key))["']?"#,
+            r#"[ \t]+(?:(?:is|was|to|as|now|set[ \t]+to|changed[ \t]+to|\d)[ \t]+)?["'`]?(?P<secret>[^\s"'`,;\\]{8,128})["'`]?(?:[\s,;)}\]\\"']|$)"#
+        ),
+        Check::StrongValue,
+    ),
+    rule(
+        "key-constructor-literal",
+        // 32 bytes of hex handed to a wallet, signer or key constructor.
+        r#"(?i)(?:wallet|signer|account|keypair|private[_\-]?key|secret[_\-]?key|from_?secret|from_?seed)\w*\s*\(\s*\\?["'](?P<secret>(?:0x)?[0-9a-fA-F]{64})\\?["']"#,
+        Check::None,
+    ),
+    rule(
+        "fernet-token",
+        // A Fernet token: base64url of the version byte 0x80 and a timestamp (`gAAAAA…`).
+        r"\b(?P<secret>gAAAAA[A-Za-z0-9_\-]{50,}={0,2})",
+        Check::None,
+    ),
+    rule(
+        "name-call-argument",
+        // A setter or builder named after the secret: `.withPassword("…")`, `setApiKey('…')`.
+        concat!(
+            r#"(?i)(?:^|[^\w])(?P<call>[\w]*"#,
+            secret_name!(),
+            r#")\(\s*["'](?P<secret>[^"'\n\\]{6,256})["']\s*[,)]"#
+        ),
+        Check::Password,
+    ),
+    rule(
+        "name-value-pair",
+        // `- name: API_SECRET` then `value: "…"` (Kubernetes), `{"name": "DB_PASSWORD",
+        // "value": "…"}` (ECS task definitions).
+        concat!(
+            r#"(?i)\bname\\?["']?[ \t]*[:=][ \t]*\\?["']?[\w.\-]*"#,
+            secret_name!(),
+            r#"[\w.\-]*\\?["']?[ \t]*,?[ \t]*(?:\r?\n|\\r?\\n)?[ \t\-]*\\?["']?value\\?["']?[ \t]*[:=][ \t]*\\?["']?(?P<secret>[^"'\n\\]{3,256})"#
+        ),
+        Check::AssignedValue,
+    ),
+    rule(
+        "prompt-then-answer",
+        // An `expect` script: the password prompt, then the answer sent.
+        r#"(?i)(?:password|passphrase|passcode|pin)[^\n]{0,8}(?:\r?\n|\\r?\\n)[ \t]*send\s+(?:--\s+)?\\?["'](?P<secret>[^"'\n\\]{3,256})"#,
+        Check::AssignedValue,
+    ),
+    rule(
+        "samba-user-percent-password",
+        // The Samba tools' `-U user%password`.
+        r#"(?:^|\s)(?:-U|--user(?:name)?)[= ]["']?[^\s%"'\-][^\s%"']*%(?P<secret>[^\s"']+)"#,
+        Check::AssignedValue,
+    ),
+    rule(
+        "pgpass-format-line",
+        // `host:port:database:user:password`, a line of its own.
+        r"(?m)(?:^|=)[A-Za-z0-9.\-*]+:(?:\d{2,5}|\*):[^:\s]+:[^:\s]+:(?P<secret>[^\s:&]+)(?:$|&)",
+        Check::AssignedValue,
+    ),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::super::Redactor;
+
+    fn redact(text: &str) -> String {
+        Redactor::default().redact(text).into_owned()
+    }
+
+    #[test]
+    fn a_value_after_a_secret_name_is_redacted_in_any_syntax() {
+        let cases = [
+            ("rocommunity CyeGlOm8qZm0TrG3YZpoID 10.0.0.0/8", "rocommunity [REDACTED] 10.0.0.0/8"),
+            ("auth_pass Violet~4854orbit", "auth_pass [REDACTED]"),
+            ("set -x DEPLOY_SECRET 'ta0GX9t0uS1*6uGWS'", "set -x DEPLOY_SECRET '[REDACTED]'"),
+            ("I set the password to lantern*9838harbor", "I set the password to [REDACTED]"),
+            ("tacacs-server key 7 Harbor?Quartz4411", "tacacs-server key 7 [REDACTED]"),
+            (".withPassword(\"izt0Y9+AHCQxQg29\")", ".withPassword(\"[REDACTED]\")"),
+            (
+                "- name: API_SECRET\n  value: \"Cobalt+8827lantern\"",
+                "- name: API_SECRET\n  value: \"[REDACTED]\"",
+            ),
+            (
+                "expect \"password:\"\nsend \"Copper$1068maple\\r\"",
+                "expect \"password:\"\nsend \"[REDACTED]\\r\"",
+            ),
+            (
+                "net ads join -U Administrator%pPO1VAdbPR4dAR7pp",
+                "net ads join -U Administrator%[REDACTED]",
+            ),
+            (
+                "db01.internal:5432:shop:app:9vH~dObe2mV4ePd8kUw",
+                "db01.internal:5432:shop:app:[REDACTED]",
+            ),
+            ("echo \"::add-mask::vBWl6CrMpV5ZF8cZ8gK9\"", "echo \"::add-mask::[REDACTED]\""),
+            ("$env:SERVICE_TOKEN = \"orbit-Tulip-657\"", "$env:SERVICE_TOKEN = \"[REDACTED]\""),
+            ("APP_TOKEN=$UBhu4Qp3sGxWrjFDt", "APP_TOKEN=[REDACTED]"),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(redact(input), expected, "{input}");
+        }
+    }
+
+    #[test]
+    fn words_after_a_secret_name_without_an_assignment_stay() {
+        for text in [
+            "it should pass desired_capacity_hint=0.",
+            "the key value store is fast",
+            "password reset link expires in 24h",
+            "a token stream of 4096 tokens",
+            "pass the build-id v2.0.1 along",
+            "License: BSD-3-clause-generic",
+            "export PATH=$HOME/bin:$PATH",
+            "key ssh-ed25519 for the deploy user",
+        ] {
+            assert_eq!(redact(text), text);
+        }
+    }
+}
