@@ -338,11 +338,20 @@ fn message(item: &Value, timestamp: &str, state: &mut State, builder: &mut Build
         "user" if is_injected_context(&joined) => {
             let mut blocks = vec![build::text_block(builder.text(&joined))];
             blocks.extend(images);
-            builder.custom_message(
+            let details = instruction_file(&joined).map(|file| {
+                let mut details = Map::new();
+                details.insert(
+                    crate::message::INSTRUCTION_FILE_DETAIL.into(),
+                    builder.text(&file).into(),
+                );
+                Value::Object(details)
+            });
+            builder.custom_message_with(
                 state.last.as_deref(),
                 timestamp,
                 "imported-instructions",
                 blocks,
+                details,
             )
         }
         "user" => {
@@ -370,6 +379,22 @@ fn is_injected_context(text: &str) -> bool {
     ["<environment_context>", "<user_instructions>", "# AGENTS.md instructions", "<INSTRUCTIONS>"]
         .iter()
         .any(|prefix| text.starts_with(prefix))
+}
+
+/// The project instruction file an injected text holds: `DIR/AGENTS.md` for Codex's
+/// `# AGENTS.md instructions for DIR` block, `AGENTS.md` for the older
+/// `<user_instructions>` block (the AGENTS.md files Codex found, joined); `None` for the
+/// environment context.
+pub(super) fn instruction_file(text: &str) -> Option<String> {
+    let named = text.lines().find_map(|line| {
+        let dir = line.trim().strip_prefix("# AGENTS.md instructions for")?.trim();
+        let dir = dir.trim_end_matches(['/', '\\']);
+        Some(if dir.is_empty() { "AGENTS.md".to_owned() } else { format!("{dir}/AGENTS.md") })
+    });
+    named.or_else(|| {
+        (text.contains("<user_instructions>") || text.trim_start().starts_with("<INSTRUCTIONS>"))
+            .then(|| "AGENTS.md".to_owned())
+    })
 }
 
 /// An image part (`input_image` with a `data:` URL).

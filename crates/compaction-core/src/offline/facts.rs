@@ -23,7 +23,11 @@ impl Digest {
         match message {
             AgentMessage::User(user) => self.observe_user(&content_text(&user.content)),
             AgentMessage::Custom(custom) => {
-                self.note_identifiers(&content_text(&custom.content));
+                let text = content_text(&custom.content);
+                if let Some(file) = custom.instruction_file() {
+                    self.note_instruction_rules(file, text.lines());
+                }
+                self.note_identifiers(&text);
             }
             AgentMessage::Assistant(assistant) => {
                 self.abandon_pending();
