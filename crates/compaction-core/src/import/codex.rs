@@ -17,6 +17,9 @@ use std::collections::HashMap;
 use serde_json::{Map, Value, json};
 
 use super::build::{self, Builder, Header};
+use super::instructions::{
+    holds_instructions, instruction_file, is_injected_context, split_codex_skills,
+};
 
 /// What the first pass learns: the header and the window the rollout records.
 #[derive(Debug, Clone, Default)]
@@ -336,23 +339,7 @@ fn message(item: &Value, timestamp: &str, state: &mut State, builder: &mut Build
     let joined = texts.join("\n");
     let id = match role {
         "user" if is_injected_context(&joined) => {
-            let mut blocks = vec![build::text_block(builder.text(&joined))];
-            blocks.extend(images);
-            let details = instruction_file(&joined).map(|file| {
-                let mut details = Map::new();
-                details.insert(
-                    crate::message::INSTRUCTION_FILE_DETAIL.into(),
-                    builder.text(&file).into(),
-                );
-                Value::Object(details)
-            });
-            builder.custom_message_with(
-                state.last.as_deref(),
-                timestamp,
-                "imported-instructions",
-                blocks,
-                details,
-            )
+            injected(&joined, images, timestamp, state, builder)
         }
         "user" => {
             let mut blocks: Vec<Value> =
@@ -373,28 +360,44 @@ fn message(item: &Value, timestamp: &str, state: &mut State, builder: &mut Build
     state.last = Some(id);
 }
 
-/// Whether a user-role text is context Codex injected rather than the user's words.
-fn is_injected_context(text: &str) -> bool {
-    let text = text.trim_start();
-    ["<environment_context>", "<user_instructions>", "# AGENTS.md instructions", "<INSTRUCTIONS>"]
-        .iter()
-        .any(|prefix| text.starts_with(prefix))
-}
-
-/// The project instruction file an injected text holds: `DIR/AGENTS.md` for Codex's
-/// `# AGENTS.md instructions for DIR` block, `AGENTS.md` for the older
-/// `<user_instructions>` block (the AGENTS.md files Codex found, joined); `None` for the
-/// environment context.
-pub(super) fn instruction_file(text: &str) -> Option<String> {
-    let named = text.lines().find_map(|line| {
-        let dir = line.trim().strip_prefix("# AGENTS.md instructions for")?.trim();
-        let dir = dir.trim_end_matches(['/', '\\']);
-        Some(if dir.is_empty() { "AGENTS.md".to_owned() } else { format!("{dir}/AGENTS.md") })
+/// Context Codex put in a user-role message (AGENTS.md, the environment): an
+/// `imported-instructions` custom message. An AGENTS.md block names its file in
+/// `details.instructionFile`; Codex's own skills section inside it (not the project's
+/// instructions) is a custom message of its own after it, without the mark.
+fn injected(
+    joined: &str,
+    images: Vec<Value>,
+    timestamp: &str,
+    state: &mut State,
+    builder: &mut Builder<'_>,
+) -> String {
+    let file = instruction_file(joined);
+    let split = file.as_ref().and_then(|_| split_codex_skills(joined));
+    let (project, skills, file) = match split {
+        Some((project, skills)) if holds_instructions(&project) => (project, Some(skills), file),
+        // Only Codex's own section: no project file in it.
+        Some(_) => (joined.to_owned(), None, None),
+        None => (joined.to_owned(), None, file),
+    };
+    let details = file.map(|file| {
+        let mut details = Map::new();
+        details.insert(crate::message::INSTRUCTION_FILE_DETAIL.into(), builder.text(&file).into());
+        Value::Object(details)
     });
-    named.or_else(|| {
-        (text.contains("<user_instructions>") || text.trim_start().starts_with("<INSTRUCTIONS>"))
-            .then(|| "AGENTS.md".to_owned())
-    })
+    let mut blocks = vec![build::text_block(builder.text(&project))];
+    blocks.extend(images);
+    let mut id = builder.custom_message_with(
+        state.last.as_deref(),
+        timestamp,
+        "imported-instructions",
+        blocks,
+        details,
+    );
+    if let Some(skills) = skills {
+        let blocks = vec![build::text_block(builder.text(&skills))];
+        id = builder.custom_message(Some(&id), timestamp, "imported-instructions", blocks);
+    }
+    id
 }
 
 /// An image part (`input_image` with a `data:` URL).

@@ -32,6 +32,7 @@ pub use build::CONTEXT_WINDOW_CUSTOM_TYPE;
 mod claude;
 mod codex;
 mod cursor;
+mod instructions;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -272,7 +272,7 @@ fn codex_with_agents_md() -> String {
                "payload": {"id": "s", "timestamp": "2025-09-20T14:00:00.000Z", "cwd": "/work/shop"}}),
         item(
             "user",
-            "# AGENTS.md instructions for /work/shop\n\n<INSTRUCTIONS>\n## Rules\n- Never push to main; open a pull request.\n- Toujours écrire les tests en premier.\n</INSTRUCTIONS>",
+            "# AGENTS.md instructions for /work/shop\n\n<INSTRUCTIONS>\n## Rules\n- Never push to main; open a pull request.\n- Toujours écrire les tests en premier.\n## Skills\nA skill is a set of local instructions to follow that is stored in a `SKILL.md` file.\n- Trigger rules: If the user names a skill, you must use that skill for that turn.\n</INSTRUCTIONS>",
         ),
         item("user", "<environment_context>\n  <cwd>/work/shop</cwd>\n</environment_context>"),
         item("user", "Fix the coupon total."),
@@ -287,9 +287,12 @@ fn codex_agents_md_blocks_are_marked_as_instruction_files_and_their_rules_kept()
     let session = assert_clean(&imported.session);
     let notes: Vec<Value> =
         entries(&imported.session).into_iter().filter(|e| e["type"] == "custom_message").collect();
-    assert_eq!(notes.len(), 2);
+    // The project's AGENTS.md (marked), Codex's own skills section, the environment.
+    assert_eq!(notes.len(), 3);
     assert_eq!(notes[0]["details"], json!({"instructionFile": "/work/shop/AGENTS.md"}));
-    assert_eq!(notes[1].get("details"), None);
+    assert!(!notes[0]["content"][0]["text"].as_str().unwrap().contains("Skills"));
+    assert!(notes[1]["content"][0]["text"].as_str().unwrap().starts_with("## Skills\n"));
+    assert_eq!((notes[1].get("details"), notes[2].get("details")), (None, None));
     let messages: Vec<_> = (0..session.entries().len())
         .filter_map(|index| crate::prepare::compaction_input_message(&session, index))
         .collect();
@@ -306,16 +309,7 @@ fn codex_agents_md_blocks_are_marked_as_instruction_files_and_their_rules_kept()
     {
         assert!(summary.contains(&format!("From `AGENTS.md`: {rule}")), "{rule}\n{summary}");
     }
-    // The environment is not a rule.
+    // Neither Codex's own skill rules nor the environment are the project's rules.
+    assert!(!summary.contains("you must use that skill"), "{summary}");
     assert!(!summary.contains("From `AGENTS.md`: <cwd>"), "{summary}");
-}
-
-#[test]
-fn the_older_user_instructions_block_names_agents_md() {
-    assert_eq!(
-        codex::instruction_file("<user_instructions>\n- Use pnpm.\n</user_instructions>")
-            .as_deref(),
-        Some("AGENTS.md")
-    );
-    assert_eq!(codex::instruction_file("<environment_context></environment_context>"), None);
 }
