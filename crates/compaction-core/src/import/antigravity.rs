@@ -256,9 +256,9 @@ fn decode_arguments(args: Option<&Value>) -> Value {
     let decoded = object
         .into_iter()
         .map(|(key, value)| {
-            let value = match value {
-                Value::String(text) => serde_json::from_str(&text).unwrap_or(Value::String(text)),
-                other => other,
+            let value = match value.as_str().map(serde_json::from_str::<Value>) {
+                Some(Ok(decoded)) => decoded,
+                Some(Err(_)) | None => value,
             };
             (key, value)
         })

@@ -61,10 +61,10 @@ pub(super) fn map_call(
                 edits.push(json!({ "oldText": old_text, "newText": new_text }));
             }
             if let Some(items) = take(&mut rest, list) {
-                let items = match items {
-                    // Some agents write the list as a JSON text.
-                    Value::String(text) => serde_json::from_str(&text).unwrap_or(Value::Null),
-                    other => other,
+                // Some agents write the list as a JSON text.
+                let items = match items.as_str() {
+                    Some(text) => serde_json::from_str(text).unwrap_or(Value::Null),
+                    None => items,
                 };
                 for item in items.as_array().map(Vec::as_slice).unwrap_or(&[]) {
                     let mut item = item.as_object().cloned().unwrap_or_default();
