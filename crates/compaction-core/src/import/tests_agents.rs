@@ -261,8 +261,9 @@ fn broken_cursor_and_antigravity_lines_are_errors_naming_the_line() {
     assert_eq!(import(empty, None, &Redactor::default()).unwrap_err(), ImportError::NoMessages);
 }
 
-/// A Codex rollout whose context holds the project's AGENTS.md and its environment.
-fn codex_with_agents_md() -> String {
+/// A Codex rollout whose context holds `instructions` (as Codex sends them), then its
+/// environment, a request and a reply.
+fn codex_with(instructions: &str) -> String {
     let item = |role: &str, text: &str| {
         json!({"timestamp": "2025-09-20T14:00:00.000Z", "type": "response_item",
                "payload": {"type": "message", "role": role, "content": [{"type": "input_text", "text": text}]}})
@@ -270,10 +271,7 @@ fn codex_with_agents_md() -> String {
     let lines = [
         json!({"timestamp": "2025-09-20T14:00:00.000Z", "type": "session_meta",
                "payload": {"id": "s", "timestamp": "2025-09-20T14:00:00.000Z", "cwd": "/work/shop"}}),
-        item(
-            "user",
-            "# AGENTS.md instructions for /work/shop\n\n<INSTRUCTIONS>\n## Rules\n- Never push to main; open a pull request.\n- Toujours écrire les tests en premier.\n## Skills\nA skill is a set of local instructions to follow that is stored in a `SKILL.md` file.\n- Trigger rules: If the user names a skill, you must use that skill for that turn.\n</INSTRUCTIONS>",
-        ),
+        item("user", instructions),
         item("user", "<environment_context>\n  <cwd>/work/shop</cwd>\n</environment_context>"),
         item("user", "Fix the coupon total."),
         item("assistant", "Looking at the cart."),
@@ -281,9 +279,32 @@ fn codex_with_agents_md() -> String {
     lines.iter().map(|line| format!("{line}\n")).collect()
 }
 
+/// The summary of an imported session, every message summarized.
+fn summary_of(session: &crate::Session) -> String {
+    let messages: Vec<_> = (0..session.entries().len())
+        .filter_map(|index| crate::prepare::compaction_input_message(session, index))
+        .collect();
+    crate::offline::summarize_offline(&crate::offline::OfflineInput {
+        kind: crate::offline::OfflineKind::History,
+        messages: &messages,
+        previous_summary: None,
+        instructions: None,
+        pins: &[],
+        max_chars: 20_000,
+    })
+}
+
+/// Whether the summary keeps `rule` as a rule of `file`.
+fn keeps_rule(summary: &str, file: &str, rule: &str) -> bool {
+    summary.lines().any(|line| line.contains(&format!("From `{file}`")) && line.ends_with(rule))
+}
+
 #[test]
 fn codex_agents_md_blocks_are_marked_as_instruction_files_and_their_rules_kept() {
-    let imported = import(&codex_with_agents_md(), None, &Redactor::default()).unwrap();
+    let rollout = codex_with(
+        "# AGENTS.md instructions for /work/shop\n\n<INSTRUCTIONS>\n## Rules\n- Never push to main; open a pull request.\n- Toujours écrire les tests en premier.\n## Skills\nA skill is a set of local instructions to follow that is stored in a `SKILL.md` file.\n- Trigger rules: If the user names a skill, you must use that skill for that turn.\n</INSTRUCTIONS>",
+    );
+    let imported = import(&rollout, None, &Redactor::default()).unwrap();
     let session = assert_clean(&imported.session);
     let notes: Vec<Value> =
         entries(&imported.session).into_iter().filter(|e| e["type"] == "custom_message").collect();
@@ -293,23 +314,30 @@ fn codex_agents_md_blocks_are_marked_as_instruction_files_and_their_rules_kept()
     assert!(!notes[0]["content"][0]["text"].as_str().unwrap().contains("Skills"));
     assert!(notes[1]["content"][0]["text"].as_str().unwrap().starts_with("## Skills\n"));
     assert_eq!((notes[1].get("details"), notes[2].get("details")), (None, None));
-    let messages: Vec<_> = (0..session.entries().len())
-        .filter_map(|index| crate::prepare::compaction_input_message(&session, index))
-        .collect();
-    let summary = crate::offline::summarize_offline(&crate::offline::OfflineInput {
-        kind: crate::offline::OfflineKind::History,
-        messages: &messages,
-        previous_summary: None,
-        instructions: None,
-        pins: &[],
-        max_chars: 20_000,
-    });
+    let summary = summary_of(&session);
     for rule in
         ["Never push to main; open a pull request.", "Toujours écrire les tests en premier."]
     {
-        assert!(summary.contains(&format!("From `AGENTS.md`: {rule}")), "{rule}\n{summary}");
+        assert!(keeps_rule(&summary, "AGENTS.md", rule), "{rule}\n{summary}");
     }
     // Neither Codex's own skill rules nor the environment are the project's rules.
     assert!(!summary.contains("you must use that skill"), "{summary}");
     assert!(!summary.contains("From `AGENTS.md`: <cwd>"), "{summary}");
+}
+
+#[test]
+fn the_older_user_instructions_block_gives_its_rules_through_the_mark() {
+    let rollout = codex_with(
+        "<user_instructions>\n- Always run cargo fmt before committing.\n</user_instructions>",
+    );
+    let imported = import(&rollout, None, &Redactor::default()).unwrap();
+    let session = assert_clean(&imported.session);
+    let note =
+        entries(&imported.session).into_iter().find(|e| e["type"] == "custom_message").unwrap();
+    assert_eq!(note["details"], json!({"instructionFile": "AGENTS.md"}));
+    let summary = summary_of(&session);
+    assert!(
+        keeps_rule(&summary, "AGENTS.md", "Always run cargo fmt before committing."),
+        "{summary}"
+    );
 }

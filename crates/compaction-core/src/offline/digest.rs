@@ -207,6 +207,8 @@ pub(super) struct Digest {
     pub(super) rejected_calls: Vec<String>,
     /// Choices later statements replaced.
     pub(super) replacements: Vec<Replacement>,
+    /// The fact-bearing sentences of each turn, oldest first.
+    pub(super) notes: Vec<super::notes::TurnNotes>,
 }
 
 pub(super) const MAX_IDENTIFIERS: usize = 24;

@@ -24,7 +24,12 @@ impl Digest {
             AgentMessage::User(user) => self.observe_user(&content_text(&user.content)),
             AgentMessage::Custom(custom) => {
                 let text = content_text(&custom.content);
-                if let Some(file) = custom.instruction_file() {
+                // An importer keeps a harness's meta messages (a skill it loaded) as custom
+                // messages: an instruction file among them gives its rules. One the importer
+                // marked (`details.instructionFile`) gives them whatever its text looks like.
+                if let Some((path, body)) = injected_instructions(&text) {
+                    self.note_instruction_rules(&path, body.lines());
+                } else if let Some(file) = custom.instruction_file() {
                     self.note_instruction_rules(file, text.lines());
                 }
                 self.note_identifiers(&text);
@@ -131,6 +136,12 @@ impl Digest {
 
     pub(super) fn observe_user(&mut self, text: &str) {
         self.abandon_pending();
+        // An instruction file the harness put into a user-role message (a skill it loaded,
+        // a project's AGENTS.md) is read as the file: its rules, not a request.
+        if let Some((path, body)) = injected_instructions(text) {
+            self.note_instruction_rules(&path, body.lines());
+            return;
+        }
         // Only the user's own words ask or rule; what their tools wrapped around them
         // (IDE notices, command echoes, reminders) does neither.
         let words = human_words(text);
@@ -244,6 +255,7 @@ impl Digest {
             self.latest_request = Some(verbatim_prefix(&prose, 1_000));
         }
         self.note_identifiers(head(&prose, 8_000));
+        self.notes.push(super::notes::TurnNotes::opened_by(&prose));
         self.user_turns += 1;
     }
 
@@ -409,6 +421,12 @@ impl Digest {
     }
 
     pub(super) fn observe_assistant_text(&mut self, text: &str) {
+        if self.notes.is_empty() {
+            self.notes.push(super::notes::TurnNotes::default());
+        }
+        if let Some(notes) = self.notes.last_mut() {
+            notes.add_assistant(text);
+        }
         self.note_used_facts(text);
         self.note_replacements(text);
         if let Some(reply) = key_reply(text) {
@@ -491,4 +509,20 @@ pub(super) fn contains_words(text: &str, phrase: &str) -> bool {
         let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
         boundary(before) && boundary(after)
     })
+}
+
+/// An instruction file a harness injected as a user-role message: the path it names and
+/// the file's text. Claude Code loads a skill as "Base directory for this skill: DIR" and
+/// the skill's `SKILL.md`; Codex sends a project's instructions as "# AGENTS.md
+/// instructions for DIR" (the file's text follows, inside `<INSTRUCTIONS>` when tagged).
+fn injected_instructions(text: &str) -> Option<(String, &str)> {
+    let text = text.trim_start();
+    let (first, body) = text.split_once('\n').unwrap_or((text, ""));
+    if let Some(dir) = first.strip_prefix("Base directory for this skill:") {
+        return Some((format!("{}/SKILL.md", dir.trim().trim_end_matches('/')), body));
+    }
+    let heading = first.strip_prefix('#')?.trim_start();
+    let (file, _) = heading.split_once(" instructions for ")?;
+    let file = file.trim();
+    (!file.is_empty() && !file.contains(char::is_whitespace)).then(|| (file.to_owned(), body))
 }

@@ -12,10 +12,11 @@
 //! holds), `extract` (what a text asks, rules, decides), `calls` (tool roles, arguments,
 //! command parts and runs), `sections` (headings, priorities, the summary's wording),
 //! `changes` (the lines each edit added), `previous` (the previous summary parsed back),
-//! `digest` (the records one pass collects), `outcomes` (tool results and commands into the
-//! digest), `facts` (the pass over the messages; the same digest [`crate::must_keep`]
-//! reads), `assemble` (the digest and the previous summary into prioritised bullets) and
-//! `render` (printed within the budget).
+//! `notes` (the fact-bearing sentences of each turn), `digest` (the records one pass
+//! collects), `outcomes` (tool results and commands into the digest), `facts` (the pass
+//! over the messages; the same digest [`crate::must_keep`] reads), `assemble` (the digest
+//! and the previous summary into prioritised bullets) and `render` (printed within the
+//! budget).
 //!
 //! The active pins open the summary in a `## Pinned Instructions` section, verbatim; a
 //! previous summary's pinned section is never carried (the pins active now replace it), so
@@ -34,6 +35,7 @@ mod changes;
 mod digest;
 mod extract;
 mod facts;
+mod notes;
 mod origin;
 mod outcomes;
 mod previous;

@@ -91,6 +91,10 @@ impl Assembly<'_> {
                         format!("Error seen: {error}"),
                         carried(PRIORITY_ERRORS),
                     );
+                } else if item.starts_with(super::notes::USER_NOTE)
+                    || item.starts_with(super::notes::ASSISTANT_NOTE)
+                {
+                    // The notes stage carries them, at their own priority.
                 } else if !item.contains("`aborted`") {
                     self.sections.push(Section::Critical, item.clone(), carried(PRIORITY_ERRORS));
                 }

@@ -8,14 +8,15 @@
 //!
 //! Stages, one module each, run in the order of the summary's sections: `goal`, then
 //! `decisions` for the constraints, `progress` (Done, In Progress, Blocked), `decisions`
-//! again for Key Decisions and Next Steps, and `critical`. They share an [`Assembly`]: the
-//! digest, the previous summary, the failures still open, and the sections so far (a later
-//! stage reads what an earlier one pushed, e.g. the Done items the critical context does
-//! not repeat).
+//! again for Key Decisions and Next Steps, `critical`, and the turn `notes` last. They
+//! share an [`Assembly`]: the digest, the previous summary, the failures still open, and
+//! the sections so far (a later stage reads what an earlier one pushed, e.g. the Done items
+//! the critical context does not repeat).
 
 mod critical;
 mod decisions;
 mod goal;
+mod notes;
 mod progress;
 
 use super::OfflineKind;
@@ -36,6 +37,7 @@ impl Digest {
         assembly.decisions();
         assembly.next_steps();
         assembly.critical();
+        assembly.notes();
         let mut sections = assembly.sections;
         apply_focus(&mut sections, instructions);
         sections

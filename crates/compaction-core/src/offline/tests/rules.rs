@@ -454,3 +454,55 @@ fn the_final_reply_of_a_turn_that_ended_is_done_not_in_progress() {
 fn section_text_of(summary: &str, heading: &str) -> String {
     bullets(summary, heading).join("\n")
 }
+
+#[test]
+fn an_injected_skill_or_agents_file_gives_rules_not_a_request() {
+    let skill = "Base directory for this skill: /home/u/.claude/skills/commit-rules\n\n\
+                 ## Rules\n\n**Always make a plan first**, listing every git command.\n\
+                 - Commit messages are one line.\n";
+    let agents = "# AGENTS.md instructions for /repo\n\n<INSTRUCTIONS>\n- Never push to main.\n\
+                  - Run `npm run lint` before a commit.\n</INSTRUCTIONS>";
+    let messages = [
+        user("Fix the tooltip arrow."),
+        assistant("Done: the tooltip shows its arrow.", &[]),
+        user(skill),
+        user(agents),
+    ];
+    let summary = summarize(&messages);
+    let constraints = bullets(&summary, "## Constraints & Preferences");
+    for rule in [
+        "From `commit-rules/SKILL.md` (Rules): **Always make a plan first**, listing every git command.",
+        "From `commit-rules/SKILL.md` (Rules): Commit messages are one line.",
+        "From `AGENTS.md`: Never push to main.",
+    ] {
+        assert!(constraints.iter().any(|item| item == rule), "{rule} in {constraints:#?}");
+    }
+    let goal = bullets(&summary, "## Goal");
+    assert!(goal.iter().all(|item| !item.contains("Base directory")), "{goal:#?}");
+    assert!(goal.iter().all(|item| !item.contains("instructions for")), "{goal:#?}");
+}
+
+#[test]
+fn instruction_files_are_known_by_name_and_by_folder() {
+    use super::super::outcomes::is_instruction_file;
+    for path in [
+        "AGENTS.md",
+        "/repo/CLAUDE.md",
+        "docs/CONTRIBUTING.ko.md",
+        "/home/u/.claude/skills/git/SKILL.md",
+        ".claude/commands/review.md",
+        "/repo/.cursor/rules/style.mdc",
+        ".github/instructions/rust.instructions.md",
+    ] {
+        assert!(is_instruction_file(path), "{path}");
+    }
+    for path in [
+        "README.md",
+        "docs/skills.txt",
+        "/repo/src/claude.rs",
+        "notes/rules.txt",
+        "/home/u/.claude/projects/-repo/memory/MEMORY.md",
+    ] {
+        assert!(!is_instruction_file(path), "{path}");
+    }
+}

@@ -1,0 +1,55 @@
+//! The turn notes: the user's own sentences and the assistant's fact-bearing ones, after
+//! everything else in the Critical Context, at a low priority.
+//!
+//! Invariant: a note repeats no sentence another item already holds; a carried note keeps
+//! its low priority (below a fresh one), so the budget drops the oldest notes first; notes
+//! are whole sentences, packed into lines of at most [`NOTE_WIDTH`] characters.
+
+use super::super::notes::pack;
+use super::super::sections::*;
+use super::{Assembly, carried};
+
+/// How a line of the user's sentences starts.
+pub(in super::super) const USER_NOTE: &str = "User wrote";
+/// How a line of the assistant's sentences starts.
+pub(in super::super) const ASSISTANT_NOTE: &str = "Assistant noted";
+/// The widest a line of notes gets, in characters (a longer sentence stands alone).
+const NOTE_WIDTH: usize = 420;
+
+impl Assembly<'_> {
+    /// Pushes the carried notes, then this part's, turn by turn.
+    pub(super) fn notes(&mut self) {
+        for item in self.carried_items(Section::Critical) {
+            let priority = if item.starts_with(USER_NOTE) {
+                PRIORITY_USER_NOTE
+            } else if item.starts_with(ASSISTANT_NOTE) {
+                PRIORITY_ASSISTANT_NOTE
+            } else {
+                continue;
+            };
+            self.sections.push(Section::Critical, item.clone(), carried(priority));
+        }
+        let said: Vec<String> = self.sections.items.iter().map(|item| item.text.clone()).collect();
+        let new = |sentence: &&String| !said.iter().any(|text| text.contains(sentence.as_str()));
+        for turn in &self.digest.notes {
+            let about = turn.about.as_deref().map(|about| format!(" (on «{about}»)"));
+            let user: Vec<&str> = turn.user.iter().filter(new).map(String::as_str).collect();
+            for line in pack(&user, NOTE_WIDTH) {
+                self.sections.push(
+                    Section::Critical,
+                    format!("{USER_NOTE}: {line}"),
+                    PRIORITY_USER_NOTE,
+                );
+            }
+            let assistant: Vec<&str> =
+                turn.assistant.iter().filter(new).map(String::as_str).collect();
+            for line in pack(&assistant, NOTE_WIDTH) {
+                self.sections.push(
+                    Section::Critical,
+                    format!("{ASSISTANT_NOTE}{}: {line}", about.as_deref().unwrap_or("")),
+                    PRIORITY_ASSISTANT_NOTE,
+                );
+            }
+        }
+    }
+}
