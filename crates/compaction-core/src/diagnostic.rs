@@ -55,6 +55,9 @@ pub enum DiagnosticKind {
     MalformedPin,
     /// A `compaction.prune` entry whose `data` is not a prune record (it is ignored).
     MalformedPrune,
+    /// An older-format line holds several records written without a newline between them
+    /// (each is read as its own entry).
+    JoinedRecords,
 }
 
 impl DiagnosticKind {
@@ -75,7 +78,8 @@ impl DiagnosticKind {
             | DiagnosticKind::CompactionKeptMissing
             | DiagnosticKind::CompactionKeptOffPath
             | DiagnosticKind::MalformedPin
-            | DiagnosticKind::MalformedPrune => Severity::Warning,
+            | DiagnosticKind::MalformedPrune
+            | DiagnosticKind::JoinedRecords => Severity::Warning,
             DiagnosticKind::Bom
             | DiagnosticKind::Crlf
             | DiagnosticKind::MissingFinalNewline
@@ -109,6 +113,7 @@ impl DiagnosticKind {
             DiagnosticKind::CompactionKeptOffPath => "compaction-kept-off-path",
             DiagnosticKind::MalformedPin => "malformed-pin",
             DiagnosticKind::MalformedPrune => "malformed-prune",
+            DiagnosticKind::JoinedRecords => "joined-records",
         }
     }
 }

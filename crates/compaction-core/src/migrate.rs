@@ -139,6 +139,54 @@ mod tests {
     }
 
     #[test]
+    fn v1_line_holding_two_records_gives_both_entries_counted_as_pi_counted_them() {
+        let message = |text: &str| json!({"type":"message","timestamp":"t","message":{"role":"user","content":text}});
+        // Records 2 and 3 share line 3; the compaction keeps from record 4 (its index
+        // counts records, as pi held them when it wrote the index).
+        let text = format!(
+            "{}\n{}\n{}{} \n{}\n{}\n",
+            json!({"type":"session","id":"s","timestamp":"t","cwd":"/w"}),
+            message("one"),
+            message("two"),
+            message("three"),
+            message("four"),
+            json!({"type":"compaction","timestamp":"t","summary":"S","firstKeptEntryIndex":4,"tokensBefore":9}),
+        );
+        let session = parse_session(text.as_bytes());
+        let contents: Vec<_> = session
+            .entries()
+            .iter()
+            .filter_map(|e| e.to_value().ok()?["message"]["content"].as_str().map(str::to_owned))
+            .collect();
+        assert_eq!(contents, ["one", "two", "three", "four"]);
+        let ids: Vec<_> = session.entries().iter().map(|e| e.id.as_str()).collect();
+        assert_eq!(ids, ["00000001", "00000002", "00000003", "00000004", "00000005"]);
+        assert_eq!(session.entries()[2].parent_id.as_deref(), Some("00000002"));
+        let EntryKind::Compaction(data) = &session.entries()[4].kind else { panic!() };
+        assert_eq!(data.first_kept_entry_id, "00000004");
+        let joined: Vec<_> = session
+            .diagnostics()
+            .iter()
+            .filter(|d| d.kind == crate::DiagnosticKind::JoinedRecords)
+            .map(|d| d.line)
+            .collect();
+        assert_eq!(joined, [3]);
+        assert!(session.malformed().is_empty());
+    }
+
+    #[test]
+    fn v1_line_with_a_record_and_text_that_is_not_json_stays_one_malformed_line() {
+        let text = concat!(
+            "{\"type\":\"session\",\"id\":\"s\",\"timestamp\":\"t\",\"cwd\":\"/w\"}\n",
+            "{\"type\":\"message\",\"timestamp\":\"t\",\"message\":{\"role\":\"user\",\"content\":\"a\"}} tail\n",
+            "{\"type\":\"message\",\"timestamp\":\"t\",\"message\":{\"role\":\"user\",\"content\":\"b\"}}{\"x\"\n",
+        );
+        let session = parse_session(text.as_bytes());
+        assert!(session.entries().is_empty());
+        assert_eq!(session.malformed().len(), 2);
+    }
+
+    #[test]
     fn v1_malformed_line_keeps_its_position_in_the_id_scheme() {
         let text = concat!(
             "{\"type\":\"session\",\"id\":\"s\",\"timestamp\":\"t\",\"cwd\":\"/w\"}\n",

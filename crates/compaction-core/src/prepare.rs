@@ -208,7 +208,10 @@ pub fn compaction_input_message(session: &Session, index: usize) -> Option<Agent
                     .and_then(|c| serde_json::from_value(c).ok())
                     .unwrap_or_default(),
                 display: value.get("display").and_then(Value::as_bool).unwrap_or(false),
-                extra: Extra::new(),
+                extra: value
+                    .get("details")
+                    .map(|details| Extra::from_iter([("details".to_owned(), details.clone())]))
+                    .unwrap_or_default(),
             }))
         }
         EntryKind::BranchSummary(data) => {

@@ -568,6 +568,10 @@ pub enum ImportFormat {
     ClaudeCode,
     /// A Codex CLI rollout (`~/.codex/sessions/**/rollout-*.jsonl`).
     Codex,
+    /// A Cursor agent transcript (`~/.cursor/projects/*/agent-transcripts/*.jsonl`).
+    Cursor,
+    /// A Google Antigravity trajectory (`brain/*/.system_generated/logs/transcript_full.jsonl`).
+    Antigravity,
 }
 
 #[derive(Debug, Args)]

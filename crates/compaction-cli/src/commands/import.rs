@@ -137,6 +137,8 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<ExitStatus> {
         format: args.format.map(|format| match format {
             ImportFormat::ClaudeCode => SourceFormat::ClaudeCode,
             ImportFormat::Codex => SourceFormat::Codex,
+            ImportFormat::Cursor => SourceFormat::Cursor,
+            ImportFormat::Antigravity => SourceFormat::Antigravity,
         }),
         fallback_cwd: std::env::current_dir().ok().map(|d| d.display().to_string()),
     };
@@ -223,6 +225,8 @@ pub fn foreign_transcript_hint(path: &Path) -> Option<String> {
     let agent = match scan.format()? {
         SourceFormat::ClaudeCode => "a Claude Code transcript",
         SourceFormat::Codex => "a Codex CLI rollout",
+        SourceFormat::Cursor => "a Cursor agent transcript",
+        SourceFormat::Antigravity => "an Antigravity trajectory",
     };
     let shown = path.display().to_string();
     let stem = path.file_stem().map_or_else(|| "session".into(), |s| s.to_string_lossy());

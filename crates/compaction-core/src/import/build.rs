@@ -16,6 +16,10 @@ use crate::redact::Redactor;
 /// The `customType` of the entry that records the window the source agent reported.
 pub const CONTEXT_WINDOW_CUSTOM_TYPE: &str = "compaction-context-window";
 
+/// The time written where a transcript records none (pi needs one on the header and on each
+/// entry): the Unix epoch, which no real session has.
+pub(super) const UNKNOWN_TIME: &str = "1970-01-01T00:00:00.000Z";
+
 /// What an entry is, for the report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -172,10 +176,26 @@ impl<'r> Builder<'r> {
         custom_type: &str,
         blocks: Vec<Value>,
     ) -> String {
+        self.custom_message_with(parent, timestamp, custom_type, blocks, None)
+    }
+
+    /// [`Builder::custom_message`] with `details` (what pi keeps beside the content, outside
+    /// the context).
+    pub(super) fn custom_message_with(
+        &mut self,
+        parent: Option<&str>,
+        timestamp: &str,
+        custom_type: &str,
+        blocks: Vec<Value>,
+        details: Option<Value>,
+    ) -> String {
         let mut fields = Map::new();
         fields.insert("customType".into(), custom_type.into());
         fields.insert("content".into(), Value::Array(blocks));
         fields.insert("display".into(), false.into());
+        if let Some(details) = details {
+            fields.insert("details".into(), details);
+        }
         self.push("custom_message", parent, timestamp, fields)
     }
 

@@ -17,6 +17,9 @@ use std::collections::HashMap;
 use serde_json::{Map, Value, json};
 
 use super::build::{self, Builder, Header};
+use super::instructions::{
+    holds_instructions, instruction_file, is_injected_context, split_codex_skills,
+};
 
 /// What the first pass learns: the header and the window the rollout records.
 #[derive(Debug, Clone, Default)]
@@ -336,14 +339,7 @@ fn message(item: &Value, timestamp: &str, state: &mut State, builder: &mut Build
     let joined = texts.join("\n");
     let id = match role {
         "user" if is_injected_context(&joined) => {
-            let mut blocks = vec![build::text_block(builder.text(&joined))];
-            blocks.extend(images);
-            builder.custom_message(
-                state.last.as_deref(),
-                timestamp,
-                "imported-instructions",
-                blocks,
-            )
+            injected(&joined, images, timestamp, state, builder)
         }
         "user" => {
             let mut blocks: Vec<Value> =
@@ -364,12 +360,44 @@ fn message(item: &Value, timestamp: &str, state: &mut State, builder: &mut Build
     state.last = Some(id);
 }
 
-/// Whether a user-role text is context Codex injected rather than the user's words.
-fn is_injected_context(text: &str) -> bool {
-    let text = text.trim_start();
-    ["<environment_context>", "<user_instructions>", "# AGENTS.md instructions", "<INSTRUCTIONS>"]
-        .iter()
-        .any(|prefix| text.starts_with(prefix))
+/// Context Codex put in a user-role message (AGENTS.md, the environment): an
+/// `imported-instructions` custom message. An AGENTS.md block names its file in
+/// `details.instructionFile`; Codex's own skills section inside it (not the project's
+/// instructions) is a custom message of its own after it, without the mark.
+fn injected(
+    joined: &str,
+    images: Vec<Value>,
+    timestamp: &str,
+    state: &mut State,
+    builder: &mut Builder<'_>,
+) -> String {
+    let file = instruction_file(joined);
+    let split = file.as_ref().and_then(|_| split_codex_skills(joined));
+    let (project, skills, file) = match split {
+        Some((project, skills)) if holds_instructions(&project) => (project, Some(skills), file),
+        // Only Codex's own section: no project file in it.
+        Some(_) => (joined.to_owned(), None, None),
+        None => (joined.to_owned(), None, file),
+    };
+    let details = file.map(|file| {
+        let mut details = Map::new();
+        details.insert(crate::message::INSTRUCTION_FILE_DETAIL.into(), builder.text(&file).into());
+        Value::Object(details)
+    });
+    let mut blocks = vec![build::text_block(builder.text(&project))];
+    blocks.extend(images);
+    let mut id = builder.custom_message_with(
+        state.last.as_deref(),
+        timestamp,
+        "imported-instructions",
+        blocks,
+        details,
+    );
+    if let Some(skills) = skills {
+        let blocks = vec![build::text_block(builder.text(&skills))];
+        id = builder.custom_message(Some(&id), timestamp, "imported-instructions", blocks);
+    }
+    id
 }
 
 /// An image part (`input_image` with a `data:` URL).

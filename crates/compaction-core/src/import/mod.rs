@@ -1,7 +1,8 @@
 //! Conversion of other agents' transcripts into pi sessions: Claude Code transcripts
-//! (`.jsonl` lines with `parentUuid` / `sessionId`) and Codex CLI rollouts
+//! (`.jsonl` lines with `parentUuid` / `sessionId`), Codex CLI rollouts
 //! (`rollout-*.jsonl`, `session_meta` / `response_item` lines, and the older form whose
-//! lines are the response items themselves).
+//! lines are the response items themselves), Cursor agent transcripts (`{role, message}`
+//! lines) and Google Antigravity trajectories (`{step_index, source, type, …}` steps).
 //!
 //! What is kept: every user and assistant text, reasoning text, every tool call with its
 //! arguments, every tool result with its error flag (and Codex's exit code in `details`),
@@ -25,14 +26,20 @@
 //! every text in it has passed through the engine's redaction, and the same input always
 //! gives the same bytes.
 
+mod antigravity;
 mod build;
 pub use build::CONTEXT_WINDOW_CUSTOM_TYPE;
 mod claude;
 mod codex;
+mod cursor;
+mod instructions;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_agents;
+#[cfg(test)]
 mod tests_order;
+mod tools;
 
 use std::collections::BTreeMap;
 
@@ -50,6 +57,10 @@ pub enum SourceFormat {
     /// Codex CLI: a rollout file of `session_meta`, `turn_context`, `response_item` and
     /// `event_msg` lines (or, in older files, the response items themselves).
     Codex,
+    /// Cursor agent transcript: `{"role", "message": {"content"}}` lines.
+    Cursor,
+    /// Google Antigravity trajectory: one step per line (`step_index`, `source`, `type`).
+    Antigravity,
 }
 
 impl SourceFormat {
@@ -58,6 +69,8 @@ impl SourceFormat {
         match self {
             SourceFormat::ClaudeCode => "claude-code",
             SourceFormat::Codex => "codex",
+            SourceFormat::Cursor => "cursor",
+            SourceFormat::Antigravity => "antigravity",
         }
     }
 }
@@ -134,8 +147,9 @@ pub enum ImportError {
     },
     /// The file has no line that either format recognizes.
     #[error(
-        "not a Claude Code transcript or a Codex rollout: no line has `sessionId` with \
-         `parentUuid`, nor `session_meta` / `response_item`"
+        "not a Claude Code transcript, a Codex rollout, a Cursor transcript or an Antigravity \
+         trajectory: no line has `sessionId` with `parentUuid`, `session_meta` / \
+         `response_item`, `role` with `message`, nor a `USER_INPUT` / `PLANNER_RESPONSE` step"
     )]
     UnknownFormat,
     /// The transcript holds no message to convert.
@@ -190,6 +204,15 @@ fn line_format(value: &Value) -> Option<SourceFormat> {
     if kind.is_none() && value.get("id").is_some() && value.get("instructions").is_some() {
         return Some(SourceFormat::Codex);
     }
+    if kind.is_none()
+        && matches!(cursor::role(value), Some("user" | "assistant"))
+        && value.get("message").is_some_and(Value::is_object)
+    {
+        return Some(SourceFormat::Cursor);
+    }
+    if antigravity::is_step(value) {
+        return Some(SourceFormat::Antigravity);
+    }
     None
 }
 
@@ -212,6 +235,8 @@ pub struct Scan {
     lines: usize,
     claude: claude::Scan,
     codex: codex::Scan,
+    cursor: cursor::Scan,
+    antigravity: antigravity::Scan,
 }
 
 impl Scan {
@@ -224,6 +249,8 @@ impl Scan {
         }
         self.claude.line(&value);
         self.codex.line(&value);
+        self.cursor.line(&value);
+        self.antigravity.line(&value);
         Ok(())
     }
 
@@ -242,6 +269,8 @@ pub struct Importer<'r> {
     header: Option<build::Header>,
     claude: claude::State,
     codex: codex::State,
+    cursor: cursor::State,
+    antigravity: antigravity::State,
 }
 
 impl<'r> Importer<'r> {
@@ -256,6 +285,8 @@ impl<'r> Importer<'r> {
         let mut header = match format {
             SourceFormat::ClaudeCode => scan.claude.header(),
             SourceFormat::Codex => scan.codex.header(),
+            SourceFormat::Cursor => scan.cursor.header(),
+            SourceFormat::Antigravity => scan.antigravity.header(),
         };
         let mut builder = build::Builder::new(redactor);
         builder.cwd_recorded = !header.cwd.is_empty();
@@ -265,6 +296,8 @@ impl<'r> Importer<'r> {
         if format == SourceFormat::Codex {
             builder.context_window = scan.codex.context_window;
         }
+        let cursor = cursor::State::new(&header);
+        let antigravity = antigravity::State::new(&header);
         Ok(Importer {
             format,
             lines: 0,
@@ -272,6 +305,8 @@ impl<'r> Importer<'r> {
             header: Some(header),
             claude: claude::State::new(&scan.claude),
             codex: codex::State::new(),
+            cursor,
+            antigravity,
         })
     }
 
@@ -288,6 +323,8 @@ impl<'r> Importer<'r> {
         match self.format {
             SourceFormat::ClaudeCode => self.claude.line(value, &mut self.builder),
             SourceFormat::Codex => self.codex.line(&value, &mut self.builder),
+            SourceFormat::Cursor => self.cursor.line(&value, &mut self.builder),
+            SourceFormat::Antigravity => self.antigravity.line(&value, &mut self.builder),
         }
         self.builder.release(self.hold(), out);
         Ok(())
@@ -297,7 +334,7 @@ impl<'r> Importer<'r> {
     fn hold(&self) -> usize {
         match self.format {
             SourceFormat::ClaudeCode => 1,
-            SourceFormat::Codex => 0,
+            SourceFormat::Codex | SourceFormat::Cursor | SourceFormat::Antigravity => 0,
         }
     }
 
@@ -315,6 +352,8 @@ impl<'r> Importer<'r> {
         match self.format {
             SourceFormat::ClaudeCode => self.claude.finish(&mut self.builder),
             SourceFormat::Codex => self.codex.finish(&mut self.builder),
+            SourceFormat::Cursor => self.cursor.finish(&mut self.builder),
+            SourceFormat::Antigravity => self.antigravity.finish(&mut self.builder),
         }
         self.builder.release(0, out);
         let report = self.builder.report(self.format, self.lines);

@@ -331,6 +331,21 @@ pub struct CustomMessage {
     pub extra: Extra,
 }
 
+impl CustomMessage {
+    /// The project instruction file this message holds, when it says so: an importer marks
+    /// the instructions another agent put in the context as a user-role message (Codex's
+    /// `AGENTS.md` blocks) with `details.instructionFile` (the file's path, or its name), so
+    /// the summarizer keeps their rules as it keeps those of an instruction file the agent
+    /// read.
+    pub fn instruction_file(&self) -> Option<&str> {
+        self.extra.get("details")?.get(INSTRUCTION_FILE_DETAIL)?.as_str().filter(|f| !f.is_empty())
+    }
+}
+
+/// The `details` key naming the project instruction file a custom message holds (see
+/// [`CustomMessage::instruction_file`]).
+pub const INSTRUCTION_FILE_DETAIL: &str = "instructionFile";
+
 /// The in-memory form of a compaction or branch summary (roles `compactionSummary`,
 /// `branchSummary`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

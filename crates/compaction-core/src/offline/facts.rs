@@ -25,9 +25,12 @@ impl Digest {
             AgentMessage::Custom(custom) => {
                 let text = content_text(&custom.content);
                 // An importer keeps a harness's meta messages (a skill it loaded) as custom
-                // messages: an instruction file among them gives its rules.
+                // messages: an instruction file among them gives its rules. One the importer
+                // marked (`details.instructionFile`) gives them whatever its text looks like.
                 if let Some((path, body)) = injected_instructions(&text) {
                     self.note_instruction_rules(&path, body.lines());
+                } else if let Some(file) = custom.instruction_file() {
+                    self.note_instruction_rules(file, text.lines());
                 }
                 self.note_identifiers(&text);
             }

@@ -96,7 +96,7 @@ impl SessionParser {
         valid_up_to: usize,
     ) {
         let parsed = if self.source_version < crate::entry::CURRENT_VERSION {
-            let position = if self.header.is_some() { line - 1 } else { line };
+            let position = self.position(line);
             let previous = self.previous_id.as_deref();
             migrate_lossy_line(line, bytes, self.source_version, position, previous)
         } else {
@@ -170,14 +170,54 @@ impl SessionParser {
     }
 
     fn push_entry_line(&mut self, line: usize, offset: u64, text: &str, terminated: bool) {
-        let parsed = if self.source_version < crate::entry::CURRENT_VERSION {
-            let position = if self.header.is_some() { line - 1 } else { line };
-            migrate::migrate_line(text, self.source_version, position, self.previous_id.as_deref())
-                .and_then(|migrated| Entry::parse(line, &migrated))
-        } else {
-            Entry::parse(line, text)
+        if self.source_version >= crate::entry::CURRENT_VERSION {
+            let parsed = Entry::parse(line, text);
+            self.accept_entry(line, offset, text.as_bytes(), terminated, parsed);
+            return;
+        }
+        let parsed = self.migrate(line, text);
+        let records = match &parsed {
+            Err(EntryError::Json(message)) if message.starts_with("trailing characters") => {
+                joined_records(text)
+            }
+            Ok(_) | Err(_) => Vec::new(),
         };
-        self.accept_entry(line, offset, text.as_bytes(), terminated, parsed);
+        if records.len() < 2 {
+            self.accept_entry(line, offset, text.as_bytes(), terminated, parsed);
+            return;
+        }
+        // pi 1.x wrote some records without the newline between them: each is an entry,
+        // counted as pi counted its entries (a compaction's `firstKeptEntryIndex` too).
+        self.diagnostics.push(Diagnostic::new(
+            line,
+            DiagnosticKind::JoinedRecords,
+            format!(
+                "the line holds {} records written without a newline between them; each is \
+                 read as its own entry (`compaction migrate` writes them on lines of their own)",
+                records.len()
+            ),
+        ));
+        for (index, record) in records.into_iter().enumerate() {
+            if index > 0 {
+                self.extra_records += 1;
+            }
+            let parsed = self.migrate(line, record);
+            self.accept_entry(line, offset, record.as_bytes(), terminated, parsed);
+        }
+    }
+
+    /// An older-format entry of line `line` migrated and parsed.
+    fn migrate(&self, line: usize, text: &str) -> Result<Entry, EntryError> {
+        let position = self.position(line);
+        migrate::migrate_line(text, self.source_version, position, self.previous_id.as_deref())
+            .and_then(|migrated| Entry::parse(line, &migrated))
+    }
+
+    /// The 1-based position among the file's records (header not counted) of the next entry
+    /// of line `line`: the line's, moved by the records that shared earlier lines.
+    fn position(&self, line: usize) -> usize {
+        let position = if self.header.is_some() { line - 1 } else { line };
+        position + self.extra_records
     }
 
     /// Records a parsed entry line, or rejects it with the matching diagnostic.

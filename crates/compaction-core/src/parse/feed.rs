@@ -26,6 +26,7 @@ impl SessionParser {
             offset: 0,
             source_version: crate::entry::CURRENT_VERSION,
             previous_id: None,
+            extra_records: 0,
             workers: std::thread::available_parallelism().map_or(1, usize::from).min(8),
             carry: Vec::new(),
             skipping: None,

@@ -101,6 +101,25 @@ pub(super) fn migrate_lossy_line(
         .map(|entry| entry.with_line_bytes(restored))
 }
 
+/// The records of a line that holds several JSON objects one after another (`{…}{…}`, as
+/// concatenated writes leave them), each as its text; empty when the line is not such a
+/// run (a value that is not an object, or text that is not JSON, anywhere in it).
+pub(super) fn joined_records(text: &str) -> Vec<&str> {
+    let mut records = Vec::new();
+    let mut values = serde_json::Deserializer::from_str(text).into_iter::<serde::de::IgnoredAny>();
+    let mut start = 0;
+    while let Some(value) = values.next() {
+        let end = values.byte_offset();
+        let record = text[start..end].trim();
+        if value.is_err() || !record.starts_with('{') {
+            return Vec::new();
+        }
+        records.push(record);
+        start = end;
+    }
+    records
+}
+
 /// Splits a block into lines without their `\n`; a last line without `\n` is marked so.
 pub(super) fn split_lines(block: &[u8]) -> Vec<Line<'_>> {
     let mut lines: Vec<Line<'_>> = Vec::new();

@@ -74,6 +74,9 @@ pub struct SessionParser {
     source_version: u32,
     /// Id of the previous entry, for linking v1 entries into a chain.
     previous_id: Option<String>,
+    /// Records read beyond one per line (an older-format line holding several records):
+    /// each moves the position of the entries after it, as pi counted entries.
+    extra_records: usize,
     /// How many threads parse a block's lines.
     workers: usize,
     /// The start of a line left open by the last [`SessionParser::push_bytes`] chunk.

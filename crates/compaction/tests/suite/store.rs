@@ -310,6 +310,33 @@ fn migration_rewrites_atomically_keeps_a_backup_and_carries_bad_lines_over() {
 }
 
 #[test]
+fn migration_writes_each_of_two_records_joined_on_one_line_on_a_line_of_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let header = r#"{"type":"session","id":"s","timestamp":"t","cwd":"/w"}"#;
+    let user = |text: &str| {
+        format!(
+            r#"{{"type":"message","timestamp":"t","message":{{"role":"user","content":"{text}"}}}}"#
+        )
+    };
+    // pi 1.x wrote the second and third records with no newline between them.
+    let text =
+        format!("{header}\n{}\n{}{}\n{}\n", user("one"), user("two"), user("three"), user("four"));
+    let path = write(dir.path(), "s.jsonl", text.as_bytes());
+    let report = migrate(&path).unwrap();
+    assert_eq!((report.entries, report.malformed_lines), (4, 0));
+    let migrated = std::fs::read_to_string(&path).unwrap();
+    let contents: Vec<String> = migrated
+        .lines()
+        .skip(1)
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .map(|entry| entry["message"]["content"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(contents, ["one", "two", "three", "four"]);
+    let session = parse_file(&path);
+    assert_eq!(ids(&session), vec!["00000001", "00000002", "00000003", "00000004"]);
+}
+
+#[test]
 fn a_rewrite_interrupted_at_each_step_leaves_the_old_or_the_new_file() {
     let dir = tempfile::tempdir().unwrap();
     let old = v2_text().into_bytes();
