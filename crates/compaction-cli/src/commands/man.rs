@@ -386,8 +386,25 @@ mod tests {
     use super::*;
 
     /// An example's words, as a shell splits them (single quotes group), up to a pipe or a
-    /// redirection.
+    /// redirection, without the environment assignments before the command (`PGPASSWORD=…`).
     fn words(line: &str) -> Vec<String> {
+        let mut words = shell_words(line);
+        let assignments = words
+            .iter()
+            .take_while(|word| {
+                word.split_once('=').is_some_and(|(name, _)| {
+                    !name.is_empty()
+                        && name
+                            .chars()
+                            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+                })
+            })
+            .count();
+        words.drain(..assignments);
+        words
+    }
+
+    fn shell_words(line: &str) -> Vec<String> {
         let mut words = Vec::new();
         let mut current = String::new();
         let mut quoted = false;
