@@ -207,7 +207,8 @@ fn export(session: &str, output: &Path, force: bool, json: bool) -> anyhow::Resu
         Locator::Sqlite { path, .. } => {
             std::fs::metadata(path).ok().map(|metadata| (path.clone(), metadata))
         }
-        _ => None,
+        // A session file is refused above; a Postgres database has no local file.
+        Locator::File(_) | Locator::Postgres { .. } => None,
     };
     let inputs: Vec<(&Path, &std::fs::Metadata)> =
         database.iter().map(|(path, metadata)| (path.as_path(), metadata)).collect();
