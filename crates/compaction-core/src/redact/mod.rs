@@ -63,10 +63,58 @@ struct Compiled {
     rules: Vec<(Regex, Check)>,
 }
 
-/// Word boundaries are ASCII ones: Unicode boundaries would push the regex engine off its
-/// fast path on non-ASCII text, and every rule anchors on ASCII key material.
+/// Word boundaries, word characters and digits are ASCII ones: Unicode boundaries would push
+/// the regex engine off its fast path on non-ASCII text, and Unicode `\w` under `(?i)`
+/// compiles to automata many times larger (most of a short command's time went to compiling
+/// them), while every rule anchors on ASCII names and key material. Inside a class `\w` and
+/// `\d` become their ASCII ranges; outside, ASCII-only groups.
 fn ascii_boundaries(pattern: &str) -> String {
-    pattern.replace(r"\b", r"(?-u:\b)")
+    let mut out = String::with_capacity(pattern.len() + 32);
+    let mut chars = pattern.chars();
+    let mut in_class = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                let Some(next) = chars.next() else {
+                    out.push(c);
+                    break;
+                };
+                match (next, in_class) {
+                    ('b', false) => out.push_str("(?-u:\\b)"),
+                    ('w', false) => out.push_str("(?-u:\\w)"),
+                    ('d', false) => out.push_str("[0-9]"),
+                    ('w', true) => out.push_str("A-Za-z0-9_"),
+                    ('d', true) => out.push_str("0-9"),
+                    _ => {
+                        out.push(c);
+                        out.push(next);
+                    }
+                }
+            }
+            '[' if !in_class => {
+                in_class = true;
+                out.push(c);
+                // A `]` or `^]` right after the opening bracket is a literal.
+                let rest = chars.as_str();
+                let literal = if rest.starts_with("^]") {
+                    2
+                } else if rest.starts_with(']') {
+                    1
+                } else {
+                    0
+                };
+                for _ in 0..literal {
+                    out.extend(chars.next());
+                }
+            }
+            ']' if in_class => {
+                in_class = false;
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 fn compiled() -> Option<&'static Compiled> {
