@@ -9,9 +9,9 @@
 //! - every session's context read through the store equals the context of its export, and
 //!   `compaction context` on the store prints it.
 //!
-//! The store is a parameter, named by its locator: a SQLite database (the sessions imported
-//! with `compaction store import`) and a folder of pi files. Another database backend runs
-//! the same scenario through [`imported`] with its own locator.
+//! The store is a parameter, named by its locator: a SQLite database and a Postgres database
+//! (a throwaway cluster; skipped, saying why, only where Postgres is not installed), the
+//! sessions imported with `compaction store import`, and a folder of pi files.
 //!
 //! For the pi 1.6 check, every tenth session's export and the `compaction context --json` of
 //! the store are written to `target/tmp/concurrency-exports/STORE/` (20 sessions per store);
@@ -24,11 +24,12 @@ use std::process::Child;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use compaction::stores::postgres::{Password, PostgresBackend};
 use compaction::stores::{BackendError, Locator, SessionBackend};
 
 use super::sessions::{
-    KEEP_RECENT, RESERVE, WINDOW, command, file_name, message_line, scratch_files, session_id,
-    worker, write_sessions,
+    KEEP_RECENT, PG_PASSWORD, RESERVE, WINDOW, command, file_name, message_line, scratch_files,
+    session_id, worker, write_sessions,
 };
 
 const SESSIONS: usize = 200;
@@ -74,6 +75,17 @@ fn sqlite_store_loses_nothing_under_load() {
 }
 
 #[test]
+fn postgres_store_loses_nothing_under_load() {
+    let Some(cluster) = compaction_testdata::postgres::Cluster::shared() else { return };
+    PG_PASSWORD.get_or_init(|| cluster.password());
+    let dir = tempfile::tempdir().unwrap();
+    write_sessions(&dir.path().join("sessions"), SESSIONS);
+    let locator = cluster.url(&cluster.create_database());
+    let store = imported("postgres", dir.path(), &locator);
+    run(dir.path(), &store);
+}
+
+#[test]
 fn folder_store_loses_nothing_under_load() {
     let dir = tempfile::tempdir().unwrap();
     let sessions = dir.path().join("sessions");
@@ -87,9 +99,18 @@ fn folder_store_loses_nothing_under_load() {
     run(dir.path(), &store);
 }
 
-/// The backend a locator names.
+/// The backend a locator names (a Postgres one with the test cluster's password).
 fn open(locator: &str) -> Box<dyn SessionBackend> {
-    compaction::stores::open(&Locator::parse(locator).unwrap()).unwrap()
+    let parsed = Locator::parse(locator).unwrap();
+    match (&parsed, PG_PASSWORD.get()) {
+        (Locator::Postgres { url, .. }, Some(password)) => {
+            let password = Password::given(password);
+            Box::new(PostgresBackend::open_with(url, &password).unwrap())
+        }
+        (Locator::File(_) | Locator::Sqlite { .. } | Locator::Postgres { .. }, _) => {
+            compaction::stores::open(&parsed).unwrap()
+        }
+    }
 }
 
 /// The session's leaf id, read through the path.

@@ -74,6 +74,10 @@ pub fn write_sessions(dir: &Path, count: usize) {
     }
 }
 
+/// The password of the test Postgres cluster, once a test started it: every command gets it
+/// in `PGPASSWORD` (never as an argument); commands on other stores ignore it.
+pub static PG_PASSWORD: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
+
 /// The binary with a HOME of its own, no API keys, and `tmp` as its temporary folder.
 pub fn command(home: &Path, tmp: &Path) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_compaction"));
@@ -82,7 +86,12 @@ pub fn command(home: &Path, tmp: &Path) -> Command {
         .env("HOME", home)
         .env("TMPDIR", tmp)
         .env_remove("OPENAI_API_KEY")
-        .env_remove("ANTHROPIC_API_KEY");
+        .env_remove("ANTHROPIC_API_KEY")
+        .env_remove("PGPASSFILE");
+    match PG_PASSWORD.get() {
+        Some(password) => command.env("PGPASSWORD", password),
+        None => command.env_remove("PGPASSWORD"),
+    };
     command
 }
 
