@@ -2,7 +2,9 @@
 //! at a leaf reads only the entries the projection looks at (see [`super::PathRead`]).
 
 use compaction_core::message::AgentMessage;
-use compaction_core::{DiagnosticKind, Entry, Session};
+use compaction_core::{DiagnosticKind, Entry, ParseOptions, Session};
+
+use super::BackendError;
 
 /// An entry row's path columns (see the schema).
 #[derive(Debug, Clone, Copy, Default)]
@@ -104,5 +106,84 @@ pub(crate) fn marker_wanted(kind: &str, seen_latest: &mut Vec<String>) -> bool {
             first_of_kind
         }
         _ => true,
+    }
+}
+
+/// A pi session file checked for a database store and ready to be written line by line: the
+/// same checks and the same rows for every database backend.
+pub(crate) struct ImportPlan<'a> {
+    pub(crate) session: Session,
+    /// The session id of the header.
+    pub(crate) id: String,
+    /// Whether the path columns can be filled (see [`is_sound`]).
+    pub(crate) sound: bool,
+    /// Whether the file ends with a newline.
+    pub(crate) final_newline: bool,
+    /// The entry index of each line number.
+    by_line: Vec<Option<usize>>,
+    /// The bytes without the final newline.
+    body: &'a [u8],
+}
+
+impl<'a> ImportPlan<'a> {
+    /// Parses `bytes` (`source` names them in errors). A file of an older format version is
+    /// refused (`compaction migrate` rewrites it first), so every id an entry references is
+    /// in the stored bytes.
+    pub(crate) fn new(bytes: &'a [u8], source: &str) -> Result<Self, BackendError> {
+        let invalid = |reason: String| BackendError::Invalid { store: source.to_owned(), reason };
+        let session = compaction_core::parse_session_with(bytes, ParseOptions::default());
+        let Some(id) = session.header().and_then(|header| header.id.clone()) else {
+            return Err(invalid("line 1 is no session header with an id".to_owned()));
+        };
+        let version = session.source_version();
+        if session.is_migrated() || version != compaction_core::entry::CURRENT_VERSION {
+            return Err(invalid(format!(
+                "format version {version}; this store keeps version {} files (`compaction \
+                 migrate {source}` rewrites an older one)",
+                compaction_core::entry::CURRENT_VERSION
+            )));
+        }
+        let sound = is_sound(&session);
+        let mut by_line: Vec<Option<usize>> = Vec::new();
+        for (index, entry) in session.entries().iter().enumerate() {
+            if by_line.len() <= entry.line {
+                by_line.resize(entry.line + 1, None);
+            }
+            by_line[entry.line] = Some(index);
+        }
+        let final_newline = bytes.last().is_none_or(|&last| last == b'\n');
+        let body = if final_newline { &bytes[..bytes.len().saturating_sub(1)] } else { bytes };
+        Ok(ImportPlan { session, id, sound, final_newline, by_line, body })
+    }
+
+    /// Hands every line to `write` in order, with its sequence number (from 1), its entry
+    /// and its path columns (when the session is sound). Returns the number of lines and the
+    /// sequence number of the last entry line.
+    pub(crate) fn write_lines<E>(
+        &self,
+        mut write: impl FnMut(i64, Option<&Entry>, Option<&Node>, &[u8]) -> Result<(), E>,
+    ) -> Result<(i64, Option<i64>), E> {
+        let mut nodes: Vec<Option<Node>> = vec![None; self.session.entries().len()];
+        let mut lines = 0i64;
+        let mut leaf_seq = None;
+        for (number, line) in self.body.split(|&byte| byte == b'\n').enumerate() {
+            let seq = i64::try_from(number + 1).unwrap_or(i64::MAX);
+            lines = seq;
+            let index = self.by_line.get(number + 1).copied().flatten();
+            let entry = index.map(|index| &self.session.entries()[index]);
+            let node = match (index, entry) {
+                (Some(index), Some(entry)) if self.sound => {
+                    let parent = self.session.parent_of(index).and_then(|p| nodes[p].as_ref());
+                    nodes[index] = Some(Node::of(entry, seq, parent));
+                    nodes[index].as_ref()
+                }
+                _ => None,
+            };
+            if entry.is_some() {
+                leaf_seq = Some(seq);
+            }
+            write(seq, entry, node, line)?;
+        }
+        Ok((lines, leaf_seq))
     }
 }

@@ -3,14 +3,14 @@
 
 use std::path::Path;
 
-use compaction_core::{Entry, ParseOptions};
+use compaction_core::Entry;
 use postgres::binary_copy::BinaryCopyInWriter;
 use postgres::types::{ToSql, Type};
 use postgres::{GenericClient, Transaction};
 
 use super::{PostgresBackend, SessionRow};
 use crate::stores::sqlite::Imported;
-use crate::stores::tree::{Node, PathColumns, is_sound};
+use crate::stores::tree::{ImportPlan, Node, PathColumns};
 use crate::stores::{BackendError, SessionBackend};
 
 const COPY: &str = "COPY compaction.lines (sid, seq, id, parent_id, type, parent_seq, depth, \
@@ -101,29 +101,8 @@ impl PostgresBackend {
     /// transaction. A file of an older format version is refused (`compaction migrate`
     /// rewrites it first), so every id an entry references is in the stored bytes.
     pub fn import_bytes(&self, bytes: &[u8], source: &str) -> Result<Imported, BackendError> {
-        let invalid = |reason: String| BackendError::Invalid { store: source.to_owned(), reason };
-        let session = compaction_core::parse_session_with(bytes, ParseOptions::default());
-        let Some(id) = session.header().and_then(|header| header.id.clone()) else {
-            return Err(invalid("line 1 is no session header with an id".to_owned()));
-        };
-        let version = session.source_version();
-        if session.is_migrated() || version != compaction_core::entry::CURRENT_VERSION {
-            return Err(invalid(format!(
-                "format version {version}; this store keeps version {} files (`compaction \
-                 migrate {source}` rewrites an older one)",
-                compaction_core::entry::CURRENT_VERSION
-            )));
-        }
-        let sound = is_sound(&session);
-        let mut by_line: Vec<Option<usize>> = Vec::new();
-        for (index, entry) in session.entries().iter().enumerate() {
-            if by_line.len() <= entry.line {
-                by_line.resize(entry.line + 1, None);
-            }
-            by_line[entry.line] = Some(index);
-        }
-        let ends_with_newline = bytes.last().is_none_or(|&last| last == b'\n');
-        let body = if ends_with_newline { &bytes[..bytes.len().saturating_sub(1)] } else { bytes };
+        let plan = ImportPlan::new(bytes, source)?;
+        let (id, sound, ends_with_newline) = (&plan.id, plan.sound, plan.final_newline);
         let total = i64::try_from(bytes.len()).unwrap_or(i64::MAX);
         let database = |error| self.database(error);
         let lines = self.with_client(|client| {
@@ -142,34 +121,15 @@ impl PostgresBackend {
                 )
                 .map_err(database)?
                 .get(0);
-            let mut nodes: Vec<Option<Node>> = vec![None; session.entries().len()];
-            let mut lines = 0i64;
-            let mut leaf_seq: Option<i64> = None;
-            {
-                let sink = transaction.copy_in(COPY).map_err(database)?;
-                let mut writer = BinaryCopyInWriter::new(sink, &COLUMN_TYPES);
-                for (number, line) in body.split(|&byte| byte == b'\n').enumerate() {
-                    let seq = i64::try_from(number + 1).unwrap_or(i64::MAX);
-                    lines = seq;
-                    let index = by_line.get(number + 1).copied().flatten();
-                    let entry = index.map(|index| &session.entries()[index]);
-                    let node = match (index, entry) {
-                        (Some(index), Some(entry)) if sound => {
-                            let parent = session.parent_of(index).and_then(|p| nodes[p].as_ref());
-                            nodes[index] = Some(Node::of(entry, seq, parent));
-                            nodes[index].as_ref()
-                        }
-                        _ => None,
-                    };
-                    if entry.is_some() {
-                        leaf_seq = Some(seq);
-                    }
+            let sink = transaction.copy_in(COPY).map_err(database)?;
+            let mut writer = BinaryCopyInWriter::new(sink, &COLUMN_TYPES);
+            let (lines, leaf_seq) = plan
+                .write_lines(|seq, entry, node, line| {
                     LineRow::new(sid, seq, entry, node, line)
                         .with_values(|values| writer.write(values))
-                        .map_err(database)?;
-                }
-                writer.finish().map_err(database)?;
-            }
+                })
+                .map_err(database)?;
+            writer.finish().map_err(database)?;
             transaction
                 .execute(
                     "UPDATE compaction.sessions SET leaf_seq = $2, lines = $3 WHERE sid = $1",
@@ -180,7 +140,7 @@ impl PostgresBackend {
             Ok(lines)
         })?;
         Ok(Imported {
-            session: id,
+            session: plan.id.clone(),
             lines: u64::try_from(lines).unwrap_or(0),
             bytes: bytes.len() as u64,
             indexed: sound,

@@ -2,11 +2,11 @@
 
 use std::path::Path;
 
-use compaction_core::{Entry, ParseOptions};
+use compaction_core::Entry;
 use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::{SessionRow, SqliteBackend};
-use crate::stores::tree::{Node, PathColumns, is_sound};
+use crate::stores::tree::{ImportPlan, Node, PathColumns};
 use crate::stores::{BackendError, SessionBackend};
 
 /// What importing one file did.
@@ -123,30 +123,8 @@ impl SqliteBackend {
     /// file of an older format version is refused (`compaction migrate` rewrites it first),
     /// so every id an entry references is in the stored bytes.
     pub fn import_bytes(&self, bytes: &[u8], source: &str) -> Result<Imported, BackendError> {
-        let invalid = |reason: String| BackendError::Invalid { store: source.to_owned(), reason };
-        let session = compaction_core::parse_session_with(bytes, ParseOptions::default());
-        let Some(id) = session.header().and_then(|header| header.id.clone()) else {
-            return Err(invalid("line 1 is no session header with an id".to_owned()));
-        };
-        let version = session.source_version();
-        if session.is_migrated() || version != compaction_core::entry::CURRENT_VERSION {
-            return Err(invalid(format!(
-                "format version {version}; this store keeps version {} files (`compaction \
-                 migrate {source}` rewrites an older one)",
-                compaction_core::entry::CURRENT_VERSION
-            )));
-        }
-        let sound = is_sound(&session);
-        let mut by_line: Vec<Option<usize>> = Vec::new();
-        for (index, entry) in session.entries().iter().enumerate() {
-            if by_line.len() <= entry.line {
-                by_line.resize(entry.line + 1, None);
-            }
-            by_line[entry.line] = Some(index);
-        }
-        let ends_with_newline = bytes.last().is_none_or(|&last| last == b'\n');
-        let body = if ends_with_newline { &bytes[..bytes.len().saturating_sub(1)] } else { bytes };
-        let mut nodes: Vec<Option<Node>> = vec![None; session.entries().len()];
+        let plan = ImportPlan::new(bytes, source)?;
+        let (id, sound) = (plan.id.clone(), plan.sound);
         let mut connection = self.connection();
         let transaction = connection
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
@@ -162,32 +140,13 @@ impl SqliteBackend {
             .execute(
                 "INSERT INTO sessions (id, final_newline, indexed, leaf_seq, lines, bytes) \
                  VALUES (?1, ?2, ?3, NULL, 0, ?4)",
-                params![&id, ends_with_newline, sound, i64::try_from(bytes.len()).unwrap_or(0)],
+                params![&id, plan.final_newline, sound, i64::try_from(bytes.len()).unwrap_or(0)],
             )
             .map_err(|error| self.database(error))?;
         let sid = transaction.last_insert_rowid();
-        let mut lines = 0i64;
-        let mut leaf_seq = None;
-        for (number, line) in body.split(|&byte| byte == b'\n').enumerate() {
-            let seq = i64::try_from(number + 1).unwrap_or(i64::MAX);
-            lines = seq;
-            let index = by_line.get(number + 1).copied().flatten();
-            let entry = index.map(|index| &session.entries()[index]);
-            let node = match (index, entry) {
-                (Some(index), Some(entry)) if sound => {
-                    let parent = session.parent_of(index).and_then(|p| nodes[p].as_ref());
-                    let node = Node::of(entry, seq, parent);
-                    nodes[index] = Some(node);
-                    nodes[index].as_ref()
-                }
-                _ => None,
-            };
-            if entry.is_some() {
-                leaf_seq = Some(seq);
-            }
-            insert(&transaction, sid, seq, entry, node, line)
-                .map_err(|error| self.database(error))?;
-        }
+        let (lines, leaf_seq) = plan
+            .write_lines(|seq, entry, node, line| insert(&transaction, sid, seq, entry, node, line))
+            .map_err(|error| self.database(error))?;
         transaction
             .execute(
                 "UPDATE sessions SET leaf_seq = ?2, lines = ?3 WHERE sid = ?1",
