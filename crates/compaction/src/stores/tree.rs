@@ -187,3 +187,39 @@ impl<'a> ImportPlan<'a> {
         Ok((lines, leaf_seq))
     }
 }
+
+/// The columns the path walk of a database store reads of one row, and its bytes.
+#[derive(Debug, Clone)]
+pub(crate) struct Step {
+    pub(crate) seq: i64,
+    pub(crate) depth: i64,
+    pub(crate) marker_seq: Option<i64>,
+    pub(crate) assistant_seq: Option<i64>,
+    pub(crate) bytes: Vec<u8>,
+}
+
+/// The session the walk found: the header line, then the wanted rows root first, parsed
+/// back. Every row must give one entry; `store` names the session in the error otherwise.
+pub(crate) fn path_read(
+    header: Vec<u8>,
+    wanted: std::collections::BTreeMap<i64, Step>,
+    store: impl FnOnce() -> String,
+) -> Result<super::PathRead, BackendError> {
+    let mut ordered: Vec<Step> = wanted.into_values().collect();
+    ordered.sort_unstable_by_key(|step| step.depth);
+    let mut bytes = header;
+    for step in &ordered {
+        bytes.push(b'\n');
+        bytes.extend_from_slice(&step.bytes);
+    }
+    bytes.push(b'\n');
+    let read = compaction_core::parse_session_with(&bytes, ParseOptions::default());
+    if read.entries().len() != ordered.len() {
+        return Err(BackendError::Invalid {
+            store: store(),
+            reason: "the stored path does not parse back into its entries".to_owned(),
+        });
+    }
+    let path = (0..read.entries().len()).collect();
+    Ok(super::PathRead { session: read, path })
+}

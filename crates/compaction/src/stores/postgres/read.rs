@@ -4,22 +4,12 @@
 
 use std::collections::BTreeMap;
 
-use compaction_core::{Entry, ParseOptions};
+use compaction_core::Entry;
 use postgres::Client;
 
 use super::{PostgresBackend, SessionRow};
-use crate::stores::tree::{marker_wanted, names_model};
+use crate::stores::tree::{Step, marker_wanted, names_model, path_read};
 use crate::stores::{BackendError, PathRead, SessionBackend};
-
-/// The columns the path walk reads of one row, and its bytes.
-#[derive(Debug, Clone)]
-struct Step {
-    seq: i64,
-    depth: i64,
-    marker_seq: Option<i64>,
-    assistant_seq: Option<i64>,
-    bytes: Vec<u8>,
-}
 
 fn step_of(row: &postgres::Row) -> Step {
     Step {
@@ -121,27 +111,11 @@ impl PostgresBackend {
                 }
             }
         }
-        let mut ordered: Vec<Step> = wanted.into_values().collect();
-        ordered.sort_unstable_by_key(|step| step.depth);
         let header: Vec<u8> = client
             .query_one("SELECT bytes FROM compaction.lines WHERE sid = $1 AND seq = 1", &[&row.sid])
             .map_err(database)?
             .get(0);
-        let mut bytes = header;
-        for step in &ordered {
-            bytes.push(b'\n');
-            bytes.extend_from_slice(&step.bytes);
-        }
-        bytes.push(b'\n');
-        let read = compaction_core::parse_session_with(&bytes, ParseOptions::default());
-        if read.entries().len() != ordered.len() {
-            return Err(BackendError::Invalid {
-                store: format!("{}#{session}", self.describe()),
-                reason: "the stored path does not parse back into its entries".to_owned(),
-            });
-        }
-        let path = (0..read.entries().len()).collect();
-        Ok(PathRead { session: read, path })
+        path_read(header, wanted, || format!("{}#{session}", self.describe()))
     }
 
     /// The depth the context's entries start at: the latest compaction's first kept entry

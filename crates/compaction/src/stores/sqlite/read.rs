@@ -3,22 +3,12 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use compaction_core::{Entry, ParseOptions};
+use compaction_core::Entry;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{SessionRow, SqliteBackend};
-use crate::stores::tree::{marker_wanted, names_model};
+use crate::stores::tree::{Step, marker_wanted, names_model, path_read};
 use crate::stores::{BackendError, PathRead, SessionBackend};
-
-/// The columns the path walk reads of one row, and its bytes.
-#[derive(Debug, Clone)]
-struct Step {
-    seq: i64,
-    depth: i64,
-    marker_seq: Option<i64>,
-    assistant_seq: Option<i64>,
-    bytes: Vec<u8>,
-}
 
 impl SqliteBackend {
     /// Writes the session's lines as its pi file.
@@ -110,23 +100,8 @@ impl SqliteBackend {
                 }
             }
         }
-        let mut ordered: Vec<Step> = wanted.into_values().collect();
-        ordered.sort_unstable_by_key(|step| step.depth);
-        let mut bytes = line_bytes(connection, row.sid, 1).map_err(database)?;
-        for step in &ordered {
-            bytes.push(b'\n');
-            bytes.extend_from_slice(&step.bytes);
-        }
-        bytes.push(b'\n');
-        let read = compaction_core::parse_session_with(&bytes, ParseOptions::default());
-        if read.entries().len() != ordered.len() {
-            return Err(BackendError::Invalid {
-                store: format!("{}#{session}", self.describe()),
-                reason: "the stored path does not parse back into its entries".to_owned(),
-            });
-        }
-        let path = (0..read.entries().len()).collect();
-        Ok(PathRead { session: read, path })
+        let header = line_bytes(connection, row.sid, 1).map_err(database)?;
+        path_read(header, wanted, || format!("{}#{session}", self.describe()))
     }
 
     /// The depth the context's entries start at: the latest compaction's first kept entry
