@@ -68,7 +68,7 @@ struct Compiled {
 /// compiles to automata many times larger (most of a short command's time went to compiling
 /// them), while every rule anchors on ASCII names and key material. Inside a class `\w` and
 /// `\d` become their ASCII ranges; outside, ASCII-only groups.
-fn ascii_boundaries(pattern: &str) -> String {
+fn ascii_classes(pattern: &str) -> String {
     let mut out = String::with_capacity(pattern.len() + 32);
     let mut chars = pattern.chars();
     let mut in_class = false;
@@ -122,7 +122,7 @@ fn compiled() -> Option<&'static Compiled> {
     COMPILED
         .get_or_init(|| {
             let patterns: Vec<String> =
-                all_rules().map(|rule| ascii_boundaries(rule.pattern)).collect();
+                all_rules().map(|rule| ascii_classes(rule.pattern)).collect();
             let rules = patterns
                 .iter()
                 .zip(all_rules())
@@ -304,7 +304,7 @@ mod tests {
     #[test]
     fn every_rule_compiles_and_captures_a_secret() {
         for rule in all_rules() {
-            let regex = Regex::new(&ascii_boundaries(rule.pattern))
+            let regex = Regex::new(&ascii_classes(rule.pattern))
                 .unwrap_or_else(|error| panic!("{}: {error}", rule.name));
             assert!(
                 regex.capture_names().any(|name| name == Some("secret")),
