@@ -112,6 +112,75 @@ pub(super) fn command_family(command: &str) -> (String, bool) {
     (family.join(" "), false)
 }
 
+/// What a command line runs, without what only sets up its run: leading environment
+/// assignments (`FOO=1 cmd`), wrappers that run the rest as given (`env`, `sudo`, `time`,
+/// `nice`, `nohup`, `command`, `exec`, `timeout 30`), redirections (`2>&1`, `> out.log`),
+/// a pipe into a reader (`| tail -3`) and the folder of the program (`/usr/local/bin/pnpm`
+/// runs `pnpm`). Two runs that differ
+/// only there ran the same thing.
+pub(super) fn invocation(command: &str) -> String {
+    const WRAPPERS: [&str; 8] =
+        ["env", "sudo", "time", "nice", "nohup", "command", "exec", "timeout"];
+    let is_assignment = |word: &str| {
+        word.split_once('=').is_some_and(|(name, _)| {
+            !name.is_empty()
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !name.starts_with(|c: char| c.is_ascii_digit())
+        })
+    };
+    let redirection = |word: &str| {
+        let rest = word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '&');
+        rest.starts_with('>') || rest.starts_with('<')
+    };
+    let mut words = command.split_whitespace().peekable();
+    let mut out: Vec<&str> = Vec::new();
+    let mut skip_target = false;
+    while let Some(word) = words.next() {
+        // A pipe into commands that only read or filter (`| tail -3`, `| grep x`) shows part
+        // of the output; it does not change what ran.
+        if word == "|" {
+            let rest: Vec<&str> = words.clone().collect();
+            if !rest.is_empty() && is_read_only_command(&rest.join(" ")) {
+                break;
+            }
+        }
+        if skip_target {
+            skip_target = false;
+            continue;
+        }
+        if redirection(word) {
+            // An operator alone (`>`, `2>>`) names its target in the next word.
+            skip_target = word
+                .trim_start_matches(|c: char| c.is_ascii_digit() || c == '&')
+                .trim_start_matches(['>', '<'])
+                .is_empty();
+            continue;
+        }
+        if out.is_empty() {
+            if is_assignment(word) {
+                continue;
+            }
+            if WRAPPERS.contains(&word) {
+                // The wrapper's own flags and, for `timeout`, its duration.
+                while let Some(next) = words.peek() {
+                    let duration = word == "timeout"
+                        && next.trim_end_matches(['s', 'm', 'h']).parse::<f64>().is_ok();
+                    if next.starts_with('-') || duration || (word == "env" && is_assignment(next)) {
+                        words.next();
+                    } else {
+                        break;
+                    }
+                }
+                continue;
+            }
+            out.push(word.rsplit('/').next().filter(|name| !name.is_empty()).unwrap_or(word));
+            continue;
+        }
+        out.push(word);
+    }
+    out.join(" ")
+}
+
 /// Whether a request says more than one word ("ls", "continue" do not).
 /// The last component of a path, lowercase.
 pub(super) fn file_name(path: &str) -> String {

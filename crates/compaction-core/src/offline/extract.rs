@@ -358,7 +358,25 @@ pub(super) fn shares_a_term(statement: &str, correction: &str) -> bool {
 /// Whether a user message is a short reply (one sentence or two, nothing pasted, not a
 /// correction): after a question of the assistant, the answer to it.
 pub(super) fn is_short_answer(prose: &str, pasted: &[String]) -> bool {
-    const REQUEST_OPENINGS: [&str; 21] = [
+    // Openings that ask for work, or ask a question of their own: a message opened so is
+    // a new request, not the answer to the assistant's question.
+    const REQUEST_OPENINGS: [&str; 37] = [
+        "how ",
+        "what ",
+        "why ",
+        "where ",
+        "which ",
+        "who ",
+        "when ",
+        "is there",
+        "is it ",
+        "are there",
+        "do i ",
+        "do we ",
+        "do you ",
+        "does ",
+        "should ",
+        "would ",
         "now ",
         "also ",
         "next",

@@ -636,6 +636,15 @@ pub(super) fn covers(wider: &str, narrower: &str) -> bool {
     if wider == narrower {
         return true;
     }
+    // Runs that differ only in their environment, wrappers or redirections ran the same.
+    let (wider, narrower) = (invocation(wider), invocation(narrower));
+    let (wider, narrower) = (wider.as_str(), narrower.as_str());
+    if wider.is_empty() || narrower.is_empty() {
+        return false;
+    }
+    if wider == narrower {
+        return true;
+    }
     let (family, targeted) = command_family(wider);
     if family.is_empty() || command_family(narrower).0 != family {
         return false;

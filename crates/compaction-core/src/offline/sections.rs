@@ -170,7 +170,6 @@ impl Sections {
 pub(super) const PRIORITY_ESSENTIAL: u32 = 90;
 pub(super) const PRIORITY_MAIN_GOAL: u32 = 100;
 pub(super) const PRIORITY_LAST_ERROR: u32 = 100;
-pub(super) const PRIORITY_MODIFIED_FILES: u32 = 95;
 pub(super) const PRIORITY_FOCUS: u32 = 98;
 pub(super) const PRIORITY_CURRENT: u32 = 92;
 pub(super) const PRIORITY_NEXT: u32 = 80;
@@ -184,7 +183,6 @@ pub(super) const PRIORITY_DONE_COMMAND: u32 = 52;
 pub(super) const PRIORITY_USER_NOTE: u32 = 46;
 pub(super) const PRIORITY_ASSISTANT_NOTE: u32 = 38;
 pub(super) const PRIORITY_COMMANDS: u32 = 28;
-pub(super) const PRIORITY_READ_FILES: u32 = 40;
 pub(super) const PRIORITY_IDENTIFIERS: u32 = 30;
 /// Items carried over from a previous summary rank this much lower than fresh ones.
 pub(super) const PREVIOUS_PENALTY: u32 = 8;

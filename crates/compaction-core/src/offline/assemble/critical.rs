@@ -1,9 +1,9 @@
-//! The Critical Context section: the modified and read files, the errors (the last one
+//! The Critical Context section: the errors (the last one
 //! labelled open or resolved), the commands run with their outcome, the identifiers, and a
 //! branch's outcome.
 //!
-//! Invariant: the modified files are pushed verbatim in one bullet; an error a Done item
-//! already quotes is not repeated.
+//! Invariant: an error a Done item already quotes is not repeated; the file lists the entry
+//! appends are not repeated.
 
 use super::super::OfflineKind;
 use super::super::facts::MAX_IDENTIFIERS;
@@ -11,12 +11,15 @@ use super::super::sections::*;
 use super::super::text::*;
 use super::{Assembly, carried};
 
+/// The labels of the file lists older summaries wrote in this section. The files are not
+/// listed here any more: the entry appends its lists after the summary (pi's `<read-files>`
+/// and `<modified-files>`), and each fact is said once.
+const FILE_LISTS: [&str; 3] = ["Modified files:", "Read files:", "Files changed on this branch:"];
+
 impl Assembly<'_> {
     /// Pushes the Critical Context bullets.
     pub(super) fn critical(&mut self) {
         let digest = self.digest;
-        let mut modified = digest.modified_files.clone();
-        let mut read = digest.read_files.clone();
         let mut earlier_commands: Vec<(String, String)> = Vec::new();
         let mut identifiers: Vec<String> = Vec::new();
         // An error a Done item quotes ("passes now (earlier failure: …)") is not repeated.
@@ -32,17 +35,9 @@ impl Assembly<'_> {
             !error.is_empty() && done_texts.iter().any(|done| done.contains(error))
         };
         if let Some(previous) = self.previous {
-            modified.extend(digest.carried_paths(&previous.modified_files));
-            read.extend(digest.carried_paths(&previous.read_files));
             for item in previous.section(Section::Critical) {
-                if let Some(list) = item.strip_prefix("Modified files:") {
-                    let listed: Vec<String> =
-                        backticked(list).into_iter().map(str::to_owned).collect();
-                    modified.extend(digest.carried_paths(&listed));
-                } else if let Some(list) = item.strip_prefix("Read files:") {
-                    let listed: Vec<String> =
-                        backticked(list).into_iter().map(str::to_owned).collect();
-                    read.extend(digest.carried_paths(&listed));
+                if FILE_LISTS.iter().any(|label| item.starts_with(label)) {
+                    // An older summary's own file lists: the entry's lists hold them now.
                 } else if let Some(list) = item.strip_prefix("Commands run:") {
                     earlier_commands.extend(commands_with_status(list));
                 } else if let Some(list) = item.strip_prefix("Identifiers:") {
@@ -100,20 +95,6 @@ impl Assembly<'_> {
                 }
             }
         }
-        let read_only: Vec<&String> =
-            read.iter().filter(|path| !modified.contains(*path)).collect();
-        if !modified.is_empty() {
-            let label = match self.kind {
-                OfflineKind::Branch => "Files changed on this branch",
-                OfflineKind::History | OfflineKind::TurnPrefix => "Modified files",
-            };
-            let list: Vec<String> = modified.iter().map(|path| code(path)).collect();
-            self.sections.push_verbatim(
-                Section::Critical,
-                format!("{label}: {}", list.join(", ")),
-                PRIORITY_MODIFIED_FILES,
-            );
-        }
         for (error, reply) in digest.user_errors.iter().zip(&digest.user_error_replies) {
             let reply =
                 reply.as_deref().map(|reply| format!(" → reply: {reply}")).unwrap_or_default();
@@ -139,14 +120,6 @@ impl Assembly<'_> {
         }
         for text in &digest.checks {
             self.sections.push(Section::Critical, format!("Check: {text}"), PRIORITY_ERRORS - 10);
-        }
-        if !read_only.is_empty() {
-            let list: Vec<String> = read_only.iter().map(|path| code(path)).collect();
-            self.sections.push(
-                Section::Critical,
-                format!("Read files: {}", list.join(", ")),
-                PRIORITY_READ_FILES,
-            );
         }
         if let Some((last, earlier)) = digest.errors.split_last() {
             // An error a Done item already quotes ("passes now (earlier failure: …)") is

@@ -227,7 +227,7 @@ fn renamed_and_deleted_files_are_not_modified_under_old_paths_and_greps_are_not_
         result("5", "bash", "export\nindex.ts", false),
     ];
     let summary = summarize(&messages);
-    assert!(summary.contains("- Modified files: `src/export/paletteExport.ts`\n"), "{summary}");
+    assert_eq!(key_facts(&messages, None).modified_files, ["src/export/paletteExport.ts"]);
     assert!(
         summary.contains("- Moved `src/export/palette.ts` to `src/export/paletteExport.ts`"),
         "{summary}"
@@ -264,8 +264,8 @@ fn successive_summaries_keep_one_latest_request_and_no_repeated_done_items() {
     assert!(second.contains("- Latest request: Then add TSV.\n"), "{second}");
     assert_eq!(
         second.matches("`src/csv.ts`").count(),
-        2,
-        "one Done item and the file list:\n{second}"
+        1,
+        "one Done item (the entry appends the file list):\n{second}"
     );
     assert!(!second.contains("- ---") && !second.contains("**Earlier"), "{second}");
 }
@@ -350,9 +350,10 @@ fn a_move_recorded_in_the_previous_summary_renames_its_listed_files() {
         pins: &[],
         max_chars: 20_000,
     });
-    assert!(
-        summary.contains("- Modified files: `ledger/cli.py`, `ledger/io/csv_import.py`\n"),
-        "{summary}"
+    assert!(!summary.contains("Modified files"), "{summary}");
+    assert_eq!(
+        key_facts(&[user("Add an OFX importer.")], Some(previous)).modified_files,
+        ["ledger/cli.py", "ledger/io/csv_import.py"]
     );
 }
 
@@ -369,7 +370,7 @@ fn the_gates_must_keep_section_goes_back_to_its_sections_and_pins_are_not_carrie
         pins: &[],
         max_chars: 20_000,
     });
-    assert!(summary.contains("- Modified files: `src/a.ts`\n"), "{summary}");
+    assert_eq!(key_facts(&[], Some(previous)).modified_files, ["src/a.ts"]);
     assert!(
         bullets(&summary, "## Constraints & Preferences")
             .contains(&"Never change the file format.".to_owned()),

@@ -242,11 +242,9 @@ fn files_edited_by_sed_or_written_by_a_redirect_are_modified_not_read() {
         result("3", "bash", "", false),
     ];
     let summary = summarize(&messages);
-    assert!(
-        summary.contains(
-            "- Modified files: `docs/notes.md`, `pipeline/run.py`, `tests/test_load.py`\n"
-        ),
-        "{summary}"
+    assert_eq!(
+        key_facts(&messages, None).modified_files,
+        ["docs/notes.md", "pipeline/run.py", "tests/test_load.py"]
     );
     assert!(!summary.contains("Read files"), "{summary}");
     assert!(section_text(&summary, "### Done").contains("Edited `pipeline/run.py`"), "{summary}");

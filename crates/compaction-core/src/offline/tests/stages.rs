@@ -2,6 +2,8 @@
 //! output scans, the previous summary read back, Done and In Progress, the goal, the
 //! budget, the focus, and the summary kinds.
 
+use super::super::calls::invocation;
+use super::super::outcomes::covers;
 use super::*;
 use pretty_assertions::assert_eq;
 
@@ -152,7 +154,9 @@ fn done_lists_successful_edits_and_passing_commands() {
         bullets(&summary, "### Blocked"),
         vec!["Write of `src/new.rs` failed: `Could not write: permission denied`"]
     );
-    assert!(summary.contains("- Modified files: `src/config.rs`\n"), "{summary}");
+    assert_eq!(key_facts(&messages, None).modified_files, ["src/config.rs"]);
+    // The entry appends the file lists after the summary; the summary does not repeat them.
+    assert!(!summary.contains("Modified files"), "{summary}");
 }
 
 #[test]
@@ -280,7 +284,8 @@ fn the_budget_is_respected_and_headings_survive() {
         if max_chars >= skeleton_len {
             assert_structure(&summary);
         }
-        if max_chars >= full.chars().count() {
+        // The budget holds the summary and the file lists the entry appends after it.
+        if max_chars >= full.chars().count() + file_lists_room(&messages, None) {
             assert_eq!(summary, full);
         }
     }
@@ -369,6 +374,66 @@ fn turn_prefix_and_branch_kinds_label_their_content() {
         branch.contains("- Explored on this branch: Migrate the store to SQLite.\n"),
         "{branch}"
     );
-    assert!(branch.contains("- Files changed on this branch: `src/store/sqlite.rs`\n"), "{branch}");
+    assert!(!branch.contains("Files changed on this branch"), "{branch}");
     assert!(branch.contains("- Outcome: SQLite migration is drafted.\n"), "{branch}");
+}
+
+#[test]
+fn runs_that_differ_only_in_environment_wrappers_redirections_or_a_reader_pipe_ran_the_same() {
+    let same = [
+        ("pnpm --version", "COREPACK_ENABLE_PROJECT_SPEC=0 pnpm --version 2>&1 | tail -3"),
+        ("npm test", "CI=1 npm test > test.log"),
+        ("cargo build", "env RUSTFLAGS=-Dwarnings cargo build 2> /dev/null"),
+        ("pytest tests/", "timeout 300 python_env=1 pytest tests/ | grep -v warn"),
+        ("make install", "sudo -E make install"),
+        ("go test ./...", "time /usr/local/go/bin/go test ./... 2>&1 | head -50"),
+    ];
+    for (failed, passed) in same {
+        assert_eq!(invocation(failed), invocation(passed), "{failed} / {passed}");
+        assert!(covers(passed, failed), "{passed} should cover {failed}");
+    }
+    // What a run does is not set up: other programs, words or a pipe into a writer differ.
+    let different = [
+        ("pnpm --version", "pnpm install"),
+        ("npm test", "npm run build | tee build.log"),
+        ("cargo build", "cargo build | sed -i s/a/b/ x"),
+        ("make install", "make"),
+    ];
+    for (failed, passed) in different {
+        assert!(!covers(passed, failed), "{passed} should not cover {failed}");
+    }
+}
+
+#[test]
+fn a_failure_is_resolved_by_a_later_run_that_only_sets_its_environment() {
+    let messages = [
+        user("Run the readiness check."),
+        bash_run(
+            "pnpm --version 2>&1",
+            "This project is configured to use yarn because package.json has a packageManager field\n",
+            1,
+        ),
+        bash_run("COREPACK_ENABLE_PROJECT_SPEC=0 pnpm --version 2>&1 | tail -3", "10.33.2\n", 0),
+    ];
+    let summary = summarize(&messages);
+    assert!(bullets(&summary, "### Blocked").is_empty(), "{summary}");
+    assert!(
+        bullets(&summary, "### Done")
+            .join("\n")
+            .contains("`COREPACK_ENABLE_PROJECT_SPEC=0 pnpm --version 2>&1 | tail -3` passes now"),
+        "{summary}"
+    );
+}
+
+#[test]
+fn a_question_the_user_asks_after_the_assistants_question_is_a_request_not_its_answer() {
+    let messages = [
+        user("How is the list of expired contracts sorted?"),
+        assistant("There is no sort option, so the order is undefined. Should I add one?", &[]),
+        user("how do i rename a branch"),
+        assistant("Use `git branch -m <new-name>` on the current branch.", &[]),
+    ];
+    let summary = summarize(&messages);
+    assert!(summary.contains("- Latest request: how do i rename a branch"), "{summary}");
+    assert!(!summary.contains("the user answered: how do i rename"), "{summary}");
 }
