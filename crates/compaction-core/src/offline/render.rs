@@ -13,6 +13,9 @@ const PROGRESS_HEADING: &str = "## Progress\n";
 pub(super) const SHORT_ITEM_CHARS: usize = 160;
 /// Characters kept free for the note on how many items trimming left out.
 const DROPPED_NOTE_CHARS: usize = 90;
+/// What follows the count in the note that says how many items were left out. A later round
+/// does not carry the note: its own note counts what it leaves out.
+pub(super) const DROPPED_NOTE: &str = " lower-priority items were left out to fit the summary budget";
 
 pub(super) fn render(items: &[Item]) -> String {
     let mut out = String::new();
@@ -91,7 +94,7 @@ pub(super) fn render_within(sections: Sections, max_chars: usize) -> String {
         // Trimming drops whole items and says so.
         kept.push(Item {
             section: Section::Critical,
-            text: format!("{count} lower-priority items were left out to fit the summary budget"),
+            text: format!("{count}{DROPPED_NOTE}"),
             priority: 0,
             order: usize::MAX,
             verbatim: true,

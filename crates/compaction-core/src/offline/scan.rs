@@ -310,7 +310,7 @@ pub(super) fn error_line(line: &str) -> bool {
         || lower.starts_with("fail ")
         || (lower.starts_with("failed ") && lower.contains("::"))
         || lower.contains("enoent")
-        || lower.starts_with("error:")
+        || says_after(&lower, "error:")
         || lower.starts_with("error ")
         || lower.starts_with("fatal:")
         || lower.starts_with("panic:")
@@ -319,9 +319,16 @@ pub(super) fn error_line(line: &str) -> bool {
         || lower.starts_with("assertion")
         || lower.contains("command not found")
         || lower.contains("no such file or directory")
-        || lower.contains("error:")
-        || lower.contains("exception:")
+        || says_after(&lower, "error:")
+        || says_after(&lower, "exception:")
         || lower.contains("err!")
+}
+
+/// Whether `marker` stands in `lower` with something after it on the line. A line that ends
+/// on it ("here is the error:", a traceback's source line `except Exception:`) introduces
+/// what follows, and is no error message itself.
+fn says_after(lower: &str, marker: &str) -> bool {
+    lower.match_indices(marker).any(|(at, _)| !lower[at + marker.len()..].trim().is_empty())
 }
 
 /// How many tests a test runner's summary line says failed: `8 failed, 524 passed`

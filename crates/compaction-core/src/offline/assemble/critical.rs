@@ -38,6 +38,8 @@ impl Assembly<'_> {
             for item in previous.section(Section::Critical) {
                 if FILE_LISTS.iter().any(|label| item.starts_with(label)) {
                     // An older summary's own file lists: the entry's lists hold them now.
+                } else if item.ends_with(super::super::render::DROPPED_NOTE) {
+                    // An older round's count of what it left out.
                 } else if let Some(list) = item.strip_prefix("Commands run:") {
                     earlier_commands.extend(commands_with_status(list));
                 } else if let Some(list) = item.strip_prefix("Identifiers:") {
