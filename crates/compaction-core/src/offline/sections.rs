@@ -184,8 +184,6 @@ pub(super) const PRIORITY_USER_NOTE: u32 = 46;
 pub(super) const PRIORITY_ASSISTANT_NOTE: u32 = 38;
 pub(super) const PRIORITY_COMMANDS: u32 = 28;
 pub(super) const PRIORITY_IDENTIFIERS: u32 = 30;
-/// Items carried over from a previous summary rank this much lower than fresh ones.
-pub(super) const PREVIOUS_PENALTY: u32 = 8;
 /// Items that mention a word of the user's focus rank this much higher.
 pub(super) const FOCUS_BONUS: u32 = 15;
 

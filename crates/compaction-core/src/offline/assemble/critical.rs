@@ -9,7 +9,7 @@ use super::super::OfflineKind;
 use super::super::facts::MAX_IDENTIFIERS;
 use super::super::sections::*;
 use super::super::text::*;
-use super::{Assembly, carried};
+use super::Assembly;
 
 /// The labels of the file lists older summaries wrote in this section. The files are not
 /// listed here any more: the entry appends its lists after the summary (pi's `<read-files>`
@@ -61,13 +61,13 @@ impl Assembly<'_> {
                         self.sections.push(
                             Section::Critical,
                             item.clone(),
-                            carried(PRIORITY_LAST_ERROR),
+                            PRIORITY_LAST_ERROR,
                         );
                     } else {
                         self.sections.push(
                             Section::Critical,
                             format!("Error seen ({state}): {error}"),
-                            carried(PRIORITY_ERRORS),
+                            PRIORITY_ERRORS,
                         );
                     }
                 } else if item.starts_with("Last error") || item.starts_with("Error seen") {
@@ -79,21 +79,21 @@ impl Assembly<'_> {
                         self.sections.push(
                             Section::Critical,
                             item.clone(),
-                            carried(PRIORITY_ERRORS),
+                            PRIORITY_ERRORS,
                         );
                         continue;
                     }
                     self.sections.push(
                         Section::Critical,
                         format!("Error seen: {error}"),
-                        carried(PRIORITY_ERRORS),
+                        PRIORITY_ERRORS,
                     );
                 } else if item.starts_with(super::notes::USER_NOTE)
                     || item.starts_with(super::notes::ASSISTANT_NOTE)
                 {
                     // The notes stage carries them, at their own priority.
                 } else if !item.contains("`aborted`") {
-                    self.sections.push(Section::Critical, item.clone(), carried(PRIORITY_ERRORS));
+                    self.sections.push(Section::Critical, item.clone(), PRIORITY_ERRORS);
                 }
             }
         }

@@ -8,7 +8,7 @@ use super::super::OfflineKind;
 use super::super::facts::*;
 use super::super::sections::*;
 use super::super::text::*;
-use super::{Assembly, carried};
+use super::Assembly;
 
 impl Assembly<'_> {
     /// Whether the user rejected `text` in this part.
@@ -104,7 +104,7 @@ impl Assembly<'_> {
             if let Some(by) = digest.superseded_by(decision, None, true) {
                 self.superseded(decision, by, false);
             } else if !self.rejected_now(decision) && !rejected_before(decision) {
-                self.sections.push(Section::Decisions, decision, carried(PRIORITY_DECISION));
+                self.sections.push(Section::Decisions, decision, PRIORITY_DECISION);
             }
         }
         for branch in &digest.branch_summaries {
@@ -173,7 +173,7 @@ impl Assembly<'_> {
         if digest.plan.is_empty() && digest.requests.is_empty() {
             for step in self.carried_items(Section::NextSteps) {
                 if !self.is_resolved(step) {
-                    self.sections.push(Section::NextSteps, step.clone(), carried(PRIORITY_NEXT));
+                    self.sections.push(Section::NextSteps, step.clone(), PRIORITY_NEXT);
                 }
             }
         }

@@ -8,7 +8,7 @@ use super::super::OfflineKind;
 use super::super::extract::is_correction;
 use super::super::sections::*;
 use super::super::text::*;
-use super::{Assembly, carried};
+use super::Assembly;
 
 impl Assembly<'_> {
     /// Pushes the Goal bullets.
@@ -39,11 +39,11 @@ impl Assembly<'_> {
                 GoalLabel::Latest => {
                     // A split turn's request follows the history's latest one.
                     if let Some(older) = carried_latest.replace(text.to_owned()) {
-                        earlier.push((clip(&older, 200), carried(PRIORITY_FOLLOW_UP)));
+                        earlier.push((clip(&older, 200), PRIORITY_FOLLOW_UP));
                     }
                 }
                 GoalLabel::Main | GoalLabel::Earlier => {
-                    earlier.push((text.to_owned(), carried(PRIORITY_FOLLOW_UP)))
+                    earlier.push((text.to_owned(), PRIORITY_FOLLOW_UP))
                 }
                 GoalLabel::Focus => {}
             }
@@ -52,7 +52,7 @@ impl Assembly<'_> {
             self.sections.push(
                 Section::Goal,
                 format!("Earlier: {summary}"),
-                carried(PRIORITY_ESSENTIAL),
+                PRIORITY_ESSENTIAL,
             );
         }
         let fresh_latest = digest.latest_request.clone();
@@ -65,7 +65,7 @@ impl Assembly<'_> {
             have_main_goal = true;
         }
         match (&fresh_latest, carried_latest) {
-            (Some(_), Some(old)) => earlier.push((clip(&old, 200), carried(PRIORITY_FOLLOW_UP))),
+            (Some(_), Some(old)) => earlier.push((clip(&old, 200), PRIORITY_FOLLOW_UP)),
             (None, Some(old)) => {
                 // Still the latest: no newer request in this part.
                 self.sections.push_verbatim(

@@ -95,8 +95,3 @@ impl<'a> Assembly<'a> {
             && backticked(item).first().copied() == self.digest.carried_failure.as_deref()
     }
 }
-
-/// The priority of a carried bullet: below a fresh one of the same kind.
-fn carried(priority: u32) -> u32 {
-    priority.saturating_sub(PREVIOUS_PENALTY)
-}

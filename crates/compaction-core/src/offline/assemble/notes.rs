@@ -2,12 +2,12 @@
 //! everything else in the Critical Context, at a low priority.
 //!
 //! Invariant: a note repeats no sentence another item already holds; a carried note keeps
-//! its low priority (below a fresh one), so the budget drops the oldest notes first; notes
-//! are whole sentences, packed into lines of at most [`NOTE_WIDTH`] characters.
+//! its low priority and comes before this part's, so the budget drops the oldest notes
+//! first; notes are whole sentences, packed into lines of at most [`NOTE_WIDTH`] characters.
 
 use super::super::notes::pack;
 use super::super::sections::*;
-use super::{Assembly, carried};
+use super::Assembly;
 
 /// How a line of the user's sentences starts.
 pub(in super::super) const USER_NOTE: &str = "User wrote";
@@ -27,7 +27,7 @@ impl Assembly<'_> {
             } else {
                 continue;
             };
-            self.sections.push(Section::Critical, item.clone(), carried(priority));
+            self.sections.push(Section::Critical, item.clone(), priority);
         }
         let said: Vec<String> = self.sections.items.iter().map(|item| item.text.clone()).collect();
         let new = |sentence: &&String| !said.iter().any(|text| text.contains(sentence.as_str()));

@@ -8,7 +8,7 @@
 use super::super::OfflineKind;
 use super::super::sections::*;
 use super::super::text::*;
-use super::{Assembly, carried};
+use super::Assembly;
 
 impl Assembly<'_> {
     /// Pushes the Done bullets (carried ones first).
@@ -52,7 +52,7 @@ impl Assembly<'_> {
             if !earlier_fix && subject.is_some_and(|subject| fresh_subjects.contains(&subject)) {
                 continue;
             }
-            self.sections.push(Section::Done, done.clone(), carried(PRIORITY_DONE_EDIT));
+            self.sections.push(Section::Done, done.clone(), PRIORITY_DONE_EDIT);
         }
         for item in self.carried_items(Section::Blocked) {
             if self.is_resolved(item) {
@@ -159,7 +159,7 @@ impl Assembly<'_> {
                     self.sections.push(
                         Section::InProgress,
                         item.clone(),
-                        carried(PRIORITY_CURRENT),
+                        PRIORITY_CURRENT,
                     );
                 }
             }
@@ -176,7 +176,7 @@ impl Assembly<'_> {
         for item in self.carried_items(Section::Blocked) {
             let interrupted = item.contains("`aborted`");
             if !self.is_resolved(item) && !interrupted && !self.set_aside(item) {
-                self.sections.push(Section::Blocked, item.clone(), carried(PRIORITY_BLOCKED));
+                self.sections.push(Section::Blocked, item.clone(), PRIORITY_BLOCKED);
             }
         }
         let open_count = self.open.len();
