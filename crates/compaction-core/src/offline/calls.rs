@@ -46,6 +46,15 @@ pub(super) fn path_argument(arguments: &Value) -> Option<String> {
         .filter(|path| !path.is_empty())
 }
 
+/// The command of a shell call as written, its lines kept.
+pub(super) fn script_argument(arguments: &Value) -> Option<String> {
+    ["command", "cmd"]
+        .iter()
+        .find_map(|key| arguments.get(*key).and_then(Value::as_str))
+        .filter(|command| !command.trim().is_empty())
+        .map(str::to_owned)
+}
+
 pub(super) fn command_argument(arguments: &Value) -> Option<String> {
     ["command", "cmd"]
         .iter()

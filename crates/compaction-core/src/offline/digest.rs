@@ -52,6 +52,9 @@ pub(super) struct PendingCall {
     pub(super) name: String,
     pub(super) path: Option<String>,
     pub(super) command: Option<String>,
+    /// The command as written, its lines kept (a heredoc's body is no part of the command
+    /// line: its `>` redirects nothing).
+    pub(super) script: Option<String>,
     /// The lines the call would add to the file (an edit's new lines), shown once it passes.
     pub(super) added: Vec<String>,
 }

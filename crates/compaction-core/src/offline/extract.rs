@@ -476,7 +476,8 @@ fn unquoted_message(text: &str) -> Option<String> {
     // sentence of the line before.
     let mut out = String::new();
     for line in body {
-        let item = line.starts_with(['-', '*', '+']) || line.starts_with(|c: char| c.is_ascii_digit());
+        let item =
+            line.starts_with(['-', '*', '+']) || line.starts_with(|c: char| c.is_ascii_digit());
         if !out.is_empty() {
             let joins = !line.is_empty() && !item && !out.ends_with('\n');
             out.push(if joins { ' ' } else { '\n' });

@@ -54,6 +54,7 @@ impl Digest {
                                 name: call.name.to_lowercase(),
                                 path: path_argument(&call.arguments),
                                 command: command_argument(&call.arguments),
+                                script: script_argument(&call.arguments),
                                 added: super::changes::added_lines(&call.arguments),
                             });
                         }
@@ -109,6 +110,7 @@ impl Digest {
                     || scan.tests_failed;
                 self.shell_outcome(
                     &command,
+                    &bash.command,
                     failed,
                     bash.exit_code,
                     &scan,

@@ -56,6 +56,7 @@ impl Digest {
                 name: tool_name.to_lowercase(),
                 path: None,
                 command: None,
+                script: None,
                 added: Vec::new(),
             },
         }
@@ -148,7 +149,8 @@ impl Digest {
                 let failed = result.is_error
                     || scan.exit_code.is_some_and(|code| code != 0)
                     || scan.tests_failed;
-                self.shell_outcome(&command, failed, scan.exit_code, &scan, false, lines);
+                let script = call.script.clone().unwrap_or_else(|| command.clone());
+                self.shell_outcome(&command, &script, failed, scan.exit_code, &scan, false, lines);
             }
             (ToolRole::Modify(_) | ToolRole::Read | ToolRole::Shell | ToolRole::Other, _, _) => {
                 if result.is_error {
@@ -186,6 +188,7 @@ impl Digest {
     pub(super) fn shell_outcome<'l>(
         &mut self,
         command: &str,
+        script: &str,
         failed: bool,
         exit_code: Option<i64>,
         scan: &OutputScan,
@@ -216,7 +219,7 @@ impl Digest {
                 })
             });
         if failed && !cancelled && checking_tail {
-            self.apply_tree_effects(command);
+            self.apply_tree_effects(script);
             if let Some(error) = scan.errors.first() {
                 self.note_check(format!("Checked {}: {error}", code(&clip(command, 160))));
             }
@@ -248,7 +251,7 @@ impl Digest {
             return;
         }
         if !failed {
-            self.apply_tree_effects(command);
+            self.apply_tree_effects(script);
         }
         self.command_outcome(command, !failed, exit_code, scan, cancelled);
     }

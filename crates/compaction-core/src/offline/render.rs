@@ -15,7 +15,8 @@ pub(super) const SHORT_ITEM_CHARS: usize = 160;
 const DROPPED_NOTE_CHARS: usize = 90;
 /// What follows the count in the note that says how many items were left out. A later round
 /// does not carry the note: its own note counts what it leaves out.
-pub(super) const DROPPED_NOTE: &str = " lower-priority items were left out to fit the summary budget";
+pub(super) const DROPPED_NOTE: &str =
+    " lower-priority items were left out to fit the summary budget";
 
 pub(super) fn render(items: &[Item]) -> String {
     let mut out = String::new();

@@ -35,7 +35,12 @@ impl Compactor<'_> {
         cancel: &CancellationToken,
         progress: &(dyn Fn(CompactionProgress) + Send + Sync),
     ) -> Result<Gated, CompactError> {
-        let must_keep = planned.preparation.must_keep();
+        let mut must_keep = planned.preparation.must_keep();
+        // The entry appends its modified-files list after the summary (pi's
+        // `<modified-files>`): a file that list holds is in what the model reads, whether
+        // the summary names it again or not.
+        let appended = planned.preparation.modified_files();
+        must_keep.modified_files.retain(|path| !appended.contains(path));
         // Every summarizer is given the pins redacted (see `run_job`): a pin holding a
         // secret is checked, and repaired, as the summarizer saw it. The context still shows
         // the pin itself after the summary.

@@ -70,20 +70,12 @@ struct Case {
 
 /// Replies the gate can repair: facts are missing from a usable summary.
 fn cases() -> Vec<Case> {
-    vec![
-        Case {
-            name: "missing file",
-            reply: |kind, good| streamed(kind, &good.replace("- Edited `src/parser.rs`\n", "")),
-            retry_names: "the modified file `src/parser.rs`",
-            repaired_holds: "## Must Keep\n- Modified: `src/parser.rs`",
-        },
-        Case {
-            name: "missing constraint",
-            reply: |kind, good| streamed(kind, &good.replace(&format!("- \"{CONSTRAINT}\"\n"), "")),
-            retry_names: "quote it word for word under Constraints & Preferences: \"Don't change the public signature of `parse_expr`.\"",
-            repaired_holds: "## Must Keep\n- Constraint (user's words): \"Don't change the public signature of `parse_expr`.\"",
-        },
-    ]
+    vec![Case {
+        name: "missing constraint",
+        reply: |kind, good| streamed(kind, &good.replace(&format!("- \"{CONSTRAINT}\"\n"), "")),
+        retry_names: "quote it word for word under Constraints & Preferences: \"Don't change the public signature of `parse_expr`.\"",
+        repaired_holds: "## Must Keep\n- Constraint (user's words): \"Don't change the public signature of `parse_expr`.\"",
+    }]
 }
 
 /// Replies that are no summary at all: never repaired.
@@ -283,7 +275,7 @@ async fn a_good_retry_passes(kind: ProviderKind) {
     let server = MockServer::start().await;
     let (_dir, path) = session_copy();
     let good = summary_with_every_fact(&path, "Fix nested list parsing");
-    let dropped = good.replace("- Edited `src/lib.rs`\n", "");
+    let dropped = good.replace(&format!("- \"{CONSTRAINT}\"\n"), "");
     server.push(streamed(kind, &dropped));
     server.push(streamed(kind, &dropped));
     server.always(streamed(kind, &good));
@@ -292,7 +284,7 @@ async fn a_good_retry_passes(kind: ProviderKind) {
     let quality = outcome.quality.unwrap();
     assert_eq!(quality.status, QualityStatus::Passed);
     assert_eq!(quality.attempts, 2);
-    assert_eq!(quality.first_attempt_missing, ["missing file src/lib.rs"]);
+    assert_eq!(quality.first_attempt_missing, [format!("missing constraint \"{CONSTRAINT}\"")]);
     assert!(quality.missing.is_empty());
     // Prefix and history, then the history again: the prefix's summary is reused.
     assert_eq!(outcome.summarizer_calls, 3);
@@ -387,4 +379,31 @@ async fn a_deterministic_summary_without_a_pin_is_repaired_without_a_retry() {
         "{}",
         data.summary
     );
+}
+
+/// A modified file the summary does not name is no missing fact: the entry appends its
+/// modified-files list after the summary, so the model reads the file's path either way, and
+/// no retry is spent on it.
+#[tokio::test]
+async fn a_summary_that_leaves_the_file_list_to_the_entry_passes_first_time() {
+    for kind in [ProviderKind::OpenAi, ProviderKind::Anthropic] {
+        let server = MockServer::start().await;
+        let (_dir, path) = session_copy();
+        let good = summary_with_every_fact(&path, "Fix nested list parsing");
+        let lines: Vec<&str> =
+            good.lines().filter(|line| !line.contains("src/parser.rs")).collect();
+        let without = lines.join("\n");
+        server.always(streamed(kind, &without));
+        let summarizer = provider(kind, &server);
+        let outcome = compact_with(&path, &summarizer, &settings()).await.unwrap();
+        let quality = outcome.quality.clone().unwrap();
+        assert_eq!(quality.status, QualityStatus::Passed, "{quality:?}");
+        assert_eq!(quality.attempts, 1, "{quality:?}");
+        let session = open(&path).into_session();
+        let entry = &session.entries()[session.leaf().unwrap()];
+        let EntryKind::Compaction(data) = &entry.kind else { panic!("not a compaction") };
+        assert!(!data.summary.contains("## Must Keep"), "{}", data.summary);
+        let (_, list) = data.summary.split_once("<modified-files>\n").expect("the entry's list");
+        assert!(list.lines().any(|line| line == "src/parser.rs"), "{}", data.summary);
+    }
 }

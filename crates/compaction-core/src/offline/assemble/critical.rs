@@ -58,11 +58,7 @@ impl Assembly<'_> {
                     };
                     if digest.errors.is_empty() && !self.is_resolved(rest) && !self.set_aside(rest)
                     {
-                        self.sections.push(
-                            Section::Critical,
-                            item.clone(),
-                            PRIORITY_LAST_ERROR,
-                        );
+                        self.sections.push(Section::Critical, item.clone(), PRIORITY_LAST_ERROR);
                     } else {
                         self.sections.push(
                             Section::Critical,
@@ -76,11 +72,7 @@ impl Assembly<'_> {
                         continue;
                     }
                     if item.starts_with("Error seen") {
-                        self.sections.push(
-                            Section::Critical,
-                            item.clone(),
-                            PRIORITY_ERRORS,
-                        );
+                        self.sections.push(Section::Critical, item.clone(), PRIORITY_ERRORS);
                         continue;
                     }
                     self.sections.push(

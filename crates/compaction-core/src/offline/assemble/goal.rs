@@ -49,11 +49,7 @@ impl Assembly<'_> {
             }
         }
         for summary in &digest.earlier_summaries {
-            self.sections.push(
-                Section::Goal,
-                format!("Earlier: {summary}"),
-                PRIORITY_ESSENTIAL,
-            );
+            self.sections.push(Section::Goal, format!("Earlier: {summary}"), PRIORITY_ESSENTIAL);
         }
         let fresh_latest = digest.latest_request.clone();
         if !have_main_goal

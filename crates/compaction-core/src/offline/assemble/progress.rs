@@ -156,11 +156,7 @@ impl Assembly<'_> {
         if in_progress.is_empty() && !(turn_ended && digest.last_assistant_statement.is_some()) {
             for item in self.carried_items(Section::InProgress) {
                 if !self.is_resolved(item) && !item.starts_with(CURRENT_APPROACH) {
-                    self.sections.push(
-                        Section::InProgress,
-                        item.clone(),
-                        PRIORITY_CURRENT,
-                    );
+                    self.sections.push(Section::InProgress, item.clone(), PRIORITY_CURRENT);
                 }
             }
         }

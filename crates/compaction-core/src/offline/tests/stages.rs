@@ -437,3 +437,16 @@ fn a_question_the_user_asks_after_the_assistants_question_is_a_request_not_its_a
     assert!(summary.contains("- Latest request: how do i rename a branch"), "{summary}");
     assert!(!summary.contains("the user answered: how do i rename"), "{summary}");
 }
+
+#[test]
+fn a_heredoc_body_redirects_nothing_in_a_shell_call() {
+    let script = "node <<'NODE'\nconst mode = count > auto ? 'push' : 'pull';\nfs.writeFileSync('ui/vite.config.ts', text);\nNODE\ncat > docs/notes.md <<'EOF'\nuse a > b here\nEOF";
+    let messages = [
+        user("Write the config."),
+        assistant("", &[("1", "bash", json!({ "command": script }))]),
+        result("1", "bash", "", false),
+    ];
+    // The heredoc's own lines are the program's input; only the shell's `> docs/notes.md`
+    // writes a file.
+    assert_eq!(key_facts(&messages, None).modified_files, ["docs/notes.md"]);
+}
