@@ -199,7 +199,8 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitStatus> {
             left_out += 1;
             continue;
         }
-        let scratch = tempfile::tempdir()?;
+        let (scratch, _) = compaction::disk::TempScratch::folder_in(&std::env::temp_dir())
+            .map_err(CommandError::disk)?;
         let converted =
             corpus::convert(&source, file.transcript.is_some(), file.turns, scratch.path())?;
         let mut report = FileReport {
