@@ -507,9 +507,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (held, _) = TempScratch::file_in(dir.path()).unwrap();
         let (held_folder, _) = TempScratch::folder_in(dir.path()).unwrap();
-        let left = dir
-            .path()
-            .join(format!("{TEMP_SCRATCH_PREFIX}{}-0f0f0f0f.jsonl", std::process::id()));
+        let left =
+            dir.path().join(format!("{TEMP_SCRATCH_PREFIX}{}-0f0f0f0f.jsonl", std::process::id()));
         std::fs::write(&left, "{}\n").unwrap();
         let left_folder =
             dir.path().join(format!("{TEMP_SCRATCH_PREFIX}{}-0e0e0e0e", std::process::id()));

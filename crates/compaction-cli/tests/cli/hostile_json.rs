@@ -119,7 +119,10 @@ fn reading(dir: &Path) -> (String, Vec<i32>) {
         .lines()
         .filter(|line| line.contains("error[") || line.contains("warning["))
         .collect();
-    (format!("roles {roles}, context shows {shown:?}, check {problems:?}"), vec![check, stats, context])
+    (
+        format!("roles {roles}, context shows {shown:?}, check {problems:?}"),
+        vec![check, stats, context],
+    )
 }
 
 /// Numbers and counts of odd kinds, and lines of odd shape (a byte order mark, CRLF line
@@ -182,7 +185,9 @@ fn odd_json_in_a_session_is_read_as_javascript_reads_it_by_every_reading_command
     let (target, _) = original
         .lines()
         .enumerate()
-        .find(|(_, line)| line.contains("\"role\":\"assistant\"") && line.contains("\"arguments\":{"))
+        .find(|(_, line)| {
+            line.contains("\"role\":\"assistant\"") && line.contains("\"arguments\":{")
+        })
         .unwrap();
     for depth in [200, 10_000, 100_000] {
         let deep = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
@@ -191,7 +196,14 @@ fn odd_json_in_a_session_is_read_as_javascript_reads_it_by_every_reading_command
             .enumerate()
             .map(|(at, line)| {
                 if at == target {
-                    format!("{}\n", line.replacen("\"arguments\":{", &format!("\"arguments\":{{\"deep\":{deep},"), 1))
+                    format!(
+                        "{}\n",
+                        line.replacen(
+                            "\"arguments\":{",
+                            &format!("\"arguments\":{{\"deep\":{deep},"),
+                            1
+                        )
+                    )
                 } else {
                     format!("{line}\n")
                 }
@@ -213,7 +225,9 @@ fn odd_json_in_a_session_is_read_as_javascript_reads_it_by_every_reading_command
             }
             && std::fs::read_to_string(odd.path().join("s.jsonl")).unwrap() == *text;
         if !held {
-            failures.push(format!("#{index} {name}: exit codes {codes:?}; got {got}; expected {expected}"));
+            failures.push(format!(
+                "#{index} {name}: exit codes {codes:?}; got {got}; expected {expected}"
+            ));
         }
         let part = if index.is_multiple_of(3) { &mut test } else { &mut dev };
         part.1 += 1;

@@ -121,10 +121,39 @@ fn slow_dripping_servers_are_bounded_in_time_by_every_asking_command() {
     let commands: [(&[&str], u64, Option<bool>); 4] = [
         (&["plan", "s.jsonl", "--ask-server"], 6, Some(true)),
         (&["run", "s.jsonl", "--dry-run", "--ask-server"], 6, Some(true)),
-        (&["run", "s.jsonl", "-o", "out.jsonl", "--keep-recent", "500", "--min-turns", "0", "--timeout", "3"], 3, Some(false)),
         (
-            &["worker", "--store", "s.jsonl", "--once", "--keep-recent", "500", "--min-turns", "0",
-              "--context-window", "4000", "--reserve", "2000", "--timeout", "3"],
+            &[
+                "run",
+                "s.jsonl",
+                "-o",
+                "out.jsonl",
+                "--keep-recent",
+                "500",
+                "--min-turns",
+                "0",
+                "--timeout",
+                "3",
+            ],
+            3,
+            Some(false),
+        ),
+        (
+            &[
+                "worker",
+                "--store",
+                "s.jsonl",
+                "--once",
+                "--keep-recent",
+                "500",
+                "--min-turns",
+                "0",
+                "--context-window",
+                "4000",
+                "--reserve",
+                "2000",
+                "--timeout",
+                "3",
+            ],
             3,
             // A worker reports a failed compaction and goes on: either exit is fine.
             None,
@@ -162,7 +191,11 @@ fn slow_dripping_servers_are_bounded_in_time_by_every_asking_command() {
                     if unchanged { "unchanged" } else { "CHANGED" }
                 ));
             }
-            println!("#{index} {drip:?} to `{}`: exit {code} after {:.1} s", args[0], took.as_secs_f64());
+            println!(
+                "#{index} {drip:?} to `{}`: exit {code} after {:.1} s",
+                args[0],
+                took.as_secs_f64()
+            );
             let part = if index.is_multiple_of(3) { &mut test } else { &mut dev };
             part.1 += 1;
             part.0 += usize::from(held);
@@ -188,7 +221,16 @@ fn plans_send_nothing_anywhere_unless_asked() {
     ];
     let namings: [&[&str]; 3] = [
         &["--provider", "openai", "--base-url", "URL", "--model", "m"],
-        &["--provider", "openai", "--base-url", "URL", "--model", "m", "--summary-context-window", "8192"],
+        &[
+            "--provider",
+            "openai",
+            "--base-url",
+            "URL",
+            "--model",
+            "m",
+            "--summary-context-window",
+            "8192",
+        ],
         &["--provider", "anthropic", "--base-url", "URL", "--model", "m"],
     ];
     let (mut dev, mut test) = ((0, 0), (0, 0));

@@ -155,14 +155,23 @@ fn silent_server() -> (std::net::TcpListener, String) {
 const COMPACTORS: [&[&str]; 2] = [
     &["run", "sqlite:db.sqlite#ID", "--keep-recent", "500", "--min-turns", "0"],
     &[
-        "worker", "--store", "sqlite:db.sqlite", "--once", "--keep-recent", "500", "--min-turns",
-        "0", "--context-window", "4000", "--reserve", "2000",
+        "worker",
+        "--store",
+        "sqlite:db.sqlite",
+        "--once",
+        "--keep-recent",
+        "500",
+        "--min-turns",
+        "0",
+        "--context-window",
+        "4000",
+        "--reserve",
+        "2000",
     ],
 ];
 
 fn compactor(index: usize, id: &str, extra: &[&str]) -> Vec<String> {
-    let mut args: Vec<String> =
-        COMPACTORS[index].iter().map(|a| a.replace("ID", id)).collect();
+    let mut args: Vec<String> = COMPACTORS[index].iter().map(|a| a.replace("ID", id)).collect();
     args.extend(extra.iter().map(|a| (*a).to_owned()));
     args
 }
@@ -183,8 +192,7 @@ fn scratch_names(tmp: &Path) -> Vec<String> {
 fn kill_while_compacting(folder: &Folder, args: &[String]) -> Vec<String> {
     let mut child: Child = folder.command(args).spawn().unwrap();
     let started = Instant::now();
-    while scratch_names(&folder.tmp()).is_empty() && started.elapsed() < Duration::from_secs(30)
-    {
+    while scratch_names(&folder.tmp()).is_empty() && started.elapsed() < Duration::from_secs(30) {
         std::thread::sleep(Duration::from_millis(20));
     }
     // Let it reach the summarizer request (the server never answers).
@@ -335,8 +343,10 @@ fn man_pages_publish_through_the_one_path_and_never_replace_without_force() {
         AtPage::HeldScratch,
     ];
     // Every page, or one command's page.
-    let sets: [(&[&str], &str); 2] =
-        [(&["man", "--dir", "pages"], "compaction.1"), (&["man", "run", "--dir", "pages"], "compaction-run.1")];
+    let sets: [(&[&str], &str); 2] = [
+        (&["man", "--dir", "pages"], "compaction.1"),
+        (&["man", "run", "--dir", "pages"], "compaction-run.1"),
+    ];
     let (mut dev, mut test) = ((0, 0), (0, 0));
     let mut failures = Vec::new();
     let mut index = 0;
@@ -394,14 +404,18 @@ fn man_pages_publish_through_the_one_path_and_never_replace_without_force() {
             let written = std::fs::symlink_metadata(&target).is_ok_and(|m| m.is_file())
                 && std::fs::read_to_string(&target).is_ok_and(|t| t.contains("\n.TH "));
             let (held, why) = match before {
-                AtPage::File | AtPage::Fifo | AtPage::Directory | AtPage::LinkToFifo
+                AtPage::File
+                | AtPage::Fifo
+                | AtPage::Directory
+                | AtPage::LinkToFifo
                 | AtPage::LinkToDevice => {
                     (code == 2 && start == end, "refused with every file unchanged")
                 }
                 AtPage::FileForced => (code == 0 && written, "the page replaced"),
-                AtPage::StaleScratch => {
-                    (code == 0 && written && !scratch.exists(), "written, the stale scratch removed")
-                }
+                AtPage::StaleScratch => (
+                    code == 0 && written && !scratch.exists(),
+                    "written, the stale scratch removed",
+                ),
                 AtPage::HeldScratch => {
                     (code == 0 && written && scratch.exists(), "written, the held scratch kept")
                 }
@@ -460,8 +474,22 @@ fn a_failed_command_leaves_every_file_byte_identical() {
         (&["import", "bad.jsonl", "-o", "new/out.jsonl"], "one"),
         (&["run", "bad.jsonl", "-o", "new/out.jsonl", "--offline"], "one"),
         (
-            &["run", "s.jsonl", "-o", "out.jsonl", "--keep-recent", "500", "--min-turns", "0",
-              "--provider", "openai", "--base-url", "http://127.0.0.1:9/v1", "--model", "m"],
+            &[
+                "run",
+                "s.jsonl",
+                "-o",
+                "out.jsonl",
+                "--keep-recent",
+                "500",
+                "--min-turns",
+                "0",
+                "--provider",
+                "openai",
+                "--base-url",
+                "http://127.0.0.1:9/v1",
+                "--model",
+                "m",
+            ],
             "session",
         ),
         (&["migrate", "bad.jsonl"], "one"),

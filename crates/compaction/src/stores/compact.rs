@@ -72,12 +72,11 @@ pub async fn compact_stored_in(
     cancel: &CancellationToken,
     progress: &(dyn Fn(CompactionProgress) + Send + Sync),
 ) -> Result<CompactOutcome, StoredCompactError> {
-    let (scratch, _reclaimed) = crate::disk::TempScratch::file_in(dir).map_err(|error| {
-        BackendError::Io {
+    let (scratch, _reclaimed) =
+        crate::disk::TempScratch::file_in(dir).map_err(|error| BackendError::Io {
             what: format!("cannot create a scratch copy in {}", dir.display()),
             source: std::io::Error::other(error.to_string()),
-        }
-    })?;
+        })?;
     let io = |source| BackendError::Io {
         what: format!("cannot write the scratch copy {}", scratch.path().display()),
         source,
@@ -86,8 +85,8 @@ pub async fn compact_stored_in(
     let exported = backend.export(session, &mut file)?;
     file.flush().map_err(io)?;
     drop(file);
-    let (mut store, _) =
-        SessionStore::open(&scratch.path(), OpenOptions::for_writing()).map_err(BackendError::from)?;
+    let (mut store, _) = SessionStore::open(&scratch.path(), OpenOptions::for_writing())
+        .map_err(BackendError::from)?;
     let planned = store.session().leaf().map(|leaf| store.session().entries()[leaf].id.clone());
     let outcome = compactor.run(&mut store, request, cancel, progress).await?;
     drop(store);
