@@ -170,8 +170,8 @@ const COMPACTORS: [&[&str]; 2] = [
     ],
 ];
 
-fn compactor(index: usize, id: &str, extra: &[&str]) -> Vec<String> {
-    let mut args: Vec<String> = COMPACTORS[index].iter().map(|a| a.replace("ID", id)).collect();
+fn compactor(command: &[&str], id: &str, extra: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = command.iter().map(|a| a.replace("ID", id)).collect();
     args.extend(extra.iter().map(|a| (*a).to_owned()));
     args
 }
@@ -233,8 +233,8 @@ fn scratch_copies_a_killed_compaction_left_are_reclaimed_by_every_compacting_wri
     let (mut dev, mut test) = ((0, 0), (0, 0));
     let mut failures = Vec::new();
     let mut index = 0;
-    for killer in 0..COMPACTORS.len() {
-        for reclaimer in 0..COMPACTORS.len() {
+    for (killer, killing) in COMPACTORS.iter().enumerate() {
+        for (reclaimer, reclaiming) in COMPACTORS.iter().enumerate() {
             for leftover in leftovers {
                 if !matches!(leftover, Leftover::Killed) && killer != reclaimer {
                     // A planted leftover has no killer: one instance per reclaimer.
@@ -249,7 +249,7 @@ fn scratch_copies_a_killed_compaction_left_are_reclaimed_by_every_compacting_wri
                     Leftover::Killed => {
                         let (_server, url) = silent_server();
                         let args = compactor(
-                            killer,
+                            killing,
                             &id,
                             &["--provider", "openai", "--base-url", &url, "--model", "m"],
                         );
@@ -258,7 +258,11 @@ fn scratch_copies_a_killed_compaction_left_are_reclaimed_by_every_compacting_wri
                     Leftover::DeadFile | Leftover::Held | Leftover::LivePid | Leftover::Link => {
                         let pid = match leftover {
                             Leftover::LivePid => std::process::id(),
-                            _ => dead_pid(),
+                            Leftover::Killed
+                            | Leftover::DeadFile
+                            | Leftover::DeadFolder
+                            | Leftover::Held
+                            | Leftover::Link => dead_pid(),
                         };
                         let name = format!("compaction-scratch-{pid}-0a1b2c3d.jsonl");
                         let path = tmp.join(&name);
@@ -282,7 +286,7 @@ fn scratch_copies_a_killed_compaction_left_are_reclaimed_by_every_compacting_wri
                         (vec![name], false)
                     }
                 };
-                let args = compactor(reclaimer, &id, &["--offline"]);
+                let args = compactor(reclaiming, &id, &["--offline"]);
                 let (code, stderr) = folder.run(&args);
                 let left = scratch_names(&tmp);
                 let held = !planted.is_empty()
@@ -294,7 +298,7 @@ fn scratch_copies_a_killed_compaction_left_are_reclaimed_by_every_compacting_wri
                     failures.push(format!(
                         "#{index} {leftover:?} by `{}`, then `{}`: planted {planted:?}, left \
                          {left:?} (expected {}), exit {code}: {}",
-                        COMPACTORS[killer].join(" "),
+                        killing.join(" "),
                         args.join(" "),
                         if keep { "kept" } else { "removed" },
                         stderr.trim()

@@ -85,12 +85,12 @@ pub async fn compact_stored_in(
     let exported = backend.export(session, &mut file)?;
     file.flush().map_err(io)?;
     drop(file);
-    let (mut store, _) = SessionStore::open(&scratch.path(), OpenOptions::for_writing())
+    let (mut store, _) = SessionStore::open(scratch.path(), OpenOptions::for_writing())
         .map_err(BackendError::from)?;
     let planned = store.session().leaf().map(|leaf| store.session().entries()[leaf].id.clone());
     let outcome = compactor.run(&mut store, request, cancel, progress).await?;
     drop(store);
-    let bytes = std::fs::read(&scratch.path()).map_err(io)?;
+    let bytes = std::fs::read(scratch.path()).map_err(io)?;
     let start = usize::try_from(exported).unwrap_or(usize::MAX).min(bytes.len());
     let appended = &bytes[start..];
     // The scratch file may have gained a newline before the first appended line.
