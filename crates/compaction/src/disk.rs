@@ -298,10 +298,11 @@ fn held() -> std::sync::MutexGuard<'static, std::collections::BTreeSet<PathBuf>>
 }
 
 /// A scratch file or folder in the system temporary folder (a session copied out of a
-/// database, an evaluation's replay), named `compaction-scratch-PID-RANDOM[.jsonl]`, private
-/// to its owner (mode 0600, a folder 0700), removed when dropped. A process killed meanwhile
-/// leaves it behind; the next one that creates any temporary scratch removes every one whose
-/// writer is gone ([`reclaim_temp_scratch`]).
+/// database, an evaluation's replay), named `compaction-scratch-PID-RANDOM.jsonl` (a file) or
+/// `compaction-scratch-PID-RANDOM` (a folder), private to its owner (mode 0600, a folder
+/// 0700), removed when dropped. A process killed meanwhile leaves it behind; every command
+/// that creates one (`run` on a database, `worker`, `eval`) first removes, and reports, every
+/// one whose writer is gone ([`reclaim_temp_scratch`]).
 #[derive(Debug)]
 pub struct TempScratch {
     path: PathBuf,
@@ -309,19 +310,17 @@ pub struct TempScratch {
 }
 
 impl TempScratch {
-    /// A new, empty scratch file in `dir` (the system temporary folder for the commands),
-    /// after reclaiming the abandoned ones there. Returns it and the files reclaimed.
-    pub fn file_in(dir: &Path) -> Result<(TempScratch, Vec<PathBuf>), DiskError> {
+    /// A new, empty scratch file in `dir` (the system temporary folder for the commands).
+    pub fn file_in(dir: &Path) -> Result<TempScratch, DiskError> {
         TempScratch::create(dir, false)
     }
 
-    /// A new, empty scratch folder in `dir`, after reclaiming the abandoned ones there.
-    pub fn folder_in(dir: &Path) -> Result<(TempScratch, Vec<PathBuf>), DiskError> {
+    /// A new, empty scratch folder in `dir`.
+    pub fn folder_in(dir: &Path) -> Result<TempScratch, DiskError> {
         TempScratch::create(dir, true)
     }
 
-    fn create(dir: &Path, folder: bool) -> Result<(TempScratch, Vec<PathBuf>), DiskError> {
-        let removed = reclaim_temp_scratch_in(dir);
+    fn create(dir: &Path, folder: bool) -> Result<TempScratch, DiskError> {
         let name = format!(
             "{TEMP_SCRATCH_PREFIX}{}-{}{}",
             std::process::id(),
@@ -345,7 +344,7 @@ impl TempScratch {
                 .map(drop)
                 .map_err(DiskError::io("create", &scratch.path))
         };
-        created.map(|()| (scratch, removed))
+        created.map(|()| scratch)
     }
 
     /// Where it is.
@@ -365,11 +364,14 @@ impl Drop for TempScratch {
     }
 }
 
-/// The process id a temporary scratch name carries (`compaction-scratch-PID-RANDOM`, with
-/// `.jsonl` for a file).
-pub fn temp_scratch_pid(name: &str) -> Option<u32> {
+/// The process id a temporary scratch name carries, and whether the name is a folder's
+/// (`compaction-scratch-PID-RANDOM`) rather than a file's (`….jsonl`).
+pub fn temp_scratch_pid(name: &str) -> Option<(u32, bool)> {
     let rest = name.strip_prefix(TEMP_SCRATCH_PREFIX)?;
-    let rest = rest.strip_suffix(".jsonl").unwrap_or(rest);
+    let (rest, folder) = match rest.strip_suffix(".jsonl") {
+        Some(rest) => (rest, false),
+        None => (rest, true),
+    };
     let (pid, random) = rest.split_once('-')?;
     if random.is_empty()
         || !random.bytes().all(|b| b.is_ascii_alphanumeric())
@@ -378,7 +380,7 @@ pub fn temp_scratch_pid(name: &str) -> Option<u32> {
     {
         return None;
     }
-    pid.parse().ok()
+    pid.parse().ok().map(|pid| (pid, folder))
 }
 
 /// Whether `pid` names a running process (`/proc/PID` exists).
@@ -389,8 +391,8 @@ fn running(pid: u32) -> bool {
 /// Removes the temporary scratch files and folders in `dir` whose writer is gone: its process
 /// id names no running process, or names this process, which does not hold it. A file that is
 /// locked (a compaction is writing it) is never removed, nor anything that is not a regular
-/// file or a folder of this user's own (never followed through a link). Returns what was
-/// removed.
+/// file or a folder of this user's own named as such (never followed through a link). Returns
+/// what was removed.
 pub fn reclaim_temp_scratch_in(dir: &Path) -> Vec<PathBuf> {
     let mut removed = Vec::new();
     let Ok(entries) = std::fs::read_dir(dir) else { return removed };
@@ -398,7 +400,9 @@ pub fn reclaim_temp_scratch_in(dir: &Path) -> Vec<PathBuf> {
     // This process's own files only: `/proc/self` belongs to its user.
     let Ok(uid) = std::fs::metadata("/proc/self").map(|m| m.uid()) else { return removed };
     for entry in entries.flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(temp_scratch_pid) else { continue };
+        let Some((pid, folder)) = entry.file_name().to_str().and_then(temp_scratch_pid) else {
+            continue;
+        };
         let path = entry.path();
         let orphaned = if pid == me { !held().contains(&path) } else { !running(pid) };
         if !orphaned {
@@ -406,6 +410,10 @@ pub fn reclaim_temp_scratch_in(dir: &Path) -> Vec<PathBuf> {
         }
         let Ok(metadata) = std::fs::symlink_metadata(&path) else { continue };
         if metadata.uid() != uid {
+            continue;
+        }
+        // Only the shapes scratch takes: a folder named as a folder, a file named as a file.
+        if metadata.is_dir() != folder {
             continue;
         }
         if metadata.is_dir() {
@@ -492,8 +500,8 @@ mod tests {
 
     #[test]
     fn temp_scratch_names_carry_their_process_id() {
-        assert_eq!(temp_scratch_pid("compaction-scratch-42-a1b2c3d4.jsonl"), Some(42));
-        assert_eq!(temp_scratch_pid("compaction-scratch-42-a1b2c3d4"), Some(42));
+        assert_eq!(temp_scratch_pid("compaction-scratch-42-a1b2c3d4.jsonl"), Some((42, false)));
+        assert_eq!(temp_scratch_pid("compaction-scratch-42-a1b2c3d4"), Some((42, true)));
         assert_eq!(temp_scratch_pid("compaction-scratch-42-.jsonl"), None);
         assert_eq!(temp_scratch_pid("compaction-scratch-x2-a1.jsonl"), None);
         assert_eq!(temp_scratch_pid("compaction-scratch-42-a1.json"), None);
@@ -505,8 +513,12 @@ mod tests {
     #[test]
     fn this_process_reclaims_its_own_id_only_for_scratch_it_does_not_hold() {
         let dir = tempfile::tempdir().unwrap();
-        let (held, _) = TempScratch::file_in(dir.path()).unwrap();
-        let (held_folder, _) = TempScratch::folder_in(dir.path()).unwrap();
+        let held = TempScratch::file_in(dir.path()).unwrap();
+        let held_folder = TempScratch::folder_in(dir.path()).unwrap();
+        // A folder with a file's name is no scratch folder: kept.
+        let odd =
+            dir.path().join(format!("{TEMP_SCRATCH_PREFIX}{}-0d0d0d0d.jsonl", std::process::id()));
+        std::fs::create_dir(&odd).unwrap();
         let left =
             dir.path().join(format!("{TEMP_SCRATCH_PREFIX}{}-0f0f0f0f.jsonl", std::process::id()));
         std::fs::write(&left, "{}\n").unwrap();
@@ -519,7 +531,7 @@ mod tests {
         let mut expected = vec![left.clone(), left_folder.clone()];
         expected.sort();
         assert_eq!(removed, expected);
-        assert!(held.path().exists() && held_folder.path().is_dir());
+        assert!(held.path().exists() && held_folder.path().is_dir() && odd.is_dir());
         let (path, folder) = (held.path().to_path_buf(), held_folder.path().to_path_buf());
         drop((held, held_folder));
         assert!(!path.exists() && !folder.exists(), "scratch is removed when dropped");

@@ -8,8 +8,8 @@
 //!
 //! The scratch file is a [`crate::disk::TempScratch`], `compaction-scratch-PID-RANDOM.jsonl`
 //! in the temporary folder, created private (mode 0600) and removed when the compaction ends,
-//! however it ends. A process killed meanwhile (SIGKILL) leaves it behind; every compaction of
-//! a stored session (a `run` as much as a worker) removes, before it creates its own, every
+//! however it ends. A process killed meanwhile (SIGKILL) leaves it behind; [`reclaim_scratch`],
+//! which every worker pass and every `run` on a stored session call first, removes every
 //! scratch file whose process is gone: its PID names no running process, or names this
 //! process, which does not hold it (a worker restarted under the same PID, as PID 1 of a
 //! container is). A file that is locked (a compaction is writing it) is never removed.
@@ -72,11 +72,10 @@ pub async fn compact_stored_in(
     cancel: &CancellationToken,
     progress: &(dyn Fn(CompactionProgress) + Send + Sync),
 ) -> Result<CompactOutcome, StoredCompactError> {
-    let (scratch, _reclaimed) =
-        crate::disk::TempScratch::file_in(dir).map_err(|error| BackendError::Io {
-            what: format!("cannot create a scratch copy in {}", dir.display()),
-            source: std::io::Error::other(error.to_string()),
-        })?;
+    let scratch = crate::disk::TempScratch::file_in(dir).map_err(|error| BackendError::Io {
+        what: format!("cannot create a scratch copy in {}", dir.display()),
+        source: std::io::Error::other(error.to_string()),
+    })?;
     let io = |source| BackendError::Io {
         what: format!("cannot write the scratch copy {}", scratch.path().display()),
         source,

@@ -160,7 +160,7 @@ pub(super) fn replay(
     flags: &CompactionFlags,
     args: &EvalArgs,
 ) -> anyhow::Result<Replay> {
-    let (dir, _) = compaction::disk::TempScratch::folder_in(&std::env::temp_dir())
+    let dir = compaction::disk::TempScratch::folder_in(&std::env::temp_dir())
         .map_err(CommandError::disk)?;
     let file = dir.path().join("session.jsonl");
     std::fs::write(&file, format!("{}\n", lines.header))
