@@ -18,6 +18,10 @@ mod hostile_files;
 mod hostile_json;
 #[path = "cli/hostile_numbers.rs"]
 mod hostile_numbers;
+#[path = "cli/hostile_servers.rs"]
+mod hostile_servers;
+#[path = "cli/hostile_writes.rs"]
+mod hostile_writes;
 #[path = "cli/import.rs"]
 mod import;
 #[path = "cli/import_real.rs"]

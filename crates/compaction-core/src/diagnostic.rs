@@ -58,6 +58,9 @@ pub enum DiagnosticKind {
     /// An older-format line holds several records written without a newline between them
     /// (each is read as its own entry).
     JoinedRecords,
+    /// A `message` entry whose message cannot be read as its role's message (a field of the
+    /// wrong type): it is kept, and the context shows it as an unknown message, as it is.
+    UnreadableMessage,
 }
 
 impl DiagnosticKind {
@@ -79,7 +82,8 @@ impl DiagnosticKind {
             | DiagnosticKind::CompactionKeptOffPath
             | DiagnosticKind::MalformedPin
             | DiagnosticKind::MalformedPrune
-            | DiagnosticKind::JoinedRecords => Severity::Warning,
+            | DiagnosticKind::JoinedRecords
+            | DiagnosticKind::UnreadableMessage => Severity::Warning,
             DiagnosticKind::Bom
             | DiagnosticKind::Crlf
             | DiagnosticKind::MissingFinalNewline
@@ -114,6 +118,7 @@ impl DiagnosticKind {
             DiagnosticKind::MalformedPin => "malformed-pin",
             DiagnosticKind::MalformedPrune => "malformed-prune",
             DiagnosticKind::JoinedRecords => "joined-records",
+            DiagnosticKind::UnreadableMessage => "unreadable-message",
         }
     }
 }

@@ -74,8 +74,20 @@ pub fn entry_diagnostics(session: &Session) -> Vec<Diagnostic> {
                     ));
                 }
             }
-            EntryKind::Message { .. }
-            | EntryKind::ThinkingLevelChange { .. }
+            EntryKind::Message { role } => {
+                if let Some(Err(error)) = entry.message() {
+                    found.push(Diagnostic::new(
+                        entry.line,
+                        DiagnosticKind::UnreadableMessage,
+                        format!(
+                            "`{role}` message `{}` cannot be read ({error}); it is kept as \
+                             written and shown as an unknown message",
+                            entry.id
+                        ),
+                    ));
+                }
+            }
+            EntryKind::ThinkingLevelChange { .. }
             | EntryKind::ModelChange { .. }
             | EntryKind::BranchSummary(_)
             | EntryKind::CustomMessage { .. }

@@ -24,7 +24,7 @@ pub fn migrate_line(
     position: usize,
     previous_id: Option<&str>,
 ) -> Result<String, EntryError> {
-    let mut value: Value = serde_json::from_str(text).map_err(|error| {
+    let mut value: Value = crate::entry::from_json_text(text).map_err(|error| {
         if error.to_string().contains("recursion limit exceeded") {
             EntryError::TooDeep
         } else {

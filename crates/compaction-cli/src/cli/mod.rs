@@ -112,6 +112,10 @@ pub struct ManArgs {
     /// COMMAND's.
     #[arg(long, value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
     pub dir: Option<PathBuf>,
+    /// With --dir: replace pages that exist there (regular files only); without it an
+    /// existing page is refused and no page is written.
+    #[arg(long, requires = "dir")]
+    pub force: bool,
 }
 
 /// The names `--provider` takes (with the aliases the provider configuration accepts).

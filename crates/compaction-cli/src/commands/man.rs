@@ -5,7 +5,7 @@
 //! `compaction-run(1)`, and `compaction man --dir OUT` writes every page into `OUT`.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use clap::CommandFactory;
 use clap_mangen::Man;
@@ -356,27 +356,57 @@ pub fn man(args: &ManArgs) -> anyhow::Result<ExitStatus> {
         Some(name) => vec![Some(name.as_str())],
         None => std::iter::once(None).chain(names.iter().map(|name| Some(name.as_str()))).collect(),
     };
-    let mut written = Vec::new();
-    for page in pages {
-        let path = write_page(dir, page)?;
-        written.push(path);
+    // Every page is checked before any is written: an existing page (without --force), a
+    // FIFO, a directory or a link to a device refuses the whole command, leaving the folder
+    // as it was.
+    let paths: Vec<PathBuf> = pages.iter().map(|page| dir.join(page_file(*page))).collect();
+    for path in &paths {
+        compaction::disk::check_output(path, &[], args.force).map_err(CommandError::disk)?;
     }
-    let count = written.len();
-    println!("wrote {} to {}", crate::output::plural(count, "manual page"), dir.display());
+    let mut written = Vec::new();
+    for (page, path) in pages.iter().zip(&paths) {
+        if let Err(error) = write_page(path, *page, args.force) {
+            // A page that appeared meanwhile: the pages this run published are taken back.
+            for done in &written {
+                let _ = std::fs::remove_file(done);
+            }
+            return Err(error);
+        }
+        if !args.force {
+            written.push(path.clone());
+        }
+    }
+    println!("wrote {} to {}", crate::output::plural(paths.len(), "manual page"), dir.display());
     Ok(ExitStatus::Success)
 }
 
-fn write_page(dir: &Path, page: Option<&str>) -> anyhow::Result<std::path::PathBuf> {
-    let file = match page {
+fn page_file(page: Option<&str>) -> String {
+    match page {
         Some(name) => format!("compaction-{name}.1"),
         None => "compaction.1".to_owned(),
-    };
-    let path = dir.join(file);
+    }
+}
+
+/// Writes one page through the one publishing path ([`compaction::disk::Scratch`]): it
+/// appears whole or not at all, and replaces a page only with `replace`.
+fn write_page(path: &Path, page: Option<&str>, replace: bool) -> anyhow::Result<()> {
     let mut bytes = Vec::new();
     render(page, &mut bytes).map_err(|e| CommandError::io("cannot render the manual page", e))?;
-    std::fs::write(&path, bytes)
-        .map_err(|e| CommandError::io(format!("cannot write {}", path.display()), e))?;
-    Ok(path)
+    let (mut scratch, removed) =
+        compaction::disk::Scratch::create(path, "man").map_err(CommandError::disk)?;
+    for stale in removed {
+        eprintln!(
+            "{}: removed {}, a temporary file left by an interrupted `man` (no process held it)",
+            path.display(),
+            stale.display()
+        );
+    }
+    scratch
+        .file()
+        .write_all(&bytes)
+        .map_err(|e| CommandError::io(format!("{}: cannot write", scratch.path().display()), e))?;
+    scratch.publish(&[], replace).map_err(CommandError::disk)?;
+    Ok(())
 }
 
 #[cfg(test)]

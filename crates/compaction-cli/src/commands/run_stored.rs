@@ -55,6 +55,14 @@ pub fn run(
         label.clone(),
         compactor.deadline(),
     );
+    // A scratch copy a killed run or worker left in the temporary folder is removed here
+    // (the compaction below would remove it silently).
+    for file in compaction::disk::reclaim_temp_scratch() {
+        eprintln!(
+            "removed {}, a scratch copy left by an interrupted compaction (its process is gone)",
+            file.display()
+        );
+    }
     let backend = backend.as_ref();
     let result = block_on_cancellable(|cancel| async move {
         compact_stored(backend, id, &compactor, &request, &cancel, &|p| progress.update(p)).await

@@ -151,7 +151,19 @@ fn import(source: &Path, to: &str, json: bool) -> anyhow::Result<ExitStatus> {
         compaction::disk::open_regular(source).map_err(CommandError::disk)?;
         files.push(source.to_path_buf());
     }
-    let backend = Importer::create(&database).map_err(|e| backend_error(&e))?;
+    // A database this import creates is taken back when no session could be put in it: a
+    // failed command leaves no file behind.
+    let created = match &database {
+        Database::Sqlite(path) => std::fs::symlink_metadata(path).is_err().then(|| path.clone()),
+        Database::Postgres(_) => None,
+    };
+    let backend = match Importer::create(&database) {
+        Ok(backend) => backend,
+        Err(error) => {
+            remove_sqlite_files(created.as_deref());
+            return Err(backend_error(&error));
+        }
+    };
     let started = Instant::now();
     let (mut bytes, mut imported, mut failed) = (0u64, Vec::new(), Vec::new());
     for file in &files {
@@ -179,6 +191,10 @@ fn import(source: &Path, to: &str, json: bool) -> anyhow::Result<ExitStatus> {
         }
     }
     let seconds = started.elapsed().as_secs_f64();
+    if imported.is_empty() && !files.is_empty() {
+        drop(backend);
+        remove_sqlite_files(created.as_deref());
+    }
     if json {
         print_json(
             &json!({"imported": imported, "failed": failed, "bytes": bytes, "seconds": seconds}),
@@ -191,6 +207,16 @@ fn import(source: &Path, to: &str, json: bool) -> anyhow::Result<ExitStatus> {
         );
     }
     Ok(if failed.is_empty() { ExitStatus::Success } else { ExitStatus::Failure })
+}
+
+/// Removes a SQLite database this command created, with the journal files beside it.
+fn remove_sqlite_files(created: Option<&Path>) {
+    let Some(path) = created else { return };
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        let _ = std::fs::remove_file(PathBuf::from(name));
+    }
 }
 
 fn export(session: &str, output: &Path, force: bool, json: bool) -> anyhow::Result<ExitStatus> {

@@ -88,3 +88,151 @@ fn repeated_keys_are_read_as_javascript_reads_them_by_every_reading_command() {
     println!("repeated keys in session lines: dev {}/{}, test {}/{}", dev.0, dev.1, test.0, test.1);
     assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// Odd values `JSON.parse` reads: numbers past `f64` (read as `Infinity`), past `u64`, a
+/// fraction, a string, `null` and a negative where pi keeps a count.
+const ODD_VALUES: [&str; 8] =
+    ["1e400", "-1e400", "1E+999", "NINES", "1.5", "\"5000\"", "null", "-3"];
+
+/// Where an odd value is put in every assistant line: (what is replaced, by what; `ODD` is
+/// the value).
+const ODD_PLACES: [(&str, &str); 4] = [
+    ("\"usage\":{\"input\":", "\"usage\":{\"input\":ODD,\"inputWas\":"),
+    ("\"total\":", "\"total\":ODD,\"totalWas\":"),
+    ("{\"type\":\"text\",", "{\"type\":\"text\",\"odd\":ODD,"),
+    ("\"arguments\":{", "\"arguments\":{\"odd\":ODD,"),
+];
+
+/// What the reading commands show of a session: how many messages of each role the context
+/// holds, the error and warning diagnostics with their lines, and the exit codes; a crash
+/// (a signal, exit 101) shows as such.
+fn reading(dir: &Path) -> (String, Vec<i32>) {
+    let (check, check_out) = run(&["check", "s.jsonl"], dir);
+    let (stats, stats_out) = run(&["stats", "s.jsonl", "--json"], dir);
+    let (context, context_out) = run(&["context", "s.jsonl"], dir);
+    let roles = serde_json::from_str::<serde_json::Value>(&stats_out)
+        .map(|v| v["contextRoles"].to_string())
+        .unwrap_or_else(|_| format!("stats printed no JSON: {stats_out}"));
+    let shown = ["── user ──", "── assistant ──", "── tool result"]
+        .map(|header| context_out.matches(header).count());
+    let problems: Vec<&str> = check_out
+        .lines()
+        .filter(|line| line.contains("error[") || line.contains("warning["))
+        .collect();
+    (
+        format!("roles {roles}, context shows {shown:?}, check {problems:?}"),
+        vec![check, stats, context],
+    )
+}
+
+/// Numbers and counts of odd kinds, and lines of odd shape (a byte order mark, CRLF line
+/// ends, a repeated key in the header, `\u0000` in a text, nesting deeper than serde_json's
+/// limit), in a session read by `check`, `stats` and `context`. A session `JSON.parse` reads
+/// must be read whole: the context shows every message it shows for the same session
+/// without the odd values, and `check` reports nothing. A line too deep to read (the one
+/// refusal, chosen over an unbounded stack) is reported by `check` with its line and kept in
+/// the file; every other message is still shown. No command crashes; the file is never
+/// rewritten.
+#[test]
+fn odd_json_in_a_session_is_read_as_javascript_reads_it_by_every_reading_command() {
+    let original = std::fs::read_to_string(super::fixture("offline-coding.jsonl")).unwrap();
+    let plain = tempfile::tempdir().unwrap();
+    std::fs::write(plain.path().join("s.jsonl"), &original).unwrap();
+    let (expected, _) = reading(plain.path());
+    let nines = "9".repeat(400);
+    // (name, the session text, the line a refusal must name).
+    let mut instances: Vec<(String, String, Option<usize>)> = Vec::new();
+    for value in ODD_VALUES {
+        let value = value.replace("NINES", &nines);
+        for (from, to) in ODD_PLACES {
+            let to = to.replace("ODD", &value);
+            let mut lines = original.lines();
+            let mut text = format!("{}\n", lines.next().unwrap());
+            let mut changed = 0;
+            for line in lines {
+                let edited = if line.contains("\"role\":\"assistant\"") {
+                    line.replacen(from, &to, 1)
+                } else {
+                    line.to_owned()
+                };
+                changed += usize::from(edited != line);
+                text.push_str(&edited);
+                text.push('\n');
+            }
+            assert!(changed > 0, "{to}: no line changed");
+            instances.push((format!("{value:.12} at {from}"), text, None));
+        }
+    }
+    let header = original.lines().next().unwrap();
+    let rest: String = original.lines().skip(1).map(|line| format!("{line}\n")).collect();
+    instances.push(("a byte order mark".into(), format!("\u{feff}{original}"), None));
+    instances.push(("CRLF line ends".into(), original.replace('\n', "\r\n"), None));
+    for decoy in [
+        "\"id\":\"decoy-session\",",
+        "\"version\":1,",
+        "\"cwd\":\"/decoy\",",
+        "\"type\":\"decoy\",",
+    ] {
+        let text = format!("{}\n{rest}", header.replacen('{', &format!("{{{decoy}"), 1));
+        instances.push((format!("the header with {decoy} first"), text, None));
+    }
+    instances.push((
+        "\\u0000 in texts".into(),
+        original.replace("\"text\":\"", "\"text\":\"\\u0000"),
+        None,
+    ));
+    // Deep nesting in the tool call arguments of one assistant line.
+    let (target, _) = original
+        .lines()
+        .enumerate()
+        .find(|(_, line)| {
+            line.contains("\"role\":\"assistant\"") && line.contains("\"arguments\":{")
+        })
+        .unwrap();
+    for depth in [200, 10_000, 100_000] {
+        let deep = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        let text: String = original
+            .lines()
+            .enumerate()
+            .map(|(at, line)| {
+                if at == target {
+                    format!(
+                        "{}\n",
+                        line.replacen(
+                            "\"arguments\":{",
+                            &format!("\"arguments\":{{\"deep\":{deep},"),
+                            1
+                        )
+                    )
+                } else {
+                    format!("{line}\n")
+                }
+            })
+            .collect();
+        instances.push((format!("nesting {depth} deep"), text, Some(target + 1)));
+    }
+    let (mut dev, mut test) = ((0, 0), (0, 0));
+    let mut failures = Vec::new();
+    for (index, (name, text, refused_line)) in instances.iter().enumerate() {
+        let odd = tempfile::tempdir().unwrap();
+        std::fs::write(odd.path().join("s.jsonl"), text).unwrap();
+        let (got, codes) = reading(odd.path());
+        let crashed = codes.iter().any(|code| !matches!(code, 0 | 1));
+        let held = !crashed
+            && match refused_line {
+                None => got == expected,
+                Some(line) => got.contains(&format!("line {line}:")) && got.contains("too-deep"),
+            }
+            && std::fs::read_to_string(odd.path().join("s.jsonl")).unwrap() == *text;
+        if !held {
+            failures.push(format!(
+                "#{index} {name}: exit codes {codes:?}; got {got}; expected {expected}"
+            ));
+        }
+        let part = if index.is_multiple_of(3) { &mut test } else { &mut dev };
+        part.1 += 1;
+        part.0 += usize::from(held);
+    }
+    println!("odd JSON in sessions: dev {}/{}, test {}/{}", dev.0, dev.1, test.0, test.1);
+    assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), failures.join("\n"));
+}

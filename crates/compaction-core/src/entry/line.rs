@@ -175,8 +175,9 @@ impl Entry {
     /// for byte what the file holds. `None` when the line is not JSON or the readable form
     /// is not an entry either (the caller reports its first error).
     fn parse_with_duplicate_keys(line: usize, raw: &str) -> Option<Result<Entry, EntryError>> {
-        // serde_json's `Value` keeps the last value of a repeated key, as `JSON.parse` does.
-        let value: Value = serde_json::from_str(raw).ok()?;
+        // serde_json's `Value` keeps the last value of a repeated key, as `JSON.parse` does;
+        // a number past `f64` is read as `JSON.parse` reads it too.
+        let value: Value = super::from_json_text(raw).ok()?;
         let readable = value.to_string();
         if readable == raw {
             return None;

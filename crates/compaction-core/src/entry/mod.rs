@@ -13,6 +13,7 @@
 mod depth;
 mod envelope;
 mod line;
+mod numbers;
 mod surrogates;
 pub(crate) use surrogates::replace_lone_surrogates;
 #[cfg(test)]
@@ -24,16 +25,17 @@ pub use line::Entry;
 
 /// Parses JSON text as JavaScript's `JSON.parse` (so pi) reads it where serde_json is
 /// stricter: a lone surrogate escape (`"\ud83d"`, which Node writes when a string is cut
-/// inside a pair) is read as U+FFFD, as the session reader reads it, and a key given twice in
-/// an object keeps its last value. Used for every text another program wrote: session lines
-/// parsed into types, providers' replies, extensions' decisions, settings files. Any other
-/// error is serde_json's first.
+/// inside a pair) is read as U+FFFD, as the session reader reads it; a number past the range
+/// of `f64` (`1e400`, `Infinity` to `JSON.parse`) as the largest finite `f64` of its sign;
+/// and a key given twice in an object keeps its last value. Used for every text another
+/// program wrote: session lines parsed into types, providers' replies, extensions'
+/// decisions, settings files. Any other error is serde_json's first.
 pub fn from_json_text<T: serde::de::DeserializeOwned>(text: &str) -> serde_json::Result<T> {
     let error = match serde_json::from_str(text) {
         Ok(value) => return Ok(value),
         Err(error) => error,
     };
-    let readable = replace_lone_surrogates(text);
+    let readable = readable_json(text);
     if let Some(readable) = &readable
         && let Ok(value) = serde_json::from_str(readable)
     {
@@ -44,6 +46,14 @@ pub fn from_json_text<T: serde::de::DeserializeOwned>(text: &str) -> serde_json:
         Ok(value) => serde_json::from_value(value).map_err(|_| error),
         Err(_) => Err(error),
     }
+}
+
+/// `text` with what `JSON.parse` reads and serde_json refuses made readable (lone surrogate
+/// escapes, numbers past `f64`); `None` when it holds neither.
+pub(crate) fn readable_json(text: &str) -> Option<String> {
+    let surrogates = replace_lone_surrogates(text);
+    let numbers = numbers::saturate_huge_numbers(surrogates.as_deref().unwrap_or(text));
+    numbers.or(surrogates)
 }
 
 use std::borrow::Cow;

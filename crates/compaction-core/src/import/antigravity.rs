@@ -247,7 +247,7 @@ fn split_request(text: &str) -> (String, String) {
 fn decode_arguments(args: Option<&Value>) -> Value {
     let args = match args {
         Some(Value::String(text)) => {
-            serde_json::from_str(text).unwrap_or_else(|_| json!({ "args": text }))
+            crate::entry::from_json_text(text).unwrap_or_else(|_| json!({ "args": text }))
         }
         Some(other) => other.clone(),
         None => return json!({}),
@@ -256,7 +256,7 @@ fn decode_arguments(args: Option<&Value>) -> Value {
     let decoded = object
         .into_iter()
         .map(|(key, value)| {
-            let value = match value.as_str().map(serde_json::from_str::<Value>) {
+            let value = match value.as_str().map(crate::entry::from_json_text::<Value>) {
                 Some(Ok(decoded)) => decoded,
                 Some(Err(_)) | None => value,
             };

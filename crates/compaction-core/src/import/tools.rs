@@ -63,7 +63,7 @@ pub(super) fn map_call(
             if let Some(items) = take(&mut rest, list) {
                 // Some agents write the list as a JSON text.
                 let items = match items.as_str() {
-                    Some(text) => serde_json::from_str(text).unwrap_or(Value::Null),
+                    Some(text) => crate::entry::from_json_text(text).unwrap_or(Value::Null),
                     None => items,
                 };
                 for item in items.as_array().map(Vec::as_slice).unwrap_or(&[]) {

@@ -168,23 +168,39 @@ pub fn joined_text(blocks: &[ContentBlock]) -> String {
 #[serde(rename_all = "camelCase")]
 pub struct Usage {
     /// Input tokens not read from the prompt cache.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "count")]
     pub input: u64,
     /// Output tokens of the reply.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "count")]
     pub output: u64,
     /// Input tokens read from the prompt cache.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "count")]
     pub cache_read: u64,
     /// Input tokens written to the prompt cache.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "count")]
     pub cache_write: u64,
     /// All tokens of the request and reply (0 when the provider did not say).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "count")]
     pub total_tokens: u64,
     /// Fields this version does not model (`cost` among them), kept for the round trip.
     #[serde(flatten)]
     pub extra: Extra,
+}
+
+/// A token count as pi reads it from a file, where `JSON.parse` takes any JSON: a count past
+/// `u64` (or `1e400`, read as the largest `f64`) saturates, a fraction is cut, and anything
+/// that is no positive number (negative, `null`, a string, an object) counts as 0, so one odd
+/// count never makes the whole message unreadable.
+fn count<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
+    let value = Value::deserialize(deserializer)?;
+    Ok(match value {
+        Value::Number(number) => match number.as_u64() {
+            Some(count) => count,
+            // A negative integer, or a float: `as` saturates (and reads NaN as 0).
+            None => number.as_f64().filter(|f| *f > 0.0).map_or(0, |f| f as u64),
+        },
+        Value::Null | Value::Bool(_) | Value::String(_) | Value::Array(_) | Value::Object(_) => 0,
+    })
 }
 
 impl Usage {

@@ -124,7 +124,7 @@ impl SessionParser {
     }
 
     fn push_first_line(&mut self, offset: u64, text: &str, terminated: bool) {
-        let value: serde_json::Value = match serde_json::from_str(text) {
+        let value: serde_json::Value = match crate::entry::from_json_text(text) {
             Ok(value) => value,
             Err(error) => {
                 self.reject(

@@ -4,9 +4,9 @@
 //! is 404, `/v1/models` has no window) teach it with their first over-window answer instead
 //! (see [`super::classify::overflow_window`]).
 //!
-//! Invariant: only OpenAI-compatible servers other than the OpenAI API are asked, each
-//! question is bounded by a short timeout, and any failure means "the server did not say"
-//! (never an error).
+//! Invariant: only OpenAI-compatible servers other than the OpenAI API are asked, the
+//! questions together (and `/tokenize` alone) are bounded by a short timeout and a size, and
+//! any failure means "the server did not say" (never an error).
 
 use std::time::Duration;
 
@@ -14,7 +14,8 @@ use serde_json::Value;
 
 use super::{ProviderClient, ProviderKind};
 
-/// Longest wait for one discovery answer, body included.
+/// Longest wait for the window questions together, and for one `/tokenize` answer, body
+/// included.
 const DISCOVERY_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// The largest discovery answer read (`/props`, `/v1/models`, `/api/show`): real ones are a
@@ -38,6 +39,12 @@ impl ProviderClient {
         if !self.asks_for_window() {
             return None;
         }
+        // The questions share one deadline: a server that drips each answer slowly costs
+        // [`DISCOVERY_TIMEOUT`] in all, not that much per question.
+        tokio::time::timeout(DISCOVERY_TIMEOUT, self.ask_window()).await.ok().flatten()
+    }
+
+    async fn ask_window(&self) -> Option<ServerWindow> {
         let config = self.config();
         let base = config.effective_base_url().to_owned();
         let url = reqwest::Url::parse(&base).ok()?;

@@ -6,18 +6,16 @@
 //! planned against. An agent that appended meanwhile loses nothing: the compaction is not
 //! written ([`StoredCompactError::Moved`]) and can be planned again.
 //!
-//! The scratch file is `compaction-scratch-PID-RANDOM.jsonl` in the temporary folder, created
-//! private (mode 0600) and removed when the compaction ends, however it ends. A process killed
-//! meanwhile (SIGKILL) leaves it behind; [`reclaim_scratch`] removes every scratch file whose
-//! process is gone: its PID names no running process, or names this process, which does not
-//! hold it (a worker restarted under the same PID, as PID 1 of a container is). A file that is
-//! locked (a compaction is writing it) is never removed.
+//! The scratch file is a [`crate::disk::TempScratch`], `compaction-scratch-PID-RANDOM.jsonl`
+//! in the temporary folder, created private (mode 0600) and removed when the compaction ends,
+//! however it ends. A process killed meanwhile (SIGKILL) leaves it behind; [`reclaim_scratch`],
+//! which every worker pass and every `run` on a stored session call first, removes every
+//! scratch file whose process is gone: its PID names no running process, or names this
+//! process, which does not hold it (a worker restarted under the same PID, as PID 1 of a
+//! container is). A file that is locked (a compaction is writing it) is never removed.
 
-use std::collections::BTreeSet;
 use std::io::Write;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError};
 
 use tokio_util::sync::CancellationToken;
 
@@ -39,89 +37,15 @@ pub enum StoredCompactError {
     Moved(BackendError),
 }
 
-/// The beginning of every scratch file's name.
-const SCRATCH_PREFIX: &str = "compaction-scratch-";
-
-/// The scratch files this process holds now.
-static HELD: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
-
-fn held() -> std::sync::MutexGuard<'static, BTreeSet<PathBuf>> {
-    HELD.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// A scratch file, held by this process until dropped, then removed.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    /// A new scratch path in `dir`, held by this process.
-    fn new(dir: &Path) -> Scratch {
-        let name = format!(
-            "{SCRATCH_PREFIX}{}-{}.jsonl",
-            std::process::id(),
-            crate::store::names::random_entry_id()
-        );
-        let path = dir.join(name);
-        held().insert(path.clone());
-        Scratch(path)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-        held().remove(&self.0);
-    }
-}
-
-/// The process id a scratch file's name carries (`compaction-scratch-PID-RANDOM.jsonl`).
-fn scratch_pid(name: &str) -> Option<u32> {
-    let rest = name.strip_prefix(SCRATCH_PREFIX)?.strip_suffix(".jsonl")?;
-    let (pid, random) = rest.split_once('-')?;
-    if random.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    pid.parse().ok()
-}
-
-/// Whether `pid` names a running process (`/proc/PID` exists).
-fn running(pid: u32) -> bool {
-    Path::new("/proc").join(pid.to_string()).exists()
-}
-
-/// Removes the scratch files in the temporary folder that no live compaction holds (see the
-/// module documentation). Returns the files removed.
+/// Removes the scratch files in the temporary folder that no live compaction holds (see
+/// [`crate::disk::reclaim_temp_scratch`]). Returns the files removed.
 pub fn reclaim_scratch() -> Vec<PathBuf> {
-    reclaim_scratch_in(&std::env::temp_dir())
+    crate::disk::reclaim_temp_scratch()
 }
 
 /// [`reclaim_scratch`] in `dir`.
 pub fn reclaim_scratch_in(dir: &Path) -> Vec<PathBuf> {
-    let mut removed = Vec::new();
-    let Ok(entries) = std::fs::read_dir(dir) else { return removed };
-    let me = std::process::id();
-    for entry in entries.flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(scratch_pid) else { continue };
-        let path = entry.path();
-        let orphaned = if pid == me { !held().contains(&path) } else { !running(pid) };
-        if !orphaned || !entry.file_type().is_ok_and(|kind| kind.is_file()) {
-            continue;
-        }
-        // A compaction under way holds its scratch file's write lock: never remove that one.
-        let Ok(file) = std::fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
-            .open(&path)
-        else {
-            continue;
-        };
-        if file.metadata().is_ok_and(|m| m.is_file())
-            && file.try_lock().is_ok()
-            && std::fs::remove_file(&path).is_ok()
-        {
-            removed.push(path);
-        }
-    }
-    removed
+    crate::disk::reclaim_temp_scratch_in(dir)
 }
 
 /// Compacts `session` of `backend` with `compactor` (see the module documentation) and
@@ -134,26 +58,38 @@ pub async fn compact_stored(
     cancel: &CancellationToken,
     progress: &(dyn Fn(CompactionProgress) + Send + Sync),
 ) -> Result<CompactOutcome, StoredCompactError> {
-    let scratch = Scratch::new(&std::env::temp_dir());
+    compact_stored_in(&std::env::temp_dir(), backend, session, compactor, request, cancel, progress)
+        .await
+}
+
+/// [`compact_stored`] with its scratch copy in `dir`.
+pub async fn compact_stored_in(
+    dir: &Path,
+    backend: &dyn SessionBackend,
+    session: &str,
+    compactor: &Compactor<'_>,
+    request: &CompactRequest,
+    cancel: &CancellationToken,
+    progress: &(dyn Fn(CompactionProgress) + Send + Sync),
+) -> Result<CompactOutcome, StoredCompactError> {
+    let scratch = crate::disk::TempScratch::file_in(dir).map_err(|error| BackendError::Io {
+        what: format!("cannot create a scratch copy in {}", dir.display()),
+        source: std::io::Error::other(error.to_string()),
+    })?;
     let io = |source| BackendError::Io {
-        what: format!("cannot write the scratch copy {}", scratch.0.display()),
+        what: format!("cannot write the scratch copy {}", scratch.path().display()),
         source,
     };
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(&scratch.0)
-        .map_err(io)?;
+    let mut file = std::fs::OpenOptions::new().write(true).open(scratch.path()).map_err(io)?;
     let exported = backend.export(session, &mut file)?;
     file.flush().map_err(io)?;
     drop(file);
-    let (mut store, _) =
-        SessionStore::open(&scratch.0, OpenOptions::for_writing()).map_err(BackendError::from)?;
+    let (mut store, _) = SessionStore::open(scratch.path(), OpenOptions::for_writing())
+        .map_err(BackendError::from)?;
     let planned = store.session().leaf().map(|leaf| store.session().entries()[leaf].id.clone());
     let outcome = compactor.run(&mut store, request, cancel, progress).await?;
     drop(store);
-    let bytes = std::fs::read(&scratch.0).map_err(io)?;
+    let bytes = std::fs::read(scratch.path()).map_err(io)?;
     let start = usize::try_from(exported).unwrap_or(usize::MAX).min(bytes.len());
     let appended = &bytes[start..];
     // The scratch file may have gained a newline before the first appended line.
@@ -167,36 +103,5 @@ pub async fn compact_stored(
         Ok(()) => Ok(outcome),
         Err(moved @ BackendError::LeafMoved { .. }) => Err(StoredCompactError::Moved(moved)),
         Err(error) => Err(error.into()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn scratch_names_carry_their_process_id() {
-        assert_eq!(scratch_pid("compaction-scratch-42-a1b2c3d4.jsonl"), Some(42));
-        assert_eq!(scratch_pid("compaction-scratch-42-.jsonl"), None);
-        assert_eq!(scratch_pid("compaction-scratch-x2-a1.jsonl"), None);
-        assert_eq!(scratch_pid("compaction-scratch-42-a1.json"), None);
-        assert_eq!(scratch_pid(".compaction-scratch-42-a1.jsonl"), None);
-    }
-
-    /// A process restarted under the same id (PID 1 of a container) removes the scratch
-    /// files its earlier life left, and never one it holds now.
-    #[test]
-    fn this_process_reclaims_its_own_id_only_for_files_it_does_not_hold() {
-        let dir = tempfile::tempdir().unwrap();
-        let held = Scratch::new(dir.path());
-        std::fs::write(&held.0, "{}\n").unwrap();
-        let left =
-            dir.path().join(format!("{SCRATCH_PREFIX}{}-0f0f0f0f.jsonl", std::process::id()));
-        std::fs::write(&left, "{}\n").unwrap();
-        assert_eq!(reclaim_scratch_in(dir.path()), std::slice::from_ref(&left));
-        assert!(held.0.exists() && !left.exists());
-        let path = held.0.clone();
-        drop(held);
-        assert!(!path.exists(), "a scratch file is removed when dropped");
     }
 }

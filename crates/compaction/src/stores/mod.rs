@@ -33,7 +33,9 @@ use std::time::Duration;
 
 use compaction_core::Session;
 
-pub use compact::{StoredCompactError, compact_stored, reclaim_scratch, reclaim_scratch_in};
+pub use compact::{
+    StoredCompactError, compact_stored, compact_stored_in, reclaim_scratch, reclaim_scratch_in,
+};
 pub use locator::{Locator, LocatorError};
 pub use path::PathRead;
 

@@ -178,6 +178,10 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitStatus> {
     } else {
         None
     };
+    // Scratch folders a killed evaluation (or copies a killed compaction) left behind.
+    for stale in compaction::disk::reclaim_temp_scratch() {
+        eprintln!("removed {}, left by an interrupted run (its process is gone)", stale.display());
+    }
     let mut reports = Vec::new();
     let mut left_out = 0;
     for (probe_path, file) in files {
@@ -199,7 +203,8 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitStatus> {
             left_out += 1;
             continue;
         }
-        let scratch = tempfile::tempdir()?;
+        let scratch = compaction::disk::TempScratch::folder_in(&std::env::temp_dir())
+            .map_err(CommandError::disk)?;
         let converted =
             corpus::convert(&source, file.transcript.is_some(), file.turns, scratch.path())?;
         let mut report = FileReport {

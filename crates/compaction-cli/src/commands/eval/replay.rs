@@ -160,7 +160,8 @@ pub(super) fn replay(
     flags: &CompactionFlags,
     args: &EvalArgs,
 ) -> anyhow::Result<Replay> {
-    let dir = tempfile::tempdir()?;
+    let dir = compaction::disk::TempScratch::folder_in(&std::env::temp_dir())
+        .map_err(CommandError::disk)?;
     let file = dir.path().join("session.jsonl");
     std::fs::write(&file, format!("{}\n", lines.header))
         .map_err(|e| CommandError::io(format!("cannot write {}", file.display()), e))?;

@@ -175,3 +175,64 @@ fn odd_but_valid_json_in_extension_decisions_is_read_as_javascript_reads_it() {
     );
     assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// Numbers past the range of `f64` (`JSON.parse` reads them as `Infinity`) as written.
+const HUGE: [&str; 4] = ["1e400", "-1e400", "1E+999", "NINES"];
+
+/// A reply with a number past `f64` in an unmodelled field of every event (or of the whole
+/// body), or as a usage count, streamed and whole, for both providers: the summary is read,
+/// never refused as "number out of range".
+#[tokio::test]
+async fn numbers_past_f64_in_replies_are_read_as_javascript_reads_them() {
+    let nines = "9".repeat(400);
+    let (mut dev, mut test) = ((0, 0), (0, 0));
+    let mut failures = Vec::new();
+    let mut index = 0_usize;
+    for kind in [ProviderKind::OpenAi, ProviderKind::Anthropic] {
+        for huge in HUGE {
+            let huge = huge.replace("NINES", &nines);
+            for place in ["extra field", "usage count"] {
+                for streamed in [true, false] {
+                    let odd = |text: &str| match place {
+                        "extra field" => text.replacen('{', &format!("{{\"odd\":{huge},"), 1),
+                        _ => text
+                            .replace("\"prompt_tokens\":1200", &format!("\"prompt_tokens\":{huge}"))
+                            .replace("\"prompt_tokens\":10", &format!("\"prompt_tokens\":{huge}"))
+                            .replace("\"input_tokens\":1000", &format!("\"input_tokens\":{huge}"))
+                            .replace("\"input_tokens\":10", &format!("\"input_tokens\":{huge}")),
+                    };
+                    let fixture = Fixture::start(kind).await;
+                    let template = "the summary";
+                    let reply = if streamed {
+                        let mut chunks = fixture.opening(&[template]);
+                        chunks.extend(fixture.closing());
+                        Reply::stream(chunks.iter().map(|chunk| odd(chunk)).collect())
+                    } else {
+                        Reply::status(200, odd(&whole_body(kind, template)))
+                    };
+                    fixture.server.push(reply);
+                    let held = match run(&fixture.summarizer()).await {
+                        Ok(response) if response.text == template => true,
+                        Ok(response) => {
+                            failures.push(format!("#{index}: read {:?}", response.text));
+                            false
+                        }
+                        Err(error) => {
+                            failures.push(format!(
+                                "#{index} {kind:?} {huge:.8} as {place}, streamed={streamed}: \
+                                 refused: {error}"
+                            ));
+                            false
+                        }
+                    };
+                    let part = if index.is_multiple_of(3) { &mut test } else { &mut dev };
+                    part.1 += 1;
+                    part.0 += usize::from(held);
+                    index += 1;
+                }
+            }
+        }
+    }
+    println!("numbers past f64 in replies: dev {}/{}, test {}/{}", dev.0, dev.1, test.0, test.1);
+    assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), failures.join("\n"));
+}
