@@ -284,8 +284,24 @@ pub(super) fn is_rule(sentence: &str) -> bool {
     {
         return false;
     }
+    // "Should we …", "must I …": the verb before its subject asks; it rules nothing.
+    let asks = ["should ", "must "].iter().any(|verb| {
+        lower.strip_prefix(verb).is_some_and(|rest| {
+            ["we ", "i ", "you ", "it ", "this ", "that ", "they "]
+                .iter()
+                .any(|subject| rest.starts_with(subject))
+        })
+    });
+    if asks {
+        return false;
+    }
     let padded = format!(" {lower} ");
     let spaced = format!(" {} ", lower.replace(|c: char| ".,!?;:()\"".contains(c), " "));
+    // "Stop making changes", "quit adding comments": an order to end a habit, wherever it
+    // stands in the sentence.
+    let stop_doing = spaced.split_whitespace().collect::<Vec<_>>().windows(2).any(|pair| {
+        matches!(pair[0], "stop" | "quit") && pair[1].len() > 4 && pair[1].ends_with("ing")
+    });
     let words = lower.split_whitespace().count();
     let short_preference = words <= 8
         && (lower.ends_with("please.") || lower.ends_with("please") || lower.ends_with("please!"));
@@ -295,6 +311,7 @@ pub(super) fn is_rule(sentence: &str) -> bool {
         || IMPERATIVE_WORDS.iter().any(|marker| spaced.contains(marker))
         || (spaced.contains(" ne ") && spaced.contains(" pas "))
         || short_preference
+        || stop_doing
 }
 
 /// Sounds a message may open with before what it says ("hmm no, …", "oh wait, …").

@@ -450,3 +450,20 @@ fn a_heredoc_body_redirects_nothing_in_a_shell_call() {
     // writes a file.
     assert_eq!(key_facts(&messages, None).modified_files, ["docs/notes.md"]);
 }
+
+#[test]
+fn an_inverted_question_is_no_rule_and_an_order_to_stop_doing_is_one() {
+    for question in ["should we use string of Timestamp", "must I rebase first", "Should it retry"]
+    {
+        assert!(!is_rule(question), "{question}");
+    }
+    for rule in [
+        "fuck me stop making chnages without checking with me first",
+        "Please quit adding comments to every line",
+        "You should run the linter first.",
+    ] {
+        assert!(is_rule(rule), "{rule}");
+    }
+    // A stop that is no order to end a habit.
+    assert!(!is_rule("The bus stop is outside the office"));
+}
