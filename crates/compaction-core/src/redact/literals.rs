@@ -66,6 +66,7 @@ fn product(a: &Set, b: &Set) -> Option<Set> {
     Some(a.iter().flat_map(|x| b.iter().map(move |y| [x.as_slice(), y].concat())).collect())
 }
 
+/// The set of one string.
 fn single(bytes: &[u8]) -> Set {
     vec![bytes.to_ascii_lowercase()]
 }
@@ -104,6 +105,8 @@ fn class_strings(class: &Class) -> Option<Set> {
     (!set.is_empty() && set.len() <= MAX_CLASS).then_some(set)
 }
 
+/// What `hir` says about the texts it matches: exact strings when few, and the strings one of
+/// which every match holds.
 fn facts(hir: &Hir) -> Facts {
     match hir.kind() {
         HirKind::Empty | HirKind::Look(_) => Facts { exact: Some(single(b"")), required: None },
