@@ -57,6 +57,10 @@ impl Summarizer for OfflineSummarizer {
         "offline".to_owned()
     }
 
+    fn reads_sample(&self) -> bool {
+        false
+    }
+
     fn follows_instructions(&self) -> bool {
         false
     }

@@ -343,6 +343,13 @@ pub trait Summarizer: Send + Sync {
         2
     }
 
+    /// Whether [`Summarizer::prepare`] reads its sample: the sample is the start of a planned
+    /// transcript, as much work as planning the compaction once, so it is made only for a
+    /// summarizer that reads it. `true` unless a summarizer knows it does not.
+    fn reads_sample(&self) -> bool {
+        true
+    }
+
     /// Asks the summarizer's server what it can tell before requests are planned (its
     /// window, and how its tokenizer counts `sample` against `estimator`, for an LLM on a
     /// local or self-hosted server); returns a note for the user when it asked. Asks once:

@@ -23,6 +23,7 @@ pub mod rules;
 mod context;
 pub mod encoded;
 mod json;
+mod literals;
 mod structure;
 mod views;
 
@@ -56,11 +57,16 @@ pub struct Redactor {
 /// Shortest configured secret that is redacted verbatim (shorter ones would hit ordinary text).
 const MIN_SECRET_LEN: usize = 8;
 
-/// The compiled rule table, in order. Each rule is searched on its own: its literal
-/// prefixes let the engine skip most text, where one set of all the rules would outgrow the
-/// lazy DFA's cache and fall back to a slow engine.
+/// The rule table, in order, each rule compiled the first time a text may hold a match of it
+/// (see [`literals`]). Each rule is searched on its own: its literal prefixes let the engine
+/// skip most text, where one set of all the rules would outgrow the lazy DFA's cache and fall
+/// back to a slow engine.
 struct Compiled {
-    rules: Vec<(Regex, Check)>,
+    /// The pattern as compiled, its regex once built (`None` inside when it does not compile;
+    /// a unit test checks that they all do), and its check.
+    rules: Vec<(String, OnceLock<Option<Regex>>, Check)>,
+    /// Which rules may match a text.
+    index: literals::LiteralIndex,
 }
 
 /// Word boundaries, word characters and digits are ASCII ones: Unicode boundaries would push
@@ -117,21 +123,15 @@ fn ascii_classes(pattern: &str) -> String {
     out
 }
 
-fn compiled() -> Option<&'static Compiled> {
-    static COMPILED: OnceLock<Option<Compiled>> = OnceLock::new();
-    COMPILED
-        .get_or_init(|| {
-            let patterns: Vec<String> =
-                all_rules().map(|rule| ascii_classes(rule.pattern)).collect();
-            let rules = patterns
-                .iter()
-                .zip(all_rules())
-                .map(|(pattern, rule)| Regex::new(pattern).ok().map(|regex| (regex, rule.check)))
-                .collect::<Option<Vec<_>>>()?;
-            // The patterns are constants; a unit test checks that they all compile.
-            Some(Compiled { rules })
-        })
-        .as_ref()
+fn compiled() -> &'static Compiled {
+    static COMPILED: OnceLock<Compiled> = OnceLock::new();
+    COMPILED.get_or_init(|| {
+        let rules: Vec<_> = all_rules()
+            .map(|rule| (ascii_classes(rule.pattern), OnceLock::new(), rule.check))
+            .collect();
+        let index = literals::LiteralIndex::new(rules.iter().map(|(pattern, ..)| pattern.as_str()));
+        Compiled { rules, index }
+    })
 }
 
 impl Redactor {
@@ -255,15 +255,20 @@ fn replace_spans(text: &str, spans: Vec<std::ops::Range<usize>>) -> String {
 /// base64 and hex runs, `depth` levels deep.
 fn apply_rules(text: &str, depth: u8) -> Cow<'_, str> {
     let mut out = Cow::Borrowed(text);
-    let Some(compiled) = compiled() else { return out };
-    for (regex, check) in &compiled.rules {
-        if *check == Check::Encoded && depth == 0 {
+    let compiled = compiled();
+    let mut may_match = compiled.index.candidates(&out);
+    for (number, (pattern, regex, check)) in compiled.rules.iter().enumerate() {
+        if (*check == Check::Encoded && depth == 0) || !may_match[number] {
             continue;
         }
+        let Some(regex) = regex.get_or_init(|| Regex::new(pattern).ok()) else { continue };
         if let Cow::Owned(replaced) = replace_secrets(regex, *check, &out, depth)
             && replaced != out
         {
             out = Cow::Owned(replaced);
+            // What a rule wrote in (`[REDACTED]`, a cookie kept) may hold a later rule's
+            // strings.
+            may_match = compiled.index.candidates(&out);
         }
     }
     out
@@ -312,7 +317,7 @@ mod tests {
                 rule.name
             );
         }
-        assert!(compiled().is_some());
+        assert!(compiled().rules.iter().all(|(pattern, ..)| Regex::new(pattern).is_ok()));
         let mut names: Vec<&str> = all_rules().map(|rule| rule.name).collect();
         let count = names.len();
         names.sort_unstable();

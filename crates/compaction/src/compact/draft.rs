@@ -39,15 +39,15 @@ impl Compactor<'_> {
         self.prepare_summarizer(&sample, cancel, progress).await?;
         let limit = self.deadline_for(session, leaf, request.instructions.as_deref(), progress);
         let deadline = tokio::time::Instant::now() + limit;
-        self.draft_at(session, leaf, request, (deadline, limit), cancel, progress).await
+        self.draft_at((session, leaf, None), request, (deadline, limit), cancel, progress).await
     }
 
     /// Plans at `leaf` of `session` (the file's session, or its view with a pending prune),
-    /// asks the extensions and summarizes; writes nothing.
+    /// asks the extensions and summarizes; writes nothing. `measured` is the estimate of the
+    /// context at `leaf` when the caller has taken it ([`Compactor::measure_at`]).
     pub(super) async fn draft_at(
         &self,
-        session: &Session,
-        leaf: Option<usize>,
+        (session, leaf, measured): (&Session, Option<usize>, Option<u64>),
         request: &CompactRequest,
         (deadline, limit): (tokio::time::Instant, std::time::Duration),
         cancel: &CancellationToken,
@@ -55,7 +55,7 @@ impl Compactor<'_> {
     ) -> Result<CompactionDraft, CompactError> {
         let plan = self.plan(session, leaf, request.instructions.as_deref());
         let mut planned = plan.compaction?;
-        let (estimated_tokens_before, _) = self.measure_at(session, leaf);
+        let estimated_tokens_before = measured.unwrap_or_else(|| self.measure_at(session, leaf).0);
         let parent_id = leaf.map(|index| session.entries()[index].id.clone());
         let mut instructions = request.instructions.clone();
         let mut warnings = Vec::new();

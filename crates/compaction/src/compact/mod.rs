@@ -129,13 +129,17 @@ impl Compactor<'_> {
     }
 
     /// Text to measure a server's tokenizer on: the start (up to 16 KiB) of the first
-    /// transcript chunk the plan at `leaf` would send; empty when there is nothing to plan.
+    /// transcript chunk the plan at `leaf` would send; empty when there is nothing to plan,
+    /// or when the summarizer does not read it ([`crate::summarizer::Summarizer::reads_sample`]).
     pub fn tokenizer_sample(
         &self,
         session: &Session,
         leaf: Option<usize>,
         instructions: Option<&str>,
     ) -> String {
+        if !self.summarizer.reads_sample() {
+            return String::new();
+        }
         let Ok(planned) = self.plan(session, leaf, instructions).compaction else {
             return String::new();
         };
@@ -351,8 +355,15 @@ impl Compactor<'_> {
             Some((session, leaf)) => (session, *leaf),
             None => (store.session(), leaf),
         };
-        let drafting =
-            self.draft_at(session, plan_leaf, request, (deadline, limit), cancel, progress);
+        // Without a pending prune the draft is planned on the same context just measured.
+        let measured = with_prune.is_none().then_some(estimated_before);
+        let drafting = self.draft_at(
+            (session, plan_leaf, measured),
+            request,
+            (deadline, limit),
+            cancel,
+            progress,
+        );
         let draft = match drafting.await {
             Ok(draft) => draft,
             Err(CompactError::Cancelled { reason, extension, warnings: hook_warnings }) => {

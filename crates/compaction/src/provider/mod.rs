@@ -272,6 +272,10 @@ impl Summarizer for LlmSummarizer {
         Some(self.client.usage_received())
     }
 
+    fn reads_sample(&self) -> bool {
+        !self.asked.load(Ordering::SeqCst) && self.client.asks_for_window()
+    }
+
     fn prepare<'a>(
         &'a self,
         sample: &'a str,
