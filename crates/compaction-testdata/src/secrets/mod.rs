@@ -3,7 +3,9 @@
 //! [`corpus`] makes [`SECRETS_PER_FAMILY`] secrets of each family ([`family_names`]: commands of
 //! common tools, config directives, connection strings, key material, provider-like tokens,
 //! secrets inside JSON, encodings in `families.rs`; more found by context in `by_context.rs`,
-//! and by shape or through an encoding in `by_shape.rs`), and plants each in several shapes: a chat message, a tool
+//! by shape or through an encoding in `by_shape.rs`; and in `by_principle.rs` tokens with no
+//! known prefix or name, names in other casings, syntaxes and human languages, and further
+//! encodings), and plants each in several shapes: a chat message, a tool
 //! result, a config file, a tool call's JSON arguments and an encoded form. [`claude_transcript`]
 //! and [`codex_transcript`] put samples into transcripts to import.
 //!
@@ -16,6 +18,7 @@
 //! Invariant: the same build gives the same corpus (every value comes from a seeded sequence).
 
 mod by_context;
+mod by_principle;
 mod by_shape;
 mod families;
 mod values;
@@ -80,6 +83,7 @@ fn all_families() -> Vec<Family> {
     let mut all = families::FAMILIES.to_vec();
     all.extend_from_slice(by_context::FAMILIES);
     all.extend_from_slice(by_shape::FAMILIES);
+    all.extend_from_slice(by_principle::FAMILIES);
     all
 }
 
