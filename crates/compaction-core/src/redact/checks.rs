@@ -11,6 +11,11 @@ use super::rules::Check;
 /// Whether the match whose secret is `value`, preceded by `before` and followed by `after`
 /// (inside the match), is redacted.
 pub(super) fn passes(check: Check, before: &str, value: &str, after: &str, depth: u8) -> bool {
+    if !matches!(check, Check::None | Check::Encoded | Check::Cookies)
+        && names_an_ordinary_word(before)
+    {
+        return false;
+    }
     match check {
         Check::None => true,
         Check::AssignedValue if is_env_assignment(before) => !is_env_reference(value),
@@ -36,6 +41,37 @@ pub(super) fn passes(check: Check, before: &str, value: &str, after: &str, depth
         // Cookie headers are replaced cookie by cookie (`cookie_values`), never whole.
         Check::Cookies => false,
     }
+}
+
+/// English words that end in `pass` (a name ending in `pass` is otherwise taken for a
+/// password's).
+const WORDS_ENDING_IN_PASS: &[&str] = &[
+    "bypass",
+    "compass",
+    "surpass",
+    "trespass",
+    "overpass",
+    "underpass",
+    "encompass",
+    "multipass",
+    "subpass",
+    "renderpass",
+    "firstpass",
+    "onepass",
+    "singlepass",
+];
+
+/// Whether the name just before a value is an English word that only looks like a secret
+/// name (`bypass = …`, `compass: …`).
+fn names_an_ordinary_word(before: &str) -> bool {
+    let name = before.trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
+    let start = name
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !c.is_ascii_alphanumeric())
+        .map_or(0, |(at, c)| at + c.len_utf8());
+    let name = name[start..].to_ascii_lowercase();
+    WORDS_ENDING_IN_PASS.iter().any(|word| name.ends_with(word))
 }
 
 /// Whether the text before a value is a `.env`/shell assignment (`DB_PASSWORD=`,
