@@ -12,7 +12,7 @@ use super::rules::Check;
 /// (inside the match), is redacted.
 pub(super) fn passes(check: Check, before: &str, value: &str, after: &str, depth: u8) -> bool {
     if !matches!(check, Check::None | Check::Encoded | Check::Cookies)
-        && names_an_ordinary_word(before)
+        && (names_an_ordinary_word(before) || ends_in_entity(value))
     {
         return false;
     }
@@ -72,6 +72,23 @@ fn names_an_ordinary_word(before: &str) -> bool {
         .map_or(0, |(at, c)| at + c.len_utf8());
     let name = name[start..].to_ascii_lowercase();
     WORDS_ENDING_IN_PASS.iter().any(|word| name.ends_with(word))
+}
+
+/// Whether a value runs into an HTML character reference (`correct.&quot`, `1&rdquo`): the
+/// markup's quote, not the value's end. The decoded view of the text judges the value.
+fn ends_in_entity(value: &str) -> bool {
+    let Some(at) = value.rfind('&') else { return false };
+    let name = &value[at + 1..];
+    let numeric = name.strip_prefix('#').is_some_and(|code| {
+        let code = code.strip_prefix(['x', 'X']).unwrap_or(code);
+        !code.is_empty() && code.chars().all(|c| c.is_ascii_hexdigit())
+    });
+    numeric
+        || (2..=8).contains(&name.len())
+            && name.chars().all(|c| c.is_ascii_alphabetic())
+            && ["quot", "apos", "lt", "gt", "amp", "nbsp", "quo", "laquo", "raquo"]
+                .iter()
+                .any(|entity| name.ends_with(entity))
 }
 
 /// Whether the text before a value is a `.env`/shell assignment (`DB_PASSWORD=`,
