@@ -76,7 +76,7 @@ fn names_an_ordinary_word(before: &str) -> bool {
 
 /// Whether a value runs into an HTML character reference (`correct.&quot`, `1&rdquo`): the
 /// markup's quote, not the value's end. The decoded view of the text judges the value.
-fn ends_in_entity(value: &str) -> bool {
+pub(super) fn ends_in_entity(value: &str) -> bool {
     let Some(at) = value.rfind('&') else { return false };
     let name = &value[at + 1..];
     let numeric = name.strip_prefix('#').is_some_and(|code| {
@@ -460,7 +460,7 @@ fn is_digest_or_id(value: &str) -> bool {
 
 /// A word made like a password: letters and a digit or a symbol, not a reference, a path,
 /// a number or a version.
-fn looks_like_password(value: &str) -> bool {
+pub(super) fn looks_like_password(value: &str) -> bool {
     let value = value.trim_end_matches(|c: char| c.is_ascii_punctuation());
     if value.len() < 6
         || is_reference(value)

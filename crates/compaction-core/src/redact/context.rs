@@ -34,18 +34,6 @@ pub const RULES: &[Rule] = &[
         Check::StrongValue,
     ),
     rule(
-        "password-in-any-language-prose",
-        // The word for a password in a language's prose, a few words, then a copula or a
-        // colon and the value: "Das Passwort ist …", "La contraseña es …", "Le mot de passe
-        // est …", "Пароль от сервера: …", "服务器的密码是 …", "パスワードは … です".
-        concat!(
-            r#"(?i)(?:password|passwort|kennwort|wachtwoord|l[öo]senord|passord|adgangskode|salasana|contrase[ñn]a|mot de passe|senha|palavra-passe|пароль|has[łl]o|heslo|jelsz[óo]|[şs]ifre|parool|密码|密碼|口令|パスワード|비밀번호|m[ậa]t kh[ẩa]u|รหัสผ่าน|kata sandi|clave|parola)"#,
-            r#"(?:[ \t]+[^\s:：=]{1,20}){0,3}?(?:[ \t]*[:：=][ \t]*|[ \t]+(?:ist|lautet|es|est|é|è|er|är|is|jest|je|on|era|était|foi|war|was)[ \t]+|(?:是|は|는|은|为|為)[ \t]*)"#,
-            r#"["'`«“]?(?P<secret>[^\s"'`,;»”]{6,64})"#
-        ),
-        Check::Password,
-    ),
-    rule(
         "random-generator-output",
         // The line a random generator printed: `openssl rand`, `/dev/urandom`, Python's
         // `secrets.token_…`, `pwgen`, `gpg --gen-random`, PowerShell's `Get-Random`.

@@ -23,6 +23,7 @@ pub mod rules;
 mod context;
 pub mod encoded;
 mod json;
+mod prose;
 mod shape;
 mod structure;
 mod views;
