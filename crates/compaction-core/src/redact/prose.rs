@@ -50,7 +50,11 @@ pub(super) fn password_values(text: &str, out: &mut Vec<Range<usize>>) {
 /// The value after a password word ending at `at`: up to three words, then `:`, `=`, a
 /// copula or a particle, then the value (up to a space or a quote).
 fn value_after(text: &str, at: usize) -> Option<Range<usize>> {
-    let rest = &text[at..text.len().min(at + 120)];
+    let mut end = text.len().min(at + 120);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let rest = &text[at..end];
     let rest = &rest[..rest.find('\n').unwrap_or(rest.len())];
     let mut offset = 0;
     for _ in 0..4 {
@@ -136,6 +140,8 @@ mod tests {
             "the password for the account: root",
             "#define PQnoPasswordSupplied \"fe_sendauth: no password supplied\"",
             "Passwort vergessen? Klicken Sie hier.",
+            // The window read after the word ends inside a character.
+            &format!("password {}", "비밀번호".repeat(40)),
         ] {
             assert!(found(text).is_empty(), "{text}: {:?}", found(text));
         }
