@@ -11,6 +11,11 @@ use super::rules::Check;
 /// Whether the match whose secret is `value`, preceded by `before` and followed by `after`
 /// (inside the match), is redacted.
 pub(super) fn passes(check: Check, before: &str, value: &str, after: &str, depth: u8) -> bool {
+    if !matches!(check, Check::None | Check::Encoded | Check::Cookies)
+        && (names_an_ordinary_word(before) || ends_in_entity(value))
+    {
+        return false;
+    }
     match check {
         Check::None => true,
         Check::AssignedValue if is_env_assignment(before) => !is_env_reference(value),
@@ -36,6 +41,54 @@ pub(super) fn passes(check: Check, before: &str, value: &str, after: &str, depth
         // Cookie headers are replaced cookie by cookie (`cookie_values`), never whole.
         Check::Cookies => false,
     }
+}
+
+/// English words that end in `pass` (a name ending in `pass` is otherwise taken for a
+/// password's).
+const WORDS_ENDING_IN_PASS: &[&str] = &[
+    "bypass",
+    "compass",
+    "surpass",
+    "trespass",
+    "overpass",
+    "underpass",
+    "encompass",
+    "multipass",
+    "subpass",
+    "renderpass",
+    "firstpass",
+    "onepass",
+    "singlepass",
+];
+
+/// Whether the name just before a value is an English word that only looks like a secret
+/// name (`bypass = …`, `compass: …`).
+fn names_an_ordinary_word(before: &str) -> bool {
+    let name = before.trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
+    let start = name
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !c.is_ascii_alphanumeric())
+        .map_or(0, |(at, c)| at + c.len_utf8());
+    let name = name[start..].to_ascii_lowercase();
+    WORDS_ENDING_IN_PASS.iter().any(|word| name.ends_with(word))
+}
+
+/// Whether a value runs into an HTML character reference (`correct.&quot`, `1&rdquo`): the
+/// markup's quote, not the value's end. The decoded view of the text judges the value.
+pub(super) fn ends_in_entity(value: &str) -> bool {
+    let Some(at) = value.rfind('&') else { return false };
+    let name = &value[at + 1..];
+    let numeric = name.strip_prefix('#').is_some_and(|code| {
+        let code = code.strip_prefix(['x', 'X']).unwrap_or(code);
+        !code.is_empty() && code.chars().all(|c| c.is_ascii_hexdigit())
+    });
+    numeric
+        || (2..=8).contains(&name.len())
+            && name.chars().all(|c| c.is_ascii_alphabetic())
+            && ["quot", "apos", "lt", "gt", "amp", "nbsp", "quo", "laquo", "raquo"]
+                .iter()
+                .any(|entity| name.ends_with(entity))
 }
 
 /// Whether the text before a value is a `.env`/shell assignment (`DB_PASSWORD=`,
@@ -132,6 +185,11 @@ const NOT_SECRETS: &[&str] = &[
 fn is_reference(value: &str) -> bool {
     let value = value.trim_end_matches([')', ']', '}', '.', ':']);
     if value.len() < 3 || value.starts_with(REDACTED) {
+        return true;
+    }
+    // A location (`https://github.com/org/repo#setting-up-credentials`): a URL without a
+    // password in it; one with user info is judged by the URL rules.
+    if value.contains("://") && !value.contains('@') {
         return true;
     }
     let lower = value.to_ascii_lowercase();
@@ -402,7 +460,7 @@ fn is_digest_or_id(value: &str) -> bool {
 
 /// A word made like a password: letters and a digit or a symbol, not a reference, a path,
 /// a number or a version.
-fn looks_like_password(value: &str) -> bool {
+pub(super) fn looks_like_password(value: &str) -> bool {
     let value = value.trim_end_matches(|c: char| c.is_ascii_punctuation());
     if value.len() < 6
         || is_reference(value)

@@ -34,6 +34,13 @@ pub const RULES: &[Rule] = &[
         Check::StrongValue,
     ),
     rule(
+        "random-generator-output",
+        // The line a random generator printed: `openssl rand`, `/dev/urandom`, Python's
+        // `secrets.token_…`, `pwgen`, `gpg --gen-random`, PowerShell's `Get-Random`.
+        r#"(?:\bopenssl\s+rand\b|/dev/u?random\b|\bsecrets\.token_\w+|\bpwgen\b|\bapg\b|\bgpg\s+--gen-random\b|\bGet-Random\b|\bSecureRandom\b)[^\n]*?(?:\r?\n|\\r?\\n)[ \t]*(?P<secret>[A-Za-z0-9+/=_\-!#%&*?@^~.:]{12,256})(?:[\s"'\\]|$)"#,
+        Check::None,
+    ),
+    rule(
         "key-constructor-literal",
         // 32 bytes of hex handed to a wallet, signer or key constructor.
         r#"(?i)(?:wallet|signer|account|keypair|private[_\-]?key|secret[_\-]?key|from_?secret|from_?seed)\w*\s*\(\s*\\?["'](?P<secret>(?:0x)?[0-9a-fA-F]{64})\\?["']"#,

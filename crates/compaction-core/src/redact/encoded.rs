@@ -73,6 +73,10 @@ pub(super) fn decodes_to_secret(value: &str, depth: u8) -> bool {
 /// Text: UTF-8 without control characters other than whitespace; an SMTP `AUTH PLAIN`
 /// credential (`\0user\0password`) counts, its NULs read as separators.
 fn text_holds_secret(bytes: &[u8], depth: u8) -> bool {
+    if let Some(text) = utf16_text(bytes) {
+        return !text.chars().any(|c| c.is_control() && !c.is_whitespace())
+            && super::holds_secret(&text, depth);
+    }
     let Ok(text) = std::str::from_utf8(bytes) else { return false };
     if let Some(rest) = text.strip_prefix('\0').or_else(|| text.split_once('\0').map(|(_, r)| r))
         && let Some((user, password)) = rest.split_once('\0')
@@ -88,6 +92,21 @@ fn text_holds_secret(bytes: &[u8], depth: u8) -> bool {
         return false;
     }
     is_user_password(text) || super::holds_secret(text, depth)
+}
+
+/// Bytes that are UTF-16 little-endian text (what PowerShell's `-EncodedCommand` and much of
+/// Windows write), decoded: an even length, and a zero high byte in most characters.
+fn utf16_text(bytes: &[u8]) -> Option<String> {
+    if bytes.len() < 8 || !bytes.len().is_multiple_of(2) {
+        return None;
+    }
+    let units: Vec<u16> =
+        bytes.chunks(2).map(|pair| u16::from_le_bytes([pair[0], pair[1]])).collect();
+    let narrow = units.iter().filter(|&&unit| unit < 0x100 && unit != 0).count();
+    if narrow * 10 < units.len() * 9 {
+        return None;
+    }
+    String::from_utf16(&units).ok()
 }
 
 /// `user:password` (a Basic credential): one colon, no spaces, a password of 4 or more

@@ -17,11 +17,80 @@ use super::{REDACTED, Redactor};
 const MAX_JSON_TEXT: usize = 1 << 20;
 
 /// Whether a key names a secret (`password`, `api_key`, `clientSecret`, `tokens`, `auth`…).
+/// The word for a password, a key or a token in other human languages (as in the rules'
+/// names).
+const FOREIGN_SECRET_WORDS: &[&str] = &[
+    "passwort",
+    "kennwort",
+    "wachtwoord",
+    "lösenord",
+    "losenord",
+    "passord",
+    "adgangskode",
+    "salasana",
+    "contraseña",
+    "contrasena",
+    "senha",
+    "motdepasse",
+    "mot_de_passe",
+    "mdp",
+    "clave",
+    "chave",
+    "parola",
+    "palavra",
+    "contrasinal",
+    "пароль",
+    "лозинка",
+    "hasło",
+    "haslo",
+    "heslo",
+    "geslo",
+    "lozinka",
+    "jelszó",
+    "jelszo",
+    "şifre",
+    "sifre",
+    "parool",
+    "salasõna",
+    "slaptažodis",
+    "κωδικός",
+    "סיסמה",
+    "مرور",
+    "पासवर्ड",
+    "密码",
+    "密碼",
+    "口令",
+    "暗証番号",
+    "パスワード",
+    "비밀번호",
+    "암호",
+    "mật khẩu",
+    "รหัสผ่าน",
+    "sandi",
+    "laluan",
+    "schlüssel",
+    "schluessel",
+    "clé",
+    "токен",
+    "ключ",
+    "令牌",
+    "密钥",
+    "秘钥",
+    "秘密鍵",
+    "トークン",
+    "토큰",
+    "secreto",
+    "segreto",
+    "geheimnis",
+];
+
 fn secret_name(key: &str) -> bool {
-    let lower = key.to_ascii_lowercase();
-    ["pass", "pwd", "secret", "token", "key", "auth", "credential", "cred", "session", "cookie"]
+    let lower = key.to_lowercase();
+    (["pass", "pwd", "secret", "token", "key", "auth", "credential", "cred", "session", "cookie"]
         .iter()
         .any(|word| lower.contains(word))
+        && !["bypass", "compass"].iter().any(|word| lower.contains(word)))
+        || FOREIGN_SECRET_WORDS.iter().any(|word| lower.contains(word))
         || lower == "pw"
         || lower == "pin"
 }

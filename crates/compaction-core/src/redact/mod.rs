@@ -8,7 +8,9 @@
 //! `redis-cli -a`), cookies and session ids, key literals handed to HMAC and JWT calls,
 //! `.netrc` and `.pgpass` lines, secrets split across lines or string literals, base64 that
 //! decodes to a credential ([`encoded`]), and random-looking values next to secret-looking
-//! words. Each text is redacted whole before anything cuts it. No maintained
+//! words. Besides the table: generated tokens recognised by their statistics alone, with no
+//! prefix or name (`shape.rs`), passwords given in the prose of any language (`prose.rs`),
+//! and key material by its structure (`structure.rs`). Each text is redacted whole before anything cuts it. No maintained
 //! crate of such rules fits a pure, synchronous core on this toolchain, so the table is
 //! written here as data. Besides the table, a [`Redactor`] replaces exact configured values
 //! (the API keys in use).
@@ -24,6 +26,8 @@ mod context;
 pub mod encoded;
 mod json;
 mod literals;
+mod prose;
+mod shape;
 mod structure;
 mod views;
 
@@ -146,7 +150,8 @@ impl Redactor {
 
     /// The text with every known secret replaced by `[REDACTED]`: the rules and the
     /// structural finders on the text itself, then on its decoded views (JSON or PHP
-    /// escaping undone once and twice, URL encoding undone), each view's findings replaced
+    /// escaping undone once and twice, URL encoding undone, HTML entities and `\x` byte
+    /// escapes undone), each view's findings replaced
     /// in the original.
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
         // A text that is a JSON document: first its strings, each judged with its key, as the
@@ -171,23 +176,15 @@ const ENCODING_DEPTH: u8 = 2;
 /// many more levels of base64 or hex runs are decoded and looked into.
 fn redact_with_views(text: &str, depth: u8) -> Cow<'_, str> {
     let mut out = redact_plain(text, depth);
-    if !out.contains(['\\', '%']) {
+    if !out.contains(['\\', '%', '&']) {
         return out;
     }
-    // Views of the text as redacted so far: one to three levels of JSON escaping, URL
-    // encoding, and the two inside each other.
-    let base = views::View::identity(&out);
+    // Views of the text as redacted so far: every chain of up to three decodings (JSON or PHP
+    // escaping, URL encoding, HTML/XML character references, `\x` byte escapes) that changes
+    // the text, in any order, so that any escaping inside any other is undone.
+    let views = decoded_views(&out);
     let mut spans = Vec::new();
-    let json = base.decode(views::Decoding::JsonEscapes);
-    let twice = json.as_ref().and_then(|view| view.decode(views::Decoding::JsonEscapes));
-    let url = base.decode(views::Decoding::Url);
-    let json_url = json.as_ref().and_then(|view| view.decode(views::Decoding::Url));
-    let url_twice = url.as_ref().and_then(|view| view.decode(views::Decoding::Url));
-    // JSON escaping inside URL encoding, and a third level of JSON escaping (a PHP-escaped
-    // document inside a JSON string inside another).
-    let url_json = url.as_ref().and_then(|view| view.decode(views::Decoding::JsonEscapes));
-    let thrice = twice.as_ref().and_then(|view| view.decode(views::Decoding::JsonEscapes));
-    for view in [json, twice, url, json_url, url_twice, url_json, thrice].iter().flatten() {
+    for view in &views {
         let redacted = redact_plain(&view.text, depth);
         if redacted == view.text {
             continue;
@@ -199,6 +196,40 @@ fn redact_with_views(text: &str, depth: u8) -> Cow<'_, str> {
     }
     if !spans.is_empty() {
         out = Cow::Owned(replace_spans(&out, structure::merge(spans)));
+    }
+    out
+}
+
+/// How many decodings deep a chain of views goes, and how many views a text gets at most.
+const VIEW_DEPTH: usize = 3;
+const MAX_VIEWS: usize = 16;
+
+/// The distinct views of `text` reached by chains of up to [`VIEW_DEPTH`] decodings, each
+/// changing the text (at most [`MAX_VIEWS`]).
+fn decoded_views(text: &str) -> Vec<views::View> {
+    use views::Decoding;
+    const ALL: [Decoding; 4] =
+        [Decoding::JsonEscapes, Decoding::Url, Decoding::Entities, Decoding::ByteEscapes];
+    let mut seen: Vec<String> = vec![text.to_owned()];
+    let mut out: Vec<views::View> = Vec::new();
+    let mut frontier = vec![views::View::identity(text)];
+    for _ in 0..VIEW_DEPTH {
+        let mut next = Vec::new();
+        for view in &frontier {
+            for how in ALL {
+                let Some(decoded) = view.decode(how) else { continue };
+                if out.len() + next.len() >= MAX_VIEWS || seen.contains(&decoded.text) {
+                    continue;
+                }
+                seen.push(decoded.text.clone());
+                next.push(decoded);
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        out.extend(next.iter().map(views::View::clone_view));
+        frontier = next;
     }
     out
 }

@@ -59,10 +59,13 @@ pub(super) const fn rule(name: &'static str, pattern: &'static str, check: Check
 
 /// Name endings that mark the value assigned to a name as a secret, as a regex group
 /// (the pattern is case-insensitive; `_KEY` only counts in upper case, as in `.env` files,
-/// so `cache_key` or `primary_key` in code do not).
+/// so `cache_key` or `primary_key` in code do not). `pass` ends a name in any casing
+/// (`SSHPASS`, `dbPass`, `adminpass`; English words such as `bypass` are told apart by the
+/// checks), and the word for a password, a key or a token counts in other human languages
+/// too (`passwort`, `contraseña`, `senha`, `пароль`, `密码`, `パスワード`, `비밀번호`…).
 macro_rules! secret_name {
     () => {
-        r"(?:password|passwd|passphrase|passcode|pwd|\bpw|[_\-.]pass|\bpsk|secret|secret[_\-]?key|token|api[_\-]?key|access[_\-]?key|private[_\-]?key(?:[_\-]?id)?|signing[_\-]?key|encryption[_\-]?key|master[_\-]?key|client[_\-]?key|auth[_\-]?key|license[_\-]?key|account[_\-]?key|credentials?|requirepass|masterauth|authtok|pw\b|\bpsk|(?-i:[A-Z0-9]_KEY))"
+        r"(?:password|passwd|passphrase|passcode|pwd|\bpw|pass\b|[_\-.]pass|\bpsk|secret|(?:passwort|kennwort|wachtwoord|l[öo]senord|passord|adgangskode|salasana|lykilor[ðd]|contrase[ñn]a|mot[_\-. ]?de[_\-. ]?passe|palavra[_\-. ]?passe|contrasinal|пароль|лозинка|has[łl]o|lozinka|jelsz[óo]|[şs]ifre|parool|salas[õo]na|slapta[žz]odis|κωδικός|סיסמה|كلمة[_ ]?(?:ال)?مرور|पासवर्ड|密码|密碼|口令|暗証番号|パスワード|비밀번호|암호|m[ậa]t[_\- ]?kh[ẩa]u|รหัสผ่าน|kata[_\- ]?(?:sandi|laluan)|schl[üu]ssel|токен|ключ|令牌|密钥|秘钥|秘密鍵|トークン|토큰|geheimnis|(?:\b|[_\-.])(?:senha|heslo|geslo|mdp|clave|chave|parola|secreto|segreto|cl[ée][_\-. ]?(?:api|secr[èe]te|priv[ée]e)))(?:[_\-. ]?api)?|secret[_\-]?key|token|api[_\-]?key|access[_\-]?key|private[_\-]?key(?:[_\-]?id)?|signing[_\-]?key|encryption[_\-]?key|master[_\-]?key|client[_\-]?key|auth[_\-]?key|license[_\-]?key|account[_\-]?key|credentials?|requirepass|masterauth|authtok|pw\b|\bpsk|(?-i:[A-Z0-9]_KEY))"
     };
 }
 
@@ -449,27 +452,27 @@ pub const RULES: &[Rule] = &[
     rule(
         "secret-assignment-double-quoted",
         concat!(
-            r#"(?mi)(?:^|\\[nrt]|[^A-Za-z0-9_\-.])["'\\]*[A-Za-z0-9_\-.]*"#,
+            r#"(?mi)(?:^|\\[nrt]|[^A-Za-z0-9_\-.]|\b[bfruBFRUL]{1,2}["'])["'\\]*[A-Za-z0-9_\-.]*"#,
             secret_name!(),
-            r#"["'\\]*[ \t]*(?::=|=>|->|<-|=|:)[ \t]*\\?"(?P<secret>[^"\\\n]{3,256})\\?""#
+            r#"["'\\\]]*[ \t]*(?::=|=>|->|<-|=|:|：)[ \t]*\\?"(?P<secret>[^"\\\n]{3,256})\\?""#
         ),
         Check::AssignedValue,
     ),
     rule(
         "secret-assignment-single-quoted",
         concat!(
-            r#"(?mi)(?:^|\\[nrt]|[^A-Za-z0-9_\-.])["'\\]*[A-Za-z0-9_\-.]*"#,
+            r#"(?mi)(?:^|\\[nrt]|[^A-Za-z0-9_\-.]|\b[bfruBFRUL]{1,2}["'])["'\\]*[A-Za-z0-9_\-.]*"#,
             secret_name!(),
-            r#"["'\\]*[ \t]*(?::=|=>|->|<-|=|:)[ \t]*'(?P<secret>[^'\\\n]{3,256})'"#
+            r#"["'\\\]]*[ \t]*(?::=|=>|->|<-|=|:|：)[ \t]*'(?P<secret>[^'\\\n]{3,256})'"#
         ),
         Check::AssignedValue,
     ),
     rule(
         "secret-assignment",
         concat!(
-            r#"(?mi)(?:^|\\[nrt]|[^A-Za-z0-9_\-.])["'\\]*[A-Za-z0-9_\-.]*"#,
+            r#"(?mi)(?:^|\\[nrt]|[^A-Za-z0-9_\-.]|\b[bfruBFRUL]{1,2}["'])["'\\]*[A-Za-z0-9_\-.]*"#,
             secret_name!(),
-            r#"["'\\]*[ \t]*(?::=|=>|->|<-|=|:)[ \t]*(?P<secret>[^\s"'`,;\\]{3,256})(?:[,;)]|[ \t]+[A-Za-z=|&?:<>!]+)?"#
+            r#"["'\\\]]*[ \t]*(?::=|=>|->|<-|=|:|：)[ \t]*(?P<secret>[^\s"'`,;\\<]{3,256})(?:[,;)]|[ \t]+[A-Za-z=|&?:<>!]+)?"#
         ),
         Check::AssignedValue,
     ),

@@ -38,6 +38,8 @@ pub(super) fn spans(text: &str) -> Vec<Range<usize>> {
     jwk_members(text, &mut out);
     prefixed_tokens(text, &mut out);
     webhook_paths(text, &mut out);
+    super::shape::bare_tokens(text, &mut out);
+    super::prose::password_values(text, &mut out);
     merge(out)
 }
 
@@ -54,7 +56,7 @@ pub(super) fn merge(mut spans: Vec<Range<usize>>) -> Vec<Range<usize>> {
     out
 }
 
-fn bip39_words() -> &'static HashSet<&'static str> {
+pub(super) fn bip39_words() -> &'static HashSet<&'static str> {
     static WORDS: OnceLock<HashSet<&'static str>> = OnceLock::new();
     WORDS.get_or_init(|| BIP39_ENGLISH.lines().map(str::trim).collect())
 }
@@ -309,7 +311,7 @@ fn token_body(body: &str) -> bool {
 /// part that is a word in one case (`VERIFY`, `shift`, `Pairs`) or made of words
 /// (`algorithmIdentifier`). In a base64url body the joints are rare (2 in 64 characters)
 /// and the parts are mixed.
-fn joins_words(body: &str) -> bool {
+pub(super) fn joins_words(body: &str) -> bool {
     let joints = body.bytes().filter(|b| matches!(b, b'_' | b'-')).count();
     if joints == 0 {
         return false;
@@ -347,7 +349,7 @@ fn generated_body(body: &str) -> bool {
 /// `PointerToPKCS12X509CertCRLTemplate`): capitalised words of three letters or more make up
 /// nearly half of it or more (in a generated body they cover about a quarter), or runs of
 /// three or more lower-case letters make up half of it.
-fn made_of_words(body: &str) -> bool {
+pub(super) fn made_of_words(body: &str) -> bool {
     let bytes = body.as_bytes();
     let mut words = 0;
     let mut lower_runs = 0;
@@ -372,7 +374,7 @@ fn made_of_words(body: &str) -> bool {
     words * 100 >= body.len() * 45 || lower_runs * 2 >= body.len()
 }
 
-fn entropy(value: &str) -> f64 {
+pub(super) fn entropy(value: &str) -> f64 {
     let mut counts = [0u32; 256];
     for byte in value.bytes() {
         counts[usize::from(byte)] += 1;
@@ -433,7 +435,9 @@ mod tests {
         let wif = "5HueCGU8rMjxEXxiPuD5BDku4MkFqeZyd4dZ1jvhTVqvbTLvyTJ";
         assert_eq!(found(&format!("key {wif} ok")), [wif]);
         // A changed character breaks the checksum.
-        assert!(found("key 5HueCGU8rMjxEXxiPuD5BDku4MkFqeZyd4dZ1jvhTVqvbTLvyTK ok").is_empty());
+        let mut broken = Vec::new();
+        base58_keys("key 5HueCGU8rMjxEXxiPuD5BDku4MkFqeZyd4dZ1jvhTVqvbTLvyTK ok", &mut broken);
+        assert!(broken.is_empty());
         let array: Vec<String> = (0..64).map(|i| ((i * 37 + 11) % 256).to_string()).collect();
         let text = format!("[{}]", array.join(","));
         assert_eq!(found(&text), [&text[1..text.len() - 1]]);

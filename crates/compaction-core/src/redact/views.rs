@@ -31,6 +31,11 @@ impl View {
         Some(View { text: inner.text, origin })
     }
 
+    /// A copy of this view.
+    pub(super) fn clone_view(&self) -> View {
+        View { text: self.text.clone(), origin: self.origin.clone() }
+    }
+
     /// The text itself, as a view of itself.
     pub(super) fn identity(text: &str) -> View {
         View { text: text.to_owned(), origin: (0..=text.len()).collect() }
@@ -44,6 +49,11 @@ pub(super) enum Decoding {
     JsonEscapes,
     /// `%XX` undone.
     Url,
+    /// HTML and XML character references undone: `&quot;` `&apos;` `&lt;` `&gt;` `&amp;`,
+    /// `&#N;` and `&#xN;`.
+    Entities,
+    /// Byte escapes of C, Python, shell and many more undone: `\xNN`.
+    ByteEscapes,
 }
 
 impl Decoding {
@@ -52,6 +62,8 @@ impl Decoding {
         match self {
             Decoding::JsonEscapes => text.contains('\\').then(|| unescape(text)).flatten(),
             Decoding::Url => text.contains('%').then(|| url_decode(text)).flatten(),
+            Decoding::Entities => text.contains('&').then(|| entities(text)).flatten(),
+            Decoding::ByteEscapes => text.contains("\\x").then(|| byte_escapes(text)).flatten(),
         }
     }
 }
@@ -122,6 +134,45 @@ fn url_decode(text: &str) -> Option<View> {
     })
 }
 
+fn entities(text: &str) -> Option<View> {
+    decode_escapes(text, |bytes, at| {
+        if bytes[at] != b'&' {
+            return None;
+        }
+        let rest = &bytes[at + 1..bytes.len().min(at + 12)];
+        let end = rest.iter().position(|&b| b == b';')?;
+        let name = std::str::from_utf8(&rest[..end]).ok()?;
+        let c = match name {
+            "quot" => '"',
+            "apos" => '\'',
+            "lt" => '<',
+            "gt" => '>',
+            "amp" => '&',
+            _ => {
+                let number = name.strip_prefix('#')?;
+                let code = match number.strip_prefix(['x', 'X']) {
+                    Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+                    None => number.parse().ok()?,
+                };
+                char::from_u32(code)?
+            }
+        };
+        Some((c.to_string().into_bytes(), end + 2))
+    })
+}
+
+fn byte_escapes(text: &str) -> Option<View> {
+    let hex = |b: u8| (b as char).to_digit(16);
+    decode_escapes(text, |bytes, at| {
+        if bytes[at] != b'\\' || bytes.get(at + 1) != Some(&b'x') {
+            return None;
+        }
+        let high = bytes.get(at + 2).and_then(|&b| hex(b))?;
+        let low = bytes.get(at + 3).and_then(|&b| hex(b))?;
+        Some((vec![(high * 16 + low) as u8], 4))
+    })
+}
+
 /// The ranges of `view` that `redacted` (the view after redaction) replaced with
 /// `[REDACTED]`. `None` when the two cannot be aligned (then the caller redacts the whole
 /// view).
@@ -187,6 +238,12 @@ mod tests {
         let url = Decoding::Url.apply("a%3Db%26c").unwrap();
         assert_eq!(url.text, "a=b&c");
         assert_eq!(url.source(2..3), 4..5);
+        let html = Decoding::Entities.apply("a=&quot;x&#62;&#x3c;&amp;lt;").unwrap();
+        assert_eq!(html.text, "a=\"x><&lt;");
+        assert_eq!(html.source(2..3), 2..8);
+        let bytes = Decoding::ByteEscapes.apply(r"k=\x41\x42!").unwrap();
+        assert_eq!(bytes.text, "k=AB!");
+        assert_eq!(bytes.source(3..4), 6..10);
     }
 
     #[test]

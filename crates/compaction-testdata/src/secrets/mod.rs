@@ -3,7 +3,9 @@
 //! [`corpus`] makes [`SECRETS_PER_FAMILY`] secrets of each family ([`family_names`]: commands of
 //! common tools, config directives, connection strings, key material, provider-like tokens,
 //! secrets inside JSON, encodings in `families.rs`; more found by context in `by_context.rs`,
-//! and by shape or through an encoding in `by_shape.rs`), and plants each in several shapes: a chat message, a tool
+//! by shape or through an encoding in `by_shape.rs`; and in `by_principle.rs` tokens with no
+//! known prefix or name, names in other casings, syntaxes and human languages, and further
+//! encodings), and plants each in several shapes: a chat message, a tool
 //! result, a config file, a tool call's JSON arguments and an encoded form. [`claude_transcript`]
 //! and [`codex_transcript`] put samples into transcripts to import.
 //!
@@ -16,6 +18,7 @@
 //! Invariant: the same build gives the same corpus (every value comes from a seeded sequence).
 
 mod by_context;
+mod by_principle;
 mod by_shape;
 mod families;
 mod values;
@@ -80,6 +83,7 @@ fn all_families() -> Vec<Family> {
     let mut all = families::FAMILIES.to_vec();
     all.extend_from_slice(by_context::FAMILIES);
     all.extend_from_slice(by_shape::FAMILIES);
+    all.extend_from_slice(by_principle::FAMILIES);
     all
 }
 
@@ -124,13 +128,28 @@ fn telling_parts(needle: &str) -> Vec<String> {
 }
 
 /// For each sample, whether it leaks into `output` (as [`Sample::leaks_into`]), found in one
-/// pass over a large output.
+/// pass over a large output that holds every sample. A part shared by the forms of two
+/// different secrets (the hex of `password=` in two hex dumps, `Tulip-orbi` in two made-up
+/// passwords) tells neither apart, so it is not counted: in one output holding every
+/// sample, it would charge one secret's leak to the other.
 pub fn leaked(samples: &[Sample], output: &str) -> Vec<bool> {
+    let mut secrets_of: std::collections::HashMap<String, std::collections::HashSet<&str>> =
+        std::collections::HashMap::new();
+    for sample in samples {
+        for needle in &sample.needles {
+            for part in telling_parts(needle) {
+                secrets_of.entry(part).or_default().insert(sample.secret.as_str());
+            }
+        }
+    }
     let mut patterns = Vec::new();
     let mut owner = Vec::new();
     for (index, sample) in samples.iter().enumerate() {
         for needle in &sample.needles {
             for part in telling_parts(needle) {
+                if secrets_of.get(&part).is_some_and(|secrets| secrets.len() > 1) {
+                    continue;
+                }
                 patterns.push(part);
                 owner.push(index);
             }
@@ -494,5 +513,17 @@ mod tests {
         let first = samples[0].text();
         let found = leaked(&samples[..3], &first);
         assert!(found[0]);
+        // A part two secrets share (`password=` in two hex dumps) charges neither.
+        let sample = |secret: &str, needle: &str| Sample {
+            family: "f",
+            test: false,
+            shape: "encoded-hex".into(),
+            secret: secret.into(),
+            needles: vec![needle.into()],
+            plant: Plant::Text(String::new()),
+        };
+        let two = [sample("A1", "70617373776f72643d4131"), sample("B2", "70617373776f72643d4232")];
+        assert_eq!(leaked(&two, "70617373776f72643d4232"), [false, true]);
+        assert_eq!(leaked(&two, "x 70617373776f72 y"), [false, false]);
     }
 }

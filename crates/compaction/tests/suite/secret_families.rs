@@ -24,7 +24,7 @@ use super::mock_server::MockServer;
 /// floors are what the rules reach now (RELIABILITY.md), so that a change that loses ground
 /// fails. A secret planted in several shapes shares one output here, so one leaking shape
 /// counts against all of them.
-const REQUIRED: [f64; 2] = [0.95, 0.75];
+const REQUIRED: [f64; 2] = [0.94, 0.83];
 
 /// Every string in a JSON value (keys too), one per line: what a reader of it sees.
 fn strings(value: &Value, out: &mut String) {
