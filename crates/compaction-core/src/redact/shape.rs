@@ -119,10 +119,24 @@ fn in_digest_context(text: &str, start: usize, end: usize) -> bool {
     }
     let before = text[from..start].to_ascii_lowercase();
     let closing = text[end..to].trim_start().strip_prefix("</").map(str::to_ascii_lowercase);
-    DIGEST_CONTEXT
-        .iter()
-        .any(|word| before.contains(word) || closing.as_ref().is_some_and(|tag| tag.contains(word)))
+    // A value named an id or an address is one ("program ID: …", `account_id`, "address
+    // …"): it names a thing; a credential is named for what it grants.
+    // A file name (`id.json`) names no value.
+    let named_id = before
+        .split(|c: char| c.is_ascii_whitespace() || "\"'`:=(,[{".contains(c))
+        .rev()
+        .filter(|word| !word.is_empty())
+        .take(3)
+        .flat_map(|word| word.split(['_', '-']))
+        .any(|word| ID_NAMES.contains(&word));
+    named_id
+        || DIGEST_CONTEXT.iter().any(|word| {
+            before.contains(word) || closing.as_ref().is_some_and(|tag| tag.contains(word))
+        })
 }
+
+/// Words that name an identifier, matched as whole words among the three before a value.
+const ID_NAMES: [&str; 6] = ["id", "ids", "address", "addresses", "addr", "pda"];
 
 /// Whether the run is a line of a base64 block: alone on its line, with a neighbouring line
 /// that is also one long base64 run.
@@ -367,9 +381,16 @@ mod tests {
             "{ \"XF86KbdInputAssistPrev\", 0x10081260 }, #define LN_pbeWithMD2AndDES_CBC",
             "#define SQLITE_SOURCE_ID \"2022-12-28 df5c253c0b3dd24916e4ec7cf77d3db5294cc9fd45ae7b9c5e82ad8197f3alt1\"",
             "const pubkey256 = 'SIXvRyDmBJSgatgTQRGbInBaAK+hZOQ18UmrSwnDlK8=';",
+            // Values named ids or addresses: on-chain program ids, accounts, wallets.
+            "the actual program ID is BaSZuLcwjfh75T3TjbVYpTH4qpJt1tNoZ3S6PTkvNhCb",
+            "account_id: 7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+            "deposit address 3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy4Zq9xPkT2b",
         ] {
             assert!(found(text).is_empty(), "{text}: {:?}", found(text));
         }
+        // A file named `id.json` names no value: the key after it is still found.
+        let keypair = "solana-keygen recover -o id.json 4f3nB8xq9VYm2TzKw7LpR5dGhJc6EuQaXs1vNiHoPb";
+        assert!(!found(keypair).is_empty(), "{keypair}");
         // The last line of a certificate, seen alone.
         assert!(found("pPVWQxaZLPSkVrQ0uGE3ycJYgBugl6H8WY3pEfbRD0tVNEYqi4Y7").is_empty());
         let block = "MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ\nRTESMBAGA1UEChMJQmFsdGltb3JlMRMwEQYDVQQLEwpDeWJlclRydXN0MSIwIAYD\n";
