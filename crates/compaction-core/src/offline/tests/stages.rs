@@ -467,3 +467,52 @@ fn an_inverted_question_is_no_rule_and_an_order_to_stop_doing_is_one() {
     // A stop that is no order to end a habit.
     assert!(!is_rule("The bus stop is outside the office"));
 }
+
+#[test]
+fn a_message_written_wholly_as_a_quote_block_is_the_users_words() {
+    let handoff = "> Pick up FW-005 first. Add a narrow wallet-readiness demo. Use ZERION_API_KEY or documented\n  > optional x402, do not invent secrets, run pnpm build, commit the feature separately without co-author trailers.";
+    let summary = summarize(&[user(handoff), assistant("Starting with FW-005.", &[])]);
+    // Read without its quote marks, and its hand-wrapped lines joined into sentences.
+    assert!(summary.contains("Pick up FW-005 first."), "{summary}");
+    assert!(summary.contains("do not invent secrets, run pnpm build"), "{summary}");
+    // A program's echo of its script in quote marks is no message of the user's.
+    let (prose, pasted) = split_user_text("> app@1.0.0 build\n> next build");
+    assert!(prose.is_empty() && pasted.len() == 2, "{prose:?} {pasted:?}");
+}
+
+#[test]
+fn a_line_that_ends_on_error_introduces_a_paste_and_is_no_error() {
+    for lead_in in [
+        "claude me ayudas a arreglar este error:",
+        "PERFECTO CLAUDE, empecemos arreglando el bug, te recuerdo el error:",
+        "1923 except Exception:",
+    ] {
+        assert!(!error_line(lead_in), "{lead_in}");
+    }
+    for error in ["TypeError: unsupported operand type(s)", "Error: Cannot find module 'x'"] {
+        assert!(error_line(error), "{error}");
+    }
+    let pasted = "claude me ayudas a arreglar este error:\nTypeError: unsupported operand type(s) for /: 'int' and 'list'";
+    let summary = summarize(&[user(pasted)]);
+    assert!(
+        summary.contains("Error the user reported: `TypeError: unsupported operand"),
+        "{summary}"
+    );
+    assert!(!summary.contains("Error the user reported: `claude"), "{summary}");
+}
+
+#[test]
+fn an_earlier_rounds_count_of_left_out_items_is_not_carried() {
+    let previous = "## Goal\n- Ship it.\n\n## Critical Context\n- Identifiers: `ship_it`\n\
+                    - 41 lower-priority items were left out to fit the summary budget";
+    let summary = summarize_offline(&OfflineInput {
+        kind: OfflineKind::History,
+        messages: &[user("Add the CSV export.")],
+        previous_summary: Some(previous),
+        instructions: None,
+        pins: &[],
+        max_chars: 20_000,
+    });
+    assert!(summary.contains("`ship_it`"), "{summary}");
+    assert!(!summary.contains("41 lower-priority"), "{summary}");
+}
