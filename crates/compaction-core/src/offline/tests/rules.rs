@@ -558,3 +558,54 @@ fn facts_said_along_the_way_are_noted_carried_and_dropped_first() {
     assert!(!tight.contains("PROJECT_HEADER_ROW is now 3"), "{tight}");
     assert!(tight.contains("Then send them."), "{tight}");
 }
+
+#[test]
+fn what_a_command_made_is_kept_with_its_run() {
+    // git's commit line, a pull request's address, a pushed image: the names later steps
+    // refer to them by.
+    for (output, made) in [
+        (
+            "✅ checks passed\n[refactor 803d4b6] Show pending runs\n 2 files changed",
+            "[refactor 803d4b6] Show pending runs",
+        ),
+        (
+            "[main (root-commit) 1a2b3c4] Initial commit",
+            "[main (root-commit) 1a2b3c4] Initial commit",
+        ),
+        (
+            "Creating pull request for fix into main\n\nhttps://github.com/acme/app/pull/482",
+            "https://github.com/acme/app/pull/482",
+        ),
+        (
+            "Successfully tagged registry.local/api:2.4.1",
+            "Successfully tagged registry.local/api:2.4.1",
+        ),
+        ("Created release v1.8.0 (id 99812)", "Created release v1.8.0 (id 99812)"),
+    ] {
+        assert_eq!(scan_output(output.lines()).created.as_deref(), Some(made), "{output}");
+    }
+    // Lines that only look like it: a list in brackets, a verb without an id, prose.
+    for output in [
+        "[1, 2, 3] items",
+        "[WARN deadbeef]",
+        "Created the config folder",
+        "see https://github.com/acme/app/issues for help",
+        "[info] 1a2b3c4 is the base",
+    ] {
+        assert_eq!(scan_output(output.lines()).created, None, "{output}");
+    }
+    let summary = summarize(&[
+        user("Commit the fix."),
+        bash_run(
+            "git commit -am 'Fix the cart total'",
+            "[main 9e1f0ab] Fix the cart total\n 1 file changed",
+            0,
+        ),
+    ]);
+    assert!(
+        summary.contains(
+            "Ran `git commit -am 'Fix the cart total'` → `[main 9e1f0ab] Fix the cart total`"
+        ),
+        "{summary}"
+    );
+}
