@@ -37,7 +37,7 @@ const SKILLS_OPENING: &str = "A skill is a set of local instructions";
 /// The block without Codex's skills section, and that section; `None` when the block has
 /// none. The section runs from its `## Skills` heading to the next heading of that level or
 /// the closing `</INSTRUCTIONS>` tag.
-pub(super) fn split_codex_skills(text: &str) -> Option<(String, String)> {
+pub(crate) fn split_codex_skills(text: &str) -> Option<(String, String)> {
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let clean = |line: &str| line.trim_end_matches(['\n', '\r']).trim_end().to_owned();
     let start = lines.iter().enumerate().position(|(index, line)| {

@@ -33,6 +33,7 @@ mod claude;
 mod codex;
 mod cursor;
 mod instructions;
+pub(crate) use instructions::split_codex_skills;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

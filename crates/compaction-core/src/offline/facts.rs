@@ -15,6 +15,8 @@ use super::previous::{PreviousSummary, previous_effects};
 use super::scan::*;
 pub(super) use super::sections::{AFTER_CORRECTION, CURRENT_APPROACH, FINISHED_STEP, RESOLVE_STEP};
 use super::text::*;
+use std::borrow::Cow;
+
 use crate::files::FileEffect;
 use crate::message::{AgentMessage, ContentBlock};
 
@@ -516,15 +518,24 @@ pub(super) fn contains_words(text: &str, phrase: &str) -> bool {
 /// An instruction file a harness injected as a user-role message: the path it names and
 /// the file's text. Claude Code loads a skill as "Base directory for this skill: DIR" and
 /// the skill's `SKILL.md`; Codex sends a project's instructions as "# AGENTS.md
-/// instructions for DIR" (the file's text follows, inside `<INSTRUCTIONS>` when tagged).
-fn injected_instructions(text: &str) -> Option<(String, &str)> {
+/// instructions for DIR" (the file's text follows, inside `<INSTRUCTIONS>` when tagged),
+/// to which newer versions append a `## Skills` section of their own: the harness's rules
+/// for its skills, not the project's, so it is left out.
+fn injected_instructions(text: &str) -> Option<(String, Cow<'_, str>)> {
     let text = text.trim_start();
     let (first, body) = text.split_once('\n').unwrap_or((text, ""));
     if let Some(dir) = first.strip_prefix("Base directory for this skill:") {
-        return Some((format!("{}/SKILL.md", dir.trim().trim_end_matches('/')), body));
+        return Some((format!("{}/SKILL.md", dir.trim().trim_end_matches('/')), body.into()));
     }
     let heading = first.strip_prefix('#')?.trim_start();
     let (file, _) = heading.split_once(" instructions for ")?;
     let file = file.trim();
-    (!file.is_empty() && !file.contains(char::is_whitespace)).then(|| (file.to_owned(), body))
+    if file.is_empty() || file.contains(char::is_whitespace) {
+        return None;
+    }
+    let body = match crate::import::split_codex_skills(body) {
+        Some((project, _)) => project.into(),
+        None => body.into(),
+    };
+    Some((file.to_owned(), body))
 }

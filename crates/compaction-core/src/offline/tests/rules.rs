@@ -461,8 +461,11 @@ fn an_injected_skill_or_agents_file_gives_rules_not_a_request() {
     let skill = "Base directory for this skill: /home/u/.claude/skills/commit-rules\n\n\
                  ## Rules\n\n**Always make a plan first**, listing every git command.\n\
                  - Commit messages are one line.\n";
+    // Codex appends its own skills section: how Codex uses skills, no rule of the project.
     let agents = "# AGENTS.md instructions for /repo\n\n<INSTRUCTIONS>\n- Never push to main.\n\
-                  - Run `npm run lint` before a commit.\n</INSTRUCTIONS>";
+                  - Run `npm run lint` before a commit.\n## Skills\n\
+                  A skill is a set of local instructions to follow.\n### How to use skills\n\
+                  - Trigger rules: you must use that skill for that turn.\n</INSTRUCTIONS>";
     let messages = [
         user("Fix the tooltip arrow."),
         assistant("Done: the tooltip shows its arrow.", &[]),
@@ -478,6 +481,10 @@ fn an_injected_skill_or_agents_file_gives_rules_not_a_request() {
     ] {
         assert!(constraints.iter().any(|item| item == rule), "{rule} in {constraints:#?}");
     }
+    assert!(
+        constraints.iter().all(|item| !item.contains("skill for that turn")),
+        "{constraints:#?}"
+    );
     let goal = bullets(&summary, "## Goal");
     assert!(goal.iter().all(|item| !item.contains("Base directory")), "{goal:#?}");
     assert!(goal.iter().all(|item| !item.contains("instructions for")), "{goal:#?}");
