@@ -212,6 +212,10 @@ pub(super) struct Digest {
     pub(super) replacements: Vec<Replacement>,
     /// The fact-bearing sentences of each turn, oldest first.
     pub(super) notes: Vec<super::notes::TurnNotes>,
+    /// What the assistant answered before the first user message of these messages: the
+    /// answer to the request (and the pasted errors) the previous summary ended on, which a
+    /// cut between a message and its answer left there. The first answer and the last.
+    pub(super) carried_replies: Option<(String, String)>,
 }
 
 pub(super) const MAX_IDENTIFIERS: usize = 24;

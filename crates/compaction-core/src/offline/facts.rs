@@ -442,6 +442,12 @@ impl Digest {
             }
             if let Some(slot) = self.replies.last_mut() {
                 *slot = Some(reply);
+            } else if self.user_turns == 0 && self.previous.is_some() {
+                // No request of these messages yet: the answer is the previous summary's.
+                match &mut self.carried_replies {
+                    Some((_, last)) => *last = reply,
+                    None => self.carried_replies = Some((reply.clone(), reply)),
+                }
             }
         }
         let mut decisions = decisions_of(text);

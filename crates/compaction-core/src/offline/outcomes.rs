@@ -202,6 +202,15 @@ impl Digest {
                 && let Some(error) = scan.errors.first()
             {
                 self.note_check(format!("Checked {}: {error}", code(&clip(command, 160))));
+            } else if !failed && !cancelled && !scan.errors.is_empty() {
+                // A check that printed error lines (a log it read, a search for a message)
+                // found them: what it found is the evidence the next step works from.
+                let found: Vec<&str> = scan.errors.iter().take(2).map(String::as_str).collect();
+                self.note_check(format!(
+                    "Checked {}, found: {}",
+                    code(&clip(command, 160)),
+                    found.join("; ")
+                ));
             }
             return;
         }

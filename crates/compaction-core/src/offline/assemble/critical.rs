@@ -11,6 +11,9 @@ use super::super::sections::*;
 use super::super::text::*;
 use super::Assembly;
 
+/// How an error the user pasted is told.
+const USER_ERROR: &str = "Error the user reported: ";
+
 /// The labels of the file lists older summaries wrote in this section. The files are not
 /// listed here any more: the entry appends its lists after the summary (pi's `<read-files>`
 /// and `<modified-files>`), and each fact is said once.
@@ -84,6 +87,16 @@ impl Assembly<'_> {
                     || item.starts_with(super::notes::ASSISTANT_NOTE)
                 {
                     // The notes stage carries them, at their own priority.
+                } else if let Some(error) = item.strip_prefix(USER_ERROR)
+                    && !error.contains(" → reply: ")
+                    && let Some((reply, _)) = &digest.carried_replies
+                {
+                    // The first answer these messages open with is what was done about it.
+                    self.sections.push(
+                        Section::Critical,
+                        format!("{USER_ERROR}{error} → reply: {reply}"),
+                        PRIORITY_ERRORS,
+                    );
                 } else if !item.contains("`aborted`") {
                     self.sections.push(Section::Critical, item.clone(), PRIORITY_ERRORS);
                 }
@@ -94,7 +107,7 @@ impl Assembly<'_> {
                 reply.as_deref().map(|reply| format!(" → reply: {reply}")).unwrap_or_default();
             self.sections.push(
                 Section::Critical,
-                format!("Error the user reported: {error}{reply}"),
+                format!("{USER_ERROR}{error}{reply}"),
                 PRIORITY_ERRORS + 5,
             );
         }

@@ -52,16 +52,24 @@ impl Assembly<'_> {
             self.sections.push(Section::Goal, format!("Earlier: {summary}"), PRIORITY_ESSENTIAL);
         }
         let fresh_latest = digest.latest_request.clone();
+        // The answer these messages open with belongs to the carried latest request (a cut
+        // fell between the two): it goes with the request once a newer one replaces it.
+        let answered = |request: String| match &digest.carried_replies {
+            Some((_, reply)) if !request.contains(" → reply: ") => {
+                format!("{request} → reply: {reply}")
+            }
+            Some(_) | None => request,
+        };
         if !have_main_goal
             && fresh_latest.is_some()
             && let Some(old) = carried_latest.take()
         {
             // The request of an earlier split turn was the first one recorded: the goal.
-            self.sections.push(Section::Goal, old, PRIORITY_MAIN_GOAL);
+            self.sections.push(Section::Goal, answered(old), PRIORITY_MAIN_GOAL);
             have_main_goal = true;
         }
         match (&fresh_latest, carried_latest) {
-            (Some(_), Some(old)) => earlier.push((clip(&old, 200), PRIORITY_FOLLOW_UP)),
+            (Some(_), Some(old)) => earlier.push((answered(clip(&old, 200)), PRIORITY_FOLLOW_UP)),
             (None, Some(old)) => {
                 // Still the latest: no newer request in this part.
                 self.sections.push_verbatim(

@@ -4,6 +4,7 @@
 //! invariants on arbitrary messages, `held_out` the sessions written before the summarizer
 //! ran on them, `transcripts` the rules real transcripts of other agents asked for.
 
+mod carried;
 mod classes;
 mod held_out;
 mod rules;
