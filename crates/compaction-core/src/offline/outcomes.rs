@@ -406,12 +406,7 @@ impl Digest {
                 .as_deref()
                 .map(|counts| format!(" (tests passed: {counts})"))
                 .unwrap_or_default();
-            let made = scan
-                .created
-                .as_deref()
-                .map(|line| format!(" → {}", code(line)))
-                .unwrap_or_default();
-            let text = format!("Ran {}{detail}{made}", code(&clip(command, 160)));
+            let text = format!("Ran {}{detail}", code(&clip(command, 160)));
             self.passing.retain(|(known, _)| known != command);
             if shell_file_effects(command).is_empty() {
                 self.passing.push((command.to_owned(), text));

@@ -200,9 +200,6 @@ pub(super) struct OutputScan {
     pub(super) tests_failed: bool,
     /// The exit code pi's bash tool appends to a failing command's output.
     pub(super) exit_code: Option<i64>,
-    /// The first line that names what the command made: a commit (`[main 1a2b3c4] Fix …`),
-    /// a pull request's address, a created, tagged, pushed or published thing with its id.
-    pub(super) created: Option<String>,
 }
 
 pub(super) const ERROR_NOISE: [&str; 11] = [
@@ -425,9 +422,6 @@ pub(super) fn scan_output<'a>(lines: impl IntoIterator<Item = &'a str>) -> Outpu
             scan.exit_code = Some(code);
             continue;
         }
-        if scan.created.is_none() && names_what_was_made(trimmed) {
-            scan.created = Some(clip(trimmed, 160));
-        }
         match failed_test_count(trimmed) {
             Some(count) if count > 0 => scan.tests_failed = true,
             Some(_) | None if scan.passed.is_none() && passing_summary(trimmed) => {
@@ -505,52 +499,4 @@ pub(super) fn passing_summary(line: &str) -> bool {
     let go_ok = lower.starts_with("ok ") && line.contains('\t');
     let junit_ok = lower.starts_with("ok (") && lower.contains(" test");
     counted_pass || go_ok || junit_ok
-}
-
-/// Whether an output line names what its command made, with the name later steps refer
-/// to it by: git's `[branch 1a2b3c4] subject` after a commit, the address of a new pull or
-/// merge request, or a line that opens with a verb of making (`Created`, `Tagged`,
-/// `Published`, `Successfully built` …) and holds an id (a number or a hex run of 7 or more)
-/// or an address.
-pub(super) fn names_what_was_made(line: &str) -> bool {
-    if let Some(rest) = line.strip_prefix('[')
-        && let Some((inside, subject)) = rest.split_once(']')
-        && !subject.trim().is_empty()
-        && let Some(hash) = inside.split_whitespace().last()
-        && inside.split_whitespace().count() >= 2
-        && (7..=40).contains(&hash.len())
-        && hash.chars().all(|c| c.is_ascii_hexdigit())
-    {
-        return true;
-    }
-    let lower = line.to_lowercase();
-    let address = lower.contains("https://") || lower.contains("http://");
-    if address && ["/pull/", "/merge_requests/", "/pulls/"].iter().any(|m| lower.contains(m)) {
-        return true;
-    }
-    const MADE: [&str; 12] = [
-        "created ",
-        "successfully created",
-        "successfully built",
-        "successfully tagged",
-        "successfully published",
-        "successfully deployed",
-        "tagged ",
-        "published ",
-        "deployed ",
-        "submitted ",
-        "uploaded ",
-        "released ",
-    ];
-    let opens = MADE
-        .iter()
-        .any(|verb| lower.trim_start_matches(['✓', '✔', '*', '-', ' ']).starts_with(verb));
-    let has_id = address
-        || line.split(|c: char| !c.is_ascii_alphanumeric()).any(|word| {
-            (word.len() >= 7
-                && word.chars().all(|c| c.is_ascii_hexdigit())
-                && word.chars().any(|c| c.is_ascii_digit()))
-                || (!word.is_empty() && word.chars().all(|c| c.is_ascii_digit()))
-        });
-    opens && has_id && char_len(line) <= 300
 }
