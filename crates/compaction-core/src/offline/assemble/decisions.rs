@@ -114,8 +114,11 @@ impl Assembly<'_> {
                 PRIORITY_DECISION + 1,
             );
         }
-        let skip = digest.decisions.len().saturating_sub(self.limits.decisions);
-        for (index, decision) in digest.decisions.iter().enumerate().skip(skip) {
+        // Past the cap the oldest decisions still go in, at the lowest priority: the budget
+        // drops them first and counts them.
+        let over = digest.decisions.len().saturating_sub(self.limits.decisions);
+        for (index, decision) in digest.decisions.iter().enumerate() {
+            let priority = if index < over { PRIORITY_PAST_CAP } else { PRIORITY_DECISION };
             if self.rejected_now(decision) {
                 continue;
             }
@@ -132,9 +135,7 @@ impl Assembly<'_> {
                     format!("{CURRENT_APPROACH}{decision}"),
                     PRIORITY_DECISION + 2,
                 ),
-                false => {
-                    self.sections.push(Section::Decisions, decision.clone(), PRIORITY_DECISION)
-                }
+                false => self.sections.push(Section::Decisions, decision.clone(), priority),
             }
         }
     }

@@ -115,8 +115,11 @@ impl Assembly<'_> {
         if have_main_goal {
             earlier.retain(|(text, _)| !is_correction(text));
         }
-        let skip = earlier.len().saturating_sub(self.limits.requests);
-        for (text, priority) in earlier.into_iter().skip(skip) {
+        // Past the cap, the oldest requests still go in, below everything but the
+        // commands list: the budget drops them first and counts them, never unsaid.
+        let over = earlier.len().saturating_sub(self.limits.requests);
+        for (index, (text, priority)) in earlier.into_iter().enumerate() {
+            let priority = if index < over { PRIORITY_PAST_CAP } else { priority };
             self.sections.push(Section::Goal, format!("Earlier request: {text}"), priority);
         }
         if let Some(latest) = &fresh_latest {

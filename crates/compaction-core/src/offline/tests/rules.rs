@@ -78,7 +78,7 @@ fn branch_calls_without_results_are_work_done_not_pending() {
         previous_summary: None,
         instructions: None,
         pins: &[],
-        max_chars: 4_000,
+        max_chars: 2_500,
     });
     assert!(!branch.contains("no result yet"), "{branch}");
     assert!(bullets(&branch, "### Done").iter().any(|b| b.contains("`cargo bench`")), "{branch}");
@@ -564,4 +564,47 @@ fn facts_said_along_the_way_are_noted_carried_and_dropped_first() {
     let tight = summarize_after(&later, &summary, next.chars().count() - 30);
     assert!(!tight.contains("PROJECT_HEADER_ROW is now 3"), "{tight}");
     assert!(tight.contains("Then send them."), "{tight}");
+}
+
+#[test]
+fn items_past_a_cap_go_in_when_there_is_room_and_are_counted_when_dropped() {
+    // 40 requests, each with an edit: more earlier requests and edits than their caps.
+    let mut messages = Vec::new();
+    for n in 0..40 {
+        messages.push(user(&format!("Add the field number {n} to the ledger schema.")));
+        let id = format!("e{n}");
+        messages
+            .push(assistant("", &[(id.as_str(), "edit", json!({"path": format!("src/f{n}.rs")}))]));
+        messages.push(result(&id, "edit", "Successfully replaced text", false));
+    }
+    let roomy = summarize_offline(&OfflineInput {
+        kind: OfflineKind::History,
+        messages: &messages,
+        previous_summary: None,
+        instructions: None,
+        pins: &[],
+        max_chars: 200_000,
+    });
+    // With room, none is left out: the oldest earlier request and edit are there.
+    assert!(
+        roomy.contains("Earlier request: Add the field number 1 to the ledger schema."),
+        "{roomy}"
+    );
+    assert!(roomy.contains("`src/f0.rs`"), "{roomy}");
+    assert!(!roomy.contains("left out"), "{roomy}");
+    // Tight, the oldest go first and the summary says how many items it left out.
+    let tight = summarize_offline(&OfflineInput {
+        kind: OfflineKind::History,
+        messages: &messages,
+        previous_summary: None,
+        instructions: None,
+        pins: &[],
+        max_chars: 2_500,
+    });
+    assert!(!tight.contains("Add the field number 1 to"), "{tight}");
+    assert!(
+        tight.contains("Earlier request: Add the field number 38 to the ledger schema."),
+        "{tight}"
+    );
+    assert!(tight.contains("lower-priority items were left out"), "{tight}");
 }
