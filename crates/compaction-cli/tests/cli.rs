@@ -18,9 +18,11 @@ mod hostile_files;
 mod hostile_json;
 #[path = "cli/hostile_numbers.rs"]
 mod hostile_numbers;
+#[path = "cli/hostile_odd_numbers.rs"]
+mod hostile_odd_numbers;
 #[path = "cli/hostile_servers.rs"]
 mod hostile_servers;
-#[path = "cli/hostile_writes.rs"]
+#[path = "cli/hostile_writes/mod.rs"]
 mod hostile_writes;
 #[path = "cli/import.rs"]
 mod import;

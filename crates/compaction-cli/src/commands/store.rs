@@ -152,7 +152,7 @@ fn import(source: &Path, to: &str, json: bool) -> anyhow::Result<ExitStatus> {
         files.push(source.to_path_buf());
     }
     // A database this import creates is taken back when no session could be put in it: a
-    // failed command leaves no file behind.
+    // failed command leaves no file behind (and, in Postgres, no table).
     let created = match &database {
         Database::Sqlite(path) => std::fs::symlink_metadata(path).is_err().then(|| path.clone()),
         Database::Postgres(_) => None,
@@ -192,6 +192,12 @@ fn import(source: &Path, to: &str, json: bool) -> anyhow::Result<ExitStatus> {
     }
     let seconds = started.elapsed().as_secs_f64();
     if imported.is_empty() && !files.is_empty() {
+        if let Importer::Postgres(postgres) = &backend {
+            // The tables this import created go too; one that cannot be removed is said.
+            if let Err(error) = postgres.remove_if_unused() {
+                eprintln!("warning: the tables this import created could not be removed: {error}");
+            }
+        }
         drop(backend);
         remove_sqlite_files(created.as_deref());
     }
