@@ -16,6 +16,8 @@ mod history;
 mod hostile_files;
 #[path = "cli/hostile_json.rs"]
 mod hostile_json;
+#[path = "cli/hostile_live_writers.rs"]
+mod hostile_live_writers;
 #[path = "cli/hostile_numbers.rs"]
 mod hostile_numbers;
 #[path = "cli/hostile_odd_numbers.rs"]
