@@ -170,6 +170,52 @@ fn import_instances() -> Vec<(String, String, String, Option<u64>)> {
             None,
         ));
     }
+    // Added after the fixes above, appended so the earlier instances keep their numbers:
+    // the other importers and the numbers they read.
+    let antigravity =
+        include_str!("../../../compaction-core/tests/fixtures/import/antigravity-trajectory.jsonl");
+    let cursor = include_str!("../../../compaction-core/tests/fixtures/import/cursor-agent.jsonl");
+    let codex_old =
+        include_str!("../../../compaction-core/tests/fixtures/import/codex-rollout-old.jsonl");
+    let every_line = |text: &str, odd: &str| -> String {
+        text.lines().map(|line| format!("{{\"n\": {odd}, {}\n", &line[1..])).collect()
+    };
+    for (odd, _) in odd_values() {
+        let name = short(&odd);
+        cases.push((
+            format!("claude Bash timeout = {name}"),
+            claude.to_owned(),
+            replace_numbers(claude, "\"timeout\"", &odd),
+            None,
+        ));
+        cases.push((
+            format!("codex turn_context model_context_window = {name}"),
+            codex.to_owned(),
+            codex.replace(
+                "\"model\": \"gpt-5-codex\"",
+                &format!("\"model\": \"gpt-5-codex\", \"model_context_window\": {odd}"),
+            ),
+            None,
+        ));
+        cases.push((
+            format!("antigravity step_index = {name}"),
+            antigravity.to_owned(),
+            replace_numbers(antigravity, "\"step_index\"", &odd),
+            None,
+        ));
+        cases.push((
+            format!("cursor unmodelled field = {name} on every line"),
+            cursor.to_owned(),
+            every_line(cursor, &odd),
+            None,
+        ));
+        cases.push((
+            format!("codex (old) unmodelled field = {name} on every line"),
+            codex_old.to_owned(),
+            every_line(codex_old, &odd),
+            None,
+        ));
+    }
     cases
 }
 
