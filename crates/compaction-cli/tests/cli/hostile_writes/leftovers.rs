@@ -81,7 +81,7 @@ fn a_write_that_fails_leaves_no_folder_it_created() {
         tally(index, held, &mut dev, &mut test);
     }
     println!("failed writes leave no folder: dev {}/{}, test {}/{}", dev.0, dev.1, test.0, test.1);
-    assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), dev_only(&failures));
 }
 
 /// What a Postgres database holds of this tool: whether its schema exists, and the ids of
@@ -176,5 +176,98 @@ fn a_postgres_import_that_puts_no_session_in_leaves_the_database_as_it_was() {
         "failed Postgres imports leave the database: dev {}/{}, test {}/{}",
         dev.0, dev.1, test.0, test.1
     );
-    assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), dev_only(&failures));
+}
+
+/// The SQLite twin of the Postgres suite, over what stands at the database's name first:
+/// nothing, an empty file (as `touch` leaves), a store holding one session, a store whose
+/// sessions were all removed. A failed import leaves every file byte-identical.
+#[test]
+fn a_sqlite_import_that_puts_no_session_in_leaves_every_file_as_it_was() {
+    let session = std::fs::read(super::super::fixture("offline-coding.jsonl")).unwrap();
+    let other = std::fs::read(super::super::fixture("small-linear.jsonl")).unwrap();
+    let v1 = b"{\"type\":\"session\",\"id\":\"old\",\"timestamp\":\"t\",\"cwd\":\"/\"}\n\
+               {\"type\":\"message\",\"timestamp\":\"t\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n";
+    let sources: [(&str, Vec<(&str, &[u8])>); 6] = [
+        ("in", BAD_FILES.to_vec()),
+        ("in/garbage.jsonl", BAD_FILES[..1].to_vec()),
+        ("in/old.jsonl", vec![("old.jsonl", v1)]),
+        ("in", vec![("old.jsonl", v1), ("binary.jsonl", BAD_FILES[3].1)]),
+        ("in", vec![("s.jsonl", &session), ("garbage.jsonl", BAD_FILES[0].1)]),
+        ("in/dup.jsonl", vec![("dup.jsonl", &other)]),
+    ];
+    let states = ["missing", "empty file", "holding", "emptied"];
+    let (mut dev, mut test) = ((0, 0), (0, 0));
+    let mut failures = Vec::new();
+    let mut index = 0;
+    for state in states {
+        for (source, files) in &sources {
+            let folder = Folder::new();
+            let work = folder.work();
+            std::fs::create_dir(work.join("in")).unwrap();
+            for (name, bytes) in files {
+                std::fs::write(work.join("in").join(name), bytes).unwrap();
+            }
+            match state {
+                "empty file" => std::fs::write(work.join("db.sqlite"), b"").unwrap(),
+                "holding" | "emptied" => {
+                    std::fs::write(work.join("first.jsonl"), &other).unwrap();
+                    let (code, stderr) = folder.run(&strings(&[
+                        "store",
+                        "import",
+                        "first.jsonl",
+                        "--to",
+                        "sqlite:db.sqlite",
+                    ]));
+                    assert_eq!(code, 0, "{stderr}");
+                    std::fs::remove_file(work.join("first.jsonl")).unwrap();
+                    if state == "emptied" {
+                        let connection =
+                            rusqlite::Connection::open(work.join("db.sqlite")).unwrap();
+                        connection
+                            .execute_batch("DELETE FROM lines; DELETE FROM sessions;")
+                            .unwrap();
+                    }
+                }
+                _ => {}
+            }
+            let start = folder.snapshot();
+            let args = strings(&["store", "import", source, "--to", "sqlite:db.sqlite"]);
+            let (code, stderr) = folder.run(&args);
+            let end = folder.snapshot();
+            let went_in = matches!(*source, "in") && files.iter().any(|(n, _)| *n == "s.jsonl")
+                || (*source == "in/dup.jsonl" && state != "holding");
+            let held = if went_in { code == 1 || code == 0 } else { code != 0 && start == end };
+            if !held {
+                let changed: Vec<_> = end.iter().filter(|item| !start.contains(item)).collect();
+                failures.push(format!(
+                    "#{index} {state}, `store import {source}`: exit {code}, {changed:?}: {}",
+                    stderr.trim()
+                ));
+            }
+            tally(index, held, &mut dev, &mut test);
+            index += 1;
+        }
+    }
+    println!(
+        "failed SQLite imports leave every file: dev {}/{}, test {}/{}",
+        dev.0, dev.1, test.0, test.1
+    );
+    assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), dev_only(&failures));
+}
+
+/// The misses as printed: those of the dev part in full, those of the test part by number
+/// only (each starts with `#N `).
+fn dev_only(failures: &[String]) -> String {
+    let shown: Vec<String> = failures
+        .iter()
+        .map(|failure| {
+            let number = failure[1..].split(' ').next().and_then(|n| n.parse::<usize>().ok());
+            match number {
+                Some(n) if n.is_multiple_of(3) => format!("#{n} (test part)"),
+                _ => failure.clone(),
+            }
+        })
+        .collect();
+    shown.join("\n")
 }
