@@ -293,17 +293,28 @@ fn decision_holds(decision: &str, summary: Option<&str>) -> Result<(), String> {
 
 /// A settings instance: `config` must read the file or refuse it naming the file and key.
 fn settings_hold(file: &str, text: &str, key: &str, unmodelled: bool) -> Result<(), String> {
+    let args: &[&str] = if file == "models.json" {
+        &["plan", "s.jsonl", "--provider", "openai", "--model", "m"]
+    } else {
+        &["config"]
+    };
+    settings_hold_with(file, text, key, unmodelled, args)
+}
+
+/// [`settings_hold`] with the command that reads the file.
+fn settings_hold_with(
+    file: &str,
+    text: &str,
+    key: &str,
+    unmodelled: bool,
+    args: &[&str],
+) -> Result<(), String> {
     let root = tempfile::tempdir().unwrap();
     let agent = root.path().join("agent");
     let work = root.path().join("work");
     std::fs::create_dir_all(&agent).unwrap();
     std::fs::create_dir_all(&work).unwrap();
     std::fs::copy(super::fixture("offline-coding.jsonl"), work.join("s.jsonl")).unwrap();
-    let args: &[&str] = if file == "models.json" {
-        &["plan", "s.jsonl", "--provider", "openai", "--model", "m"]
-    } else {
-        &["config"]
-    };
     // The same file without the odd value, for the output to compare with.
     let plain = if file == "models.json" { r#"{"providers":{}}"# } else { r#"{"compaction":{}}"# };
     std::fs::write(agent.join(file), plain).unwrap();
@@ -391,6 +402,52 @@ fn odd_numbers_in_decisions_and_settings_are_read_or_refused_by_name() {
             }),
         ));
     }
+    // Added after the fixes above, appended so the earlier instances keep their numbers:
+    // every numeric setting, read by a command that uses it (`plan`).
+    let numeric = [
+        "reserveTokens",
+        "keepRecentTokens",
+        "keepUserMessagesTokens",
+        "threshold",
+        "minTurnsToKeep",
+        "maxSummaryTokens",
+        "branchMaxSummaryTokens",
+        "preserveRecentFiles",
+        "toolResultMaxChars",
+        "maxMessages",
+        "contextWindow",
+        "summaryContextWindow",
+        "timeoutSeconds",
+        "summaryConcurrency",
+        "restoreFileTokens",
+        "restoreTotalTokens",
+    ];
+    for (odd, _) in odd_values() {
+        for key in numeric {
+            let o = odd.clone();
+            cases.push((
+                format!("settings.json: {key} = {} (plan)", short(&odd)),
+                Box::new(move || {
+                    let text = format!(r#"{{"compaction":{{"{key}":{o}}}}}"#);
+                    settings_hold_with("settings.json", &text, key, false, &["plan", "s.jsonl"])
+                }),
+            ));
+        }
+        let o = odd.clone();
+        cases.push((
+            format!("settings.json: prune.protectRecentTokens = {} (plan)", short(&odd)),
+            Box::new(move || {
+                let text = format!(r#"{{"compaction":{{"prune":{{"protectRecentTokens":{o}}}}}}}"#);
+                settings_hold_with(
+                    "settings.json",
+                    &text,
+                    "protectRecentTokens",
+                    false,
+                    &["plan", "s.jsonl"],
+                )
+            }),
+        ));
+    }
     let (mut dev, mut test) = ((0, 0), (0, 0));
     let mut failures = Vec::new();
     for (index, (name, case)) in cases.iter().enumerate() {
@@ -398,7 +455,10 @@ fn odd_numbers_in_decisions_and_settings_are_read_or_refused_by_name() {
         part.1 += 1;
         match case() {
             Ok(()) => part.0 += 1,
-            Err(error) => failures.push(format!("#{index} {name}: {error}")),
+            Err(error) if !index.is_multiple_of(3) => {
+                failures.push(format!("#{index} {name}: {error}"));
+            }
+            Err(_) => failures.push(format!("#{index} (test part)")),
         }
     }
     println!(
