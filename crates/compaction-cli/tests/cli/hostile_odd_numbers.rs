@@ -291,6 +291,25 @@ fn decision_holds(decision: &str, summary: Option<&str>) -> Result<(), String> {
     Ok(())
 }
 
+/// A decision with a `protocol`: written when `accepted`, else refused with a warning that
+/// names the protocol, the run going on without it.
+fn protocol_holds(decision: &str, accepted: bool) -> Result<(), String> {
+    if accepted {
+        return decision_holds(decision, Some("From the hook."));
+    }
+    let root = tempfile::tempdir().unwrap();
+    let agent = agent_with_extension(root.path(), decision);
+    let work = root.path().join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::copy(super::fixture("offline-coding.jsonl"), work.join("s.jsonl")).unwrap();
+    let (code, _, stderr) = run(&super::setup::RUN_ARGS, &work, Some(&agent));
+    let after = std::fs::read_to_string(work.join("s.jsonl")).unwrap();
+    if code != 0 || !stderr.contains("protocol") || after.contains("From the hook.") {
+        return Err(format!("exit {code}, not refused by its protocol: {}", stderr.trim()));
+    }
+    Ok(())
+}
+
 /// A settings instance: `config` must read the file or refuse it naming the file and key.
 fn settings_hold(file: &str, text: &str, key: &str, unmodelled: bool) -> Result<(), String> {
     let args: &[&str] = if file == "models.json" {
@@ -445,6 +464,26 @@ fn odd_numbers_in_decisions_and_settings_are_read_or_refused_by_name() {
                     false,
                     &["plan", "s.jsonl"],
                 )
+            }),
+        ));
+    }
+    // The decision's `protocol`: a number equal to 1 in any spelling (`1.0`, as Python's
+    // `json.dumps(1.0)` writes it, `1e0`, `10e-1`) is version 1 to `JSON.parse`; any other
+    // value is refused with a warning naming it, and the run goes on without the decision.
+    for (protocol, accepted) in
+        [("1.0", true), ("1e0", true), ("10e-1", true), ("0.1e1", true), ("1", true)]
+            .into_iter()
+            .map(|(p, a)| (p.to_owned(), a))
+            .chain(odd_values().into_iter().map(|(odd, _)| (odd, false)))
+    {
+        let name = short(&protocol);
+        cases.push((
+            format!("decision: protocol = {name}"),
+            Box::new(move || {
+                let decision = format!(
+                    r#"{{"protocol":{protocol},"action":"replace","summary":"From the hook."}}"#
+                );
+                protocol_holds(&decision, accepted)
             }),
         ));
     }

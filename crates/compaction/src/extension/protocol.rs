@@ -197,7 +197,7 @@ pub fn parse_prune_decision(output: &str) -> Result<PruneChoice, DecisionError> 
         .map_err(|error| DecisionError::NotJson(error.to_string()))?;
     let Some(object) = value.as_object() else { return Err(DecisionError::NotAnObject) };
     if let Some(protocol) = object.get("protocol")
-        && protocol.as_u64() != Some(PROTOCOL_VERSION)
+        && !is_protocol_version(protocol)
     {
         return Err(DecisionError::UnsupportedProtocol(protocol.to_string()));
     }
@@ -210,6 +210,14 @@ pub fn parse_prune_decision(output: &str) -> Result<PruneChoice, DecisionError> 
         }
         WirePruneDecision::Prune { entry_ids } => PruneChoice::Prune { entry_ids },
     })
+}
+
+/// Whether a decision's `protocol` is this version: a number equal to it however spelled
+/// (`1`, `1.0` as Python writes it, `1e0`), as `JSON.parse` reads it; a string is not.
+#[allow(clippy::cast_precision_loss, clippy::float_cmp)]
+fn is_protocol_version(protocol: &Value) -> bool {
+    let version = PROTOCOL_VERSION as f64;
+    protocol.as_u64() == Some(PROTOCOL_VERSION) || protocol.as_f64() == Some(version)
 }
 
 /// A count an extension gave: a whole number as it is, another number by
@@ -230,7 +238,7 @@ pub fn parse_decision(output: &str) -> Result<Decision, DecisionError> {
         .map_err(|error| DecisionError::NotJson(error.to_string()))?;
     let Some(object) = value.as_object() else { return Err(DecisionError::NotAnObject) };
     if let Some(protocol) = object.get("protocol")
-        && protocol.as_u64() != Some(PROTOCOL_VERSION)
+        && !is_protocol_version(protocol)
     {
         return Err(DecisionError::UnsupportedProtocol(protocol.to_string()));
     }
