@@ -80,7 +80,7 @@ fn strings(value: &Value, out: &mut Vec<String>) {
                 }
             }
         }
-        _ => {}
+        Value::String(_) | Value::Null | Value::Bool(_) | Value::Number(_) => {}
     }
 }
 
@@ -234,7 +234,10 @@ fn odd_numbers_in_transcripts_are_read_as_json_parse_reads_them() {
         part.1 += 1;
         match result {
             Ok(()) => part.0 += 1,
-            Err(error) => failures.push(format!("#{index} {name}: {error}")),
+            Err(error) if !index.is_multiple_of(3) => {
+                failures.push(format!("#{index} {name}: {error}"));
+            }
+            Err(_) => failures.push(format!("#{index} (test part)")),
         }
     }
     println!("odd numbers in transcripts: dev {}/{}, test {}/{}", dev.0, dev.1, test.0, test.1);
@@ -352,9 +355,12 @@ fn settings_hold_with(
     Ok(())
 }
 
+/// One instance: it runs and says what went wrong.
+type Instance = Box<dyn Fn() -> Result<(), String>>;
+
 #[test]
 fn odd_numbers_in_decisions_and_settings_are_read_or_refused_by_name() {
-    let mut cases: Vec<(String, Box<dyn Fn() -> Result<(), String>>)> = Vec::new();
+    let mut cases: Vec<(String, Instance)> = Vec::new();
     for (odd, _) in odd_values() {
         let name = short(&odd);
         let o = odd.clone();

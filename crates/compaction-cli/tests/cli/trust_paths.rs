@@ -186,7 +186,9 @@ fn a_global_extension_runs_beside_its_settings_file_when_the_agent_folder_is_rel
             part.1 += 1;
             match run_shape_named(shape, naming) {
                 Ok(()) => part.0 += 1,
-                Err(error) => failures.push(format!("#{index} {error}")),
+                // Only the dev part's misses are shown.
+                Err(error) if index % 3 != 0 => failures.push(format!("#{index} {error}")),
+                Err(_) => failures.push(format!("#{index} (test part)")),
             }
             index += 1;
         }

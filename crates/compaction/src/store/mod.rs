@@ -488,7 +488,10 @@ impl SessionStore {
             crate::disk::DiskError::Io { path, source, .. } => {
                 StoreError::Io { action: "cannot create directory", path, source }
             }
-            other => StoreError::Io {
+            other @ (crate::disk::DiskError::Irregular { .. }
+            | crate::disk::DiskError::TooLarge { .. }
+            | crate::disk::DiskError::OutputIsInput { .. }
+            | crate::disk::DiskError::Exists { .. }) => StoreError::Io {
                 action: "cannot create directory",
                 path: names::parent_dir(path),
                 source: std::io::Error::other(other.to_string()),

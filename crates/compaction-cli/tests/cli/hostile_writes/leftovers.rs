@@ -29,7 +29,9 @@ fn a_write_that_fails_leaves_no_folder_it_created() {
         &["import", "t.jsonl", "-o"],
         &["run", "s.jsonl", "--offline", "--keep-recent", "500", "--min-turns", "0", "-o"],
     ];
-    let mut cases: Vec<(Vec<String>, Vec<(&str, String)>, bool)> = Vec::new();
+    // Each: the arguments, variables given through `env`, and whether the size limit is on.
+    type Case<'a> = (Vec<String>, Vec<(&'a str, String)>, bool);
+    let mut cases: Vec<Case<'_>> = Vec::new();
     for command in commands {
         for parent in parents {
             for limited in [true, false] {
@@ -84,6 +86,9 @@ fn a_write_that_fails_leaves_no_folder_it_created() {
     assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), dev_only(&failures));
 }
 
+/// What an import is given: `in` or one file of it, and the files `in/` holds.
+type Source<'a> = (&'a str, Vec<(&'a str, &'a [u8])>);
+
 /// What a Postgres database holds of this tool: whether its schema exists, and the ids of
 /// its sessions.
 fn contents(cluster: &Cluster, database: &str) -> (bool, String) {
@@ -106,7 +111,7 @@ fn a_postgres_import_that_puts_no_session_in_leaves_the_database_as_it_was() {
     let v1 = b"{\"type\":\"session\",\"id\":\"old\",\"timestamp\":\"t\",\"cwd\":\"/\"}\n\
                {\"type\":\"message\",\"timestamp\":\"t\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n";
     // The sources: what `in/` holds, and what is imported (`in` or one file of it).
-    let sources: [(&str, Vec<(&str, &[u8])>); 6] = [
+    let sources: [Source<'_>; 6] = [
         ("in", BAD_FILES.to_vec()),
         ("in/garbage.jsonl", BAD_FILES[..1].to_vec()),
         ("in/old.jsonl", vec![("old.jsonl", v1)]),
@@ -188,7 +193,7 @@ fn a_sqlite_import_that_puts_no_session_in_leaves_every_file_as_it_was() {
     let other = std::fs::read(super::super::fixture("small-linear.jsonl")).unwrap();
     let v1 = b"{\"type\":\"session\",\"id\":\"old\",\"timestamp\":\"t\",\"cwd\":\"/\"}\n\
                {\"type\":\"message\",\"timestamp\":\"t\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n";
-    let sources: [(&str, Vec<(&str, &[u8])>); 6] = [
+    let sources: [Source<'_>; 6] = [
         ("in", BAD_FILES.to_vec()),
         ("in/garbage.jsonl", BAD_FILES[..1].to_vec()),
         ("in/old.jsonl", vec![("old.jsonl", v1)]),
