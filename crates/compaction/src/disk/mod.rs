@@ -16,6 +16,11 @@
 //!   file appeared; replacing (`--force`) renames over a regular file only, never over a FIFO,
 //!   device, socket or directory. A scratch file whose writer was killed is recognised by its
 //!   name and its missing lock, and removed by the next writer of that output.
+//! - A command that fails leaves no folder it made on the way to its output
+//!   ([`create_parent_dirs`] takes them back unless the output was published).
+
+mod dirs;
+pub use dirs::{MadeDirs, create_parent_dirs};
 
 use std::fs::{File, Metadata};
 use std::io::Read as _;
@@ -180,76 +185,6 @@ pub fn parent_dir(output: &Path) -> PathBuf {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
         _ => PathBuf::from("."),
     }
-}
-
-/// The folders [`create_parent_dirs`] made for an output, removed again (deepest first, each
-/// only while empty) when dropped unless [`MadeDirs::keep`] was called: a command that fails
-/// after it made its output's folders leaves none of them behind.
-#[derive(Debug, Default)]
-#[must_use = "the folders are removed when this is dropped without `keep`"]
-pub struct MadeDirs {
-    made: Vec<PathBuf>,
-}
-
-impl MadeDirs {
-    /// The folders made, outermost first.
-    pub fn made(&self) -> &[PathBuf] {
-        &self.made
-    }
-
-    /// Keeps the folders (the output is in place).
-    pub fn keep(mut self) {
-        self.made.clear();
-    }
-}
-
-impl Drop for MadeDirs {
-    fn drop(&mut self) {
-        // `remove_dir` removes only an empty folder, so what another program put in one
-        // meanwhile stays, and so do the folders around it.
-        for dir in self.made.iter().rev() {
-            let _ = std::fs::remove_dir(dir);
-        }
-    }
-}
-
-/// Creates the missing folders on the way to `output` (mode 0700), remembering each one made
-/// (a folder that another process made meanwhile is not counted). `a/../b` makes `a` too, as
-/// `mkdir -p` does; each is remembered.
-pub fn create_parent_dirs(output: &Path) -> Result<MadeDirs, DiskError> {
-    let dir = parent_dir(output);
-    let mut missing = Vec::new();
-    let mut at = dir.as_path();
-    loop {
-        if std::fs::symlink_metadata(at).is_ok() {
-            break;
-        }
-        missing.push(at.to_path_buf());
-        match at.parent() {
-            Some(parent) if !parent.as_os_str().is_empty() => at = parent,
-            _ => break,
-        }
-    }
-    let mut made = MadeDirs::default();
-    for path in missing.into_iter().rev() {
-        // A `..` component names a folder made (or found) before it.
-        if path.file_name().is_none() {
-            continue;
-        }
-        match std::fs::DirBuilder::new().mode(0o700).create(&path) {
-            Ok(()) => made.made.push(path),
-            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(source) => return Err(DiskError::Io { action: "create", path, source }),
-        }
-    }
-    if !std::fs::metadata(&dir).is_ok_and(|m| m.is_dir()) {
-        return Err(DiskError::Io {
-            action: "create",
-            path: dir,
-            source: std::io::Error::from(std::io::ErrorKind::NotADirectory),
-        });
-    }
-    Ok(made)
 }
 
 fn scratch_prefix(output: &Path, tag: &str) -> String {
