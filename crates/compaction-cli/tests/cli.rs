@@ -16,11 +16,15 @@ mod history;
 mod hostile_files;
 #[path = "cli/hostile_json.rs"]
 mod hostile_json;
+#[path = "cli/hostile_live_writers.rs"]
+mod hostile_live_writers;
 #[path = "cli/hostile_numbers.rs"]
 mod hostile_numbers;
+#[path = "cli/hostile_odd_numbers.rs"]
+mod hostile_odd_numbers;
 #[path = "cli/hostile_servers.rs"]
 mod hostile_servers;
-#[path = "cli/hostile_writes.rs"]
+#[path = "cli/hostile_writes/mod.rs"]
 mod hostile_writes;
 #[path = "cli/import.rs"]
 mod import;

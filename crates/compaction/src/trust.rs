@@ -70,12 +70,17 @@ impl ConfiguredExtension {
     /// is made absolute against that folder (`~/` against the home directory); a bare
     /// name is looked up on `PATH`. The session's own directory reaches the extension in the
     /// event's `cwd` field.
+    ///
+    /// The folder is made absolute first (against this process's directory): a relative one
+    /// (`PI_CODING_AGENT_DIR=../agent`) would otherwise be joined to the command and then
+    /// looked up again from inside itself, as the child starts there.
     pub fn process(&self, home: Option<&Path>) -> crate::extension::ProcessExtension {
         let mut process = crate::extension::ProcessExtension::from_config(&self.config);
-        process.command = resolve_command(&self.config.command, self.folder(), home)
-            .to_string_lossy()
-            .into_owned();
-        process.current_dir = Some(self.folder().to_path_buf());
+        let folder =
+            std::path::absolute(self.folder()).unwrap_or_else(|_| self.folder().to_path_buf());
+        process.command =
+            resolve_command(&self.config.command, &folder, home).to_string_lossy().into_owned();
+        process.current_dir = Some(folder);
         process
     }
 }

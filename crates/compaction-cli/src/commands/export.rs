@@ -161,15 +161,15 @@ fn default_output(
 /// Writes `text` to `path` through a scratch file beside it, readable by its owner only
 /// (the transcript holds what the agent read), published without replacing anything unless
 /// `replace` (see [`compaction::disk`]); a scratch file a killed export left is removed.
+/// Missing folders on the way are made (0700) and removed again when the export fails.
 fn write_new(
     path: &Path,
     text: &str,
     inputs: &[(&Path, &std::fs::Metadata)],
     replace: bool,
 ) -> anyhow::Result<()> {
-    let dir = compaction::disk::parent_dir(path);
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| CommandError::io(format!("{}: cannot create", dir.display()), e))?;
+    // The folders made here are removed again if anything below fails.
+    let made = compaction::disk::create_parent_dirs(path).map_err(CommandError::disk)?;
     let (mut scratch, removed) =
         compaction::disk::Scratch::create(path, "export").map_err(CommandError::disk)?;
     for stale in removed {
@@ -184,6 +184,7 @@ fn write_new(
         .write_all(text.as_bytes())
         .map_err(|e| CommandError::io(format!("{}: cannot write", scratch.path().display()), e))?;
     scratch.publish(inputs, replace).map_err(CommandError::disk)?;
+    made.keep();
     Ok(())
 }
 

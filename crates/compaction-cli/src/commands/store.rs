@@ -152,15 +152,15 @@ fn import(source: &Path, to: &str, json: bool) -> anyhow::Result<ExitStatus> {
         files.push(source.to_path_buf());
     }
     // A database this import creates is taken back when no session could be put in it: a
-    // failed command leaves no file behind.
+    // failed command leaves no file behind (and, in Postgres, no table).
     let created = match &database {
-        Database::Sqlite(path) => std::fs::symlink_metadata(path).is_err().then(|| path.clone()),
+        Database::Sqlite(path) => SqliteMade::before(path),
         Database::Postgres(_) => None,
     };
     let backend = match Importer::create(&database) {
         Ok(backend) => backend,
         Err(error) => {
-            remove_sqlite_files(created.as_deref());
+            remove_sqlite_files(created.as_ref());
             return Err(backend_error(&error));
         }
     };
@@ -192,8 +192,14 @@ fn import(source: &Path, to: &str, json: bool) -> anyhow::Result<ExitStatus> {
     }
     let seconds = started.elapsed().as_secs_f64();
     if imported.is_empty() && !files.is_empty() {
+        if let Importer::Postgres(postgres) = &backend {
+            // The tables this import created go too; one that cannot be removed is said.
+            if let Err(error) = postgres.remove_if_unused() {
+                eprintln!("warning: the tables this import created could not be removed: {error}");
+            }
+        }
         drop(backend);
-        remove_sqlite_files(created.as_deref());
+        remove_sqlite_files(created.as_ref());
     }
     if json {
         print_json(
@@ -209,13 +215,52 @@ fn import(source: &Path, to: &str, json: bool) -> anyhow::Result<ExitStatus> {
     Ok(if failed.is_empty() { ExitStatus::Success } else { ExitStatus::Failure })
 }
 
-/// Removes a SQLite database this command created, with the journal files beside it.
-fn remove_sqlite_files(created: Option<&Path>) {
-    let Some(path) = created else { return };
-    for suffix in ["", "-wal", "-shm", "-journal"] {
-        let mut name = path.as_os_str().to_owned();
-        name.push(suffix);
-        let _ = std::fs::remove_file(PathBuf::from(name));
+/// What a `store import` may make of a SQLite database's name, to be taken back when no
+/// session went in: the database when nothing stood there, or the tables written into an
+/// empty file (as `touch` leaves), and the journal files that were not there before.
+struct SqliteMade {
+    path: PathBuf,
+    /// Whether an empty regular file stood there (it is emptied again, not removed).
+    was_empty_file: bool,
+    /// The journal files (`-wal`, `-shm`, `-journal`) that did not exist before.
+    new_journals: Vec<PathBuf>,
+}
+
+impl SqliteMade {
+    /// What the import could make at `path`; `None` when a database (or anything but an
+    /// empty regular file) is there already, which the import only adds sessions to.
+    fn before(path: &Path) -> Option<SqliteMade> {
+        let was_empty_file = match std::fs::symlink_metadata(path) {
+            Err(_) => false,
+            Ok(metadata) if metadata.is_file() && metadata.len() == 0 => true,
+            Ok(_) => return None,
+        };
+        let new_journals = ["-wal", "-shm", "-journal"]
+            .into_iter()
+            .map(|suffix| {
+                let mut name = path.as_os_str().to_owned();
+                name.push(suffix);
+                PathBuf::from(name)
+            })
+            .filter(|journal| std::fs::symlink_metadata(journal).is_err())
+            .collect();
+        Some(SqliteMade { path: path.to_path_buf(), was_empty_file, new_journals })
+    }
+}
+
+/// Takes back what an import made of a SQLite database (see [`SqliteMade`]).
+fn remove_sqlite_files(created: Option<&SqliteMade>) {
+    let Some(made) = created else { return };
+    if made.was_empty_file {
+        let _ = std::fs::OpenOptions::new().write(true).open(&made.path).and_then(|file| {
+            file.set_len(0)?;
+            file.sync_all()
+        });
+    } else {
+        let _ = std::fs::remove_file(&made.path);
+    }
+    for journal in &made.new_journals {
+        let _ = std::fs::remove_file(journal);
     }
 }
 

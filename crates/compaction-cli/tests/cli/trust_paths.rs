@@ -79,8 +79,26 @@ fn script(path: &Path, marker: &Path) {
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
+/// How `PI_CODING_AGENT_DIR` names the agent folder (`root/agent`), seen from the project
+/// (`root/work/project`).
+#[derive(Clone, Copy, Debug)]
+enum Naming {
+    /// Its absolute path (or a link's, with `linked_agent_dir`).
+    Absolute,
+    /// Relative to the project: `../../agent`.
+    Relative,
+    /// Relative, with a `./` and a trailing slash: `./../../agent/`.
+    RelativeDotted,
+    /// Relative, through a folder of its own: `../side/../../agent`.
+    RelativeAround,
+}
+
 /// Runs one shape; `Err` says which script ran.
 fn run_shape(shape: &Shape) -> Result<(), String> {
+    run_shape_named(shape, Naming::Absolute)
+}
+
+fn run_shape_named(shape: &Shape, naming: Naming) -> Result<(), String> {
     let root = tempfile::tempdir().unwrap();
     let agent = root.path().join("agent");
     let home = root.path().join("home");
@@ -115,6 +133,13 @@ fn run_shape(shape: &Shape) -> Result<(), String> {
     } else {
         agent.clone()
     };
+    let leaf = agent_env.file_name().unwrap().to_string_lossy().into_owned();
+    let agent_env = match naming {
+        Naming::Absolute => agent_env,
+        Naming::Relative => PathBuf::from(format!("../../{leaf}")),
+        Naming::RelativeDotted => PathBuf::from(format!("./../../{leaf}/")),
+        Naming::RelativeAround => PathBuf::from(format!("../side/../../{leaf}")),
+    };
     std::fs::copy(fixture("offline-coding.jsonl"), project.join("s.jsonl")).unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_compaction"))
         .args(super::setup::RUN_ARGS)
@@ -125,8 +150,8 @@ fn run_shape(shape: &Shape) -> Result<(), String> {
         .unwrap();
     let text = String::from_utf8_lossy(&output.stderr).into_owned();
     match (ours.exists(), decoy.exists()) {
-        (_, true) => Err(format!("{}: ran the project's script\n{text}", shape.name)),
-        (false, false) => Err(format!("{}: ran no script\n{text}", shape.name)),
+        (_, true) => Err(format!("{} ({naming:?}): ran the project's script\n{text}", shape.name)),
+        (false, false) => Err(format!("{} ({naming:?}): ran no script\n{text}", shape.name)),
         (true, false) => Ok(()),
     }
 }
@@ -145,4 +170,32 @@ fn a_global_extension_never_runs_a_script_of_the_current_repository() {
     }
     println!("extension paths: dev {}/{} shapes hold, test {}/{}", dev.0, dev.1, test.0, test.1);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The same shapes with the agent folder named by a relative path (as a user may export
+/// `PI_CODING_AGENT_DIR=../agent`): the settings file's folder is then relative too, and an
+/// extension must still run beside it, whichever folder it is started in.
+#[test]
+fn a_global_extension_runs_beside_its_settings_file_when_the_agent_folder_is_relative() {
+    let (mut dev, mut test) = ((0, 0), (0, 0));
+    let mut failures = Vec::new();
+    let mut index = 0;
+    for naming in [Naming::Relative, Naming::RelativeDotted, Naming::RelativeAround] {
+        for shape in SHAPES {
+            let part = if index % 3 == 0 { &mut test } else { &mut dev };
+            part.1 += 1;
+            match run_shape_named(shape, naming) {
+                Ok(()) => part.0 += 1,
+                // Only the dev part's misses are shown.
+                Err(error) if index % 3 != 0 => failures.push(format!("#{index} {error}")),
+                Err(_) => failures.push(format!("#{index} (test part)")),
+            }
+            index += 1;
+        }
+    }
+    println!(
+        "extension paths, relative agent folder: dev {}/{} hold, test {}/{}",
+        dev.0, dev.1, test.0, test.1
+    );
+    assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), failures.join("\n"));
 }

@@ -234,7 +234,7 @@ impl State {
 /// pi's usage from Codex's `last_token_usage`: cached input is pi's `cacheRead`, the rest
 /// of the input is `input`.
 fn token_usage(last: &Value) -> Option<Value> {
-    let count = |key: &str| last.get(key).and_then(Value::as_u64).unwrap_or(0);
+    let count = |key: &str| last.get(key).map_or(0, crate::message::count_of);
     if last.as_object().is_none_or(serde_json::Map::is_empty) {
         return None;
     }

@@ -192,15 +192,22 @@ pub struct Usage {
 /// that is no positive number (negative, `null`, a string, an object) counts as 0, so one odd
 /// count never makes the whole message unreadable.
 fn count<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
-    let value = Value::deserialize(deserializer)?;
-    Ok(match value {
+    Ok(count_of(&Value::deserialize(deserializer)?))
+}
+
+/// A count another program wrote, read by the rule every reader of counts follows (a
+/// session's usage, an imported transcript's token counts, an extension's `tokensBefore`):
+/// past `u64` (or `1e400`, read as the largest `f64`) saturates, a fraction is cut, and
+/// anything that is no positive number (negative, `null`, a string, an object) is 0.
+pub fn count_of(value: &Value) -> u64 {
+    match value {
         Value::Number(number) => match number.as_u64() {
             Some(count) => count,
             // A negative integer, or a float: `as` saturates (and reads NaN as 0).
             None => number.as_f64().filter(|f| *f > 0.0).map_or(0, |f| f as u64),
         },
         Value::Null | Value::Bool(_) | Value::String(_) | Value::Array(_) | Value::Object(_) => 0,
-    })
+    }
 }
 
 impl Usage {

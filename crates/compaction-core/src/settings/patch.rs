@@ -135,7 +135,25 @@ impl RawValue<'_> {
             RawValue::Json(value) => serde_json::from_value((*value).clone()),
             RawValue::Text(text) => serde_json::from_str(text),
         };
-        parsed.map_err(|e| format!("expected an object of prune rules: {e}"))
+        parsed.map_err(|error| {
+            // Name the member at fault: each is tried alone (serde's message names no path).
+            let object = match self {
+                RawValue::Json(value) => value.as_object().cloned(),
+                RawValue::Text(text) => serde_json::from_str::<Value>(text)
+                    .ok()
+                    .and_then(|value| value.as_object().cloned()),
+            };
+            let member = object.into_iter().flatten().find_map(|(key, value)| {
+                let alone = Value::Object(Map::from_iter([(key.clone(), value)]));
+                serde_json::from_value::<crate::prune::PruneSettings>(alone)
+                    .err()
+                    .map(|error| format!("`prune.{key}`: {error}"))
+            });
+            match member {
+                Some(member) => format!("expected an object of prune rules: {member}"),
+                None => format!("expected an object of prune rules: {error}"),
+            }
+        })
     }
 
     fn is_none(&self) -> bool {

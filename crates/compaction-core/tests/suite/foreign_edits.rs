@@ -60,6 +60,55 @@ struct Case {
     prunes: Vec<(String, BTreeMap<String, Shown>, HashSet<String>)>,
     /// Every version of every output's text lines (marker → output id).
     versions: HashMap<String, String>,
+    /// Whether outputs and other writers' replacements take every shape pi accepts (several
+    /// text blocks, an image among them, a string, extra fields, no `content` at all),
+    /// rather than one text block.
+    shapes: bool,
+    /// Each output's own content (what a replacement without `content` leaves shown).
+    originals: HashMap<String, Value>,
+}
+
+/// The text of a content value (blocks or a string), its text blocks joined.
+fn text_of(content: &Value) -> String {
+    match content {
+        Value::String(text) => text.clone(),
+        Value::Array(blocks) => blocks
+            .iter()
+            .filter_map(|block| block.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Value::Null | Value::Bool(_) | Value::Number(_) | Value::Object(_) => String::new(),
+    }
+}
+
+/// `lines` of text for `marker` in one of the shapes a content takes: `(written, shown)`,
+/// what goes in the file and what the context shows for it (a string is shown as one text
+/// block).
+fn content_shape(marker: &str, lines: usize, shape: usize) -> (Value, Value) {
+    let text: Vec<String> = (0..lines).map(|k| format!("{marker}-L{k} some output text")).collect();
+    let image = json!({"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"});
+    match shape {
+        // Several text blocks.
+        1 if lines > 1 => {
+            let half = lines / 2;
+            let blocks = json!([
+                {"type": "text", "text": text[..half].join("\n")},
+                {"type": "text", "text": text[half..].join("\n")},
+            ]);
+            (blocks.clone(), blocks)
+        }
+        // An image among the text.
+        2 => {
+            let blocks = json!([image, {"type": "text", "text": text.join("\n")}]);
+            (blocks.clone(), blocks)
+        }
+        // A string.
+        3 => (json!(text.join("\n")), json!([{"type": "text", "text": text.join("\n")}])),
+        _ => {
+            let blocks = json!([{"type": "text", "text": text.join("\n")}]);
+            (blocks.clone(), blocks)
+        }
+    }
 }
 
 fn lines_value(marker: &str, lines: usize) -> Value {
@@ -86,7 +135,7 @@ impl Case {
         id
     }
 
-    fn generate(rng: &mut Rng) -> Case {
+    fn generate(rng: &mut Rng, shapes: bool) -> Case {
         let mut case = Case {
             text: "{\"type\":\"session\",\"version\":3,\"id\":\"s\",\"timestamp\":\"2026-01-01T00:00:00.000Z\",\"cwd\":\"/p\"}\n".to_owned(),
             next_id: 0,
@@ -94,6 +143,8 @@ impl Case {
             model: BTreeMap::new(),
             prunes: Vec::new(),
             versions: HashMap::new(),
+            shapes,
+            originals: HashMap::new(),
         };
         let turns = 3 + rng.below(6);
         for turn in 0..turns {
@@ -107,12 +158,20 @@ impl Case {
                 "provider": "p", "model": "m", "stopReason": "toolUse"});
             case.append("message", Map::from_iter([("message".to_owned(), message)]));
             let marker = format!("orig{turn}");
-            let content = lines_value(&marker, 5 + rng.below(40));
+            let lines = 5 + rng.below(40);
+            let (content, shown) = if shapes {
+                // Tool results hold blocks (a string only comes from an edit).
+                content_shape(&marker, lines, rng.below(3))
+            } else {
+                let content = lines_value(&marker, lines);
+                (content.clone(), content)
+            };
             let message = json!({"role": "toolResult", "toolCallId": call, "toolName": tool,
                 "content": content, "isError": false});
             let id = case.append("message", Map::from_iter([("message".to_owned(), message)]));
             case.versions.insert(marker, id.clone());
-            case.model.insert(id.clone(), Shown::Content(content));
+            case.originals.insert(id.clone(), shown.clone());
+            case.model.insert(id.clone(), Shown::Content(shown));
             case.outputs.push(id);
         }
         case
@@ -129,18 +188,40 @@ impl Case {
                 ]),
             );
             Shown::Omitted
+        } else if self.shapes && rng.below(6) == 0 {
+            // A replacement without `content` (only other fields): the output's own content
+            // is shown, as no edit replaced it.
+            self.append(
+                "context_edit",
+                Map::from_iter([
+                    ("targetId".to_owned(), json!(target)),
+                    ("replacement".to_owned(), json!({ "details": {"by": "another writer"} })),
+                ]),
+            );
+            Shown::Content(self.originals[&target].clone())
         } else {
             let marker = format!("repl{step}");
-            let content = lines_value(&marker, 1 + rng.below(40));
+            let lines = 1 + rng.below(40);
+            let (content, shown) = if self.shapes {
+                content_shape(&marker, lines, rng.below(4))
+            } else {
+                let content = lines_value(&marker, lines);
+                (content.clone(), content)
+            };
+            let mut replacement = json!({ "content": content });
+            if self.shapes && rng.below(2) == 0 {
+                replacement["isError"] = json!(true);
+                replacement["details"] = json!({"exitCode": 1});
+            }
             self.versions.insert(marker, target.clone());
             self.append(
                 "context_edit",
                 Map::from_iter([
                     ("targetId".to_owned(), json!(target)),
-                    ("replacement".to_owned(), json!({ "content": content })),
+                    ("replacement".to_owned(), replacement),
                 ]),
             );
-            Shown::Content(content)
+            Shown::Content(shown)
         };
         self.model.insert(target.clone(), shown);
         for (_, _, touched) in &mut self.prunes {
@@ -174,7 +255,7 @@ impl Case {
             if active.contains(&candidate.id) {
                 return Err(format!("{} is pruned twice", candidate.id));
             }
-            let shown_text = content[0]["text"].as_str().unwrap();
+            let shown_text = &text_of(content);
             for marker in candidate.placeholder.split_whitespace().filter_map(|word| {
                 word.split("-L").next().filter(|m| self.versions.contains_key(*m))
             }) {
@@ -262,8 +343,12 @@ impl Case {
 }
 
 fn run_case(number: u64) -> Result<(), String> {
+    run_case_of(number, false)
+}
+
+fn run_case_of(number: u64, shapes: bool) -> Result<(), String> {
     let mut rng = Rng(number.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ 0x5EED);
-    let mut case = Case::generate(&mut rng);
+    let mut case = Case::generate(&mut rng, shapes);
     let settings = PruneSettings {
         protect_recent_tokens: [0, 200][rng.below(2)],
         minimum_savings: 0,
@@ -307,5 +392,33 @@ fn prune_and_undo_follow_edits_written_by_others() {
         }
     }
     println!("foreign edits: dev {}/{} cases hold, test {}/{}", dev.0, dev.1, test.0, test.1);
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// The same sequences with outputs and other writers' replacements in every shape pi
+/// accepts: several text blocks, an image among the text, a string, extra fields beside the
+/// content (`isError`, `details`), and a replacement with no `content`, which shows the
+/// output's own content again. Prune measures and describes what the context shows, and
+/// undo puts back the state before the prune.
+#[test]
+fn prune_and_undo_follow_edits_of_every_shape() {
+    const CASES: u64 = 240;
+    let (mut dev, mut test) = ((0, 0), (0, 0));
+    let mut failures = Vec::new();
+    for number in 0..CASES {
+        let is_test = number % 3 == 0;
+        let part = if is_test { &mut test } else { &mut dev };
+        part.1 += 1;
+        match run_case_of(number, true) {
+            Ok(()) => part.0 += 1,
+            // Only the dev part's misses are shown; the test part is counted.
+            Err(error) if !is_test => failures.push(format!("case {number}: {error}")),
+            Err(_) => failures.push(format!("case {number} (test part)")),
+        }
+    }
+    println!(
+        "foreign edits of every shape: dev {}/{} cases hold, test {}/{}",
+        dev.0, dev.1, test.0, test.1
+    );
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
 }

@@ -162,8 +162,10 @@ enum WireDecision {
         first_kept_entry_id: Option<String>,
         #[serde(default)]
         kept_message_ids: Option<Vec<String>>,
+        /// Any JSON: read by [`compaction_core::message::count_of`], so an odd number never
+        /// makes the whole decision unreadable; what is no positive count is not given.
         #[serde(default)]
-        tokens_before: Option<u64>,
+        tokens_before: Option<Value>,
         #[serde(default)]
         details: Option<Value>,
         #[serde(default)]
@@ -195,7 +197,7 @@ pub fn parse_prune_decision(output: &str) -> Result<PruneChoice, DecisionError> 
         .map_err(|error| DecisionError::NotJson(error.to_string()))?;
     let Some(object) = value.as_object() else { return Err(DecisionError::NotAnObject) };
     if let Some(protocol) = object.get("protocol")
-        && protocol.as_u64() != Some(PROTOCOL_VERSION)
+        && !is_protocol_version(protocol)
     {
         return Err(DecisionError::UnsupportedProtocol(protocol.to_string()));
     }
@@ -210,6 +212,22 @@ pub fn parse_prune_decision(output: &str) -> Result<PruneChoice, DecisionError> 
     })
 }
 
+/// Whether a decision's `protocol` is this version: a number equal to it however spelled
+/// (`1`, `1.0` as Python writes it, `1e0`), as `JSON.parse` reads it; a string is not.
+#[allow(clippy::cast_precision_loss, clippy::float_cmp)]
+fn is_protocol_version(protocol: &Value) -> bool {
+    let version = PROTOCOL_VERSION as f64;
+    protocol.as_u64() == Some(PROTOCOL_VERSION) || protocol.as_f64() == Some(version)
+}
+
+/// A count an extension gave: a whole number as it is, another number by
+/// [`compaction_core::message::count_of`] (past `u64` saturates, a fraction is cut); a
+/// negative number, a string or `null` gives none (the engine counts for itself).
+fn given_count(value: &Value) -> Option<u64> {
+    let Value::Number(number) = value else { return None };
+    number.as_u64().or_else(|| Some(compaction_core::message::count_of(value)).filter(|&c| c > 0))
+}
+
 /// Parses what a child printed. Empty (or whitespace-only) output is `Continue`; unknown
 /// fields are ignored so later protocol additions do not break older extensions.
 pub fn parse_decision(output: &str) -> Result<Decision, DecisionError> {
@@ -220,7 +238,7 @@ pub fn parse_decision(output: &str) -> Result<Decision, DecisionError> {
         .map_err(|error| DecisionError::NotJson(error.to_string()))?;
     let Some(object) = value.as_object() else { return Err(DecisionError::NotAnObject) };
     if let Some(protocol) = object.get("protocol")
-        && protocol.as_u64() != Some(PROTOCOL_VERSION)
+        && !is_protocol_version(protocol)
     {
         return Err(DecisionError::UnsupportedProtocol(protocol.to_string()));
     }
@@ -241,7 +259,7 @@ pub fn parse_decision(output: &str) -> Result<Decision, DecisionError> {
         } => Decision::Replace(Replacement {
             summary,
             first_kept_entry_id,
-            tokens_before,
+            tokens_before: tokens_before.as_ref().and_then(given_count),
             details,
             usage,
             kept_message_ids,

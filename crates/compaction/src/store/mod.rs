@@ -48,8 +48,6 @@ mod recover;
 pub mod rewrite;
 pub mod writers;
 
-use std::fs::DirBuilder;
-use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 
 use compaction_core::parse::DEFAULT_MAX_LINE_BYTES;
@@ -485,12 +483,20 @@ impl SessionStore {
         options: OpenOptions,
     ) -> Result<(SessionStore, OpenReport), StoreError> {
         names::validate_new_path(path)?;
-        let dir = names::parent_dir(path);
-        DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(&dir)
-            .map_err(StoreError::io("cannot create directory", &dir))?;
+        // Folders made here are removed again when the file cannot be created.
+        let made = crate::disk::create_parent_dirs(path).map_err(|error| match error {
+            crate::disk::DiskError::Io { path, source, .. } => {
+                StoreError::Io { action: "cannot create directory", path, source }
+            }
+            other @ (crate::disk::DiskError::Irregular { .. }
+            | crate::disk::DiskError::TooLarge { .. }
+            | crate::disk::DiskError::OutputIsInput { .. }
+            | crate::disk::DiskError::Exists { .. }) => StoreError::Io {
+                action: "cannot create directory",
+                path: names::parent_dir(path),
+                source: std::io::Error::other(other.to_string()),
+            },
+        })?;
         let mut header = Map::new();
         header.insert("type".into(), "session".into());
         header.insert("version".into(), compaction_core::entry::CURRENT_VERSION.into());
@@ -501,6 +507,7 @@ impl SessionStore {
         line.push('\n');
         let rewrite = options.rewrite_options();
         rewrite::write_new_file(path, &rewrite, |out| out.push(line.as_bytes()))?;
+        made.keep();
         SessionStore::open(path, OpenOptions { write: true, ..options })
     }
 

@@ -20,7 +20,7 @@ pub(super) fn stop_reason(reason: Option<&str>, error: bool) -> &'static str {
 
 /// pi's usage from Claude's token counts.
 pub(super) fn usage(usage: Option<&Value>) -> Value {
-    let count = |key: &str| usage.and_then(|u| u.get(key)).and_then(Value::as_u64).unwrap_or(0);
+    let count = |key: &str| usage.and_then(|u| u.get(key)).map_or(0, crate::message::count_of);
     build::usage(
         count("input_tokens"),
         count("output_tokens"),

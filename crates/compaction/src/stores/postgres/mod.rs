@@ -52,6 +52,8 @@ pub struct PostgresBackend {
     /// Always `Some` until dropped (taken by `Drop`, which closes the connections off any
     /// runtime).
     pool: Option<Pool>,
+    /// Whether opening it created this tool's tables (`create` on a database without them).
+    created: bool,
 }
 
 impl std::fmt::Debug for PostgresBackend {
@@ -182,15 +184,17 @@ impl PostgresBackend {
         let config = config(url, password);
         // One connection up front: a wrong password or an unreachable server fails at once
         // (the pool would retry until its timeout), and the schema is checked before use.
-        let state = off_runtime(|| -> Result<SchemaState, postgres::Error> {
+        let (state, created) = off_runtime(|| -> Result<(SchemaState, bool), postgres::Error> {
             let mut client = config.connect(NoTls)?;
             match schema::state(&mut client)? {
                 SchemaState::Empty if create => {
-                    schema::migrate(&mut client)?;
-                    Ok(SchemaState::Current)
+                    // Another process may create the tables at the same time (the migration
+                    // takes turns): only a migration that started from none created them.
+                    let from = schema::migrate(&mut client)?;
+                    Ok((SchemaState::Current, from == 0))
                 }
                 state @ (SchemaState::Empty | SchemaState::Current | SchemaState::Other(_)) => {
-                    Ok(state)
+                    Ok((state, false))
                 }
             }
         })
@@ -215,7 +219,38 @@ impl PostgresBackend {
             .min_idle(Some(0))
             .connection_timeout(CONNECT_TIMEOUT)
             .build_unchecked(manager);
-        Ok(PostgresBackend { url: url.clone(), pool: Some(pool) })
+        Ok(PostgresBackend { url: url.clone(), pool: Some(pool), created })
+    }
+
+    /// Removes this tool's tables again when opening this backend created them and no
+    /// session is in them now (a `store import` into which nothing went leaves the database
+    /// as it found it). Under the migration lock and with the sessions table locked before
+    /// it is counted, so an import of another process is either seen (and the tables kept)
+    /// or waits and then finds no tables. Returns whether they were removed.
+    pub fn remove_if_unused(&self) -> Result<bool, BackendError> {
+        if !self.created {
+            return Ok(false);
+        }
+        self.with_client(|client| {
+            let database = |error| self.database(error);
+            let mut transaction = client.transaction().map_err(database)?;
+            transaction
+                .execute("SELECT pg_advisory_xact_lock($1)", &[&schema::MIGRATION_LOCK])
+                .map_err(database)?;
+            transaction
+                .batch_execute("LOCK TABLE compaction.sessions IN ACCESS EXCLUSIVE MODE")
+                .map_err(database)?;
+            let sessions: i64 = transaction
+                .query_one("SELECT count(*) FROM compaction.sessions", &[])
+                .map_err(database)?
+                .get(0);
+            if sessions > 0 {
+                return Ok(false);
+            }
+            transaction.batch_execute("DROP SCHEMA compaction CASCADE").map_err(database)?;
+            transaction.commit().map_err(database)?;
+            Ok(true)
+        })
     }
 
     /// The database's URL (never with a password).

@@ -13,7 +13,7 @@ use postgres::Client;
 pub const SCHEMA_VERSION: i64 = 1;
 
 /// The advisory lock key migrations take (any fixed number; "cmpc" in ASCII).
-const MIGRATION_LOCK: i64 = 0x636d_7063;
+pub(crate) const MIGRATION_LOCK: i64 = 0x636d_7063;
 
 /// Each step takes the database from version `index` to `index + 1`.
 const MIGRATIONS: [&str; 1] = [r"

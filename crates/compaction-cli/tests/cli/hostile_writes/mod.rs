@@ -15,6 +15,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+mod leftovers;
+
 /// An instance's folder: `work` (the current directory), `tmp` (its `TMPDIR`), `home`.
 struct Folder {
     root: tempfile::TempDir,
@@ -38,7 +40,21 @@ impl Folder {
     }
 
     fn command(&self, args: &[String]) -> Command {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_compaction"));
+        self.command_through(&[], args)
+    }
+
+    /// The binary started through `wrapper` (a program and its arguments, which end by
+    /// starting the binary given as the next argument), or directly when it is empty.
+    fn command_through(&self, wrapper: &[&str], args: &[String]) -> Command {
+        let binary = env!("CARGO_BIN_EXE_compaction");
+        let mut command = match wrapper.split_first() {
+            Some((program, rest)) => {
+                let mut command = Command::new(program);
+                command.args(rest).arg(binary);
+                command
+            }
+            None => Command::new(binary),
+        };
         command
             .args(args)
             .current_dir(self.work())
@@ -55,7 +71,12 @@ impl Folder {
 
     /// Runs the binary with a deadline; returns the exit code and stderr.
     fn run(&self, args: &[String]) -> (i32, String) {
-        let mut child = self.command(args).spawn().unwrap();
+        self.run_through(&[], args)
+    }
+
+    /// [`Folder::run`] through a wrapper (see [`Folder::command_through`]).
+    fn run_through(&self, wrapper: &[&str], args: &[String]) -> (i32, String) {
+        let mut child = self.command_through(wrapper, args).spawn().unwrap();
         let started = Instant::now();
         loop {
             if let Some(status) = child.try_wait().unwrap() {

@@ -16,6 +16,11 @@
 //!   file appeared; replacing (`--force`) renames over a regular file only, never over a FIFO,
 //!   device, socket or directory. A scratch file whose writer was killed is recognised by its
 //!   name and its missing lock, and removed by the next writer of that output.
+//! - A command that fails leaves no folder it made on the way to its output
+//!   ([`create_parent_dirs`] takes them back unless the output was published).
+
+mod dirs;
+pub use dirs::{MadeDirs, create_parent_dirs};
 
 use std::fs::{File, Metadata};
 use std::io::Read as _;
