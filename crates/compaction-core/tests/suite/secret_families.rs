@@ -11,7 +11,10 @@
 use compaction_core::AgentMessage;
 use compaction_core::import::import;
 use compaction_core::serialize::{Redactor, SerializeOptions, serialize_message};
-use compaction_testdata::secrets::{Plant, Sample, claude_transcript, codex_transcript, corpus};
+use compaction_testdata::secrets::{
+    Plant, Sample, claude_transcript, codex_transcript, corpus, earlier_test_families,
+    round4_family_names,
+};
 use serde_json::json;
 
 /// The least share of samples redacted in each channel, dev and test parts. The goal is 0.99
@@ -74,6 +77,18 @@ fn report(channel: &str, results: &[(&Sample, bool)]) {
         if rate < REQUIRED[usize::from(is_test)] {
             failures.push(format!("{channel}, {part}: {:.2}%", rate * 100.0));
         }
+    }
+    // The held-out figures apart: the test part as drawn before round 4's families were
+    // added (comparable across rounds), and round 4's own families in test.
+    let earlier = earlier_test_families();
+    let round4 = round4_family_names();
+    let subsets: [(&str, &dyn Fn(&Sample) -> bool); 2] = [
+        ("test, earlier split", &|s| earlier.contains(&s.family)),
+        ("test, round 4 families", &|s| s.test && round4.contains(&s.family)),
+    ];
+    for (part, keep) in subsets {
+        let tally = tally(results.iter().filter(|(s, _)| keep(s)).copied());
+        eprintln!("{channel}, {part}: {}/{} samples redacted", tally.caught, tally.total);
     }
     assert!(failures.is_empty(), "below {REQUIRED:?}: {failures:?}");
 }

@@ -13,7 +13,9 @@ use compaction::store::{NewEntry, OpenOptions, SessionStore};
 use compaction_core::serialize::Redactor;
 use compaction_core::settings::CompactionSettings;
 use compaction_core::tokens::estimator_by_name;
-use compaction_testdata::secrets::{Plant, Sample, corpus, leaked};
+use compaction_testdata::secrets::{
+    Plant, Sample, corpus, earlier_test_families, leaked, round4_family_names,
+};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -140,6 +142,22 @@ fn report(channel: &str, samples: &[Sample], output: &str) {
         if rate < REQUIRED[usize::from(is_test)] {
             failures.push(format!("{channel}, {part}: {:.2}%", rate * 100.0));
         }
+    }
+    // The held-out figures apart: the test part as drawn before round 4's families were
+    // added (comparable across rounds), and round 4's own families in test.
+    let earlier = earlier_test_families();
+    let round4 = round4_family_names();
+    let subsets: [(&str, &dyn Fn(&Sample) -> bool); 2] = [
+        ("test, earlier split", &|s| earlier.contains(&s.family)),
+        ("test, round 4 families", &|s| s.test && round4.contains(&s.family)),
+    ];
+    for (part, keep) in subsets {
+        let (kept, total) = samples
+            .iter()
+            .zip(&found)
+            .filter(|(s, _)| keep(s))
+            .fold((0, 0), |(kept, total), (_, leaked)| (kept + usize::from(!leaked), total + 1));
+        eprintln!("{channel}, {part}: {kept}/{total} samples kept out");
     }
     assert!(failures.is_empty(), "below {REQUIRED:?}: {failures:?}");
 }
