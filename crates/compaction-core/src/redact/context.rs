@@ -86,6 +86,76 @@ pub const RULES: &[Rule] = &[
         Check::AssignedValue,
     ),
     rule(
+        "password-piped-to-stdin",
+        // A literal echoed into a command that reads a password on its standard input:
+        // `echo '…' | passwd --stdin u`, `printf '%s\n' '…' | docker login --password-stdin`,
+        // `echo 'user:…' | chpasswd`, `echo … | sudo -S …`, `… | gpg --passphrase-fd 0`.
+        concat!(
+            r#"(?:^|[\s;&(`])(?:echo(?:[ \t]+-[neE]+)*|printf(?:[ \t]+(?:'[^'\n]*%s[^'\n]*'|"[^"\n]*%s[^"\n]*"))?)[ \t]+\\?["']?(?P<secret>[^\s"'|\\;&<>]{6,128})\\?["']?[ \t]*\|[ \t]*"#,
+            r#"[^\n|]*?(?:--password-stdin|--pass(?:word|phrase)?-?(?:from-?)?stdin|\bpasswd\b[^\n|]*--stdin|\bchpasswd\b|\bsudo[ \t]+(?:-\w+[ \t]+)*-S\b|--passphrase-fd[ \t]+0|-pass(?:in|out)?[ \t]+stdin)"#
+        ),
+        Check::AssignedValue,
+    ),
+    rule(
+        "quoted-name-then-quoted-value",
+        // A secret's name as a string, then its value as the next string: a pair in a list,
+        // a tuple or a call (`buildConfigField("String", "MAPS_API_KEY", "\"…\"")`,
+        // `("DB_PASSWORD", "…")`, `headers.set("X-Api-Key", "…")`).
+        concat!(
+            r#"(?i)\\?["'][\w.\-]*"#,
+            secret_name!(),
+            r#"[\w.\-]*\\?["'][ \t]*,[ \t]*\\?["'](?:\\+["'])?(?P<secret>[^"'\\\n\s]{6,256})(?:\\+["'])?\\?["']"#
+        ),
+        Check::Password,
+    ),
+    rule(
+        "secret-call-later-argument",
+        // A call named after a secret whose password is not the first argument:
+        // `db.changeUserPassword("reporting", "…")`, `setCredentials("svc", "…")`.
+        concat!(
+            r#"(?i)(?:^|[^\w])[\w]*"#,
+            secret_name!(),
+            r#"\(\s*\\?["'][^"'\n\\]{1,64}\\?["']\s*,\s*\\?["'](?P<secret>[^"'\n\\\s]{6,256})\\?["']\s*[,)]"#
+        ),
+        Check::Password,
+    ),
+    rule(
+        "typed-secret-declaration",
+        // A name, its type, then its value: `let smtpSecret : Text = "…"` (Dhall),
+        // `val apiKey: String = "…"` (Kotlin, Scala, Swift), `const token: string = '…'`.
+        concat!(
+            r#"(?i)(?:^|[^\w])[\w]*"#,
+            secret_name!(),
+            r#"[ \t]*:[ \t]*[A-Za-z][\w.<>?\[\]]{0,40}[ \t]*=[ \t]*\\?["'](?P<secret>[^"'\n\\]{3,256})\\?["']"#
+        ),
+        Check::AssignedValue,
+    ),
+    rule(
+        "name-then-quoted-literal",
+        // A secret's name, a space, a quoted literal: a Groovy or Gradle call without
+        // parentheses (`storePassword "…"`), a config directive with a quoted value. The
+        // quotes mark a literal, so a value made like a password is enough.
+        concat!(
+            r#"(?i)(?:^|[\s;{(,])[\w.\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|credentials?)[ \t]+\\?["'](?P<secret>[^"'\s\\]{6,256})\\?["'][ \t]*(?:[\r\n;,)}]|\\[rn]|$)"#
+        ),
+        Check::Password,
+    ),
+    rule(
+        "userinfo-without-slashes",
+        // `user:password@host` in a URI with no `//` (`sip:alice:…@sip.example.org`) or with
+        // no scheme at all (`proxy user:…@proxy.corp:3128`).
+        r#"(?:^|[\s'"(=<;])(?:[a-z][a-z0-9+.\-]{1,15}:)?[A-Za-z0-9._%\-]{1,64}:(?P<secret>[^\s@/:"'<>;]{4,128})@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+"#,
+        Check::Password,
+    ),
+    rule(
+        "short-password-flag",
+        // `-p …`, `-P …`, `-pw …` of any tool (`influx user password -n admin -p …`,
+        // `pscp -pw …`): the value must be made like a password (three classes of
+        // characters, or random), which ports, paths and package names are not.
+        r#"(?:^|\s)-(?:p|P|pw|pwd|pass)[ \t]+["']?(?P<secret>[^\s"'\-][^\s"']{7,127})["']?(?:\s|$)"#,
+        Check::StrongValue,
+    ),
+    rule(
         "pgpass-format-line",
         // `host:port:database:user:password`, a line of its own.
         r"(?m)(?:^|=)[A-Za-z0-9.\-*]+:(?:\d{2,5}|\*):[^:\s]+:[^:\s]+:(?P<secret>[^\s:&]+)(?:$|&)",

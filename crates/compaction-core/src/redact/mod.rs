@@ -208,8 +208,13 @@ const MAX_VIEWS: usize = 16;
 /// changing the text (at most [`MAX_VIEWS`]).
 fn decoded_views(text: &str) -> Vec<views::View> {
     use views::Decoding;
-    const ALL: [Decoding; 4] =
-        [Decoding::JsonEscapes, Decoding::Url, Decoding::Entities, Decoding::ByteEscapes];
+    const ALL: [Decoding; 5] = [
+        Decoding::JsonEscapes,
+        Decoding::Url,
+        Decoding::QueryLines,
+        Decoding::Entities,
+        Decoding::ByteEscapes,
+    ];
     let mut seen: Vec<String> = vec![text.to_owned()];
     let mut out: Vec<views::View> = Vec::new();
     let mut frontier = vec![views::View::identity(text)];

@@ -39,6 +39,7 @@ pub(super) fn spans(text: &str) -> Vec<Range<usize>> {
     prefixed_tokens(text, &mut out);
     webhook_paths(text, &mut out);
     super::shape::bare_tokens(text, &mut out);
+    super::shape::bare_passwords(text, &mut out);
     super::prose::password_values(text, &mut out);
     merge(out)
 }
@@ -322,7 +323,9 @@ pub(super) fn joins_words(body: &str) -> bool {
         part.len() >= 4
             && (part.chars().all(|c| c.is_ascii_uppercase())
                 || first.is_ascii_alphabetic() && chars.all(|c| c.is_ascii_lowercase()))
-            || part.len() >= 6 && made_of_words(part)
+            || part.len() >= 6
+                && made_of_words(part)
+                && super::shape::word_pair_share(part) >= 0.6
     };
     let lower_parts = body
         .split(['_', '-'])
@@ -458,3 +461,4 @@ mod tests {
         }
     }
 }
+

@@ -49,6 +49,10 @@ pub(super) enum Decoding {
     JsonEscapes,
     /// `%XX` undone.
     Url,
+    /// A URL's query or a form body read as lines: URL encoding and `+` for a space undone,
+    /// and each parameter's value starting a line of its own (`?text=sentinel%20auth-pass…`
+    /// reads `sentinel auth-pass…` as a line, as it was before it was put in a URL).
+    QueryLines,
     /// HTML and XML character references undone: `&quot;` `&apos;` `&lt;` `&gt;` `&amp;`,
     /// `&#N;` and `&#xN;`.
     Entities,
@@ -62,6 +66,9 @@ impl Decoding {
         match self {
             Decoding::JsonEscapes => text.contains('\\').then(|| unescape(text)).flatten(),
             Decoding::Url => text.contains('%').then(|| url_decode(text)).flatten(),
+            Decoding::QueryLines => {
+                (text.contains('%') && text.contains('=')).then(|| query_lines(text)).flatten()
+            }
             Decoding::Entities => text.contains('&').then(|| entities(text)).flatten(),
             Decoding::ByteEscapes => text.contains("\\x").then(|| byte_escapes(text)).flatten(),
         }
@@ -131,6 +138,26 @@ fn url_decode(text: &str) -> Option<View> {
         let high = bytes.get(at + 1).and_then(|&b| hex(b))?;
         let low = bytes.get(at + 2).and_then(|&b| hex(b))?;
         Some((vec![(high * 16 + low) as u8], 3))
+    })
+}
+
+fn query_lines(text: &str) -> Option<View> {
+    let hex = |b: u8| (b as char).to_digit(16);
+    let name_byte = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-' | b'[' | b']');
+    decode_escapes(text, |bytes, at| match bytes[at] {
+        b'%' => {
+            let high = bytes.get(at + 1).and_then(|&b| hex(b))?;
+            let low = bytes.get(at + 2).and_then(|&b| hex(b))?;
+            Some((vec![(high * 16 + low) as u8], 3))
+        }
+        b'+' => Some((vec![b' '], 1)),
+        b'=' => {
+            let from = at.saturating_sub(64);
+            let name_start = bytes[from..at].iter().rposition(|b| !name_byte(b))? + from;
+            (matches!(bytes[name_start], b'?' | b'&' | b';') && name_start + 1 < at)
+                .then(|| (vec![b'\n'], 1))
+        }
+        _ => None,
     })
 }
 
