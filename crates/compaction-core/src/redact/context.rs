@@ -97,6 +97,15 @@ pub const RULES: &[Rule] = &[
         Check::AssignedValue,
     ),
     rule(
+        "here-string-after-secret-name",
+        // A shell here-string fed to a command that names a secret:
+        // `vercel env add API_TOKEN production <<< …`, `vault login - <<< …`.
+        concat!(
+            r#"(?i)(?:[\w\-]*(?:secret|token|password|passwd|passphrase|api[_\-]?key|credentials?)|\blogin)\b[^\n]*?<<<[ \t]*\\?["']?(?P<secret>[^\s"'\\]{6,256})"#
+        ),
+        Check::AssignedValue,
+    ),
+    rule(
         "quoted-name-then-quoted-value",
         // A secret's name as a string, then its value as the next string: a pair in a list,
         // a tuple or a call (`buildConfigField("String", "MAPS_API_KEY", "\"…\"")`,
@@ -142,17 +151,17 @@ pub const RULES: &[Rule] = &[
     ),
     rule(
         "userinfo-without-slashes",
-        // `user:password@host` in a URI with no `//` (`sip:alice:…@sip.example.org`) or with
-        // no scheme at all (`proxy user:…@proxy.corp:3128`).
-        r#"(?:^|[\s'"(=<;])(?:[a-z][a-z0-9+.\-]{1,15}:)?[A-Za-z0-9._%\-]{1,64}:(?P<secret>[^\s@/:"'<>;]{4,128})@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+"#,
+        // `user:password@host` in a URI with no `//` after its scheme
+        // (`sip:alice:…@sip.example.org`).
+        r#"(?:^|[\s'"(=<;])[a-z][a-z0-9+.\-]{1,15}:[A-Za-z][A-Za-z0-9._%\-]{0,63}:(?P<secret>[^\s@/:"'<>;]{4,128})@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+"#,
         Check::Password,
     ),
     rule(
         "short-password-flag",
-        // `-p …`, `-P …`, `-pw …` of any tool (`influx user password -n admin -p …`,
-        // `pscp -pw …`): the value must be made like a password (three classes of
+        // `-p …`, `-P …`, `-pw …`, `-k …` of any tool (`influx user password -n admin -p …`,
+        // `pscp -pw …`, `openssl enc -k …`): the value must be made like a password (three classes of
         // characters, or random), which ports, paths and package names are not.
-        r#"(?:^|\s)-(?:p|P|pw|pwd|pass)[ \t]+["']?(?P<secret>[^\s"'\-][^\s"']{7,127})["']?(?:\s|$)"#,
+        r#"(?:^|\s)-(?:p|P|pw|pwd|pass|k)[ \t]+["']?(?P<secret>[^\s"'\-][^\s"']{7,127})["']?(?:\s|$)"#,
         Check::StrongValue,
     ),
     rule(
@@ -199,6 +208,31 @@ mod tests {
             ("echo \"::add-mask::vBWl6CrMpV5ZF8cZ8gK9\"", "echo \"::add-mask::[REDACTED]\""),
             ("$env:SERVICE_TOKEN = \"orbit-Tulip-657\"", "$env:SERVICE_TOKEN = \"[REDACTED]\""),
             ("APP_TOKEN=$UBhu4Qp3sGxWrjFDt", "APP_TOKEN=[REDACTED]"),
+            (
+                "echo 'Cobalt-river-318' | passwd --stdin backup",
+                "echo '[REDACTED]' | passwd --stdin backup",
+            ),
+            (
+                "printf '%s\\n' 'mT4q!Zr8Lw2x' | docker login -u ci --password-stdin",
+                "printf '%s\\n' '[REDACTED]' | docker login -u ci --password-stdin",
+            ),
+            (
+                "buildConfigField(\"String\", \"MAPS_API_KEY\", \"\\\"Qz81kLmWpa7\\\"\")",
+                "buildConfigField(\"String\", \"MAPS_API_KEY\", \"\\\"[REDACTED]\\\"\")",
+            ),
+            (
+                "db.changeUserPassword(\"ops\", \"Maple^4410harbor\")",
+                "db.changeUserPassword(\"ops\", \"[REDACTED]\")",
+            ),
+            ("let apiSecret : Text = \"a8Kd0Qw2mZ\"", "let apiSecret : Text = \"[REDACTED]\""),
+            ("  storePassword \"meadow-Falcon-72\"", "  storePassword \"[REDACTED]\""),
+            ("sip:bob:Rq7vLm2Xp9@sip.example.org", "sip:bob:[REDACTED]@sip.example.org"),
+            ("tool -n admin -p Tq8#mzLw2rX", "tool -n admin -p [REDACTED]"),
+            (
+                "vercel env add API_TOKEN production <<< p7Kq2mXz9RvL",
+                "vercel env add API_TOKEN production <<< [REDACTED]",
+            ),
+            ("GH_PAT=buB3WLENl9GNY4vbdEKBocsYmQO1T", "GH_PAT=[REDACTED]"),
         ];
         for (input, expected) in cases {
             assert_eq!(redact(input), expected, "{input}");
@@ -216,6 +250,12 @@ mod tests {
             "License: BSD-3-clause-generic",
             "export PATH=$HOME/bin:$PATH",
             "key ssh-ed25519 for the deploy user",
+            "mkdir -p /var/lib/App-2/data && cargo test -p compaction-core",
+            "docker run -p 127.0.0.1:8080:80 nginx",
+            "echo hello | sudo tee /etc/motd",
+            "(\"password\", \"token\")",
+            "getenv(\"API_KEY\", \"default\")",
+            "git clone git@github.com:org/repo.git",
         ] {
             assert_eq!(redact(text), text);
         }

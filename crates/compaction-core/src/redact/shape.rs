@@ -439,6 +439,29 @@ mod tests {
     }
 
     #[test]
+    fn generated_passwords_and_single_case_draws_are_found() {
+        let mut out = Vec::new();
+        bare_passwords("new one: pg_kUrn&Z798#7sTaTZpW@cMES ok", &mut out);
+        assert_eq!(out, [9..35]);
+        for text in [
+            "if (a && b) || c == d { x += 1 }",
+            "see https://example.com/a?b=1&c=2#Frag3 and Foo@Bar.com",
+            "ENV{HOME}=$PATH:$HOME/bin#Comment42",
+            "printf(\"%s %d %x\", name, count, Flags)",
+        ] {
+            let mut out = Vec::new();
+            bare_passwords(text, &mut out);
+            assert!(out.is_empty(), "{text}");
+        }
+        for token in ["57XLTBYTTUBHX5Q7I2A47R2TFWMA7RH2", "4j1xcuy785aglfur9lx9o9lux1ln2istccx7"] {
+            assert_eq!(found(&format!("add {token} ok")), [token], "{token}");
+        }
+        for text in ["GL_COMPRESSED_RGBA_ASTC_10X10_KHR", "libavcodec58 libswresample3 x86_64"] {
+            assert!(found(text).is_empty(), "{text}");
+        }
+    }
+
+    #[test]
     fn names_digests_ids_and_data_are_left_alone() {
         for text in [
             "ossl_der_oid_sha512_256WithRSAEncryption",

@@ -324,6 +324,7 @@ pub(super) fn joins_words(body: &str) -> bool {
             && (part.chars().all(|c| c.is_ascii_uppercase())
                 || first.is_ascii_alphabetic() && chars.all(|c| c.is_ascii_lowercase()))
             || part.len() >= 6
+                && first.is_ascii_alphabetic()
                 && made_of_words(part)
                 && super::shape::word_pair_share(part) >= 0.6
     };

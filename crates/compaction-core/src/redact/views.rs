@@ -265,6 +265,8 @@ mod tests {
         let url = Decoding::Url.apply("a%3Db%26c").unwrap();
         assert_eq!(url.text, "a=b&c");
         assert_eq!(url.source(2..3), 4..5);
+        let lines = Decoding::QueryLines.apply("/s?text=auth-pass%20x%40y+z&n=1").unwrap();
+        assert_eq!(lines.text, "/s?text\nauth-pass x@y z&n\n1");
         let html = Decoding::Entities.apply("a=&quot;x&#62;&#x3c;&amp;lt;").unwrap();
         assert_eq!(html.text, "a=\"x><&lt;");
         assert_eq!(html.source(2..3), 2..8);
