@@ -106,6 +106,30 @@ pub const RULES: &[Rule] = &[
         Check::AssignedValue,
     ),
     rule(
+        "name-then-value-in-table-or-pair",
+        // A secret's name and its value in a table row (`| password | … |`) or a Lisp pair
+        // (`(password . "…")`): a value made like a password.
+        r#"(?i)(?:^|[\s|(;{,"'`])[\w.\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|credentials?)["'`]?[ \t]*(?:\|[ \t]*|\.[ \t]+)["'`]?(?P<secret>[^\s"'`|()]{6,256})["'`]?"#,
+        Check::Password,
+    ),
+    rule(
+        "here-document-after-secret-name",
+        // A here-document given to a secret's name: `password = <<EOT` then the value on the
+        // next line (HCL, Ruby, shell).
+        concat!(
+            r#"(?i)(?:^|[^\w])[\w.\-]*"#,
+            secret_name!(),
+            r#"["']?[ \t]*(?:=|:|=>)?[ \t]*<<[-~]?["']?[A-Za-z_]+["']?[ \t]*(?:\r?\n|\\r?\\n)[ \t]*(?P<secret>[^\s"'\\]{6,256})"#
+        ),
+        Check::AssignedValue,
+    ),
+    rule(
+        "auth-flag",
+        // `--auth …`, `-auth …`: a random-looking value (not `basic`, `none`, a digest).
+        r#"(?:^|\s)--?auth(?:[_\-]?token)?(?:=|[ \t]+)["']?(?P<secret>[A-Za-z0-9+/_\-.=~]{16,})"#,
+        Check::RandomNotDigest,
+    ),
+    rule(
         "quoted-name-then-quoted-value",
         // A secret's name as a string, then its value as the next string: a pair in a list,
         // a tuple or a call (`buildConfigField("String", "MAPS_API_KEY", "\"…\"")`,
@@ -233,6 +257,10 @@ mod tests {
                 "vercel env add API_TOKEN production <<< [REDACTED]",
             ),
             ("GH_PAT=buB3WLENl9GNY4vbdEKBocsYmQO1T", "GH_PAT=[REDACTED]"),
+            ("| password | maple+7639Copper |", "| password | [REDACTED] |"),
+            ("(password . \"Granite?85ember\")", "(password . \"[REDACTED]\")"),
+            ("password = <<EOT\nFalcon#4171Copper\nEOT", "password = <<EOT\n[REDACTED]\nEOT"),
+            ("--auth hCEr7n1AyOHFRuT11NCue1cr3McR", "--auth [REDACTED]"),
         ];
         for (input, expected) in cases {
             assert_eq!(redact(input), expected, "{input}");
@@ -256,6 +284,9 @@ mod tests {
             "(\"password\", \"token\")",
             "getenv(\"API_KEY\", \"default\")",
             "git clone git@github.com:org/repo.git",
+            "| password | string | the user's password |",
+            "Forgot your password. Then reset it.",
+            "--auth basic --auth-type digest",
         ] {
             assert_eq!(redact(text), text);
         }
