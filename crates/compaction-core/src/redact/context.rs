@@ -106,10 +106,16 @@ pub const RULES: &[Rule] = &[
         Check::AssignedValue,
     ),
     rule(
-        "name-then-value-in-table-or-pair",
-        // A secret's name and its value in a table row (`| password | … |`) or a Lisp pair
-        // (`(password . "…")`): a value made like a password.
-        r#"(?i)(?:^|[\s|(;{,"'`])[\w.\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|credentials?)["'`]?[ \t]*(?:\|[ \t]*|\.[ \t]+)["'`]?(?P<secret>[^\s"'`|()]{6,256})["'`]?"#,
+        "name-then-value-in-table-row",
+        // A secret's name and its value in a table row (`| password | … |`): a value made
+        // like a password.
+        r#"(?i)(?:^|\|)[ \t]*[\w.\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|credentials?)[ \t]*\|[ \t]*`?(?P<secret>[^\s`|]{6,256})`?[ \t]*\|"#,
+        Check::Password,
+    ),
+    rule(
+        "name-then-value-in-lisp-pair",
+        // A secret's name and its value in a Lisp pair (`(password . "…")`).
+        r#"(?i)\([ \t]*[\w.\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|credentials?)[ \t]+\.[ \t]+"(?P<secret>[^\s"]{6,256})"[ \t]*\)"#,
         Check::Password,
     ),
     rule(
@@ -287,6 +293,7 @@ mod tests {
             "| password | string | the user's password |",
             "Forgot your password. Then reset it.",
             "--auth basic --auth-type digest",
+            "P11_KIT_URI_FOR_OBJECT_ON_TOKEN | P11_KIT_URI_FOR_MODULE,",
         ] {
             assert_eq!(redact(text), text);
         }

@@ -317,7 +317,7 @@ pub const RULES: &[Rule] = &[
     rule(
         "sql-identified-by",
         // `CREATE USER x IDENTIFIED BY '…'`, `GRANT … TO u IDENTIFIED BY …`.
-        r#"(?i)\b(?:user|role|login|to)\b[^\n;]{0,120}?\bidentified\s+(?:with\s+\S+\s+)?by\s+(?:password\s+|values\s+)?["'`]?(?P<secret>[^\s"'`;]+)"#,
+        r#"(?i)\b(?:user|role|login|to)\b[^\n;]{0,120}?\bidentified\s+(?:with\s+\S+\s+)?by\s+(?:password\s+|values\s+)?["'`]?(?P<secret>[^\s"'`;]*[^\s"'`;,])"#,
         Check::AssignedValue,
     ),
     rule(
