@@ -201,7 +201,9 @@ fn is_reference(value: &str) -> bool {
         || value.starts_with("self.")
         || value.starts_with("++")
         || value.split('*').next().is_some_and(|factor| {
-            !factor.is_empty() && factor.len() < value.len() && factor.bytes().all(|b| b.is_ascii_digit())
+            !factor.is_empty()
+                && factor.len() < value.len()
+                && factor.bytes().all(|b| b.is_ascii_digit())
         })
     {
         return true;

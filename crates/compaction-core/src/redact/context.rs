@@ -136,6 +136,35 @@ pub const RULES: &[Rule] = &[
         Check::RandomNotDigest,
     ),
     rule(
+        "login-call-user-then-password",
+        // A login, authentication or connection call given a user and then a password as
+        // string literals: `ftp.login('u', '…')`, `auth=('u', '…')`, `HTTPBasicAuth('u', '…')`,
+        // `new PDO($dsn, 'root', '…')`, `mysqli_connect('h', 'root', '…', 'db')`,
+        // `DriverManager.getConnection(url, "sa", "…")`.
+        r#"(?i)(?:\b[\w.]*(?:login|log_in|signin|sign_in|auth|authenticate|credentials?|connect|connection|bind|bind_s|PDO)\w*[ \t]*(?:=[ \t]*)?\(|\bauth[ \t]*=[ \t]*[(\[])[^()\n]{0,80}?\\?["'][^"'\n\\]{1,64}\\?["'][ \t]*,[ \t]*\\?["'](?P<secret>[^"'\n\\\s]{6,128})\\?["']"#,
+        Check::Password,
+    ),
+    rule(
+        "go-dsn-password",
+        // A Go SQL driver's DSN: `user:password@tcp(host:3306)/db`.
+        r#"(?:^|["'`=\s])[A-Za-z0-9_.\-]{1,64}:(?P<secret>[^\s"'`]{3,128}?)@(?:tcp|tcp6|unix|udp)\("#,
+        Check::AssignedValue,
+    ),
+    rule(
+        "password-then-value-in-sentence",
+        // A sentence about a password that gives it a few words later: "I changed the admin
+        // password, it's now …", "the password was reset to … by helpdesk". With no `=` or
+        // `:` the value must be made like a password (three classes of characters).
+        r#"(?i)\b(?:password|passwd|passphrase|passcode)s?\b[^\n.!?;]{0,48}?\b(?:now|to|is|was|as|with|into)[ \t]+["'`]?(?P<secret>[^\s"'`,;]{8,64})"#,
+        Check::StrongValue,
+    ),
+    rule(
+        "use-value-to-log-in",
+        // "use … to log in", "… to sign in with".
+        r#"(?i)\buse[ \t]+["'`]?(?P<secret>[^\s"'`]{6,64})["'`]?[ \t]+to[ \t]+(?:log[ \t]*in|sign[ \t]*in|login|authenticate|unlock)\b"#,
+        Check::Password,
+    ),
+    rule(
         "quoted-name-then-quoted-value",
         // A secret's name as a string, then its value as the next string: a pair in a list,
         // a tuple or a call (`buildConfigField("String", "MAPS_API_KEY", "\"…\"")`,
@@ -267,6 +296,22 @@ mod tests {
             ("(password . \"Granite?85ember\")", "(password . \"[REDACTED]\")"),
             ("password = <<EOT\nFalcon#4171Copper\nEOT", "password = <<EOT\n[REDACTED]\nEOT"),
             ("--auth hCEr7n1AyOHFRuT11NCue1cr3McR", "--auth [REDACTED]"),
+            ("ftp.login('u', 'Falcon*7952Violet')", "ftp.login('u', '[REDACTED]')"),
+            (
+                "I changed the admin password, it's now Granite+8501Granite",
+                "I changed the admin password, it's now [REDACTED]",
+            ),
+            ("use Falcon*2496Falcon to log in", "use [REDACTED] to log in"),
+            ("secret_value: lantern#3521Violet", "secret_value: [REDACTED]"),
+            ("auth=('admin', 'Granite#3025orbit')", "auth=('admin', '[REDACTED]')"),
+            (
+                "mysqli_connect('localhost', 'root', 'Granite@646harbor', 'db');",
+                "mysqli_connect('localhost', 'root', '[REDACTED]', 'db');",
+            ),
+            (
+                "sql.Open(\"mysql\", \"app:kCIhramhynk4@tcp(db:3306)/app\")",
+                "sql.Open(\"mysql\", \"app:[REDACTED]@tcp(db:3306)/app\")",
+            ),
         ];
         for (input, expected) in cases {
             assert_eq!(redact(input), expected, "{input}");
@@ -294,6 +339,9 @@ mod tests {
             "Forgot your password. Then reset it.",
             "--auth basic --auth-type digest",
             "P11_KIT_URI_FOR_OBJECT_ON_TOKEN | P11_KIT_URI_FOR_MODULE,",
+            "conn.connect(\"localhost\", \"app_db\")",
+            "the password is stored in /etc/App/Secret1.conf",
+            "Use the password to unlock the keyring with PKCS#12 files.",
         ] {
             assert_eq!(redact(text), text);
         }

@@ -104,61 +104,6 @@ pub(super) fn bare_tokens(text: &str, out: &mut Vec<Range<usize>>) {
     }
 }
 
-/// Symbols a password manager or a person puts in a password (base64's `+`, `/` and `=` are
-/// not among them, so encoded data never counts).
-const PASSWORD_SYMBOLS: &[u8] = b"!#$%&*?@^~";
-
-/// Ranges of `text` holding a generated password with no name before it: a word of its own
-/// (between spaces, quotes or backticks) of 14 to 64 characters mixing upper case, lower
-/// case, digits and two or more password symbols, with the character entropy of a random
-/// draw. Operators (`&&`, `->`, `${`), paths, URLs, e-mail addresses, markup and code are
-/// made of other characters or of words, and are left alone.
-pub(super) fn bare_passwords(text: &str, out: &mut Vec<Range<usize>>) {
-    if !text.bytes().any(|b| PASSWORD_SYMBOLS.contains(&b)) {
-        return;
-    }
-    let mut at = 0;
-    for word in text.split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '`')) {
-        let start = at;
-        at += word.len() + 1;
-        let trimmed = word.trim_end_matches(['.', ',', ';', ':', ')']);
-        let trimmed = trimmed.strip_prefix('(').unwrap_or(trimmed);
-        let offset = start + (word.len() - word.trim_start_matches('(').len()).min(1);
-        if generated_password(trimmed) {
-            out.push(offset..offset + trimmed.len());
-        }
-    }
-}
-
-/// Whether `word` is made like a generated password (see [`bare_passwords`]).
-fn generated_password(word: &str) -> bool {
-    let n = word.len();
-    if !(14..=64).contains(&n)
-        || !word.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&*?@^~+=_-".contains(&b))
-        || word.starts_with(['-', '$', '@', '%', '&', '='])
-    {
-        return false;
-    }
-    const OPERATORS: &[&str] =
-        &["&&", "||", "==", "!=", "+=", "-=", "++", "--", "**", "##", "$$", "@@", "%%", "=~"];
-    if OPERATORS.iter().any(|op| word.contains(op)) || word.contains('=') && word.contains('&') {
-        return false;
-    }
-    let bytes = word.as_bytes();
-    let upper = bytes.iter().filter(|b| b.is_ascii_uppercase()).count();
-    let lower = bytes.iter().filter(|b| b.is_ascii_lowercase()).count();
-    let digits = bytes.iter().filter(|b| b.is_ascii_digit()).count();
-    let symbols = bytes.iter().filter(|b| PASSWORD_SYMBOLS.contains(b)).count();
-    let distinct_symbols = PASSWORD_SYMBOLS.iter().filter(|s| bytes.contains(s)).count();
-    if upper < 2 || lower < 2 || digits < 1 || symbols < 2 || distinct_symbols < 2 {
-        return false;
-    }
-    if symbols * 5 > n * 2 || reads_as_words(word) {
-        return false;
-    }
-    entropy(word) >= ((n as f64).log2() - 0.5).min(4.2)
-}
-
 /// Whether a value from `start` to `end` has a digest's or an id's name next to it on its
 /// line: before it, or after it as markup's closing tag (`…</SignatureValue>`).
 fn in_digest_context(text: &str, start: usize, end: usize) -> bool {
@@ -263,13 +208,8 @@ fn generated(run: &str) -> bool {
     {
         return false;
     }
-    // One case of letters and digits (base32, base36): letters come in short runs between
-    // digits, where the word tests see too few pairs to tell; frequent switches and many
-    // digits tell a draw from a name.
-    let one_case = upper == 0 || lower == 0;
-    let digit_heavy = one_case && digits * 5 >= n && letter_digit_switches(bytes) * 100 >= (n - 1) * 30;
     if joins_words(body)
-        || !digit_heavy && reads_as_words(body)
+        || reads_as_words(body)
         || decodes_to_text_or_data(body)
         || public_checksummed(body)
     {
@@ -288,26 +228,11 @@ fn generated(run: &str) -> bool {
         .count();
     // CamelCase made of capitalised words whose letter pairs are mostly word-like is a name
     // with abbreviations in it (`xmlSecTransformAes128CbcId`, `XF86KbdInputAssistPrev`).
-    if !digit_heavy && made_of_words(body) && word_pair_share(body) >= 0.6 {
+    if made_of_words(body) && word_pair_share(body) >= 0.6 {
         return false;
     }
-    // A draw from a smaller alphabet (32 or 36 symbols) repeats more: the entropy asked is
-    // what such a draw of this length reaches, less a margin.
-    let alphabet: f64 = if upper > 0 { 32.0 } else { 36.0 };
-    let distinct = alphabet * (1.0 - (1.0 - 1.0 / alphabet).powi(n as i32));
-    let mut needed_entropy = ((n as f64).log2() - 0.6).min(4.2);
-    if one_case {
-        needed_entropy = needed_entropy.min(distinct.log2() - 0.45);
-    }
+    let needed_entropy = ((n as f64).log2() - 0.6).min(4.2);
     switches * 100 >= (n - 1) * 22 && entropy(body) >= needed_entropy
-}
-
-/// Switches between letters and digits.
-fn letter_digit_switches(bytes: &[u8]) -> usize {
-    bytes
-        .windows(2)
-        .filter(|pair| pair[0].is_ascii_alphabetic() != pair[1].is_ascii_alphabetic())
-        .count()
 }
 
 /// A public value whose format carries a checksum: a bech32 address or id (`bc1…`, `npub1…`;
@@ -439,29 +364,6 @@ mod tests {
     }
 
     #[test]
-    fn generated_passwords_and_single_case_draws_are_found() {
-        let mut out = Vec::new();
-        bare_passwords("new one: pg_kUrn&Z798#7sTaTZpW@cMES ok", &mut out);
-        assert_eq!(out, [9..35]);
-        for text in [
-            "if (a && b) || c == d { x += 1 }",
-            "see https://example.com/a?b=1&c=2#Frag3 and Foo@Bar.com",
-            "ENV{HOME}=$PATH:$HOME/bin#Comment42",
-            "printf(\"%s %d %x\", name, count, Flags)",
-        ] {
-            let mut out = Vec::new();
-            bare_passwords(text, &mut out);
-            assert!(out.is_empty(), "{text}");
-        }
-        for token in ["57XLTBYTTUBHX5Q7I2A47R2TFWMA7RH2", "4j1xcuy785aglfur9lx9o9lux1ln2istccx7"] {
-            assert_eq!(found(&format!("add {token} ok")), [token], "{token}");
-        }
-        for text in ["GL_COMPRESSED_RGBA_ASTC_10X10_KHR", "libavcodec58 libswresample3 x86_64"] {
-            assert!(found(text).is_empty(), "{text}");
-        }
-    }
-
-    #[test]
     fn names_digests_ids_and_data_are_left_alone() {
         for text in [
             "ossl_der_oid_sha512_256WithRSAEncryption",
@@ -495,4 +397,3 @@ mod tests {
         assert!(found(block).is_empty(), "{:?}", found(block));
     }
 }
-

@@ -39,7 +39,6 @@ pub(super) fn spans(text: &str) -> Vec<Range<usize>> {
     prefixed_tokens(text, &mut out);
     webhook_paths(text, &mut out);
     super::shape::bare_tokens(text, &mut out);
-    super::shape::bare_passwords(text, &mut out);
     super::prose::password_values(text, &mut out);
     merge(out)
 }
@@ -462,4 +461,3 @@ mod tests {
         }
     }
 }
-

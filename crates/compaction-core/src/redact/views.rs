@@ -143,7 +143,8 @@ fn url_decode(text: &str) -> Option<View> {
 
 fn query_lines(text: &str) -> Option<View> {
     let hex = |b: u8| (b as char).to_digit(16);
-    let name_byte = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-' | b'[' | b']');
+    let name_byte =
+        |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-' | b'[' | b']');
     decode_escapes(text, |bytes, at| match bytes[at] {
         b'%' => {
             let high = bytes.get(at + 1).and_then(|&b| hex(b))?;

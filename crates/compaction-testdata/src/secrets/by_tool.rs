@@ -53,10 +53,16 @@ pub(super) const FAMILIES: &[Family] = &[
         let line = pick_line(
             rng,
             vec![
-                format!("provider \"vault\" {{\n  address = \"https://vault:8200\"\n  token   = \"{pw}\"\n}}"),
-                format!("resource \"aws_db_instance\" \"main\" {{\n  username = \"app\"\n  password = \"{pw}\"\n}}"),
+                format!(
+                    "provider \"vault\" {{\n  address = \"https://vault:8200\"\n  token   = \"{pw}\"\n}}"
+                ),
+                format!(
+                    "resource \"aws_db_instance\" \"main\" {{\n  username = \"app\"\n  password = \"{pw}\"\n}}"
+                ),
                 format!("db_admin_password = \"{pw}\"\nregion = \"eu-west-1\""),
-                format!("module \"redis\" {{\n  source     = \"./redis\"\n  auth_token = \"{pw}\"\n}}"),
+                format!(
+                    "module \"redis\" {{\n  source     = \"./redis\"\n  auth_token = \"{pw}\"\n}}"
+                ),
             ],
         );
         text(pw, line)
@@ -68,7 +74,9 @@ pub(super) const FAMILIES: &[Family] = &[
             vec![
                 format!("users.users.alice.initialPassword = \"{pw}\";"),
                 format!("services.grafana.settings.security.admin_password = \"{pw}\";"),
-                format!("{{ pkgs, ... }}: {{ services.restic.backups.s3.environment = {{ RESTIC_PASSWORD = \"{pw}\"; }}; }}"),
+                format!(
+                    "{{ pkgs, ... }}: {{ services.restic.backups.s3.environment = {{ RESTIC_PASSWORD = \"{pw}\"; }}; }}"
+                ),
                 format!("environment.variables.GITEA_TOKEN = \"{pw}\";"),
             ],
         );
@@ -79,7 +87,9 @@ pub(super) const FAMILIES: &[Family] = &[
         let line = pick_line(
             rng,
             vec![
-                format!("let db = {{ host = \"db.internal\", user = \"svc\", password = \"{pw}\" }} in db"),
+                format!(
+                    "let db = {{ host = \"db.internal\", user = \"svc\", password = \"{pw}\" }} in db"
+                ),
                 format!("{{ apiToken = \"{pw}\", endpoint = \"https://api.example\" }}"),
                 format!("let smtpSecret : Text = \"{pw}\"\nin {{ smtp = smtpSecret }}"),
             ],
@@ -104,8 +114,12 @@ pub(super) const FAMILIES: &[Family] = &[
         let line = pick_line(
             rng,
             vec![
-                format!("helm install pg bitnami/postgresql --set auth.postgresPassword={pw} --set auth.database=app"),
-                format!("helm upgrade --install redis bitnami/redis --set-string auth.password='{pw}'"),
+                format!(
+                    "helm install pg bitnami/postgresql --set auth.postgresPassword={pw} --set auth.database=app"
+                ),
+                format!(
+                    "helm upgrade --install redis bitnami/redis --set-string auth.password='{pw}'"
+                ),
                 format!("helm upgrade kc ./chart --set keycloak.adminPassword={pw},replicas=2"),
                 format!("helmfile apply --set grafana.adminPassword={pw}"),
             ],
@@ -130,10 +144,18 @@ pub(super) const FAMILIES: &[Family] = &[
         let line = pick_line(
             rng,
             vec![
-                format!("      - uses: docker/login-action@v3\n        with:\n          username: ci\n          password: {tok}"),
-                format!("      - uses: some/deploy@v2\n        with:\n          api-token: '{tok}'"),
-                format!("      - uses: codecov/codecov-action@v4\n        with:\n          token: {tok}"),
-                format!("      - uses: org/publish@v1\n        with:\n          npm_auth: \"{tok}\""),
+                format!(
+                    "      - uses: docker/login-action@v3\n        with:\n          username: ci\n          password: {tok}"
+                ),
+                format!(
+                    "      - uses: some/deploy@v2\n        with:\n          api-token: '{tok}'"
+                ),
+                format!(
+                    "      - uses: codecov/codecov-action@v4\n        with:\n          token: {tok}"
+                ),
+                format!(
+                    "      - uses: org/publish@v1\n        with:\n          npm_auth: \"{tok}\""
+                ),
             ],
         );
         text(tok, line)
@@ -143,10 +165,14 @@ pub(super) const FAMILIES: &[Family] = &[
         let line = pick_line(
             rng,
             vec![
-                format!("$params = @{{ UserName = 'svc'; Password = '{pw}'; Server = 'db01' }}\nConnect-Db @params"),
+                format!(
+                    "$params = @{{ UserName = 'svc'; Password = '{pw}'; Server = 'db01' }}\nConnect-Db @params"
+                ),
                 format!("$sec = ConvertTo-SecureString '{pw}' -AsPlainText -Force"),
                 format!("$cred = @{{\n    ApiKey  = \"{pw}\"\n    Region = \"eu\"\n}}"),
-                format!("New-LocalUser -Name svc -Password (ConvertTo-SecureString \"{pw}\" -AsPlainText -Force)"),
+                format!(
+                    "New-LocalUser -Name svc -Password (ConvertTo-SecureString \"{pw}\" -AsPlainText -Force)"
+                ),
             ],
         );
         text(pw, line)
@@ -156,9 +182,15 @@ pub(super) const FAMILIES: &[Family] = &[
         let line = pick_line(
             rng,
             vec![
-                format!("[HKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon]\n\"AutoAdminLogon\"=\"1\"\n\"DefaultPassword\"=\"{pw}\""),
-                format!("[HKEY_CURRENT_USER\\Software\\SimonTatham\\PuTTY\\Sessions\\prod]\n\"ProxyPassword\"=\"{pw}\""),
-                format!("reg add \"HKLM\\SOFTWARE\\Vendor\\Agent\" /v ServiceToken /t REG_SZ /d \"{pw}\" /f"),
+                format!(
+                    "[HKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon]\n\"AutoAdminLogon\"=\"1\"\n\"DefaultPassword\"=\"{pw}\""
+                ),
+                format!(
+                    "[HKEY_CURRENT_USER\\Software\\SimonTatham\\PuTTY\\Sessions\\prod]\n\"ProxyPassword\"=\"{pw}\""
+                ),
+                format!(
+                    "reg add \"HKLM\\SOFTWARE\\Vendor\\Agent\" /v ServiceToken /t REG_SZ /d \"{pw}\" /f"
+                ),
             ],
         );
         text(pw, line)
@@ -168,7 +200,9 @@ pub(super) const FAMILIES: &[Family] = &[
         let line = pick_line(
             rng,
             vec![
-                format!("signingConfigs {{\n    release {{\n        storeFile file(\"release.jks\")\n        storePassword \"{pw}\"\n        keyAlias \"upload\"\n    }}\n}}"),
+                format!(
+                    "signingConfigs {{\n    release {{\n        storeFile file(\"release.jks\")\n        storePassword \"{pw}\"\n        keyAlias \"upload\"\n    }}\n}}"
+                ),
                 format!("        keyPassword '{pw}'"),
                 format!("signing.password={pw}\nsigning.keyId=24875D73"),
                 format!("./gradlew publish -PsonatypePassword={pw}"),
@@ -181,10 +215,14 @@ pub(super) const FAMILIES: &[Family] = &[
         let line = pick_line(
             rng,
             vec![
-                format!("config.action_mailer.smtp_settings = {{ user_name: 'app', password: '{pw}' }}"),
+                format!(
+                    "config.action_mailer.smtp_settings = {{ user_name: 'app', password: '{pw}' }}"
+                ),
                 format!("Stripe.api_key = \"{pw}\""),
                 format!("  :password => \"{pw}\","),
-                format!("Sidekiq.configure_server {{ |c| c.redis = {{ url: 'redis://r:6379', password: '{pw}' }} }}"),
+                format!(
+                    "Sidekiq.configure_server {{ |c| c.redis = {{ url: 'redis://r:6379', password: '{pw}' }} }}"
+                ),
             ],
         );
         text(pw, line)
@@ -194,7 +232,9 @@ pub(super) const FAMILIES: &[Family] = &[
         let line = pick_line(
             rng,
             vec![
-                format!("config :shop, Shop.Repo,\n  username: \"postgres\",\n  password: \"{pw}\",\n  hostname: \"localhost\""),
+                format!(
+                    "config :shop, Shop.Repo,\n  username: \"postgres\",\n  password: \"{pw}\",\n  hostname: \"localhost\""
+                ),
                 format!("config :shop, ShopWeb.Endpoint, secret_key_base: \"{pw}\""),
                 format!("api_key = System.get_env(\"API_KEY\") || \"{pw}\""),
             ],
@@ -206,9 +246,13 @@ pub(super) const FAMILIES: &[Family] = &[
         let line = pick_line(
             rng,
             vec![
-                format!("rdb := redis.NewClient(&redis.Options{{Addr: \"localhost:6379\", Password: \"{pw}\", DB: 0}})"),
+                format!(
+                    "rdb := redis.NewClient(&redis.Options{{Addr: \"localhost:6379\", Password: \"{pw}\", DB: 0}})"
+                ),
                 format!("os.Setenv(\"API_TOKEN\", \"{pw}\")"),
-                format!("cfg := mysql.Config{{\n\tUser:   \"app\",\n\tPasswd: \"{pw}\",\n\tNet:    \"tcp\",\n}}"),
+                format!(
+                    "cfg := mysql.Config{{\n\tUser:   \"app\",\n\tPasswd: \"{pw}\",\n\tNet:    \"tcp\",\n}}"
+                ),
                 format!("\tClientSecret: \"{pw}\","),
             ],
         );
@@ -221,7 +265,9 @@ pub(super) const FAMILIES: &[Family] = &[
             vec![
                 format!("buildConfigField(\"String\", \"MAPS_API_KEY\", \"\\\"{pw}\\\"\")"),
                 format!("private const val SECRET = \"{pw}\""),
-                format!("val dataSource = HikariDataSource().apply {{ username = \"app\"; password = \"{pw}\" }}"),
+                format!(
+                    "val dataSource = HikariDataSource().apply {{ username = \"app\"; password = \"{pw}\" }}"
+                ),
             ],
         );
         text(pw, line)
@@ -273,7 +319,9 @@ pub(super) const FAMILIES: &[Family] = &[
                 format!("rabbitmqctl add_user shop {pw}"),
                 format!("rabbitmqctl change_password guest {pw}"),
                 format!("influx user password -n admin -p {pw}"),
-                format!("kcadm.sh config credentials --server http://kc:8080 --realm master --user admin --password {pw}"),
+                format!(
+                    "kcadm.sh config credentials --server http://kc:8080 --realm master --user admin --password {pw}"
+                ),
                 format!("ipmitool -I lanplus -H 10.0.0.20 -U ADMIN -P {pw} chassis status"),
             ],
         );
@@ -284,9 +332,13 @@ pub(super) const FAMILIES: &[Family] = &[
         let line = pick_line(
             rng,
             vec![
-                format!("db.createUser({{ user: \"app\", pwd: \"{pw}\", roles: [\"readWrite\"] }})"),
+                format!(
+                    "db.createUser({{ user: \"app\", pwd: \"{pw}\", roles: [\"readWrite\"] }})"
+                ),
                 format!("db.changeUserPassword(\"reporting\", \"{pw}\")"),
-                format!("mongosh \"mongodb://db01:27017\" -u admin -p '{pw}' --authenticationDatabase admin"),
+                format!(
+                    "mongosh \"mongodb://db01:27017\" -u admin -p '{pw}' --authenticationDatabase admin"
+                ),
             ],
         );
         text(pw, line)
@@ -325,7 +377,9 @@ pub(super) const FAMILIES: &[Family] = &[
                 format!("weechat: /server add libera ircs://nick:{pw}@irc.libera.chat:6697"),
                 format!("linphonec -c 'register sip:alice:{pw}@sip.example.org'"),
                 format!("gio mount smb://CORP;bob:{pw}@files01/share"),
-                format!("mount -t davfs davs://alice:{pw}@cloud.example.net/remote.php/dav /mnt/dav"),
+                format!(
+                    "mount -t davfs davs://alice:{pw}@cloud.example.net/remote.php/dav /mnt/dav"
+                ),
             ],
         );
         text(pw, line)
@@ -338,7 +392,9 @@ pub(super) const FAMILIES: &[Family] = &[
                 format!("7z a -p{pw} -mhe=on backup.7z ./data"),
                 format!("zip -r -P {pw} export.zip reports/"),
                 format!("unrar x -p{pw} archive.rar"),
-                format!("openssl pkcs12 -export -in c.pem -inkey k.pem -out c.p12 -passout pass:{pw}"),
+                format!(
+                    "openssl pkcs12 -export -in c.pem -inkey k.pem -out c.p12 -passout pass:{pw}"
+                ),
                 format!("pscp -pw {pw} build.tar.gz deploy@10.1.1.5:/srv/"),
                 format!("gpg --batch --passphrase {pw} -d secrets.gpg"),
             ],
@@ -380,8 +436,8 @@ pub(super) const FAMILIES: &[Family] = &[
                 (format!("payload: {hex}"), vec![once, hex])
             }
             _ => {
-                let json = serde_json::to_string(&serde_json::json!({ "env": inner }))
-                    .unwrap_or_default();
+                let json =
+                    serde_json::to_string(&serde_json::json!({ "env": inner })).unwrap_or_default();
                 let once = B64.encode(&json);
                 (format!("{{\"config\": \"{once}\"}}"), vec![once])
             }
