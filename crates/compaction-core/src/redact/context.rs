@@ -165,6 +165,24 @@ pub const RULES: &[Rule] = &[
         Check::Password,
     ),
     rule(
+        "user-setting-with-password",
+        // A user setting whose value is `name:password` (curl's `user = "bob:…"`, a proxy's
+        // `proxy_user: name:…`).
+        r#"(?i)(?:^|[\s;{,"'])(?:[\w.\-]*[_\-.])?(?:user|userinfo|credentials?|basic[_\-]?auth|proxy[_\-]?user)["']?[ \t]*[=:][ \t]*\\?["']?[^\s:"'@/\\]{1,64}:(?P<secret>[^\s"'@\\]{4,128})\\?["']?(?:[\s,;}]|$)"#,
+        Check::Password,
+    ),
+    rule(
+        "xml-key-then-value-elements",
+        // A key element naming a secret, then a value element (KeePass XML, .NET settings):
+        // `<Key>Password</Key><Value>…</Value>`.
+        concat!(
+            r#"(?i)<(?:key|name)>[\w.\-]*"#,
+            secret_name!(),
+            r#"[\w.\-]*</(?:key|name)>\s*<value(?:\s[^>]*)?>(?P<secret>[^<\n]{3,256})</value>"#
+        ),
+        Check::AssignedValue,
+    ),
+    rule(
         "quoted-name-then-quoted-value",
         // A secret's name as a string, then its value as the next string: a pair in a list,
         // a tuple or a call (`buildConfigField("String", "MAPS_API_KEY", "\"…\"")`,
@@ -303,6 +321,11 @@ mod tests {
             ),
             ("use Falcon*2496Falcon to log in", "use [REDACTED] to log in"),
             ("secret_value: lantern#3521Violet", "secret_value: [REDACTED]"),
+            ("user = \"bob:Granite^3580harbor\"", "user = \"bob:[REDACTED]\""),
+            (
+                "<Key>Password</Key><Value>Copper!1732river</Value>",
+                "<Key>Password</Key><Value>[REDACTED]</Value>",
+            ),
             ("auth=('admin', 'Granite#3025orbit')", "auth=('admin', '[REDACTED]')"),
             (
                 "mysqli_connect('localhost', 'root', 'Granite@646harbor', 'db');",
@@ -341,6 +364,7 @@ mod tests {
             "P11_KIT_URI_FOR_OBJECT_ON_TOKEN | P11_KIT_URI_FOR_MODULE,",
             "conn.connect(\"localhost\", \"app_db\")",
             "the password is stored in /etc/App/Secret1.conf",
+            "user = \"nobody:nogroup\"",
             "Use the password to unlock the keyring with PKCS#12 files.",
         ] {
             assert_eq!(redact(text), text);

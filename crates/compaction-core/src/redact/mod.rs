@@ -29,6 +29,7 @@ mod literals;
 mod prose;
 mod shape;
 mod structure;
+mod tables;
 mod views;
 
 use std::borrow::Cow;

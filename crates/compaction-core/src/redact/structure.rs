@@ -40,6 +40,7 @@ pub(super) fn spans(text: &str) -> Vec<Range<usize>> {
     webhook_paths(text, &mut out);
     super::shape::bare_tokens(text, &mut out);
     super::prose::password_values(text, &mut out);
+    super::tables::secret_columns(text, &mut out);
     merge(out)
 }
 
