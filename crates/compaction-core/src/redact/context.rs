@@ -91,7 +91,7 @@ pub const RULES: &[Rule] = &[
         // `echo '…' | passwd --stdin u`, `printf '%s\n' '…' | docker login --password-stdin`,
         // `echo 'user:…' | chpasswd`, `echo … | sudo -S …`, `… | gpg --passphrase-fd 0`.
         concat!(
-            r#"(?:^|[\s;&(`])(?:echo(?:[ \t]+-[neE]+)*|printf(?:[ \t]+(?:'[^'\n]*%s[^'\n]*'|"[^"\n]*%s[^"\n]*"))?)[ \t]+\\?["']?(?P<secret>[^\s"'|\\;&<>]{6,128})\\?["']?[ \t]*\|[ \t]*"#,
+            r#"(?:^|[\s;&(`])(?:echo(?:[ \t]+-[neE]+)*|printf(?:[ \t]+(?:'[^'\n]*%s[^'\n]*'|"[^"\n]*%s[^"\n]*"))?)[ \t]+\\?["']?(?P<secret>[^\s"'|\\;&<>]{6,})\\?["']?[ \t]*\|[ \t]*"#,
             r#"[^\n|]*?(?:--password-stdin|--pass(?:word|phrase)?-?(?:from-?)?stdin|\bpasswd\b[^\n|]*--stdin|\bchpasswd\b|\bsudo[ \t]+(?:-\w+[ \t]+)*-S\b|--passphrase-fd[ \t]+0|-pass(?:in|out)?[ \t]+stdin)"#
         ),
         Check::AssignedValue,
@@ -101,7 +101,7 @@ pub const RULES: &[Rule] = &[
         // A shell here-string fed to a command that names a secret:
         // `vercel env add API_TOKEN production <<< …`, `vault login - <<< …`.
         concat!(
-            r#"(?i)(?:[\w\-]*(?:secret|token|password|passwd|passphrase|api[_\-]?key|credentials?)|\blogin)\b[^\n]*?<<<[ \t]*\\?["']?(?P<secret>[^\s"'\\]{6,256})"#
+            r#"(?i)(?:[\w\-]*(?:secret|token|password|passwd|passphrase|api[_\-]?key|credentials?)|\blogin)\b[^\n]*?<<<[ \t]*\\?["']?(?P<secret>[^\s"'\\]{6,})"#
         ),
         Check::AssignedValue,
     ),
@@ -109,13 +109,13 @@ pub const RULES: &[Rule] = &[
         "name-then-value-in-table-row",
         // A secret's name and its value in a table row (`| password | … |`): a value made
         // like a password.
-        r#"(?i)(?:^|\|)[ \t]*[\w.\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|credentials?)[ \t]*\|[ \t]*`?(?P<secret>[^\s`|]{6,256})`?[ \t]*\|"#,
+        r#"(?i)(?:^|\|)[ \t]*[\w.\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|credentials?)[ \t]*\|[ \t]*`?(?P<secret>[^\s`|]{6,})`?[ \t]*\|"#,
         Check::Password,
     ),
     rule(
         "name-then-value-in-lisp-pair",
         // A secret's name and its value in a Lisp pair (`(password . "…")`).
-        r#"(?i)\([ \t]*[\w.\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|credentials?)[ \t]+\.[ \t]+"(?P<secret>[^\s"]{6,256})"[ \t]*\)"#,
+        r#"(?i)\([ \t]*[\w.\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|credentials?)[ \t]+\.[ \t]+"(?P<secret>[^\s"]{6,})"[ \t]*\)"#,
         Check::Password,
     ),
     rule(
@@ -124,8 +124,8 @@ pub const RULES: &[Rule] = &[
         // next line (HCL, Ruby, shell).
         concat!(
             r#"(?i)(?:^|[^\w])[\w.\-]*"#,
-            secret_name!(),
-            r#"["']?[ \t]*(?:=|:|=>)?[ \t]*<<[-~]?["']?[A-Za-z_]+["']?[ \t]*(?:\r?\n|\\r?\\n)[ \t]*(?P<secret>[^\s"'\\]{6,256})"#
+            secret_word!(),
+            r#"["']?[ \t]*(?:=|:|=>)?[ \t]*<<[-~]?["']?[A-Za-z_]+["']?[ \t]*(?:\r?\n|\\r?\\n)[ \t]*(?P<secret>[^\s"'\\]{6,})"#
         ),
         Check::AssignedValue,
     ),
@@ -141,13 +141,13 @@ pub const RULES: &[Rule] = &[
         // string literals: `ftp.login('u', '…')`, `auth=('u', '…')`, `HTTPBasicAuth('u', '…')`,
         // `new PDO($dsn, 'root', '…')`, `mysqli_connect('h', 'root', '…', 'db')`,
         // `DriverManager.getConnection(url, "sa", "…")`.
-        r#"(?i)(?:\b[\w.]*(?:login|log_in|signin|sign_in|auth|authenticate|credentials?|connect|connection|bind|bind_s|PDO)\w*[ \t]*(?:=[ \t]*)?\(|\bauth[ \t]*=[ \t]*[(\[])[^()\n]{0,80}?\\?["'][^"'\n\\]{1,64}\\?["'][ \t]*,[ \t]*\\?["'](?P<secret>[^"'\n\\\s]{6,128})\\?["']"#,
+        r#"(?i)(?:\b[\w.]*(?:login|log_in|signin|sign_in|auth|authenticate|credentials?|connect|connection|bind|bind_s|PDO)\w*[ \t]*(?:=[ \t]*)?\(|\bauth[ \t]*=[ \t]*[(\[])[^()\n]{0,80}?\\?["'][^"'\n\\]{1,}\\?["'][ \t]*,[ \t]*\\?["'](?P<secret>[^"'\n\\\s]{6,})\\?["']"#,
         Check::Password,
     ),
     rule(
         "go-dsn-password",
         // A Go SQL driver's DSN: `user:password@tcp(host:3306)/db`.
-        r#"(?:^|["'`=\s])[A-Za-z0-9_.\-]{1,64}:(?P<secret>[^\s"'`]{3,128}?)@(?:tcp|tcp6|unix|udp)\("#,
+        r#"(?:^|["'`=\s])[A-Za-z0-9_.\-]{1,}:(?P<secret>[^\s"'`]{3,}?)@(?:tcp|tcp6|unix|udp)\("#,
         Check::AssignedValue,
     ),
     rule(
@@ -155,20 +155,20 @@ pub const RULES: &[Rule] = &[
         // A sentence about a password that gives it a few words later: "I changed the admin
         // password, it's now …", "the password was reset to … by helpdesk". With no `=` or
         // `:` the value must be made like a password (three classes of characters).
-        r#"(?i)\b(?:password|passwd|passphrase|passcode)s?\b[^\n.!?;]{0,48}?\b(?:now|to|is|was|as|with|into)[ \t]+["'`]?(?P<secret>[^\s"'`,;]{8,64})"#,
+        r#"(?i)\b(?:password|passwd|passphrase|passcode)s?\b[^\n.!?;]{0,48}?\b(?:now|to|is|was|as|with|into)[ \t]+["'`]?(?P<secret>[^\s"'`,;]{8,})"#,
         Check::StrongValue,
     ),
     rule(
         "use-value-to-log-in",
         // "use … to log in", "… to sign in with".
-        r#"(?i)\buse[ \t]+["'`]?(?P<secret>[^\s"'`]{6,64})["'`]?[ \t]+to[ \t]+(?:log[ \t]*in|sign[ \t]*in|login|authenticate|unlock)\b"#,
+        r#"(?i)\buse[ \t]+["'`]?(?P<secret>[^\s"'`]{6,})["'`]?[ \t]+to[ \t]+(?:log[ \t]*in|sign[ \t]*in|login|authenticate|unlock)\b"#,
         Check::Password,
     ),
     rule(
         "user-setting-with-password",
         // A user setting whose value is `name:password` (curl's `user = "bob:…"`, a proxy's
         // `proxy_user: name:…`).
-        r#"(?i)(?:^|[\s;{,"'])(?:[\w.\-]*[_\-.])?(?:user|userinfo|credentials?|basic[_\-]?auth|proxy[_\-]?user)["']?[ \t]*[=:][ \t]*\\?["']?[^\s:"'@/\\]{1,64}:(?P<secret>[^\s"'@\\]{4,128})\\?["']?(?:[\s,;}]|$)"#,
+        r#"(?i)(?:^|[\s;{,"'])(?:[\w.\-]*[_\-.])?(?:user|userinfo|credentials?|basic[_\-]?auth|proxy[_\-]?user)["']?[ \t]*[=:][ \t]*\\?["']?[^\s:"'@/\\]{1,}:(?P<secret>[^\s"'@\\]{4,})\\?["']?(?:[\s,;}]|$)"#,
         Check::Password,
     ),
     rule(
@@ -177,8 +177,8 @@ pub const RULES: &[Rule] = &[
         // `<Key>Password</Key><Value>…</Value>`.
         concat!(
             r#"(?i)<(?:key|name)>[\w.\-]*"#,
-            secret_name!(),
-            r#"[\w.\-]*</(?:key|name)>\s*<value(?:\s[^>]*)?>(?P<secret>[^<\n]{3,256})</value>"#
+            secret_word!(),
+            r#"[\w.\-]*</(?:key|name)>\s*<value(?:\s[^>]*)?>(?P<secret>[^<\n]{3,})</value>"#
         ),
         Check::AssignedValue,
     ),
@@ -189,8 +189,8 @@ pub const RULES: &[Rule] = &[
         // `("DB_PASSWORD", "…")`, `headers.set("X-Api-Key", "…")`).
         concat!(
             r#"(?i)\\?["'][\w.\-]*"#,
-            secret_name!(),
-            r#"[\w.\-]*\\?["'][ \t]*,[ \t]*\\?["'](?:\\+["'])?(?P<secret>[^"'\\\n\s]{6,256})(?:\\+["'])?\\?["']"#
+            secret_word!(),
+            r#"[\w.\-]*\\?["'][ \t]*,[ \t]*\\?["'](?:\\+["'])?(?P<secret>[^"'\\\n\s]{6,})(?:\\+["'])?\\?["']"#
         ),
         Check::Password,
     ),
@@ -200,8 +200,8 @@ pub const RULES: &[Rule] = &[
         // `db.changeUserPassword("reporting", "…")`, `setCredentials("svc", "…")`.
         concat!(
             r#"(?i)(?:^|[^\w])[\w]*"#,
-            secret_name!(),
-            r#"\(\s*\\?["'][^"'\n\\]{1,64}\\?["']\s*,\s*\\?["'](?P<secret>[^"'\n\\\s]{6,256})\\?["']\s*[,)]"#
+            secret_word!(),
+            r#"\(\s*\\?["'][^"'\n\\]{1,}\\?["']\s*,\s*\\?["'](?P<secret>[^"'\n\\\s]{6,})\\?["']\s*[,)]"#
         ),
         Check::Password,
     ),
@@ -211,8 +211,8 @@ pub const RULES: &[Rule] = &[
         // `val apiKey: String = "…"` (Kotlin, Scala, Swift), `const token: string = '…'`.
         concat!(
             r#"(?i)(?:^|[^\w])[\w]*"#,
-            secret_name!(),
-            r#"[ \t]*:[ \t]*[A-Za-z][\w.<>?\[\]]{0,40}[ \t]*=[ \t]*\\?["'](?P<secret>[^"'\n\\]{3,256})\\?["']"#
+            secret_word!(),
+            r#"[ \t]*:[ \t]*[A-Za-z][\w.<>?\[\]]{0,40}[ \t]*=[ \t]*\\?["'](?P<secret>[^"'\n\\]{3,})\\?["']"#
         ),
         Check::AssignedValue,
     ),
@@ -222,7 +222,7 @@ pub const RULES: &[Rule] = &[
         // parentheses (`storePassword "…"`), a config directive with a quoted value. The
         // quotes mark a literal, so a value made like a password is enough.
         concat!(
-            r#"(?i)(?:^|[\s;{(,])[\w.\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|credentials?)[ \t]+\\?["'](?P<secret>[^"'\s\\]{6,256})\\?["'][ \t]*(?:[\r\n;,)}]|\\[rn]|$)"#
+            r#"(?i)(?:^|[\s;{(,])[\w.\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|credentials?)[ \t]+\\?["'](?P<secret>[^"'\s\\]{6,})\\?["'][ \t]*(?:[\r\n;,)}]|\\[rn]|$)"#
         ),
         Check::Password,
     ),
@@ -230,7 +230,7 @@ pub const RULES: &[Rule] = &[
         "userinfo-without-slashes",
         // `user:password@host` in a URI with no `//` after its scheme
         // (`sip:alice:…@sip.example.org`).
-        r#"(?:^|[\s'"(=<;])[a-z][a-z0-9+.\-]{1,15}:[A-Za-z][A-Za-z0-9._%\-]{0,63}:(?P<secret>[^\s@/:"'<>;]{4,128})@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+"#,
+        r#"(?:^|[\s'"(=<;])[a-z][a-z0-9+.\-]{1,15}:[A-Za-z][A-Za-z0-9._%\-]{0,63}:(?P<secret>[^\s@/:"'<>;]{4,})@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+"#,
         Check::Password,
     ),
     rule(
@@ -238,7 +238,7 @@ pub const RULES: &[Rule] = &[
         // `-p …`, `-P …`, `-pw …`, `-k …` of any tool (`influx user password -n admin -p …`,
         // `pscp -pw …`, `openssl enc -k …`): the value must be made like a password (three classes of
         // characters, or random), which ports, paths and package names are not.
-        r#"(?:^|\s)-(?:p|P|pw|pwd|pass|k)[ \t]+["']?(?P<secret>[^\s"'\-][^\s"']{7,127})["']?(?:\s|$)"#,
+        r#"(?:^|\s)-(?:p|P|pw|pwd|pass|k)[ \t]+["']?(?P<secret>[^\s"'\-][^\s"']{7,})["']?(?:\s|$)"#,
         Check::StrongValue,
     ),
     rule(

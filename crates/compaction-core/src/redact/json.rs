@@ -87,13 +87,13 @@ const FOREIGN_SECRET_WORDS: &[&str] = &[
 /// The key a member's value is judged under: its own, or, under an object named for secrets
 /// (`{"credentials": {"prod": "…"}}`), the object's name, unless the member names something
 /// that is not the secret (a user, a host, a type).
-fn child_key<'a>(parent: Option<&'a str>, name: &'a str) -> &'a str {
+fn child_key<'a>(parent: Option<&'a str>, secret_parent: bool, name: &'a str) -> &'a str {
     const NOT_THE_SECRET: &[&str] = &[
         "user", "name", "login", "mail", "host", "url", "uri", "type", "id", "region", "port",
         "endpoint", "scope", "path", "file", "expir", "created", "updated", "date", "time",
     ];
     match parent {
-        Some(parent) if secret_name(parent) && !secret_name(name) => {
+        Some(parent) if secret_parent && !secret_name(name) => {
             let lower = name.to_lowercase();
             if NOT_THE_SECRET.iter().any(|word| lower.contains(word)) { name } else { parent }
         }
@@ -167,7 +167,10 @@ impl Redactor {
                     } else {
                         name.clone()
                     };
-                    out.insert(new_name, self.value_under(item, Some(child_key(key, name))));
+                    out.insert(
+                        new_name,
+                        self.value_under(item, Some(child_key(key, secret_parent, name))),
+                    );
                 }
                 Value::Object(out)
             }
@@ -237,7 +240,7 @@ impl Redactor {
                     {
                         out.push((name.clone(), REDACTED.to_owned()));
                     }
-                    self.changed_strings(item, Some(child_key(key, name)), out);
+                    self.changed_strings(item, Some(child_key(key, secret_parent, name)), out);
                 }
             }
             Value::Null | Value::Bool(_) | Value::Number(_) => {}

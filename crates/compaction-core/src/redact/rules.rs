@@ -69,6 +69,14 @@ macro_rules! secret_name {
     };
 }
 
+/// The English secret words alone (no other languages, no `pass` endings), for rules whose
+/// syntax is rare enough that the word list's size would cost more to compile than it finds.
+macro_rules! secret_word {
+    () => {
+        r"(?:password|passwd|passphrase|passcode|pwd|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|credentials?|(?-i:[A-Z0-9]_KEY)|(?-i:[A-Z0-9]_PAT\b))"
+    };
+}
+
 /// The rules, most specific first (a value redacted by one rule is not seen by later ones).
 pub const RULES: &[Rule] = &[
     rule(

@@ -6,6 +6,9 @@
 //! Invariant: a range covers one field's value, never a delimiter.
 
 use std::ops::Range;
+use std::sync::OnceLock;
+
+use aho_corasick::AhoCorasick;
 
 /// Fields of a header that name a secret column.
 fn secret_column(field: &str) -> bool {
@@ -32,18 +35,26 @@ fn secret_column(field: &str) -> bool {
 
 /// Ranges of `text` holding a value in a secret column of a delimited table.
 pub(super) fn secret_columns(text: &str, out: &mut Vec<Range<usize>>) {
-    // A cheap test first: a header is a short line with a delimiter and a secret word.
-    let header_like = |line: &str| {
-        line.len() <= 400
-            && line.contains([',', '\t', ';'])
-            && [
-                "pass", "pwd", "secret", "token", "key", "PASS", "PWD", "SECRET", "TOKEN", "KEY",
-                "Pass", "Secret", "Token", "Key",
-            ]
-            .iter()
-            .any(|word| line.contains(word))
+    // A cheap test first: a header is a short line holding a delimiter and a secret word
+    // (one pass of a case-insensitive automaton over the text).
+    static WORDS: OnceLock<Option<AhoCorasick>> = OnceLock::new();
+    let Some(words) = WORDS
+        .get_or_init(|| {
+            AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .build(["pass", "pwd", "secret", "token", "key"])
+                .ok()
+        })
+        .as_ref()
+    else {
+        return;
     };
-    if !text.split('\n').any(header_like) {
+    let header_like = |at: usize| {
+        let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+        end - start <= 400 && text[start..end].contains([',', '\t', ';'])
+    };
+    if !words.find_iter(text).any(|found| header_like(found.start())) {
         return;
     }
     let mut lines = Vec::new();

@@ -66,9 +66,7 @@ impl Decoding {
         match self {
             Decoding::JsonEscapes => text.contains('\\').then(|| unescape(text)).flatten(),
             Decoding::Url => text.contains('%').then(|| url_decode(text)).flatten(),
-            Decoding::QueryLines => {
-                (text.contains('%') && text.contains('=')).then(|| query_lines(text)).flatten()
-            }
+            Decoding::QueryLines => has_query(text).then(|| query_lines(text)).flatten(),
             Decoding::Entities => text.contains('&').then(|| entities(text)).flatten(),
             Decoding::ByteEscapes => text.contains("\\x").then(|| byte_escapes(text)).flatten(),
         }
@@ -138,6 +136,28 @@ fn url_decode(text: &str) -> Option<View> {
         let high = bytes.get(at + 1).and_then(|&b| hex(b))?;
         let low = bytes.get(at + 2).and_then(|&b| hex(b))?;
         Some((vec![(high * 16 + low) as u8], 3))
+    })
+}
+
+/// Whether `text` holds a URL-encoded query parameter: `?name=` or `&name=` with a `%XX`
+/// escape somewhere after it.
+fn has_query(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let Some(last_escape) = bytes
+        .windows(3)
+        .rposition(|w| w[0] == b'%' && w[1].is_ascii_hexdigit() && w[2].is_ascii_hexdigit())
+    else {
+        return false;
+    };
+    bytes[..last_escape].iter().enumerate().any(|(at, &b)| {
+        matches!(b, b'?' | b'&')
+            && bytes[at + 1..last_escape]
+                .iter()
+                .take(64)
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-'))
+                .count()
+                .checked_add(at + 1)
+                .is_some_and(|end| end > at + 1 && bytes.get(end) == Some(&b'='))
     })
 }
 
