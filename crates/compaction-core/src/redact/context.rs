@@ -100,9 +100,7 @@ pub const RULES: &[Rule] = &[
         "here-string-after-secret-name",
         // A shell here-string fed to a command that names a secret:
         // `vercel env add API_TOKEN production <<< …`, `vault login - <<< …`.
-        concat!(
-            r#"(?i)(?:[\w\-]*(?:secret|token|password|passwd|passphrase|api[_\-]?key|credentials?)|\blogin)\b[^\n]*?<<<[ \t]*\\?["']?(?P<secret>[^\s"'\\]{6,})"#
-        ),
+        r#"(?i)(?:[\w\-]*(?:secret|token|password|passwd|passphrase|api[_\-]?key|credentials?)|\blogin)\b[^\n]*?<<<[ \t]*\\?["']?(?P<secret>[^\s"'\\]{6,})"#,
         Check::AssignedValue,
     ),
     rule(
@@ -221,9 +219,7 @@ pub const RULES: &[Rule] = &[
         // A secret's name, a space, a quoted literal: a Groovy or Gradle call without
         // parentheses (`storePassword "…"`), a config directive with a quoted value. The
         // quotes mark a literal, so a value made like a password is enough.
-        concat!(
-            r#"(?i)(?:^|[\s;{(,])[\w.\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|credentials?)[ \t]+\\?["'](?P<secret>[^"'\s\\]{6,})\\?["'][ \t]*(?:[\r\n;,)}]|\\[rn]|$)"#
-        ),
+        r#"(?i)(?:^|[\s;{(,])[\w.\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|credentials?)[ \t]+\\?["'](?P<secret>[^"'\s\\]{6,})\\?["'][ \t]*(?:[\r\n;,)}]|\\[rn]|$)"#,
         Check::Password,
     ),
     rule(

@@ -5,7 +5,9 @@
 //! secrets inside JSON, encodings in `families.rs`; more found by context in `by_context.rs`,
 //! by shape or through an encoding in `by_shape.rs`; and in `by_principle.rs` tokens with no
 //! known prefix or name, names in other casings, syntaxes and human languages, and further
-//! encodings), and plants each in several shapes: a chat message, a tool
+//! encodings; and in `by_tool.rs`, round 4's formats no rule was written for: config languages
+//! of other tools, config literals of other languages, passwords on stdin, fresh token
+//! prefixes, other URL schemes, two encodings at once), and plants each in several shapes: a chat message, a tool
 //! result, a config file, a tool call's JSON arguments and an encoded form. [`claude_transcript`]
 //! and [`codex_transcript`] put samples into transcripts to import.
 //!
