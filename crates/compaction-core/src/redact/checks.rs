@@ -200,7 +200,11 @@ fn is_reference(value: &str) -> bool {
         || value.starts_with("this.")
         || value.starts_with("self.")
         || value.starts_with("++")
-        || value.starts_with(|c: char| c.is_ascii_digit()) && value.contains('*')
+        || value.split('*').next().is_some_and(|factor| {
+            !factor.is_empty()
+                && factor.len() < value.len()
+                && factor.bytes().all(|b| b.is_ascii_digit())
+        })
     {
         return true;
     }

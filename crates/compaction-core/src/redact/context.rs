@@ -86,6 +86,158 @@ pub const RULES: &[Rule] = &[
         Check::AssignedValue,
     ),
     rule(
+        "password-piped-to-stdin",
+        // A literal echoed into a command that reads a password on its standard input:
+        // `echo '…' | passwd --stdin u`, `printf '%s\n' '…' | docker login --password-stdin`,
+        // `echo 'user:…' | chpasswd`, `echo … | sudo -S …`, `… | gpg --passphrase-fd 0`.
+        concat!(
+            r#"(?:^|[\s;&(`])(?:echo(?:[ \t]+-[neE]+)*|printf(?:[ \t]+(?:'[^'\n]*%s[^'\n]*'|"[^"\n]*%s[^"\n]*"))?)[ \t]+\\?["']?(?P<secret>[^\s"'|\\;&<>]{6,})\\?["']?[ \t]*\|[ \t]*"#,
+            r#"[^\n|]*?(?:--password-stdin|--pass(?:word|phrase)?-?(?:from-?)?stdin|\bpasswd\b[^\n|]*--stdin|\bchpasswd\b|\bsudo[ \t]+(?:-\w+[ \t]+)*-S\b|--passphrase-fd[ \t]+0|-pass(?:in|out)?[ \t]+stdin)"#
+        ),
+        Check::AssignedValue,
+    ),
+    rule(
+        "here-string-after-secret-name",
+        // A shell here-string fed to a command that names a secret:
+        // `vercel env add API_TOKEN production <<< …`, `vault login - <<< …`.
+        r#"(?i)(?:[\w\-]*(?:secret|token|password|passwd|passphrase|api[_\-]?key|credentials?)|\blogin)\b[^\n]*?<<<[ \t]*\\?["']?(?P<secret>[^\s"'\\]{6,})"#,
+        Check::AssignedValue,
+    ),
+    rule(
+        "name-then-value-in-table-row",
+        // A secret's name and its value in a table row (`| password | … |`): a value made
+        // like a password.
+        r#"(?i)(?:^|\|)[ \t]*[\w.\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|credentials?)[ \t]*\|[ \t]*`?(?P<secret>[^\s`|]{6,})`?[ \t]*\|"#,
+        Check::Password,
+    ),
+    rule(
+        "name-then-value-in-lisp-pair",
+        // A secret's name and its value in a Lisp pair (`(password . "…")`).
+        r#"(?i)\([ \t]*[\w.\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|credentials?)[ \t]+\.[ \t]+"(?P<secret>[^\s"]{6,})"[ \t]*\)"#,
+        Check::Password,
+    ),
+    rule(
+        "here-document-after-secret-name",
+        // A here-document given to a secret's name: `password = <<EOT` then the value on the
+        // next line (HCL, Ruby, shell).
+        concat!(
+            r#"(?i)(?:^|[^\w])[\w.\-]*"#,
+            secret_word!(),
+            r#"["']?[ \t]*(?:=|:|=>)?[ \t]*<<[-~]?["']?[A-Za-z_]+["']?[ \t]*(?:\r?\n|\\r?\\n)[ \t]*(?P<secret>[^\s"'\\]{6,})"#
+        ),
+        Check::AssignedValue,
+    ),
+    rule(
+        "auth-flag",
+        // `--auth …`, `-auth …`: a random-looking value (not `basic`, `none`, a digest).
+        r#"(?:^|\s)--?auth(?:[_\-]?token)?(?:=|[ \t]+)["']?(?P<secret>[A-Za-z0-9+/_\-.=~]{16,})"#,
+        Check::RandomNotDigest,
+    ),
+    rule(
+        "login-call-user-then-password",
+        // A login, authentication or connection call given a user and then a password as
+        // string literals: `ftp.login('u', '…')`, `auth=('u', '…')`, `HTTPBasicAuth('u', '…')`,
+        // `new PDO($dsn, 'root', '…')`, `mysqli_connect('h', 'root', '…', 'db')`,
+        // `DriverManager.getConnection(url, "sa", "…")`.
+        r#"(?i)(?:\b[\w.]*(?:login|log_in|signin|sign_in|auth|authenticate|credentials?|connect|connection|bind|bind_s|PDO)\w*[ \t]*(?:=[ \t]*)?\(|\bauth[ \t]*=[ \t]*[(\[])[^()\n]{0,80}?\\?["'][^"'\n\\]{1,}\\?["'][ \t]*,[ \t]*\\?["'](?P<secret>[^"'\n\\\s]{6,})\\?["']"#,
+        Check::Password,
+    ),
+    rule(
+        "go-dsn-password",
+        // A Go SQL driver's DSN: `user:password@tcp(host:3306)/db`.
+        r#"(?:^|["'`=\s])[A-Za-z0-9_.\-]{1,}:(?P<secret>[^\s"'`]{3,}?)@(?:tcp|tcp6|unix|udp)\("#,
+        Check::AssignedValue,
+    ),
+    rule(
+        "password-then-value-in-sentence",
+        // A sentence about a password that gives it a few words later: "I changed the admin
+        // password, it's now …", "the password was reset to … by helpdesk". With no `=` or
+        // `:` the value must be made like a password (three classes of characters).
+        r#"(?i)\b(?:password|passwd|passphrase|passcode)s?\b[^\n.!?;]{0,48}?\b(?:now|to|is|was|as|with|into)[ \t]+["'`]?(?P<secret>[^\s"'`,;]{8,})"#,
+        Check::StrongValue,
+    ),
+    rule(
+        "use-value-to-log-in",
+        // "use … to log in", "… to sign in with".
+        r#"(?i)\buse[ \t]+["'`]?(?P<secret>[^\s"'`]{6,})["'`]?[ \t]+to[ \t]+(?:log[ \t]*in|sign[ \t]*in|login|authenticate|unlock)\b"#,
+        Check::Password,
+    ),
+    rule(
+        "user-setting-with-password",
+        // A user setting whose value is `name:password` (curl's `user = "bob:…"`, a proxy's
+        // `proxy_user: name:…`).
+        r#"(?i)(?:^|[\s;{,"'])(?:[\w.\-]*[_\-.])?(?:user|userinfo|credentials?|basic[_\-]?auth|proxy[_\-]?user)["']?[ \t]*[=:][ \t]*\\?["']?[^\s:"'@/\\]{1,}:(?P<secret>[^\s"'@\\]{4,})\\?["']?(?:[\s,;}]|$)"#,
+        Check::Password,
+    ),
+    rule(
+        "xml-key-then-value-elements",
+        // A key element naming a secret, then a value element (KeePass XML, .NET settings):
+        // `<Key>Password</Key><Value>…</Value>`.
+        concat!(
+            r#"(?i)<(?:key|name)>[\w.\-]*"#,
+            secret_word!(),
+            r#"[\w.\-]*</(?:key|name)>\s*<value(?:\s[^>]*)?>(?P<secret>[^<\n]{3,})</value>"#
+        ),
+        Check::AssignedValue,
+    ),
+    rule(
+        "quoted-name-then-quoted-value",
+        // A secret's name as a string, then its value as the next string: a pair in a list,
+        // a tuple or a call (`buildConfigField("String", "MAPS_API_KEY", "\"…\"")`,
+        // `("DB_PASSWORD", "…")`, `headers.set("X-Api-Key", "…")`).
+        concat!(
+            r#"(?i)\\?["'][\w.\-]*"#,
+            secret_word!(),
+            r#"[\w.\-]*\\?["'][ \t]*,[ \t]*\\?["'](?:\\+["'])?(?P<secret>[^"'\\\n\s]{6,})(?:\\+["'])?\\?["']"#
+        ),
+        Check::Password,
+    ),
+    rule(
+        "secret-call-later-argument",
+        // A call named after a secret whose password is not the first argument:
+        // `db.changeUserPassword("reporting", "…")`, `setCredentials("svc", "…")`.
+        concat!(
+            r#"(?i)(?:^|[^\w])[\w]*"#,
+            secret_word!(),
+            r#"\(\s*\\?["'][^"'\n\\]{1,}\\?["']\s*,\s*\\?["'](?P<secret>[^"'\n\\\s]{6,})\\?["']\s*[,)]"#
+        ),
+        Check::Password,
+    ),
+    rule(
+        "typed-secret-declaration",
+        // A name, its type, then its value: `let smtpSecret : Text = "…"` (Dhall),
+        // `val apiKey: String = "…"` (Kotlin, Scala, Swift), `const token: string = '…'`.
+        concat!(
+            r#"(?i)(?:^|[^\w])[\w]*"#,
+            secret_word!(),
+            r#"[ \t]*:[ \t]*[A-Za-z][\w.<>?\[\]]{0,40}[ \t]*=[ \t]*\\?["'](?P<secret>[^"'\n\\]{3,})\\?["']"#
+        ),
+        Check::AssignedValue,
+    ),
+    rule(
+        "name-then-quoted-literal",
+        // A secret's name, a space, a quoted literal: a Groovy or Gradle call without
+        // parentheses (`storePassword "…"`), a config directive with a quoted value. The
+        // quotes mark a literal, so a value made like a password is enough.
+        r#"(?i)(?:^|[\s;{(,])[\w.\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|credentials?)[ \t]+\\?["'](?P<secret>[^"'\s\\]{6,})\\?["'][ \t]*(?:[\r\n;,)}]|\\[rn]|$)"#,
+        Check::Password,
+    ),
+    rule(
+        "userinfo-without-slashes",
+        // `user:password@host` in a URI with no `//` after its scheme
+        // (`sip:alice:…@sip.example.org`).
+        r#"(?:^|[\s'"(=<;])[a-z][a-z0-9+.\-]{1,15}:[A-Za-z][A-Za-z0-9._%\-]{0,63}:(?P<secret>[^\s@/:"'<>;]{4,})@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+"#,
+        Check::Password,
+    ),
+    rule(
+        "short-password-flag",
+        // `-p …`, `-P …`, `-pw …`, `-k …` of any tool (`influx user password -n admin -p …`,
+        // `pscp -pw …`, `openssl enc -k …`): the value must be made like a password (three classes of
+        // characters, or random), which ports, paths and package names are not.
+        r#"(?:^|\s)-(?:p|P|pw|pwd|pass|k)[ \t]+["']?(?P<secret>[^\s"'\-][^\s"']{7,})["']?(?:\s|$)"#,
+        Check::StrongValue,
+    ),
+    rule(
         "pgpass-format-line",
         // `host:port:database:user:password`, a line of its own.
         r"(?m)(?:^|=)[A-Za-z0-9.\-*]+:(?:\d{2,5}|\*):[^:\s]+:[^:\s]+:(?P<secret>[^\s:&]+)(?:$|&)",
@@ -129,6 +281,56 @@ mod tests {
             ("echo \"::add-mask::vBWl6CrMpV5ZF8cZ8gK9\"", "echo \"::add-mask::[REDACTED]\""),
             ("$env:SERVICE_TOKEN = \"orbit-Tulip-657\"", "$env:SERVICE_TOKEN = \"[REDACTED]\""),
             ("APP_TOKEN=$UBhu4Qp3sGxWrjFDt", "APP_TOKEN=[REDACTED]"),
+            (
+                "echo 'Cobalt-river-318' | passwd --stdin backup",
+                "echo '[REDACTED]' | passwd --stdin backup",
+            ),
+            (
+                "printf '%s\\n' 'mT4q!Zr8Lw2x' | docker login -u ci --password-stdin",
+                "printf '%s\\n' '[REDACTED]' | docker login -u ci --password-stdin",
+            ),
+            (
+                "buildConfigField(\"String\", \"MAPS_API_KEY\", \"\\\"Qz81kLmWpa7\\\"\")",
+                "buildConfigField(\"String\", \"MAPS_API_KEY\", \"\\\"[REDACTED]\\\"\")",
+            ),
+            (
+                "db.changeUserPassword(\"ops\", \"Maple^4410harbor\")",
+                "db.changeUserPassword(\"ops\", \"[REDACTED]\")",
+            ),
+            ("let apiSecret : Text = \"a8Kd0Qw2mZ\"", "let apiSecret : Text = \"[REDACTED]\""),
+            ("  storePassword \"meadow-Falcon-72\"", "  storePassword \"[REDACTED]\""),
+            ("sip:bob:Rq7vLm2Xp9@sip.example.org", "sip:bob:[REDACTED]@sip.example.org"),
+            ("tool -n admin -p Tq8#mzLw2rX", "tool -n admin -p [REDACTED]"),
+            (
+                "vercel env add API_TOKEN production <<< p7Kq2mXz9RvL",
+                "vercel env add API_TOKEN production <<< [REDACTED]",
+            ),
+            ("GH_PAT=buB3WLENl9GNY4vbdEKBocsYmQO1T", "GH_PAT=[REDACTED]"),
+            ("| password | maple+7639Copper |", "| password | [REDACTED] |"),
+            ("(password . \"Granite?85ember\")", "(password . \"[REDACTED]\")"),
+            ("password = <<EOT\nFalcon#4171Copper\nEOT", "password = <<EOT\n[REDACTED]\nEOT"),
+            ("--auth hCEr7n1AyOHFRuT11NCue1cr3McR", "--auth [REDACTED]"),
+            ("ftp.login('u', 'Falcon*7952Violet')", "ftp.login('u', '[REDACTED]')"),
+            (
+                "I changed the admin password, it's now Granite+8501Granite",
+                "I changed the admin password, it's now [REDACTED]",
+            ),
+            ("use Falcon*2496Falcon to log in", "use [REDACTED] to log in"),
+            ("secret_value: lantern#3521Violet", "secret_value: [REDACTED]"),
+            ("user = \"bob:Granite^3580harbor\"", "user = \"bob:[REDACTED]\""),
+            (
+                "<Key>Password</Key><Value>Copper!1732river</Value>",
+                "<Key>Password</Key><Value>[REDACTED]</Value>",
+            ),
+            ("auth=('admin', 'Granite#3025orbit')", "auth=('admin', '[REDACTED]')"),
+            (
+                "mysqli_connect('localhost', 'root', 'Granite@646harbor', 'db');",
+                "mysqli_connect('localhost', 'root', '[REDACTED]', 'db');",
+            ),
+            (
+                "sql.Open(\"mysql\", \"app:kCIhramhynk4@tcp(db:3306)/app\")",
+                "sql.Open(\"mysql\", \"app:[REDACTED]@tcp(db:3306)/app\")",
+            ),
         ];
         for (input, expected) in cases {
             assert_eq!(redact(input), expected, "{input}");
@@ -146,6 +348,20 @@ mod tests {
             "License: BSD-3-clause-generic",
             "export PATH=$HOME/bin:$PATH",
             "key ssh-ed25519 for the deploy user",
+            "mkdir -p /var/lib/App-2/data && cargo test -p compaction-core",
+            "docker run -p 127.0.0.1:8080:80 nginx",
+            "echo hello | sudo tee /etc/motd",
+            "(\"password\", \"token\")",
+            "getenv(\"API_KEY\", \"default\")",
+            "git clone git@github.com:org/repo.git",
+            "| password | string | the user's password |",
+            "Forgot your password. Then reset it.",
+            "--auth basic --auth-type digest",
+            "P11_KIT_URI_FOR_OBJECT_ON_TOKEN | P11_KIT_URI_FOR_MODULE,",
+            "conn.connect(\"localhost\", \"app_db\")",
+            "the password is stored in /etc/App/Secret1.conf",
+            "user = \"nobody:nogroup\"",
+            "Use the password to unlock the keyring with PKCS#12 files.",
         ] {
             assert_eq!(redact(text), text);
         }

@@ -66,7 +66,39 @@ pub(super) fn decodes_to_secret(value: &str, depth: u8) -> bool {
     {
         return true;
     }
+    let base32 = value.trim_end_matches('=');
+    if base32.len() >= 16
+        && base32.bytes().all(|b| b.is_ascii_uppercase() || (b'2'..=b'7').contains(&b))
+        && let Some(bytes) = decode_base32(base32)
+        && text_holds_secret(&bytes, depth)
+    {
+        return true;
+    }
     decode(value).is_some_and(|bytes| text_holds_secret(&bytes, depth))
+}
+
+/// RFC 4648 base32 (upper case, padding already trimmed), as `base32 -d` reads it.
+fn decode_base32(value: &str) -> Option<Vec<u8>> {
+    if value.len() > MAX_ENCODED || matches!(value.len() % 8, 1 | 3 | 6) {
+        return None;
+    }
+    let mut out = Vec::with_capacity(value.len() * 5 / 8);
+    let (mut buffer, mut bits) = (0u64, 0u32);
+    for c in value.bytes() {
+        let digit = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'2'..=b'7' => c - b'2' + 26,
+            _ => return None,
+        };
+        buffer = (buffer << 5) | u64::from(digit);
+        bits += 5;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((buffer >> bits) as u8);
+            buffer &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
 }
 
 /// Whether decoded bytes are text in which the rules find a secret, or `user:password`.
@@ -127,6 +159,14 @@ fn is_user_password(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn decodes_base32() {
+        assert_eq!(decode_base32("MFRGGZDFMZTWQ2LK").as_deref(), Some(&b"abcdefghij"[..]));
+        assert_eq!(decode_base32("MFRGG").as_deref(), Some(&b"abc"[..]));
+        assert!(decodes_to_secret("OBQXG43XN5ZGIPKGMFWGG33OIA4TGNZZINXXA4DFOI======", 1));
+        assert!(!decodes_to_secret("JBSWY3DPEHPK3PXP", 1));
+    }
 
     #[test]
     fn decodes_padded_base64() {

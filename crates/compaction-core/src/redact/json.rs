@@ -84,6 +84,23 @@ const FOREIGN_SECRET_WORDS: &[&str] = &[
     "geheimnis",
 ];
 
+/// The key a member's value is judged under: its own, or, under an object named for secrets
+/// (`{"credentials": {"prod": "…"}}`), the object's name, unless the member names something
+/// that is not the secret (a user, a host, a type).
+fn child_key<'a>(parent: Option<&'a str>, secret_parent: bool, name: &'a str) -> &'a str {
+    const NOT_THE_SECRET: &[&str] = &[
+        "user", "name", "login", "mail", "host", "url", "uri", "type", "id", "region", "port",
+        "endpoint", "scope", "path", "file", "expir", "created", "updated", "date", "time",
+    ];
+    match parent {
+        Some(parent) if secret_parent && !secret_name(name) => {
+            let lower = name.to_lowercase();
+            if NOT_THE_SECRET.iter().any(|word| lower.contains(word)) { name } else { parent }
+        }
+        _ => name,
+    }
+}
+
 fn secret_name(key: &str) -> bool {
     let lower = key.to_lowercase();
     (["pass", "pwd", "secret", "token", "key", "auth", "credential", "cred", "session", "cookie"]
@@ -118,7 +135,19 @@ impl Redactor {
                 }
             }
             Value::Array(items) => {
-                Value::Array(items.iter().map(|item| self.value_under(item, key)).collect())
+                let argv = self.argv_redacted(items);
+                Value::Array(
+                    items
+                        .iter()
+                        .enumerate()
+                        .map(|(index, item)| match (&argv, item) {
+                            (Some(argv), Value::String(text)) if argv[index] != *text => {
+                                Value::String(argv[index].clone())
+                            }
+                            _ => self.value_under(item, key),
+                        })
+                        .collect(),
+                )
             }
             Value::Object(fields) => {
                 let secret_parent = key.is_some_and(secret_name);
@@ -138,7 +167,10 @@ impl Redactor {
                     } else {
                         name.clone()
                     };
-                    out.insert(new_name, self.value_under(item, Some(name)));
+                    out.insert(
+                        new_name,
+                        self.value_under(item, Some(child_key(key, secret_parent, name))),
+                    );
                 }
                 Value::Object(out)
             }
@@ -190,7 +222,15 @@ impl Redactor {
                 }
             }
             Value::Array(items) => {
-                items.iter().for_each(|item| self.changed_strings(item, key, out))
+                let argv = self.argv_redacted(items);
+                for (index, item) in items.iter().enumerate() {
+                    match (&argv, item) {
+                        (Some(argv), Value::String(text)) if argv[index] != *text => {
+                            out.push((text.clone(), argv[index].clone()));
+                        }
+                        _ => self.changed_strings(item, key, out),
+                    }
+                }
             }
             Value::Object(fields) => {
                 let secret_parent = key.is_some_and(secret_name);
@@ -200,11 +240,46 @@ impl Redactor {
                     {
                         out.push((name.clone(), REDACTED.to_owned()));
                     }
-                    self.changed_strings(item, Some(name), out);
+                    self.changed_strings(item, Some(child_key(key, secret_parent, name)), out);
                 }
             }
             Value::Null | Value::Bool(_) | Value::Number(_) => {}
         }
+    }
+
+    /// An array of strings holding a flag (`["-p", "…"]`, `["mysql", "-uroot", "-p…"]`) is a
+    /// command's arguments: the strings joined by spaces are redacted as the command line
+    /// they are, and each string gives up what was found in it. `None` when the array is not
+    /// such a list or nothing is found.
+    fn argv_redacted(&self, items: &[Value]) -> Option<Vec<String>> {
+        let strings: Vec<&str> = items.iter().map(Value::as_str).collect::<Option<_>>()?;
+        if strings.len() < 2 || !strings.iter().any(|item| item.starts_with('-')) {
+            return None;
+        }
+        let line = strings.join(" ");
+        let redacted = self.redact(&line);
+        if redacted == line {
+            return None;
+        }
+        let spans = super::views::replaced(&line, &redacted)?;
+        let mut out = Vec::with_capacity(strings.len());
+        let mut at = 0;
+        for item in &strings {
+            let range = at..at + item.len();
+            at = range.end + 1;
+            let mut text = String::new();
+            let mut from = range.start;
+            for span in spans.iter().filter(|span| span.start < range.end && span.end > range.start)
+            {
+                let start = span.start.max(range.start);
+                text.push_str(line.get(from..start)?);
+                text.push_str(REDACTED);
+                from = span.end.min(range.end).max(start);
+            }
+            text.push_str(line.get(from..range.end)?);
+            out.push(text);
+        }
+        Some(out)
     }
 
     /// A string value judged together with its key, as `"key": "value"`.
@@ -261,6 +336,23 @@ mod tests {
         assert_eq!(out["token_type"], "bearer");
         assert!(out["tokens"].get("Xk9Qm2Lp7Rt4Vw8Zb3Nc6Fd1").is_none());
         assert_eq!(out["tokens"][REDACTED]["scope"], "read");
+    }
+
+    #[test]
+    fn command_arguments_and_members_under_a_secret_name_are_redacted() {
+        let redactor = Redactor::default();
+        let value = json!({"args": ["-u", "root", "-p", "Falcon^2400orbit"],
+            "cmd": ["mysql", "-uroot", "-porbit^362lantern"],
+            "credentials": {"prod": "Granite^1407harbor", "user": "admin42"},
+            "files": ["-r", "src", "dest"]});
+        let out = redactor.redact_value(&value);
+        assert_eq!(out["args"], json!(["-u", "root", "-p", "[REDACTED]"]));
+        assert_eq!(out["cmd"], json!(["mysql", "-uroot", "-p[REDACTED]"]));
+        assert_eq!(out["credentials"], json!({"prod": "[REDACTED]", "user": "admin42"}));
+        assert_eq!(out["files"], value["files"]);
+        let text = value.to_string();
+        let redacted = redactor.redact(&text);
+        assert!(!redacted.contains("Falcon^2400orbit") && !redacted.contains("Granite^1407"));
     }
 
     #[test]

@@ -10,7 +10,8 @@
 //! decodes to a credential ([`encoded`]), and random-looking values next to secret-looking
 //! words. Besides the table: generated tokens recognised by their statistics alone, with no
 //! prefix or name (`shape.rs`), passwords given in the prose of any language (`prose.rs`),
-//! and key material by its structure (`structure.rs`). Each text is redacted whole before anything cuts it. No maintained
+//! key material by its structure (`structure.rs`), and the columns of a delimited table whose
+//! header names a secret (`tables.rs`). Each text is redacted whole before anything cuts it. No maintained
 //! crate of such rules fits a pure, synchronous core on this toolchain, so the table is
 //! written here as data. Besides the table, a [`Redactor`] replaces exact configured values
 //! (the API keys in use).
@@ -29,6 +30,7 @@ mod literals;
 mod prose;
 mod shape;
 mod structure;
+mod tables;
 mod views;
 
 use std::borrow::Cow;
@@ -208,8 +210,13 @@ const MAX_VIEWS: usize = 16;
 /// changing the text (at most [`MAX_VIEWS`]).
 fn decoded_views(text: &str) -> Vec<views::View> {
     use views::Decoding;
-    const ALL: [Decoding; 4] =
-        [Decoding::JsonEscapes, Decoding::Url, Decoding::Entities, Decoding::ByteEscapes];
+    const ALL: [Decoding; 5] = [
+        Decoding::JsonEscapes,
+        Decoding::Url,
+        Decoding::QueryLines,
+        Decoding::Entities,
+        Decoding::ByteEscapes,
+    ];
     let mut seen: Vec<String> = vec![text.to_owned()];
     let mut out: Vec<views::View> = Vec::new();
     let mut frontier = vec![views::View::identity(text)];

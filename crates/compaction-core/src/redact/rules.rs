@@ -65,7 +65,15 @@ pub(super) const fn rule(name: &'static str, pattern: &'static str, check: Check
 /// too (`passwort`, `contraseña`, `senha`, `пароль`, `密码`, `パスワード`, `비밀번호`…).
 macro_rules! secret_name {
     () => {
-        r"(?:password|passwd|passphrase|passcode|pwd|\bpw|pass\b|[_\-.]pass|\bpsk|secret|(?:passwort|kennwort|wachtwoord|l[öo]senord|passord|adgangskode|salasana|lykilor[ðd]|contrase[ñn]a|mot[_\-. ]?de[_\-. ]?passe|palavra[_\-. ]?passe|contrasinal|пароль|лозинка|has[łl]o|lozinka|jelsz[óo]|[şs]ifre|parool|salas[õo]na|slapta[žz]odis|κωδικός|סיסמה|كلمة[_ ]?(?:ال)?مرور|पासवर्ड|密码|密碼|口令|暗証番号|パスワード|비밀번호|암호|m[ậa]t[_\- ]?kh[ẩa]u|รหัสผ่าน|kata[_\- ]?(?:sandi|laluan)|schl[üu]ssel|токен|ключ|令牌|密钥|秘钥|秘密鍵|トークン|토큰|geheimnis|(?:\b|[_\-.])(?:senha|heslo|geslo|mdp|clave|chave|parola|secreto|segreto|cl[ée][_\-. ]?(?:api|secr[èe]te|priv[ée]e)))(?:[_\-. ]?api)?|secret[_\-]?key|token|api[_\-]?key|access[_\-]?key|private[_\-]?key(?:[_\-]?id)?|signing[_\-]?key|encryption[_\-]?key|master[_\-]?key|client[_\-]?key|auth[_\-]?key|license[_\-]?key|account[_\-]?key|credentials?|requirepass|masterauth|authtok|pw\b|\bpsk|(?-i:[A-Z0-9]_KEY))"
+        r"(?:password|passwd|passphrase|passcode|pwd|\bpw|pass\b|[_\-.]pass|\bpsk|secret|(?:passwort|kennwort|wachtwoord|l[öo]senord|passord|adgangskode|salasana|lykilor[ðd]|contrase[ñn]a|mot[_\-. ]?de[_\-. ]?passe|palavra[_\-. ]?passe|contrasinal|пароль|лозинка|has[łl]o|lozinka|jelsz[óo]|[şs]ifre|parool|salas[õo]na|slapta[žz]odis|κωδικός|סיסמה|كلمة[_ ]?(?:ال)?مرور|पासवर्ड|密码|密碼|口令|暗証番号|パスワード|비밀번호|암호|m[ậa]t[_\- ]?kh[ẩa]u|รหัสผ่าน|kata[_\- ]?(?:sandi|laluan)|schl[üu]ssel|токен|ключ|令牌|密钥|秘钥|秘密鍵|トークン|토큰|geheimnis|(?:\b|[_\-.])(?:senha|heslo|geslo|mdp|clave|chave|parola|secreto|segreto|cl[ée][_\-. ]?(?:api|secr[èe]te|priv[ée]e)))(?:[_\-. ]?api)?|secret[_\-]?key|token|api[_\-]?key|access[_\-]?key|private[_\-]?key(?:[_\-]?id)?|signing[_\-]?key|encryption[_\-]?key|master[_\-]?key|client[_\-]?key|auth[_\-]?key|license[_\-]?key|account[_\-]?key|credentials?|requirepass|masterauth|authtok|pw\b|\bpsk|(?-i:[A-Z0-9]_KEY)|(?-i:[A-Z0-9]_PAT\b))(?:[_\-.]?(?:value|plain))?"
+    };
+}
+
+/// The English secret words alone (no other languages, no `pass` endings), for rules whose
+/// syntax is rare enough that the word list's size would cost more to compile than it finds.
+macro_rules! secret_word {
+    () => {
+        r"(?:password|passwd|passphrase|passcode|pwd|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|credentials?|(?-i:[A-Z0-9]_KEY)|(?-i:[A-Z0-9]_PAT\b))"
     };
 }
 
@@ -317,7 +325,7 @@ pub const RULES: &[Rule] = &[
     rule(
         "sql-identified-by",
         // `CREATE USER x IDENTIFIED BY '…'`, `GRANT … TO u IDENTIFIED BY …`.
-        r#"(?i)\b(?:user|role|login|to)\b[^\n;]{0,120}?\bidentified\s+(?:with\s+\S+\s+)?by\s+(?:password\s+|values\s+)?["'`]?(?P<secret>[^\s"'`;]+)"#,
+        r#"(?i)\b(?:user|role|login|to)\b[^\n;]{0,120}?\bidentified\s+(?:with\s+\S+\s+)?by\s+(?:password\s+|values\s+)?["'`]?(?P<secret>[^\s"'`;]*[^\s"'`;,])"#,
         Check::AssignedValue,
     ),
     rule(

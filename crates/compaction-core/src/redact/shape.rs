@@ -278,7 +278,7 @@ fn reads_as_words(body: &str) -> bool {
 
 /// The share of pairs of letters inside words (see [`reads_as_words`]) that English words
 /// have; 1 when there are fewer than 4 pairs.
-fn word_pair_share(body: &str) -> f64 {
+pub(super) fn word_pair_share(body: &str) -> f64 {
     let table = common_bigrams();
     let (mut pairs, mut common) = (0usize, 0usize);
     for pair in body.as_bytes().windows(2) {

@@ -40,6 +40,7 @@ pub(super) fn spans(text: &str) -> Vec<Range<usize>> {
     webhook_paths(text, &mut out);
     super::shape::bare_tokens(text, &mut out);
     super::prose::password_values(text, &mut out);
+    super::tables::secret_columns(text, &mut out);
     merge(out)
 }
 
@@ -322,7 +323,10 @@ pub(super) fn joins_words(body: &str) -> bool {
         part.len() >= 4
             && (part.chars().all(|c| c.is_ascii_uppercase())
                 || first.is_ascii_alphabetic() && chars.all(|c| c.is_ascii_lowercase()))
-            || part.len() >= 6 && made_of_words(part)
+            || part.len() >= 6
+                && first.is_ascii_alphabetic()
+                && made_of_words(part)
+                && super::shape::word_pair_share(part) >= 0.6
     };
     let lower_parts = body
         .split(['_', '-'])

@@ -49,6 +49,10 @@ pub(super) enum Decoding {
     JsonEscapes,
     /// `%XX` undone.
     Url,
+    /// A URL's query or a form body read as lines: URL encoding and `+` for a space undone,
+    /// and each parameter's value starting a line of its own (`?text=sentinel%20auth-pass…`
+    /// reads `sentinel auth-pass…` as a line, as it was before it was put in a URL).
+    QueryLines,
     /// HTML and XML character references undone: `&quot;` `&apos;` `&lt;` `&gt;` `&amp;`,
     /// `&#N;` and `&#xN;`.
     Entities,
@@ -62,6 +66,7 @@ impl Decoding {
         match self {
             Decoding::JsonEscapes => text.contains('\\').then(|| unescape(text)).flatten(),
             Decoding::Url => text.contains('%').then(|| url_decode(text)).flatten(),
+            Decoding::QueryLines => has_query(text).then(|| query_lines(text)).flatten(),
             Decoding::Entities => text.contains('&').then(|| entities(text)).flatten(),
             Decoding::ByteEscapes => text.contains("\\x").then(|| byte_escapes(text)).flatten(),
         }
@@ -131,6 +136,49 @@ fn url_decode(text: &str) -> Option<View> {
         let high = bytes.get(at + 1).and_then(|&b| hex(b))?;
         let low = bytes.get(at + 2).and_then(|&b| hex(b))?;
         Some((vec![(high * 16 + low) as u8], 3))
+    })
+}
+
+/// Whether `text` holds a URL-encoded query parameter: `?name=` or `&name=` with a `%XX`
+/// escape somewhere after it.
+fn has_query(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let Some(last_escape) = bytes
+        .windows(3)
+        .rposition(|w| w[0] == b'%' && w[1].is_ascii_hexdigit() && w[2].is_ascii_hexdigit())
+    else {
+        return false;
+    };
+    bytes[..last_escape].iter().enumerate().any(|(at, &b)| {
+        matches!(b, b'?' | b'&')
+            && bytes[at + 1..last_escape]
+                .iter()
+                .take(64)
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-'))
+                .count()
+                .checked_add(at + 1)
+                .is_some_and(|end| end > at + 1 && bytes.get(end) == Some(&b'='))
+    })
+}
+
+fn query_lines(text: &str) -> Option<View> {
+    let hex = |b: u8| (b as char).to_digit(16);
+    let name_byte =
+        |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-' | b'[' | b']');
+    decode_escapes(text, |bytes, at| match bytes[at] {
+        b'%' => {
+            let high = bytes.get(at + 1).and_then(|&b| hex(b))?;
+            let low = bytes.get(at + 2).and_then(|&b| hex(b))?;
+            Some((vec![(high * 16 + low) as u8], 3))
+        }
+        b'+' => Some((vec![b' '], 1)),
+        b'=' => {
+            let from = at.saturating_sub(64);
+            let name_start = bytes[from..at].iter().rposition(|b| !name_byte(b))? + from;
+            (matches!(bytes[name_start], b'?' | b'&' | b';') && name_start + 1 < at)
+                .then(|| (vec![b'\n'], 1))
+        }
+        _ => None,
     })
 }
 
@@ -238,6 +286,8 @@ mod tests {
         let url = Decoding::Url.apply("a%3Db%26c").unwrap();
         assert_eq!(url.text, "a=b&c");
         assert_eq!(url.source(2..3), 4..5);
+        let lines = Decoding::QueryLines.apply("/s?text=auth-pass%20x%40y+z&n=1").unwrap();
+        assert_eq!(lines.text, "/s?text\nauth-pass x@y z&n\n1");
         let html = Decoding::Entities.apply("a=&quot;x&#62;&#x3c;&amp;lt;").unwrap();
         assert_eq!(html.text, "a=\"x><&lt;");
         assert_eq!(html.source(2..3), 2..8);

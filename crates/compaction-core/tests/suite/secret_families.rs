@@ -11,13 +11,16 @@
 use compaction_core::AgentMessage;
 use compaction_core::import::import;
 use compaction_core::serialize::{Redactor, SerializeOptions, serialize_message};
-use compaction_testdata::secrets::{Plant, Sample, claude_transcript, codex_transcript, corpus};
+use compaction_testdata::secrets::{
+    Plant, Sample, claude_transcript, codex_transcript, corpus, earlier_test_families,
+    round4_family_names,
+};
 use serde_json::json;
 
 /// The least share of samples redacted in each channel, dev and test parts. The goal is 0.99
 /// for both; these floors are what the rules reach now (RELIABILITY.md), so that a change
 /// that loses ground fails.
-const REQUIRED: [f64; 2] = [0.95, 0.85];
+const REQUIRED: [f64; 2] = [0.97, 0.87];
 
 /// The message a sample is sent in: a user message, a tool result, a tool call.
 fn message(sample: &Sample, index: usize) -> AgentMessage {
@@ -74,6 +77,18 @@ fn report(channel: &str, results: &[(&Sample, bool)]) {
         if rate < REQUIRED[usize::from(is_test)] {
             failures.push(format!("{channel}, {part}: {:.2}%", rate * 100.0));
         }
+    }
+    // The held-out figures apart: the test part as drawn before round 4's families were
+    // added (comparable across rounds), and round 4's own families in test.
+    let earlier = earlier_test_families();
+    let round4 = round4_family_names();
+    let earlier_part = tally(results.iter().filter(|(s, _)| earlier.contains(&s.family)).copied());
+    let round4_part =
+        tally(results.iter().filter(|(s, _)| s.test && round4.contains(&s.family)).copied());
+    for (part, tally) in
+        [("test, earlier split", earlier_part), ("test, round 4 families", round4_part)]
+    {
+        eprintln!("{channel}, {part}: {}/{} samples redacted", tally.caught, tally.total);
     }
     assert!(failures.is_empty(), "below {REQUIRED:?}: {failures:?}");
 }

@@ -13,7 +13,9 @@ use compaction::store::{NewEntry, OpenOptions, SessionStore};
 use compaction_core::serialize::Redactor;
 use compaction_core::settings::CompactionSettings;
 use compaction_core::tokens::estimator_by_name;
-use compaction_testdata::secrets::{Plant, Sample, corpus, leaked};
+use compaction_testdata::secrets::{
+    Plant, Sample, corpus, earlier_test_families, leaked, round4_family_names,
+};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -24,7 +26,7 @@ use super::mock_server::MockServer;
 /// floors are what the rules reach now (RELIABILITY.md), so that a change that loses ground
 /// fails. A secret planted in several shapes shares one output here, so one leaking shape
 /// counts against all of them.
-const REQUIRED: [f64; 2] = [0.94, 0.83];
+const REQUIRED: [f64; 2] = [0.96, 0.86];
 
 /// Every string in a JSON value (keys too), one per line: what a reader of it sees.
 fn strings(value: &Value, out: &mut String) {
@@ -140,6 +142,24 @@ fn report(channel: &str, samples: &[Sample], output: &str) {
         if rate < REQUIRED[usize::from(is_test)] {
             failures.push(format!("{channel}, {part}: {:.2}%", rate * 100.0));
         }
+    }
+    // The held-out figures apart: the test part as drawn before round 4's families were
+    // added (comparable across rounds), and round 4's own families in test.
+    let earlier = earlier_test_families();
+    let round4 = round4_family_names();
+    let count = |keep: &dyn Fn(&Sample) -> bool| {
+        samples
+            .iter()
+            .zip(&found)
+            .filter(|(s, _)| keep(s))
+            .fold((0, 0), |(kept, total), (_, leaked)| (kept + usize::from(!leaked), total + 1))
+    };
+    let earlier_part = count(&|s| earlier.contains(&s.family));
+    let round4_part = count(&|s| s.test && round4.contains(&s.family));
+    for (part, (kept, total)) in
+        [("test, earlier split", earlier_part), ("test, round 4 families", round4_part)]
+    {
+        eprintln!("{channel}, {part}: {kept}/{total} samples kept out");
     }
     assert!(failures.is_empty(), "below {REQUIRED:?}: {failures:?}");
 }
