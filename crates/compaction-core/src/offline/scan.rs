@@ -322,6 +322,29 @@ pub(super) fn error_line(line: &str) -> bool {
         || says_after(&lower, "error:")
         || says_after(&lower, "exception:")
         || lower.contains("err!")
+        || log_error_line(trimmed)
+}
+
+/// Whether a log line records an error by its level: it opens with a timestamp (a date, a
+/// time, possibly in brackets) and names the level `ERROR`, `FATAL`, `CRITICAL`, `PANIC`
+/// or `ERR` as a word of its own in capitals, or as `level=error` (logfmt) or
+/// `"level":"error"` (JSON logs).
+pub(super) fn log_error_line(line: &str) -> bool {
+    const LEVELS: [&str; 5] = ["ERROR", "FATAL", "CRITICAL", "PANIC", "ERR"];
+    let lower = line.to_lowercase();
+    let structured = ["level=error", "level=fatal", "\"level\":\"error\"", "\"level\":\"fatal\""]
+        .iter()
+        .any(|marker| lower.contains(marker));
+    if structured {
+        return true;
+    }
+    let body = line.trim_start_matches(['[', '(', ' ']);
+    let digits = body.chars().take_while(char::is_ascii_digit).count();
+    let stamped = matches!(digits, 2 | 4) && body[digits..].starts_with(['-', ':', '/', '.']);
+    stamped
+        && line
+            .split(|c: char| c.is_whitespace() || matches!(c, '[' | ']' | '|' | ':' | '(' | ')'))
+            .any(|word| LEVELS.contains(&word))
 }
 
 /// Whether `marker` stands in `lower` with something after it on the line. A line that ends

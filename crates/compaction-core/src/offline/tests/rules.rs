@@ -608,3 +608,26 @@ fn items_past_a_cap_go_in_when_there_is_room_and_are_counted_when_dropped() {
     );
     assert!(tight.contains("lower-priority items were left out"), "{tight}");
 }
+
+#[test]
+fn a_log_line_at_an_error_level_is_an_error_line() {
+    use super::super::scan::error_line;
+    for line in [
+        "2026-03-01 12:00:00,123 ERROR [main] Payment worker crashed",
+        "2026-03-01T12:00:00Z ERROR api::handler: upstream returned 502",
+        "[2026-03-01 12:00:00] local.ERROR: SQLSTATE[42S02]: table not found",
+        "12:00:01.554 | FATAL | db pool exhausted",
+        "time=2026-03-01T12:00:00Z level=error msg=\"dial tcp: refused\"",
+        "{\"time\":\"2026-03-01\",\"level\":\"error\",\"msg\":\"boom\"}",
+    ] {
+        assert!(error_line(line), "{line}");
+    }
+    for line in [
+        "2026-03-01 12:00:00,123 INFO [main] error budget at 3%",
+        "2026-03-01T12:00:00Z WARN retrying after Error 2 of 5",
+        "404 ERROR PAGE TEMPLATE",
+        "2026 annual report: errors fell by half",
+    ] {
+        assert!(!error_line(line), "{line}");
+    }
+}
