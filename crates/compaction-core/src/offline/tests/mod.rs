@@ -78,13 +78,18 @@ fn bash_run(command: &str, output: &str, exit_code: i64) -> AgentMessage {
 }
 
 fn summarize(messages: &[AgentMessage]) -> String {
+    summarize_within(messages, 20_000)
+}
+
+/// A history summary of `messages` within `max_chars`.
+fn summarize_within(messages: &[AgentMessage], max_chars: usize) -> String {
     summarize_offline(&OfflineInput {
         kind: OfflineKind::History,
         messages,
         previous_summary: None,
         instructions: None,
         pins: &[],
-        max_chars: 20_000,
+        max_chars,
     })
 }
 

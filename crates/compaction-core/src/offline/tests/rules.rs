@@ -577,14 +577,7 @@ fn items_past_a_cap_go_in_when_there_is_room_and_are_counted_when_dropped() {
             .push(assistant("", &[(id.as_str(), "edit", json!({"path": format!("src/f{n}.rs")}))]));
         messages.push(result(&id, "edit", "Successfully replaced text", false));
     }
-    let roomy = summarize_offline(&OfflineInput {
-        kind: OfflineKind::History,
-        messages: &messages,
-        previous_summary: None,
-        instructions: None,
-        pins: &[],
-        max_chars: 200_000,
-    });
+    let roomy = summarize_within(&messages, 200_000);
     // With room, none is left out: the oldest earlier request and edit are there.
     assert!(
         roomy.contains("Earlier request: Add the field number 1 to the ledger schema."),
@@ -593,14 +586,7 @@ fn items_past_a_cap_go_in_when_there_is_room_and_are_counted_when_dropped() {
     assert!(roomy.contains("`src/f0.rs`"), "{roomy}");
     assert!(!roomy.contains("left out"), "{roomy}");
     // Tight, the oldest go first and the summary says how many items it left out.
-    let tight = summarize_offline(&OfflineInput {
-        kind: OfflineKind::History,
-        messages: &messages,
-        previous_summary: None,
-        instructions: None,
-        pins: &[],
-        max_chars: 2_500,
-    });
+    let tight = summarize_within(&messages, 2_500);
     assert!(!tight.contains("Add the field number 1 to"), "{tight}");
     assert!(
         tight.contains("Earlier request: Add the field number 38 to the ledger schema."),
