@@ -6,6 +6,7 @@
 //! Invariant: a failure is open until a later success of the same command, file or tool
 //! resolves it; tool outputs are scanned line by line and never copied whole.
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 pub(super) use super::calls::*;
@@ -15,8 +16,6 @@ use super::previous::{PreviousSummary, previous_effects};
 use super::scan::*;
 pub(super) use super::sections::{AFTER_CORRECTION, CURRENT_APPROACH, FINISHED_STEP, RESOLVE_STEP};
 use super::text::*;
-use std::borrow::Cow;
-
 use crate::files::FileEffect;
 use crate::message::{AgentMessage, ContentBlock};
 

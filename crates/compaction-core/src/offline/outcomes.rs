@@ -197,20 +197,18 @@ impl Digest {
     ) {
         self.note_output_words(command, lines.clone());
         if is_read_only_command(command) {
-            if failed
-                && !cancelled
-                && let Some(error) = scan.errors.first()
-            {
-                self.note_check(format!("Checked {}: {error}", code(&clip(command, 160))));
-            } else if !failed && !cancelled && !scan.errors.is_empty() {
-                // A check that printed error lines (a log it read, a search for a message)
-                // found them: what it found is the evidence the next step works from.
-                let found: Vec<&str> = scan.errors.iter().take(2).map(String::as_str).collect();
-                self.note_check(format!(
-                    "Checked {}, found: {}",
-                    code(&clip(command, 160)),
-                    found.join("; ")
-                ));
+            if !cancelled && let Some(error) = scan.errors.first() {
+                let command = code(&clip(command, 160));
+                // A failed check tells its error; one that worked and printed error lines (a
+                // log it read, a search for a message) found them: what it found is the
+                // evidence the next step works from.
+                let check = if failed {
+                    format!("Checked {command}: {error}")
+                } else {
+                    let found: Vec<&str> = scan.errors.iter().take(2).map(String::as_str).collect();
+                    format!("Checked {command}, found: {}", found.join("; "))
+                };
+                self.note_check(check);
             }
             return;
         }

@@ -185,6 +185,13 @@ pub(super) const PRIORITY_ASSISTANT_NOTE: u32 = 38;
 /// An item past its kind's cap (the oldest requests, edits and decisions of a long
 /// part): in only when the budget has room left, and counted when dropped.
 pub(super) const PRIORITY_PAST_CAP: u32 = 34;
+
+/// The priority of the item at `index` of a list of `len` whose kind keeps its `priority`
+/// for the newest `cap`: past the cap the oldest still go in, at [`PRIORITY_PAST_CAP`], so
+/// the budget drops them first and counts them, never unsaid.
+pub(super) fn capped_priority(index: usize, len: usize, cap: usize, priority: u32) -> u32 {
+    if index < len.saturating_sub(cap) { PRIORITY_PAST_CAP } else { priority }
+}
 pub(super) const PRIORITY_COMMANDS: u32 = 28;
 pub(super) const PRIORITY_IDENTIFIERS: u32 = 30;
 /// Items that mention a word of the user's focus rank this much higher.

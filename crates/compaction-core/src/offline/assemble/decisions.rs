@@ -114,11 +114,9 @@ impl Assembly<'_> {
                 PRIORITY_DECISION + 1,
             );
         }
-        // Past the cap the oldest decisions still go in, at the lowest priority: the budget
-        // drops them first and counts them.
-        let over = digest.decisions.len().saturating_sub(self.limits.decisions);
+        let count = digest.decisions.len();
         for (index, decision) in digest.decisions.iter().enumerate() {
-            let priority = if index < over { PRIORITY_PAST_CAP } else { PRIORITY_DECISION };
+            let priority = capped_priority(index, count, self.limits.decisions, PRIORITY_DECISION);
             if self.rejected_now(decision) {
                 continue;
             }

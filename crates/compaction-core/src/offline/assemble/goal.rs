@@ -115,11 +115,9 @@ impl Assembly<'_> {
         if have_main_goal {
             earlier.retain(|(text, _)| !is_correction(text));
         }
-        // Past the cap, the oldest requests still go in, below everything but the
-        // commands list: the budget drops them first and counts them, never unsaid.
-        let over = earlier.len().saturating_sub(self.limits.requests);
+        let count = earlier.len();
         for (index, (text, priority)) in earlier.into_iter().enumerate() {
-            let priority = if index < over { PRIORITY_PAST_CAP } else { priority };
+            let priority = capped_priority(index, count, self.limits.requests, priority);
             self.sections.push(Section::Goal, format!("Earlier request: {text}"), priority);
         }
         if let Some(latest) = &fresh_latest {

@@ -16,11 +16,9 @@ impl Assembly<'_> {
         let digest = self.digest;
         // Carried items not superseded by a newer one about the same path or command.
         let mut fresh_done: Vec<(String, u32)> = Vec::new();
-        // Past the cap the oldest edits still go in, at the lowest priority: the budget
-        // drops them first and counts them.
-        let over = digest.changes.len().saturating_sub(self.limits.done);
+        let count = digest.changes.len();
         for (index, change) in digest.changes.iter().enumerate() {
-            let priority = if index < over { PRIORITY_PAST_CAP } else { PRIORITY_DONE_EDIT };
+            let priority = capped_priority(index, count, self.limits.done, PRIORITY_DONE_EDIT);
             fresh_done.push((change.done_item(), priority));
         }
         for change in &digest.tree_changes {

@@ -5,14 +5,7 @@ use super::*;
 
 /// The summary of `messages` after `previous`.
 fn next_round(previous: &str, messages: &[AgentMessage]) -> String {
-    summarize_offline(&OfflineInput {
-        kind: OfflineKind::History,
-        messages,
-        previous_summary: Some(previous),
-        instructions: None,
-        pins: &[],
-        max_chars: 20_000,
-    })
+    summarize_after(messages, previous, 20_000)
 }
 
 #[test]

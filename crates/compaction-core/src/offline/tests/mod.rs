@@ -93,6 +93,18 @@ fn summarize_within(messages: &[AgentMessage], max_chars: usize) -> String {
     })
 }
 
+/// A summary of `messages` after `previous`, within `max_chars`.
+fn summarize_after(messages: &[AgentMessage], previous: &str, max_chars: usize) -> String {
+    summarize_offline(&OfflineInput {
+        kind: OfflineKind::History,
+        messages,
+        previous_summary: Some(previous),
+        instructions: None,
+        pins: &[],
+        max_chars,
+    })
+}
+
 /// The bullets under `heading`, up to the next heading.
 fn bullets(summary: &str, heading: &str) -> Vec<String> {
     let mut lines = summary.lines().skip_while(|line| *line != heading).skip(1);

@@ -78,7 +78,7 @@ fn branch_calls_without_results_are_work_done_not_pending() {
         previous_summary: None,
         instructions: None,
         pins: &[],
-        max_chars: 2_500,
+        max_chars: 4_000,
     });
     assert!(!branch.contains("no result yet"), "{branch}");
     assert!(bullets(&branch, "### Done").iter().any(|b| b.contains("`cargo bench`")), "{branch}");
@@ -513,18 +513,6 @@ fn instruction_files_are_known_by_name_and_by_folder() {
     ] {
         assert!(!is_instruction_file(path), "{path}");
     }
-}
-
-/// A summary of `messages` after `previous`, within `max_chars`.
-fn summarize_after(messages: &[AgentMessage], previous: &str, max_chars: usize) -> String {
-    summarize_offline(&OfflineInput {
-        kind: OfflineKind::History,
-        messages,
-        previous_summary: Some(previous),
-        instructions: None,
-        pins: &[],
-        max_chars,
-    })
 }
 
 #[test]
