@@ -13,7 +13,7 @@ use crate::prepare::{
     CompactionPreparation, NothingToCompact, PrepareOptions, prepare_from_context,
 };
 use crate::prompts::{self, PromptTask};
-use crate::serialize::{SerializeOptions, serialize_message};
+use crate::serialize::{Redactor, SerializeOptions, serialize_message};
 use crate::session::Session;
 use crate::settings::CompactionSettings;
 use crate::tokens::{ContextTokens, TokenEstimator, context_tokens};
@@ -56,9 +56,16 @@ pub struct PlannedCompaction {
     pub history_chunks: Vec<String>,
     /// Transcript chunks of the split turn's prefix (empty when the turn is not split).
     pub turn_prefix_chunks: Vec<String>,
-    /// The verbatim user messages appended to the summary (`keepUserMessagesTokens`);
-    /// `None` when the setting is 0 or no message fits.
+    /// The verbatim user messages appended to the summary within `keepUserMessagesTokens`
+    /// alone; `None` when the setting is 0 or no message fits. The section a compaction
+    /// writes also takes the room its summary leaves of the output budget
+    /// ([`PlannedCompaction::user_messages_after`]), so it holds at least these.
     pub kept_user_messages: Option<KeptUserMessages>,
+    /// The summary's output budget the plan was made for (`maxSummaryTokens`, at most a
+    /// quarter of the summary model's window).
+    pub summary_budget: u64,
+    /// `keepUserMessagesTokens`: room for the user's words on top of the summary's budget.
+    pub user_messages_budget: u64,
     /// Upper bound of the context after compaction: kept messages + the summary's budget
     /// + the verbatim user messages.
     pub estimated_tokens_after: u64,
@@ -68,6 +75,53 @@ pub struct PlannedCompaction {
 }
 
 impl PlannedCompaction {
+    /// The verbatim user messages for `summary`, the summary as it will be stored without
+    /// them (with its file lists): within `keepUserMessagesTokens` plus the room `summary`
+    /// leaves of the output budget. A summary is a paraphrase; where it is short, the
+    /// budget it was given holds the user's latest words instead of staying empty. The
+    /// stored summary with the section stays within both budgets together, counted by
+    /// `estimator` and by pi's own chars/4 estimate alike (pi measures the context it
+    /// rebuilds with the latter).
+    ///
+    /// `growth` caps the room taken from the summary's budget: how many tokens the summary
+    /// may still grow while the context still shrinks (a compaction that does not reduce
+    /// the context is refused, and the user's words are not worth that).
+    pub fn user_messages_after(
+        &self,
+        summary: &str,
+        growth: u64,
+        estimator: &dyn TokenEstimator,
+        redactor: &Redactor,
+    ) -> Option<KeptUserMessages> {
+        // The blank line that joins the section to the summary.
+        const JOIN_TOKENS: u64 = 1;
+        let estimator = Stricter(estimator);
+        let estimator = &estimator;
+        let spare = self
+            .summary_budget
+            .saturating_sub(estimator.text_tokens(summary))
+            .min(growth)
+            .saturating_sub(JOIN_TOKENS);
+        let budget = self.user_messages_budget.saturating_add(spare);
+        if budget == self.user_messages_budget {
+            return self.kept_user_messages.clone();
+        }
+        let region = user_message_texts(
+            self.preparation
+                .messages_to_summarize
+                .iter()
+                .chain(&self.preparation.turn_prefix_messages),
+        );
+        keep_user_messages(
+            &self.preparation.previous_user_messages,
+            &region,
+            budget,
+            estimator,
+            redactor,
+        )
+        .or_else(|| self.kept_user_messages.clone())
+    }
+
     /// Summarizer calls the run will make.
     pub fn summarizer_calls(&self) -> usize {
         self.history_chunks.len().max(1) + self.turn_prefix_chunks.len()
@@ -103,6 +157,20 @@ pub struct CompactionPlan {
     pub trigger: TriggerDecision,
     /// The compaction to run, or why none can run.
     pub compaction: Result<PlannedCompaction, PlanError>,
+}
+
+/// The larger of an estimator's count and pi's chars/4 count: a budget kept by this count
+/// is kept by both.
+struct Stricter<'a>(&'a dyn TokenEstimator);
+
+impl TokenEstimator for Stricter<'_> {
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+
+    fn text_tokens(&self, text: &str) -> u64 {
+        self.0.text_tokens(text).max(crate::tokens::PiEstimator.text_tokens(text))
+    }
 }
 
 /// Plans a compaction of the path ending at `leaf`.
@@ -237,6 +305,8 @@ fn split_requests(
         history_chunks,
         turn_prefix_chunks,
         kept_user_messages,
+        summary_budget: max_output,
+        user_messages_budget: inputs.settings.keep_user_messages_tokens,
         estimated_tokens_after,
         pins,
     })

@@ -1,9 +1,10 @@
 //! The user's own words, kept verbatim through compactions (`keepUserMessagesTokens`).
 //!
-//! A summary paraphrases; the user's requests and rules lose their exact wording. With
-//! `keepUserMessagesTokens` above 0, a compaction keeps the most recent user messages of
-//! the region it summarizes word for word, in a section appended to the summary after the
-//! summarizer (offline or a model) has written it:
+//! A summary paraphrases; the user's requests and rules lose their exact wording. A
+//! compaction keeps the most recent user messages of the region it summarizes word for
+//! word, in the room the summary leaves of its budget plus `keepUserMessagesTokens`
+//! ([`crate::plan::PlannedCompaction::user_messages_after`]), in a section appended to the
+//! summary after the summarizer (offline or a model) has written it:
 //!
 //! ````text
 //! ## User messages (verbatim)

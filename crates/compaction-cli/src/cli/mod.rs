@@ -151,8 +151,8 @@ pub struct CompactionFlags {
     /// Tokens reserved for the model's reply (`reserveTokens`).
     #[arg(long, value_name = "TOKENS")]
     pub reserve: Option<u64>,
-    /// Tokens of the user's latest messages kept word for word in the summary
-    /// (`keepUserMessagesTokens`; 0, the default, turns it off).
+    /// Tokens for the user's latest messages kept word for word in the summary, beyond the
+    /// room the summary leaves of its own budget (`keepUserMessagesTokens`; default 0).
     #[arg(long, value_name = "TOKENS")]
     pub keep_user_messages: Option<u64>,
     /// User turns always kept verbatim when they fit (`minTurnsToKeep`).

@@ -4,6 +4,7 @@
 //! extensions are told afterwards.
 
 use compaction_core::entry::Entry;
+use compaction_core::plan::PlannedCompaction;
 use compaction_core::session::Session;
 use compaction_core::user_messages::with_kept_user_messages;
 
@@ -116,9 +117,9 @@ impl Compactor<'_> {
             (gated.planned, gated.summary, gated.usage, gated.calls, gated.report);
         let usage_value = usage.stored();
         // The verbatim user messages go after the gated summary (and any Must Keep
-        // section), before the file lists: computed by the plan, the same for every
-        // summarizer.
-        let summary = with_kept_user_messages(&summary, planned.kept_user_messages.as_ref());
+        // section), before the file lists, in `keepUserMessagesTokens` and the room the
+        // stored summary leaves of its budget: the same rule for every summarizer.
+        let summary = self.with_user_words(&planned, &summary, estimated_tokens_before);
         let mut fields = planned.preparation.entry_fields(&summary, usage_value);
         if let Some(serde_json::Value::Object(details)) = fields.get_mut("details") {
             details
@@ -154,6 +155,35 @@ impl Compactor<'_> {
             warnings,
             quality: Some(quality),
         })
+    }
+
+    /// `summary` with the verbatim user messages appended
+    /// ([`PlannedCompaction::user_messages_after`]), so that the context still shrinks below
+    /// `before` tokens: the room they may take from the summary's budget is narrowed by what
+    /// an estimate of the joined text overshoots (estimates are not exactly additive), and
+    /// at worst only `keepUserMessagesTokens` holds them, as the plan chose.
+    fn with_user_words(&self, planned: &PlannedCompaction, summary: &str, before: u64) -> String {
+        let stored_tokens = |text: &str| {
+            let fields = planned.preparation.entry_fields(text, None);
+            let stored = fields.get("summary").and_then(serde_json::Value::as_str).unwrap_or("");
+            self.estimator.text_tokens(stored)
+        };
+        let without = planned.preparation.entry_fields(summary, None);
+        let stored = without.get("summary").and_then(serde_json::Value::as_str).unwrap_or("");
+        let kept = planned.preparation.kept_tokens;
+        let mut growth =
+            before.saturating_sub(kept).saturating_sub(stored_tokens(summary)).saturating_sub(1);
+        for _ in 0..4 {
+            let section =
+                planned.user_messages_after(stored, growth, self.estimator, &self.redactor);
+            let with = with_kept_user_messages(summary, section.as_ref());
+            let after = kept + stored_tokens(&with);
+            if after < before {
+                return with;
+            }
+            growth = growth.saturating_sub(after - before + 1 + growth / 16);
+        }
+        with_kept_user_messages(summary, planned.kept_user_messages.as_ref())
     }
 
     /// The gated summary of `planned`. When the server answers that a request exceeds a

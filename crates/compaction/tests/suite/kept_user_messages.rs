@@ -1,6 +1,7 @@
-//! `keepUserMessagesTokens` through the orchestration path: the user's latest messages are
-//! appended to the stored summary word for word, carried through successive compactions
-//! without duplicates, within the budget, and nothing changes when the setting is 0.
+//! The verbatim user messages through the orchestration path: the user's latest messages are
+//! appended to the stored summary word for word, in the room the summary leaves of its
+//! budget plus `keepUserMessagesTokens`, carried through successive compactions without
+//! duplicates, and the summary before the section is the same whatever the setting.
 
 use std::path::Path;
 
@@ -100,7 +101,10 @@ async fn three_successive_compactions_keep_the_latest_user_messages_once_each() 
         let section_start = summary.find(USER_MESSAGES_HEADING).unwrap();
         let section_end = summary.find("\n\n<read-files>").unwrap_or(summary.len());
         let section = &summary[section_start..section_end];
-        assert!(estimator.text_tokens(section) <= BUDGET, "{section}");
+        assert!(estimator.text_tokens(section) > 0, "{section}");
+        // The stored summary, section included, within both budgets together.
+        let budget = settings.max_summary_tokens + BUDGET;
+        assert!(estimator.text_tokens(&summary) <= budget, "{summary}");
         // The newest summarized messages, an unbroken run ending with the latest, each
         // once, oldest first; the oldest may be cut to fit.
         let session = open(&path).into_session();
@@ -133,15 +137,27 @@ async fn three_successive_compactions_keep_the_latest_user_messages_once_each() 
 }
 
 #[tokio::test]
-async fn the_setting_at_zero_changes_nothing_and_above_zero_only_adds_the_section() {
+async fn the_summary_room_holds_the_section_and_the_setting_only_adds_to_it() {
     let (_dir, off) = session_copy();
     let (_dir2, on) = session_copy();
-    let without = compact_with(&off, &settings()).await;
-    assert!(!without.contains(USER_MESSAGES_HEADING));
+    let (_dir3, tight) = session_copy();
+    let estimator = estimator();
+    // Setting 0: the summary is short, so the room it leaves holds the user's words, and
+    // the whole stays within the summary's budget.
+    let spare_only = compact_with(&off, &settings()).await;
+    let (plain, spare_bodies) = split_kept_user_messages(&spare_only);
+    assert!(!spare_bodies.is_empty(), "{spare_only}");
+    assert!(estimator.text_tokens(&spare_only) <= settings().max_summary_tokens);
+    // A positive setting adds room: the same summary, and at least the same messages.
     let with =
         compact_with(&on, &CompactionSettings { keep_user_messages_tokens: BUDGET, ..settings() })
             .await;
     let (stripped, bodies) = split_kept_user_messages(&with);
-    assert!(!bodies.is_empty());
-    assert_eq!(stripped, without);
+    assert_eq!(stripped, plain);
+    assert!(bodies.len() >= spare_bodies.len(), "{bodies:?} vs {spare_bodies:?}");
+    assert_eq!(bodies.last(), spare_bodies.last());
+    // A budget the summary itself fills leaves no room and the setting at 0 adds none.
+    let full = CompactionSettings { max_summary_tokens: 64, ..settings() };
+    let filled = compact_with(&tight, &full).await;
+    assert!(!filled.contains(USER_MESSAGES_HEADING), "{filled}");
 }
