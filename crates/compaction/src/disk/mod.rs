@@ -213,21 +213,7 @@ impl Scratch {
                 .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
         });
         let path = dir.join(format!("{prefix}{}", std::process::id()));
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .open(&path)
-            .map_err(DiskError::io("create", &path))?;
-        if let Err(error) = file.try_lock() {
-            let _ = std::fs::remove_file(&path);
-            return Err(DiskError::Io {
-                action: "lock",
-                path,
-                source: std::io::Error::other(error.to_string()),
-            });
-        }
+        let file = create_locked(&path, false).map_err(DiskError::io("create", &path))?;
         Ok((Scratch { path, output: output.to_path_buf(), file: Some(file) }, removed))
     }
 
@@ -255,30 +241,121 @@ impl Scratch {
         if let Some(file) = &self.file {
             file.sync_all().map_err(DiskError::io("sync", &self.path))?;
         }
-        match check_output(&output, inputs, replace) {
-            Ok(()) => {}
-            // Without `replace`, the link below is the check that cannot race.
-            Err(DiskError::Exists { .. }) if !replace => {}
-            Err(error) => return Err(error),
-        }
-        if replace {
-            std::fs::rename(&self.path, &output).map_err(DiskError::io("replace", &output))?;
-        } else {
-            std::fs::hard_link(&self.path, &output).map_err(|source| {
-                if source.kind() == std::io::ErrorKind::AlreadyExists {
-                    DiskError::Exists { path: output.clone() }
-                } else {
-                    DiskError::Io { action: "create", path: output.clone(), source }
-                }
-            })?;
-            let _ = std::fs::remove_file(&self.path);
-        }
+        publish_file(&self.path, &output, inputs, replace)?;
         // Published: nothing is left to remove, and the lock goes with the file.
         self.file = None;
         self.path = PathBuf::new();
         let dir = parent_dir(&output);
         File::open(&dir).and_then(|d| d.sync_all()).map_err(DiskError::io("sync", &dir))?;
         Ok(output)
+    }
+}
+
+/// Creates the file `path`, which must not exist (mode 0600, readable, and writable or
+/// appending), and takes its lock, so that no reclaim of abandoned scratch files takes it for
+/// one while its writer lives. The one way this project makes a file it will publish: the
+/// scratch files of [`Scratch`] and the store's temporary files of rewrites and copies.
+pub(crate) fn create_locked(path: &Path, append: bool) -> std::io::Result<File> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(!append)
+        .append(append)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)?;
+    if let Err(error) = file.try_lock() {
+        let _ = std::fs::remove_file(path);
+        return Err(std::io::Error::other(format!("cannot lock: {error}")));
+    }
+    Ok(file)
+}
+
+/// Makes the complete file `temp` appear at `output` (beside it), the one publishing rule:
+///
+/// - without `replace`, by a hard link, which fails when any name is there, however late it
+///   appeared (then `temp` is left for the caller to remove);
+/// - with `replace`, the output is checked again ([`check_output`]: never one of `inputs`,
+///   never a FIFO, device, socket or directory, also through a link) and `temp` renamed over
+///   it. Where the system can swap two names atomically (`renameat2` with
+///   `RENAME_EXCHANGE`), the swap is what is checked: what came out of `output` is looked at
+///   after the swap, and anything but a regular file or a link to one (or to nothing) is
+///   swapped back, so a FIFO or folder that appeared after the check is never destroyed.
+///
+/// On success `temp` no longer exists.
+pub fn publish_file(
+    temp: &Path,
+    output: &Path,
+    inputs: &[(&Path, &Metadata)],
+    replace: bool,
+) -> Result<(), DiskError> {
+    match check_output(output, inputs, replace) {
+        Ok(()) => {}
+        // Without `replace`, the link below is the check that cannot race.
+        Err(DiskError::Exists { .. }) if !replace => {}
+        Err(error) => return Err(error),
+    }
+    match std::fs::hard_link(temp, output) {
+        Ok(()) => {
+            let _ = std::fs::remove_file(temp);
+            return Ok(());
+        }
+        Err(source) if source.kind() == std::io::ErrorKind::AlreadyExists => {
+            if !replace {
+                return Err(DiskError::Exists { path: output.to_path_buf() });
+            }
+        }
+        Err(source) => {
+            return Err(DiskError::Io { action: "create", path: output.to_path_buf(), source });
+        }
+    }
+    match exchange(temp, output) {
+        Ok(()) => {
+            // `temp` now names what stood at `output`: keep it only if it may be replaced.
+            let refusal = match std::fs::symlink_metadata(temp) {
+                Ok(meta) if meta.file_type().is_symlink() => match std::fs::metadata(temp) {
+                    Ok(target) => refuse_irregular(output, &target).err(),
+                    Err(_) => None,
+                },
+                Ok(meta) => refuse_irregular(output, &meta).err(),
+                Err(_) => None,
+            };
+            let refusal = refusal.or_else(|| {
+                let moved = std::fs::metadata(temp).ok()?;
+                inputs
+                    .iter()
+                    .find(|(_, input)| input.dev() == moved.dev() && input.ino() == moved.ino())
+                    .map(|(input, _)| DiskError::OutputIsInput {
+                        output: output.to_path_buf(),
+                        input: input.to_path_buf(),
+                    })
+            });
+            if let Some(refusal) = refusal {
+                exchange(temp, output).map_err(DiskError::io("restore", output))?;
+                return Err(refusal);
+            }
+            let removed = match std::fs::symlink_metadata(temp) {
+                Ok(meta) if meta.is_dir() => Ok(()),
+                _ => std::fs::remove_file(temp),
+            };
+            removed.map_err(DiskError::io("remove the replaced file", temp))
+        }
+        // No atomic swap here (another system, a file system without it): the check above
+        // is the last word, and a plain rename replaces.
+        Err(_) => std::fs::rename(temp, output).map_err(DiskError::io("replace", output)),
+    }
+}
+
+/// Swaps the names `a` and `b` atomically (Linux `renameat2` with `RENAME_EXCHANGE`).
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        use rustix::fs::{CWD, RenameFlags, renameat_with};
+        renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).map_err(std::io::Error::from)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = (a, b);
+        Err(std::io::Error::from(std::io::ErrorKind::Unsupported))
     }
 }
 

@@ -16,6 +16,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod leftovers;
+mod targets;
 
 /// An instance's folder: `work` (the current directory), `tmp` (its `TMPDIR`), `home`.
 struct Folder {

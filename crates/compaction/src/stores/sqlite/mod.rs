@@ -55,6 +55,29 @@ pub(crate) struct SessionRow {
     pub(crate) bytes: i64,
 }
 
+/// Refuses a database name that is no regular file and not missing: a FIFO, device, socket
+/// or folder (also through a link), and a symbolic link that names nothing (SQLite would
+/// create the file where it points). A missing name is for [`SqliteBackend::create`] to make.
+fn refuse_odd_database(path: &Path) -> Result<(), BackendError> {
+    let invalid = |reason: String| BackendError::Invalid {
+        store: format!("sqlite:{}", path.display()),
+        reason,
+    };
+    let Ok(own) = std::fs::symlink_metadata(path) else { return Ok(()) };
+    match std::fs::metadata(path) {
+        Ok(target) => match crate::disk::irregular(target.file_type()) {
+            None => Ok(()),
+            Some(what) => {
+                Err(invalid(format!("{what}, not a database file; nothing written there")))
+            }
+        },
+        Err(_) if own.file_type().is_symlink() => Err(invalid(
+            "a symbolic link to nothing; refusing to create the database where it points".into(),
+        )),
+        Err(_) => Ok(()),
+    }
+}
+
 impl SqliteBackend {
     /// Opens an existing database of the current schema version.
     pub fn open(path: &Path) -> Result<SqliteBackend, BackendError> {
@@ -69,14 +92,18 @@ impl SqliteBackend {
         Self::connect(path, OpenFlags::SQLITE_OPEN_READ_WRITE, false)
     }
 
-    /// Opens a database, creating the file and its tables when it does not exist yet.
+    /// Opens a database, creating the file and its tables when it does not exist yet (a name
+    /// that is nothing yet: never a link to nothing, which SQLite would create elsewhere, nor
+    /// a FIFO, device, socket or folder).
     pub fn create(path: &Path) -> Result<SqliteBackend, BackendError> {
+        refuse_odd_database(path)?;
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE;
         Self::connect(path, flags, true)
     }
 
     /// Upgrades an older schema to the current version; returns the version it had.
     pub fn migrate(path: &Path) -> Result<i64, BackendError> {
+        refuse_odd_database(path)?;
         let store = format!("sqlite:{}", path.display());
         let mut connection = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
             .map_err(|error| BackendError::database(&store, error))?;
