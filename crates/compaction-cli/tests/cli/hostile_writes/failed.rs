@@ -17,6 +17,10 @@ use super::{Folder, database, tally};
 /// A file size limit of 0 blocks: every write of a byte fails (`EFBIG`, the signal ignored).
 const FILE_LIMIT: &[&str] = &["sh", "-c", "trap '' XFSZ; ulimit -f 0; exec \"$0\" \"$@\""];
 
+/// A file size limit of 11 blocks of 512 bytes: a small file is written, a larger one fails
+/// (a command writing several files fails after the first ones).
+const PARTIAL_LIMIT: &[&str] = &["sh", "-c", "trap '' XFSZ; ulimit -f 11; exec \"$0\" \"$@\""];
+
 /// How the command is made to fail.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Failure {
@@ -24,6 +28,8 @@ enum Failure {
     BadInput,
     /// Every write of a byte fails.
     SizeLimit,
+    /// Writes past 5.5 KiB in a file fail.
+    PartialLimit,
     /// The output's name is too long for its scratch file.
     LongName,
     /// The summarizer's address refuses connections.
@@ -32,9 +38,10 @@ enum Failure {
     MissingSession,
 }
 
-const FAILURES: [Failure; 5] = [
+const FAILURES: [Failure; 6] = [
     Failure::BadInput,
     Failure::SizeLimit,
+    Failure::PartialLimit,
     Failure::LongName,
     Failure::Unreachable,
     Failure::MissingSession,
@@ -48,6 +55,8 @@ struct Maker {
     input: Input,
     failures: &'static [Failure],
     output: bool,
+    /// Whether it takes `--force` to replace an existing output.
+    force: bool,
 }
 
 /// What `IN` is for the command.
@@ -57,83 +66,105 @@ enum Input {
     Transcript,
     Probes,
     Folder,
+    /// A small damaged session with a long unreadable line (its repaired copy is small, the
+    /// file of its rejected lines large).
+    Damaged,
     None,
 }
 
 const SUMMARIZER: &[&str] =
     &["--provider", "openai", "--base-url", "http://127.0.0.1:9/v1", "--model", "m"];
 
-const MAKERS: [Maker; 15] = [
+const MAKERS: [Maker; 16] = [
     Maker {
         args: &["run", "IN", "-o", "OUT", "--keep-recent", "500", "--min-turns", "0"],
         input: Input::Session,
         failures: &[Failure::BadInput, Failure::SizeLimit, Failure::LongName, Failure::Unreachable],
+        force: true,
         output: true,
     },
     Maker {
         args: &["run", "IN", "--keep-recent", "500", "--min-turns", "0"],
         input: Input::Session,
         failures: &[Failure::BadInput, Failure::SizeLimit, Failure::Unreachable],
+        force: false,
         output: false,
     },
     Maker {
         args: &["import", "IN", "-o", "OUT"],
         input: Input::Transcript,
         failures: &[Failure::BadInput, Failure::SizeLimit, Failure::LongName],
+        force: true,
         output: true,
     },
     Maker {
         args: &["export", "IN", "--format", "codex", "-o", "OUT"],
         input: Input::Session,
         failures: &[Failure::BadInput, Failure::SizeLimit, Failure::LongName],
+        force: true,
         output: true,
     },
     Maker {
         args: &["export", "IN", "--format", "claude-code", "-o", "OUT"],
         input: Input::Session,
         failures: &[Failure::BadInput, Failure::SizeLimit, Failure::LongName],
+        force: true,
         output: true,
     },
     Maker {
         args: &["store", "export", "sqlite:db.sqlite#ID", "-o", "OUT"],
         input: Input::None,
         failures: &[Failure::SizeLimit, Failure::LongName, Failure::MissingSession],
+        force: true,
         output: true,
     },
     Maker {
         args: &["store", "import", "IN", "--to", "sqlite:OUT"],
         input: Input::Folder,
         failures: &[Failure::BadInput, Failure::SizeLimit],
+        force: false,
         output: true,
     },
     Maker {
         args: &["store", "import", "IN", "--to", "sqlite:OUT"],
         input: Input::Session,
         failures: &[Failure::BadInput, Failure::SizeLimit],
+        force: false,
         output: true,
+    },
+    Maker {
+        args: &["check", "--repair", "IN"],
+        input: Input::Damaged,
+        failures: &[Failure::SizeLimit, Failure::PartialLimit],
+        force: false,
+        output: false,
     },
     Maker {
         args: &["man", "--dir", "OUT"],
         input: Input::None,
-        failures: &[Failure::SizeLimit],
+        failures: &[Failure::SizeLimit, Failure::PartialLimit],
+        force: true,
         output: true,
     },
     Maker {
         args: &["check", "--repair", "IN"],
         input: Input::Session,
         failures: &[Failure::SizeLimit],
+        force: false,
         output: false,
     },
     Maker {
         args: &["pin", "IN", "--text", "Always run the tests first."],
         input: Input::Session,
         failures: &[Failure::BadInput, Failure::SizeLimit],
+        force: false,
         output: false,
     },
     Maker {
         args: &["run", "sqlite:db.sqlite#ID", "--keep-recent", "500", "--min-turns", "0"],
         input: Input::None,
         failures: &[Failure::SizeLimit, Failure::Unreachable, Failure::MissingSession],
+        force: false,
         output: false,
     },
     Maker {
@@ -153,6 +184,7 @@ const MAKERS: [Maker; 15] = [
         ],
         input: Input::None,
         failures: &[Failure::SizeLimit, Failure::Unreachable],
+        force: false,
         output: false,
     },
     Maker {
@@ -172,18 +204,24 @@ const MAKERS: [Maker; 15] = [
         ],
         input: Input::Folder,
         failures: &[Failure::SizeLimit, Failure::Unreachable],
+        force: false,
         output: false,
     },
     Maker {
         args: &["eval", "IN", "--compactions", "1"],
         input: Input::Probes,
         failures: &[Failure::BadInput, Failure::SizeLimit, Failure::Unreachable],
+        force: false,
         output: false,
     },
 ];
 
-/// Where the output goes: in the work folder, or under folders that do not exist yet.
-const PLACES: [&str; 2] = ["", "new/a/"];
+/// Where the output goes: in the work folder, under folders that do not exist yet, or onto
+/// an existing output (a file of the user's; for manual pages, a folder of older pages)
+/// replaced with `--force`.
+const PLACES: [&str; 3] = ["", "new/a/", EXISTING];
+
+const EXISTING: &str = "existing";
 
 /// Bytes no reader takes for a session, a transcript or a probe file.
 const GARBAGE: &[u8] = b"this is not JSON\n\x00\xff\n";
@@ -235,16 +273,42 @@ fn arguments(folder: &Folder, maker: &Maker, failure: Failure, place: &str) -> V
             }
             "in.probes.json"
         }
+        Input::Damaged => {
+            let mut bytes = std::fs::read(fixtures.join("damaged.jsonl")).unwrap();
+            bytes.extend_from_slice(format!("{{garbage {}\n", "x".repeat(8000)).as_bytes());
+            std::fs::write(work.join("in.jsonl"), bytes).unwrap();
+            "in.jsonl"
+        }
         Input::None => "",
     };
     let name = if failure == Failure::LongName { "n".repeat(250) } else { "out".to_owned() };
-    let output = format!("{place}{name}");
+    let existing = place == EXISTING;
+    let output = if existing { name } else { format!("{place}{name}") };
+    if existing {
+        if maker.args[0] == "man" {
+            // Every page, as an older version installed them.
+            std::fs::create_dir(work.join(&output)).unwrap();
+            let (code, stderr) = folder.run(&super::strings(&["man", "--dir", &output]));
+            assert_eq!(code, 0, "{stderr}");
+        }
+        let path = work.join(&output);
+        if path.is_dir() {
+            for page in std::fs::read_dir(&path).unwrap() {
+                std::fs::write(page.unwrap().path(), "an older page\n").unwrap();
+            }
+        } else {
+            std::fs::write(&path, "the user's own file\n").unwrap();
+        }
+    }
     let id = if failure == Failure::MissingSession { "no-such-session".to_owned() } else { id };
     let mut args: Vec<String> = maker
         .args
         .iter()
         .map(|arg| arg.replace("IN", input).replace("OUT", &output).replace("ID", &id))
         .collect();
+    if existing {
+        args.push("--force".into());
+    }
     if failure == Failure::Unreachable {
         args.extend(SUMMARIZER.iter().map(|a| (*a).to_owned()));
     } else {
@@ -269,12 +333,16 @@ fn a_failed_command_that_could_create_something_leaves_every_file_as_it_was() {
                 continue;
             }
             for place in PLACES {
-                if !place.is_empty() && !maker.output {
+                if !place.is_empty() && !maker.output || place == EXISTING && !maker.force {
                     continue;
                 }
                 let folder = Folder::new();
                 let args = arguments(&folder, maker, failure, place);
-                let wrapper: &[&str] = if failure == Failure::SizeLimit { FILE_LIMIT } else { &[] };
+                let wrapper: &[&str] = match failure {
+                    Failure::SizeLimit => FILE_LIMIT,
+                    Failure::PartialLimit => PARTIAL_LIMIT,
+                    _ => &[],
+                };
                 let start = folder.snapshot();
                 let (code, stderr) = folder.run_through(wrapper, &args);
                 let end = folder.snapshot();
