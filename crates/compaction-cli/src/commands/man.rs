@@ -377,7 +377,7 @@ pub fn man(args: &ManArgs) -> anyhow::Result<ExitStatus> {
             for done in &written {
                 let _ = std::fs::remove_file(done);
             }
-            return Err(error.into());
+            return Err(error);
         }
         if !args.force {
             written.push(path.clone());
