@@ -93,8 +93,9 @@ pub fn run(args: &BranchArgs) -> anyhow::Result<ExitStatus> {
     }
     let outcome = outcome.map_err(|e| {
         anyhow::Error::new(e).context(format!(
-            "{}: branch summary failed; the session file was not changed",
-            path.display()
+            "{}: branch summary failed; {}",
+            path.display(),
+            super::open::unchanged_note()
         ))
     })?;
     for warning in &outcome.warnings {

@@ -363,9 +363,16 @@ pub fn man(args: &ManArgs) -> anyhow::Result<ExitStatus> {
     for path in &paths {
         compaction::disk::check_output(path, &[], args.force).map_err(CommandError::disk)?;
     }
-    let mut written = Vec::new();
+    // Every page is written to its scratch file first, so a write that fails (a full disk, a
+    // file size limit) leaves every page as it was, replaced ones too; only then are they
+    // published, which writes no byte.
+    let mut scratches = Vec::new();
     for (page, path) in pages.iter().zip(&paths) {
-        if let Err(error) = write_page(path, *page, args.force) {
+        scratches.push(write_page(path, *page)?);
+    }
+    let mut written = Vec::new();
+    for (scratch, path) in scratches.into_iter().zip(&paths) {
+        if let Err(error) = scratch.publish(&[], args.force).map_err(CommandError::disk) {
             // A page that appeared meanwhile: the pages this run published are taken back.
             for done in &written {
                 let _ = std::fs::remove_file(done);
@@ -387,9 +394,9 @@ fn page_file(page: Option<&str>) -> String {
     }
 }
 
-/// Writes one page through the one publishing path ([`compaction::disk::Scratch`]): it
-/// appears whole or not at all, and replaces a page only with `replace`.
-fn write_page(path: &Path, page: Option<&str>, replace: bool) -> anyhow::Result<()> {
+/// Writes one page to its scratch file beside `path` ([`compaction::disk::Scratch`]), to be
+/// published whole or not at all.
+fn write_page(path: &Path, page: Option<&str>) -> anyhow::Result<compaction::disk::Scratch> {
     let mut bytes = Vec::new();
     render(page, &mut bytes).map_err(|e| CommandError::io("cannot render the manual page", e))?;
     let (mut scratch, removed) =
@@ -405,8 +412,7 @@ fn write_page(path: &Path, page: Option<&str>, replace: bool) -> anyhow::Result<
         .file()
         .write_all(&bytes)
         .map_err(|e| CommandError::io(format!("{}: cannot write", scratch.path().display()), e))?;
-    scratch.publish(&[], replace).map_err(CommandError::disk)?;
-    Ok(())
+    Ok(scratch)
 }
 
 #[cfg(test)]

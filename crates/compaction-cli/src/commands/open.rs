@@ -28,6 +28,9 @@ pub fn open_store(
     for message in report.messages() {
         eprintln!("{}: {message}", path.display());
     }
+    if let Some(backup) = report.migrated.as_ref().and_then(|m| m.backup.as_ref()) {
+        let _ = MIGRATED.set(backup.clone());
+    }
     if let Some(torn) = &report.torn_tail {
         let _ = TORN_TAIL_MOVED.set(torn.sidecar.clone());
         if let Some(dead) = dead {
@@ -109,14 +112,28 @@ pub fn dead_tail_note(dead: super::torn::DeadTail) -> String {
 /// not say the file was unchanged.
 static TORN_TAIL_MOVED: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
 
+/// Where [`open_store`] kept the original of a session it migrated to the current version
+/// before writing (pi migrates such files on open too, so the migration stands when the
+/// command then fails): a failure afterwards must not say the file was unchanged.
+static MIGRATED: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+
 /// What a failed writing command says about the session file it opened.
 pub fn unchanged_note() -> String {
-    match TORN_TAIL_MOVED.get() {
-        Some(sidecar) => format!(
-            "the session file was not changed beyond moving its interrupted last line to {}",
-            sidecar.display()
-        ),
-        None => "the session file was not changed".to_owned(),
+    let mut changes = Vec::new();
+    if let Some(backup) = MIGRATED.get() {
+        changes.push(format!(
+            "migrating it to version {} (the original is kept as {})",
+            compaction_core::entry::CURRENT_VERSION,
+            backup.display()
+        ));
+    }
+    if let Some(sidecar) = TORN_TAIL_MOVED.get() {
+        changes.push(format!("moving its interrupted last line to {}", sidecar.display()));
+    }
+    if changes.is_empty() {
+        "the session file was not changed".to_owned()
+    } else {
+        format!("the session file was not changed beyond {}", changes.join(" and "))
     }
 }
 

@@ -98,8 +98,9 @@ pub fn run(args: &PruneArgs) -> anyhow::Result<ExitStatus> {
             Ok(ExitStatus::Success)
         }
         Err(error) => Err(anyhow::Error::new(error).context(format!(
-            "{}: prune failed; the session file was not changed",
-            path.display()
+            "{}: prune failed; {}",
+            path.display(),
+            super::open::unchanged_note()
         ))),
     }
 }

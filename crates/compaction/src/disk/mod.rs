@@ -13,18 +13,27 @@
 //! - An output appears only once complete and never replaces a file unless asked: it is
 //!   written to a [`Scratch`] file beside it (`.NAME.TAG-PID`, locked while its writer lives)
 //!   and published by a hard link, which fails when the name is taken, however late the other
-//!   file appeared; replacing (`--force`) renames over a regular file only, never over a FIFO,
-//!   device, socket or directory. A scratch file whose writer was killed is recognised by its
-//!   name and its missing lock, and removed by the next writer of that output.
+//!   file appeared; replacing (`--force`) puts it over a regular file only, never over a FIFO,
+//!   device, socket or directory, judged on what an atomic swap took out of the name (put
+//!   back when refused), so one that appeared after the check survives too. [`publish_file`]
+//!   is that one rule, for these outputs and the store's copies (`run -o`) alike, and
+//!   [`create_locked`] the one way their scratch files are made. A scratch file whose writer
+//!   was killed is recognised by its name and its missing lock, and removed by the next
+//!   writer of that output.
 //! - A command that fails leaves no folder it made on the way to its output
 //!   ([`create_parent_dirs`] takes them back unless the output was published).
 
 mod dirs;
+mod temp;
 pub use dirs::{MadeDirs, create_parent_dirs};
+pub use temp::{
+    TEMP_SCRATCH_PREFIX, TempScratch, reclaim_temp_scratch, reclaim_temp_scratch_in,
+    temp_scratch_pid,
+};
 
 use std::fs::{File, Metadata};
 use std::io::Read as _;
-use std::os::unix::fs::{DirBuilderExt as _, MetadataExt as _, OpenOptionsExt as _};
+use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt as _};
 use std::path::{Path, PathBuf};
 
 /// Why a file could not be used.
@@ -213,21 +222,7 @@ impl Scratch {
                 .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
         });
         let path = dir.join(format!("{prefix}{}", std::process::id()));
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .open(&path)
-            .map_err(DiskError::io("create", &path))?;
-        if let Err(error) = file.try_lock() {
-            let _ = std::fs::remove_file(&path);
-            return Err(DiskError::Io {
-                action: "lock",
-                path,
-                source: std::io::Error::other(error.to_string()),
-            });
-        }
+        let file = create_locked(&path, false).map_err(DiskError::io("create", &path))?;
         Ok((Scratch { path, output: output.to_path_buf(), file: Some(file) }, removed))
     }
 
@@ -255,24 +250,7 @@ impl Scratch {
         if let Some(file) = &self.file {
             file.sync_all().map_err(DiskError::io("sync", &self.path))?;
         }
-        match check_output(&output, inputs, replace) {
-            Ok(()) => {}
-            // Without `replace`, the link below is the check that cannot race.
-            Err(DiskError::Exists { .. }) if !replace => {}
-            Err(error) => return Err(error),
-        }
-        if replace {
-            std::fs::rename(&self.path, &output).map_err(DiskError::io("replace", &output))?;
-        } else {
-            std::fs::hard_link(&self.path, &output).map_err(|source| {
-                if source.kind() == std::io::ErrorKind::AlreadyExists {
-                    DiskError::Exists { path: output.clone() }
-                } else {
-                    DiskError::Io { action: "create", path: output.clone(), source }
-                }
-            })?;
-            let _ = std::fs::remove_file(&self.path);
-        }
+        publish_file(&self.path, &output, inputs, replace)?;
         // Published: nothing is left to remove, and the lock goes with the file.
         self.file = None;
         self.path = PathBuf::new();
@@ -282,175 +260,121 @@ impl Scratch {
     }
 }
 
+/// Creates the file `path`, which must not exist (mode 0600, readable, and writable or
+/// appending), and takes its lock, so that no reclaim of abandoned scratch files takes it for
+/// one while its writer lives. The one way this project makes a file it will publish: the
+/// scratch files of [`Scratch`] and the store's temporary files of rewrites and copies.
+pub(crate) fn create_locked(path: &Path, append: bool) -> std::io::Result<File> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(!append)
+        .append(append)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)?;
+    if let Err(error) = file.try_lock() {
+        let _ = std::fs::remove_file(path);
+        return Err(std::io::Error::other(format!("cannot lock: {error}")));
+    }
+    Ok(file)
+}
+
+/// Makes the complete file `temp` appear at `output` (beside it), the one publishing rule:
+///
+/// - without `replace`, by a hard link, which fails when any name is there, however late it
+///   appeared (then `temp` is left for the caller to remove);
+/// - with `replace`, the output is checked again ([`check_output`]: never one of `inputs`,
+///   never a FIFO, device, socket or directory, also through a link) and `temp` renamed over
+///   it. Where the system can swap two names atomically (`renameat2` with
+///   `RENAME_EXCHANGE`), the swap is what is checked: what came out of `output` is looked at
+///   after the swap, and anything but a regular file or a link to one (or to nothing) is
+///   swapped back, so a FIFO or folder that appeared after the check is never destroyed.
+///
+/// On success `temp` no longer exists.
+pub fn publish_file(
+    temp: &Path,
+    output: &Path,
+    inputs: &[(&Path, &Metadata)],
+    replace: bool,
+) -> Result<(), DiskError> {
+    match check_output(output, inputs, replace) {
+        Ok(()) => {}
+        // Without `replace`, the link below is the check that cannot race.
+        Err(DiskError::Exists { .. }) if !replace => {}
+        Err(error) => return Err(error),
+    }
+    match std::fs::hard_link(temp, output) {
+        Ok(()) => {
+            let _ = std::fs::remove_file(temp);
+            return Ok(());
+        }
+        Err(source) if source.kind() == std::io::ErrorKind::AlreadyExists => {
+            if !replace {
+                return Err(DiskError::Exists { path: output.to_path_buf() });
+            }
+        }
+        Err(source) => {
+            return Err(DiskError::Io { action: "create", path: output.to_path_buf(), source });
+        }
+    }
+    replace_by_swap(temp, output, inputs)
+}
+
+/// Puts `temp` in the place of what stands at `output` when that is a regular file, a link
+/// to one or a link to nothing, and none of `inputs`; checked on what the atomic swap took
+/// out, which is swapped back when refused (so it is never destroyed). Without an atomic
+/// swap, a plain rename.
+fn replace_by_swap(
+    temp: &Path,
+    output: &Path,
+    inputs: &[(&Path, &Metadata)],
+) -> Result<(), DiskError> {
+    if exchange(temp, output).is_err() {
+        // No atomic swap here (another system, a file system without it): the caller's
+        // check is the last word, and a plain rename replaces.
+        return std::fs::rename(temp, output).map_err(DiskError::io("replace", output));
+    }
+    // `temp` now names what stood at `output`, followed through a link (a link to nothing
+    // may go).
+    let refusal = std::fs::metadata(temp).ok().and_then(|taken| {
+        if let Err(error) = refuse_irregular(output, &taken) {
+            return Some(error);
+        }
+        inputs
+            .iter()
+            .find(|(_, input)| input.dev() == taken.dev() && input.ino() == taken.ino())
+            .map(|(input, _)| DiskError::OutputIsInput {
+                output: output.to_path_buf(),
+                input: input.to_path_buf(),
+            })
+    });
+    if let Some(refusal) = refusal {
+        exchange(temp, output).map_err(DiskError::io("restore", output))?;
+        return Err(refusal);
+    }
+    std::fs::remove_file(temp).map_err(DiskError::io("remove the replaced file", temp))
+}
+
+/// Swaps the names `a` and `b` atomically (Linux `renameat2` with `RENAME_EXCHANGE`).
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        use rustix::fs::{CWD, RenameFlags, renameat_with};
+        renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).map_err(std::io::Error::from)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = (a, b);
+        Err(std::io::Error::from(std::io::ErrorKind::Unsupported))
+    }
+}
+
 impl Drop for Scratch {
     fn drop(&mut self) {
         if !self.path.as_os_str().is_empty() {
             let _ = std::fs::remove_file(&self.path);
         }
     }
-}
-
-/// The beginning of every scratch name this project puts in the system temporary folder.
-pub const TEMP_SCRATCH_PREFIX: &str = "compaction-scratch-";
-
-/// The scratch names this process holds now (a process restarted under the same id, as PID 1
-/// of a container is, must not take its own live files for those of its earlier life).
-static HELD: std::sync::Mutex<std::collections::BTreeSet<PathBuf>> =
-    std::sync::Mutex::new(std::collections::BTreeSet::new());
-
-fn held() -> std::sync::MutexGuard<'static, std::collections::BTreeSet<PathBuf>> {
-    HELD.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-/// A scratch file or folder in the system temporary folder (a session copied out of a
-/// database, an evaluation's replay), named `compaction-scratch-PID-RANDOM.jsonl` (a file) or
-/// `compaction-scratch-PID-RANDOM` (a folder), private to its owner (mode 0600, a folder
-/// 0700), removed when dropped. A process killed meanwhile leaves it behind; every command
-/// that creates one (`run` on a database, `worker`, `eval`) first removes, and reports, every
-/// one whose writer is gone ([`reclaim_temp_scratch`]).
-#[derive(Debug)]
-pub struct TempScratch {
-    path: PathBuf,
-    folder: bool,
-}
-
-impl TempScratch {
-    /// A new, empty scratch file in `dir` (the system temporary folder for the commands).
-    pub fn file_in(dir: &Path) -> Result<TempScratch, DiskError> {
-        TempScratch::create(dir, false)
-    }
-
-    /// A new, empty scratch folder in `dir`.
-    pub fn folder_in(dir: &Path) -> Result<TempScratch, DiskError> {
-        TempScratch::create(dir, true)
-    }
-
-    fn create(dir: &Path, folder: bool) -> Result<TempScratch, DiskError> {
-        let name = format!(
-            "{TEMP_SCRATCH_PREFIX}{}-{}{}",
-            std::process::id(),
-            crate::store::names::random_entry_id(),
-            if folder { "" } else { ".jsonl" }
-        );
-        let path = dir.join(name);
-        held().insert(path.clone());
-        let scratch = TempScratch { path, folder };
-        let created = if folder {
-            std::fs::DirBuilder::new()
-                .mode(0o700)
-                .create(&scratch.path)
-                .map_err(DiskError::io("create", &scratch.path))
-        } else {
-            std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .mode(0o600)
-                .open(&scratch.path)
-                .map(drop)
-                .map_err(DiskError::io("create", &scratch.path))
-        };
-        created.map(|()| scratch)
-    }
-
-    /// Where it is.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-}
-
-impl Drop for TempScratch {
-    fn drop(&mut self) {
-        let _ = if self.folder {
-            std::fs::remove_dir_all(&self.path)
-        } else {
-            std::fs::remove_file(&self.path)
-        };
-        held().remove(&self.path);
-    }
-}
-
-/// The process id a temporary scratch name carries, and whether the name is a folder's
-/// (`compaction-scratch-PID-RANDOM`) rather than a file's (`….jsonl`).
-pub fn temp_scratch_pid(name: &str) -> Option<(u32, bool)> {
-    let rest = name.strip_prefix(TEMP_SCRATCH_PREFIX)?;
-    let (rest, folder) = match rest.strip_suffix(".jsonl") {
-        Some(rest) => (rest, false),
-        None => (rest, true),
-    };
-    let (pid, random) = rest.split_once('-')?;
-    if random.is_empty()
-        || !random.bytes().all(|b| b.is_ascii_alphanumeric())
-        || pid.is_empty()
-        || !pid.bytes().all(|b| b.is_ascii_digit())
-    {
-        return None;
-    }
-    pid.parse().ok().map(|pid| (pid, folder))
-}
-
-/// Whether `pid` names a running process (`/proc/PID` exists).
-fn running(pid: u32) -> bool {
-    Path::new("/proc").join(pid.to_string()).exists()
-}
-
-/// Removes the temporary scratch files and folders in `dir` whose writer is gone: its process
-/// id names no running process, or names this process, which does not hold it. A file that is
-/// locked (a compaction is writing it) is never removed, nor anything that is not a regular
-/// file or a folder of this user's own named as such (never followed through a link). Returns
-/// what was removed.
-pub fn reclaim_temp_scratch_in(dir: &Path) -> Vec<PathBuf> {
-    let mut removed = Vec::new();
-    let Ok(entries) = std::fs::read_dir(dir) else { return removed };
-    let me = std::process::id();
-    // This process's own files only: `/proc/self` belongs to its user.
-    let Ok(uid) = std::fs::metadata("/proc/self").map(|m| m.uid()) else { return removed };
-    for entry in entries.flatten() {
-        let Some((pid, folder)) = entry.file_name().to_str().and_then(temp_scratch_pid) else {
-            continue;
-        };
-        let path = entry.path();
-        let orphaned = if pid == me { !held().contains(&path) } else { !running(pid) };
-        if !orphaned {
-            continue;
-        }
-        let Ok(metadata) = std::fs::symlink_metadata(&path) else { continue };
-        if metadata.uid() != uid {
-            continue;
-        }
-        // Only the shapes scratch takes: a folder named as a folder, a file named as a file.
-        if metadata.is_dir() != folder {
-            continue;
-        }
-        if metadata.is_dir() {
-            if std::fs::remove_dir_all(&path).is_ok() {
-                removed.push(path);
-            }
-            continue;
-        }
-        if !metadata.is_file() {
-            continue;
-        }
-        // A compaction under way holds its scratch file's write lock: never remove that one.
-        let Ok(file) = std::fs::OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
-            .open(&path)
-        else {
-            continue;
-        };
-        if file.metadata().is_ok_and(|m| m.is_file())
-            && file.try_lock().is_ok()
-            && std::fs::remove_file(&path).is_ok()
-        {
-            removed.push(path);
-        }
-    }
-    removed
-}
-
-/// [`reclaim_temp_scratch_in`] the system temporary folder.
-pub fn reclaim_temp_scratch() -> Vec<PathBuf> {
-    reclaim_temp_scratch_in(&std::env::temp_dir())
 }
 
 #[cfg(test)]
@@ -490,6 +414,46 @@ mod tests {
         drop(held);
     }
 
+    /// What the swap takes out is judged: a FIFO or a folder that appeared at the output
+    /// after the caller's check is put back, a regular file or a link to nothing replaced.
+    #[test]
+    fn a_replacing_publish_puts_back_a_fifo_or_folder_it_took_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let temp = dir.path().join(".out.test-1");
+        let output = dir.path().join("out");
+        for what in ["fifo", "folder", "file", "dangling link"] {
+            std::fs::write(&temp, "ours\n").unwrap();
+            match what {
+                "fifo" => assert!(
+                    std::process::Command::new("mkfifo").arg(&output).status().unwrap().success()
+                ),
+                "folder" => std::fs::create_dir(&output).unwrap(),
+                "file" => std::fs::write(&output, "theirs\n").unwrap(),
+                _ => std::os::unix::fs::symlink("nowhere", &output).unwrap(),
+            }
+            let result = replace_by_swap(&temp, &output, &[]);
+            let kind = std::fs::symlink_metadata(&output).unwrap().file_type();
+            match what {
+                "fifo" | "folder" => {
+                    assert!(matches!(result, Err(DiskError::Irregular { .. })), "{what}");
+                    assert!(irregular(kind).is_some(), "{what} is back at the output");
+                    assert_eq!(std::fs::read_to_string(&temp).unwrap(), "ours\n");
+                    if what == "fifo" {
+                        std::fs::remove_file(&output).unwrap();
+                    } else {
+                        std::fs::remove_dir(&output).unwrap();
+                    }
+                }
+                _ => {
+                    result.unwrap();
+                    assert_eq!(std::fs::read_to_string(&output).unwrap(), "ours\n", "{what}");
+                    assert!(!temp.exists() && !dir.path().join("nowhere").exists());
+                    std::fs::remove_file(&output).unwrap();
+                }
+            }
+        }
+    }
+
     #[test]
     fn reads_are_bounded_and_only_of_regular_files() {
         let dir = tempfile::tempdir().unwrap();
@@ -501,44 +465,5 @@ mod tests {
             read_regular(Path::new("/dev/zero"), 10),
             Err(DiskError::Irregular { what: "a device", .. })
         ));
-    }
-
-    #[test]
-    fn temp_scratch_names_carry_their_process_id() {
-        assert_eq!(temp_scratch_pid("compaction-scratch-42-a1b2c3d4.jsonl"), Some((42, false)));
-        assert_eq!(temp_scratch_pid("compaction-scratch-42-a1b2c3d4"), Some((42, true)));
-        assert_eq!(temp_scratch_pid("compaction-scratch-42-.jsonl"), None);
-        assert_eq!(temp_scratch_pid("compaction-scratch-x2-a1.jsonl"), None);
-        assert_eq!(temp_scratch_pid("compaction-scratch-42-a1.json"), None);
-        assert_eq!(temp_scratch_pid(".compaction-scratch-42-a1.jsonl"), None);
-    }
-
-    /// A process restarted under the same id (PID 1 of a container) removes the scratch
-    /// files and folders its earlier life left, and never one it holds now.
-    #[test]
-    fn this_process_reclaims_its_own_id_only_for_scratch_it_does_not_hold() {
-        let dir = tempfile::tempdir().unwrap();
-        let held = TempScratch::file_in(dir.path()).unwrap();
-        let held_folder = TempScratch::folder_in(dir.path()).unwrap();
-        // A folder with a file's name is no scratch folder: kept.
-        let odd =
-            dir.path().join(format!("{TEMP_SCRATCH_PREFIX}{}-0d0d0d0d.jsonl", std::process::id()));
-        std::fs::create_dir(&odd).unwrap();
-        let left =
-            dir.path().join(format!("{TEMP_SCRATCH_PREFIX}{}-0f0f0f0f.jsonl", std::process::id()));
-        std::fs::write(&left, "{}\n").unwrap();
-        let left_folder =
-            dir.path().join(format!("{TEMP_SCRATCH_PREFIX}{}-0e0e0e0e", std::process::id()));
-        std::fs::create_dir(&left_folder).unwrap();
-        std::fs::write(left_folder.join("session.jsonl"), "{}\n").unwrap();
-        let mut removed = reclaim_temp_scratch_in(dir.path());
-        removed.sort();
-        let mut expected = vec![left.clone(), left_folder.clone()];
-        expected.sort();
-        assert_eq!(removed, expected);
-        assert!(held.path().exists() && held_folder.path().is_dir() && odd.is_dir());
-        let (path, folder) = (held.path().to_path_buf(), held_folder.path().to_path_buf());
-        drop((held, held_folder));
-        assert!(!path.exists() && !folder.exists(), "scratch is removed when dropped");
     }
 }

@@ -15,12 +15,14 @@ use super::error::StoreError;
 use super::lock::SessionLock;
 use super::rewrite::create_locked_temp;
 use super::{OpenOptions, OpenReport, Opening, SessionStore, io, names};
+use crate::disk::DiskError;
 
 /// A copy waiting in its temporary file for [`SessionStore::publish`].
 #[derive(Debug)]
 pub struct PendingCopy {
     temp: PathBuf,
     output: PathBuf,
+    source: PathBuf,
     replace: bool,
 }
 
@@ -46,32 +48,17 @@ impl SessionStore {
         let mut input = io::open_regular(source, false)?;
         let metadata =
             input.metadata().map_err(StoreError::io("cannot read metadata of", source))?;
-        if let Ok(existing) = std::fs::metadata(output)
-            && existing.dev() == metadata.dev()
-            && existing.ino() == metadata.ino()
-        {
-            return Err(StoreError::OutputIsInput {
-                output: output.to_path_buf(),
-                input: source.to_path_buf(),
-            });
-        }
-        match std::fs::symlink_metadata(output) {
-            Ok(_) if !replace => {
-                return Err(StoreError::AlreadyExists { path: output.to_path_buf() });
-            }
-            Ok(_) => {
-                // Only a regular file is ever replaced (following a link to what it names):
-                // a device, a FIFO, a socket or a directory is refused even with `replace`.
-                let target = std::fs::metadata(output)
-                    .map_err(StoreError::io("cannot read metadata of", output))?;
-                io::refuse_irregular(output, target.file_type())?;
-            }
-            Err(_) => {}
-        }
+        crate::disk::check_output(output, &[(source, &metadata)], replace)
+            .map_err(|error| from_disk(error, source))?;
         names::validate_new_path(output)?;
         let removed_temps = super::rewrite::remove_stale_temps(output);
         let (temp, mut file) = create_locked_temp(output)?;
-        let pending = PendingCopy { temp: temp.clone(), output: output.to_path_buf(), replace };
+        let pending = PendingCopy {
+            temp: temp.clone(),
+            output: output.to_path_buf(),
+            source: source.to_path_buf(),
+            replace,
+        };
         let copied = std::io::copy(&mut input, &mut file)
             .map_err(StoreError::io("cannot copy to", &temp))
             .and_then(|_| {
@@ -112,28 +99,37 @@ impl SessionStore {
             copy.discard();
             return Err(error);
         }
-        let installed = if copy.replace {
-            std::fs::rename(&copy.temp, &copy.output)
-                .map_err(StoreError::io("cannot replace", &copy.output))
-        } else {
-            std::fs::hard_link(&copy.temp, &copy.output).map_err(|error| {
-                if error.kind() == std::io::ErrorKind::AlreadyExists {
-                    StoreError::AlreadyExists { path: copy.output.clone() }
-                } else {
-                    StoreError::io("cannot create", &copy.output)(error)
-                }
-            })
-        };
-        if let Err(error) = installed {
+        // The one publishing rule (a link, or with `replace` a checked swap), the output
+        // checked again against the source: it may have been linked there meanwhile.
+        let source = std::fs::metadata(&copy.source).ok();
+        let inputs: Vec<(&Path, &std::fs::Metadata)> =
+            source.iter().map(|metadata| (copy.source.as_path(), metadata)).collect();
+        if let Err(error) =
+            crate::disk::publish_file(&copy.temp, &copy.output, &inputs, copy.replace)
+        {
+            let error = from_disk(error, &copy.output);
             copy.discard();
             return Err(error);
-        }
-        if !copy.replace {
-            let _ = std::fs::remove_file(&copy.temp);
         }
         let dir = names::parent_dir(&copy.output);
         io::sync_dir_with(&dir, self.options.fault_plan())
             .map_err(StoreError::io("cannot sync directory", &dir))?;
         Ok(copy.output)
+    }
+}
+
+/// A refusal of the shared disk rules, as the store names it (`path`: the file an I/O error
+/// concerns when the error names none).
+fn from_disk(error: DiskError, path: &Path) -> StoreError {
+    match error {
+        DiskError::Exists { path } => StoreError::AlreadyExists { path },
+        DiskError::OutputIsInput { output, input } => StoreError::OutputIsInput { output, input },
+        DiskError::Irregular { path, what } => StoreError::NotRegularFile { path, what },
+        DiskError::Io { action, path, source } => StoreError::Io { action, path, source },
+        DiskError::TooLarge { .. } => StoreError::Io {
+            action: "cannot read",
+            path: path.to_path_buf(),
+            source: std::io::Error::other(error.to_string()),
+        },
     }
 }

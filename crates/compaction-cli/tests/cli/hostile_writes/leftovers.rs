@@ -263,7 +263,7 @@ fn a_sqlite_import_that_puts_no_session_in_leaves_every_file_as_it_was() {
 
 /// The misses as printed: those of the dev part in full, those of the test part by number
 /// only (each starts with `#N `).
-fn dev_only(failures: &[String]) -> String {
+pub(super) fn dev_only(failures: &[String]) -> String {
     let shown: Vec<String> = failures
         .iter()
         .map(|failure| {

@@ -15,7 +15,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+mod failed;
+mod killed;
 mod leftovers;
+mod targets;
 
 /// An instance's folder: `work` (the current directory), `tmp` (its `TMPDIR`), `home`.
 struct Folder {

@@ -208,17 +208,8 @@ fn simulated_crash(error: &StoreError) -> bool {
 /// a stale-temporary cleanup never takes it for an abandoned one.
 pub(crate) fn create_locked_temp(target: &Path) -> Result<(PathBuf, File), StoreError> {
     let temp = names::temp_path(target);
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .append(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(&temp)
-        .map_err(StoreError::io("cannot create", &temp))?;
-    if let Err(error) = file.try_lock() {
-        let _ = std::fs::remove_file(&temp);
-        return Err(StoreError::io("cannot lock", &temp)(std::io::Error::other(error.to_string())));
-    }
+    let file =
+        crate::disk::create_locked(&temp, true).map_err(StoreError::io("cannot create", &temp))?;
     Ok((temp, file))
 }
 

@@ -108,12 +108,18 @@ pub fn repair_copy_reattaching(
         None
     } else {
         let rejected = names::with_suffix(&copy, ".rejected");
-        write_new_file(&rejected, options, |output| {
+        let written = write_new_file(&rejected, options, |output| {
             for line in session.malformed() {
                 write_malformed(output, line, &mut source, path)?;
             }
             Ok(())
-        })?;
+        });
+        if let Err(error) = written {
+            // A copy without its rejected lines is no repair: the command fails whole and
+            // leaves no file behind.
+            let _ = std::fs::remove_file(&copy);
+            return Err(error);
+        }
         Some(rejected)
     };
     Ok(RepairReport {

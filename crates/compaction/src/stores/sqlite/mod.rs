@@ -55,6 +55,66 @@ pub(crate) struct SessionRow {
     pub(crate) bytes: i64,
 }
 
+/// The files SQLite keeps beside a database (`-wal`, `-shm`, `-journal`) that did not exist
+/// before a connection was opened. An open that fails (a full disk, a file size limit, a
+/// file that is no database) can leave them empty; they are removed when still empty and
+/// no other process has them open for writing (another connection would), so a command that
+/// failed leaves no file behind and no live connection loses its files.
+#[derive(Debug)]
+struct Companions {
+    new: Vec<std::path::PathBuf>,
+}
+
+impl Companions {
+    fn before(path: &Path) -> Companions {
+        let new = ["-wal", "-shm", "-journal"]
+            .iter()
+            .map(|suffix| {
+                let mut name = path.as_os_str().to_owned();
+                name.push(suffix);
+                std::path::PathBuf::from(name)
+            })
+            .filter(|companion| std::fs::symlink_metadata(companion).is_err())
+            .collect();
+        Companions { new }
+    }
+
+    fn remove_new_empty(&self) {
+        for companion in &self.new {
+            let Ok(metadata) = std::fs::symlink_metadata(companion) else { continue };
+            if metadata.is_file()
+                && metadata.len() == 0
+                && crate::store::writers::other_writer(&metadata).is_none()
+            {
+                let _ = std::fs::remove_file(companion);
+            }
+        }
+    }
+}
+
+/// Refuses a database name that is no regular file and not missing: a FIFO, device, socket
+/// or folder (also through a link), and a symbolic link that names nothing (SQLite would
+/// create the file where it points). A missing name is for [`SqliteBackend::create`] to make.
+fn refuse_odd_database(path: &Path) -> Result<(), BackendError> {
+    let invalid = |reason: String| BackendError::Invalid {
+        store: format!("sqlite:{}", path.display()),
+        reason,
+    };
+    let Ok(own) = std::fs::symlink_metadata(path) else { return Ok(()) };
+    match std::fs::metadata(path) {
+        Ok(target) => match crate::disk::irregular(target.file_type()) {
+            None => Ok(()),
+            Some(what) => {
+                Err(invalid(format!("{what}, not a database file; nothing written there")))
+            }
+        },
+        Err(_) if own.file_type().is_symlink() => Err(invalid(
+            "a symbolic link to nothing; refusing to create the database where it points".into(),
+        )),
+        Err(_) => Ok(()),
+    }
+}
+
 impl SqliteBackend {
     /// Opens an existing database of the current schema version.
     pub fn open(path: &Path) -> Result<SqliteBackend, BackendError> {
@@ -69,14 +129,18 @@ impl SqliteBackend {
         Self::connect(path, OpenFlags::SQLITE_OPEN_READ_WRITE, false)
     }
 
-    /// Opens a database, creating the file and its tables when it does not exist yet.
+    /// Opens a database, creating the file and its tables when it does not exist yet (a name
+    /// that is nothing yet: never a link to nothing, which SQLite would create elsewhere, nor
+    /// a FIFO, device, socket or folder).
     pub fn create(path: &Path) -> Result<SqliteBackend, BackendError> {
+        refuse_odd_database(path)?;
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE;
         Self::connect(path, flags, true)
     }
 
     /// Upgrades an older schema to the current version; returns the version it had.
     pub fn migrate(path: &Path) -> Result<i64, BackendError> {
+        refuse_odd_database(path)?;
         let store = format!("sqlite:{}", path.display());
         let mut connection = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
             .map_err(|error| BackendError::database(&store, error))?;
@@ -88,7 +152,22 @@ impl SqliteBackend {
         Ok(from)
     }
 
+    /// Opens the connection; when that fails, the `-wal`, `-shm` and `-journal` files SQLite
+    /// made for it are removed again (see [`Companions`]), so a failed open leaves no file.
     fn connect(path: &Path, flags: OpenFlags, create: bool) -> Result<SqliteBackend, BackendError> {
+        let companions = Companions::before(path);
+        let opened = Self::connect_once(path, flags, create);
+        if opened.is_err() {
+            companions.remove_new_empty();
+        }
+        opened
+    }
+
+    fn connect_once(
+        path: &Path,
+        flags: OpenFlags,
+        create: bool,
+    ) -> Result<SqliteBackend, BackendError> {
         let store = format!("sqlite:{}", path.display());
         let database = |error| BackendError::database(&store, error);
         let mut connection = Connection::open_with_flags(path, flags).map_err(database)?;
