@@ -28,6 +28,39 @@ pub(super) fn clip(text: &str, max: usize) -> String {
     }
 }
 
+/// A shell command on one line, within `max` characters: when it is longer, each path
+/// argument of more than two folders is shortened to `…/` and its last two parts first (the
+/// file lists and edit items name files in full), so what the command does (a commit
+/// message, a flag, the program after a long `cd`) survives the cut; then it is clipped.
+pub(super) fn command_shown(command: &str, max: usize) -> String {
+    let line = one_line(command);
+    if line.chars().count() <= max {
+        return line;
+    }
+    let shortened: Vec<String> = line.split(' ').map(shorten_path_word).collect();
+    clip(&shortened.join(" "), max)
+}
+
+/// `word` as `…/parent/name` when it is a path of more than two folders (quotes around it
+/// kept), else unchanged.
+fn shorten_path_word(word: &str) -> String {
+    let quote = |c: char| matches!(c, '"' | '\'');
+    let inner = word.trim_matches(quote);
+    let parts: Vec<&str> = inner.split('/').filter(|part| !part.is_empty()).collect();
+    let pathlike = parts.len() > 3
+        && !inner.contains("://")
+        && parts.iter().all(|part| !part.contains(['=', '(', ')', '{', '}', '$', '`']));
+    if !pathlike {
+        return word.to_owned();
+    }
+    let tail = parts[parts.len() - 2..].join("/");
+    let (open, close) = (
+        &word[..word.len() - word.trim_start_matches(quote).len()],
+        &word[word.trim_end_matches(quote).len()..],
+    );
+    format!("{open}…/{tail}{close}")
+}
+
 /// `text` on one line, cut to at most `max` characters at a word boundary without an
 /// ellipsis: a verbatim prefix, so a check for the words finds them as written.
 pub(super) fn verbatim_prefix(text: &str, max: usize) -> String {

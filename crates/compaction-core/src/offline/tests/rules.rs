@@ -605,3 +605,31 @@ fn a_log_line_at_an_error_level_is_an_error_line() {
         assert!(!error_line(line), "{line}");
     }
 }
+
+#[test]
+fn a_long_command_keeps_what_it_does_and_shortens_its_paths() {
+    let folder = "web/src/pages/app/_components/MenuOptions/_components";
+    let command = format!(
+        "git add {folder}/EllipsisText/index.tsx {folder}/OptionButton/index.tsx && \
+         git commit -m \"refactor: isolate the tooltip props\""
+    );
+    let messages = [
+        assistant("Committing.", &[("c1", "bash", json!({ "command": command }))]),
+        result("c1", "bash", "[main 1a2b3c4] refactor: isolate the tooltip props", false),
+    ];
+    let summary = summarize(&messages);
+    assert!(
+        summary.contains(
+            "`git add …/EllipsisText/index.tsx …/OptionButton/index.tsx && git commit -m \
+             \"refactor: isolate the tooltip props\"`"
+        ),
+        "{summary}"
+    );
+    // A command that fits is shown as written, paths and all.
+    let short = format!("cat {folder}/x.ts");
+    let messages = [
+        assistant("Reading.", &[("c2", "bash", json!({ "command": format!("{short} && false") }))]),
+        result("c2", "bash", "exit status 1", true),
+    ];
+    assert!(summarize(&messages).contains(&format!("`{short} && false`")));
+}
