@@ -27,6 +27,7 @@ mod context;
 pub mod encoded;
 mod json;
 mod literals;
+mod prefilter;
 mod prose;
 mod shape;
 mod structure;
@@ -64,15 +65,44 @@ pub struct Redactor {
 const MIN_SECRET_LEN: usize = 8;
 
 /// The rule table, in order, each rule compiled the first time a text may hold a match of it
-/// (see [`literals`]). Each rule is searched on its own: its literal prefixes let the engine
-/// skip most text, where one set of all the rules would outgrow the lazy DFA's cache and fall
-/// back to a slow engine.
+/// (see [`literals`] and [`prefilter`]). Each rule is searched on its own: its literal
+/// prefixes let the engine skip most text, where one set of all the rules would outgrow the
+/// lazy DFA's cache and fall back to a slow engine.
 struct Compiled {
-    /// The pattern as compiled, its regex once built (`None` inside when it does not compile;
-    /// a unit test checks that they all do), and its check.
-    rules: Vec<(String, OnceLock<Option<Regex>>, Check)>,
+    rules: Vec<CompiledRule>,
     /// Which rules may match a text.
     index: literals::LiteralIndex,
+}
+
+/// One rule of the table.
+struct CompiledRule {
+    /// The pattern as compiled.
+    pattern: String,
+    /// Its regex once built (`None` inside when it does not compile; a unit test checks that
+    /// they all do).
+    regex: OnceLock<Option<Regex>>,
+    check: Check,
+    /// For a rule costly to compile, its parsed pattern, from which its prefilter is made
+    /// the first time the literal index keeps the rule for a text.
+    costly: Option<regex_syntax::hir::Hir>,
+    /// The prefilter once made: `None` inside when the rule has none (or it does not build).
+    prefilter: OnceLock<Option<regex::bytes::Regex>>,
+}
+
+impl CompiledRule {
+    /// Whether the rule may match `text` by its prefilter (true for a rule without one).
+    fn prefilter_allows(&self, text: &str) -> bool {
+        let prefilter = self.prefilter.get_or_init(|| {
+            let hir = prefilter::prefilter(self.costly.as_ref()?)?;
+            regex::bytes::Regex::new(&hir.to_string()).ok()
+        });
+        prefilter.as_ref().is_none_or(|prefilter| prefilter.is_match(text.as_bytes()))
+    }
+
+    /// The rule's regex, compiled on first use.
+    fn regex(&self) -> Option<&Regex> {
+        self.regex.get_or_init(|| Regex::new(&self.pattern).ok()).as_ref()
+    }
 }
 
 /// Word boundaries, word characters and digits are ASCII ones: Unicode boundaries would push
@@ -132,10 +162,24 @@ fn ascii_classes(pattern: &str) -> String {
 fn compiled() -> &'static Compiled {
     static COMPILED: OnceLock<Compiled> = OnceLock::new();
     COMPILED.get_or_init(|| {
+        let mut sets = Vec::new();
         let rules: Vec<_> = all_rules()
-            .map(|rule| (ascii_classes(rule.pattern), OnceLock::new(), rule.check))
+            .map(|rule| {
+                let pattern = ascii_classes(rule.pattern);
+                // Each pattern is parsed once, for its literals and its weight.
+                let hir = regex_syntax::Parser::new().parse(&pattern).ok();
+                sets.push(hir.as_ref().and_then(literals::required_literals_of));
+                let costly = hir.filter(|hir| prefilter::weight(hir) >= prefilter::COSTLY);
+                CompiledRule {
+                    pattern,
+                    regex: OnceLock::new(),
+                    check: rule.check,
+                    costly,
+                    prefilter: OnceLock::new(),
+                }
+            })
             .collect();
-        let index = literals::LiteralIndex::new(rules.iter().map(|(pattern, ..)| pattern.as_str()));
+        let index = literals::LiteralIndex::from_sets(sets);
         Compiled { rules, index }
     })
 }
@@ -295,12 +339,15 @@ fn apply_rules(text: &str, depth: u8) -> Cow<'_, str> {
     let mut out = Cow::Borrowed(text);
     let compiled = compiled();
     let mut may_match = compiled.index.candidates(&out);
-    for (number, (pattern, regex, check)) in compiled.rules.iter().enumerate() {
-        if (*check == Check::Encoded && depth == 0) || !may_match[number] {
+    for (number, rule) in compiled.rules.iter().enumerate() {
+        if (rule.check == Check::Encoded && depth == 0)
+            || !may_match[number]
+            || !rule.prefilter_allows(&out)
+        {
             continue;
         }
-        let Some(regex) = regex.get_or_init(|| Regex::new(pattern).ok()) else { continue };
-        if let Cow::Owned(replaced) = replace_secrets(regex, *check, &out, depth)
+        let Some(regex) = rule.regex() else { continue };
+        if let Cow::Owned(replaced) = replace_secrets(regex, rule.check, &out, depth)
             && replaced != out
         {
             out = Cow::Owned(replaced);
@@ -355,7 +402,7 @@ mod tests {
                 rule.name
             );
         }
-        assert!(compiled().rules.iter().all(|(pattern, ..)| Regex::new(pattern).is_ok()));
+        assert!(compiled().rules.iter().all(|rule| rule.regex().is_some()));
         let mut names: Vec<&str> = all_rules().map(|rule| rule.name).collect();
         let count = names.len();
         names.sort_unstable();
@@ -440,5 +487,39 @@ mod escaped_tests {
         let text = r#""instances": [{"attributes_flat": "\"-----BEGIN RSA PRIVATE KEY-----\\nnau6Fc3Ps2wMMojfSRYqEVgrbPQh9I+LE6xKgbOdgBw0C2VTReOk+V1zQeak7Juo\\n53VPNDw0i1DzARRulSSWAU/YDB5+aguY50fgXQ1dicGEjGr/RlYLm8143QZfIl5D\\n-----END RSA PRIVATE KEY-----\\n\""}]"#;
         let out = Redactor::default().redact(text).into_owned();
         assert!(!out.contains("nau6Fc3Ps2wMMoj"), "{out}");
+    }
+}
+
+#[cfg(test)]
+mod tmp_cost {
+    use super::*;
+    #[test]
+    #[ignore]
+    fn tmp_compile_cost() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(root.join("../../examples/coding-session.jsonl")).unwrap();
+        let c = compiled();
+        let may = c.index.candidates(&text);
+        let names: Vec<&str> = rule_names().collect();
+        let mut rows = Vec::new();
+        for (i, rule) in c.rules.iter().enumerate() {
+            let t = std::time::Instant::now();
+            for _ in 0..3 { let _ = Regex::new(&rule.pattern).unwrap(); }
+            let full = t.elapsed().as_micros() / 3;
+            let hir = regex_syntax::Parser::new().parse(&rule.pattern).unwrap();
+            let w = prefilter::weight(&hir);
+            let (pre_us, pre_len, allows) = match prefilter::prefilter(&hir) {
+                Some(p) => {
+                    let t = std::time::Instant::now();
+                    let r = regex::bytes::Regex::new(&p.to_string()).unwrap();
+                    { if std::env::var("SHOWPRE").is_ok() { println!("PRE {}: {}", names[i], p); } (t.elapsed().as_micros() as i64, p.to_string().len(), r.is_match(text.as_bytes())) }
+                }
+                None => (-1, 0, true),
+            };
+            let hits = Regex::new(&rule.pattern).unwrap().is_match(&text);
+            rows.push((full, names[i], may[i], w, pre_us, pre_len, allows, hits));
+        }
+        rows.sort();
+        for r in &rows { println!("{:>7} {:5} w={:>6} pre={:>5}us len={:>6} allows={:5} hits={:5} {}", r.0, r.2, r.3, r.4, r.5, r.6, r.7, r.1); }
     }
 }
