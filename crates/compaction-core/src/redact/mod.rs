@@ -27,7 +27,6 @@ mod context;
 pub mod encoded;
 mod json;
 mod literals;
-mod prefilter;
 mod prose;
 mod shape;
 mod structure;
@@ -37,7 +36,8 @@ mod views;
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use regex::{Captures, Regex};
+use regex_automata::meta;
+use regex_syntax::hir::Hir;
 
 use checks::{cookie_values, passes};
 use rules::{Check, Rule};
@@ -65,9 +65,9 @@ pub struct Redactor {
 const MIN_SECRET_LEN: usize = 8;
 
 /// The rule table, in order, each rule compiled the first time a text may hold a match of it
-/// (see [`literals`] and [`prefilter`]). Each rule is searched on its own: its literal
-/// prefixes let the engine skip most text, where one set of all the rules would outgrow the
-/// lazy DFA's cache and fall back to a slow engine.
+/// (see [`literals`]). Each rule is searched on its own: its literal prefixes let the engine
+/// skip most text, where one set of all the rules would outgrow the lazy DFA's cache and fall
+/// back to a slow engine.
 struct Compiled {
     rules: Vec<CompiledRule>,
     /// Which rules may match a text.
@@ -76,32 +76,34 @@ struct Compiled {
 
 /// One rule of the table.
 struct CompiledRule {
-    /// The pattern as compiled.
-    pattern: String,
-    /// Its regex once built (`None` inside when it does not compile; a unit test checks that
-    /// they all do).
-    regex: OnceLock<Option<Regex>>,
+    /// The pattern, parsed once (for the literal index, then for the regex); `None` when it
+    /// does not parse (a unit test checks that every rule compiles).
+    hir: Option<Hir>,
+    /// Its regex once built (`None` inside when it does not build).
+    regex: OnceLock<Option<meta::Regex>>,
     check: Check,
-    /// For a rule costly to compile, its parsed pattern, from which its prefilter is made
-    /// the first time the literal index keeps the rule for a text.
-    costly: Option<regex_syntax::hir::Hir>,
-    /// The prefilter once made: `None` inside when the rule has none (or it does not build).
-    prefilter: OnceLock<Option<regex::bytes::Regex>>,
+}
+
+/// The regex of a rule, built from its parsed pattern: the engine `regex::Regex::new` builds
+/// for the same pattern (same syntax, limits and match semantics), without parsing it again
+/// and without the literal prefilters the engine would extract and build for it.
+///
+/// Those prefilters cost more than they save here: compiling a rule is most of what a short
+/// command spends on redaction, and the engine's literal extraction (prefixes, and "inner"
+/// literals for patterns such as `[\w.-]*(?:password|…)=`, extracted from every
+/// concatenation of a pattern carrying the long list of secret names) plus the Teddy or
+/// Aho-Corasick searchers built from them were about a third of it. A rule is only searched
+/// in a text the literal index kept, so the lazy DFA that scans without them reads little.
+/// Which engine runs never changes a match, only its cost.
+fn build(hir: &Hir) -> Option<meta::Regex> {
+    let config = meta::Config::new().auto_prefilter(false);
+    meta::Regex::builder().configure(config).build_from_hir(hir).ok()
 }
 
 impl CompiledRule {
-    /// Whether the rule may match `text` by its prefilter (true for a rule without one).
-    fn prefilter_allows(&self, text: &str) -> bool {
-        let prefilter = self.prefilter.get_or_init(|| {
-            let hir = prefilter::prefilter(self.costly.as_ref()?)?;
-            regex::bytes::Regex::new(&hir.to_string()).ok()
-        });
-        prefilter.as_ref().is_none_or(|prefilter| prefilter.is_match(text.as_bytes()))
-    }
-
-    /// The rule's regex, compiled on first use.
-    fn regex(&self) -> Option<&Regex> {
-        self.regex.get_or_init(|| Regex::new(&self.pattern).ok()).as_ref()
+    /// The rule's regex, built on first use.
+    fn regex(&self) -> Option<&meta::Regex> {
+        self.regex.get_or_init(|| build(self.hir.as_ref()?)).as_ref()
     }
 }
 
@@ -166,17 +168,10 @@ fn compiled() -> &'static Compiled {
         let rules: Vec<_> = all_rules()
             .map(|rule| {
                 let pattern = ascii_classes(rule.pattern);
-                // Each pattern is parsed once, for its literals and its weight.
+                // Each pattern is parsed once: for its literals, then for its regex.
                 let hir = regex_syntax::Parser::new().parse(&pattern).ok();
                 sets.push(hir.as_ref().and_then(literals::required_literals_of));
-                let costly = hir.filter(|hir| prefilter::weight(hir) >= prefilter::COSTLY);
-                CompiledRule {
-                    pattern,
-                    regex: OnceLock::new(),
-                    check: rule.check,
-                    costly,
-                    prefilter: OnceLock::new(),
-                }
+                CompiledRule { hir, regex: OnceLock::new(), check: rule.check }
             })
             .collect();
         let index = literals::LiteralIndex::from_sets(sets);
@@ -340,10 +335,7 @@ fn apply_rules(text: &str, depth: u8) -> Cow<'_, str> {
     let compiled = compiled();
     let mut may_match = compiled.index.candidates(&out);
     for (number, rule) in compiled.rules.iter().enumerate() {
-        if (rule.check == Check::Encoded && depth == 0)
-            || !may_match[number]
-            || !rule.prefilter_allows(&out)
-        {
+        if (rule.check == Check::Encoded && depth == 0) || !may_match[number] {
             continue;
         }
         let Some(regex) = rule.regex() else { continue };
@@ -364,26 +356,51 @@ pub(crate) fn holds_secret(text: &str, depth: u8) -> bool {
     redact_with_views(text, depth) != text
 }
 
-/// Replaces the `secret` group of each match of `regex` that passes `check`.
-fn replace_secrets<'a>(regex: &Regex, check: Check, text: &'a str, depth: u8) -> Cow<'a, str> {
-    regex.replace_all(text, |captures: &Captures<'_>| {
-        let whole = captures.get(0).map_or("", |m| m.as_str());
-        let Some(secret) = captures.name("secret") else { return whole.to_owned() };
-        let start = captures.get(0).map_or(0, |m| m.start());
-        let before = &whole[..secret.start() - start];
-        let after = &whole[secret.end() - start..];
+/// Replaces the `secret` group of each match of `regex` that passes `check` (the matches are
+/// those `regex::Regex::replace_all` visits: leftmost-first, without overlap).
+fn replace_secrets<'a>(
+    regex: &meta::Regex,
+    check: Check,
+    text: &'a str,
+    depth: u8,
+) -> Cow<'a, str> {
+    let mut matches = regex.captures_iter(text).peekable();
+    if matches.peek().is_none() {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for captures in matches {
+        let Some(whole) = captures.get_match() else { continue };
+        out.push_str(&text[last..whole.start()]);
+        last = whole.end();
+        let Some(secret) = captures.get_group_by_name("secret") else {
+            out.push_str(&text[whole.range()]);
+            continue;
+        };
+        let before = &text[whole.start()..secret.start];
+        let after = &text[secret.end..whole.end()];
+        let secret = &text[secret.range()];
         if check == Check::Cookies {
-            return format!("{before}{}{after}", cookie_values(secret.as_str()));
+            out.push_str(before);
+            out.push_str(&cookie_values(secret));
+            out.push_str(after);
+        } else if passes(check, before, secret, after, depth) {
+            out.push_str(before);
+            out.push_str(REDACTED);
+            out.push_str(after);
+        } else {
+            out.push_str(&text[whole.range()]);
         }
-        if !passes(check, before, secret.as_str(), after, depth) {
-            return whole.to_owned();
-        }
-        format!("{before}{REDACTED}{after}")
-    })
+    }
+    out.push_str(&text[last..]);
+    Cow::Owned(out)
 }
 
 #[cfg(test)]
 mod tests {
+    use regex::Regex;
+
     use super::checks::looks_random;
     use super::*;
 
@@ -491,35 +508,4 @@ mod escaped_tests {
 }
 
 #[cfg(test)]
-mod tmp_cost {
-    use super::*;
-    #[test]
-    #[ignore]
-    fn tmp_compile_cost() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(root.join("../../examples/coding-session.jsonl")).unwrap();
-        let c = compiled();
-        let may = c.index.candidates(&text);
-        let names: Vec<&str> = rule_names().collect();
-        let mut rows = Vec::new();
-        for (i, rule) in c.rules.iter().enumerate() {
-            let t = std::time::Instant::now();
-            for _ in 0..3 { let _ = Regex::new(&rule.pattern).unwrap(); }
-            let full = t.elapsed().as_micros() / 3;
-            let hir = regex_syntax::Parser::new().parse(&rule.pattern).unwrap();
-            let w = prefilter::weight(&hir);
-            let (pre_us, pre_len, allows) = match prefilter::prefilter(&hir) {
-                Some(p) => {
-                    let t = std::time::Instant::now();
-                    let r = regex::bytes::Regex::new(&p.to_string()).unwrap();
-                    { if std::env::var("SHOWPRE").is_ok() { println!("PRE {}: {}", names[i], p); } (t.elapsed().as_micros() as i64, p.to_string().len(), r.is_match(text.as_bytes())) }
-                }
-                None => (-1, 0, true),
-            };
-            let hits = Regex::new(&rule.pattern).unwrap().is_match(&text);
-            rows.push((full, names[i], may[i], w, pre_us, pre_len, allows, hits));
-        }
-        rows.sort();
-        for r in &rows { println!("{:>7} {:5} w={:>6} pre={:>5}us len={:>6} allows={:5} hits={:5} {}", r.0, r.2, r.3, r.4, r.5, r.6, r.7, r.1); }
-    }
-}
+mod fast_path_tests;
