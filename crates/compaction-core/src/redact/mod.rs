@@ -96,7 +96,13 @@ struct CompiledRule {
 /// in a text the literal index kept, so the lazy DFA that scans without them reads little.
 /// Which engine runs never changes a match, only its cost.
 fn build(hir: &Hir) -> Option<meta::Regex> {
-    let config = meta::Config::new().auto_prefilter(false);
+    // `regex::Regex::new`'s settings, written out, then the prefilters off.
+    let config = meta::Config::new()
+        .match_kind(regex_automata::MatchKind::LeftmostFirst)
+        .utf8_empty(true)
+        .nfa_size_limit(Some(10 * (1 << 20)))
+        .hybrid_cache_capacity(2 * (1 << 20))
+        .auto_prefilter(false);
     meta::Regex::builder().configure(config).build_from_hir(hir).ok()
 }
 
