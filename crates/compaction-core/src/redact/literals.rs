@@ -189,9 +189,15 @@ fn alternation(branches: &[Hir]) -> Facts {
 
 /// Strings one of which every match of `pattern` contains (ASCII lower case), or `None`
 /// when the pattern does not parse or no such set is found.
+#[cfg(test)]
 pub(super) fn required_literals(pattern: &str) -> Option<Set> {
     let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
-    let facts = facts(&hir);
+    required_literals_of(&hir)
+}
+
+/// Strings one of which every match of the parsed pattern `hir` contains (ASCII lower case).
+pub(super) fn required_literals_of(hir: &Hir) -> Option<Set> {
+    let facts = facts(hir);
     better(facts.required, facts.exact).map(deduplicated)
 }
 
@@ -207,12 +213,19 @@ pub(super) struct LiteralIndex {
 
 impl LiteralIndex {
     /// The index of `patterns`, in order.
+    #[cfg(test)]
     pub(super) fn new<'a>(patterns: impl IntoIterator<Item = &'a str>) -> Self {
+        Self::from_sets(patterns.into_iter().map(required_literals))
+    }
+
+    /// The index of rules given by their required strings (see [`required_literals_of`]),
+    /// in order; `None` for a rule without such strings.
+    pub(super) fn from_sets(sets: impl IntoIterator<Item = Option<Set>>) -> Self {
         let mut owners = Vec::new();
         let mut literals: Vec<Vec<u8>> = Vec::new();
         let mut always = Vec::new();
-        for (rule, pattern) in patterns.into_iter().enumerate() {
-            match required_literals(pattern) {
+        for (rule, set) in sets.into_iter().enumerate() {
+            match set {
                 Some(set) => {
                     always.push(false);
                     owners.extend(std::iter::repeat_n(rule, set.len()));

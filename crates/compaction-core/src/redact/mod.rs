@@ -36,7 +36,8 @@ mod views;
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use regex::{Captures, Regex};
+use regex_automata::meta;
+use regex_syntax::hir::Hir;
 
 use checks::{cookie_values, passes};
 use rules::{Check, Rule};
@@ -68,11 +69,48 @@ const MIN_SECRET_LEN: usize = 8;
 /// skip most text, where one set of all the rules would outgrow the lazy DFA's cache and fall
 /// back to a slow engine.
 struct Compiled {
-    /// The pattern as compiled, its regex once built (`None` inside when it does not compile;
-    /// a unit test checks that they all do), and its check.
-    rules: Vec<(String, OnceLock<Option<Regex>>, Check)>,
+    rules: Vec<CompiledRule>,
     /// Which rules may match a text.
     index: literals::LiteralIndex,
+}
+
+/// One rule of the table.
+struct CompiledRule {
+    /// The pattern, parsed once (for the literal index, then for the regex); `None` when it
+    /// does not parse (a unit test checks that every rule compiles).
+    hir: Option<Hir>,
+    /// Its regex once built (`None` inside when it does not build).
+    regex: OnceLock<Option<meta::Regex>>,
+    check: Check,
+}
+
+/// The regex of a rule, built from its parsed pattern: the engine `regex::Regex::new` builds
+/// for the same pattern (same syntax, limits and match semantics), without parsing it again
+/// and without the literal prefilters the engine would extract and build for it.
+///
+/// Those prefilters cost more than they save here: compiling a rule is most of what a short
+/// command spends on redaction, and the engine's literal extraction (prefixes, and "inner"
+/// literals for patterns such as `[\w.-]*(?:password|…)=`, extracted from every
+/// concatenation of a pattern carrying the long list of secret names) plus the Teddy or
+/// Aho-Corasick searchers built from them were about a third of it. A rule is only searched
+/// in a text the literal index kept, so the lazy DFA that scans without them reads little.
+/// Which engine runs never changes a match, only its cost.
+fn build(hir: &Hir) -> Option<meta::Regex> {
+    // `regex::Regex::new`'s settings, written out, then the prefilters off.
+    let config = meta::Config::new()
+        .match_kind(regex_automata::MatchKind::LeftmostFirst)
+        .utf8_empty(true)
+        .nfa_size_limit(Some(10 * (1 << 20)))
+        .hybrid_cache_capacity(2 * (1 << 20))
+        .auto_prefilter(false);
+    meta::Regex::builder().configure(config).build_from_hir(hir).ok()
+}
+
+impl CompiledRule {
+    /// The rule's regex, built on first use.
+    fn regex(&self) -> Option<&meta::Regex> {
+        self.regex.get_or_init(|| build(self.hir.as_ref()?)).as_ref()
+    }
 }
 
 /// Word boundaries, word characters and digits are ASCII ones: Unicode boundaries would push
@@ -132,10 +170,17 @@ fn ascii_classes(pattern: &str) -> String {
 fn compiled() -> &'static Compiled {
     static COMPILED: OnceLock<Compiled> = OnceLock::new();
     COMPILED.get_or_init(|| {
+        let mut sets = Vec::new();
         let rules: Vec<_> = all_rules()
-            .map(|rule| (ascii_classes(rule.pattern), OnceLock::new(), rule.check))
+            .map(|rule| {
+                let pattern = ascii_classes(rule.pattern);
+                // Each pattern is parsed once: for its literals, then for its regex.
+                let hir = regex_syntax::Parser::new().parse(&pattern).ok();
+                sets.push(hir.as_ref().and_then(literals::required_literals_of));
+                CompiledRule { hir, regex: OnceLock::new(), check: rule.check }
+            })
             .collect();
-        let index = literals::LiteralIndex::new(rules.iter().map(|(pattern, ..)| pattern.as_str()));
+        let index = literals::LiteralIndex::from_sets(sets);
         Compiled { rules, index }
     })
 }
@@ -295,12 +340,12 @@ fn apply_rules(text: &str, depth: u8) -> Cow<'_, str> {
     let mut out = Cow::Borrowed(text);
     let compiled = compiled();
     let mut may_match = compiled.index.candidates(&out);
-    for (number, (pattern, regex, check)) in compiled.rules.iter().enumerate() {
-        if (*check == Check::Encoded && depth == 0) || !may_match[number] {
+    for (number, rule) in compiled.rules.iter().enumerate() {
+        if (rule.check == Check::Encoded && depth == 0) || !may_match[number] {
             continue;
         }
-        let Some(regex) = regex.get_or_init(|| Regex::new(pattern).ok()) else { continue };
-        if let Cow::Owned(replaced) = replace_secrets(regex, *check, &out, depth)
+        let Some(regex) = rule.regex() else { continue };
+        if let Cow::Owned(replaced) = replace_secrets(regex, rule.check, &out, depth)
             && replaced != out
         {
             out = Cow::Owned(replaced);
@@ -317,26 +362,51 @@ pub(crate) fn holds_secret(text: &str, depth: u8) -> bool {
     redact_with_views(text, depth) != text
 }
 
-/// Replaces the `secret` group of each match of `regex` that passes `check`.
-fn replace_secrets<'a>(regex: &Regex, check: Check, text: &'a str, depth: u8) -> Cow<'a, str> {
-    regex.replace_all(text, |captures: &Captures<'_>| {
-        let whole = captures.get(0).map_or("", |m| m.as_str());
-        let Some(secret) = captures.name("secret") else { return whole.to_owned() };
-        let start = captures.get(0).map_or(0, |m| m.start());
-        let before = &whole[..secret.start() - start];
-        let after = &whole[secret.end() - start..];
+/// Replaces the `secret` group of each match of `regex` that passes `check` (the matches are
+/// those `regex::Regex::replace_all` visits: leftmost-first, without overlap).
+fn replace_secrets<'a>(
+    regex: &meta::Regex,
+    check: Check,
+    text: &'a str,
+    depth: u8,
+) -> Cow<'a, str> {
+    let mut matches = regex.captures_iter(text).peekable();
+    if matches.peek().is_none() {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for captures in matches {
+        let Some(whole) = captures.get_match() else { continue };
+        out.push_str(&text[last..whole.start()]);
+        last = whole.end();
+        let Some(secret) = captures.get_group_by_name("secret") else {
+            out.push_str(&text[whole.range()]);
+            continue;
+        };
+        let before = &text[whole.start()..secret.start];
+        let after = &text[secret.end..whole.end()];
+        let secret = &text[secret.range()];
         if check == Check::Cookies {
-            return format!("{before}{}{after}", cookie_values(secret.as_str()));
+            out.push_str(before);
+            out.push_str(&cookie_values(secret));
+            out.push_str(after);
+        } else if passes(check, before, secret, after, depth) {
+            out.push_str(before);
+            out.push_str(REDACTED);
+            out.push_str(after);
+        } else {
+            out.push_str(&text[whole.range()]);
         }
-        if !passes(check, before, secret.as_str(), after, depth) {
-            return whole.to_owned();
-        }
-        format!("{before}{REDACTED}{after}")
-    })
+    }
+    out.push_str(&text[last..]);
+    Cow::Owned(out)
 }
 
 #[cfg(test)]
 mod tests {
+    use regex::Regex;
+
     use super::checks::looks_random;
     use super::*;
 
@@ -355,7 +425,7 @@ mod tests {
                 rule.name
             );
         }
-        assert!(compiled().rules.iter().all(|(pattern, ..)| Regex::new(pattern).is_ok()));
+        assert!(compiled().rules.iter().all(|rule| rule.regex().is_some()));
         let mut names: Vec<&str> = all_rules().map(|rule| rule.name).collect();
         let count = names.len();
         names.sort_unstable();
@@ -442,3 +512,6 @@ mod escaped_tests {
         assert!(!out.contains("nau6Fc3Ps2wMMoj"), "{out}");
     }
 }
+
+#[cfg(test)]
+mod fast_path_tests;
