@@ -88,6 +88,6 @@ fn bullets_that_look_like_markup_come_back_as_written() {
     let (_, text) = rendered(&items);
     let parsed = PreviousSummary::parse(&text);
     for (section, item) in &items {
-        assert_eq!(parsed.section(*section), [item.clone()], "{text}");
+        assert_eq!(parsed.section(*section), std::slice::from_ref(item), "{text}");
     }
 }
