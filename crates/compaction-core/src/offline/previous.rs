@@ -30,6 +30,22 @@ fn passed_in_list(list: &str) -> Vec<String> {
     out
 }
 
+/// An empty section's placeholder (`(none)`, `(none yet)`): the whole bullet is one
+/// parenthesised note. A bullet that only opens with "(none" and goes on is a fact.
+pub(super) fn is_placeholder(bullet: &str) -> bool {
+    bullet.starts_with("(none") && bullet.find(')') == Some(bullet.len() - 1)
+}
+
+/// A bullet whose text opens with a task box, or is shaped like a placeholder, is written
+/// escaped (`\[x] …`, `\(none …)`, see [`super::render::render`]): the escape is markup,
+/// the rest is text.
+fn unescaped(bullet: &str) -> &str {
+    bullet
+        .strip_prefix('\\')
+        .filter(|rest| rest.starts_with('[') || rest.starts_with('('))
+        .unwrap_or(bullet)
+}
+
 #[derive(Debug, Clone, Default)]
 pub(super) struct PreviousSummary {
     /// Bullets per section, in their order (index = `Section::index`).
@@ -154,9 +170,10 @@ impl PreviousSummary {
                 continue;
             }
             let bullet = strip_bullet(trimmed);
-            if bullet.is_empty() || bullet == "(none)" || bullet.starts_with("(none") {
+            if bullet.is_empty() || is_placeholder(bullet) {
                 continue;
             }
+            let bullet = unescaped(bullet);
             match &current {
                 Some((section, None)) => {
                     parsed.items[section.index()].push(bullet.to_owned());

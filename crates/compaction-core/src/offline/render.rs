@@ -18,6 +18,14 @@ const DROPPED_NOTE_CHARS: usize = 90;
 pub(super) const DROPPED_NOTE: &str =
     " lower-priority items were left out to fit the summary budget";
 
+/// Whether a bullet's text would be read back as markup rather than text (a task box it
+/// opens with, or the whole text shaped like an empty section's `(none)` placeholder):
+/// such a text is written with its first character escaped.
+fn read_as_markup(text: &str) -> bool {
+    ["[ ] ", "[x] ", "[X] "].iter().any(|checkbox| text.starts_with(checkbox))
+        || super::previous::is_placeholder(text)
+}
+
 pub(super) fn render(items: &[Item]) -> String {
     let mut out = String::new();
     let mut progress_open = false;
@@ -39,6 +47,11 @@ pub(super) fn render(items: &[Item]) -> String {
         out.push_str(section.heading());
         for item in section_items {
             out.push_str("- ");
+            // A text that opens with a task box ("[x] …", the user's own list) keeps it:
+            // escaped, the box is not read back as markup.
+            if read_as_markup(&item.text) {
+                out.push('\\');
+            }
             out.push_str(&item.text);
             out.push('\n');
         }
@@ -150,9 +163,9 @@ impl SectionLengths {
         lengths
     }
 
-    /// `- text\n`.
+    /// `- text\n` (with the escape of a task box the text opens with).
     pub(super) fn line_len(item: &Item) -> usize {
-        char_len(&item.text) + 3
+        char_len(&item.text) + 3 + usize::from(read_as_markup(&item.text))
     }
 
     pub(super) fn remove(&mut self, item: &Item) {

@@ -12,7 +12,13 @@ use super::super::text::*;
 use super::Assembly;
 
 /// How an error the user pasted is told.
-const USER_ERROR: &str = "Error the user reported: ";
+pub(super) const USER_ERROR: &str = "Error the user reported: ";
+/// How a command whose outcome the messages do not show is told.
+pub(super) const UNCLEAR: &str = "Outcome not shown: ";
+/// How a fact a later step relied on is told.
+pub(super) const USED_LATER: &str = "Used later: ";
+/// How a read-only check that found something is told.
+pub(super) const CHECK: &str = "Check: ";
 
 /// The labels of the file lists older summaries wrote in this section. The files are not
 /// listed here any more: the entry appends its lists after the summary (pi's `<read-files>`
@@ -95,10 +101,14 @@ impl Assembly<'_> {
                     self.sections.push(
                         Section::Critical,
                         format!("{USER_ERROR}{error} → reply: {reply}"),
-                        PRIORITY_ERRORS,
+                        Self::carried_critical_priority(item),
                     );
                 } else if !item.contains("`aborted`") {
-                    self.sections.push(Section::Critical, item.clone(), PRIORITY_ERRORS);
+                    self.sections.push(
+                        Section::Critical,
+                        item.clone(),
+                        Self::carried_critical_priority(item),
+                    );
                 }
             }
         }
@@ -112,21 +122,17 @@ impl Assembly<'_> {
             );
         }
         for text in &digest.unclear {
-            self.sections.push(
-                Section::Critical,
-                format!("Outcome not shown: {text}"),
-                PRIORITY_ERRORS + 4,
-            );
+            self.sections.push(Section::Critical, format!("{UNCLEAR}{text}"), PRIORITY_ERRORS + 4);
         }
         for fact in &digest.used_facts {
             self.sections.push(
                 Section::Critical,
-                format!("Used later: {fact}"),
+                format!("{USED_LATER}{fact}"),
                 PRIORITY_ERRORS + 2,
             );
         }
         for text in &digest.checks {
-            self.sections.push(Section::Critical, format!("Check: {text}"), PRIORITY_ERRORS - 10);
+            self.sections.push(Section::Critical, format!("{CHECK}{text}"), PRIORITY_ERRORS - 10);
         }
         if let Some((last, earlier)) = digest.errors.split_last() {
             // An error a Done item already quotes ("passes now (earlier failure: …)") is

@@ -76,6 +76,22 @@ impl<'a> Assembly<'a> {
         self.previous.map(|previous| previous.section(section)).unwrap_or_default()
     }
 
+    /// The priority a carried Critical Context item had when its round wrote it: the
+    /// priority of its kind, so a carried item competes with this part's items by kind
+    /// and age the same way at every round (never promoted or demoted by being carried).
+    fn carried_critical_priority(item: &str) -> u32 {
+        const KINDS: [(&str, u32); 4] = [
+            (critical::USER_ERROR, PRIORITY_ERRORS + 5),
+            (critical::UNCLEAR, PRIORITY_ERRORS + 4),
+            (critical::USED_LATER, PRIORITY_ERRORS + 2),
+            (critical::CHECK, PRIORITY_ERRORS - 10),
+        ];
+        KINDS
+            .iter()
+            .find(|(prefix, _)| item.starts_with(prefix))
+            .map_or(PRIORITY_ERRORS, |(_, priority)| *priority)
+    }
+
     /// Whether a carried item's command (its first code span) passed since, itself or as a
     /// whole suite of its family.
     fn is_resolved(&self, item: &str) -> bool {

@@ -81,3 +81,54 @@ fn a_check_that_prints_error_lines_records_what_it_found() {
         "{summary}"
     );
 }
+
+/// The sections one round assembles from `messages` after `previous`.
+fn round_sections(previous: Option<&str>, messages: &[AgentMessage]) -> Sections {
+    let mut digest = Digest::default();
+    if let Some(previous) = previous.map(PreviousSummary::parse) {
+        digest.seed_proposals(&previous);
+        digest.previous = Some(previous);
+    }
+    for message in messages {
+        digest.observe(message);
+    }
+    digest.into_sections(OfflineKind::History, None)
+}
+
+#[test]
+fn a_carried_item_keeps_the_priority_of_its_kind() {
+    // A round's Critical Context items compete by kind and age the same way at every
+    // round: being carried neither promotes a check above the kinds that outrank it when
+    // fresh, nor demotes an error the user pasted.
+    let messages = [
+        user("Why does the db server not appear?"),
+        assistant("", &[("1", "bash", json!({"command": "tail -n 50 log/tui.log"}))]),
+        result("1", "bash", "error: MCP client for `db` failed to start: request timed out", false),
+        assistant("", &[("2", "bash", json!({"command": "cargo build --release"}))]),
+        result("2", "bash", "Finished `release` profile", false),
+        user("Now the form fails:\n```\nTypeError: Cannot read properties of null\n```"),
+        assistant("Fixed `form.js`: it read a removed field.", &[]),
+        user("Thanks."),
+    ];
+    let first = round_sections(None, &messages);
+    let rendered = render(&first.items);
+    let second = round_sections(Some(&rendered), &[]);
+    let mut compared = 0;
+    for item in &second.items {
+        if item.section != Section::Critical {
+            continue;
+        }
+        if let Some(fresh) = first
+            .items
+            .iter()
+            .find(|fresh| fresh.section == item.section && fresh.text == item.text)
+        {
+            assert_eq!(item.priority, fresh.priority, "{}\n{rendered}", item.text);
+            compared += 1;
+        }
+    }
+    for kind in ["Check: ", "Error the user reported: "] {
+        assert!(second.items.iter().any(|item| item.text.starts_with(kind)), "{kind}\n{rendered}");
+    }
+    assert!(compared >= 2, "{rendered}");
+}
