@@ -82,8 +82,7 @@ fn a_write_that_fails_leaves_no_folder_it_created() {
         }
         tally(index, held, &mut dev, &mut test);
     }
-    println!("failed writes leave no folder: dev {}/{}, test {}/{}", dev.0, dev.1, test.0, test.1);
-    assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), dev_only(&failures));
+    super::report("failed writes leave no folder", dev, test, &failures);
 }
 
 /// What an import is given: `in` or one file of it, and the files `in/` holds.
@@ -177,11 +176,7 @@ fn a_postgres_import_that_puts_no_session_in_leaves_the_database_as_it_was() {
             index += 1;
         }
     }
-    println!(
-        "failed Postgres imports leave the database: dev {}/{}, test {}/{}",
-        dev.0, dev.1, test.0, test.1
-    );
-    assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), dev_only(&failures));
+    super::report("failed Postgres imports leave the database", dev, test, &failures);
 }
 
 /// The SQLite twin of the Postgres suite, over what stands at the database's name first:
@@ -254,11 +249,7 @@ fn a_sqlite_import_that_puts_no_session_in_leaves_every_file_as_it_was() {
             index += 1;
         }
     }
-    println!(
-        "failed SQLite imports leave every file: dev {}/{}, test {}/{}",
-        dev.0, dev.1, test.0, test.1
-    );
-    assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), dev_only(&failures));
+    super::report("failed SQLite imports leave every file", dev, test, &failures);
 }
 
 /// The misses as printed: those of the dev part in full, those of the test part by number

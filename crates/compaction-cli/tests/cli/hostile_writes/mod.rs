@@ -147,6 +147,13 @@ fn tally(index: usize, held: bool, dev: &mut (usize, usize), test: &mut (usize, 
     part.0 += usize::from(held);
 }
 
+/// Prints a class's dev and test tallies and fails with every failure of the dev part (a
+/// test-part failure is named by its number only).
+fn report(class: &str, dev: (usize, usize), test: (usize, usize), failures: &[String]) {
+    println!("{class}: dev {}/{}, test {}/{}", dev.0, dev.1, test.0, test.1);
+    assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), leftovers::dev_only(failures));
+}
+
 /// A process id no process has now: that of a child that has exited.
 fn dead_pid() -> u32 {
     let mut child = Command::new("true").spawn().unwrap();

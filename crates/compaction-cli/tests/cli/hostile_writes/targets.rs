@@ -267,13 +267,7 @@ fn no_writing_command_replaces_or_writes_through_what_stands_at_its_output() {
             }
         }
     }
-    println!("what stands at an output: dev {}/{}, test {}/{}", dev.0, dev.1, test.0, test.1);
-    assert!(
-        failures.is_empty(),
-        "{} failed:\n{}",
-        failures.len(),
-        super::leftovers::dev_only(&failures)
-    );
+    super::report("what stands at an output", dev, test, &failures);
 }
 
 /// What appears at the output's name while the command runs.
@@ -378,11 +372,5 @@ fn a_name_that_appears_while_a_command_writes_is_never_replaced() {
             }
         }
     }
-    println!("names appearing meanwhile: dev {}/{}, test {}/{}", dev.0, dev.1, test.0, test.1);
-    assert!(
-        failures.is_empty(),
-        "{} failed:\n{}",
-        failures.len(),
-        super::leftovers::dev_only(&failures)
-    );
+    super::report("names appearing meanwhile", dev, test, &failures);
 }
