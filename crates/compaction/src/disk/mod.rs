@@ -17,7 +17,7 @@
 //!   device, socket or directory, judged on what an atomic swap took out of the name (put
 //!   back when refused), so one that appeared after the check survives too. [`publish_file`]
 //!   is that one rule, for these outputs and the store's copies (`run -o`) alike, and
-//!   [`create_locked`] the one way their scratch files are made. A scratch file whose writer
+//!   `create_locked` the one way their scratch files are made. A scratch file whose writer
 //!   was killed is recognised by its name and its missing lock, and removed by the next
 //!   writer of that output.
 //! - A command that fails leaves no folder it made on the way to its output
