@@ -143,6 +143,12 @@ impl CompactionPreparation {
         self.file_operations.modified()
     }
 
+    /// `summary` as the `compaction` entry stores it: with the file lists appended in pi's
+    /// format.
+    pub fn stored_summary(&self, summary: &str) -> String {
+        stored_summary(summary, &self.read_files(), &self.modified_files())
+    }
+
     /// The fields of the `compaction` entry recording this preparation with `summary`
     /// (the store adds `id`, `parentId` and `timestamp`). The file lists are appended to
     /// the summary in pi's format and stored in `details`.
@@ -153,11 +159,7 @@ impl CompactionPreparation {
         fields.insert("type".into(), Value::from("compaction"));
         fields.insert(
             "summary".into(),
-            Value::from(format!(
-                "{}{}",
-                summary.trim_end(),
-                file_lists_appendix(&read_files, &modified_files)
-            )),
+            Value::from(stored_summary(summary, &read_files, &modified_files)),
         );
         fields.insert("firstKeptEntryId".into(), Value::from(self.first_kept_entry_id.clone()));
         fields.insert("tokensBefore".into(), Value::from(self.tokens_before));
@@ -176,6 +178,11 @@ impl CompactionPreparation {
         fields.insert("fromHook".into(), Value::Bool(false));
         fields
     }
+}
+
+/// `summary` with the file lists appended, as the entry stores it.
+fn stored_summary(summary: &str, read_files: &[String], modified_files: &[String]) -> String {
+    format!("{}{}", summary.trim_end(), file_lists_appendix(read_files, modified_files))
 }
 
 /// The message an entry contributes to a compaction's input (pi's mapping: tool results

@@ -163,19 +163,17 @@ impl Compactor<'_> {
     /// an estimate of the joined text overshoots (estimates are not exactly additive), and
     /// at worst only `keepUserMessagesTokens` holds them, as the plan chose.
     fn with_user_words(&self, planned: &PlannedCompaction, summary: &str, before: u64) -> String {
-        let stored_tokens = |text: &str| {
-            let fields = planned.preparation.entry_fields(text, None);
-            let stored = fields.get("summary").and_then(serde_json::Value::as_str).unwrap_or("");
-            self.estimator.text_tokens(stored)
-        };
-        let without = planned.preparation.entry_fields(summary, None);
-        let stored = without.get("summary").and_then(serde_json::Value::as_str).unwrap_or("");
+        let stored_tokens =
+            |text: &str| self.estimator.text_tokens(&planned.preparation.stored_summary(text));
+        let stored = planned.preparation.stored_summary(summary);
         let kept = planned.preparation.kept_tokens;
-        let mut growth =
-            before.saturating_sub(kept).saturating_sub(stored_tokens(summary)).saturating_sub(1);
+        let mut growth = before
+            .saturating_sub(kept)
+            .saturating_sub(self.estimator.text_tokens(&stored))
+            .saturating_sub(1);
         for _ in 0..4 {
             let section =
-                planned.user_messages_after(stored, growth, self.estimator, &self.redactor);
+                planned.user_messages_after(&stored, growth, self.estimator, &self.redactor);
             let with = with_kept_user_messages(summary, section.as_ref());
             let after = kept + stored_tokens(&with);
             if after < before {
