@@ -69,7 +69,7 @@ impl Digest {
             // The user stopped or rejected the call: not a failure to fix, but what they
             // decided; what they say next is what counts.
             let what = match &call.command {
-                Some(command) => code(&command_shown(command, 160)),
+                Some(command) => code(&command_shown(command, COMMAND_CHARS)),
                 None => code(&result.tool_name),
             };
             let verb = match first_line(lines.clone()) {
@@ -198,7 +198,7 @@ impl Digest {
         self.note_output_words(command, lines.clone());
         if is_read_only_command(command) {
             if !cancelled && let Some(error) = scan.errors.first() {
-                let command = code(&command_shown(command, 160));
+                let command = code(&command_shown(command, COMMAND_CHARS));
                 // A failed check tells its error; one that worked and printed error lines (a
                 // log it read, a search for a message) found them: what it found is the
                 // evidence the next step works from.
@@ -228,7 +228,10 @@ impl Digest {
         if failed && !cancelled && checking_tail {
             self.apply_tree_effects(script);
             if let Some(error) = scan.errors.first() {
-                self.note_check(format!("Checked {}: {error}", code(&command_shown(command, 160))));
+                self.note_check(format!(
+                    "Checked {}: {error}",
+                    code(&command_shown(command, COMMAND_CHARS))
+                ));
             }
             return;
         }
@@ -247,13 +250,13 @@ impl Digest {
                 .rev()
                 .map(|line| code(&clip(line, 160)))
                 .collect();
+            let shown_command = code(&command_shown(command, COMMAND_CHARS));
             let text = format!(
-                "{} (the pipe hides its exit code): its output shows {}; it ends: {}",
-                code(&command_shown(command, 160)),
+                "{shown_command} (the pipe hides its exit code): its output shows {}; it ends: {}",
                 scan.errors.first().cloned().unwrap_or_default(),
                 tail.join(" / ")
             );
-            self.unclear.retain(|known| !known.starts_with(&code(&command_shown(command, 160))));
+            self.unclear.retain(|known| !known.starts_with(&shown_command));
             self.unclear.push(text);
             return;
         }
@@ -407,7 +410,7 @@ impl Digest {
                 .as_deref()
                 .map(|counts| format!(" (tests passed: {counts})"))
                 .unwrap_or_default();
-            let text = format!("Ran {}{detail}", code(&command_shown(command, 160)));
+            let text = format!("Ran {}{detail}", code(&command_shown(command, COMMAND_CHARS)));
             self.passing.retain(|(known, _)| known != command);
             if shell_file_effects(command).is_empty() {
                 self.passing.push((command.to_owned(), text));
@@ -482,14 +485,15 @@ impl Digest {
                 }
             };
             let error = scan.errors.first().cloned();
-            let mut text = format!("{}{status}", code(&command_shown(command, 160)));
+            let shown_command = code(&command_shown(command, COMMAND_CHARS));
+            let mut text = format!("{shown_command}{status}");
             if !scan.errors.is_empty() {
                 let shown: Vec<String> = scan.errors.iter().take(2).cloned().collect();
                 text.push_str(": ");
                 text.push_str(&shown.join("; "));
             }
             self.passing.retain(|(known, _)| known != command);
-            self.fail(format!("cmd:{command}"), code(&command_shown(command, 160)), text, error);
+            self.fail(format!("cmd:{command}"), shown_command, text, error);
         }
     }
 

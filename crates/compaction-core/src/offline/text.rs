@@ -28,6 +28,9 @@ pub(super) fn clip(text: &str, max: usize) -> String {
     }
 }
 
+/// The most characters a command is shown with (a rejected call, a run, a failure alike).
+pub(super) const COMMAND_CHARS: usize = 160;
+
 /// A shell command on one line, within `max` characters: when it is longer, each path
 /// argument of more than two folders is shortened to `…/` and its last two parts first (the
 /// file lists and edit items name files in full), so what the command does (a commit

@@ -96,7 +96,9 @@ impl Assembly<'_> {
         if calls_are_done {
             for call in digest.abandoned.iter().chain(&digest.pending) {
                 let what = match (&call.command, &call.path) {
-                    (Some(command), _) => format!("Ran {}", code(&command_shown(command, 160))),
+                    (Some(command), _) => {
+                        format!("Ran {}", code(&command_shown(command, COMMAND_CHARS)))
+                    }
                     (None, Some(path)) => format!("{} {}", capitalised(&call.name), code(path)),
                     (None, None) => format!("Called tool {}", code(&call.name)),
                 };
@@ -106,7 +108,10 @@ impl Assembly<'_> {
             for call in &digest.pending {
                 let what = match (&call.command, &call.path) {
                     (Some(command), _) => {
-                        format!("Running {} (no result yet)", code(&command_shown(command, 160)))
+                        format!(
+                            "Running {} (no result yet)",
+                            code(&command_shown(command, COMMAND_CHARS))
+                        )
                     }
                     (None, Some(path)) => {
                         format!("{} {} (no result yet)", capitalised(&call.name), code(path))
