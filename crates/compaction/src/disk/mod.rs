@@ -154,10 +154,19 @@ pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, DiskError> {
     Ok(bytes)
 }
 
-/// Whether `path` names the file whose metadata is `input` (the same device and inode,
-/// after following links). A path that names nothing is no file.
-pub fn is_same_file(input: &Metadata, path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.dev() == input.dev() && m.ino() == input.ino())
+/// The refusal to replace `found`, the metadata of what stands at `output` (links
+/// followed), when it is one of `inputs` (the same device and inode).
+fn output_is_input(
+    output: &Path,
+    found: &Metadata,
+    inputs: &[(&Path, &Metadata)],
+) -> Option<DiskError> {
+    inputs.iter().find(|(_, input)| input.dev() == found.dev() && input.ino() == found.ino()).map(
+        |(input, _)| DiskError::OutputIsInput {
+            output: output.to_path_buf(),
+            input: input.to_path_buf(),
+        },
+    )
 }
 
 /// Refuses an `output` that is one of `inputs` (each with the path shown for it), that is
@@ -167,13 +176,10 @@ pub fn check_output(
     inputs: &[(&Path, &Metadata)],
     replace: bool,
 ) -> Result<(), DiskError> {
-    for (input, metadata) in inputs {
-        if is_same_file(metadata, output) {
-            return Err(DiskError::OutputIsInput {
-                output: output.to_path_buf(),
-                input: input.to_path_buf(),
-            });
-        }
+    // What the output names, following a link; a path that names nothing is no file.
+    let found = std::fs::metadata(output).ok();
+    if let Some(error) = found.as_ref().and_then(|found| output_is_input(output, found, inputs)) {
+        return Err(error);
     }
     if std::fs::symlink_metadata(output).is_ok() {
         if !replace {
@@ -181,8 +187,8 @@ pub fn check_output(
         }
         // Only a regular file is ever replaced (following a link to what it names); a link
         // that names nothing is replaced by the file.
-        if let Ok(target) = std::fs::metadata(output) {
-            refuse_irregular(output, &target)?;
+        if let Some(found) = &found {
+            refuse_irregular(output, found)?;
         }
     }
     Ok(())
@@ -337,16 +343,7 @@ fn replace_by_swap(
     // `temp` now names what stood at `output`, followed through a link (a link to nothing
     // may go).
     let refusal = std::fs::metadata(temp).ok().and_then(|taken| {
-        if let Err(error) = refuse_irregular(output, &taken) {
-            return Some(error);
-        }
-        inputs
-            .iter()
-            .find(|(_, input)| input.dev() == taken.dev() && input.ino() == taken.ino())
-            .map(|(input, _)| DiskError::OutputIsInput {
-                output: output.to_path_buf(),
-                input: input.to_path_buf(),
-            })
+        refuse_irregular(output, &taken).err().or_else(|| output_is_input(output, &taken, inputs))
     });
     if let Some(refusal) = refusal {
         exchange(temp, output).map_err(DiskError::io("restore", output))?;
