@@ -340,8 +340,7 @@ fn scratch_copies_a_killed_compaction_left_are_reclaimed_by_every_compacting_wri
             }
         }
     }
-    println!("scratch copies reclaimed: dev {}/{}, test {}/{}", dev.0, dev.1, test.0, test.1);
-    assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), failures.join("\n"));
+    report("scratch copies reclaimed", dev, test, &failures);
 }
 
 /// What stands at a manual page's name before `man --dir` runs.
