@@ -47,7 +47,7 @@ pub fn read_any_session(path: &Path) -> anyhow::Result<Session> {
         .map_err(|e| CommandError::store(&e))?;
     if report.newer_version {
         for message in report.messages().iter().filter(|m| m.contains("newer than")) {
-            eprintln!("warning: {}: {message}", path.display());
+            crate::output::eprint_shown(&format!("warning: {}: {message}", path.display()));
         }
     }
     Ok(store.into_session())

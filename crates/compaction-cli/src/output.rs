@@ -4,15 +4,78 @@
 //! Invariant: every command's output goes through these rules without opting in: a
 //! broken pipe on stdout exits 0 without a message, and a command run with `--json` (or
 //! `--format json`) reports its error as one JSON object on stdout.
+//!
+//! Invariant: the terminal never shows a secret from a session or another input. Text a
+//! command prints from what it read (messages, previews, recalled entries, search hits, a
+//! quoted line in an error or a warning, every string of a JSON document) goes through
+//! [`shown`] or [`shown_value`]: the same redaction as what is sent to a model or stored.
 
+use std::borrow::Cow;
 use std::process::ExitCode;
+use std::sync::OnceLock;
 
 use compaction_core::message::{AgentMessage, ContentBlock};
+use compaction_core::serialize::Redactor;
 use serde::Serialize;
 
-/// Prints a value as pretty JSON on stdout.
+/// The redactor of what the terminal shows: the built-in rules (built once, each rule the
+/// first time a text may hold a match of it).
+fn redactor() -> &'static Redactor {
+    static REDACTOR: OnceLock<Redactor> = OnceLock::new();
+    REDACTOR.get_or_init(Redactor::default)
+}
+
+/// `text` as the terminal may show it: secrets replaced by `[REDACTED]`.
+pub fn shown(text: &str) -> Cow<'_, str> {
+    redactor().redact(text)
+}
+
+/// A session's JSON (a message, an entry) as the terminal may show it: every string
+/// redacted, each scalar judged with its key, as an import stores it.
+pub fn shown_value(value: &serde_json::Value) -> serde_json::Value {
+    redactor().redact_value(value)
+}
+
+/// Every string of a JSON document redacted alone (keys too), with no key taken for a
+/// secret's name: the tool's own fields (`sessionId`, `tokensBefore`) stay as they are.
+fn redact_strings(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::String(text) => {
+            if let Cow::Owned(redacted) = shown(text) {
+                *text = redacted;
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(redact_strings),
+        serde_json::Value::Object(fields) => {
+            let renamed: Vec<(String, String)> = fields
+                .keys()
+                .filter_map(|key| match shown(key) {
+                    Cow::Owned(redacted) => Some((key.clone(), redacted)),
+                    Cow::Borrowed(_) => None,
+                })
+                .collect();
+            for (key, redacted) in renamed {
+                if let Some(item) = fields.remove(&key) {
+                    fields.insert(redacted, item);
+                }
+            }
+            fields.values_mut().for_each(redact_strings);
+        }
+        serde_json::Value::Null | serde_json::Value::Bool(_) | serde_json::Value::Number(_) => {}
+    }
+}
+
+/// Prints a line on stderr with what it quotes redacted (see [`shown`]).
+pub fn eprint_shown(line: &str) {
+    eprintln!("{}", shown(line));
+}
+
+/// Prints a value as pretty JSON on stdout, every string redacted (see [`shown`]).
 pub fn print_json<T: Serialize>(value: &T) -> anyhow::Result<()> {
     use std::io::Write as _;
+    let mut value = serde_json::to_value(value)?;
+    redact_strings(&mut value);
+    let value = &value;
     // Buffered: the standard output's own buffer flushes at every newline, one `write` per
     // line of pretty JSON.
     let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
@@ -116,12 +179,12 @@ pub fn report_error(error: &anyhow::Error, kind: crate::commands::ErrorKind, jso
         let _ = print_json(&value);
         return;
     }
-    eprintln!("error: {error}");
+    eprint_shown(&format!("error: {error}"));
     for cause in &causes {
-        eprintln!("  caused by: {cause}");
+        eprint_shown(&format!("  caused by: {cause}"));
     }
     if let Some(note) = note {
-        eprintln!("  note: {note}");
+        eprint_shown(&format!("  note: {note}"));
     }
 }
 
@@ -150,8 +213,12 @@ pub fn report_usage_error(error: &clap::Error) -> ExitCode {
 
 pub use compaction_core::plural::plural;
 
-/// Collapses whitespace and cuts text to `max` characters with an ellipsis.
+/// Collapses whitespace and cuts text to `max` characters with an ellipsis, secrets
+/// redacted. The redaction reads a little past the cut, so a secret that starts before it is
+/// found whole.
 pub fn preview(text: &str, max: usize) -> String {
+    let read = text.char_indices().nth(max.saturating_mul(2).saturating_add(512));
+    let text = shown(read.map_or(text, |(end, _)| &text[..end]));
     let mut out = String::new();
     let mut count = 0;
     let mut last_space = false;

@@ -44,6 +44,8 @@ pub mod setup;
 mod store_paths;
 #[path = "cli/stores.rs"]
 mod stores;
+#[path = "cli/terminal_secrets.rs"]
+mod terminal_secrets;
 #[path = "cli/text.rs"]
 mod text;
 #[path = "cli/trust_paths.rs"]

@@ -78,7 +78,7 @@ pub fn run(args: &BranchArgs) -> anyhow::Result<ExitStatus> {
     })?;
     if let Err(NavigateError::Cancelled { reason, extension, warnings }) = &outcome {
         for warning in warnings {
-            eprintln!("warning: {warning}");
+            crate::output::eprint_shown(&format!("warning: {warning}"));
         }
         if args.json {
             print_json(
@@ -99,7 +99,7 @@ pub fn run(args: &BranchArgs) -> anyhow::Result<ExitStatus> {
         ))
     })?;
     for warning in &outcome.warnings {
-        eprintln!("warning: {warning}");
+        crate::output::eprint_shown(&format!("warning: {warning}"));
     }
     match &outcome.entry {
         Some(entry) => {

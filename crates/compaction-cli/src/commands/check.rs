@@ -70,7 +70,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
         let mut sorted: Vec<&Diagnostic> = diagnostics.iter().collect();
         sorted.sort_by_key(|d| d.line);
         for diagnostic in sorted {
-            println!("{}:{diagnostic}", report.file);
+            println!("{}", crate::output::shown(&format!("{}:{diagnostic}", report.file)));
         }
         if report.clean {
             println!(

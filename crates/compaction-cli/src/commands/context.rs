@@ -28,7 +28,9 @@ pub fn run(args: &ContextArgs) -> anyhow::Result<ExitStatus> {
             let listed: Vec<serde_json::Value> = sourced
                 .iter()
                 .map(|(message, id)| {
-                    let mut value = serde_json::to_value(message).unwrap_or_default();
+                    let mut value = crate::output::shown_value(
+                        &serde_json::to_value(message).unwrap_or_default(),
+                    );
                     if let serde_json::Value::Object(fields) = &mut value {
                         fields.insert("entryId".into(), serde_json::Value::from(*id));
                     }
@@ -39,11 +41,15 @@ pub fn run(args: &ContextArgs) -> anyhow::Result<ExitStatus> {
         }
         ContextFormat::Text => {
             let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+            let mut text = Vec::new();
             for (number, message) in messages.iter().enumerate() {
                 if number > 0 {
                     writeln!(out)?;
                 }
-                write_message(&mut out, message)?;
+                // One message at a time, redacted whole (a secret never spans two).
+                text.clear();
+                write_message(&mut text, message)?;
+                out.write_all(crate::output::shown(&String::from_utf8_lossy(&text)).as_bytes())?;
             }
             out.flush()?;
         }

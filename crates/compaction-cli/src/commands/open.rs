@@ -26,7 +26,7 @@ pub fn open_store(
     let dead = if write { super::torn::ensure_dead_tail(path)? } else { None };
     let (store, report) = SessionStore::open(path, options).map_err(|e| CommandError::store(&e))?;
     for message in report.messages() {
-        eprintln!("{}: {message}", path.display());
+        crate::output::eprint_shown(&format!("{}: {message}", path.display()));
     }
     if let Some(backup) = report.migrated.as_ref().and_then(|m| m.backup.as_ref()) {
         let _ = MIGRATED.set(backup.clone());
@@ -160,7 +160,7 @@ pub fn open_copy(
             }
         })?;
     for message in report.messages() {
-        eprintln!("{}: {message}", output.display());
+        crate::output::eprint_shown(&format!("{}: {message}", output.display()));
     }
     refuse_unreadable_on_path(output, store.session())?;
     Ok(store)

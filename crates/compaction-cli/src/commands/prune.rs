@@ -51,7 +51,7 @@ pub fn run(args: &PruneArgs) -> anyhow::Result<ExitStatus> {
     match result {
         Ok(outcome) => {
             for warning in &outcome.warnings {
-                eprintln!("warning: {warning}");
+                crate::output::eprint_shown(&format!("warning: {warning}"));
             }
             let Some(outcome) = outcome.pruned else {
                 return Err(anyhow::anyhow!("the prune strategy wrote no prune entry"));
@@ -77,7 +77,7 @@ pub fn run(args: &PruneArgs) -> anyhow::Result<ExitStatus> {
         }
         Err(CompactError::Cancelled { reason, extension, warnings }) => {
             for warning in &warnings {
-                eprintln!("warning: {warning}");
+                crate::output::eprint_shown(&format!("warning: {warning}"));
             }
             if args.json {
                 print_json(

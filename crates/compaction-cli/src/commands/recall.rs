@@ -1,8 +1,8 @@
 //! `compaction recall` and `compaction search`: get back what the context no longer shows.
 //!
 //! Read-only: the session file is opened for reading and never changed. `recall` prints an
-//! entry's original content (a pruned tool output, a summarized message) exactly as the
-//! log holds it; `search` finds text in the entries the context at a leaf hides and names
+//! entry's original content (a pruned tool output, a summarized message) as the log holds
+//! it, secrets redacted as everywhere the terminal shows a session; `search` finds text in the entries the context at a leaf hides and names
 //! the entry ids to recall.
 
 use compaction_core::context::build_context;
@@ -22,8 +22,9 @@ pub fn run(args: &RecallArgs) -> anyhow::Result<ExitStatus> {
     } else {
         use std::io::Write as _;
         let mut stdout = std::io::stdout().lock();
-        stdout.write_all(recalled.text.as_bytes())?;
-        if !recalled.text.ends_with('\n') {
+        let text = crate::output::shown(&recalled.text);
+        stdout.write_all(text.as_bytes())?;
+        if !text.ends_with('\n') {
             stdout.write_all(b"\n")?;
         }
     }
@@ -51,7 +52,7 @@ pub fn search(args: &SearchArgs) -> anyhow::Result<ExitStatus> {
                 None => hit.role.clone(),
             };
             println!("{}  {role}, {what}, {} match(es)", hit.id, hit.matches);
-            println!("    {}", hit.snippet);
+            println!("    {}", crate::output::shown(&hit.snippet));
         }
         println!("recall one with: compaction recall {} ID", args.session.file.display());
     }

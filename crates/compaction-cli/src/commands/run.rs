@@ -170,7 +170,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
     match result {
         Ok((outcome, restored)) => {
             for warning in &outcome.warnings {
-                eprintln!("warning: {warning}");
+                crate::output::eprint_shown(&format!("warning: {warning}"));
             }
             let mut stages = Vec::new();
             if outcome.pruned.is_some() {
@@ -290,7 +290,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
         }
         Err(CompactError::Cancelled { reason, extension, warnings }) => {
             for warning in &warnings {
-                eprintln!("warning: {warning}");
+                crate::output::eprint_shown(&format!("warning: {warning}"));
             }
             if args.json {
                 print_json(

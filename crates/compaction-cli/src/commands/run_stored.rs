@@ -70,7 +70,7 @@ pub fn run(
     match result {
         Ok(outcome) => {
             for warning in &outcome.warnings {
-                eprintln!("warning: {warning}");
+                crate::output::eprint_shown(&format!("warning: {warning}"));
             }
             if args.json {
                 print_json(&json!({

@@ -61,7 +61,7 @@ pub fn load(flags: &CompactionFlags) -> anyhow::Result<Setup> {
     static WARNED: std::sync::Once = std::sync::Once::new();
     WARNED.call_once(|| {
         for warning in &setup.resolved.warnings {
-            eprintln!("warning: {warning}");
+            crate::output::eprint_shown(&format!("warning: {warning}"));
         }
     });
     Ok(setup.with_notes(print_note))

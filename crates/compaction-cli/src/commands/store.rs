@@ -184,7 +184,10 @@ fn import(source: &Path, to: &str, json: bool) -> anyhow::Result<ExitStatus> {
             }
             Err(error) => {
                 if !json {
-                    eprintln!("error: {}: not imported: {error}", file.display());
+                    crate::output::eprint_shown(&format!(
+                        "error: {}: not imported: {error}",
+                        file.display()
+                    ));
                 }
                 failed.push(json!({"file": file, "error": error.to_string()}));
             }

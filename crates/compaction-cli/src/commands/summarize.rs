@@ -99,14 +99,14 @@ fn read_locked(path: &std::path::Path, wait: bool) -> anyhow::Result<Session> {
         .map_err(|e| CommandError::usage(format!("{}: {e}", path.display())))?;
     drop(lock);
     for message in report.messages() {
-        eprintln!("{}: {message}", path.display());
+        crate::output::eprint_shown(&format!("{}: {message}", path.display()));
     }
     Ok(store.into_session())
 }
 
 fn warnings_of(warnings: &[compaction::extension::ExtensionWarning]) -> Vec<String> {
     for warning in warnings {
-        eprintln!("warning: {warning}");
+        crate::output::eprint_shown(&format!("warning: {warning}"));
     }
     warnings.iter().map(ToString::to_string).collect()
 }

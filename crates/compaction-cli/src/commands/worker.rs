@@ -52,7 +52,9 @@ fn print_event(event: &WorkerEvent, json: bool) {
             )
         }
         WorkerEvent::Skipped { session, reason } => println!("skipped {session}: {reason}"),
-        WorkerEvent::Failed { session, reason } => eprintln!("failed {session}: {reason}"),
+        WorkerEvent::Failed { session, reason } => {
+            crate::output::eprint_shown(&format!("failed {session}: {reason}"))
+        }
         WorkerEvent::Reclaimed { file } => {
             println!("removed {}, left by a compaction whose process died", file.display())
         }

@@ -53,8 +53,14 @@ pub enum ExtensionError {
     },
 }
 
+/// What an extension wrote to stderr, for an error message: redacted, as an extension
+/// is given the session and may echo it.
 fn stderr_suffix(stderr: &str) -> String {
-    if stderr.trim().is_empty() { String::new() } else { format!("; stderr: {}", stderr.trim()) }
+    let stderr = stderr.trim();
+    if stderr.is_empty() {
+        return String::new();
+    }
+    format!("; stderr: {}", compaction_core::serialize::Redactor::default().redact(stderr))
 }
 
 /// Why a replacement from an extension cannot be written.

@@ -289,8 +289,15 @@ impl ProcessExtension {
     }
 }
 
+/// The first characters of an extension's output, for an error message: redacted before
+/// the cut, as an extension is given the session and may echo it.
 fn excerpt(text: &str) -> String {
-    text.trim().chars().take(EXCERPT_CHARS).collect()
+    let head: String = text.trim().chars().take(EXCERPT_CHARS.saturating_mul(4)).collect();
+    compaction_core::serialize::Redactor::default()
+        .redact(&head)
+        .chars()
+        .take(EXCERPT_CHARS)
+        .collect()
 }
 
 /// Reads everything, or `None` once more than [`MAX_DECISION_BYTES`] arrived.

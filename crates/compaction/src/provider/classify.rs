@@ -91,7 +91,8 @@ pub fn message_in(value: &serde_json::Value) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// Removes the API key from `text` and bounds its length.
+/// Removes the API key and any other secret (see [`compaction_core::redact`]) from `text`
+/// and bounds its length.
 pub fn scrub(text: &str, key: &ApiKey) -> String {
     let secret = key.expose();
     let mut text = if secret.is_empty() {
@@ -99,6 +100,12 @@ pub fn scrub(text: &str, key: &ApiKey) -> String {
     } else {
         text.trim().replace(secret, "[REDACTED]")
     };
+    // A server may echo what it was sent, or hold other credentials in its message.
+    if let std::borrow::Cow::Owned(redacted) =
+        compaction_core::serialize::Redactor::default().redact(&text)
+    {
+        text = redacted;
+    }
     if let Some((cut, _)) = text.char_indices().nth(MAX_MESSAGE_CHARS) {
         text.truncate(cut);
         text.push('…');

@@ -95,8 +95,12 @@ fn first_line_preview(session: &Session) -> String {
             session.entries().first().filter(|entry| entry.line == 1).map(|e| e.raw().to_owned())
         })
         .unwrap_or_default();
-    let mut preview: String = raw.chars().take(60).collect();
-    if preview.len() < raw.len() {
+    // Redacted before it is cut, so a secret on the line is found whole: a file taken for a
+    // session by mistake (`.env`) must not show its first secret in the error.
+    let head: String = raw.chars().take(4096).collect();
+    let redacted = compaction_core::serialize::Redactor::default().redact(&head).into_owned();
+    let mut preview: String = redacted.chars().take(60).collect();
+    if preview.len() < redacted.len() || head.len() < raw.len() {
         preview.push('…');
     }
     preview
