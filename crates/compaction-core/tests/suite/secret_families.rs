@@ -12,8 +12,8 @@ use compaction_core::AgentMessage;
 use compaction_core::import::import;
 use compaction_core::serialize::{Redactor, SerializeOptions, serialize_message};
 use compaction_testdata::secrets::{
-    Plant, Sample, claude_transcript, codex_transcript, corpus, earlier_test_families,
-    round4_family_names,
+    Plant, Sample, before_round9_test_families, claude_transcript, codex_transcript, corpus,
+    earlier_test_families, round4_family_names, round9_family_names,
 };
 use serde_json::json;
 
@@ -85,9 +85,23 @@ fn report(channel: &str, results: &[(&Sample, bool)]) {
     let earlier_part = tally(results.iter().filter(|(s, _)| earlier.contains(&s.family)).copied());
     let round4_part =
         tally(results.iter().filter(|(s, _)| s.test && round4.contains(&s.family)).copied());
-    for (part, tally) in
-        [("test, earlier split", earlier_part), ("test, round 4 families", round4_part)]
-    {
+    // Round 9: the test part as drawn over round 4's 163 families (comparable with round 4's
+    // figures), and round 9's own families, dev and test.
+    let before_round9 = before_round9_test_families();
+    let round9 = round9_family_names();
+    let before_round9_part =
+        tally(results.iter().filter(|(s, _)| before_round9.contains(&s.family)).copied());
+    let round9_dev =
+        tally(results.iter().filter(|(s, _)| !s.test && round9.contains(&s.family)).copied());
+    let round9_test =
+        tally(results.iter().filter(|(s, _)| s.test && round9.contains(&s.family)).copied());
+    for (part, tally) in [
+        ("test, earlier split", earlier_part),
+        ("test, round 4 families", round4_part),
+        ("test, round 4 split", before_round9_part),
+        ("dev, round 9 families", round9_dev),
+        ("test, round 9 families", round9_test),
+    ] {
         eprintln!("{channel}, {part}: {}/{} samples redacted", tally.caught, tally.total);
     }
     assert!(failures.is_empty(), "below {REQUIRED:?}: {failures:?}");
