@@ -338,6 +338,33 @@ mod tests {
     }
 
     #[test]
+    fn generated_letters_are_a_value_not_a_type_name() {
+        // Letters only, in both cases, switching case often and in pairs words rarely make:
+        // a generated password, under any secret name and syntax.
+        for (input, expected) in [
+            ("{\"vault_db_pass\": \"JCQMixbRGByU\"}", "{\"vault_db_pass\": \"[REDACTED]\"}"),
+            ("login --password AzXZBgxZuuku --grpc-web", "login --password [REDACTED] --grpc-web"),
+            ("setx STRIPE_SECRET \"ioPaSJxXCgGgpil\"", "setx STRIPE_SECRET \"[REDACTED]\""),
+        ] {
+            assert_eq!(redact(input), expected, "{input}");
+        }
+        // Type and class names stay: capitals start words (one switch a word), acronyms.
+        for text in [
+            "token: XMLHttpRequest",
+            "password: CryptContext",
+            "let password = PasswordField",
+            "secret: ConfigMapKeyRef",
+            "--password PromptForInput",
+            "password: \"HTTPBasicAuthenticator\"",
+            "auth_token: UIApplicationDelegate",
+            "token: SecretString",
+            "key = \"iPhoneSimulator\"",
+        ] {
+            assert_eq!(redact(text), text);
+        }
+    }
+
+    #[test]
     fn words_after_a_secret_name_without_an_assignment_stay() {
         for text in [
             "it should pass desired_capacity_hint=0.",
