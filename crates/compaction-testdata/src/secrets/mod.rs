@@ -7,7 +7,9 @@
 //! known prefix or name, names in other casings, syntaxes and human languages, and further
 //! encodings; and in `by_tool.rs`, round 4's formats no rule was written for: config languages
 //! of other tools, config literals of other languages, passwords on stdin, fresh token
-//! prefixes, other URL schemes, two encodings at once), and plants each in several shapes: a chat message, a tool
+//! prefixes, other URL schemes, two encodings at once; and in `round9/`, round 9's credentials
+//! in tools, configs and languages of 2024–2026 no earlier family covered), and plants each in
+//! several shapes: a chat message, a tool
 //! result, a config file, a tool call's JSON arguments and an encoded form. [`claude_transcript`]
 //! and [`codex_transcript`] put samples into transcripts to import.
 //!
