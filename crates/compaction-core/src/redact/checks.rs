@@ -313,6 +313,32 @@ fn is_type_name(value: &str) -> bool {
     chars.next().is_some_and(|c| c.is_ascii_uppercase())
         && value.chars().all(|c| c.is_ascii_alphabetic())
         && value.chars().any(|c| c.is_ascii_lowercase())
+        && !generated_letters(value)
+}
+
+/// Letters only, in both cases, made like a generator's output rather than a name: frequent
+/// switches from lower to upper case (a name makes one per word), and letter pairs English
+/// words rarely make (`AzXZBgxZuuku`, `ioPaSJxXCgGgpil`; not `SecretString`,
+/// `XMLHttpRequest`, `UIApplicationDelegate`).
+pub(super) fn generated_letters(value: &str) -> bool {
+    let upper = value.chars().filter(char::is_ascii_uppercase).count();
+    let lower = value.chars().filter(char::is_ascii_lowercase).count();
+    let switches = value
+        .as_bytes()
+        .windows(2)
+        .filter(|pair| pair[0].is_ascii_lowercase() && pair[1].is_ascii_uppercase())
+        .count();
+    value.len() >= 10
+        && switches >= 2
+        && switches * 100 >= (value.len() - 1) * 15
+        && value.len() <= 128
+        && upper >= 2
+        && lower >= 2
+        && upper + lower == value.len()
+        // camelCase as well as CamelCase (`getElementById`, `iPhoneSimulator`).
+        && !is_camel_case_name(&(value[..1].to_ascii_uppercase() + &value[1..]))
+        && super::shape::word_pair_share(value) < 0.75
+        && shannon_entropy(value) >= 3.0
 }
 
 /// Whether a value looks randomly generated: letters and digits mixed, and at least 3.5
@@ -479,7 +505,7 @@ pub(super) fn looks_like_password(value: &str) -> bool {
     // `_`, `-` and `.` join words in names; other symbols mark a made-up password.
     let symbols =
         value.chars().filter(|c| c.is_ascii_punctuation() && !matches!(c, '_' | '-' | '.')).count();
-    letters > 0 && (digits > 0 || symbols > 0)
+    letters > 0 && (digits > 0 || symbols > 0) || generated_letters(value)
 }
 
 /// A value made like a chosen or a generated password, for a name followed by a space
@@ -517,7 +543,7 @@ fn looks_like_strong_password(value: &str) -> bool {
             .trim_end_matches(['u', 'U', 'l', 'L'])
             .chars()
             .all(|c| c.is_ascii_hexdigit());
-    classes >= 3 && !number
+    (classes >= 3 || generated_letters(value)) && !number
 }
 
 /// Whether the name before a value says it is a password or a shared secret (where a

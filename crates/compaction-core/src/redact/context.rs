@@ -338,6 +338,71 @@ mod tests {
     }
 
     #[test]
+    fn generated_letters_are_a_value_not_a_type_name() {
+        // Letters only, in both cases, switching case often and in pairs words rarely make:
+        // a generated password, under any secret name and syntax.
+        for (input, expected) in [
+            ("{\"vault_db_pass\": \"JCQMixbRGByU\"}", "{\"vault_db_pass\": \"[REDACTED]\"}"),
+            ("login --password AzXZBgxZuuku --grpc-web", "login --password [REDACTED] --grpc-web"),
+            ("setx STRIPE_SECRET \"ioPaSJxXCgGgpil\"", "setx STRIPE_SECRET \"[REDACTED]\""),
+        ] {
+            assert_eq!(redact(input), expected, "{input}");
+        }
+        // Type and class names stay: capitals start words (one switch a word), acronyms.
+        for text in [
+            "token: XMLHttpRequest",
+            "password: CryptContext",
+            "let password = PasswordField",
+            "secret: ConfigMapKeyRef",
+            "--password PromptForInput",
+            "password: \"HTTPBasicAuthenticator\"",
+            "auth_token: UIApplicationDelegate",
+            "token: SecretString",
+            "key = \"iPhoneSimulator\"",
+        ] {
+            assert_eq!(redact(text), text);
+        }
+    }
+
+    #[test]
+    fn generated_letters_property_random_strings_go_and_word_names_stay() {
+        // A fixed pseudo-random sequence (SplitMix64), so the test is the same on every run.
+        let mut state = 0x5EC2_E75E_u64;
+        let mut next = move |n: u64| {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            (z ^ (z >> 31)) % n
+        };
+        const LETTERS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+        let mut caught = 0;
+        for _ in 0..200 {
+            let length = 12 + next(12) as usize;
+            let value: String =
+                (0..length).map(|_| char::from(LETTERS[next(52) as usize])).collect();
+            if redact(&format!("--password {value}")) == "--password [REDACTED]" {
+                caught += 1;
+            }
+        }
+        // Random letters read as words or switch case rarely only by chance.
+        assert!(caught >= 180, "{caught} of 200 random letter strings redacted");
+        // Type names made of two to four English words (CamelCase) stay, as they did.
+        let words: Vec<&str> = include_str!("bip39-english.txt").lines().collect();
+        for _ in 0..300 {
+            let count = 2 + next(3) as usize;
+            let name: String = (0..count)
+                .map(|_| {
+                    let word = words[next(words.len() as u64) as usize];
+                    word[..1].to_ascii_uppercase() + &word[1..]
+                })
+                .collect();
+            let text = format!("password: {name}");
+            assert_eq!(redact(&text), text);
+        }
+    }
+
+    #[test]
     fn words_after_a_secret_name_without_an_assignment_stay() {
         for text in [
             "it should pass desired_capacity_hint=0.",

@@ -12,8 +12,8 @@ use compaction_core::AgentMessage;
 use compaction_core::import::import;
 use compaction_core::serialize::{Redactor, SerializeOptions, serialize_message};
 use compaction_testdata::secrets::{
-    Plant, Sample, claude_transcript, codex_transcript, corpus, earlier_test_families,
-    round4_family_names,
+    Plant, Sample, before_round9_test_families, claude_transcript, codex_transcript, corpus,
+    earlier_test_families, round4_family_names, round9_family_names,
 };
 use serde_json::json;
 
@@ -56,8 +56,9 @@ fn tally<'a>(samples: impl Iterator<Item = (&'a Sample, bool)>) -> Tally {
     tally
 }
 
-/// Prints both parts of a channel and asserts each reaches its [`REQUIRED`] floor.
-fn report(channel: &str, results: &[(&Sample, bool)]) {
+/// Prints both parts of a channel and returns the parts below their [`REQUIRED`] floor.
+#[must_use]
+fn report(channel: &str, results: &[(&Sample, bool)]) -> Vec<String> {
     let show_test = std::env::var_os("COMPACTION_SHOW_TEST_MISSES").is_some();
     let mut failures = Vec::new();
     for (part, is_test) in [("dev", false), ("test", true)] {
@@ -85,12 +86,26 @@ fn report(channel: &str, results: &[(&Sample, bool)]) {
     let earlier_part = tally(results.iter().filter(|(s, _)| earlier.contains(&s.family)).copied());
     let round4_part =
         tally(results.iter().filter(|(s, _)| s.test && round4.contains(&s.family)).copied());
-    for (part, tally) in
-        [("test, earlier split", earlier_part), ("test, round 4 families", round4_part)]
-    {
+    // Round 9: the test part as drawn over round 4's 163 families (comparable with round 4's
+    // figures), and round 9's own families, dev and test.
+    let before_round9 = before_round9_test_families();
+    let round9 = round9_family_names();
+    let before_round9_part =
+        tally(results.iter().filter(|(s, _)| before_round9.contains(&s.family)).copied());
+    let round9_dev =
+        tally(results.iter().filter(|(s, _)| !s.test && round9.contains(&s.family)).copied());
+    let round9_test =
+        tally(results.iter().filter(|(s, _)| s.test && round9.contains(&s.family)).copied());
+    for (part, tally) in [
+        ("test, earlier split", earlier_part),
+        ("test, round 4 families", round4_part),
+        ("test, round 4 split", before_round9_part),
+        ("dev, round 9 families", round9_dev),
+        ("test, round 9 families", round9_test),
+    ] {
         eprintln!("{channel}, {part}: {}/{} samples redacted", tally.caught, tally.total);
     }
-    assert!(failures.is_empty(), "below {REQUIRED:?}: {failures:?}");
+    failures
 }
 
 #[test]
@@ -106,7 +121,8 @@ fn secrets_sent_to_a_summarizer_are_redacted() {
             (sample, sample.leaks_into(&sent))
         })
         .collect();
-    report("sent (transcript blocks)", &results);
+    let failures = report("sent (transcript blocks)", &results);
+    assert!(failures.is_empty(), "below {REQUIRED:?}: {failures:?}");
 }
 
 #[test]
@@ -115,6 +131,8 @@ fn secrets_in_imported_transcripts_are_redacted() {
     type Transcript = fn(&[&Sample]) -> String;
     let formats: [(&str, Transcript); 2] =
         [("Claude Code import", claude_transcript), ("Codex import", codex_transcript)];
+    // Both formats are measured before either is judged.
+    let mut failures = Vec::new();
     for (name, transcript) in formats {
         // Each sample in a transcript of its own, so that a leak is found in its own output.
         let results: Vec<(&Sample, bool)> = samples
@@ -129,8 +147,9 @@ fn secrets_in_imported_transcripts_are_redacted() {
                 (sample, sample.leaks_into(&written))
             })
             .collect();
-        report(name, &results);
+        failures.extend(report(name, &results));
     }
+    assert!(failures.is_empty(), "below {REQUIRED:?}: {failures:?}");
 }
 
 /// Every string in a JSON value (object keys too), one per line.

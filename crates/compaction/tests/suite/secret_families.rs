@@ -14,7 +14,8 @@ use compaction_core::serialize::Redactor;
 use compaction_core::settings::CompactionSettings;
 use compaction_core::tokens::estimator_by_name;
 use compaction_testdata::secrets::{
-    Plant, Sample, corpus, earlier_test_families, leaked, round4_family_names,
+    Plant, Sample, before_round9_test_families, corpus, earlier_test_families, leaked,
+    round4_family_names, round9_family_names,
 };
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -156,9 +157,20 @@ fn report(channel: &str, samples: &[Sample], output: &str) {
     };
     let earlier_part = count(&|s| earlier.contains(&s.family));
     let round4_part = count(&|s| s.test && round4.contains(&s.family));
-    for (part, (kept, total)) in
-        [("test, earlier split", earlier_part), ("test, round 4 families", round4_part)]
-    {
+    // Round 9: the test part as drawn over round 4's 163 families, and round 9's own
+    // families, dev and test.
+    let before_round9 = before_round9_test_families();
+    let round9 = round9_family_names();
+    let before_round9_part = count(&|s| before_round9.contains(&s.family));
+    let round9_dev = count(&|s| !s.test && round9.contains(&s.family));
+    let round9_test = count(&|s| s.test && round9.contains(&s.family));
+    for (part, (kept, total)) in [
+        ("test, earlier split", earlier_part),
+        ("test, round 4 families", round4_part),
+        ("test, round 4 split", before_round9_part),
+        ("dev, round 9 families", round9_dev),
+        ("test, round 9 families", round9_test),
+    ] {
         eprintln!("{channel}, {part}: {kept}/{total} samples kept out");
     }
     assert!(failures.is_empty(), "below {REQUIRED:?}: {failures:?}");
