@@ -192,11 +192,9 @@ fn for_each_block<'a>(message: &'a AgentMessage, mut emit: impl FnMut(&str, &str
             &format!(" kind=\"{}\"", attribute(&custom.custom_type)),
             Body::Whole(text_of(&custom.content).into()),
         ),
-        AgentMessage::BranchSummary(summary) => emit(
-            "summary",
-            " of=\"another branch\"",
-            Body::Whole(summary.summary.as_str().into()),
-        ),
+        AgentMessage::BranchSummary(summary) => {
+            emit("summary", " of=\"another branch\"", Body::Whole(summary.summary.as_str().into()))
+        }
         AgentMessage::CompactionSummary(summary) => emit(
             "summary",
             " of=\"earlier conversation\"",

@@ -271,7 +271,8 @@ fn a_reply_without_the_structure_or_far_too_short_is_unusable() {
 #[test]
 fn the_length_floor_applies_only_below_the_highest_floor() {
     let must_keep = facts();
-    let gate = GateFacts { must_keep: &must_keep, pins: &[], checkpoint: true, summarized_tokens: 0 };
+    let gate =
+        GateFacts { must_keep: &must_keep, pins: &[], checkpoint: true, summarized_tokens: 0 };
     let long = format!("## Goal\n{}", "word ".repeat(MIN_SUMMARY_WORDS as usize));
     let short = format!("## Goal\n{}", "word ".repeat(MIN_SUMMARY_WORDS as usize - 1));
     let tiny = format!("## Goal\n{}", "word ".repeat(MIN_SHORT_SUMMARY_WORDS as usize - 1));

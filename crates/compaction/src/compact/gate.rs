@@ -53,12 +53,8 @@ impl Compactor<'_> {
             })
             .collect();
         let checkpoint = planned.history_chunk_count() > 0;
-        let facts = GateFacts {
-            must_keep: &must_keep,
-            pins: &pins,
-            checkpoint,
-            summarized_tokens: 0,
-        };
+        let facts =
+            GateFacts { must_keep: &must_keep, pins: &pins, checkpoint, summarized_tokens: 0 };
         // The facts for `summary` of `planned`'s transcript: its tokens are counted (and the
         // transcript rendered, for a summarizer that did not read it) only when the length
         // floor can reject the summary; without it no floor is the same check.

@@ -28,10 +28,7 @@ impl Summarizer for Recording {
         request: &'a SummaryRequest,
         cancel: &'a CancellationToken,
         progress: &'a (dyn Fn(SummaryProgress) + Send + Sync),
-    ) -> BoxFuture<
-        'a,
-        Result<SummaryResponse, compaction::error::SummarizerError>,
-    > {
+    ) -> BoxFuture<'a, Result<SummaryResponse, compaction::error::SummarizerError>> {
         self.seen.lock().unwrap().push((request.transcript.clone(), request.messages.len()));
         OfflineSummarizer.summarize(request, cancel, progress)
     }
