@@ -13,7 +13,9 @@ use crate::prepare::{
     CompactionPreparation, NothingToCompact, PrepareOptions, prepare_from_context,
 };
 use crate::prompts::{self, PromptTask};
-use crate::serialize::{Redactor, SerializeOptions, serialize_message};
+use std::sync::OnceLock;
+
+use crate::serialize::{Redactor, SerializeOptions, serialize_message, shows_a_block};
 use crate::session::Session;
 use crate::settings::CompactionSettings;
 use crate::tokens::{ContextTokens, TokenEstimator, context_tokens};
@@ -47,15 +49,69 @@ impl std::fmt::Debug for PlanInputs<'_> {
     }
 }
 
+/// The transcript chunks of one part of a plan (the history, or the split turn's prefix).
+///
+/// Split to fit a summary model's window, they are made with the plan (splitting is
+/// planning). Without a window a part is one chunk, the whole transcript, or none when no
+/// message shows a block; the plan then only counts it, and the transcript is rendered
+/// (and redacted) the first time it is read: a summarizer that reads the messages alone
+/// (the offline one) never pays for it.
+#[derive(Clone)]
+struct Chunks {
+    count: usize,
+    texts: OnceLock<Vec<String>>,
+}
+
+impl Chunks {
+    /// Chunks already made.
+    fn made(texts: Vec<String>) -> Self {
+        Chunks { count: texts.len(), texts: OnceLock::from(texts) }
+    }
+
+    /// The unsplit transcript of `messages`, counted now and rendered when read.
+    fn unsplit(messages: &[crate::message::AgentMessage], serialize: &SerializeOptions) -> Self {
+        let shows = messages.iter().any(|message| shows_a_block(message, serialize));
+        Chunks { count: usize::from(shows), texts: OnceLock::new() }
+    }
+
+    /// The chunks; an unsplit transcript is rendered from `messages` on the first read.
+    fn texts(
+        &self,
+        messages: &[crate::message::AgentMessage],
+        serialize: &SerializeOptions,
+    ) -> &[String] {
+        self.texts.get_or_init(|| {
+            let texts = unsplit_transcript(messages, serialize);
+            debug_assert_eq!(texts.len(), self.count, "a counted transcript renders as counted");
+            texts
+        })
+    }
+}
+
+/// How a plan renders its transcripts when they are read. The redactor's configured
+/// values are secrets: they are never shown, not even by `Debug`.
+#[derive(Clone)]
+struct Renderer(SerializeOptions);
+
+impl std::fmt::Debug for Renderer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Renderer")
+            .field("tool_result_max_chars", &self.0.tool_result_max_chars)
+            .finish_non_exhaustive()
+    }
+}
+
 /// A compaction ready to run.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone)]
 pub struct PlannedCompaction {
     /// What to summarize and where the cut is.
     pub preparation: CompactionPreparation,
     /// Transcript chunks of the history, in order; each updates the running summary.
-    pub history_chunks: Vec<String>,
-    /// Transcript chunks of the split turn's prefix (empty when the turn is not split).
-    pub turn_prefix_chunks: Vec<String>,
+    history_chunks: Chunks,
+    /// Transcript chunks of the split turn's prefix (none when the turn is not split).
+    turn_prefix_chunks: Chunks,
+    /// Renders the chunks that are made when read.
+    renderer: Renderer,
     /// The verbatim user messages appended to the summary within `keepUserMessagesTokens`
     /// alone; `None` when the setting is 0 or no message fits. The section a compaction
     /// writes also takes the room its summary leaves of the output budget
@@ -74,7 +130,71 @@ pub struct PlannedCompaction {
     pub pins: Vec<Pin>,
 }
 
+impl std::fmt::Debug for PlannedCompaction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PlannedCompaction")
+            .field("preparation", &self.preparation)
+            .field("history_chunks", &self.history_chunks())
+            .field("turn_prefix_chunks", &self.turn_prefix_chunks())
+            .field("kept_user_messages", &self.kept_user_messages)
+            .field("summary_budget", &self.summary_budget)
+            .field("user_messages_budget", &self.user_messages_budget)
+            .field("estimated_tokens_after", &self.estimated_tokens_after)
+            .field("pins", &self.pins)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Two plans are equal when they would send and store the same: the chunks are compared as
+/// the texts they are (rendered if they were not yet), not by when they were made.
+impl PartialEq for PlannedCompaction {
+    fn eq(&self, other: &Self) -> bool {
+        let PlannedCompaction {
+            preparation,
+            history_chunks: _,
+            turn_prefix_chunks: _,
+            renderer: _,
+            kept_user_messages,
+            summary_budget,
+            user_messages_budget,
+            estimated_tokens_after,
+            pins,
+        } = self;
+        *preparation == other.preparation
+            && *kept_user_messages == other.kept_user_messages
+            && *summary_budget == other.summary_budget
+            && *user_messages_budget == other.user_messages_budget
+            && *estimated_tokens_after == other.estimated_tokens_after
+            && *pins == other.pins
+            && self.history_chunks() == other.history_chunks()
+            && self.turn_prefix_chunks() == other.turn_prefix_chunks()
+    }
+}
+
 impl PlannedCompaction {
+    /// Transcript chunks of the history, in order; each updates the running summary.
+    /// Redacted; rendered on the first read when the plan did not need them (no window).
+    pub fn history_chunks(&self) -> &[String] {
+        self.history_chunks.texts(&self.preparation.messages_to_summarize, &self.renderer.0)
+    }
+
+    /// Transcript chunks of the split turn's prefix (empty when the turn is not split),
+    /// rendered like [`PlannedCompaction::history_chunks`].
+    pub fn turn_prefix_chunks(&self) -> &[String] {
+        self.turn_prefix_chunks.texts(&self.preparation.turn_prefix_messages, &self.renderer.0)
+    }
+
+    /// How many chunks [`PlannedCompaction::history_chunks`] holds, without rendering them.
+    pub fn history_chunk_count(&self) -> usize {
+        self.history_chunks.count
+    }
+
+    /// How many chunks [`PlannedCompaction::turn_prefix_chunks`] holds, without rendering
+    /// them.
+    pub fn turn_prefix_chunk_count(&self) -> usize {
+        self.turn_prefix_chunks.count
+    }
+
     /// The verbatim user messages for `summary`, the summary as it will be stored without
     /// them (with its file lists): within `keepUserMessagesTokens` plus the room `summary`
     /// leaves of the output budget. A summary is a paraphrase; where it is short, the
@@ -124,7 +244,7 @@ impl PlannedCompaction {
 
     /// Summarizer calls the run will make.
     pub fn summarizer_calls(&self) -> usize {
-        self.history_chunks.len().max(1) + self.turn_prefix_chunks.len()
+        self.history_chunk_count().max(1) + self.turn_prefix_chunk_count()
     }
 
     /// The texts of the active pins, verbatim, oldest first.
@@ -234,14 +354,10 @@ pub fn chunk_transcript(
     estimator: &dyn TokenEstimator,
     shape: RequestShape<'_>,
 ) -> Result<Vec<String>, NoRoomForTranscript> {
-    let blocks: Vec<String> = messages
-        .iter()
-        .map(|message| serialize_message(message, serialize))
-        .filter(|block| !block.is_empty())
-        .collect();
     let Some(window) = summary_window else {
-        return Ok(if blocks.is_empty() { Vec::new() } else { vec![blocks.join("\n\n")] });
+        return Ok(unsplit_transcript(messages, serialize));
     };
+    let blocks = transcript_blocks(messages, serialize);
     let prompt_tokens = estimator.text_tokens(prompts::SYSTEM_PROMPT)
         + estimator.text_tokens(prompts::task_prompt(shape.task))
         + shape.instructions.map_or(0, |text| estimator.text_tokens(text))
@@ -260,6 +376,27 @@ pub fn chunk_transcript(
     )
 }
 
+/// The blocks of `messages`' transcript that show (see [`serialize_message`]).
+fn transcript_blocks(
+    messages: &[crate::message::AgentMessage],
+    serialize: &SerializeOptions,
+) -> Vec<String> {
+    messages
+        .iter()
+        .map(|message| serialize_message(message, serialize))
+        .filter(|block| !block.is_empty())
+        .collect()
+}
+
+/// The transcript of `messages` as one chunk, or none when no block shows.
+fn unsplit_transcript(
+    messages: &[crate::message::AgentMessage],
+    serialize: &SerializeOptions,
+) -> Vec<String> {
+    let blocks = transcript_blocks(messages, serialize);
+    if blocks.is_empty() { Vec::new() } else { vec![blocks.join("\n\n")] }
+}
+
 fn split_requests(
     preparation: CompactionPreparation,
     pins: Vec<Pin>,
@@ -271,6 +408,9 @@ fn split_requests(
     let previous_tokens =
         preparation.previous_summary.as_deref().map_or(0, |s| estimator.text_tokens(s));
     let chunk = |messages: &[crate::message::AgentMessage], task: PromptTask, carried: u64| {
+        if inputs.summary_window.is_none() {
+            return Ok(Chunks::unsplit(messages, inputs.serialize));
+        }
         let shape = RequestShape {
             task,
             instructions: inputs.instructions,
@@ -279,6 +419,7 @@ fn split_requests(
             carried_summary_tokens: carried,
         };
         chunk_transcript(messages, inputs.serialize, inputs.summary_window, estimator, shape)
+            .map(Chunks::made)
     };
     // Every history chunk after the first carries the running summary, which is at most
     // the output budget; the first carries the previous compaction's summary.
@@ -304,6 +445,7 @@ fn split_requests(
         preparation,
         history_chunks,
         turn_prefix_chunks,
+        renderer: Renderer(inputs.serialize.clone()),
         kept_user_messages,
         summary_budget: max_output,
         user_messages_budget: inputs.settings.keep_user_messages_tokens,

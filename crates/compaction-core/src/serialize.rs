@@ -119,25 +119,20 @@ impl Default for SerializeOptions {
     }
 }
 
-/// Renders one message as a transcript block (empty when it has nothing to show).
-pub fn serialize_message(message: &AgentMessage, options: &SerializeOptions) -> String {
-    let mut out = String::new();
-    let redactor = &options.redactor;
-    let max = options.tool_result_max_chars;
-    // Every body is redacted whole before it is cut, so a secret that straddles the cut is
-    // replaced as a whole instead of leaving its first half.
-    let cut = |text: &str| -> String { truncate_chars(&redactor.redact(text), max).into_owned() };
-    let mut block = |tag: &str, attributes: &str, body: &str| {
-        if body.trim().is_empty() {
-            return;
-        }
-        let body = redactor.redact(body);
-        let body = escape_delimiters(&body);
-        if !out.is_empty() {
-            out.push('\n');
-        }
-        out.push_str(&format!("<{tag}{attributes}>\n{}\n</{tag}>", body.trim_end_matches('\n')));
-    };
+/// The body of one transcript block, before redaction.
+enum Body<'a> {
+    /// Shown whole.
+    Whole(Cow<'a, str>),
+    /// Cut at `toolResultMaxChars` characters once redacted (tool output, commands).
+    Cut(Cow<'a, str>),
+    /// A tool call's arguments: each string redacted as the text it is, then the JSON cut.
+    Arguments(&'a serde_json::Value),
+}
+
+/// The blocks of `message`'s transcript, in order, each given to `emit` with its tag, its
+/// attributes and its body before redaction; a block whose body turns out blank is not
+/// shown. [`serialize_message`] renders them; [`shows_a_block`] only asks whether one shows.
+fn for_each_block<'a>(message: &'a AgentMessage, mut emit: impl FnMut(&str, &str, Body<'a>)) {
     let text_of = |content: &Content| -> String {
         content
             .blocks()
@@ -154,63 +149,118 @@ pub fn serialize_message(message: &AgentMessage, options: &SerializeOptions) -> 
             .join("\n")
     };
     match message {
-        AgentMessage::User(user) => block("user", "", &text_of(&user.content)),
+        AgentMessage::User(user) => emit("user", "", Body::Whole(text_of(&user.content).into())),
         AgentMessage::Assistant(assistant) => {
             for content in &assistant.content {
                 match content {
                     // Left out (see the module documentation).
                     ContentBlock::Thinking(_) => {}
-                    ContentBlock::Text(text) => block("assistant", "", &text.text),
-                    ContentBlock::ToolCall(call) => {
-                        // Each string is redacted as the text it is (a command, a file's
-                        // content), then the JSON as a whole (`{"password":"…"}`).
-                        let arguments = redact_strings(&call.arguments, redactor);
-                        let arguments = serde_json::to_string(&arguments).unwrap_or_default();
-                        block(
-                            "tool-call",
-                            &format!(" name=\"{}\"", attribute(&call.name)),
-                            &cut(&arguments),
-                        )
+                    ContentBlock::Text(text) => {
+                        emit("assistant", "", Body::Whole(text.text.as_str().into()))
                     }
+                    ContentBlock::ToolCall(call) => emit(
+                        "tool-call",
+                        &format!(" name=\"{}\"", attribute(&call.name)),
+                        Body::Arguments(&call.arguments),
+                    ),
                     ContentBlock::Image(_) | ContentBlock::Other(_) => {}
                 }
             }
             if assistant.stop_reason.as_deref() == Some("aborted") {
                 // The user stopped the reply (pi: Esc); the error text pi records for it
                 // ("Request was aborted") would read as a failure to fix.
-                block("interruption", "", INTERRUPTION_TEXT);
+                emit("interruption", "", Body::Whole(INTERRUPTION_TEXT.into()));
             } else if let Some(error) = &assistant.error_message {
-                block("assistant", " error=\"true\"", error);
+                emit("assistant", " error=\"true\"", Body::Whole(error.as_str().into()));
             }
         }
         AgentMessage::ToolResult(result) => {
             let status = if result.is_error { " error=\"true\"" } else { "" };
             let text = text_of(&result.content);
             let text = if text.is_empty() { "(no output)".to_owned() } else { text };
-            block(
+            emit(
                 "tool-result",
                 &format!(" name=\"{}\"{status}", attribute(&result.tool_name)),
-                &cut(&text),
+                Body::Cut(text.into()),
             );
         }
         AgentMessage::BashExecution(bash) => {
-            block("user", " kind=\"shell\"", &cut(&bash_execution_text(bash)))
+            emit("user", " kind=\"shell\"", Body::Cut(bash_execution_text(bash).into()))
         }
-        AgentMessage::Custom(custom) => block(
+        AgentMessage::Custom(custom) => emit(
             "user",
             &format!(" kind=\"{}\"", attribute(&custom.custom_type)),
-            &text_of(&custom.content),
+            Body::Whole(text_of(&custom.content).into()),
         ),
         AgentMessage::BranchSummary(summary) => {
-            block("summary", " of=\"another branch\"", &summary.summary)
+            emit("summary", " of=\"another branch\"", Body::Whole(summary.summary.as_str().into()))
         }
-        AgentMessage::CompactionSummary(summary) => {
-            block("summary", " of=\"earlier conversation\"", &summary.summary)
-        }
+        AgentMessage::CompactionSummary(summary) => emit(
+            "summary",
+            " of=\"earlier conversation\"",
+            Body::Whole(summary.summary.as_str().into()),
+        ),
         // The prompt and tools are not conversation (pi 1.6 leaves them out too).
         AgentMessage::System(_) | AgentMessage::Other(_) => {}
     }
+}
+
+/// Renders one message as a transcript block (empty when it has nothing to show).
+pub fn serialize_message(message: &AgentMessage, options: &SerializeOptions) -> String {
+    let mut out = String::new();
+    let redactor = &options.redactor;
+    let max = options.tool_result_max_chars;
+    // Every body is redacted whole before it is cut, so a secret that straddles the cut is
+    // replaced as a whole instead of leaving its first half.
+    let cut = |text: &str| -> String { truncate_chars(&redactor.redact(text), max).into_owned() };
+    for_each_block(message, |tag, attributes, body| {
+        let body = match body {
+            Body::Whole(text) => text,
+            Body::Cut(text) => cut(&text).into(),
+            Body::Arguments(arguments) => {
+                // Each string is redacted as the text it is (a command, a file's content),
+                // then the JSON as a whole (`{"password":"…"}`).
+                let arguments = redact_strings(arguments, redactor);
+                cut(&serde_json::to_string(&arguments).unwrap_or_default()).into()
+            }
+        };
+        if body.trim().is_empty() {
+            return;
+        }
+        let body = redactor.redact(&body);
+        let body = escape_delimiters(&body);
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&format!("<{tag}{attributes}>\n{}\n</{tag}>", body.trim_end_matches('\n')));
+    });
     out
+}
+
+/// Whether [`serialize_message`] renders `message` as a block at all (its result is not
+/// empty), mostly without redacting it: a body that is not blank stays so once redacted
+/// (each secret becomes `[REDACTED]`, the rest is unchanged) and once cut (the cut keeps a
+/// marker), and a tool call's arguments are JSON, never blank. Only a blank body that is
+/// cut is redacted and cut, as the transcript would, to see what remains.
+pub fn shows_a_block(message: &AgentMessage, options: &SerializeOptions) -> bool {
+    let mut shows = false;
+    for_each_block(message, |_, _, body| {
+        shows = shows
+            || match body {
+                Body::Whole(text) => !text.trim().is_empty(),
+                Body::Cut(text) => {
+                    !text.trim().is_empty()
+                        || !truncate_chars(
+                            &options.redactor.redact(&text),
+                            options.tool_result_max_chars,
+                        )
+                        .trim()
+                        .is_empty()
+                }
+                Body::Arguments(_) => true,
+            };
+    });
+    shows
 }
 
 /// `value` with its secrets redacted: every string, each value judged with its key, and
@@ -363,5 +413,50 @@ mod tests {
         );
         let text = serialize_message(&m, &options);
         assert_eq!(text, "<user>\ntoken [REDACTED] and [REDACTED]\n</user>");
+    }
+
+    #[test]
+    fn shows_a_block_says_whether_the_transcript_shows_the_message() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let session =
+            std::fs::read_to_string(root.join("../../examples/coding-session.jsonl")).unwrap();
+        let mut messages: Vec<AgentMessage> = session
+            .lines()
+            .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+            .filter(|entry| entry["type"] == "message")
+            .map(|entry| serde_json::from_value(entry["message"].clone()).unwrap())
+            .collect();
+        assert!(messages.len() > 100, "{} messages", messages.len());
+        // Messages at the edges: blank, left out, and blank bodies that are cut.
+        messages.extend([
+            message(json!({"role":"user","content":""})),
+            message(json!({"role":"user","content":" \n\t"})),
+            message(json!({"role":"user","content":[{"type":"image","data":"","mimeType":"image/png"}]})),
+            message(json!({"role":"assistant","content":[{"type":"thinking","thinking":"hm"}]})),
+            message(json!({"role":"assistant","content":[],"stopReason":"aborted"})),
+            message(json!({"role":"assistant","content":[],"stopReason":"error","errorMessage":" "})),
+            message(json!({"role":"assistant","content":[{"type":"toolCall","id":"1","name":"x","arguments":{}}]})),
+            message(json!({"role":"toolResult","toolCallId":"1","toolName":"bash","content":[],"isError":false})),
+            message(json!({"role":"toolResult","toolCallId":"1","toolName":"bash",
+                "content":[{"type":"text","text":"   "}],"isError":false})),
+            message(json!({"role":"bashExecution","command":"","output":"","exitCode":0,
+                "cancelled":false,"truncated":false})),
+            message(json!({"role":"custom","customType":"note","content":"  ","display":true})),
+            message(json!({"role":"compactionSummary","summary":""})),
+            message(json!({"role":"branchSummary","summary":"left a branch"})),
+        ]);
+        let (mut shown, mut hidden) = (0, 0);
+        for max in [0, 2, 2000] {
+            let options = SerializeOptions {
+                tool_result_max_chars: max,
+                redactor: Redactor::new(["sekrit-value-1".to_owned()]),
+            };
+            for m in &messages {
+                let rendered = serialize_message(m, &options);
+                assert_eq!(shows_a_block(m, &options), !rendered.is_empty(), "{m:?}: {rendered}");
+                if rendered.is_empty() { hidden += 1 } else { shown += 1 }
+            }
+        }
+        assert!(shown > 300 && hidden >= 15, "shown {shown}, hidden {hidden}");
     }
 }

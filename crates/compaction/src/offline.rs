@@ -61,6 +61,10 @@ impl Summarizer for OfflineSummarizer {
         false
     }
 
+    fn reads_transcript(&self) -> bool {
+        false
+    }
+
     fn follows_instructions(&self) -> bool {
         false
     }

@@ -37,7 +37,8 @@ pub struct SummaryRequest {
     pub kind: SummaryKind,
     /// System prompt sent to the model (default: [`prompts::SYSTEM_PROMPT`]).
     pub system_prompt: String,
-    /// The conversation to summarize, already serialized and redacted by the core.
+    /// The conversation to summarize, already serialized and redacted by the core; empty
+    /// for a summarizer that does not read it ([`Summarizer::reads_transcript`]).
     pub transcript: String,
     /// The summary of the previous compaction, to be updated with the transcript.
     pub previous_summary: Option<String>,
@@ -347,6 +348,14 @@ pub trait Summarizer: Send + Sync {
     /// transcript, as much work as planning the compaction once, so it is made only for a
     /// summarizer that reads it. `true` unless a summarizer knows it does not.
     fn reads_sample(&self) -> bool {
+        true
+    }
+
+    /// Whether [`Summarizer::summarize`] reads [`SummaryRequest::transcript`]. Rendering a
+    /// transcript redacts every message, most of what an offline compaction would spend, so
+    /// a summarizer that reads the structured messages alone says so and is sent an empty
+    /// transcript. `true` unless a summarizer knows it does not.
+    fn reads_transcript(&self) -> bool {
         true
     }
 

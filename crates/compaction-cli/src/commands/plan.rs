@@ -143,8 +143,8 @@ pub fn report(
                 "readFiles": preparation.read_files(),
                 "modifiedFiles": preparation.modified_files(),
                 "summarizerCalls": planned.summarizer_calls(),
-                "historyChunks": planned.history_chunks.len(),
-                "turnPrefixChunks": planned.turn_prefix_chunks.len(),
+                "historyChunks": planned.history_chunk_count(),
+                "turnPrefixChunks": planned.turn_prefix_chunk_count(),
                 "mustKeep": must_keep_with_pins(preparation, &planned.pin_texts()),
                 "keptUserMessages": planned.kept_user_messages.as_ref().map(|kept| json!({
                     "messages": kept.messages,

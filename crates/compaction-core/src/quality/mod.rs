@@ -138,3 +138,11 @@ pub fn minimum_words(summarized_tokens: u64, checkpoint: bool) -> u64 {
     let most = if checkpoint { MIN_SUMMARY_WORDS } else { MIN_SHORT_SUMMARY_WORDS };
     (summarized_tokens / TOKENS_PER_MIN_WORD).min(most)
 }
+
+/// Whether [`GateFacts::summarized_tokens`] can change what [`check_summary`] finds for
+/// `summary`: only when it has fewer content words than the highest floor
+/// ([`minimum_words`] is at most that, whatever the count). A gate counts the tokens of the
+/// transcript only then, and gives 0 (no floor) otherwise, with the same result.
+pub fn length_floor_applies(summary: &str, checkpoint: bool) -> bool {
+    content_words(summary) < minimum_words(u64::MAX, checkpoint)
+}

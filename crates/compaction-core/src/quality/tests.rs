@@ -267,3 +267,36 @@ fn a_reply_without_the_structure_or_far_too_short_is_unusable() {
             .any(|p| matches!(p, Problem::MissingSections { .. }))
     );
 }
+
+#[test]
+fn the_length_floor_applies_only_below_the_highest_floor() {
+    let must_keep = facts();
+    let gate =
+        GateFacts { must_keep: &must_keep, pins: &[], checkpoint: true, summarized_tokens: 0 };
+    let long = format!("## Goal\n{}", "word ".repeat(MIN_SUMMARY_WORDS as usize));
+    let short = format!("## Goal\n{}", "word ".repeat(MIN_SUMMARY_WORDS as usize - 1));
+    let tiny = format!("## Goal\n{}", "word ".repeat(MIN_SHORT_SUMMARY_WORDS as usize - 1));
+    for checkpoint in [true, false] {
+        for summary in [long.as_str(), short.as_str(), tiny.as_str(), GOOD, "Fixed."] {
+            let at = |summarized_tokens| {
+                check_summary(summary, false, &GateFacts { summarized_tokens, checkpoint, ..gate })
+            };
+            if length_floor_applies(summary, checkpoint) {
+                // Some count of transcript tokens makes it too short.
+                assert!(
+                    at(u64::MAX).iter().any(|p| matches!(p, Problem::TooShort { .. })),
+                    "{summary}"
+                );
+            } else {
+                // Whatever the count, the same problems as with no floor.
+                for tokens in [1, 100, 20_000, u64::MAX] {
+                    assert_eq!(at(tokens), at(0), "{summary} at {tokens} tokens");
+                }
+            }
+        }
+    }
+    assert!(!length_floor_applies(&long, true));
+    assert!(length_floor_applies(&short, true));
+    assert!(!length_floor_applies(&short, false));
+    assert!(length_floor_applies(&tiny, false));
+}

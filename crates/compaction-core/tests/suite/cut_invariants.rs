@@ -135,7 +135,7 @@ proptest! {
         }
 
         // Every summarizer request fits the summary model's window.
-        for chunk in planned.history_chunks.iter().chain(&planned.turn_prefix_chunks) {
+        for chunk in planned.history_chunks().iter().chain(planned.turn_prefix_chunks()) {
             prop_assert!(estimator.text_tokens(chunk) + settings.max_summary_tokens * 2 < window);
         }
         // The context after compaction fits the window when the kept part does.

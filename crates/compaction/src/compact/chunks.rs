@@ -4,6 +4,7 @@
 //! a larger budget.
 
 use compaction_core::plan::PlannedCompaction;
+use std::borrow::Cow;
 use std::time::Duration;
 
 use futures_util::future::try_join;
@@ -61,7 +62,7 @@ impl Compactor<'_> {
         // own earlier summary was unusable (or there was none to look at).
         let prefix_failed =
             retry.is_some() && !earlier.is_some_and(|earlier| earlier.prefix_usable);
-        let (history_instructions, prefix_instructions) = if planned.history_chunks.is_empty() {
+        let (history_instructions, prefix_instructions) = if planned.history_chunk_count() == 0 {
             (instructions, with_retry.as_deref())
         } else if prefix_failed {
             (with_retry.as_deref(), with_retry.as_deref())
@@ -69,28 +70,28 @@ impl Compactor<'_> {
             (with_retry.as_deref(), instructions)
         };
         let preparation = &planned.preparation;
-        let calls = planned.history_chunks.len() + planned.turn_prefix_chunks.len();
+        let calls = planned.history_chunk_count() + planned.turn_prefix_chunk_count();
         // The pins go into one of the two summaries that are joined, so they appear once:
         // the history's, or the turn prefix's when only a split turn is summarized.
         let pins = planned.pin_texts();
         let (history_pins, prefix_pins): (&[String], &[String]) =
-            if planned.history_chunks.is_empty() { (&[], &pins) } else { (&pins, &[]) };
+            if planned.history_chunk_count() == 0 { (&[], &pins) } else { (&pins, &[]) };
         let window = self.summarizer.context_window();
         // Calls are numbered in the order they are sent: the turn prefix first when the
         // requests go one at a time (see above), the history first otherwise.
         let sequential = self.summarizer.concurrency() <= 1;
         let (history_first_call, prefix_first_call) = if sequential {
-            (planned.turn_prefix_chunks.len() + 1, 1)
+            (planned.turn_prefix_chunk_count() + 1, 1)
         } else {
-            (1, planned.history_chunks.len() + 1)
+            (1, planned.history_chunk_count() + 1)
         };
         // A summarizer that keeps to its budget shares it between the two parts of a split
         // turn (a fifth for the prefix), less the line that joins them, so the entry fits.
         let budget = self.settings.summary_output_tokens_for(window);
         let (history_budget, prefix_budget) = match (
             self.summarizer.shares_the_budget(),
-            planned.history_chunks.is_empty(),
-            planned.turn_prefix_chunks.is_empty(),
+            planned.history_chunk_count() == 0,
+            planned.turn_prefix_chunk_count() == 0,
         ) {
             (true, false, false) => {
                 let prefix = (budget / 5).max(1);
@@ -98,9 +99,18 @@ impl Compactor<'_> {
             }
             (_, _, _) => (budget, budget),
         };
+        // A summarizer that reads the messages alone is sent an empty transcript for each
+        // call: the plan's transcripts are never rendered (nor redacted) for it.
+        let unread = |count: usize| Cow::Owned(vec![String::new(); count]);
+        let (history_chunks, prefix_chunks): (Cow<'_, [String]>, Cow<'_, [String]>) =
+            if self.summarizer.reads_transcript() {
+                (planned.history_chunks().into(), planned.turn_prefix_chunks().into())
+            } else {
+                (unread(planned.history_chunk_count()), unread(planned.turn_prefix_chunk_count()))
+            };
         let history = ChunkJob {
             kind: SummaryKind::History,
-            chunks: &planned.history_chunks,
+            chunks: &history_chunks,
             messages: &preparation.messages_to_summarize,
             previous_summary: preparation.previous_summary.clone(),
             instructions: history_instructions,
@@ -113,7 +123,7 @@ impl Compactor<'_> {
         };
         let prefix = ChunkJob {
             kind: SummaryKind::TurnPrefix,
-            chunks: &planned.turn_prefix_chunks,
+            chunks: &prefix_chunks,
             messages: &preparation.turn_prefix_messages,
             previous_summary: None,
             instructions: prefix_instructions,
@@ -123,7 +133,7 @@ impl Compactor<'_> {
             ..history.clone()
         };
         let prefix_request = PrefixRequest {
-            chunks: planned.turn_prefix_chunks.clone(),
+            chunks: prefix_chunks.to_vec(),
             instructions: prefix_instructions.map(str::to_owned),
             pins: prefix_pins.to_vec(),
         };

@@ -9,8 +9,8 @@
 
 use compaction_core::plan::PlannedCompaction;
 use compaction_core::quality::{
-    Fallback, GateFacts, Problem, QualityReport, QualityStatus, check_summary, describe, repair,
-    resolved_by_user_messages, retry_instructions,
+    Fallback, GateFacts, Problem, QualityReport, QualityStatus, check_summary, describe,
+    length_floor_applies, repair, resolved_by_user_messages, retry_instructions,
 };
 use compaction_core::session::Session;
 
@@ -52,23 +52,30 @@ impl Compactor<'_> {
                 ..pin.clone()
             })
             .collect();
-        let summarized_tokens = planned
-            .history_chunks
-            .iter()
-            .chain(&planned.turn_prefix_chunks)
-            .map(|chunk| self.estimator.text_tokens(chunk))
-            .sum();
-        let facts = GateFacts {
-            must_keep: &must_keep,
-            pins: &pins,
-            checkpoint: !planned.history_chunks.is_empty(),
-            summarized_tokens,
+        let checkpoint = planned.history_chunk_count() > 0;
+        let facts =
+            GateFacts { must_keep: &must_keep, pins: &pins, checkpoint, summarized_tokens: 0 };
+        // The facts for `summary` of `planned`'s transcript: its tokens are counted (and the
+        // transcript rendered, for a summarizer that did not read it) only when the length
+        // floor can reject the summary; without it no floor is the same check.
+        let facts_for = |planned: &PlannedCompaction, summary: &str| GateFacts {
+            summarized_tokens: if length_floor_applies(summary, checkpoint) {
+                planned
+                    .history_chunks()
+                    .iter()
+                    .chain(planned.turn_prefix_chunks())
+                    .map(|chunk| self.estimator.text_tokens(chunk))
+                    .sum()
+            } else {
+                0
+            },
+            ..facts
         };
         let first = self
             .summarize_attempt(&planned, instructions.as_deref(), None, None, cancel, progress)
             .await?;
         let section = planned.kept_user_messages.as_ref().map(|kept| kept.section.clone());
-        let mut problems = first.problems(&facts, section.as_deref());
+        let mut problems = first.problems(&facts_for(&planned, &first.text), section.as_deref());
         let mut gated = Gated {
             planned,
             summary: first.text,
@@ -111,7 +118,9 @@ impl Compactor<'_> {
                 gated.report.attempts = 2;
                 gated.usage = gated.usage.add(&second.usage);
                 gated.calls += second.calls;
-                problems = second.problems(&facts, section.as_deref());
+                // Checked against the transcript of the first plan, as the first attempt was.
+                problems =
+                    second.problems(&facts_for(&gated.planned, &second.text), section.as_deref());
                 gated.summary = second.text;
                 gated.planned = replanned;
                 if problems.is_empty() {

@@ -143,7 +143,7 @@ impl Compactor<'_> {
         let Ok(planned) = self.plan(session, leaf, instructions).compaction else {
             return String::new();
         };
-        let chunk = planned.history_chunks.first().or(planned.turn_prefix_chunks.first());
+        let chunk = planned.history_chunks().first().or(planned.turn_prefix_chunks().first());
         let mut sample = chunk.cloned().unwrap_or_default();
         if sample.len() > TOKENIZER_SAMPLE_BYTES {
             let mut cut = TOKENIZER_SAMPLE_BYTES;
@@ -178,9 +178,9 @@ impl Compactor<'_> {
             return configured;
         };
         let inputs: Vec<u64> = planned
-            .history_chunks
+            .history_chunks()
             .iter()
-            .chain(&planned.turn_prefix_chunks)
+            .chain(planned.turn_prefix_chunks())
             .map(|chunk| self.estimator.text_tokens(chunk))
             .collect();
         self.local_deadline(&inputs, self.settings.max_summary_tokens, progress)

@@ -463,3 +463,4 @@ mod branch_summaries;
 mod local_server;
 mod one_slot_model;
 mod through_extensions;
+mod transcripts;
