@@ -73,6 +73,22 @@ fn read_http_request(reader: &mut impl std::io::BufRead) -> (String, String) {
     (first, String::from_utf8_lossy(&body).into_owned())
 }
 
+/// Runs the binary in `cwd` with a home of its own, no stdin, and no agent folder or API key
+/// from the environment: what a user's first run there sees.
+fn isolated_output(args: &[&str], cwd: &Path) -> std::process::Output {
+    let home = tempfile::tempdir().unwrap();
+    Command::new(env!("CARGO_BIN_EXE_compaction"))
+        .args(args)
+        .current_dir(cwd)
+        .env("HOME", home.path())
+        .env_remove("PI_CODING_AGENT_DIR")
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("ANTHROPIC_API_KEY")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap()
+}
+
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../compaction-core/tests/fixtures").join(name)
 }

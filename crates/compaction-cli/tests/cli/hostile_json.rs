@@ -8,7 +8,6 @@
 //! `i % 3 == 0`, else in the dev part (a rule fixed before the instances were run).
 
 use std::path::Path;
-use std::process::Command;
 
 /// Where a decoy value of a key is put before the real one: (what is replaced, by what).
 const DUPLICATES: [(&str, &str); 7] = [
@@ -22,16 +21,7 @@ const DUPLICATES: [(&str, &str); 7] = [
 ];
 
 fn run(args: &[&str], cwd: &Path) -> (i32, String) {
-    let home = tempfile::tempdir().unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_compaction"))
-        .args(args)
-        .current_dir(cwd)
-        .env("HOME", home.path())
-        .env_remove("PI_CODING_AGENT_DIR")
-        .env_remove("OPENAI_API_KEY")
-        .env_remove("ANTHROPIC_API_KEY")
-        .output()
-        .unwrap();
+    let output = super::isolated_output(args, cwd);
     (output.status.code().unwrap_or(-1), String::from_utf8_lossy(&output.stdout).into_owned())
 }
 

@@ -13,23 +13,13 @@
 //! dev part's misses are printed.
 
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::Duration;
 
 use serde_json::Value;
 
 fn compaction(args: &[&str], cwd: &Path) -> (i32, String) {
-    let home = tempfile::tempdir().unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_compaction"))
-        .args(args)
-        .current_dir(cwd)
-        .env("HOME", home.path())
-        .env_remove("PI_CODING_AGENT_DIR")
-        .env_remove("OPENAI_API_KEY")
-        .env_remove("ANTHROPIC_API_KEY")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let output = super::isolated_output(args, cwd);
     (output.status.code().unwrap_or(-1), String::from_utf8_lossy(&output.stderr).into_owned())
 }
 

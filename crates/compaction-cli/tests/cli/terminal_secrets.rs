@@ -13,9 +13,8 @@
 //! `cargo test -p compaction-cli --test cli terminal_secrets -- --nocapture`
 
 use std::path::Path;
-use std::process::Command;
 
-use compaction_testdata::secrets::{Plant, Sample, corpus, leaked};
+use compaction_testdata::secrets::{Plant, Sample, corpus, leaked, strings_of};
 use serde_json::{Value, json};
 
 /// The least share of samples kept out per view, dev and test parts: what the redaction
@@ -35,25 +34,6 @@ fn samples() -> Vec<Sample> {
         .into_iter()
         .filter(|sample| seen.insert((sample.family, sample.shape.clone())))
         .collect()
-}
-
-/// Every string in a JSON value (keys too), one per line: what a reader of it sees.
-fn strings(value: &Value, out: &mut String) {
-    match value {
-        Value::String(text) => {
-            out.push_str(text);
-            out.push('\n');
-        }
-        Value::Array(items) => items.iter().for_each(|item| strings(item, out)),
-        Value::Object(fields) => {
-            for (key, item) in fields {
-                out.push_str(key);
-                out.push('\n');
-                strings(item, out);
-            }
-        }
-        Value::Null | Value::Bool(_) | Value::Number(_) => {}
-    }
 }
 
 /// The session's lines, and for each sample the id of the entry that holds it.
@@ -123,16 +103,7 @@ fn session(samples: &[Sample]) -> (String, Vec<String>) {
 
 /// Runs the binary; its stdout and stderr together.
 fn output(args: &[&str], cwd: &Path) -> String {
-    let home = tempfile::tempdir().unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_compaction"))
-        .args(args)
-        .current_dir(cwd)
-        .env("HOME", home.path())
-        .env_remove("PI_CODING_AGENT_DIR")
-        .env_remove("OPENAI_API_KEY")
-        .env_remove("ANTHROPIC_API_KEY")
-        .output()
-        .unwrap();
+    let output = super::isolated_output(args, cwd);
     format!(
         "{}\n{}",
         String::from_utf8_lossy(&output.stdout),
@@ -148,7 +119,7 @@ fn json_strings(output: &str) -> String {
         let mut stream = serde_json::Deserializer::from_str(&rest[start..]).into_iter::<Value>();
         match stream.next() {
             Some(Ok(value)) => {
-                strings(&value, &mut text);
+                text.push_str(&strings_of(&value));
                 rest = &rest[start + stream.byte_offset()..];
             }
             _ => {

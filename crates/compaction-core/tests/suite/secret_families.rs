@@ -13,7 +13,7 @@ use compaction_core::import::import;
 use compaction_core::serialize::{Redactor, SerializeOptions, serialize_message};
 use compaction_testdata::secrets::{
     Plant, Sample, before_round9_test_families, claude_transcript, codex_transcript, corpus,
-    earlier_test_families, round4_family_names, round9_family_names,
+    earlier_test_families, round4_family_names, round9_family_names, strings_of,
 };
 use serde_json::json;
 
@@ -142,7 +142,7 @@ fn secrets_in_imported_transcripts_are_redacted() {
                 // What the file holds, as a reader sees its strings (JSON escapes undone).
                 let mut written = imported.session.clone();
                 for line in imported.session.lines() {
-                    strings(&serde_json::from_str(line).unwrap(), &mut written);
+                    written.push_str(&strings_of(&serde_json::from_str(line).unwrap()));
                 }
                 (sample, sample.leaks_into(&written))
             })
@@ -150,25 +150,6 @@ fn secrets_in_imported_transcripts_are_redacted() {
         failures.extend(report(name, &results));
     }
     assert!(failures.is_empty(), "below {REQUIRED:?}: {failures:?}");
-}
-
-/// Every string in a JSON value (object keys too), one per line.
-fn strings(value: &serde_json::Value, out: &mut String) {
-    match value {
-        serde_json::Value::String(text) => {
-            out.push_str(text);
-            out.push('\n');
-        }
-        serde_json::Value::Array(items) => items.iter().for_each(|item| strings(item, out)),
-        serde_json::Value::Object(fields) => {
-            for (key, item) in fields {
-                out.push_str(key);
-                out.push('\n');
-                strings(item, out);
-            }
-        }
-        serde_json::Value::Null | serde_json::Value::Bool(_) | serde_json::Value::Number(_) => {}
-    }
 }
 
 /// Ordinary lines that look a little like secrets (format strings, license names, code that

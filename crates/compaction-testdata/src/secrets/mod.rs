@@ -217,6 +217,31 @@ pub fn leaked(samples: &[Sample], output: &str) -> Vec<bool> {
     out
 }
 
+/// Every string of a JSON value (object keys too), one per line: what a reader of the
+/// document sees, escapes undone. Leaks are looked for in this text.
+pub fn strings_of(value: &Value) -> String {
+    fn walk(value: &Value, out: &mut String) {
+        match value {
+            Value::String(text) => {
+                out.push_str(text);
+                out.push('\n');
+            }
+            Value::Array(items) => items.iter().for_each(|item| walk(item, out)),
+            Value::Object(fields) => {
+                for (key, item) in fields {
+                    out.push_str(key);
+                    out.push('\n');
+                    walk(item, out);
+                }
+            }
+            Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        }
+    }
+    let mut out = String::new();
+    walk(value, &mut out);
+    out
+}
+
 /// Whether `needle` (or, for a long one, a telling part of it) is in `output`: the whole
 /// needle; for a phrase of words, any 4 consecutive words; otherwise any 10-character run
 /// holding a digit or a capital (a run of plain letters may be an ordinary word).

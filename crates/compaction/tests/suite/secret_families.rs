@@ -15,7 +15,7 @@ use compaction_core::settings::CompactionSettings;
 use compaction_core::tokens::estimator_by_name;
 use compaction_testdata::secrets::{
     Plant, Sample, before_round9_test_families, corpus, earlier_test_families, leaked,
-    round4_family_names, round9_family_names,
+    round4_family_names, round9_family_names, strings_of,
 };
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -28,25 +28,6 @@ use super::mock_server::MockServer;
 /// fails. A secret planted in several shapes shares one output here, so one leaking shape
 /// counts against all of them.
 const REQUIRED: [f64; 2] = [0.96, 0.86];
-
-/// Every string in a JSON value (keys too), one per line: what a reader of it sees.
-fn strings(value: &Value, out: &mut String) {
-    match value {
-        Value::String(text) => {
-            out.push_str(text);
-            out.push('\n');
-        }
-        Value::Array(items) => items.iter().for_each(|item| strings(item, out)),
-        Value::Object(fields) => {
-            for (key, item) in fields {
-                out.push_str(key);
-                out.push('\n');
-                strings(item, out);
-            }
-        }
-        Value::Null | Value::Bool(_) | Value::Number(_) => {}
-    }
-}
 
 fn append(store: &mut SessionStore, message: Value) -> String {
     let Value::Object(fields) = json!({ "message": message }) else { unreachable!() };
@@ -191,7 +172,7 @@ fn appended(path: &std::path::Path, original: &[u8]) -> String {
     assert!(now.starts_with(original), "the session was rewritten, not appended to");
     let mut text = String::new();
     for line in String::from_utf8_lossy(&now[original.len()..]).lines() {
-        strings(&serde_json::from_str::<Value>(line).unwrap(), &mut text);
+        text.push_str(&strings_of(&serde_json::from_str::<Value>(line).unwrap()));
     }
     text
 }
@@ -223,7 +204,7 @@ async fn sent_to(kind: ProviderKind) {
     assert!(!server.requests().is_empty(), "no request was sent");
     let mut sent = String::new();
     for request in server.requests() {
-        strings(&request.body, &mut sent);
+        sent.push_str(&strings_of(&request.body));
         sent.push_str(&request.body.to_string());
     }
     assert!(sent.contains("Set up the deploy."), "the conversation was sent");
