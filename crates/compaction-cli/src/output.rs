@@ -56,7 +56,14 @@ fn redact_strings(value: &mut serde_json::Value) {
                 .collect();
             for (key, redacted) in renamed {
                 if let Some(item) = fields.remove(&key) {
-                    fields.insert(redacted, item);
+                    // Two keys that redact alike stay two: `[REDACTED]`, `[REDACTED]-2`, …
+                    let mut name = redacted.clone();
+                    let mut index = 1;
+                    while fields.contains_key(&name) {
+                        index += 1;
+                        name = format!("{redacted}-{index}");
+                    }
+                    fields.insert(name, item);
                 }
             }
             fields.values_mut().for_each(redact_strings);
@@ -309,6 +316,35 @@ pub fn labelled(label: &str, text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const KEY_A: &str = "sk-proj-Q7fW2xLm9RtZ4vBn8KcY3hJd6PsT1gXa5NeU0iVo";
+    const KEY_B: &str = "sk-proj-Z3kP8wNq1XyT6mRb4VcJ9hLs2DfG7aQe5UoI0nWt";
+
+    #[test]
+    fn json_output_redacts_every_string_and_keeps_every_key() {
+        let mut value = serde_json::json!({
+            "sessionId": "0b9c4f8e-3d2a-4c1b-9e7f-5a6d8c2b1e0f",
+            "tokensBefore": 1234,
+            "text": format!("use {KEY_A} now"),
+            "keys": { KEY_A: 1, KEY_B: 2 },
+        });
+        redact_strings(&mut value);
+        let printed = value.to_string();
+        assert!(!printed.contains(KEY_A) && !printed.contains(KEY_B), "{printed}");
+        assert_eq!(value["sessionId"], "0b9c4f8e-3d2a-4c1b-9e7f-5a6d8c2b1e0f");
+        assert_eq!(value["tokensBefore"], 1234);
+        assert_eq!(value["text"], "use [REDACTED] now");
+        let keys = value["keys"].as_object().unwrap();
+        assert_eq!(keys.len(), 2, "{keys:?}");
+    }
+
+    #[test]
+    fn a_preview_redacts_a_secret_its_cut_would_split() {
+        let text = format!("deploy with OPENAI_API_KEY={KEY_A} and wait");
+        let shown = preview(&text, 40);
+        assert!(!shown.contains(&KEY_A[..10]), "{shown}");
+        assert!(shown.starts_with("deploy with OPENAI_API_KEY="), "{shown}");
+    }
 
     #[test]
     fn preview_collapses_whitespace_and_cuts() {
