@@ -63,7 +63,8 @@ pub struct CompactionSettings {
     pub threshold: f64,
     /// User turns always kept verbatim, whatever their size (2).
     pub min_turns_to_keep: u64,
-    /// Output budget of a compaction summary, in tokens (4096).
+    /// Output budget of a compaction summary, in tokens (8192; never more than 80% of
+    /// `reserve_tokens`, as pi 1.6 caps its own summary).
     pub max_summary_tokens: u64,
     /// Output budget of a branch summary, in tokens (2048).
     pub branch_max_summary_tokens: u64,
@@ -158,7 +159,7 @@ impl Default for CompactionSettings {
             keep_user_messages_tokens: 0,
             threshold: 0.75,
             min_turns_to_keep: 2,
-            max_summary_tokens: 4096,
+            max_summary_tokens: 8192,
             branch_max_summary_tokens: 2048,
             summary_model: None,
             preserve_system_prompt: true,
