@@ -72,8 +72,9 @@ async fn truncated_summary_is_asked_again_with_a_larger_budget(kind: ProviderKin
     let (_dir, path) = session_copy();
     // The complete answer passes the quality gate, so no further request is made.
     let complete = summary_with_every_fact(&path, "COMPLETE summary");
+    let first = settings().summary_output_tokens();
     server.respond_with(move |request| {
-        let cut = max_tokens_of(&request.body) == 4096;
+        let cut = max_tokens_of(&request.body) == first;
         let text = if cut { "## Goal\n- Fix nested list" } else { complete.as_str() };
         Reply::stream(stream_chunks_stopping(kind, text, cut))
     });
@@ -90,7 +91,8 @@ async fn truncated_summary_is_asked_again_with_a_larger_budget(kind: ProviderKin
     let mut budgets: Vec<u64> =
         requests.iter().map(|request| max_tokens_of(&request.body)).collect();
     budgets.sort_unstable();
-    assert_eq!(budgets, [4096, 4096, 8192, 8192], "one retry per call (history, turn prefix)");
+    let twice = 2 * first;
+    assert_eq!(budgets, [first, first, twice, twice], "one retry per call (history, turn prefix)");
     assert_eq!(outcome.summarizer_calls, requests.len());
 }
 

@@ -295,7 +295,7 @@ async fn provider_run_stores_the_streamed_summary(kind: ProviderKind) {
             ),
         };
         assert_eq!(system, compaction_core::prompts::SYSTEM_PROMPT);
-        assert_eq!(max_tokens, Some(4096));
+        assert_eq!(max_tokens, Some(settings().summary_output_tokens()));
         assert!(user.starts_with("<conversation>\n<user>"), "{user}");
         assert!(!user.contains(KEY));
     }
