@@ -287,7 +287,9 @@ pub(super) fn section_lines(summary: &str) -> Vec<SectionLine> {
     out
 }
 
-/// The lines that break `rule`, each named with the rule's text.
+/// The lines that break `rule`, each named with the rule's text. A line that names one of
+/// the rule's strings only as what was replaced (`A → B`: each time it occurs, an arrow
+/// follows it) does not state it as current.
 pub(super) fn violations(rule: &Absent, lines: &[SectionLine]) -> Vec<String> {
     let wanted: Vec<String> = rule.sections.iter().map(|section| normalize(section)).collect();
     let texts: Vec<String> = rule.text.iter().map(|text| normalize(text)).collect();
@@ -295,8 +297,25 @@ pub(super) fn violations(rule: &Absent, lines: &[SectionLine]) -> Vec<String> {
         .iter()
         .filter(|line| wanted.is_empty() || line.sections.iter().any(|s| wanted.contains(s)))
         .filter(|line| texts.iter().all(|text| line.line.contains(text.as_str())))
+        .filter(|line| !texts.iter().any(|text| only_as_replaced(&line.line, text)))
         .map(|line| format!("{} in: {}", rule.text.join(" + "), line.line))
         .collect()
+}
+
+/// Whether every occurrence of `text` in `line` is followed by an arrow (`→`, `->`, `=>`,
+/// `⇒`), past closing quotes, code marks and emphasis: the line says what it became.
+fn only_as_replaced(line: &str, text: &str) -> bool {
+    const ARROWS: [&str; 4] = ["→", "->", "=>", "⇒"];
+    let mut found = false;
+    for (at, _) in line.match_indices(text) {
+        found = true;
+        let rest = line[at + text.len()..]
+            .trim_start_matches(|c: char| c.is_whitespace() || "`'\"*)]”’".contains(c));
+        if !ARROWS.iter().any(|arrow| rest.starts_with(arrow)) {
+            return false;
+        }
+    }
+    found
 }
 
 /// Lowercase with whitespace runs collapsed to one space.

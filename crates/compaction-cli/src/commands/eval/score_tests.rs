@@ -48,6 +48,22 @@ fn absent_rules_match_lines_within_their_sections_or_tags() {
 }
 
 #[test]
+fn a_value_named_only_as_replaced_is_not_stated_as_current() {
+    let summary = "## Critical Context\n\
+                   - Changed: `HEADER_ROW = 4` → `HEADER_ROW = 1`, the wizard reads row 1.\n\
+                   - Timeout 30 s -> 10 s after the review.\n\
+                   - Retries stay at 3; earlier retries 3 -> 5 was reverted.";
+    let lines = section_lines(summary);
+    // The old value, followed by an arrow each time it occurs, is not current ...
+    assert!(violations(&rule(&["HEADER_ROW = 4"], &[]), &lines).is_empty());
+    assert!(violations(&rule(&["timeout 30 s"], &[]), &lines).is_empty());
+    // ... the new one is, and so is a value also stated without an arrow.
+    assert_eq!(violations(&rule(&["HEADER_ROW = 1"], &[]), &lines).len(), 1);
+    assert_eq!(violations(&rule(&["10 s"], &[]), &lines).len(), 1);
+    assert_eq!(violations(&rule(&["retries", "3"], &[]), &lines).len(), 1);
+}
+
+#[test]
 fn an_expected_string_counts_only_in_an_item_that_names_the_subject() {
     let summary =
         "## Key Decisions\n- C standard: C17 (NVCC lacks C23)\n## Progress\n- ran gcc -std=c99";
