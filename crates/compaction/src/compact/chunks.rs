@@ -87,7 +87,13 @@ impl Compactor<'_> {
         };
         // A summarizer that keeps to its budget shares it between the two parts of a split
         // turn (a fifth for the prefix), less the line that joins them, so the entry fits.
-        let budget = self.settings.summary_output_tokens_for(window);
+        // Never more than the summary model writes in one reply (a model with a 4,096-token
+        // output limit rejects a request for more).
+        let budget = self
+            .settings
+            .summary_output_tokens_for(window)
+            .min(self.summarizer.max_output_tokens().unwrap_or(u64::MAX))
+            .max(1);
         let (history_budget, prefix_budget) = match (
             self.summarizer.shares_the_budget(),
             planned.history_chunk_count() == 0,

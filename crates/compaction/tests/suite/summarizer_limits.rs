@@ -45,6 +45,7 @@ both_providers!(
     a_chunk_the_server_rejects_as_too_long_is_split_and_retried,
     splitting_is_bounded_and_then_fails_cleanly,
     truncated_summary_is_asked_again_with_a_larger_budget,
+    no_request_asks_for_more_than_the_model_writes,
     summary_truncated_twice_fails_and_leaves_the_file_byte_identical,
     unanswered_requests_end_at_the_deadline_with_the_file_unchanged,
 );
@@ -94,6 +95,36 @@ async fn truncated_summary_is_asked_again_with_a_larger_budget(kind: ProviderKin
     let twice = 2 * first;
     assert_eq!(budgets, [first, first, twice, twice], "one retry per call (history, turn prefix)");
     assert_eq!(outcome.summarizer_calls, requests.len());
+}
+
+/// A summary model whose reply is limited to 4,096 tokens (the model table says so) is
+/// never asked for more, whatever `maxSummaryTokens` says: such a server rejects the
+/// request.
+async fn no_request_asks_for_more_than_the_model_writes(kind: ProviderKind) {
+    let server = MockServer::start().await;
+    let (_dir, path) = session_copy();
+    let complete = summary_with_every_fact(&path, "COMPLETE summary");
+    server.respond_with(move |_request| {
+        Reply::stream(stream_chunks_stopping(kind, &complete, false))
+    });
+    let model = match kind {
+        ProviderKind::OpenAi => "gpt-4-turbo",
+        ProviderKind::Anthropic => "claude-3-haiku-20240307",
+    };
+    let limit = compaction_core::models::model_limits(model).unwrap().max_output_tokens;
+    assert!(settings().summary_output_tokens() > limit, "the settings must ask for more");
+    let mut config = ProviderConfig::new(kind, model);
+    config.base_url = Some(match kind {
+        ProviderKind::OpenAi => format!("{}/v1", server.url()),
+        ProviderKind::Anthropic => server.url().to_owned(),
+    });
+    let summarizer = LlmSummarizer::new(ProviderClient::new(config, ApiKey::new(KEY)).unwrap());
+    compact(&path, &summarizer, &CancellationToken::new()).await.unwrap();
+
+    let budgets: Vec<u64> =
+        server.requests().iter().map(|request| max_tokens_of(&request.body)).collect();
+    assert!(!budgets.is_empty());
+    assert!(budgets.iter().all(|&budget| budget <= limit), "{budgets:?} over {limit}");
 }
 
 /// A summarizer with a window and no network: every reply written with the first budget
