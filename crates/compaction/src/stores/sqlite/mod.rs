@@ -57,39 +57,118 @@ pub(crate) struct SessionRow {
 
 /// The files SQLite keeps beside a database (`-wal`, `-shm`, `-journal`) that did not exist
 /// before a connection was opened. An open that fails (a full disk, a file size limit, a
-/// file that is no database) can leave them empty; they are removed when still empty and
-/// no other process has them open for writing (another connection would), so a command that
-/// failed leaves no file behind and no live connection loses its files.
+/// file that is no database, a database refused as made elsewhere) can leave them behind;
+/// they are removed when no other process has them open for writing (another connection
+/// would): the log and the journal only while empty, the shared-memory index (which SQLite
+/// rebuilds from the log) whatever it holds. So a command that failed leaves no file
+/// behind and no live connection loses its files.
 #[derive(Debug)]
 struct Companions {
     new: Vec<std::path::PathBuf>,
+}
+
+/// The name of a database's companion file (`-wal`, `-shm`, `-journal`).
+fn companion(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
 }
 
 impl Companions {
     fn before(path: &Path) -> Companions {
         let new = ["-wal", "-shm", "-journal"]
             .iter()
-            .map(|suffix| {
-                let mut name = path.as_os_str().to_owned();
-                name.push(suffix);
-                std::path::PathBuf::from(name)
-            })
+            .map(|suffix| companion(path, suffix))
             .filter(|companion| std::fs::symlink_metadata(companion).is_err())
             .collect();
         Companions { new }
     }
 
-    fn remove_new_empty(&self) {
+    fn remove_new(&self) {
         for companion in &self.new {
             let Ok(metadata) = std::fs::symlink_metadata(companion) else { continue };
+            let index = companion.as_os_str().to_string_lossy().ends_with("-shm");
             if metadata.is_file()
-                && metadata.len() == 0
+                && (index || metadata.len() == 0)
                 && crate::store::writers::other_writer(&metadata).is_none()
             {
                 let _ = std::fs::remove_file(companion);
             }
         }
     }
+}
+
+/// Refuses what stands beside a database that this tool never leaves there: a rollback
+/// journal that is not empty (SQLite plays a "hot" journal back into the database when it
+/// opens it, so someone else's would change the file before anything could be checked; this
+/// tool's databases use a write-ahead log and never keep one), and a companion that is no
+/// regular file (a FIFO would block, a link would send writes elsewhere).
+fn refuse_foreign_companions(path: &Path) -> Result<(), BackendError> {
+    let invalid = |reason: String| BackendError::Invalid {
+        store: format!("sqlite:{}", path.display()),
+        reason,
+    };
+    for suffix in ["-journal", "-wal", "-shm"] {
+        let name = companion(path, suffix);
+        let Ok(metadata) = std::fs::symlink_metadata(&name) else { continue };
+        if !metadata.is_file() {
+            let what = crate::disk::irregular(metadata.file_type()).unwrap_or("a symbolic link");
+            return Err(invalid(format!(
+                "{} beside it is {what}, not a file SQLite made; refusing to open the database",
+                name.display()
+            )));
+        }
+        if suffix == "-journal" && metadata.len() > 0 {
+            return Err(invalid(format!(
+                "a rollback journal beside it ({}, {} bytes) that SQLite would play back into \
+                 the database on opening it; this tool's databases use a write-ahead log and \
+                 never leave one, so it was made elsewhere: nothing was opened or changed \
+                 (move it away only if you trust it)",
+                name.display(),
+                metadata.len()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Turns off what would let a database file run code or hide its tables: triggers, views,
+/// functions in the schema (`trusted_schema`), and writes to the schema itself
+/// (`defensive`). The tool's own schema uses none of them.
+fn harden(connection: &Connection) -> rusqlite::Result<()> {
+    use rusqlite::config::DbConfig;
+    connection.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_TRIGGER, false)?;
+    connection.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_VIEW, false)?;
+    connection.set_db_config(DbConfig::SQLITE_DBCONFIG_TRUSTED_SCHEMA, false)?;
+    connection.set_db_config(DbConfig::SQLITE_DBCONFIG_DEFENSIVE, true)?;
+    Ok(())
+}
+
+/// Checks that the schema is exactly the one this tool's migrations up to `version` create.
+fn refuse_foreign_schema(
+    connection: &Connection,
+    version: i64,
+    store: &str,
+) -> Result<(), BackendError> {
+    match schema::foreign_object(connection, version) {
+        Ok(None) => Ok(()),
+        Ok(Some(object)) => Err(BackendError::Invalid {
+            store: store.to_owned(),
+            reason: format!(
+                "{object}; refusing a database whose schema is not this tool's (a trigger or \
+                 view from elsewhere would run or answer in its place); nothing was changed"
+            ),
+        }),
+        Err(error) => Err(BackendError::database(store, error)),
+    }
+}
+
+/// Drops a connection that was refused without folding its write-ahead log into the
+/// database (SQLite checkpoints on close), so the database file stays as it was.
+fn drop_refused(connection: Connection) {
+    let _ = connection
+        .set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true);
+    drop(connection);
 }
 
 /// Refuses a database name that is no regular file and not missing: a FIFO, device, socket
@@ -118,6 +197,7 @@ fn refuse_odd_database(path: &Path) -> Result<(), BackendError> {
 impl SqliteBackend {
     /// Opens an existing database of the current schema version.
     pub fn open(path: &Path) -> Result<SqliteBackend, BackendError> {
+        refuse_odd_database(path)?;
         if !path.is_file() {
             return Err(BackendError::Invalid {
                 store: format!("sqlite:{}", path.display()),
@@ -141,24 +221,59 @@ impl SqliteBackend {
     /// Upgrades an older schema to the current version; returns the version it had.
     pub fn migrate(path: &Path) -> Result<i64, BackendError> {
         refuse_odd_database(path)?;
-        let store = format!("sqlite:{}", path.display());
-        let mut connection = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
-            .map_err(|error| BackendError::database(&store, error))?;
-        let from = schema::migrate(&mut connection)
-            .map_err(|error| BackendError::database(&store, error))?;
-        if from > schema::SCHEMA_VERSION {
-            return Err(BackendError::Schema { store, found: from, known: schema::SCHEMA_VERSION });
+        if !path.is_file() {
+            return Err(BackendError::Invalid {
+                store: format!("sqlite:{}", path.display()),
+                reason: "no such database file".to_owned(),
+            });
         }
+        refuse_foreign_companions(path)?;
+        let store = format!("sqlite:{}", path.display());
+        let companions = Companions::before(path);
+        let migrated = Self::migrate_once(path, &store);
+        if migrated.is_err() {
+            companions.remove_new();
+        }
+        migrated
+    }
+
+    fn migrate_once(path: &Path, store: &str) -> Result<i64, BackendError> {
+        let database = |error| BackendError::database(store, error);
+        let mut connection = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
+            .map_err(database)?;
+        let checked = harden(&connection).map_err(database).and_then(|()| {
+            let from: i64 = connection
+                .query_row("PRAGMA user_version", [], |row| row.get(0))
+                .map_err(database)?;
+            if !(0..=schema::SCHEMA_VERSION).contains(&from) {
+                return Err(BackendError::Schema {
+                    store: store.to_owned(),
+                    found: from,
+                    known: schema::SCHEMA_VERSION,
+                });
+            }
+            refuse_foreign_schema(&connection, from, store)?;
+            Ok(from)
+        });
+        let from = match checked {
+            Ok(from) => from,
+            Err(error) => {
+                drop_refused(connection);
+                return Err(error);
+            }
+        };
+        schema::migrate(&mut connection).map_err(database)?;
         Ok(from)
     }
 
     /// Opens the connection; when that fails, the `-wal`, `-shm` and `-journal` files SQLite
     /// made for it are removed again (see [`Companions`]), so a failed open leaves no file.
     fn connect(path: &Path, flags: OpenFlags, create: bool) -> Result<SqliteBackend, BackendError> {
+        refuse_foreign_companions(path)?;
         let companions = Companions::before(path);
         let opened = Self::connect_once(path, flags, create);
         if opened.is_err() {
-            companions.remove_new_empty();
+            companions.remove_new();
         }
         opened
     }
@@ -171,23 +286,20 @@ impl SqliteBackend {
         let store = format!("sqlite:{}", path.display());
         let database = |error| BackendError::database(&store, error);
         let mut connection = Connection::open_with_flags(path, flags).map_err(database)?;
-        connection.busy_timeout(BUSY_TIMEOUT).map_err(database)?;
-        match schema::state(&connection).map_err(database)? {
-            SchemaState::Current => {}
-            SchemaState::Empty if create => {
-                connection.pragma_update(None, "journal_mode", "WAL").map_err(database)?;
-                schema::migrate(&mut connection).map_err(database)?;
+        let checked = harden(&connection)
+            .and_then(|()| connection.busy_timeout(BUSY_TIMEOUT))
+            .map_err(database)
+            .and_then(|()| Self::check_schema(&connection, &store, create));
+        let empty = match checked {
+            Ok(empty) => empty,
+            Err(error) => {
+                drop_refused(connection);
+                return Err(error);
             }
-            SchemaState::Empty => {
-                return Err(BackendError::Schema {
-                    store,
-                    found: 0,
-                    known: schema::SCHEMA_VERSION,
-                });
-            }
-            SchemaState::Other(found) => {
-                return Err(BackendError::Schema { store, found, known: schema::SCHEMA_VERSION });
-            }
+        };
+        if empty {
+            connection.pragma_update(None, "journal_mode", "WAL").map_err(database)?;
+            schema::migrate(&mut connection).map_err(database)?;
         }
         connection.pragma_update(None, "synchronous", "FULL").map_err(database)?;
         // Pages are read with `pread` into SQLite's own cache, not memory-mapped: a context
@@ -196,6 +308,34 @@ impl SqliteBackend {
         // it saved (measured in BENCHMARKS.md, "Session stores").
         connection.pragma_update(None, "mmap_size", 0i64).map_err(database)?;
         Ok(SqliteBackend { path: path.to_path_buf(), connection: Mutex::new(connection) })
+    }
+
+    /// Checks the schema before anything is read or written: the version this build knows
+    /// and exactly this tool's objects (see [`refuse_foreign_schema`]). `Ok(true)` for an
+    /// empty database that `create` may give the tables.
+    fn check_schema(
+        connection: &Connection,
+        store: &str,
+        create: bool,
+    ) -> Result<bool, BackendError> {
+        let database = |error| BackendError::database(store, error);
+        match schema::state(connection).map_err(database)? {
+            SchemaState::Current => {
+                refuse_foreign_schema(connection, schema::SCHEMA_VERSION, store)?;
+                Ok(false)
+            }
+            SchemaState::Empty if create => Ok(true),
+            SchemaState::Empty => Err(BackendError::Schema {
+                store: store.to_owned(),
+                found: 0,
+                known: schema::SCHEMA_VERSION,
+            }),
+            SchemaState::Other(found) => Err(BackendError::Schema {
+                store: store.to_owned(),
+                found,
+                known: schema::SCHEMA_VERSION,
+            }),
+        }
     }
 
     fn connection(&self) -> MutexGuard<'_, Connection> {

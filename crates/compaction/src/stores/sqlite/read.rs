@@ -10,6 +10,48 @@ use super::{SessionRow, SqliteBackend};
 use crate::stores::tree::{Step, marker_wanted, names_model, path_read};
 use crate::stores::{BackendError, PathRead, SessionBackend};
 
+/// The most a session read whole reserves before reading (the rows' own sizes say more).
+const INITIAL_CAPACITY: u64 = 64 << 20;
+
+/// A writer into memory that refuses more than `left` bytes (a session is never larger than
+/// an import may be).
+struct Bounded<'a> {
+    out: &'a mut Vec<u8>,
+    left: u64,
+}
+
+impl Write for Bounded<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if buf.len() as u64 > self.left {
+            return Err(std::io::Error::from(std::io::ErrorKind::FileTooLarge));
+        }
+        self.left -= buf.len() as u64;
+        self.out.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A line's path column that names `next` from line `seq`: path columns always name an
+/// earlier line (a parent, a compaction or an ancestor is written before its children), so
+/// every walk ends; one that names the line itself or a later one was not written by this
+/// tool, and is refused rather than followed round a loop.
+fn earlier(seq: i64, next: Option<i64>, column: &str) -> rusqlite::Result<Option<i64>> {
+    match next {
+        Some(next) if next >= seq => Err(rusqlite::Error::ToSqlConversionFailure(
+            format!(
+                "line {seq}: its `{column}` names line {next}, not an earlier line (path \
+                 columns this tool did not write); refusing to follow them"
+            )
+            .into(),
+        )),
+        other => Ok(other),
+    }
+}
+
 impl SqliteBackend {
     /// Writes the session's lines as its pi file.
     pub(crate) fn write_lines(
@@ -46,8 +88,26 @@ impl SqliteBackend {
         connection: &Connection,
         row: &SessionRow,
     ) -> Result<Vec<u8>, BackendError> {
-        let mut bytes = Vec::with_capacity(usize::try_from(row.bytes).unwrap_or(0));
-        self.write_lines(connection, row, &mut bytes, "memory")?;
+        // The row's byte count is the database's word only: it sizes the first allocation up
+        // to a bound, and the lines read are bounded by themselves.
+        let capacity = u64::try_from(row.bytes).unwrap_or(0).min(INITIAL_CAPACITY);
+        let mut bytes = Vec::with_capacity(usize::try_from(capacity).unwrap_or(0));
+        let mut bounded = Bounded { out: &mut bytes, left: crate::stores::MAX_IMPORT_BYTES };
+        self.write_lines(connection, row, &mut bounded, "memory").map_err(|error| match error {
+            BackendError::Io { source, .. }
+                if source.kind() == std::io::ErrorKind::FileTooLarge =>
+            {
+                BackendError::Invalid {
+                    store: self.describe(),
+                    reason: format!(
+                        "a session of more than {} MiB is stored; refused without reading \
+                             the rest",
+                        crate::stores::MAX_IMPORT_BYTES >> 20
+                    ),
+                }
+            }
+            other => other,
+        })?;
         Ok(bytes)
     }
 
@@ -95,7 +155,11 @@ impl SqliteBackend {
                 let mut assistant = assistant_seq;
                 while let Some(seq) = assistant {
                     let step = step_at(connection, row.sid, seq).map_err(database)?;
-                    assistant = if names_model(&step.bytes) { None } else { step.assistant_seq };
+                    assistant = if names_model(&step.bytes) {
+                        None
+                    } else {
+                        earlier(seq, step.assistant_seq, "assistant_seq").map_err(database)?
+                    };
                     wanted.insert(step.seq, step);
                 }
             }
@@ -188,7 +252,8 @@ fn walk(
     while let Some(seq) = next {
         let row = path_row(connection, sid, seq)?;
         steps.push(step_at(connection, sid, seq)?);
-        next = if row.depth > top_depth { row.parent_seq } else { None };
+        next =
+            if row.depth > top_depth { earlier(seq, row.parent_seq, "parent_seq")? } else { None };
     }
     Ok(steps)
 }
@@ -209,7 +274,7 @@ fn markers(connection: &Connection, sid: i64, first: Option<i64>) -> rusqlite::R
         if wanted {
             steps.push(step_at(connection, sid, seq)?);
         }
-        next = row.marker_seq;
+        next = earlier(seq, row.marker_seq, "marker_seq")?;
     }
     Ok(steps)
 }
