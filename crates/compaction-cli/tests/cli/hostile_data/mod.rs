@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 
 mod databases;
 mod paths;
+mod postgres;
 
 /// What one run of the binary gave.
 struct Ran {

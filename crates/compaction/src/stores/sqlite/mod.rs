@@ -99,10 +99,12 @@ impl Companions {
 }
 
 /// Refuses what stands beside a database that this tool never leaves there: a rollback
-/// journal that is not empty (SQLite plays a "hot" journal back into the database when it
-/// opens it, so someone else's would change the file before anything could be checked; this
-/// tool's databases use a write-ahead log and never keep one), and a companion that is no
-/// regular file (a FIFO would block, a link would send writes elsewhere).
+/// journal holding pages (SQLite plays a "hot" journal back into the database when it opens
+/// it, so someone else's would change the file before anything could be checked; this
+/// tool's databases use a write-ahead log, and the only journal it can leave is that of
+/// creating a database killed midway, which records an empty original and holds no page),
+/// and a companion that is no regular file (a FIFO would block, a link would send writes
+/// elsewhere).
 fn refuse_foreign_companions(path: &Path) -> Result<(), BackendError> {
     let invalid = |reason: String| BackendError::Invalid {
         store: format!("sqlite:{}", path.display()),
@@ -118,18 +120,47 @@ fn refuse_foreign_companions(path: &Path) -> Result<(), BackendError> {
                 name.display()
             )));
         }
-        if suffix == "-journal" && metadata.len() > 0 {
+        if suffix == "-journal" && metadata.len() > 0 && could_play_back(path, &name) {
             return Err(invalid(format!(
                 "a rollback journal beside it ({}, {} bytes) that SQLite would play back into \
                  the database on opening it; this tool's databases use a write-ahead log and \
-                 never leave one, so it was made elsewhere: nothing was opened or changed \
-                 (move it away only if you trust it)",
+                 never leave one holding pages, so it was made elsewhere: nothing was opened \
+                 or changed (move it away only if you trust it)",
                 name.display(),
                 metadata.len()
             )));
         }
     }
     Ok(())
+}
+
+/// Whether SQLite would play `journal` back into the database at `path` on opening it: a
+/// journal is hot when the database is not empty and the journal's header was written
+/// (its first byte is not zero: SQLite zeroes it to commit, and writes the header only once
+/// pages are recorded). A journal of creating a database killed midway (SQLite's journal
+/// magic, an original size of 0 pages, the header alone) only empties the file, and is left
+/// for SQLite to undo.
+fn could_play_back(path: &Path, journal: &Path) -> bool {
+    use std::io::Read as _;
+    const MAGIC: [u8; 8] = [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7];
+    if std::fs::metadata(path).is_ok_and(|metadata| metadata.len() == 0) {
+        return false;
+    }
+    let mut header = [0u8; 28];
+    let read = crate::store::io::open_regular(journal, false)
+        .ok()
+        .and_then(|mut file| file.read_exact(&mut header).ok());
+    if read.is_none() {
+        // Shorter than a header, or unreadable: judged by its first byte when there is one.
+        return std::fs::read(journal).is_ok_and(|bytes| bytes.first().is_some_and(|b| *b != 0));
+    }
+    if header[0] == 0 {
+        return false;
+    }
+    let original_pages = u32::from_be_bytes([header[16], header[17], header[18], header[19]]);
+    let sector = u64::from(u32::from_be_bytes([header[20], header[21], header[22], header[23]]));
+    let header_only = std::fs::metadata(journal).is_ok_and(|m| m.len() <= sector.max(512));
+    !(header[..8] == MAGIC && original_pages == 0 && header_only)
 }
 
 /// Turns off what would let a database file run code or hide its tables: triggers, views,
@@ -424,7 +455,9 @@ impl SessionBackend for SqliteBackend {
     fn read_session(&self, session: &str) -> Result<Session, BackendError> {
         let connection = self.connection();
         let row = self.session_row(&connection, session)?;
-        let bytes = self.session_bytes(&connection, &row)?;
+        let bytes = self
+            .session_bytes(&connection, &row, session)
+            .map_err(crate::stores::within(session))?;
         Ok(compaction_core::parse_session(&bytes))
     }
 
@@ -437,7 +470,10 @@ impl SessionBackend for SqliteBackend {
         let connection = connection.transaction().map_err(|error| self.database(error))?;
         let row = self.session_row(&connection, session)?;
         if !row.indexed {
-            let read = compaction_core::parse_session(&self.session_bytes(&connection, &row)?);
+            let bytes = self
+                .session_bytes(&connection, &row, session)
+                .map_err(crate::stores::within(session))?;
+            let read = compaction_core::parse_session(&bytes);
             let leaf = read.resolve_leaf(leaf).map_err(|error| BackendError::Invalid {
                 store: self.describe(),
                 reason: error.to_string(),
@@ -445,6 +481,7 @@ impl SessionBackend for SqliteBackend {
             return Ok(PathRead::whole(read, leaf));
         }
         self.read_indexed_path(&connection, session, &row, leaf)
+            .map_err(crate::stores::within(session))
     }
 
     fn append_if_leaf(
@@ -484,7 +521,10 @@ impl SessionBackend for SqliteBackend {
         }
         transaction
             .execute(
-                "UPDATE sessions SET leaf_seq = ?2, lines = ?2, bytes = bytes + ?3, \
+                // The stored count saturates (a row of someone else's making may claim any
+                // size; SQLite would turn the sum into a real number).
+                "UPDATE sessions SET leaf_seq = ?2, lines = ?2, bytes = CASE WHEN bytes > \
+                 9223372036854775807 - ?3 THEN 9223372036854775807 ELSE bytes + ?3 END, \
                  final_newline = 1 WHERE sid = ?1",
                 params![row.sid, seq, added_bytes],
             )
@@ -495,7 +535,7 @@ impl SessionBackend for SqliteBackend {
     fn export(&self, session: &str, out: &mut dyn std::io::Write) -> Result<u64, BackendError> {
         let connection = self.connection();
         let row = self.session_row(&connection, session)?;
-        self.write_lines(&connection, &row, out, session)
+        self.write_lines(&connection, &row, out, session).map_err(crate::stores::within(session))
     }
 
     fn try_lease(&self, session: &str, holder: &str, ttl: Duration) -> Result<bool, BackendError> {

@@ -10,36 +10,11 @@ use super::{SessionRow, SqliteBackend};
 use crate::stores::tree::{Step, marker_wanted, names_model, path_read};
 use crate::stores::{BackendError, PathRead, SessionBackend};
 
-/// The most a session read whole reserves before reading (the rows' own sizes say more).
-const INITIAL_CAPACITY: u64 = 64 << 20;
-
-/// A writer into memory that refuses more than `left` bytes (a session is never larger than
-/// an import may be).
-struct Bounded<'a> {
-    out: &'a mut Vec<u8>,
-    left: u64,
-}
-
-impl Write for Bounded<'_> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if buf.len() as u64 > self.left {
-            return Err(std::io::Error::from(std::io::ErrorKind::FileTooLarge));
-        }
-        self.left -= buf.len() as u64;
-        self.out.extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 /// A line's path column that names `next` from line `seq`: path columns always name an
 /// earlier line (a parent, a compaction or an ancestor is written before its children), so
 /// every walk ends; one that names the line itself or a later one was not written by this
 /// tool, and is refused rather than followed round a loop.
-fn earlier(seq: i64, next: Option<i64>, column: &str) -> rusqlite::Result<Option<i64>> {
+pub(crate) fn earlier(seq: i64, next: Option<i64>, column: &str) -> rusqlite::Result<Option<i64>> {
     match next {
         Some(next) if next >= seq => Err(rusqlite::Error::ToSqlConversionFailure(
             format!(
@@ -59,19 +34,30 @@ impl SqliteBackend {
         connection: &Connection,
         row: &SessionRow,
         out: &mut dyn Write,
-        name: &str,
+        session: &str,
     ) -> Result<u64, BackendError> {
         let mut statement = connection
             .prepare_cached("SELECT bytes FROM lines WHERE sid = ?1 ORDER BY seq")
             .map_err(|error| self.database(error))?;
         let mut rows = statement.query([row.sid]).map_err(|error| self.database(error))?;
-        let io = |source| BackendError::Io { what: format!("cannot write {name}"), source };
+        let io = |source| BackendError::Io { what: format!("cannot write {session}"), source };
         let mut written = 0u64;
         let mut seq = 0;
         while let Some(line) = rows.next().map_err(|error| self.database(error))? {
             seq += 1;
-            let bytes = line.get_ref(0).and_then(|value| Ok(value.as_blob()?));
-            let bytes = bytes.map_err(|error| self.database(error))?;
+            let bytes = match line.get_ref(0).map_err(|error| self.database(error))? {
+                rusqlite::types::ValueRef::Blob(bytes) => bytes,
+                other => {
+                    return Err(BackendError::Invalid {
+                        store: format!("{}#{session}", self.describe()),
+                        reason: format!(
+                            "line {seq} is stored as {}, not as the line's bytes (a row this \
+                             tool did not write); refusing to read the session",
+                            other.data_type().to_string().to_lowercase()
+                        ),
+                    });
+                }
+            };
             out.write_all(bytes).map_err(io)?;
             written += bytes.len() as u64;
             if seq < row.lines || row.final_newline {
@@ -87,28 +73,11 @@ impl SqliteBackend {
         &self,
         connection: &Connection,
         row: &SessionRow,
+        session: &str,
     ) -> Result<Vec<u8>, BackendError> {
-        // The row's byte count is the database's word only: it sizes the first allocation up
-        // to a bound, and the lines read are bounded by themselves.
-        let capacity = u64::try_from(row.bytes).unwrap_or(0).min(INITIAL_CAPACITY);
-        let mut bytes = Vec::with_capacity(usize::try_from(capacity).unwrap_or(0));
-        let mut bounded = Bounded { out: &mut bytes, left: crate::stores::MAX_IMPORT_BYTES };
-        self.write_lines(connection, row, &mut bounded, "memory").map_err(|error| match error {
-            BackendError::Io { source, .. }
-                if source.kind() == std::io::ErrorKind::FileTooLarge =>
-            {
-                BackendError::Invalid {
-                    store: self.describe(),
-                    reason: format!(
-                        "a session of more than {} MiB is stored; refused without reading \
-                             the rest",
-                        crate::stores::MAX_IMPORT_BYTES >> 20
-                    ),
-                }
-            }
-            other => other,
-        })?;
-        Ok(bytes)
+        crate::stores::read_bounded(&format!("{}#{session}", self.describe()), row.bytes, |out| {
+            self.write_lines(connection, row, out, session)
+        })
     }
 
     /// Reads what the context at `leaf` needs through the path columns: the path from the
