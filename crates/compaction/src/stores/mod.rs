@@ -249,17 +249,19 @@ pub(crate) fn read_bounded(
     let capacity = u64::try_from(claimed).unwrap_or(0).min(INITIAL_CAPACITY);
     let mut bytes = Vec::with_capacity(usize::try_from(capacity).unwrap_or(0));
     let mut bounded = Bounded { out: &mut bytes, left: MAX_IMPORT_BYTES };
-    write(&mut bounded).map_err(|error| match error {
-        BackendError::Io { source, .. } if source.kind() == std::io::ErrorKind::FileTooLarge => {
-            BackendError::Invalid {
+    write(&mut bounded).map_err(|error| {
+        if let BackendError::Io { source, .. } = &error
+            && source.kind() == std::io::ErrorKind::FileTooLarge
+        {
+            return BackendError::Invalid {
                 store: store.to_owned(),
                 reason: format!(
                     "a session of more than {} MiB is stored; refused without reading the rest",
                     MAX_IMPORT_BYTES >> 20
                 ),
-            }
+            };
         }
-        other => other,
+        error
     })?;
     Ok(bytes)
 }
@@ -267,11 +269,12 @@ pub(crate) fn read_bounded(
 /// Names the session in a database error met while reading it (a row of someone else's
 /// making is then found by its store, session and line).
 pub(crate) fn within(session: &str) -> impl Fn(BackendError) -> BackendError + '_ {
-    move |error| match error {
-        BackendError::Database { store, source } if !store.contains('#') => {
-            BackendError::Database { store: format!("{store}#{session}"), source }
+    move |error| {
+        if let BackendError::Database { store, source } = error {
+            let store = if store.contains('#') { store } else { format!("{store}#{session}") };
+            return BackendError::Database { store, source };
         }
-        other => other,
+        error
     }
 }
 

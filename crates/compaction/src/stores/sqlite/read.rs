@@ -47,7 +47,10 @@ impl SqliteBackend {
             seq += 1;
             let bytes = match line.get_ref(0).map_err(|error| self.database(error))? {
                 rusqlite::types::ValueRef::Blob(bytes) => bytes,
-                other => {
+                other @ (rusqlite::types::ValueRef::Null
+                | rusqlite::types::ValueRef::Integer(_)
+                | rusqlite::types::ValueRef::Real(_)
+                | rusqlite::types::ValueRef::Text(_)) => {
                     return Err(BackendError::Invalid {
                         store: format!("{}#{session}", self.describe()),
                         reason: format!(
