@@ -14,7 +14,7 @@ use compaction_testdata::postgres::Cluster;
 use super::{Tally, instance_root, run_in};
 
 /// One hostile shape: its name, whether every command must refuse it, its SQL.
-const SHAPES: [(&str, bool, &str); 12] = [
+const SHAPES: [(&str, bool, &str); 14] = [
     (
         "a trigger on lines",
         true,
@@ -78,6 +78,22 @@ const SHAPES: [(&str, bool, &str); 12] = [
         "a line that is not JSON",
         false,
         "UPDATE compaction.lines SET bytes = '\\x7b2274797065223a' WHERE seq = 4;",
+    ),
+    // Added after the fix (appended, so earlier instances keep their numbers).
+    (
+        "a column default calling a function",
+        true,
+        "CREATE TABLE public.pwned (what text); \
+         CREATE FUNCTION public.spy_default() RETURNS text LANGUAGE plpgsql AS \
+         $$BEGIN INSERT INTO public.pwned VALUES ('x'); RETURN NULL; END$$; \
+         ALTER TABLE compaction.lines ALTER COLUMN type SET DEFAULT public.spy_default();",
+    ),
+    (
+        "a check constraint calling a function",
+        true,
+        "CREATE FUNCTION public.spy_check(b bytea) RETURNS boolean LANGUAGE sql AS \
+         $$SELECT true$$; \
+         ALTER TABLE compaction.lines ADD CONSTRAINT spy CHECK (public.spy_check(bytes));",
     ),
 ];
 

@@ -131,7 +131,9 @@ pub fn migrate(client: &mut Client) -> Result<i64, postgres::Error> {
 /// Code or objects in the `compaction` schema that this tool's migrations do not create: a
 /// trigger or rule on its tables (code that would run when it writes), a view, materialized
 /// view or foreign table (which would answer in place of a table), a function, a
-/// row-level security policy, a table it does not know. `None` when there is none.
+/// row-level security policy, a column default or check constraint (expressions that run
+/// on every write; the tool's tables have none), a table it does not know. `None` when
+/// there is none.
 pub fn foreign_object(client: &mut Client) -> Result<Option<String>, postgres::Error> {
     const FOREIGN: &str = "\
         SELECT 'a trigger `' || t.tgname || '` on `' || c.relname || '`' FROM pg_trigger t \
@@ -154,6 +156,13 @@ pub fn foreign_object(client: &mut Client) -> Result<Option<String>, postgres::E
         UNION ALL SELECT 'a row-level security policy `' || p.polname || '` on `' \
           || c.relname || '`' FROM pg_policy p JOIN pg_class c ON c.oid = p.polrelid \
           WHERE c.relnamespace = 'compaction'::regnamespace \
+        UNION ALL SELECT 'a default of column `' || a.attname || '` of `' || c.relname || '`' \
+          FROM pg_attrdef d JOIN pg_class c ON c.oid = d.adrelid \
+          JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum \
+          WHERE c.relnamespace = 'compaction'::regnamespace \
+        UNION ALL SELECT 'a check constraint `' || k.conname || '` on `' || c.relname || '`' \
+          FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid \
+          WHERE c.relnamespace = 'compaction'::regnamespace AND k.contype = 'c' \
         LIMIT 1";
     Ok(client.query_opt(FOREIGN, &[])?.map(|row| row.get(0)))
 }
