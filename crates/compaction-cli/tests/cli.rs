@@ -12,6 +12,8 @@ mod corpus;
 mod export;
 #[path = "cli/history.rs"]
 mod history;
+#[path = "cli/hostile_data/mod.rs"]
+mod hostile_data;
 #[path = "cli/hostile_files.rs"]
 mod hostile_files;
 #[path = "cli/hostile_json.rs"]

@@ -2,9 +2,16 @@
 //! into the context as a `custom_message` entry (pi shows those to the model).
 //!
 //! The core picks the files ([`compaction_core::restore`]); this module reads them from the
-//! session header's `cwd`. A path outside `cwd` — absolute elsewhere, climbing out with
-//! `..`, or leading out through a symlink — is refused; a missing, unreadable or binary
-//! file is skipped. Invariant: nothing is appended when no file was restored, the
+//! session header's `cwd`. Both the folder and the file names come from the session, which
+//! may be someone else's, so the rule is: files are restored only from a project folder
+//! ([`restore_root`]: an existing absolute folder that is not the root of the file system,
+//! the home folder or a folder above it, a hidden folder of the home (`~/.ssh`, `~/.aws`,
+//! `~/.config`, where tools keep settings and credentials) or the system's own trees
+//! (`/proc`, `/sys`, `/dev`, `/etc`, `/boot`, `/run`)); and only regular files inside it,
+//! resolved through links, of at most [`MAX_RESTORE_BYTES`]. A path outside `cwd` —
+//! absolute elsewhere, climbing out with `..`, or leading out through a symlink — is
+//! refused; a missing, unreadable or binary file is skipped. Every refused path is named in
+//! the outcome (`skipped`), and a refused folder with its reason (`refused_folder`). Invariant: nothing is appended when no file was restored, the
 //! appended entry holds at most the configured token budgets of file text, and that text
 //! went through the same redaction as everything else written to a session (a restored
 //! `.env` or config file keeps its names, not its secrets).
@@ -61,6 +68,19 @@ pub enum SkipReason {
     TooLarge,
     /// The total budget was used up by more recent files.
     NoBudget,
+    /// The session's `cwd` is no project folder to restore files from (see
+    /// [`restore_root`]); nothing in it was read.
+    FolderRefused,
+}
+
+/// A session's folder that files are not restored from, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RefusedFolder {
+    /// The folder as the session names it.
+    pub cwd: String,
+    /// Why it is refused.
+    pub reason: String,
 }
 
 /// A file that was not restored, and why.
@@ -84,6 +104,63 @@ pub struct RestoreOutcome {
     pub restored: Vec<RestoredFile>,
     /// The files left out.
     pub skipped: Vec<SkippedFile>,
+    /// The session's folder, when it is no folder to restore files from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused_folder: Option<RefusedFolder>,
+}
+
+/// The system's own trees: pseudo file systems of the kernel (`/proc/self/environ` holds the
+/// process's environment) and the system's configuration.
+const SYSTEM_TREES: [&str; 6] = ["proc", "sys", "dev", "etc", "boot", "run"];
+
+/// The folder files named by a session may be restored from: the session's `cwd` resolved
+/// through links, when it is a project folder. Refused (with the reason): a relative or
+/// missing folder, the root of the file system, `home` or a folder above it, a hidden
+/// folder of `home` or anything inside one, and the system's own trees ([`SYSTEM_TREES`]).
+/// A session from someone else chooses its `cwd`; these are the folders where a file
+/// named by it would be a private file of the user or of the system rather than the
+/// project's.
+pub fn restore_root(cwd: &str, home: Option<&Path>) -> Result<PathBuf, String> {
+    if !cwd.starts_with('/') {
+        return Err("it is not an absolute path".to_owned());
+    }
+    let canonical =
+        std::fs::canonicalize(cwd).map_err(|error| format!("it cannot be resolved ({error})"))?;
+    if !canonical.is_dir() {
+        return Err("it is not a folder".to_owned());
+    }
+    if canonical.parent().is_none() {
+        return Err("it is the root of the file system".to_owned());
+    }
+    let first = canonical.components().nth(1).map(|part| part.as_os_str().to_string_lossy());
+    if let Some(first) = first.filter(|first| SYSTEM_TREES.contains(&first.as_ref())) {
+        return Err(format!("it is inside /{first}, one of the system's own trees"));
+    }
+    if let Some(home) = home.and_then(|home| std::fs::canonicalize(home).ok()) {
+        if home == canonical {
+            return Err("it is the home folder".to_owned());
+        }
+        if home.starts_with(&canonical) {
+            return Err("it is a folder above the home folder".to_owned());
+        }
+        if let Ok(below) = canonical.strip_prefix(&home)
+            && let Some(hidden) = below.components().find_map(|part| {
+                let name = part.as_os_str().to_string_lossy();
+                name.starts_with('.').then(|| name.into_owned())
+            })
+        {
+            return Err(format!(
+                "it is inside ~/{hidden}, a hidden folder of the home folder (where tools keep \
+                 settings and credentials)"
+            ));
+        }
+    }
+    Ok(canonical)
+}
+
+/// The home folder (`HOME`), when set.
+fn home_folder() -> Option<PathBuf> {
+    std::env::var_os("HOME").filter(|home| !home.is_empty()).map(PathBuf::from)
 }
 
 /// The largest file a restore reads: far more than any token budget keeps, small enough that
@@ -142,12 +219,31 @@ pub fn restore_files(
         return Ok(RestoreOutcome::default());
     }
     let candidates = recent_modified_files(session, compaction, limits.files);
+    let root = match std::fs::symlink_metadata(&cwd) {
+        // A folder that is gone: its files are missing, as before.
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound && cwd.starts_with('/') => None,
+        _ => match restore_root(&cwd, home_folder().as_deref()) {
+            Ok(root) => Some(root),
+            Err(reason) => {
+                let skipped = candidates
+                    .into_iter()
+                    .map(|path| SkippedFile { path, reason: SkipReason::FolderRefused })
+                    .collect();
+                let refused_folder = Some(RefusedFolder { cwd, reason });
+                return Ok(RestoreOutcome {
+                    entry: None,
+                    restored: Vec::new(),
+                    skipped,
+                    refused_folder,
+                });
+            }
+        },
+    };
     let cwd = PathBuf::from(cwd);
-    let canonical_cwd = std::fs::canonicalize(&cwd).ok();
     let mut readable = Vec::new();
     let mut skipped = Vec::new();
     for path in candidates {
-        let read = match &canonical_cwd {
+        let read = match &root {
             Some(canonical_cwd) => read_candidate(&cwd, canonical_cwd, &path),
             None => Err(SkipReason::Missing),
         };
@@ -165,7 +261,7 @@ pub fn restore_files(
         }
     }
     if restored.is_empty() {
-        return Ok(RestoreOutcome { entry: None, restored, skipped });
+        return Ok(RestoreOutcome { entry: None, restored, skipped, refused_folder: None });
     }
     let mut fields = Map::new();
     fields.insert("customType".to_owned(), Value::from(RESTORED_FILES_CUSTOM_TYPE));
@@ -178,5 +274,5 @@ pub fn restore_files(
     let new =
         NewEntry::new("custom_message", fields).with_parent(Parent::Id(compaction_id.to_owned()));
     let entry = store.append(new)?;
-    Ok(RestoreOutcome { entry: Some(entry), restored, skipped })
+    Ok(RestoreOutcome { entry: Some(entry), restored, skipped, refused_folder: None })
 }

@@ -59,6 +59,7 @@ fn skip_text(reason: compaction::restore::SkipReason) -> &'static str {
         SkipReason::Unreadable => "not a readable file",
         SkipReason::NoBudget => "no token budget left",
         SkipReason::TooLarge => "larger than 16 MiB",
+        SkipReason::FolderRefused => "the session's folder is no project folder",
     }
 }
 
@@ -171,6 +172,19 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitStatus> {
         Ok((outcome, restored)) => {
             for warning in &outcome.warnings {
                 crate::output::eprint_shown(&format!("warning: {warning}"));
+            }
+            if let Some(refused) = restored.as_ref().and_then(|r| r.refused_folder.as_ref()) {
+                let names: Vec<&str> = restored
+                    .iter()
+                    .flat_map(|r| r.skipped.iter().map(|file| file.path.as_str()))
+                    .collect();
+                crate::output::eprint_shown(&format!(
+                    "warning: no file restored from the session's folder {:?}: {}; files it \
+                     names that were not read: {}",
+                    refused.cwd,
+                    refused.reason,
+                    if names.is_empty() { "none".to_owned() } else { names.join(", ") }
+                ));
             }
             let mut stages = Vec::new();
             if outcome.pruned.is_some() {

@@ -212,6 +212,72 @@ pub fn session_id(locator: &Locator, backend: &dyn SessionBackend) -> Result<Str
 /// The largest session file `store import` reads (a session is imported whole).
 pub const MAX_IMPORT_BYTES: u64 = 1 << 30;
 
+/// A writer into memory that refuses more than `left` bytes: a session read whole from a
+/// database is never larger than an import may make it ([`MAX_IMPORT_BYTES`]), whatever the
+/// database's rows say.
+pub(crate) struct Bounded<'a> {
+    pub(crate) out: &'a mut Vec<u8>,
+    pub(crate) left: u64,
+}
+
+impl std::io::Write for Bounded<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if buf.len() as u64 > self.left {
+            return Err(std::io::Error::from(std::io::ErrorKind::FileTooLarge));
+        }
+        self.left -= buf.len() as u64;
+        self.out.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The most a session read whole reserves before reading (a row's own byte count is the
+/// database's word only).
+pub(crate) const INITIAL_CAPACITY: u64 = 64 << 20;
+
+/// Reads a session whole through `write` into memory, bounded by [`MAX_IMPORT_BYTES`];
+/// `claimed` (the row's byte count) sizes the first allocation, up to [`INITIAL_CAPACITY`].
+pub(crate) fn read_bounded(
+    store: &str,
+    claimed: i64,
+    write: impl FnOnce(&mut dyn std::io::Write) -> Result<u64, BackendError>,
+) -> Result<Vec<u8>, BackendError> {
+    let capacity = u64::try_from(claimed).unwrap_or(0).min(INITIAL_CAPACITY);
+    let mut bytes = Vec::with_capacity(usize::try_from(capacity).unwrap_or(0));
+    let mut bounded = Bounded { out: &mut bytes, left: MAX_IMPORT_BYTES };
+    write(&mut bounded).map_err(|error| {
+        if let BackendError::Io { source, .. } = &error
+            && source.kind() == std::io::ErrorKind::FileTooLarge
+        {
+            return BackendError::Invalid {
+                store: store.to_owned(),
+                reason: format!(
+                    "a session of more than {} MiB is stored; refused without reading the rest",
+                    MAX_IMPORT_BYTES >> 20
+                ),
+            };
+        }
+        error
+    })?;
+    Ok(bytes)
+}
+
+/// Names the session in a database error met while reading it (a row of someone else's
+/// making is then found by its store, session and line).
+pub(crate) fn within(session: &str) -> impl Fn(BackendError) -> BackendError + '_ {
+    move |error| {
+        if let BackendError::Database { store, source } = error {
+            let store = if store.contains('#') { store } else { format!("{store}#{session}") };
+            return BackendError::Database { store, source };
+        }
+        error
+    }
+}
+
 /// The bytes of a pi session file to import: a regular file of at most [`MAX_IMPORT_BYTES`].
 pub(crate) fn read_import_file(path: &std::path::Path) -> Result<Vec<u8>, BackendError> {
     use std::io::Read;

@@ -186,16 +186,23 @@ impl PostgresBackend {
         // (the pool would retry until its timeout), and the schema is checked before use.
         let (state, created) = off_runtime(|| -> Result<(SchemaState, bool), postgres::Error> {
             let mut client = config.connect(NoTls)?;
-            match schema::state(&mut client)? {
+            let state = schema::state(&mut client)?;
+            if state == SchemaState::Current
+                && let Some(object) = schema::foreign_object(&mut client)?
+            {
+                return Ok((SchemaState::Foreign(object), false));
+            }
+            match state {
                 SchemaState::Empty if create => {
                     // Another process may create the tables at the same time (the migration
                     // takes turns): only a migration that started from none created them.
                     let from = schema::migrate(&mut client)?;
                     Ok((SchemaState::Current, from == 0))
                 }
-                state @ (SchemaState::Empty | SchemaState::Current | SchemaState::Other(_)) => {
-                    Ok((state, false))
-                }
+                state @ (SchemaState::Empty
+                | SchemaState::Current
+                | SchemaState::Other(_)
+                | SchemaState::Foreign(_)) => Ok((state, false)),
             }
         })
         .map_err(database)?;
@@ -211,6 +218,16 @@ impl PostgresBackend {
             }
             SchemaState::Other(found) => {
                 return Err(BackendError::Schema { store, found, known: schema::SCHEMA_VERSION });
+            }
+            SchemaState::Foreign(object) => {
+                return Err(BackendError::Invalid {
+                    store,
+                    reason: format!(
+                        "{object}; refusing a database whose `compaction` schema holds code or \
+                         objects this tool did not create (they would run or answer in place \
+                         of its tables); nothing was changed"
+                    ),
+                });
             }
         }
         let manager = PostgresConnectionManager::new(config, NoTls);
@@ -330,7 +347,19 @@ impl PostgresBackend {
                         &[&row.sid, &first, &last],
                     )
                     .map_err(|error| self.database(error))?;
-                Ok(rows.iter().map(|line| line.get(0)).collect())
+                rows.iter()
+                    .enumerate()
+                    .map(|(offset, line)| {
+                        line.try_get::<_, Vec<u8>>(0).map_err(|error| BackendError::Invalid {
+                            store: format!("{}#{name}", self.describe()),
+                            reason: format!(
+                                "line {} cannot be read as the line's bytes ({error}); a row \
+                                 this tool did not write",
+                                first + i64::try_from(offset).unwrap_or(i64::MAX)
+                            ),
+                        })
+                    })
+                    .collect()
             })?;
             if i64::try_from(chunk.len()).ok() != Some(last - first + 1) {
                 return Err(BackendError::Invalid {
@@ -353,10 +382,14 @@ impl PostgresBackend {
     }
 
     /// The session's pi file bytes.
-    pub(crate) fn session_bytes(&self, row: &SessionRow) -> Result<Vec<u8>, BackendError> {
-        let mut bytes = Vec::with_capacity(usize::try_from(row.bytes).unwrap_or(0));
-        self.write_lines(row, &mut bytes, "memory")?;
-        Ok(bytes)
+    pub(crate) fn session_bytes(
+        &self,
+        row: &SessionRow,
+        session: &str,
+    ) -> Result<Vec<u8>, BackendError> {
+        crate::stores::read_bounded(&format!("{}#{session}", self.describe()), row.bytes, |out| {
+            self.write_lines(row, out, session)
+        })
     }
 }
 
@@ -406,13 +439,13 @@ impl SessionBackend for PostgresBackend {
 
     fn read_session(&self, session: &str) -> Result<Session, BackendError> {
         let row = self.with_client(|client| self.session_row(client, session, false))?;
-        Ok(compaction_core::parse_session(&self.session_bytes(&row)?))
+        Ok(compaction_core::parse_session(&self.session_bytes(&row, session)?))
     }
 
     fn read_path(&self, session: &str, leaf: Option<&str>) -> Result<PathRead, BackendError> {
         let row = self.with_client(|client| self.session_row(client, session, false))?;
         if !row.indexed {
-            let read = compaction_core::parse_session(&self.session_bytes(&row)?);
+            let read = compaction_core::parse_session(&self.session_bytes(&row, session)?);
             let leaf = read.resolve_leaf(leaf).map_err(|error| BackendError::Invalid {
                 store: self.describe(),
                 reason: error.to_string(),
@@ -420,6 +453,7 @@ impl SessionBackend for PostgresBackend {
             return Ok(PathRead::whole(read, leaf));
         }
         self.with_client(|client| self.read_indexed_path(client, session, &row, leaf))
+            .map_err(crate::stores::within(session))
     }
 
     fn append_if_leaf(
@@ -464,13 +498,18 @@ impl SessionBackend for PostgresBackend {
             }
             transaction
                 .execute(
+                    // The stored count saturates: a row of someone else's making may claim any
+                    // size, and an append never fails on its sum.
                     "UPDATE compaction.sessions SET leaf_seq = $2, lines = $2, \
-                     bytes = bytes + $3, final_newline = true WHERE sid = $1",
+                     bytes = CASE WHEN bytes > 9223372036854775807 - $3 \
+                     THEN 9223372036854775807 ELSE bytes + $3 END, \
+                     final_newline = true WHERE sid = $1",
                     &[&row.sid, &seq, &added_bytes],
                 )
                 .map_err(|error| self.database(error))?;
             transaction.commit().map_err(|error| self.database(error))
         })
+        .map_err(crate::stores::within(session))
     }
 
     fn export(&self, session: &str, out: &mut dyn Write) -> Result<u64, BackendError> {

@@ -66,7 +66,7 @@ CREATE TABLE compaction.leases (
 "];
 
 /// What the database's schema version says.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SchemaState {
     /// The version this build knows.
     Current,
@@ -74,6 +74,9 @@ pub enum SchemaState {
     Empty,
     /// Another version (older: [`migrate`] upgrades it; newer: refused).
     Other(i64),
+    /// The current version, holding an object this tool did not create (see
+    /// [`foreign_object`]).
+    Foreign(String),
 }
 
 /// Reads the schema version.
@@ -90,8 +93,10 @@ pub fn state(client: &mut Client) -> Result<SchemaState, postgres::Error> {
     if !table {
         return Ok(SchemaState::Other(0));
     }
-    let version: i64 =
+    // An empty version table (someone else's) holds no version: read as none.
+    let version: Option<i64> =
         client.query_one("SELECT max(version) FROM compaction.schema_version", &[])?.get(0);
+    let version = version.unwrap_or(0);
     Ok(if version == SCHEMA_VERSION { SchemaState::Current } else { SchemaState::Other(version) })
 }
 
@@ -121,4 +126,43 @@ pub fn migrate(client: &mut Client) -> Result<i64, postgres::Error> {
             .execute("UPDATE compaction.schema_version SET version = $1", &[&(version + 1)])?;
         transaction.commit()?;
     }
+}
+
+/// Code or objects in the `compaction` schema that this tool's migrations do not create: a
+/// trigger or rule on its tables (code that would run when it writes), a view, materialized
+/// view or foreign table (which would answer in place of a table), a function, a
+/// row-level security policy, a column default or check constraint (expressions that run
+/// on every write; the tool's tables have none), a table it does not know. `None` when
+/// there is none.
+pub fn foreign_object(client: &mut Client) -> Result<Option<String>, postgres::Error> {
+    const FOREIGN: &str = "\
+        SELECT 'a trigger `' || t.tgname || '` on `' || c.relname || '`' FROM pg_trigger t \
+          JOIN pg_class c ON c.oid = t.tgrelid \
+          WHERE c.relnamespace = 'compaction'::regnamespace AND NOT t.tgisinternal \
+        UNION ALL SELECT 'a rule `' || r.rulename || '` on `' || c.relname || '`' \
+          FROM pg_rewrite r JOIN pg_class c ON c.oid = r.ev_class \
+          WHERE c.relnamespace = 'compaction'::regnamespace AND r.rulename <> '_RETURN' \
+        UNION ALL SELECT 'a ' || CASE c.relkind WHEN 'v' THEN 'view' \
+          WHEN 'm' THEN 'materialized view' WHEN 'f' THEN 'foreign table' \
+          WHEN 'p' THEN 'partitioned table' ELSE 'relation' END || ' `' || c.relname || '`' \
+          FROM pg_class c WHERE c.relnamespace = 'compaction'::regnamespace \
+          AND c.relkind NOT IN ('r', 'i', 'S') \
+        UNION ALL SELECT 'a table `' || c.relname || '` that this tool did not create' \
+          FROM pg_class c WHERE c.relnamespace = 'compaction'::regnamespace \
+          AND c.relkind = 'r' \
+          AND c.relname NOT IN ('schema_version', 'sessions', 'lines', 'leases') \
+        UNION ALL SELECT 'a function `' || p.proname || '`' FROM pg_proc p \
+          WHERE p.pronamespace = 'compaction'::regnamespace \
+        UNION ALL SELECT 'a row-level security policy `' || p.polname || '` on `' \
+          || c.relname || '`' FROM pg_policy p JOIN pg_class c ON c.oid = p.polrelid \
+          WHERE c.relnamespace = 'compaction'::regnamespace \
+        UNION ALL SELECT 'a default of column `' || a.attname || '` of `' || c.relname || '`' \
+          FROM pg_attrdef d JOIN pg_class c ON c.oid = d.adrelid \
+          JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum \
+          WHERE c.relnamespace = 'compaction'::regnamespace \
+        UNION ALL SELECT 'a check constraint `' || k.conname || '` on `' || c.relname || '`' \
+          FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid \
+          WHERE c.relnamespace = 'compaction'::regnamespace AND k.contype = 'c' \
+        LIMIT 1";
+    Ok(client.query_opt(FOREIGN, &[])?.map(|row| row.get(0)))
 }

@@ -57,39 +57,149 @@ pub(crate) struct SessionRow {
 
 /// The files SQLite keeps beside a database (`-wal`, `-shm`, `-journal`) that did not exist
 /// before a connection was opened. An open that fails (a full disk, a file size limit, a
-/// file that is no database) can leave them empty; they are removed when still empty and
-/// no other process has them open for writing (another connection would), so a command that
-/// failed leaves no file behind and no live connection loses its files.
+/// file that is no database, a database refused as made elsewhere) can leave them behind;
+/// they are removed when no other process has them open for writing (another connection
+/// would): the log and the journal only while empty, the shared-memory index (which SQLite
+/// rebuilds from the log) whatever it holds. So a command that failed leaves no file
+/// behind and no live connection loses its files.
 #[derive(Debug)]
 struct Companions {
     new: Vec<std::path::PathBuf>,
+}
+
+/// The name of a database's companion file (`-wal`, `-shm`, `-journal`).
+fn companion(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
 }
 
 impl Companions {
     fn before(path: &Path) -> Companions {
         let new = ["-wal", "-shm", "-journal"]
             .iter()
-            .map(|suffix| {
-                let mut name = path.as_os_str().to_owned();
-                name.push(suffix);
-                std::path::PathBuf::from(name)
-            })
+            .map(|suffix| companion(path, suffix))
             .filter(|companion| std::fs::symlink_metadata(companion).is_err())
             .collect();
         Companions { new }
     }
 
-    fn remove_new_empty(&self) {
+    fn remove_new(&self) {
         for companion in &self.new {
             let Ok(metadata) = std::fs::symlink_metadata(companion) else { continue };
+            let index = companion.as_os_str().to_string_lossy().ends_with("-shm");
             if metadata.is_file()
-                && metadata.len() == 0
+                && (index || metadata.len() == 0)
                 && crate::store::writers::other_writer(&metadata).is_none()
             {
                 let _ = std::fs::remove_file(companion);
             }
         }
     }
+}
+
+/// Refuses what stands beside a database that this tool never leaves there: a rollback
+/// journal holding pages (SQLite plays a "hot" journal back into the database when it opens
+/// it, so someone else's would change the file before anything could be checked; this
+/// tool's databases use a write-ahead log, and the only journal it can leave is that of
+/// creating a database killed midway, which records an empty original and holds no page),
+/// and a companion that is no regular file (a FIFO would block, a link would send writes
+/// elsewhere).
+fn refuse_foreign_companions(path: &Path) -> Result<(), BackendError> {
+    let invalid = |reason: String| BackendError::Invalid {
+        store: format!("sqlite:{}", path.display()),
+        reason,
+    };
+    for suffix in ["-journal", "-wal", "-shm"] {
+        let name = companion(path, suffix);
+        let Ok(metadata) = std::fs::symlink_metadata(&name) else { continue };
+        if !metadata.is_file() {
+            let what = crate::disk::irregular(metadata.file_type()).unwrap_or("a symbolic link");
+            return Err(invalid(format!(
+                "{} beside it is {what}, not a file SQLite made; refusing to open the database",
+                name.display()
+            )));
+        }
+        if suffix == "-journal" && metadata.len() > 0 && could_play_back(path, &name) {
+            return Err(invalid(format!(
+                "a rollback journal beside it ({}, {} bytes) that SQLite would play back into \
+                 the database on opening it; this tool's databases use a write-ahead log and \
+                 never leave one holding pages, so it was made elsewhere: nothing was opened \
+                 or changed (move it away only if you trust it)",
+                name.display(),
+                metadata.len()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Whether SQLite would play `journal` back into the database at `path` on opening it: a
+/// journal is hot when the database is not empty and the journal's header was written
+/// (its first byte is not zero: SQLite zeroes it to commit, and writes the header only once
+/// pages are recorded). A journal of creating a database killed midway (SQLite's journal
+/// magic, an original size of 0 pages, the header alone) only empties the file, and is left
+/// for SQLite to undo.
+fn could_play_back(path: &Path, journal: &Path) -> bool {
+    use std::io::Read as _;
+    const MAGIC: [u8; 8] = [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7];
+    if std::fs::metadata(path).is_ok_and(|metadata| metadata.len() == 0) {
+        return false;
+    }
+    let mut header = [0u8; 28];
+    let read = crate::store::io::open_regular(journal, false)
+        .ok()
+        .and_then(|mut file| file.read_exact(&mut header).ok());
+    if read.is_none() {
+        // Shorter than a header, or unreadable: judged by its first byte when there is one.
+        return std::fs::read(journal).is_ok_and(|bytes| bytes.first().is_some_and(|b| *b != 0));
+    }
+    if header[0] == 0 {
+        return false;
+    }
+    let original_pages = u32::from_be_bytes([header[16], header[17], header[18], header[19]]);
+    let sector = u64::from(u32::from_be_bytes([header[20], header[21], header[22], header[23]]));
+    let header_only = std::fs::metadata(journal).is_ok_and(|m| m.len() <= sector.max(512));
+    !(header[..8] == MAGIC && original_pages == 0 && header_only)
+}
+
+/// Turns off what would let a database file run code or hide its tables: triggers, views,
+/// functions in the schema (`trusted_schema`), and writes to the schema itself
+/// (`defensive`). The tool's own schema uses none of them.
+fn harden(connection: &Connection) -> rusqlite::Result<()> {
+    use rusqlite::config::DbConfig;
+    connection.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_TRIGGER, false)?;
+    connection.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_VIEW, false)?;
+    connection.set_db_config(DbConfig::SQLITE_DBCONFIG_TRUSTED_SCHEMA, false)?;
+    connection.set_db_config(DbConfig::SQLITE_DBCONFIG_DEFENSIVE, true)?;
+    Ok(())
+}
+
+/// Checks that the schema is exactly the one this tool's migrations up to `version` create.
+fn refuse_foreign_schema(
+    connection: &Connection,
+    version: i64,
+    store: &str,
+) -> Result<(), BackendError> {
+    match schema::foreign_object(connection, version) {
+        Ok(None) => Ok(()),
+        Ok(Some(object)) => Err(BackendError::Invalid {
+            store: store.to_owned(),
+            reason: format!(
+                "{object}; refusing a database whose schema is not this tool's (a trigger or \
+                 view from elsewhere would run or answer in its place); nothing was changed"
+            ),
+        }),
+        Err(error) => Err(BackendError::database(store, error)),
+    }
+}
+
+/// Drops a connection that was refused without folding its write-ahead log into the
+/// database (SQLite checkpoints on close), so the database file stays as it was.
+fn drop_refused(connection: Connection) {
+    let _ = connection
+        .set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true);
+    drop(connection);
 }
 
 /// Refuses a database name that is no regular file and not missing: a FIFO, device, socket
@@ -118,6 +228,7 @@ fn refuse_odd_database(path: &Path) -> Result<(), BackendError> {
 impl SqliteBackend {
     /// Opens an existing database of the current schema version.
     pub fn open(path: &Path) -> Result<SqliteBackend, BackendError> {
+        refuse_odd_database(path)?;
         if !path.is_file() {
             return Err(BackendError::Invalid {
                 store: format!("sqlite:{}", path.display()),
@@ -141,24 +252,59 @@ impl SqliteBackend {
     /// Upgrades an older schema to the current version; returns the version it had.
     pub fn migrate(path: &Path) -> Result<i64, BackendError> {
         refuse_odd_database(path)?;
-        let store = format!("sqlite:{}", path.display());
-        let mut connection = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
-            .map_err(|error| BackendError::database(&store, error))?;
-        let from = schema::migrate(&mut connection)
-            .map_err(|error| BackendError::database(&store, error))?;
-        if from > schema::SCHEMA_VERSION {
-            return Err(BackendError::Schema { store, found: from, known: schema::SCHEMA_VERSION });
+        if !path.is_file() {
+            return Err(BackendError::Invalid {
+                store: format!("sqlite:{}", path.display()),
+                reason: "no such database file".to_owned(),
+            });
         }
+        refuse_foreign_companions(path)?;
+        let store = format!("sqlite:{}", path.display());
+        let companions = Companions::before(path);
+        let migrated = Self::migrate_once(path, &store);
+        if migrated.is_err() {
+            companions.remove_new();
+        }
+        migrated
+    }
+
+    fn migrate_once(path: &Path, store: &str) -> Result<i64, BackendError> {
+        let database = |error| BackendError::database(store, error);
+        let mut connection = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)
+            .map_err(database)?;
+        let checked = harden(&connection).map_err(database).and_then(|()| {
+            let from: i64 = connection
+                .query_row("PRAGMA user_version", [], |row| row.get(0))
+                .map_err(database)?;
+            if !(0..=schema::SCHEMA_VERSION).contains(&from) {
+                return Err(BackendError::Schema {
+                    store: store.to_owned(),
+                    found: from,
+                    known: schema::SCHEMA_VERSION,
+                });
+            }
+            refuse_foreign_schema(&connection, from, store)?;
+            Ok(from)
+        });
+        let from = match checked {
+            Ok(from) => from,
+            Err(error) => {
+                drop_refused(connection);
+                return Err(error);
+            }
+        };
+        schema::migrate(&mut connection).map_err(database)?;
         Ok(from)
     }
 
     /// Opens the connection; when that fails, the `-wal`, `-shm` and `-journal` files SQLite
     /// made for it are removed again (see [`Companions`]), so a failed open leaves no file.
     fn connect(path: &Path, flags: OpenFlags, create: bool) -> Result<SqliteBackend, BackendError> {
+        refuse_foreign_companions(path)?;
         let companions = Companions::before(path);
         let opened = Self::connect_once(path, flags, create);
         if opened.is_err() {
-            companions.remove_new_empty();
+            companions.remove_new();
         }
         opened
     }
@@ -171,23 +317,20 @@ impl SqliteBackend {
         let store = format!("sqlite:{}", path.display());
         let database = |error| BackendError::database(&store, error);
         let mut connection = Connection::open_with_flags(path, flags).map_err(database)?;
-        connection.busy_timeout(BUSY_TIMEOUT).map_err(database)?;
-        match schema::state(&connection).map_err(database)? {
-            SchemaState::Current => {}
-            SchemaState::Empty if create => {
-                connection.pragma_update(None, "journal_mode", "WAL").map_err(database)?;
-                schema::migrate(&mut connection).map_err(database)?;
+        let checked = harden(&connection)
+            .and_then(|()| connection.busy_timeout(BUSY_TIMEOUT))
+            .map_err(database)
+            .and_then(|()| Self::check_schema(&connection, &store, create));
+        let empty = match checked {
+            Ok(empty) => empty,
+            Err(error) => {
+                drop_refused(connection);
+                return Err(error);
             }
-            SchemaState::Empty => {
-                return Err(BackendError::Schema {
-                    store,
-                    found: 0,
-                    known: schema::SCHEMA_VERSION,
-                });
-            }
-            SchemaState::Other(found) => {
-                return Err(BackendError::Schema { store, found, known: schema::SCHEMA_VERSION });
-            }
+        };
+        if empty {
+            connection.pragma_update(None, "journal_mode", "WAL").map_err(database)?;
+            schema::migrate(&mut connection).map_err(database)?;
         }
         connection.pragma_update(None, "synchronous", "FULL").map_err(database)?;
         // Pages are read with `pread` into SQLite's own cache, not memory-mapped: a context
@@ -196,6 +339,34 @@ impl SqliteBackend {
         // it saved (measured in BENCHMARKS.md, "Session stores").
         connection.pragma_update(None, "mmap_size", 0i64).map_err(database)?;
         Ok(SqliteBackend { path: path.to_path_buf(), connection: Mutex::new(connection) })
+    }
+
+    /// Checks the schema before anything is read or written: the version this build knows
+    /// and exactly this tool's objects (see [`refuse_foreign_schema`]). `Ok(true)` for an
+    /// empty database that `create` may give the tables.
+    fn check_schema(
+        connection: &Connection,
+        store: &str,
+        create: bool,
+    ) -> Result<bool, BackendError> {
+        let database = |error| BackendError::database(store, error);
+        match schema::state(connection).map_err(database)? {
+            SchemaState::Current => {
+                refuse_foreign_schema(connection, schema::SCHEMA_VERSION, store)?;
+                Ok(false)
+            }
+            SchemaState::Empty if create => Ok(true),
+            SchemaState::Empty => Err(BackendError::Schema {
+                store: store.to_owned(),
+                found: 0,
+                known: schema::SCHEMA_VERSION,
+            }),
+            SchemaState::Other(found) => Err(BackendError::Schema {
+                store: store.to_owned(),
+                found,
+                known: schema::SCHEMA_VERSION,
+            }),
+        }
     }
 
     fn connection(&self) -> MutexGuard<'_, Connection> {
@@ -284,7 +455,9 @@ impl SessionBackend for SqliteBackend {
     fn read_session(&self, session: &str) -> Result<Session, BackendError> {
         let connection = self.connection();
         let row = self.session_row(&connection, session)?;
-        let bytes = self.session_bytes(&connection, &row)?;
+        let bytes = self
+            .session_bytes(&connection, &row, session)
+            .map_err(crate::stores::within(session))?;
         Ok(compaction_core::parse_session(&bytes))
     }
 
@@ -297,7 +470,10 @@ impl SessionBackend for SqliteBackend {
         let connection = connection.transaction().map_err(|error| self.database(error))?;
         let row = self.session_row(&connection, session)?;
         if !row.indexed {
-            let read = compaction_core::parse_session(&self.session_bytes(&connection, &row)?);
+            let bytes = self
+                .session_bytes(&connection, &row, session)
+                .map_err(crate::stores::within(session))?;
+            let read = compaction_core::parse_session(&bytes);
             let leaf = read.resolve_leaf(leaf).map_err(|error| BackendError::Invalid {
                 store: self.describe(),
                 reason: error.to_string(),
@@ -305,6 +481,7 @@ impl SessionBackend for SqliteBackend {
             return Ok(PathRead::whole(read, leaf));
         }
         self.read_indexed_path(&connection, session, &row, leaf)
+            .map_err(crate::stores::within(session))
     }
 
     fn append_if_leaf(
@@ -344,7 +521,10 @@ impl SessionBackend for SqliteBackend {
         }
         transaction
             .execute(
-                "UPDATE sessions SET leaf_seq = ?2, lines = ?2, bytes = bytes + ?3, \
+                // The stored count saturates (a row of someone else's making may claim any
+                // size; SQLite would turn the sum into a real number).
+                "UPDATE sessions SET leaf_seq = ?2, lines = ?2, bytes = CASE WHEN bytes > \
+                 9223372036854775807 - ?3 THEN 9223372036854775807 ELSE bytes + ?3 END, \
                  final_newline = 1 WHERE sid = ?1",
                 params![row.sid, seq, added_bytes],
             )
@@ -355,7 +535,7 @@ impl SessionBackend for SqliteBackend {
     fn export(&self, session: &str, out: &mut dyn std::io::Write) -> Result<u64, BackendError> {
         let connection = self.connection();
         let row = self.session_row(&connection, session)?;
-        self.write_lines(&connection, &row, out, session)
+        self.write_lines(&connection, &row, out, session).map_err(crate::stores::within(session))
     }
 
     fn try_lease(&self, session: &str, holder: &str, ttl: Duration) -> Result<bool, BackendError> {

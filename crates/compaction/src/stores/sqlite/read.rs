@@ -10,6 +10,23 @@ use super::{SessionRow, SqliteBackend};
 use crate::stores::tree::{Step, marker_wanted, names_model, path_read};
 use crate::stores::{BackendError, PathRead, SessionBackend};
 
+/// A line's path column that names `next` from line `seq`: path columns always name an
+/// earlier line (a parent, a compaction or an ancestor is written before its children), so
+/// every walk ends; one that names the line itself or a later one was not written by this
+/// tool, and is refused rather than followed round a loop.
+pub(crate) fn earlier(seq: i64, next: Option<i64>, column: &str) -> rusqlite::Result<Option<i64>> {
+    match next {
+        Some(next) if next >= seq => Err(rusqlite::Error::ToSqlConversionFailure(
+            format!(
+                "line {seq}: its `{column}` names line {next}, not an earlier line (path \
+                 columns this tool did not write); refusing to follow them"
+            )
+            .into(),
+        )),
+        other => Ok(other),
+    }
+}
+
 impl SqliteBackend {
     /// Writes the session's lines as its pi file.
     pub(crate) fn write_lines(
@@ -17,19 +34,33 @@ impl SqliteBackend {
         connection: &Connection,
         row: &SessionRow,
         out: &mut dyn Write,
-        name: &str,
+        session: &str,
     ) -> Result<u64, BackendError> {
         let mut statement = connection
             .prepare_cached("SELECT bytes FROM lines WHERE sid = ?1 ORDER BY seq")
             .map_err(|error| self.database(error))?;
         let mut rows = statement.query([row.sid]).map_err(|error| self.database(error))?;
-        let io = |source| BackendError::Io { what: format!("cannot write {name}"), source };
+        let io = |source| BackendError::Io { what: format!("cannot write {session}"), source };
         let mut written = 0u64;
         let mut seq = 0;
         while let Some(line) = rows.next().map_err(|error| self.database(error))? {
             seq += 1;
-            let bytes = line.get_ref(0).and_then(|value| Ok(value.as_blob()?));
-            let bytes = bytes.map_err(|error| self.database(error))?;
+            let bytes = match line.get_ref(0).map_err(|error| self.database(error))? {
+                rusqlite::types::ValueRef::Blob(bytes) => bytes,
+                other @ (rusqlite::types::ValueRef::Null
+                | rusqlite::types::ValueRef::Integer(_)
+                | rusqlite::types::ValueRef::Real(_)
+                | rusqlite::types::ValueRef::Text(_)) => {
+                    return Err(BackendError::Invalid {
+                        store: format!("{}#{session}", self.describe()),
+                        reason: format!(
+                            "line {seq} is stored as {}, not as the line's bytes (a row this \
+                             tool did not write); refusing to read the session",
+                            other.data_type().to_string().to_lowercase()
+                        ),
+                    });
+                }
+            };
             out.write_all(bytes).map_err(io)?;
             written += bytes.len() as u64;
             if seq < row.lines || row.final_newline {
@@ -45,10 +76,11 @@ impl SqliteBackend {
         &self,
         connection: &Connection,
         row: &SessionRow,
+        session: &str,
     ) -> Result<Vec<u8>, BackendError> {
-        let mut bytes = Vec::with_capacity(usize::try_from(row.bytes).unwrap_or(0));
-        self.write_lines(connection, row, &mut bytes, "memory")?;
-        Ok(bytes)
+        crate::stores::read_bounded(&format!("{}#{session}", self.describe()), row.bytes, |out| {
+            self.write_lines(connection, row, out, session)
+        })
     }
 
     /// Reads what the context at `leaf` needs through the path columns: the path from the
@@ -95,7 +127,11 @@ impl SqliteBackend {
                 let mut assistant = assistant_seq;
                 while let Some(seq) = assistant {
                     let step = step_at(connection, row.sid, seq).map_err(database)?;
-                    assistant = if names_model(&step.bytes) { None } else { step.assistant_seq };
+                    assistant = if names_model(&step.bytes) {
+                        None
+                    } else {
+                        earlier(seq, step.assistant_seq, "assistant_seq").map_err(database)?
+                    };
                     wanted.insert(step.seq, step);
                 }
             }
@@ -188,7 +224,8 @@ fn walk(
     while let Some(seq) = next {
         let row = path_row(connection, sid, seq)?;
         steps.push(step_at(connection, sid, seq)?);
-        next = if row.depth > top_depth { row.parent_seq } else { None };
+        next =
+            if row.depth > top_depth { earlier(seq, row.parent_seq, "parent_seq")? } else { None };
     }
     Ok(steps)
 }
@@ -209,7 +246,7 @@ fn markers(connection: &Connection, sid: i64, first: Option<i64>) -> rusqlite::R
         if wanted {
             steps.push(step_at(connection, sid, seq)?);
         }
-        next = row.marker_seq;
+        next = earlier(seq, row.marker_seq, "marker_seq")?;
     }
     Ok(steps)
 }

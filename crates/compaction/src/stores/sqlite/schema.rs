@@ -97,3 +97,96 @@ pub fn migrate(connection: &mut Connection) -> rusqlite::Result<i64> {
     }
     Ok(from)
 }
+
+/// One object of a database's schema as SQLite records it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct SchemaObject {
+    kind: String,
+    name: String,
+    table: String,
+    sql: Option<String>,
+}
+
+fn objects(connection: &Connection) -> rusqlite::Result<Vec<SchemaObject>> {
+    let mut statement = connection
+        .prepare("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")?;
+    let rows = statement.query_map([], |row| {
+        Ok(SchemaObject {
+            kind: row.get(0)?,
+            name: row.get(1)?,
+            table: row.get(2)?,
+            sql: row.get(3)?,
+        })
+    })?;
+    rows.collect()
+}
+
+/// The objects the migrations up to `version` create, read back from a database in memory
+/// that ran them (so the comparison is with SQLite's own record of this tool's SQL).
+fn expected_objects(version: i64) -> rusqlite::Result<Vec<SchemaObject>> {
+    let mut connection = Connection::open_in_memory()?;
+    let steps = usize::try_from(version).unwrap_or(0).min(MIGRATIONS.len());
+    for sql in &MIGRATIONS[..steps] {
+        let transaction = connection.transaction()?;
+        transaction.execute_batch(sql)?;
+        transaction.commit()?;
+    }
+    objects(&connection)
+}
+
+/// What in the database's schema this tool's migrations up to `version` did not make: an
+/// object it did not create (a trigger holds SQL that would run when the tool writes, a
+/// view can stand in place of a table, an index can call functions), one it creates that
+/// is missing, or one of its own whose SQL differs. `None` when the schema is exactly the
+/// tool's. `version` must be one this build knows (0 for an empty database).
+pub fn foreign_object(connection: &Connection, version: i64) -> rusqlite::Result<Option<String>> {
+    let expected = expected_objects(version)?;
+    let found = objects(connection)?;
+    let describe = |object: &SchemaObject| {
+        if object.table != object.name {
+            format!("{} `{}` on `{}`", object.kind, object.name, object.table)
+        } else {
+            format!("{} `{}`", object.kind, object.name)
+        }
+    };
+    for object in &found {
+        match expected.iter().find(|e| e.kind == object.kind && e.name == object.name) {
+            None => {
+                return Ok(Some(format!("a {} that this tool did not create", describe(object))));
+            }
+            Some(mine) if mine != object => {
+                return Ok(Some(format!(
+                    "the {} differs from the one this tool creates",
+                    describe(object)
+                )));
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(expected
+        .iter()
+        .find(|e| !found.iter().any(|f| f.kind == e.kind && f.name == e.name))
+        .map(|missing| format!("the {} that this tool creates is missing", describe(missing))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tools_own_schema_has_no_foreign_object_and_any_addition_is_named() {
+        let mut connection = Connection::open_in_memory().unwrap();
+        assert_eq!(foreign_object(&connection, 0).unwrap(), None);
+        migrate(&mut connection).unwrap();
+        assert_eq!(foreign_object(&connection, SCHEMA_VERSION).unwrap(), None);
+        assert!(foreign_object(&connection, 0).unwrap().unwrap().contains("did not create"));
+        connection
+            .execute_batch("CREATE TRIGGER t AFTER INSERT ON lines BEGIN SELECT 1; END;")
+            .unwrap();
+        let found = foreign_object(&connection, SCHEMA_VERSION).unwrap().unwrap();
+        assert!(found.contains("trigger `t` on `lines`"), "{found}");
+        connection.execute_batch("DROP TRIGGER t; DROP INDEX lines_type;").unwrap();
+        let found = foreign_object(&connection, SCHEMA_VERSION).unwrap().unwrap();
+        assert!(found.contains("index `lines_type` on `lines`") && found.contains("missing"));
+    }
+}

@@ -1,0 +1,209 @@
+//! Round 10: what the data names and what others made, attacked by class.
+//!
+//! - `paths`: a path or folder named by a session (its header's `cwd`, the files its tool
+//!   calls edited) that `run --restore-files` reads, and the folder `export` derives from
+//!   that `cwd`: nothing outside the session's own project folder is ever read or written.
+//! - `databases`: a SQLite store made by someone else (code in triggers, views in place of
+//!   tables, objects this tool did not create, other schema versions, lying or ill-typed
+//!   rows, files that are no database, journals beside it) given to every command that opens
+//!   a store: refused with an error naming the file, every file left byte-identical.
+//!
+//! Instances are numbered in the order generated; instance `i` is in the test part when
+//! `i % 3 == 0`, else in the dev part (the rule of every hostile suite). Each test prints its
+//! counts and fails with the dev part's misses in full (the test part's by number only).
+
+use std::io::Read as _;
+use std::os::unix::fs::FileTypeExt as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+mod databases;
+mod paths;
+mod postgres;
+
+/// What one run of the binary gave.
+struct Ran {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs the binary in `cwd` with `HOME` and `TMPDIR` given, a clean settings environment
+/// and a 60 s deadline (exit -2 when it hung).
+fn run_in(cwd: &Path, home: &Path, tmp: &Path, args: &[String], env: &[(&str, &str)]) -> Ran {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_compaction"))
+        .args(args)
+        .current_dir(cwd)
+        .env("HOME", home)
+        .env("TMPDIR", tmp)
+        .env_remove("PI_CODING_AGENT_DIR")
+        .env_remove("ANTHROPIC_API_KEY")
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("COMPACTION_TRANSCRIPTS")
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CODEX_HOME")
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout_pipe = child.stdout.take().unwrap();
+    let mut stderr_pipe = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stdout_pipe.read_to_string(&mut text);
+        text
+    });
+    let err = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr_pipe.read_to_string(&mut text);
+        text
+    });
+    let started = Instant::now();
+    let code = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status.code().unwrap_or(-1);
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            child.kill().unwrap();
+            let _ = child.wait();
+            break -2;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    Ran { code, stdout: out.join().unwrap(), stderr: err.join().unwrap() }
+}
+
+/// Every path under `dir` with what it is: a file's bytes (hashed), a link's target, a
+/// node's type.
+fn snapshot(dir: &Path) -> Vec<(String, String)> {
+    let mut items = Vec::new();
+    walk(dir, "", &mut items);
+    items.sort();
+    items
+}
+
+fn walk(dir: &Path, prefix: &str, items: &mut Vec<(String, String)>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries {
+        let entry = entry.unwrap();
+        let kind = entry.file_type().unwrap();
+        let name = format!("{prefix}/{}", entry.file_name().to_string_lossy());
+        let what = if kind.is_symlink() {
+            format!("link to {}", std::fs::read_link(entry.path()).unwrap().display())
+        } else if kind.is_file() {
+            let metadata = entry.metadata().unwrap();
+            if metadata.len() > 64 << 20 {
+                format!("file of {} bytes", metadata.len())
+            } else {
+                let bytes = std::fs::read(entry.path()).unwrap();
+                format!("file of {} bytes, {:x}", bytes.len(), fnv(&bytes))
+            }
+        } else if kind.is_fifo() {
+            "fifo".to_owned()
+        } else if kind.is_dir() {
+            walk(&entry.path(), &name, items);
+            "directory".to_owned()
+        } else {
+            "other".to_owned()
+        };
+        items.push((name, what));
+    }
+}
+
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325, |hash, &b| (hash ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+}
+
+/// What changed between two snapshots, as lines.
+fn changes(before: &[(String, String)], after: &[(String, String)]) -> Vec<String> {
+    let mut lines = Vec::new();
+    for item in before {
+        if !after.contains(item) {
+            lines.push(format!("- {} ({})", item.0, item.1));
+        }
+    }
+    for item in after {
+        if !before.contains(item) {
+            lines.push(format!("+ {} ({})", item.0, item.1));
+        }
+    }
+    lines
+}
+
+fn strings(args: &[&str]) -> Vec<String> {
+    args.iter().map(|a| (*a).to_owned()).collect()
+}
+
+/// Dev and test tallies of one class; misses of the dev part kept in full.
+#[derive(Default)]
+struct Tally {
+    dev: (usize, usize),
+    test: (usize, usize),
+    dev_misses: Vec<String>,
+    test_misses: Vec<usize>,
+}
+
+impl Tally {
+    fn count(&mut self, index: usize, miss: Option<String>) {
+        let test = index.is_multiple_of(3);
+        let part = if test { &mut self.test } else { &mut self.dev };
+        part.1 += 1;
+        match miss {
+            None => part.0 += 1,
+            Some(miss) if test => {
+                let _ = miss;
+                self.test_misses.push(index);
+            }
+            Some(miss) => self.dev_misses.push(format!("#{index}: {miss}")),
+        }
+    }
+
+    /// Prints the counts and fails with every miss.
+    fn report(&self, class: &str) {
+        println!(
+            "{class}: dev {}/{}, test {}/{}",
+            self.dev.0, self.dev.1, self.test.0, self.test.1
+        );
+        assert!(
+            self.dev_misses.is_empty() && self.test_misses.is_empty(),
+            "{class}: {} dev misses, test misses at {:?}:\n{}",
+            self.dev_misses.len(),
+            self.test_misses,
+            self.dev_misses.join("\n")
+        );
+    }
+}
+
+/// The fixture session's text with its header's `cwd` set to `cwd` and every mention of
+/// `src/parser.rs` (a file the compacted part edits) replaced by `path`.
+fn session_naming(cwd: &str, path: &str) -> String {
+    let text = std::fs::read_to_string(super::fixture("offline-coding.jsonl")).unwrap();
+    let escaped = serde_json::to_string(path).unwrap();
+    let escaped = &escaped[1..escaped.len() - 1];
+    let mut lines = text.lines();
+    let mut header: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    header["cwd"] = serde_json::Value::from(cwd);
+    let mut out = header.to_string();
+    for line in lines {
+        out.push('\n');
+        out.push_str(&line.replace("src/parser.rs", escaped));
+    }
+    out.push('\n');
+    out
+}
+
+/// A fresh instance folder: `work` (the current directory), `tmp`, `home`.
+fn instance_root() -> (tempfile::TempDir, PathBuf, PathBuf, PathBuf) {
+    let root = tempfile::tempdir().unwrap();
+    let (work, tmp, home) =
+        (root.path().join("work"), root.path().join("tmp"), root.path().join("home"));
+    for dir in [&work, &tmp, &home] {
+        std::fs::create_dir(dir).unwrap();
+    }
+    (root, work, tmp, home)
+}
