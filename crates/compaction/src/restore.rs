@@ -11,7 +11,8 @@
 //! resolved through links, of at most [`MAX_RESTORE_BYTES`]. A path outside `cwd` —
 //! absolute elsewhere, climbing out with `..`, or leading out through a symlink — is
 //! refused; a missing, unreadable or binary file is skipped. Every refused path is named in
-//! the outcome (`skipped`), and a refused folder with its reason (`refused_folder`). Invariant: nothing is appended when no file was restored, the
+//! the outcome (`skipped`), and a refused folder with its reason (`refused_folder`).
+//! Invariant: nothing is appended when no file was restored, the
 //! appended entry holds at most the configured token budgets of file text, and that text
 //! went through the same redaction as everything else written to a session (a restored
 //! `.env` or config file keeps its names, not its secrets).
@@ -116,7 +117,8 @@ const SYSTEM_TREES: [&str; 6] = ["proc", "sys", "dev", "etc", "boot", "run"];
 /// The folder files named by a session may be restored from: the session's `cwd` resolved
 /// through links, when it is a project folder. Refused (with the reason): a relative or
 /// missing folder, the root of the file system, `home` or a folder above it, a hidden
-/// folder of `home` or anything inside one, and the system's own trees ([`SYSTEM_TREES`]).
+/// folder of `home` or anything inside one, and the system's own trees (`/proc`, `/sys`,
+/// `/dev`, `/etc`, `/boot`, `/run`).
 /// A session from someone else chooses its `cwd`; these are the folders where a file
 /// named by it would be a private file of the user or of the system rather than the
 /// project's.
