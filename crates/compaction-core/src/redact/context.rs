@@ -238,6 +238,20 @@ pub const RULES: &[Rule] = &[
         Check::StrongValue,
     ),
     rule(
+        "name-then-literal-any-separator",
+        // A secret's name, then a quoted literal after any short run of punctuation, in the
+        // syntaxes the other rules do not spell out: a tuple (`{db_password, "…"}`), a binary
+        // (`<<"…">>`), a macro (`-define(API_SECRET, "…")`), a call's next argument. With no
+        // syntax to go by, the literal must be made like a password (three classes of
+        // characters, or random), not a reference.
+        concat!(
+            r#"(?i)(?:^|[^A-Za-z0-9_])[\w.\-]*"#,
+            secret_name!(),
+            r#"[ \t]*[^\w\s"'`]{1,4}[ \t]*[^\w\s"'`]{0,3}[ \t]*["'`](?P<secret>[^\s"'`\\]{6,127})["'`]"#
+        ),
+        Check::StrongValue,
+    ),
+    rule(
         "pgpass-format-line",
         // `host:port:database:user:password`, a line of its own.
         r"(?m)(?:^|=)[A-Za-z0-9.\-*]+:(?:\d{2,5}|\*):[^:\s]+:[^:\s]+:(?P<secret>[^\s:&]+)(?:$|&)",
@@ -334,6 +348,45 @@ mod tests {
         ];
         for (input, expected) in cases {
             assert_eq!(redact(input), expected, "{input}");
+        }
+    }
+
+    #[test]
+    fn a_literal_after_a_secret_name_and_any_punctuation_is_redacted() {
+        for (input, expected) in [
+            ("{db_password, \"yHRQkBabzSNaY\"}", "{db_password, \"[REDACTED]\"}"),
+            ("{default_pass, <<\"NRdjHmjw43FGzLI^0c\">>}", "{default_pass, <<\"[REDACTED]\">>}"),
+            (
+                "-define(API_SECRET, \"8aH80Jiu2H9HIjBhZREQG\").",
+                "-define(API_SECRET, \"[REDACTED]\").",
+            ),
+            ("(api_key => 'AbCd1234EfGh5678')", "(api_key => '[REDACTED]')"),
+            ("config[:db_pass] ||= \"s3cr3t-Value42\"", "config[:db_pass] ||= \"[REDACTED]\""),
+        ] {
+            assert_eq!(redact(input), expected, "{input}");
+        }
+        // Code and prose after a secret's name: references, types, calls, constants.
+        for text in [
+            "fn check(token: &Token2) -> Result<Token, Error2>",
+            "let token = tokens.next().unwrap();",
+            "self.password = Some(Password::from(v2));",
+            "if let Some(secret) = secrets.get(KeyId::new(42)) {",
+            "  \"password\": \"${DB_PASSWORD}\",",
+            "assert_eq!(token.kind, TokenKind::Ident2);",
+            "password_hash = bcrypt.hashpw(pw, bcrypt.gensalt(12))",
+            "#define TOKEN_MAX 0x7FFF",
+            "token => Token2Kind::Literal,",
+            "token: Option<Box<TokenTree2>>,",
+            "static const char *token_names[] = { \"IDENT2\", \"NUMBER3\" };",
+            "secrets.token_hex(16)",
+            "credentials -- v2.3.4-rc1",
+            "see the token (RFC7519) and password_hash(pw, SALT_v2)",
+            "void initializeLoaderPassPass(PassRegistry&);",
+            "const password = 'Password used to generate key';",
+            "#define PQnoPasswordSupplied \"fe_sendauth: no password supplied\\n\"",
+            "random_device(const std::string& __token = \"mt19937\")",
+        ] {
+            assert_eq!(redact(text), text);
         }
     }
 
