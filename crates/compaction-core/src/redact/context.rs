@@ -254,12 +254,13 @@ pub const RULES: &[Rule] = &[
     rule(
         "name-then-bare-value-any-separator",
         // The same without quotes: a secret's name, a short run of punctuation that is not
-        // a call, a pointer, a reference, an index or base64 (`{password, …}`, `token | …`,
-        // `DB_PASS ~ …`), then a value made like a password.
+        // a call, a pointer, a reference, an index, base64 or a name going on after a dash
+        // (`--password-stdin`) (`{password, …}`, `token | …`, `DB_PASS ~ …`), then a value
+        // made like a password.
         concat!(
             r#"(?i)(?:^|[^A-Za-z0-9_])[\w.\-]*"#,
             secret_name!(),
-            r#"[ \t]*[,|~:=>\-!#%^]{1,3}[ \t]*(?P<secret>[A-Za-z0-9][^\s"'`,;<>(){}\[\]\\|&*]{7,127})(?:[\s,;)}\]]|$)"#
+            r#"[ \t]*(?:->|[,|~:=>!#%^]){1,3}[ \t]*(?P<secret>[A-Za-z0-9][^\s"'`,;<>(){}\[\]\\|&*]{7,127})(?:[\s,;)}\]]|$)"#
         ),
         Check::StrongValue,
     ),
@@ -417,6 +418,7 @@ mod tests {
             "token | string | the access token |",
             "password, token, or api_key: see Configuration2",
             "token -> TokenKind2::Ident",
+            "docker login -u ci --password-stdin%20ghcr.io",
         ] {
             assert_eq!(redact(text), text);
         }
