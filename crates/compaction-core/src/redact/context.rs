@@ -238,29 +238,20 @@ pub const RULES: &[Rule] = &[
         Check::StrongValue,
     ),
     rule(
-        "name-then-literal-any-separator",
-        // A secret's name, then a quoted literal after any short run of punctuation, in the
-        // syntaxes the other rules do not spell out: a tuple (`{db_password, "…"}`), a binary
-        // (`<<"…">>`), a macro (`-define(API_SECRET, "…")`), a call's next argument. With no
-        // syntax to go by, the literal must be made like a password (three classes of
-        // characters, or random), not a reference.
+        "name-then-value-any-separator",
+        // A secret's name, then its value after any short run of punctuation, in the syntaxes
+        // the other rules do not spell out: a quoted literal after any punctuation (a tuple
+        // `{db_password, "…"}`, a binary `<<"…">>`, a macro `-define(API_SECRET, "…")`,
+        // `(api_key => '…')`, `config[:db_pass] ||= "…"`), or a bare value after punctuation
+        // that is not a call, a pointer, a reference, an index, base64 or a dash going on
+        // with the name (`{password, …}`, `token | …`, `DB_PASS ~ …`, `api_key -> …`; not
+        // `initializeXPass(PassRegistry&)`, `…PW+/3H…`, `--password-stdin`). One rule for both
+        // forms, so the text is scanned once. With no syntax to go by, the value must be made
+        // like a password (three classes of characters, or random), not a reference.
         concat!(
             r#"(?i)(?:^|[^A-Za-z0-9_])[\w.\-]*"#,
             secret_name!(),
-            r#"[ \t]*[^\w\s"'`]{1,4}[ \t]*[^\w\s"'`]{0,3}[ \t]*["'`](?P<secret>[^\s"'`\\]{6,127})["'`]"#
-        ),
-        Check::StrongValue,
-    ),
-    rule(
-        "name-then-bare-value-any-separator",
-        // The same without quotes: a secret's name, a short run of punctuation that is not
-        // a call, a pointer, a reference, an index, base64 or a name going on after a dash
-        // (`--password-stdin`) (`{password, …}`, `token | …`, `DB_PASS ~ …`), then a value
-        // made like a password.
-        concat!(
-            r#"(?i)(?:^|[^A-Za-z0-9_])[\w.\-]*"#,
-            secret_name!(),
-            r#"[ \t]*(?:->|[,|~:=>!#%^]){1,3}[ \t]*(?P<secret>[A-Za-z0-9][^\s"'`,;<>(){}\[\]\\|&*]{7,127})(?:[\s,;)}\]]|$)"#
+            r#"[ \t]*(?:[^\w\s"'`]{1,4}[ \t]*[^\w\s"'`]{0,3}[ \t]*["'`]|(?:->|[,|~:=>!#%^]){1,3}[ \t]*)(?P<secret>[^\s"'`\\,;<>(){}\[\]|]{6,127})(?:["'`\s,;)}\]]|$)"#
         ),
         Check::StrongValue,
     ),
