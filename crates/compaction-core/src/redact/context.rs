@@ -238,6 +238,24 @@ pub const RULES: &[Rule] = &[
         Check::StrongValue,
     ),
     rule(
+        "name-then-value-any-separator",
+        // A secret's name, then its value after any short run of punctuation, in the syntaxes
+        // the other rules do not spell out: a quoted literal after any punctuation (a tuple
+        // `{db_password, "…"}`, a binary `<<"…">>`, a macro `-define(API_SECRET, "…")`,
+        // `(api_key => '…')`, `config[:db_pass] ||= "…"`), or a bare value after punctuation
+        // that is not a call, a pointer, a reference, an index, base64 or a dash going on
+        // with the name (`{password, …}`, `token | …`, `DB_PASS ~ …`, `api_key -> …`; not
+        // `initializeXPass(PassRegistry&)`, `…PW+/3H…`, `--password-stdin`). One rule for both
+        // forms, so the text is scanned once. With no syntax to go by, the value must be made
+        // like a password (three classes of characters, or random), not a reference.
+        concat!(
+            r#"(?i)(?:^|[^A-Za-z0-9_])[\w.\-]*"#,
+            secret_name!(),
+            r#"[ \t]*(?:[^\w\s"'`]{1,4}[ \t]*[^\w\s"'`]{0,3}[ \t]*["'`]|(?:->|[,|~:=>!#%^]){1,3}[ \t]*)(?P<secret>[^\s"'`\\,;<>(){}\[\]|]{6,127})(?:["'`\s,;)}\]]|$)"#
+        ),
+        Check::StrongValue,
+    ),
+    rule(
         "pgpass-format-line",
         // `host:port:database:user:password`, a line of its own.
         r"(?m)(?:^|=)[A-Za-z0-9.\-*]+:(?:\d{2,5}|\*):[^:\s]+:[^:\s]+:(?P<secret>[^\s:&]+)(?:$|&)",
@@ -334,6 +352,66 @@ mod tests {
         ];
         for (input, expected) in cases {
             assert_eq!(redact(input), expected, "{input}");
+        }
+    }
+
+    #[test]
+    fn a_literal_after_a_secret_name_and_any_punctuation_is_redacted() {
+        for (input, expected) in [
+            ("{db_password, \"yHRQkBabzSNaY\"}", "{db_password, \"[REDACTED]\"}"),
+            ("{default_pass, <<\"NRdjHmjw43FGzLI^0c\">>}", "{default_pass, <<\"[REDACTED]\">>}"),
+            (
+                "-define(API_SECRET, \"8aH80Jiu2H9HIjBhZREQG\").",
+                "-define(API_SECRET, \"[REDACTED]\").",
+            ),
+            ("(api_key => 'AbCd1234EfGh5678')", "(api_key => '[REDACTED]')"),
+            ("config[:db_pass] ||= \"s3cr3t-Value42\"", "config[:db_pass] ||= \"[REDACTED]\""),
+        ] {
+            assert_eq!(redact(input), expected, "{input}");
+        }
+        // Code and prose after a secret's name: references, types, calls, constants.
+        for text in [
+            "fn check(token: &Token2) -> Result<Token, Error2>",
+            "let token = tokens.next().unwrap();",
+            "self.password = Some(Password::from(v2));",
+            "if let Some(secret) = secrets.get(KeyId::new(42)) {",
+            "  \"password\": \"${DB_PASSWORD}\",",
+            "assert_eq!(token.kind, TokenKind::Ident2);",
+            "password_hash = bcrypt.hashpw(pw, bcrypt.gensalt(12))",
+            "#define TOKEN_MAX 0x7FFF",
+            "token => Token2Kind::Literal,",
+            "token: Option<Box<TokenTree2>>,",
+            "static const char *token_names[] = { \"IDENT2\", \"NUMBER3\" };",
+            "secrets.token_hex(16)",
+            "credentials -- v2.3.4-rc1",
+            "see the token (RFC7519) and password_hash(pw, SALT_v2)",
+            "void initializeLoaderPassPass(PassRegistry&);",
+        ] {
+            assert_eq!(redact(text), text);
+        }
+    }
+
+    #[test]
+    fn a_bare_value_after_a_secret_name_and_punctuation_is_redacted() {
+        for (input, expected) in [
+            ("{password, Tq8mzLw2x}", "{password, [REDACTED]}"),
+            ("token | AbCd1234EfGh5678", "token | [REDACTED]"),
+            ("DB_PASS ~ Tq8#mzLw2", "DB_PASS ~ [REDACTED]"),
+        ] {
+            assert_eq!(redact(input), expected, "{input}");
+        }
+        // A call, a pointer, a reference, an index, a base64 line that holds `pw+`, words.
+        for text in [
+            "void initializeLoaderPassPass(PassRegistry&);",
+            "FunctionPass *createX86PreAMXConfigPass();",
+            "SECStatus PK11_CheckUserPassword(PK11SlotInfo *slot, const char *pw);",
+            "xLEokCZYCDzifqrXPW+6MYgKBesntaFJ7qBFVHvmJ2WZICGoo7z7GJa7Um8M7YNR",
+            "token | string | the access token |",
+            "password, token, or api_key: see Configuration2",
+            "token -> TokenKind2::Ident",
+            "docker login -u ci --password-stdin%20ghcr.io",
+        ] {
+            assert_eq!(redact(text), text);
         }
     }
 

@@ -12,15 +12,16 @@ use compaction_core::AgentMessage;
 use compaction_core::import::import;
 use compaction_core::serialize::{Redactor, SerializeOptions, serialize_message};
 use compaction_testdata::secrets::{
-    Plant, Sample, before_round9_test_families, claude_transcript, codex_transcript, corpus,
-    earlier_test_families, round4_family_names, round9_family_names, strings_of,
+    Plant, Sample, before_round9_test_families, before_round10_test_families, claude_transcript,
+    codex_transcript, corpus, earlier_test_families, round4_family_names, round9_family_names,
+    round10_family_names, strings_of,
 };
 use serde_json::json;
 
 /// The least share of samples redacted in each channel, dev and test parts. The goal is 0.99
 /// for both; these floors are what the rules reach now (RELIABILITY.md), so that a change
 /// that loses ground fails.
-const REQUIRED: [f64; 2] = [0.97, 0.87];
+const REQUIRED: [f64; 2] = [0.95, 0.88];
 
 /// The message a sample is sent in: a user message, a tool result, a tool call.
 fn message(sample: &Sample, index: usize) -> AgentMessage {
@@ -96,12 +97,28 @@ fn report(channel: &str, results: &[(&Sample, bool)]) -> Vec<String> {
         tally(results.iter().filter(|(s, _)| !s.test && round9.contains(&s.family)).copied());
     let round9_test =
         tally(results.iter().filter(|(s, _)| s.test && round9.contains(&s.family)).copied());
+    // Round 10: the parts over the 200 families before it (comparable with round 9's
+    // figures), the test part as drawn before it, and round 10's own families.
+    let before_round10 = before_round10_test_families();
+    let round10 = round10_family_names();
+    let part =
+        |keep: &dyn Fn(&Sample) -> bool| tally(results.iter().filter(|(s, _)| keep(s)).copied());
+    let earlier_dev = part(&|s| !s.test && !round10.contains(&s.family));
+    let earlier_test = part(&|s| s.test && !round10.contains(&s.family));
+    let before_round10_part = part(&|s| before_round10.contains(&s.family));
+    let round10_dev = part(&|s| !s.test && round10.contains(&s.family));
+    let round10_test = part(&|s| s.test && round10.contains(&s.family));
     for (part, tally) in [
         ("test, earlier split", earlier_part),
         ("test, round 4 families", round4_part),
         ("test, round 4 split", before_round9_part),
         ("dev, round 9 families", round9_dev),
         ("test, round 9 families", round9_test),
+        ("dev, families before round 10", earlier_dev),
+        ("test, families before round 10", earlier_test),
+        ("test, round 9 split", before_round10_part),
+        ("dev, round 10 families", round10_dev),
+        ("test, round 10 families", round10_test),
     ] {
         eprintln!("{channel}, {part}: {}/{} samples redacted", tally.caught, tally.total);
     }

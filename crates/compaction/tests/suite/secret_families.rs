@@ -14,8 +14,9 @@ use compaction_core::serialize::Redactor;
 use compaction_core::settings::CompactionSettings;
 use compaction_core::tokens::estimator_by_name;
 use compaction_testdata::secrets::{
-    Plant, Sample, before_round9_test_families, corpus, earlier_test_families, leaked,
-    round4_family_names, round9_family_names, strings_of,
+    Plant, Sample, before_round9_test_families, before_round10_test_families, corpus,
+    earlier_test_families, leaked, round4_family_names, round9_family_names, round10_family_names,
+    strings_of,
 };
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -27,7 +28,7 @@ use super::mock_server::MockServer;
 /// floors are what the rules reach now (RELIABILITY.md), so that a change that loses ground
 /// fails. A secret planted in several shapes shares one output here, so one leaking shape
 /// counts against all of them.
-const REQUIRED: [f64; 2] = [0.96, 0.86];
+const REQUIRED: [f64; 2] = [0.95, 0.88];
 
 fn append(store: &mut SessionStore, message: Value) -> String {
     let Value::Object(fields) = json!({ "message": message }) else { unreachable!() };
@@ -145,12 +146,26 @@ fn report(channel: &str, samples: &[Sample], output: &str) {
     let before_round9_part = count(&|s| before_round9.contains(&s.family));
     let round9_dev = count(&|s| !s.test && round9.contains(&s.family));
     let round9_test = count(&|s| s.test && round9.contains(&s.family));
+    // Round 10: the parts over the 200 families before it (comparable with round 9's
+    // figures), the test part as drawn before it, and round 10's own families.
+    let before_round10 = before_round10_test_families();
+    let round10 = round10_family_names();
+    let earlier_dev = count(&|s| !s.test && !round10.contains(&s.family));
+    let earlier_test = count(&|s| s.test && !round10.contains(&s.family));
+    let before_round10_part = count(&|s| before_round10.contains(&s.family));
+    let round10_dev = count(&|s| !s.test && round10.contains(&s.family));
+    let round10_test = count(&|s| s.test && round10.contains(&s.family));
     for (part, (kept, total)) in [
         ("test, earlier split", earlier_part),
         ("test, round 4 families", round4_part),
         ("test, round 4 split", before_round9_part),
         ("dev, round 9 families", round9_dev),
         ("test, round 9 families", round9_test),
+        ("dev, families before round 10", earlier_dev),
+        ("test, families before round 10", earlier_test),
+        ("test, round 9 split", before_round10_part),
+        ("dev, round 10 families", round10_dev),
+        ("test, round 10 families", round10_test),
     ] {
         eprintln!("{channel}, {part}: {kept}/{total} samples kept out");
     }
