@@ -148,6 +148,9 @@ struct Running {
     child: Child,
     events: Arc<Mutex<Vec<serde_json::Value>>>,
     claimed: std::sync::mpsc::Receiver<()>,
+    /// The thread reading the worker's output: joined after the worker exits, so every
+    /// event it printed is in `events` (under load the reader can lag behind the exit).
+    reader: Option<std::thread::JoinHandle<()>>,
 }
 
 fn start(dir: &Path, tmp: &Path, locator: &str) -> Running {
@@ -157,7 +160,7 @@ fn start(dir: &Path, tmp: &Path, locator: &str) -> Running {
     let (claims, claimed) = std::sync::mpsc::channel();
     let stdout = child.stdout.take().unwrap();
     let seen = Arc::clone(&events);
-    std::thread::spawn(move || {
+    let reader = std::thread::spawn(move || {
         for line in BufReader::new(stdout).lines().map_while(Result::ok) {
             let event: serde_json::Value = serde_json::from_str(&line).unwrap();
             if event["event"] == "claimed" {
@@ -166,7 +169,7 @@ fn start(dir: &Path, tmp: &Path, locator: &str) -> Running {
             seen.lock().unwrap().push(event);
         }
     });
-    Running { child, events, claimed }
+    Running { child, events, claimed, reader: Some(reader) }
 }
 
 fn settings() -> (compaction_core::CompactionSettings, u64) {
@@ -239,6 +242,7 @@ fn run(dir: &Path, store: &Store) {
         terminate(running.child.id());
         let status = running.child.wait().unwrap();
         assert!(status.success(), "SIGTERM: {status:?}");
+        running.reader.take().unwrap().join().unwrap();
     }
     assert!(over.is_empty(), "over the trigger after {SETTLE:?}: {over:?}");
     let events: Vec<serde_json::Value> =

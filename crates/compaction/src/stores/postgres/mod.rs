@@ -487,10 +487,20 @@ impl SessionBackend for PostgresBackend {
             let mut added_bytes = i64::from(!row.final_newline);
             let mut batch: Vec<crate::stores::tree::Node> = Vec::with_capacity(lines.len());
             for raw in lines {
-                seq += 1;
+                // A line count no session reaches (a row someone else wrote) is refused, not
+                // wrapped around.
+                seq = seq.checked_add(1).ok_or_else(|| BackendError::Invalid {
+                    store: self.describe(),
+                    reason: format!(
+                        "session {session} claims {} lines; no line can follow",
+                        row.lines
+                    ),
+                })?;
                 let entry = self.check_new_line(&mut transaction, &row, &batch, seq, raw)?;
                 let node = self.insert_appended(&mut transaction, &row, seq, &entry, &batch)?;
-                added_bytes += i64::try_from(raw.len()).unwrap_or(i64::MAX) + 1;
+                added_bytes = added_bytes
+                    .saturating_add(i64::try_from(raw.len()).unwrap_or(i64::MAX))
+                    .saturating_add(1);
                 batch.push(node);
             }
             if batch.is_empty() {

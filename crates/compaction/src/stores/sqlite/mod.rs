@@ -509,11 +509,18 @@ impl SessionBackend for SqliteBackend {
         let mut added_bytes = i64::from(!row.final_newline);
         let mut batch: Vec<super::tree::Node> = Vec::with_capacity(lines.len());
         for raw in lines {
-            seq += 1;
+            // A line count no session reaches (a row someone else wrote) is refused, not
+            // wrapped around.
+            seq = seq.checked_add(1).ok_or_else(|| BackendError::Invalid {
+                store: self.describe(),
+                reason: format!("session {session} claims {} lines; no line can follow", row.lines),
+            })?;
             let entry = self.check_new_line(&transaction, &row, &batch, seq, raw)?;
             let node = import::insert_appended(&transaction, &row, seq, &entry, &batch)
                 .map_err(|error| self.database(error))?;
-            added_bytes += i64::try_from(raw.len()).unwrap_or(i64::MAX) + 1;
+            added_bytes = added_bytes
+                .saturating_add(i64::try_from(raw.len()).unwrap_or(i64::MAX))
+                .saturating_add(1);
             batch.push(node);
         }
         if batch.is_empty() {
