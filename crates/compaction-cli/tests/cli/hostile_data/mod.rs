@@ -13,10 +13,11 @@
 //! counts and fails with the dev part's misses in full (the test part's by number only).
 
 use std::io::Read as _;
-use std::os::unix::fs::FileTypeExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+use crate::hostile_writes::{strings, walk};
 
 mod databases;
 mod paths;
@@ -85,40 +86,6 @@ fn snapshot(dir: &Path) -> Vec<(String, String)> {
     items
 }
 
-fn walk(dir: &Path, prefix: &str, items: &mut Vec<(String, String)>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for entry in entries {
-        let entry = entry.unwrap();
-        let kind = entry.file_type().unwrap();
-        let name = format!("{prefix}/{}", entry.file_name().to_string_lossy());
-        let what = if kind.is_symlink() {
-            format!("link to {}", std::fs::read_link(entry.path()).unwrap().display())
-        } else if kind.is_file() {
-            let metadata = entry.metadata().unwrap();
-            if metadata.len() > 64 << 20 {
-                format!("file of {} bytes", metadata.len())
-            } else {
-                let bytes = std::fs::read(entry.path()).unwrap();
-                format!("file of {} bytes, {:x}", bytes.len(), fnv(&bytes))
-            }
-        } else if kind.is_fifo() {
-            "fifo".to_owned()
-        } else if kind.is_dir() {
-            walk(&entry.path(), &name, items);
-            "directory".to_owned()
-        } else {
-            "other".to_owned()
-        };
-        items.push((name, what));
-    }
-}
-
-fn fnv(bytes: &[u8]) -> u64 {
-    bytes
-        .iter()
-        .fold(0xcbf2_9ce4_8422_2325, |hash, &b| (hash ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
-}
-
 /// What changed between two snapshots, as lines.
 fn changes(before: &[(String, String)], after: &[(String, String)]) -> Vec<String> {
     let mut lines = Vec::new();
@@ -133,10 +100,6 @@ fn changes(before: &[(String, String)], after: &[(String, String)]) -> Vec<Strin
         }
     }
     lines
-}
-
-fn strings(args: &[&str]) -> Vec<String> {
-    args.iter().map(|a| (*a).to_owned()).collect()
 }
 
 /// Dev and test tallies of one class; misses of the dev part kept in full.
