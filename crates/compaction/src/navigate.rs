@@ -296,11 +296,9 @@ impl Compactor<'_> {
                 BranchSummaryDecision::BuiltIn { instructions: merged } => instructions = merged,
             }
         }
-        let max_output = self
-            .settings
-            .branch_output_tokens_for(self.summarizer.context_window())
-            .min(self.summarizer.max_output_tokens().unwrap_or(u64::MAX))
-            .max(1);
+        let max_output = self.summarizer.output_budget(
+            self.settings.branch_output_tokens_for(self.summarizer.context_window()),
+        );
         let instructions = instructions.as_deref();
         // The summary is appended at the target, so it carries the pins in force there (a
         // pin made on the branch being left does not apply on the target's path).

@@ -338,6 +338,12 @@ pub trait Summarizer: Send + Sync {
         None
     }
 
+    /// `asked` output tokens, never more than [`Summarizer::max_output_tokens`] (a model
+    /// rejects a request for more than one reply may hold) and at least one.
+    fn output_budget(&self, asked: u64) -> u64 {
+        asked.min(self.max_output_tokens().unwrap_or(u64::MAX)).max(1)
+    }
+
     /// How many requests may run at once (a history and a split turn's prefix are
     /// summarized concurrently only when this is 2 or more).
     fn concurrency(&self) -> usize {

@@ -89,11 +89,7 @@ impl Compactor<'_> {
         // turn (a fifth for the prefix), less the line that joins them, so the entry fits.
         // Never more than the summary model writes in one reply (a model with a 4,096-token
         // output limit rejects a request for more).
-        let budget = self
-            .settings
-            .summary_output_tokens_for(window)
-            .min(self.summarizer.max_output_tokens().unwrap_or(u64::MAX))
-            .max(1);
+        let budget = self.summarizer.output_budget(self.settings.summary_output_tokens_for(window));
         let (history_budget, prefix_budget) = match (
             self.summarizer.shares_the_budget(),
             planned.history_chunk_count() == 0,
@@ -344,7 +340,7 @@ impl Compactor<'_> {
     /// request's input (estimated, with a tenth added for estimation error).
     fn larger_output_budget(&self, request: &SummaryRequest) -> Option<u32> {
         let doubled = u64::from(request.max_output_tokens).saturating_mul(2);
-        let mut budget = doubled.min(self.summarizer.max_output_tokens().unwrap_or(u64::MAX));
+        let mut budget = self.summarizer.output_budget(doubled);
         if let Some(window) = self.summarizer.context_window() {
             let input = self.estimator.text_tokens(&request.system_prompt)
                 + self.estimator.text_tokens(&render_user_prompt(request))
