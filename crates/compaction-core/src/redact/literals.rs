@@ -373,6 +373,36 @@ mod tests {
     }
 
     #[test]
+    fn every_match_of_a_rule_is_a_match_of_its_filter() {
+        let compiled = super::super::compiled();
+        let filtered: Vec<_> = compiled
+            .rules
+            .iter()
+            .zip(super::super::all_rules())
+            .filter(|(rule, _)| rule.filter_hir.is_some())
+            .collect();
+        assert!(filtered.len() > 20, "{} rules have a filter", filtered.len());
+        let (mut matched, mut ruled_out) = (0_usize, 0_usize);
+        for (_, text) in texts() {
+            for (rule, table) in &filtered {
+                let regex = rule.regex().unwrap();
+                if regex.is_match(&text) {
+                    assert!(
+                        rule.may_match(&text),
+                        "{} matches but its filter does not: {text}",
+                        table.name
+                    );
+                    matched += 1;
+                } else if !rule.may_match(&text) {
+                    ruled_out += 1;
+                }
+            }
+        }
+        println!("matches checked: {matched}; searches the filters ruled out: {ruled_out}");
+        assert!(matched > 1_000, "{matched}");
+    }
+
+    #[test]
     fn the_index_rules_out_only_texts_without_the_strings() {
         let index = LiteralIndex::new([r"(?i)password=\S+", r"\d{4}", r"ghp_[a-z]+"]);
         assert_eq!(index.candidates("PassWord=x"), vec![true, true, false]);

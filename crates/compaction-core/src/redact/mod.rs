@@ -37,7 +37,7 @@ use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use regex_automata::meta;
-use regex_syntax::hir::Hir;
+use regex_syntax::hir::{Hir, HirKind, Repetition};
 
 use checks::{cookie_values, passes};
 use rules::{Check, Rule};
@@ -81,6 +81,11 @@ struct CompiledRule {
     hir: Option<Hir>,
     /// Its regex once built (`None` inside when it does not build).
     regex: OnceLock<Option<meta::Regex>>,
+    /// The pattern with its long counted repeats opened up (see [`loosened`]), when it has
+    /// any: a cheap test that rules a text out before the rule's own regex is built.
+    filter_hir: Option<Hir>,
+    /// The filter's regex once built.
+    filter: OnceLock<Option<meta::Regex>>,
     check: Check,
 }
 
@@ -107,10 +112,72 @@ fn build(hir: &Hir) -> Option<meta::Regex> {
 }
 
 impl CompiledRule {
+    fn new(hir: Option<Hir>, check: Check) -> Self {
+        let filter_hir = hir.as_ref().and_then(loosened);
+        CompiledRule { hir, regex: OnceLock::new(), filter_hir, filter: OnceLock::new(), check }
+    }
+
     /// The rule's regex, built on first use.
     fn regex(&self) -> Option<&meta::Regex> {
         self.regex.get_or_init(|| build(self.hir.as_ref()?)).as_ref()
     }
+
+    /// Whether the rule may match somewhere in `text`. A counted repeat such as
+    /// `[^\s"']{1,1024}` compiles to one automaton state set per count, so the rules' long
+    /// repeats were most of what building them cost. The filter is the same pattern with
+    /// those repeats left open (`{1,}`); every match of the rule is a match of the filter, so
+    /// where the filter finds nothing the rule finds nothing, and the rule's own regex is
+    /// built only for a text the filter keeps.
+    fn may_match(&self, text: &str) -> bool {
+        let Some(filter_hir) = &self.filter_hir else { return true };
+        match self.filter.get_or_init(|| build(filter_hir)) {
+            Some(filter) => filter.is_match(text),
+            None => true,
+        }
+    }
+}
+
+/// The longest counted repeat a filter keeps as it is; longer ones are left open.
+const FILTER_MAX_COUNT: u32 = 16;
+
+/// `hir` with every counted repeat longer than [`FILTER_MAX_COUNT`] left open above and
+/// lowered below (`C{n,m}` becomes `C{min(n, 16),}`), and the capture groups dropped: a
+/// pattern that matches wherever `hir` matches. `None` when `hir` has no such repeat.
+fn loosened(hir: &Hir) -> Option<Hir> {
+    fn open(hir: &Hir, changed: &mut bool) -> Hir {
+        match hir.kind() {
+            HirKind::Repetition(repetition) => {
+                let sub = open(&repetition.sub, changed);
+                let long = repetition.min > FILTER_MAX_COUNT
+                    || repetition.max.is_some_and(|max| max > FILTER_MAX_COUNT);
+                *changed |= long;
+                let (min, max) = if long {
+                    (repetition.min.min(FILTER_MAX_COUNT), None)
+                } else {
+                    (repetition.min, repetition.max)
+                };
+                Hir::repetition(Repetition {
+                    min,
+                    max,
+                    greedy: repetition.greedy,
+                    sub: Box::new(sub),
+                })
+            }
+            HirKind::Capture(capture) => open(&capture.sub, changed),
+            HirKind::Concat(parts) => {
+                Hir::concat(parts.iter().map(|part| open(part, changed)).collect())
+            }
+            HirKind::Alternation(parts) => {
+                Hir::alternation(parts.iter().map(|part| open(part, changed)).collect())
+            }
+            HirKind::Empty | HirKind::Literal(_) | HirKind::Class(_) | HirKind::Look(_) => {
+                hir.clone()
+            }
+        }
+    }
+    let mut changed = false;
+    let filter = open(hir, &mut changed);
+    changed.then_some(filter)
 }
 
 /// Word boundaries, word characters and digits are ASCII ones: Unicode boundaries would push
@@ -177,7 +244,7 @@ fn compiled() -> &'static Compiled {
                 // Each pattern is parsed once: for its literals, then for its regex.
                 let hir = regex_syntax::Parser::new().parse(&pattern).ok();
                 sets.push(hir.as_ref().and_then(literals::required_literals_of));
-                CompiledRule { hir, regex: OnceLock::new(), check: rule.check }
+                CompiledRule::new(hir, rule.check)
             })
             .collect();
         let index = literals::LiteralIndex::from_sets(sets);
@@ -344,6 +411,9 @@ fn apply_rules(text: &str, depth: u8) -> Cow<'_, str> {
         if (rule.check == Check::Encoded && depth == 0) || !may_match[number] {
             continue;
         }
+        if !rule.may_match(&out) {
+            continue;
+        }
         let Some(regex) = rule.regex() else { continue };
         if let Cow::Owned(replaced) = replace_secrets(regex, rule.check, &out, depth)
             && replaced != out
@@ -406,6 +476,23 @@ fn replace_secrets<'a>(
 #[cfg(test)]
 mod tests {
     use regex::Regex;
+
+    #[test]
+    fn a_filter_opens_only_long_counted_repeats() {
+        let parse = |pattern: &str| regex_syntax::Parser::new().parse(pattern).unwrap();
+        assert!(super::loosened(&parse(r"(?P<secret>[a-z]{8,16})@")).is_none());
+        let filter = super::loosened(&parse(r"-u (?P<secret>[^\s]{1,1024})@")).unwrap();
+        let filter = super::build(&filter).unwrap();
+        let rule = super::build(&parse(r"-u (?P<secret>[^\s]{1,1024})@")).unwrap();
+        let long = format!("-u {}@", "x".repeat(2_000));
+        assert!(filter.is_match(&long) && !rule.is_match(&long));
+        assert!(filter.is_match("-u x@") && rule.is_match("-u x@"));
+        assert!(!filter.is_match("-u x") && !filter.is_match("-v x@"));
+        // A long minimum is lowered, not dropped.
+        let filter = super::build(&super::loosened(&parse(r"k[0-9]{64}")).unwrap()).unwrap();
+        assert!(filter.is_match(&format!("k{}", "1".repeat(16))));
+        assert!(!filter.is_match(&format!("k{}", "1".repeat(15))));
+    }
 
     use super::checks::looks_random;
     use super::*;
