@@ -120,7 +120,8 @@ pub struct PlannedCompaction {
     /// The summary's output budget the plan was made for (`maxSummaryTokens`, at most a
     /// quarter of the summary model's window).
     pub summary_budget: u64,
-    /// `keepUserMessagesTokens`: room for the user's words on top of the summary's budget.
+    /// `keepUserMessagesTokens`, at most a quarter of the tokens the compaction replaces:
+    /// room for the user's words on top of the summary's budget.
     pub user_messages_budget: u64,
     /// Upper bound of the context after compaction: kept messages + the summary's budget
     /// + the verbatim user messages.
@@ -203,9 +204,10 @@ impl PlannedCompaction {
     /// `estimator` and by pi's own chars/4 estimate alike (pi measures the context it
     /// rebuilds with the latter).
     ///
-    /// `growth` caps the room taken from the summary's budget: how many tokens the summary
-    /// may still grow while the context still shrinks (a compaction that does not reduce
-    /// the context is refused, and the user's words are not worth that).
+    /// `growth` caps the whole section: how many tokens the summary may still grow while
+    /// the context still shrinks (a compaction that does not reduce the context is refused,
+    /// and the user's words are not worth that; in a short region the summary alone may
+    /// leave less than `keepUserMessagesTokens`).
     pub fn user_messages_after(
         &self,
         summary: &str,
@@ -217,12 +219,9 @@ impl PlannedCompaction {
         const JOIN_TOKENS: u64 = 1;
         let estimator = Stricter(estimator);
         let estimator = &estimator;
-        let spare = self
-            .summary_budget
-            .saturating_sub(estimator.text_tokens(summary))
-            .min(growth)
-            .saturating_sub(JOIN_TOKENS);
-        let budget = self.user_messages_budget.saturating_add(spare);
+        let spare = self.summary_budget.saturating_sub(estimator.text_tokens(summary));
+        let budget =
+            self.user_messages_budget.saturating_add(spare).min(growth).saturating_sub(JOIN_TOKENS);
         if budget == self.user_messages_budget {
             return self.kept_user_messages.clone();
         }
@@ -239,7 +238,11 @@ impl PlannedCompaction {
             estimator,
             redactor,
         )
-        .or_else(|| self.kept_user_messages.clone())
+        .or_else(|| {
+            // More room than the plan's section keeps at least its messages; less keeps
+            // only what fits, or nothing.
+            (budget > self.user_messages_budget).then(|| self.kept_user_messages.clone()).flatten()
+        })
     }
 
     /// Summarizer calls the run will make.
@@ -291,6 +294,14 @@ impl TokenEstimator for Stricter<'_> {
     fn text_tokens(&self, text: &str) -> u64 {
         self.0.text_tokens(text).max(crate::tokens::PiEstimator.text_tokens(text))
     }
+}
+
+/// The room of the verbatim user messages section: `keepUserMessagesTokens`, and never more
+/// than a quarter of the `summarized_tokens` the compaction replaces. The section repeats
+/// words of what it summarizes; in a short region it would otherwise make the context larger
+/// than the messages it replaces, while a long one always has room for the whole setting.
+fn user_messages_budget(setting: u64, summarized_tokens: u64) -> u64 {
+    setting.min(summarized_tokens / 4)
 }
 
 /// Plans a compaction of the path ending at `leaf`.
@@ -430,10 +441,14 @@ fn split_requests(
     let region = user_message_texts(
         preparation.messages_to_summarize.iter().chain(&preparation.turn_prefix_messages),
     );
+    let user_messages_budget = user_messages_budget(
+        inputs.settings.keep_user_messages_tokens,
+        preparation.tokens_before.saturating_sub(preparation.kept_tokens),
+    );
     let kept_user_messages = keep_user_messages(
         &preparation.previous_user_messages,
         &region,
-        inputs.settings.keep_user_messages_tokens,
+        user_messages_budget,
         estimator,
         &inputs.serialize.redactor,
     );
@@ -448,7 +463,7 @@ fn split_requests(
         renderer: Renderer(inputs.serialize.clone()),
         kept_user_messages,
         summary_budget: max_output,
-        user_messages_budget: inputs.settings.keep_user_messages_tokens,
+        user_messages_budget,
         estimated_tokens_after,
         pins,
     })

@@ -9,9 +9,24 @@ use serde_json::{Map, Value};
 use super::*;
 
 /// Token budgets that follow the context window when left at their defaults: each is
-/// capped at a quarter of the window.
-pub const WINDOW_SCALED_KEYS: &[&str] =
-    &["reserveTokens", "keepRecentTokens", "maxSummaryTokens", "branchMaxSummaryTokens"];
+/// capped at a quarter of the window, the user's verbatim messages at a sixteenth
+/// ([`window_share`]).
+pub const WINDOW_SCALED_KEYS: &[&str] = &[
+    "reserveTokens",
+    "keepRecentTokens",
+    "keepUserMessagesTokens",
+    "maxSummaryTokens",
+    "branchMaxSummaryTokens",
+];
+
+/// The most of a `window`-token context window the default of a [`WINDOW_SCALED_KEYS`] budget
+/// may take: a quarter, and a sixteenth for `keepUserMessagesTokens`, which comes on top of
+/// the summary's own budget (so a 16k window keeps 1,024 tokens of the user's words, and
+/// the reply's reserve, the kept messages and the summary keep their quarters).
+pub fn window_share(key: &str, window: u64) -> u64 {
+    let parts = if key == "keepUserMessagesTokens" { 16 } else { 4 };
+    (window / parts).max(1)
+}
 
 /// Budgets that must be below the context window.
 pub(super) const WINDOW_BOUNDED_KEYS: &[&str] =

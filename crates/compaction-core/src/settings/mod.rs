@@ -10,7 +10,8 @@
 //! Small windows: pi's default budgets (reserve 16384, keep 20000 tokens) are sized for
 //! windows of 128k tokens and more. Each token budget left at its default
 //! ([`WINDOW_SCALED_KEYS`]) is capped at a quarter of the context window of the model in use
-//! ([`ResolvedSettings::fit_to_window`]); a budget set explicitly is never changed, and one
+//! (the user's verbatim messages at a sixteenth, [`window_share`];
+//! [`ResolvedSettings::fit_to_window`]); a budget set explicitly is never changed, and one
 //! that does not fit is reported, together with every other one that does not, in a single
 //! [`SettingsError::BudgetsExceedWindow`] with values that would work.
 //!
@@ -32,7 +33,7 @@ mod tests;
 
 pub use keys::{
     OTHER_COMPACTION_KEYS, OTHER_COMPACTION_VARIABLES, SETTING_KEYS, SettingsWarning,
-    WINDOW_SCALED_KEYS, env_var_name, unknown_keys, unknown_variables,
+    WINDOW_SCALED_KEYS, env_var_name, unknown_keys, unknown_variables, window_share,
 };
 pub use overrides::OVERRIDE_FIELDS;
 pub use patch::SettingsPatch;
@@ -55,7 +56,8 @@ pub struct CompactionSettings {
     /// Tokens of the most recent messages kept verbatim after a compaction (pi: 20000).
     pub keep_recent_tokens: u64,
     /// Tokens of the user's own messages from the summarized region kept word for word in
-    /// the summary, newest first, in a "User messages (verbatim)" section (0, off; see
+    /// the summary, newest first, in a "User messages (verbatim)" section (2048, at most a
+    /// sixteenth of the window when left at the default; 0 turns it off; see
     /// [`crate::user_messages`]). The section is carried and re-budgeted by every later
     /// compaction and counts against the context window like the summary itself.
     pub keep_user_messages_tokens: u64,
@@ -156,7 +158,7 @@ impl Default for CompactionSettings {
             enabled: true,
             reserve_tokens: 16384,
             keep_recent_tokens: 20000,
-            keep_user_messages_tokens: 0,
+            keep_user_messages_tokens: 2048,
             threshold: 0.75,
             min_turns_to_keep: 2,
             max_summary_tokens: 8192,

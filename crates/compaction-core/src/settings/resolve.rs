@@ -53,11 +53,10 @@ impl ResolvedSettings {
 
     /// Fits the token budgets to a context window of `window` tokens (`window_from` says
     /// where it came from, for the error): every budget of [`WINDOW_SCALED_KEYS`] left at
-    /// its default is capped at `window / 4`; then every budget that must stay below the
+    /// its default is capped at its [`window_share`]; then every budget that must stay below the
     /// window and does not is reported in one [`SettingsError::BudgetsExceedWindow`].
     /// Calling it again with another window starts from the defaults again.
     pub fn fit_to_window(&mut self, window: u64, window_from: &str) -> Result<(), SettingsError> {
-        let quarter = (window / 4).max(1);
         let defaults = CompactionSettings::default();
         self.window_scaled.clear();
         for &key in WINDOW_SCALED_KEYS {
@@ -69,6 +68,10 @@ impl ResolvedSettings {
                 "keepRecentTokens" => {
                     (&mut self.settings.keep_recent_tokens, defaults.keep_recent_tokens)
                 }
+                "keepUserMessagesTokens" => (
+                    &mut self.settings.keep_user_messages_tokens,
+                    defaults.keep_user_messages_tokens,
+                ),
                 "maxSummaryTokens" => {
                     (&mut self.settings.max_summary_tokens, defaults.max_summary_tokens)
                 }
@@ -77,7 +80,7 @@ impl ResolvedSettings {
                     defaults.branch_max_summary_tokens,
                 ),
             };
-            *slot = default.min(quarter);
+            *slot = default.min(window_share(key, window));
             if *slot < default {
                 self.window_scaled.insert(key, window);
             }

@@ -125,8 +125,8 @@ fn invalid_values_name_the_layer_that_set_them() {
 }
 
 #[test]
-fn keep_user_messages_tokens_is_off_by_default_and_errors_name_file_and_key() {
-    assert_eq!(CompactionSettings::default().keep_user_messages_tokens, 0);
+fn keep_user_messages_tokens_defaults_to_2048_and_errors_name_file_and_key() {
+    assert_eq!(CompactionSettings::default().keep_user_messages_tokens, 2048);
     let source = file("/p/.pi/settings.json");
     let error = SettingsPatch::from_settings_document(
         &json!({"compaction":{"keepUserMessagesTokens":"lots"}}),
@@ -172,7 +172,17 @@ fn default_budgets_scale_with_a_small_window() {
     let resolved = ResolvedSettings::resolve(&layers).unwrap();
     let s = &resolved.settings;
     assert_eq!((s.reserve_tokens, s.keep_recent_tokens, s.max_summary_tokens), (2048, 2048, 2048));
+    // The user's verbatim words take a sixteenth, on top of the summary's quarter, so the
+    // kept messages still have room under the `minTurnsToKeep` guarantee.
+    assert_eq!(s.keep_user_messages_tokens, 512);
+    assert_eq!(resolved.window_scaled.get("keepUserMessagesTokens"), Some(&8192));
     assert_eq!(resolved.window_scaled.get("reserveTokens"), Some(&8192));
+    // A 32k window is the smallest that keeps the whole 2,048 of them.
+    let mut medium = ResolvedSettings::resolve(&[]).unwrap();
+    medium.fit_to_window(32_768, "the model table").unwrap();
+    assert_eq!(medium.settings.keep_user_messages_tokens, 2048);
+    medium.fit_to_window(16_384, "the model table").unwrap();
+    assert_eq!(medium.settings.keep_user_messages_tokens, 1024);
     assert_eq!(resolved.source_of("reserveTokens"), SettingSource::Default);
     // Large windows keep pi's defaults.
     let mut large = ResolvedSettings::resolve(&[]).unwrap();

@@ -161,7 +161,8 @@ impl Compactor<'_> {
     /// ([`PlannedCompaction::user_messages_after`]), so that the context still shrinks below
     /// `before` tokens: the room they may take from the summary's budget is narrowed by what
     /// an estimate of the joined text overshoots (estimates are not exactly additive), and
-    /// at worst only `keepUserMessagesTokens` holds them, as the plan chose.
+    /// at worst the summary goes without them: the user's words never make a compaction
+    /// that shrinks the context one that is refused.
     fn with_user_words(&self, planned: &PlannedCompaction, summary: &str, before: u64) -> String {
         let stored_tokens =
             |text: &str| self.estimator.text_tokens(&planned.preparation.stored_summary(text));
@@ -181,7 +182,7 @@ impl Compactor<'_> {
             }
             growth = growth.saturating_sub(after - before + 1 + growth / 16);
         }
-        with_kept_user_messages(summary, planned.kept_user_messages.as_ref())
+        with_kept_user_messages(summary, None)
     }
 
     /// The gated summary of `planned`. When the server answers that a request exceeds a

@@ -144,10 +144,11 @@ async fn the_summary_room_holds_the_section_and_the_setting_only_adds_to_it() {
     let estimator = estimator();
     // Setting 0: the summary is short, so the room it leaves holds the user's words, and
     // the whole stays within the summary's budget.
-    let spare_only = compact_with(&off, &settings()).await;
+    let zero = CompactionSettings { keep_user_messages_tokens: 0, ..settings() };
+    let spare_only = compact_with(&off, &zero).await;
     let (plain, spare_bodies) = split_kept_user_messages(&spare_only);
     assert!(!spare_bodies.is_empty(), "{spare_only}");
-    assert!(estimator.text_tokens(&spare_only) <= settings().max_summary_tokens);
+    assert!(estimator.text_tokens(&spare_only) <= zero.max_summary_tokens);
     // A positive setting adds room: the same summary, and at least the same messages.
     let with =
         compact_with(&on, &CompactionSettings { keep_user_messages_tokens: BUDGET, ..settings() })
@@ -157,7 +158,7 @@ async fn the_summary_room_holds_the_section_and_the_setting_only_adds_to_it() {
     assert!(bodies.len() >= spare_bodies.len(), "{bodies:?} vs {spare_bodies:?}");
     assert_eq!(bodies.last(), spare_bodies.last());
     // A budget the summary itself fills leaves no room and the setting at 0 adds none.
-    let full = CompactionSettings { max_summary_tokens: 64, ..settings() };
+    let full = CompactionSettings { max_summary_tokens: 64, ..zero };
     let filled = compact_with(&tight, &full).await;
     assert!(!filled.contains(USER_MESSAGES_HEADING), "{filled}");
 }

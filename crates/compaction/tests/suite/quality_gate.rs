@@ -19,10 +19,16 @@ use compaction_core::settings::CompactionSettings;
 use tokio_util::sync::CancellationToken;
 
 use super::compact::{
-    KEY, WINDOW, estimator, open, provider, session_copy, settings, stream_chunks, streamed,
+    KEY, WINDOW, estimator, open, provider, session_copy, stream_chunks, streamed,
     summary_with_every_fact,
 };
 use super::mock_server::{MockServer, Reply};
+
+/// The shared settings with the verbatim user messages section off: the gate is tested on
+/// what the summary itself says, and the section would carry the user's constraints by itself.
+fn settings() -> CompactionSettings {
+    CompactionSettings { keep_user_messages_tokens: 0, ..super::compact::settings() }
+}
 
 const CONSTRAINT: &str = "Don't change the public signature of `parse_expr`.";
 

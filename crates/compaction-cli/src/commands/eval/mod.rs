@@ -59,10 +59,14 @@ struct Run {
     probes: Vec<Graded>,
     /// The summary of the last compaction made.
     summary: Option<String>,
-    /// Its length (pi's estimate: characters / 4).
+    /// Its length without the verbatim user messages section (pi's estimate: characters / 4).
     summary_tokens: Option<u64>,
-    /// The budget it had to keep.
+    /// The budget it had to keep (`maxSummaryTokens`).
     max_summary_tokens: u64,
+    /// The length of its verbatim user messages section (0 without one).
+    user_messages_tokens: u64,
+    /// The section's own room on top of the summary's budget (`keepUserMessagesTokens`).
+    user_messages_budget: u64,
 }
 
 /// One probe file's report.
@@ -100,11 +104,15 @@ fn evaluate(
         pins: &replayed.pins,
     };
     let (graded, tallies) = score::score(probes, &context);
-    let max_summary_tokens = setup::settings(flags)?.max_summary_tokens;
-    let summary_tokens = replayed
-        .summary
-        .as_deref()
-        .map(|summary| compaction_core::tokens::PiEstimator.text_tokens(summary));
+    let settings = setup::settings(flags)?;
+    let tokens = |text: &str| compaction_core::tokens::PiEstimator.text_tokens(text);
+    let (summary_tokens, user_messages_tokens) = match replayed.summary.as_deref() {
+        Some(summary) => {
+            let (plain, _) = compaction_core::user_messages::split_kept_user_messages(summary);
+            (Some(tokens(&plain)), tokens(summary).saturating_sub(tokens(&plain)))
+        }
+        None => (None, 0),
+    };
     Ok(Run {
         compactions_asked: count,
         compactions_made: replayed.made,
@@ -116,7 +124,9 @@ fn evaluate(
         probes: graded,
         summary: replayed.summary,
         summary_tokens,
-        max_summary_tokens,
+        max_summary_tokens: settings.max_summary_tokens,
+        user_messages_tokens,
+        user_messages_budget: settings.keep_user_messages_tokens,
     })
 }
 

@@ -189,13 +189,26 @@ fn print_run(out: &mut impl std::io::Write, run: &Run, args: &EvalArgs) -> anyho
     run.tallies.values().for_each(|t| all.add(t));
     writeln!(out, "  {}", row(&made, &all, &run.tallies))?;
     let keep: Vec<String> = run.keep_recent_tokens.iter().map(u64::to_string).collect();
-    let budget = match run.summary_tokens {
+    // The section of the user's verbatim messages has `keepUserMessagesTokens` of its own
+    // plus whatever the summary leaves of its budget.
+    let room = run.max_summary_tokens.saturating_add(run.user_messages_budget);
+    let mut budget = match run.summary_tokens {
         Some(tokens) if tokens > run.max_summary_tokens => {
             format!("summary {tokens} tokens, OVER its budget of {}", run.max_summary_tokens)
         }
         Some(tokens) => format!("summary {tokens}/{} tokens", run.max_summary_tokens),
         None => "no summary".to_owned(),
     };
+    if let Some(tokens) = run.summary_tokens.filter(|_| run.user_messages_tokens > 0) {
+        let total = tokens.saturating_add(run.user_messages_tokens);
+        if total > room {
+            budget.push_str(&format!(
+                ", with the user's messages {total} tokens, OVER the room of {room}"
+            ));
+        } else {
+            budget.push_str(&format!(" + user messages {}", run.user_messages_tokens));
+        }
+    }
     writeln!(out, "    keepRecentTokens {}; {budget}", keep.join(" → "))?;
     for note in &run.notes {
         writeln!(out, "    note: {note}")?;
