@@ -27,6 +27,7 @@ mod context;
 pub mod encoded;
 mod json;
 mod literals;
+mod nearby;
 mod prose;
 mod shape;
 mod structure;

@@ -12,16 +12,17 @@ use compaction_core::AgentMessage;
 use compaction_core::import::import;
 use compaction_core::serialize::{Redactor, SerializeOptions, serialize_message};
 use compaction_testdata::secrets::{
-    Plant, Sample, before_round9_test_families, before_round10_test_families, claude_transcript,
-    codex_transcript, corpus, earlier_test_families, round4_family_names, round9_family_names,
-    round10_family_names, strings_of,
+    Plant, Sample, before_round9_test_families, before_round10_test_families,
+    before_round11_test_families, claude_transcript, codex_transcript, corpus,
+    earlier_test_families, round4_family_names, round9_family_names, round10_family_names,
+    round11_family_names, strings_of,
 };
 use serde_json::json;
 
 /// The least share of samples redacted in each channel, dev and test parts. The goal is 0.99
 /// for both; these floors are what the rules reach now (RELIABILITY.md), so that a change
 /// that loses ground fails.
-const REQUIRED: [f64; 2] = [0.95, 0.88];
+const REQUIRED: [f64; 2] = [0.94, 0.88];
 
 /// The message a sample is sent in: a user message, a tool result, a tool call.
 fn message(sample: &Sample, index: usize) -> AgentMessage {
@@ -108,6 +109,15 @@ fn report(channel: &str, results: &[(&Sample, bool)]) -> Vec<String> {
     let before_round10_part = part(&|s| before_round10.contains(&s.family));
     let round10_dev = part(&|s| !s.test && round10.contains(&s.family));
     let round10_test = part(&|s| s.test && round10.contains(&s.family));
+    // Round 11: the parts over the 239 families before it (comparable with round 10's
+    // figures), the test part as drawn before it, and round 11's own families.
+    let before_round11 = before_round11_test_families();
+    let round11 = round11_family_names();
+    let pre11_dev = part(&|s| !s.test && !round11.contains(&s.family));
+    let pre11_test = part(&|s| s.test && !round11.contains(&s.family));
+    let before_round11_part = part(&|s| before_round11.contains(&s.family));
+    let round11_dev = part(&|s| !s.test && round11.contains(&s.family));
+    let round11_test = part(&|s| s.test && round11.contains(&s.family));
     for (part, tally) in [
         ("test, earlier split", earlier_part),
         ("test, round 4 families", round4_part),
@@ -119,6 +129,11 @@ fn report(channel: &str, results: &[(&Sample, bool)]) -> Vec<String> {
         ("test, round 9 split", before_round10_part),
         ("dev, round 10 families", round10_dev),
         ("test, round 10 families", round10_test),
+        ("dev, families before round 11", pre11_dev),
+        ("test, families before round 11", pre11_test),
+        ("test, round 10 split", before_round11_part),
+        ("dev, round 11 families", round11_dev),
+        ("test, round 11 families", round11_test),
     ] {
         eprintln!("{channel}, {part}: {}/{} samples redacted", tally.caught, tally.total);
     }
