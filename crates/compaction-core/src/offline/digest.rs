@@ -57,6 +57,10 @@ pub(super) struct PendingCall {
     pub(super) script: Option<String>,
     /// The lines the call would add to the file (an edit's new lines), shown once it passes.
     pub(super) added: Vec<String>,
+    /// The values the call would replace (an edit of a setting), followed once it passes.
+    pub(super) values: Vec<super::values::ValueChange>,
+    /// The patch of an `apply_patch` call: its moves and deletions count once it passes.
+    pub(super) patch: Option<String>,
 }
 
 /// A failure seen in the transcript.
@@ -210,6 +214,9 @@ pub(super) struct Digest {
     pub(super) rejected_calls: Vec<String>,
     /// Choices later statements replaced.
     pub(super) replacements: Vec<Replacement>,
+    /// Values (settings, versions, ports) that edits, `sed -i` or a correction replaced,
+    /// in order.
+    pub(super) value_changes: Vec<super::values::ValueChange>,
     /// The fact-bearing sentences of each turn, oldest first.
     pub(super) notes: Vec<super::notes::TurnNotes>,
     /// What the assistant answered before the first user message of these messages: the

@@ -57,6 +57,10 @@ impl Digest {
                                 command: command_argument(&call.arguments),
                                 script: script_argument(&call.arguments),
                                 added: super::changes::added_lines(&call.arguments),
+                                values: super::values::edit_value_changes(&call.arguments),
+                                patch: ["input", "patch"].iter().find_map(|key| {
+                                    call.arguments.get(*key)?.as_str().map(str::to_owned)
+                                }),
                             });
                         }
                         ContentBlock::Image(_)
@@ -388,8 +392,12 @@ impl Digest {
         out
     }
 
-    /// Records the choices `text` says it replaces (before its own decisions are kept).
+    /// Records the choices `text` says it replaces (before its own decisions are kept), and
+    /// the values it corrects.
     pub(super) fn note_replacements(&mut self, text: &str) {
+        for change in super::values::corrected_values(head(text, 8_000)) {
+            self.note_value_change(change);
+        }
         for phrase in replaced_phrases(text) {
             let by = sentences(head(text, 8_000))
                 .into_iter()

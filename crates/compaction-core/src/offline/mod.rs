@@ -11,7 +11,8 @@
 //! helpers), `scan` (command lines and outputs), `origin` (whose words a user-role text
 //! holds), `extract` (what a text asks, rules, decides), `calls` (tool roles, arguments,
 //! command parts and runs), `sections` (headings, priorities, the summary's wording),
-//! `changes` (the lines each edit added), `previous` (the previous summary parsed back),
+//! `changes` (the lines each edit added), `values` (values later steps replaced, and how
+//! the summary marks them), `previous` (the previous summary parsed back),
 //! `notes` (the fact-bearing sentences of each turn), `digest` (the records one pass
 //! collects), `outcomes` (tool results and commands into the digest), `facts` (the pass
 //! over the messages; the same digest [`crate::must_keep`] reads), `assemble` (the digest
@@ -45,6 +46,7 @@ mod sections;
 #[cfg(test)]
 mod tests;
 mod text;
+mod values;
 
 use std::collections::BTreeSet;
 
