@@ -43,6 +43,10 @@ pub(super) struct Replacement {
     pub(super) by: String,
     pub(super) decisions_at: usize,
     pub(super) constraints_at: usize,
+    /// The subject terms of the statement (see `switches`): with no phrase, a statement
+    /// replaces what shares two of them; with one, what holds the phrase's first word and
+    /// shares one.
+    pub(super) terms: Vec<String>,
 }
 
 /// A tool call whose result has not been seen yet.

@@ -745,22 +745,44 @@ pub(super) fn key_reply(text: &str) -> Option<String> {
 }
 
 /// The words a sentence says are replaced: what follows "instead of", "rather than", "no
-/// longer", ", not" (and "au lieu de", "en lugar de", "en vez de", "statt", "而不是"), or
-/// what precedes "대신" and "ではなく", up to three words, without articles and code marks.
+/// longer", ", not", "replace", "don't use", "stop using" (and "au lieu de", "plutôt que",
+/// "plus de", "remplace", "en lugar de", "en vez de", "ya no uses", "nada de", "statt",
+/// "kein", "ersetze", "而不是", "不用", "别用"), or what precedes "대신", "말고" and
+/// "ではなく", up to three words (up to a "with", "by", "for" that names what replaces it),
+/// without articles and code marks.
 pub(super) fn replaced_phrases(text: &str) -> Vec<String> {
-    const AFTER: [&str; 10] = [
+    const AFTER: [&str; 24] = [
         "instead of ",
         "rather than ",
         "no longer ",
         ", not ",
+        "replace ",
+        "don't use ",
+        "stop using ",
         "au lieu de ",
+        "plutôt que ",
+        "plus de ",
+        "remplace ",
         "en lugar de ",
         "en vez de ",
+        "ya no uses ",
+        "nada de ",
         " statt ",
         "anstatt ",
+        "kein ",
+        "keine ",
+        "ersetze ",
         "而不是",
+        "不用",
+        "别用",
+        "不要用",
     ];
-    const BEFORE: [&str; 2] = [" 대신", "ではなく"];
+    const BEFORE: [&str; 3] = [" 대신", " 말고", "ではなく"];
+    // Words after the replaced phrase that name what replaces it, or end the clause.
+    const UNTIL: [&str; 12] = [
+        " with ", " by ", " for ", " par ", " pour ", " durch ", " für ", " mehr", " anymore",
+        " por ", " para ", "了",
+    ];
     const ARTICLES: [&str; 8] = ["the", "a", "an", "le", "la", "les", "el", "der"];
     let mut out = Vec::new();
     for sentence in sentences(head(text, 8_000)) {
@@ -780,12 +802,18 @@ pub(super) fn replaced_phrases(text: &str) -> Vec<String> {
         };
         for marker in AFTER {
             if let Some((_, rest)) = lower.split_once(marker) {
-                let clause = rest
+                let mut clause = rest
                     .split([',', '.', ';', ':', '(', ')', '!', '?', '，', '。'])
                     .next()
                     .unwrap_or("");
+                for until in UNTIL {
+                    if let Some((before, _)) = clause.split_once(until) {
+                        clause = before;
+                    }
+                }
                 let words: Vec<&str> = clause.split_whitespace().take(3).collect();
-                if marker == "而不是" {
+                // A Chinese marker: the clause up to "了" or the sentence's end.
+                if marker.chars().all(|c| !c.is_ascii()) {
                     push(vec![clause.trim()]);
                 } else {
                     push(words);

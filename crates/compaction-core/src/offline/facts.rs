@@ -174,7 +174,7 @@ impl Digest {
             self.note_identifiers(&prose);
             return;
         }
-        self.note_replacements(&prose);
+        self.note_replacements(&prose, true);
         let pasted_errors = scan_output(pasted.iter().map(String::as_str)).errors;
         for error in &pasted_errors {
             if let Some(at) = self.user_errors.iter().position(|known| known == error) {
@@ -393,19 +393,36 @@ impl Digest {
     }
 
     /// Records the choices `text` says it replaces (before its own decisions are kept), and
-    /// the values it corrects.
-    pub(super) fn note_replacements(&mut self, text: &str) {
+    /// the values it corrects; a user's `text` also replaces what its switches are about.
+    pub(super) fn note_replacements(&mut self, text: &str, from_user: bool) {
         for change in super::values::corrected_values(head(text, 8_000)) {
             self.note_value_change(change);
+        }
+        if from_user {
+            for sentence in super::switches::switch_sentences(text) {
+                let terms = super::switches::subject_terms(&sentence);
+                if terms.len() < 2 {
+                    continue;
+                }
+                self.replacements.push(Replacement {
+                    phrase: String::new(),
+                    by: clip(&sentence, 200),
+                    decisions_at: self.decisions.len(),
+                    constraints_at: self.constraints.len(),
+                    terms,
+                });
+            }
         }
         for phrase in replaced_phrases(text) {
             let by = sentences(head(text, 8_000))
                 .into_iter()
                 .find(|sentence| sentence.to_lowercase().contains(&phrase))
                 .unwrap_or_default();
+            let terms = super::switches::subject_terms(&by);
             self.replacements.push(Replacement {
                 phrase,
                 by: clip(&by, 200),
+                terms,
                 decisions_at: self.decisions.len(),
                 constraints_at: self.constraints.len(),
             });
@@ -427,7 +444,7 @@ impl Digest {
                 let at = if decision { r.decisions_at } else { r.constraints_at };
                 index.is_none_or(|index| index < at)
             })
-            .find(|r| contains_words(&lower, &r.phrase) && !lower.contains(&r.by.to_lowercase()))
+            .find(|r| replaces(r, &lower) && !lower.contains(&r.by.to_lowercase()))
             .map(|r| r.by.as_str())
     }
 
@@ -439,7 +456,7 @@ impl Digest {
             notes.add_assistant(text);
         }
         self.note_used_facts(text);
-        self.note_replacements(text);
+        self.note_replacements(text, false);
         if let Some(reply) = key_reply(text) {
             // The first answer after an error the user pasted is what was done about it.
             for error in std::mem::take(&mut self.unanswered_errors) {
@@ -516,6 +533,28 @@ impl Digest {
             }
         }
     }
+}
+
+/// Whether the statement of `replacement` replaces `lower` (a lower-cased decision or
+/// rule): it holds the replaced phrase; or the phrase's first word and one subject term of
+/// the statement; or, for a switch that names no phrase, two subject terms.
+fn replaces(replacement: &Replacement, lower: &str) -> bool {
+    use super::switches::shared_terms;
+    let phrase = replacement.phrase.as_str();
+    if phrase.is_empty() {
+        return shared_terms(lower, &replacement.terms) >= 2;
+    }
+    if contains_words(lower, phrase) {
+        return true;
+    }
+    let first = phrase.split_whitespace().next().unwrap_or(phrase);
+    let others: Vec<String> = replacement
+        .terms
+        .iter()
+        .filter(|term| !phrase.split_whitespace().any(|word| word == term.as_str()))
+        .cloned()
+        .collect();
+    first.chars().count() >= 3 && contains_words(lower, first) && shared_terms(lower, &others) >= 1
 }
 
 /// Whether `phrase` occurs in `text` as whole words.

@@ -9,7 +9,8 @@
 //!
 //! Stages, one module each, each using only the ones listed before it: `text` (string
 //! helpers), `scan` (command lines and outputs), `origin` (whose words a user-role text
-//! holds), `extract` (what a text asks, rules, decides), `calls` (tool roles, arguments,
+//! holds), `extract` (what a text asks, rules, decides), `switches` (a user's change of a
+//! choice and the subject it is about), `calls` (tool roles, arguments,
 //! command parts and runs), `sections` (headings, priorities, the summary's wording),
 //! `changes` (the lines each edit added), `values` (values later steps replaced, and how
 //! the summary marks them), `previous` (the previous summary parsed back),
@@ -43,6 +44,7 @@ mod previous;
 mod render;
 mod scan;
 mod sections;
+mod switches;
 #[cfg(test)]
 mod tests;
 mod text;

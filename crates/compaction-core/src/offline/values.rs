@@ -9,8 +9,9 @@
 //!
 //! Invariants: only a single token changes (no whitespace, at most [`VALUE_CHARS`]
 //! characters); an old value is marked only as a whole token, in a line that names the
-//! setting it belongs to, or anywhere when it is distinctive (digits, a path or a URL) and
-//! never in a line that already holds the new value; marking twice changes nothing.
+//! setting it belongs to, or anywhere when it is distinctive (digits, a path or a URL);
+//! an occurrence an arrow already follows is left as it is, so marking twice changes
+//! nothing.
 
 use serde_json::Value;
 
@@ -222,7 +223,7 @@ fn trim_token(word: &str) -> &str {
 /// `text` with each stated occurrence of `change.old` followed by an arrow to the new
 /// value (see the module documentation); `text` itself when nothing is marked.
 pub(super) fn mark_value(text: &str, change: &ValueChange) -> String {
-    if text.contains(&change.new) || !text.contains(&change.old) {
+    if !text.contains(&change.old) {
         return text.to_owned();
     }
     let keyed = !change.key.is_empty() && text.to_lowercase().contains(&change.key.to_lowercase());
@@ -330,9 +331,17 @@ mod tests {
             mark_value("`request_timeout` is currently `30s` in config.yaml.", &timeout),
             "`request_timeout` is currently `30s` → `60s` in config.yaml."
         );
-        // Without its key a short value is left alone; a line with the new value too.
+        // Without its key a short value is left alone; a marked one is not marked again.
         assert_eq!(mark_value("Waited 30s for the build.", &timeout), "Waited 30s for the build.");
         assert_eq!(mark_value("request_timeout 30s → 60s", &timeout), "request_timeout 30s → 60s");
+        // A line that tells both (a superseded decision with what replaced it) is marked.
+        assert_eq!(
+            mark_value(
+                "Superseded: `request_timeout` stays `30s` (later: set it to 60s)",
+                &timeout
+            ),
+            "Superseded: `request_timeout` stays `30s` → `60s` (later: set it to 60s)"
+        );
         let port = change("", "5173", "4000");
         let marked = mark_value("The dev server port is 5173. Configure it.", &port);
         assert_eq!(marked, "The dev server port is 5173 → 4000. Configure it.");
