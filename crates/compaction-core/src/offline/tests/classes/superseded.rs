@@ -3,8 +3,9 @@
 //! decision (in several languages and forms), the assistant corrects what it found, a tool
 //! call edits a setting, a file is moved or deleted after a turn said where it lives, a
 //! port or branch changes, a plan step is dropped, a test count changes, a decision is
-//! reverted with its reason. Family indices continue the class's own (3 on); a family is
-//! in the test part iff its index is 2 modulo 3.
+//! reverted with its reason; files moved several at a time or by PowerShell and cmd; a
+//! choice whose old wording the summary may not repeat anywhere. Family indices continue
+//! the class's own (3 on); a family is in the test part iff its index is 2 modulo 3.
 //!
 //! A stale value is graded as `compaction eval` grades a must-not: stated on any line of
 //! the sections given (the whole summary with its file lists when none), unless an arrow
@@ -72,6 +73,8 @@ pub(super) fn all() -> Vec<Instance> {
     out.extend(test_counts());
     out.extend(reverted());
     out.extend(questions_and_lists());
+    out.extend(more_moves());
+    out.extend(restated_choices());
     out
 }
 
@@ -690,6 +693,139 @@ fn questions_and_lists() -> Vec<Instance> {
             Instance::new(CLASS, 23, messages)
                 .expect(&[subject], new)
                 .never_current(&[&format!("use {old} for the {subject}")], &CURRENT),
+        );
+    }
+    out
+}
+
+/// A file an earlier turn named, then moved or deleted by `command`; `gone` is the old path,
+/// `now` the new one (none for a deletion).
+fn moved_by(family: usize, what: &str, gone: &str, now: Option<&str>, command: &str) -> Instance {
+    let mut messages = vec![user(&format!("Where is the {what}?"))];
+    messages.extend(read("r1", gone, "// code"));
+    messages.push(assistant(&format!("The {what} is in `{gone}`."), &[]));
+    messages.push(user(&format!("Tidy up the {what}.")));
+    messages.extend(edit("e1", gone, "// code", "// tidy code"));
+    messages.push(assistant("Tidied it.", &[]));
+    messages.push(user("Now reorganize the files as we discussed."));
+    messages.extend(bash("m1", command, ""));
+    messages.push(assistant("Reorganized the files.", &[]));
+    messages.extend(filler(2, family));
+    let mut instance = Instance::new(CLASS, family, messages)
+        .never_current(&[gone], &[MODIFIED, READ, NEXT_STEPS, IN_PROGRESS])
+        .never_current(&[&format!("is in `{gone}`")], &[]);
+    if let Some(now) = now {
+        instance = instance.expect(&[MODIFIED, "Moved", what], now);
+    }
+    instance
+}
+
+/// 24, 25, 26: moves of several files at once, and moves and deletions by PowerShell and
+/// cmd.exe.
+fn more_moves() -> Vec<Instance> {
+    let mut out = Vec::new();
+    // 24: several sources into a directory.
+    for (what, gone, now, command) in [
+        ("date helper", "dates.ts", "src/utils/dates.ts", "mv dates.ts money.ts src/utils/"),
+        ("schema file", "schema.sql", "db/schema.sql", "git mv schema.sql seed.sql db/"),
+        ("style sheet", "main.css", "assets/css/main.css", "mv -v reset.css main.css assets/css"),
+    ] {
+        out.push(moved_by(24, what, gone, Some(now), command));
+    }
+    // 25: PowerShell.
+    for (what, gone, now, command) in [
+        (
+            "report script",
+            "scripts/report.ps1",
+            Some("tools/report.ps1"),
+            "Move-Item -Path scripts/report.ps1 -Destination tools/report.ps1",
+        ),
+        ("temp config", "config/temp.json", None, "Remove-Item -Force config/temp.json"),
+        (
+            "old readme",
+            "docs/README-old.md",
+            Some("docs/HISTORY.md"),
+            "Rename-Item -Path docs/README-old.md -NewName HISTORY.md",
+        ),
+    ] {
+        out.push(moved_by(25, what, gone, now, command));
+    }
+    // 26: other spellings (a target directory first, cmd.exe, short aliases).
+    for (what, gone, now, command) in [
+        ("seed script", "seed.py", Some("scripts/seed.py"), "mv -t scripts seed.py"),
+        ("build log", "build/output.log", None, "del build\\output.log"),
+        (
+            "icon set",
+            "icons/old.svg",
+            Some("icons/legacy/old.svg"),
+            "move icons/old.svg icons/legacy/old.svg",
+        ),
+    ] {
+        out.push(moved_by(26, what, gone, now, command));
+    }
+    out
+}
+
+/// 27, 28, 29: a choice the user replaces whose old wording (not a distinctive value) the
+/// summary may not state anywhere, the way a probe forbids "kernel in Go": a decision, an
+/// assistant's recommendation, and an approach of a plan.
+fn restated_choices() -> Vec<Instance> {
+    let mut out = Vec::new();
+    // 27: a decision.
+    for (subject, old, new) in [
+        ("kernel", "Go", "Rust"),
+        ("theme", "light", "dark"),
+        ("indentation", "tabs", "two spaces"),
+    ] {
+        let messages = replaced_choice(
+            27,
+            &format!("Set up the {subject}."),
+            &format!("I'll write the {subject} in {old} because it is simple."),
+            &format!("Let's switch the {subject} to {new}; {old} does not fit the project."),
+            &format!("OK, the {subject} is {new} now."),
+        );
+        out.push(
+            Instance::new(CLASS, 27, messages)
+                .expect(&[subject], new)
+                .never_current(&[&format!("{subject} in {old}")], &[]),
+        );
+    }
+    // 28: a recommendation the user overrides.
+    for (subject, old, new) in [
+        ("sessions", "Redis", "Postgres"),
+        ("uploads", "local disk", "S3"),
+        ("emails", "SMTP", "Postmark"),
+    ] {
+        let messages = replaced_choice(
+            28,
+            &format!("How should we store the {subject}?"),
+            &format!("I recommend keeping the {subject} in {old} because it is the simplest."),
+            &format!("No, keep the {subject} in {new} instead."),
+            &format!("Understood, the {subject} go to {new}."),
+        );
+        out.push(
+            Instance::new(CLASS, 28, messages)
+                .expect(&[subject], new)
+                .never_current(&[&format!("{subject} in {old}")], &[]),
+        );
+    }
+    // 29: an approach the assistant took, replaced by the user's.
+    for (subject, old, new) in [
+        ("pagination", "offset pages", "cursors"),
+        ("search", "LIKE queries", "full-text indexes"),
+        ("retries", "a fixed delay", "exponential backoff"),
+    ] {
+        let messages = replaced_choice(
+            29,
+            &format!("Implement the {subject}."),
+            &format!("Going with {old} for the {subject} because they are easy to test."),
+            &format!("Change the {subject} to {new}, {old} will not scale."),
+            &format!("Done, the {subject} uses {new}."),
+        );
+        out.push(
+            Instance::new(CLASS, 29, messages)
+                .expect(&[subject], new)
+                .never_current(&[&format!("{old} for the {subject}")], &[]),
         );
     }
     out
