@@ -699,7 +699,8 @@ fn questions_and_lists() -> Vec<Instance> {
 }
 
 /// A file an earlier turn named, then moved or deleted by `command`; `gone` is the old path,
-/// `now` the new one (none for a deletion).
+/// `now` the new one (none for a deletion). The old path is never part of the new one, so
+/// naming the new path does not state the old.
 fn moved_by(family: usize, what: &str, gone: &str, now: Option<&str>, command: &str) -> Instance {
     let mut messages = vec![user(&format!("Where is the {what}?"))];
     messages.extend(read("r1", gone, "// code"));
@@ -726,9 +727,24 @@ fn more_moves() -> Vec<Instance> {
     let mut out = Vec::new();
     // 24: several sources into a directory.
     for (what, gone, now, command) in [
-        ("date helper", "dates.ts", "src/utils/dates.ts", "mv dates.ts money.ts src/utils/"),
-        ("schema file", "schema.sql", "db/schema.sql", "git mv schema.sql seed.sql db/"),
-        ("style sheet", "main.css", "assets/css/main.css", "mv -v reset.css main.css assets/css"),
+        (
+            "date helper",
+            "lib/dates.ts",
+            "src/utils/dates.ts",
+            "mv lib/dates.ts lib/money.ts src/utils/",
+        ),
+        (
+            "schema file",
+            "sql/schema.sql",
+            "db/schema.sql",
+            "git mv sql/schema.sql sql/seed.sql db/",
+        ),
+        (
+            "style sheet",
+            "styles/main.css",
+            "assets/css/main.css",
+            "mv -v styles/reset.css styles/main.css assets/css",
+        ),
     ] {
         out.push(moved_by(24, what, gone, Some(now), command));
     }
@@ -752,7 +768,7 @@ fn more_moves() -> Vec<Instance> {
     }
     // 26: other spellings (a target directory first, cmd.exe, short aliases).
     for (what, gone, now, command) in [
-        ("seed script", "seed.py", Some("scripts/seed.py"), "mv -t scripts seed.py"),
+        ("seed script", "tools/seed.py", Some("scripts/seed.py"), "mv -t scripts tools/seed.py"),
         ("build log", "build/output.log", None, "del build\\output.log"),
         (
             "icon set",
