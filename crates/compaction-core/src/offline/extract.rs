@@ -744,6 +744,17 @@ pub(super) fn key_reply(text: &str) -> Option<String> {
     (!reply.is_empty()).then_some(reply)
 }
 
+/// Whether a (lower-cased) sentence states a condition ("if …", "unless …", "si …",
+/// "wenn …", "如果", "만약", "もし"): what it says holds only then, not now.
+pub(super) fn is_conditional(lower: &str) -> bool {
+    const OPENINGS: [&str; 8] =
+        ["if ", "unless ", "in case ", "si ", "wenn ", "falls ", "cuando ", "quand "];
+    const ANYWHERE: [&str; 9] =
+        [" if ", " unless ", " in case ", ", si ", " wenn ", " falls ", "如果", "만약", "もし"];
+    OPENINGS.iter().any(|opening| lower.trim_start().starts_with(opening))
+        || ANYWHERE.iter().any(|marker| lower.contains(marker))
+}
+
 /// The words a sentence says are replaced: what follows "instead of", "rather than", "no
 /// longer", ", not", "replace", "don't use", "stop using" (and "au lieu de", "plutôt que",
 /// "plus de", "remplace", "en lugar de", "en vez de", "ya no uses", "nada de", "statt",
@@ -787,6 +798,10 @@ pub(super) fn replaced_phrases(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for sentence in sentences(head(text, 8_000)) {
         let lower = sentence.to_lowercase();
+        // "If this turns out to be a barrier, you can stop using nix" replaces nothing now.
+        if is_conditional(&lower) {
+            continue;
+        }
         let mut push = |words: Vec<&str>| {
             let words: Vec<&str> = words
                 .into_iter()

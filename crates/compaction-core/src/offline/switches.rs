@@ -107,7 +107,8 @@ pub(super) fn switch_sentences(text: &str) -> Vec<String> {
         .into_iter()
         .filter(|sentence| {
             let lower = sentence.to_lowercase();
-            SWITCH_MARKERS.iter().any(|marker| lower.contains(marker))
+            !super::extract::is_conditional(&lower)
+                && SWITCH_MARKERS.iter().any(|marker| lower.contains(marker))
         })
         .collect()
 }

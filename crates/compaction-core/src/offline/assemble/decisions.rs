@@ -44,7 +44,7 @@ impl Assembly<'_> {
                 false => constraint.clone(),
             };
             if let Some(by) = digest.superseded_by(&text, None, false) {
-                self.superseded(&text, by, true);
+                self.superseded_rule(&text, by);
                 continue;
             }
             self.sections.push_verbatim(Section::Constraints, text, PRIORITY_CONSTRAINT);
@@ -65,7 +65,7 @@ impl Assembly<'_> {
                 continue;
             }
             if let Some(by) = digest.superseded_by(constraint, Some(index), false) {
-                self.superseded(constraint, by, true);
+                self.superseded_rule(constraint, by);
                 continue;
             }
             self.sections.push_verbatim(
@@ -102,7 +102,7 @@ impl Assembly<'_> {
             .chain(carried_approaches)
         {
             if let Some(by) = digest.superseded_by(decision, None, true) {
-                self.superseded(decision, by, false);
+                self.superseded_decision(by);
             } else if !self.rejected_now(decision) && !rejected_before(decision) {
                 self.sections.push(Section::Decisions, decision, PRIORITY_DECISION);
             }
@@ -121,7 +121,7 @@ impl Assembly<'_> {
                 continue;
             }
             if let Some(by) = digest.superseded_by(decision, Some(index), true) {
-                self.superseded(decision, by, false);
+                self.superseded_decision(by);
                 continue;
             }
             let in_progress = digest.turn_open
@@ -138,14 +138,25 @@ impl Assembly<'_> {
         }
     }
 
-    /// Keeps a decision or rule a later statement replaced, as history: in Critical Context,
-    /// with what replaced it.
-    fn superseded(&mut self, text: &str, by: &str, rule: bool) {
-        let kind = if rule { "rule" } else { "decision" };
-        let text = text.strip_prefix("Superseded ").unwrap_or(text);
+    /// Records that a later statement replaced a decision or a rule, in Critical Context.
+    /// A rule is the user's own words and stays whole, marked superseded, with what
+    /// replaced it. A decision (the assistant's) is not repeated: the line holds the
+    /// statement that holds now (with its reason when it gives one), since restating the
+    /// replaced one would state it as current again.
+    fn superseded_rule(&mut self, text: &str, by: &str) {
+        let text = text.strip_prefix("Superseded rule: ").unwrap_or(text);
         self.sections.push(
             Section::Critical,
-            format!("Superseded {kind}: {text} (later: {by})"),
+            format!("Superseded rule: {text} (later: {by})"),
+            PRIORITY_DECISION,
+        );
+    }
+
+    /// See [`Assembly::superseded_rule`].
+    fn superseded_decision(&mut self, by: &str) {
+        self.sections.push(
+            Section::Critical,
+            format!("An earlier decision was replaced; now: {by}"),
             PRIORITY_DECISION,
         );
     }
