@@ -47,6 +47,9 @@ pub(super) struct Replacement {
     /// replaces what shares two of them; with one, what holds the phrase's first word and
     /// shares one.
     pub(super) terms: Vec<String>,
+    /// Whether the user said it (a change of mind), not the assistant (its description of
+    /// what it did "rather than" something).
+    pub(super) from_user: bool,
 }
 
 /// A tool call whose result has not been seen yet.

@@ -756,39 +756,57 @@ pub(super) fn is_conditional(lower: &str) -> bool {
 }
 
 /// The words a sentence says are replaced: what follows "instead of", "rather than", "no
-/// longer", ", not", "replace", "don't use", "stop using" (and "au lieu de", "plutôt que",
-/// "plus de", "remplace", "en lugar de", "en vez de", "ya no uses", "nada de", "statt",
-/// "kein", "ersetze", "而不是", "不用", "别用"), or what precedes "대신", "말고" and
-/// "ではなく", up to three words (up to a "with", "by", "for" that names what replaces it),
-/// without articles and code marks.
-pub(super) fn replaced_phrases(text: &str) -> Vec<String> {
-    const AFTER: [&str; 24] = [
+/// longer", ", not" (and "au lieu de", "plutôt que", "en lugar de", "en vez de", "statt",
+/// "而不是"), or what precedes "대신" and "ではなく", up to three words (up to a "with",
+/// "by", "for" that names what replaces it), without articles and code marks. The user's
+/// own words also replace with an imperative: "replace X", "don't use X", "stop using X"
+/// ("remplace", "plus de", "ya no uses", "nada de", "ersetze", "kein", "不用", "别用", "X
+/// 말고"); an assistant saying "I'll replace it with …" describes its plan. A phrase of
+/// function words only ("it", "this") names nothing.
+pub(super) fn replaced_phrases(text: &str, from_user: bool) -> Vec<String> {
+    const AFTER: [&str; 11] = [
         "instead of ",
         "rather than ",
         "no longer ",
         ", not ",
+        "au lieu de ",
+        "plutôt que ",
+        "en lugar de ",
+        "en vez de ",
+        " statt ",
+        "anstatt ",
+        "而不是",
+    ];
+    const USER_ONLY: [&str; 13] = [
         "replace ",
         "don't use ",
         "stop using ",
-        "au lieu de ",
-        "plutôt que ",
         "plus de ",
         "remplace ",
-        "en lugar de ",
-        "en vez de ",
         "ya no uses ",
         "nada de ",
-        " statt ",
-        "anstatt ",
         "kein ",
         "keine ",
         "ersetze ",
-        "而不是",
         "不用",
         "别用",
         "不要用",
     ];
     const BEFORE: [&str; 3] = [" 대신", " 말고", "ではなく"];
+    const NAMES_NOTHING: [&str; 12] = [
+        "it",
+        "this",
+        "that",
+        "these",
+        "those",
+        "them",
+        "one",
+        "ones",
+        "all",
+        "everything",
+        "using",
+        "use",
+    ];
     // Words after the replaced phrase that name what replaces it, or end the clause.
     const UNTIL: [&str; 12] = [
         " with ", " by ", " for ", " par ", " pour ", " durch ", " für ", " mehr", " anymore",
@@ -811,11 +829,13 @@ pub(super) fn replaced_phrases(text: &str) -> Vec<String> {
                 .filter(|word| !word.is_empty() && !ARTICLES.contains(word))
                 .collect();
             let phrase = words.join(" ");
-            if char_len(&phrase) >= 2 && !out.contains(&phrase) {
+            let names_something = words.iter().any(|word| !NAMES_NOTHING.contains(word));
+            if char_len(&phrase) >= 2 && names_something && !out.contains(&phrase) {
                 out.push(phrase);
             }
         };
-        for marker in AFTER {
+        let user_only: &[&str] = if from_user { &USER_ONLY } else { &[] };
+        for marker in AFTER.iter().chain(user_only) {
             if let Some((_, rest)) = lower.split_once(marker) {
                 let mut clause = rest
                     .split([',', '.', ';', ':', '(', ')', '!', '?', '，', '。'])

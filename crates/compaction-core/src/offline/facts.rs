@@ -406,6 +406,7 @@ impl Digest {
                 }
                 self.replacements.push(Replacement {
                     phrase: String::new(),
+                    from_user,
                     by: clip(&sentence, 200),
                     decisions_at: self.decisions.len(),
                     constraints_at: self.constraints.len(),
@@ -413,7 +414,7 @@ impl Digest {
                 });
             }
         }
-        for phrase in replaced_phrases(text) {
+        for phrase in replaced_phrases(text, from_user) {
             let by = sentences(head(text, 8_000))
                 .into_iter()
                 .find(|sentence| sentence.to_lowercase().contains(&phrase))
@@ -421,6 +422,7 @@ impl Digest {
             let terms = super::switches::subject_terms(&by);
             self.replacements.push(Replacement {
                 phrase,
+                from_user,
                 by: clip(&by, 200),
                 terms,
                 decisions_at: self.decisions.len(),
@@ -430,13 +432,14 @@ impl Digest {
     }
 
     /// The statement that replaced `text` (a decision or a constraint at `index` of its
-    /// list, or a carried one when `index` is `None`), if a later one did.
+    /// list, or a carried one when `index` is `None`), if a later one did, and whether the
+    /// user said it.
     pub(super) fn superseded_by(
         &self,
         text: &str,
         index: Option<usize>,
         decision: bool,
-    ) -> Option<&str> {
+    ) -> Option<(&str, bool)> {
         let lower = text.to_lowercase();
         self.replacements
             .iter()
@@ -445,7 +448,7 @@ impl Digest {
                 index.is_none_or(|index| index < at)
             })
             .find(|r| replaces(r, &lower) && !lower.contains(&r.by.to_lowercase()))
-            .map(|r| r.by.as_str())
+            .map(|r| (r.by.as_str(), r.from_user))
     }
 
     pub(super) fn observe_assistant_text(&mut self, text: &str) {
@@ -537,12 +540,16 @@ impl Digest {
 
 /// Whether the statement of `replacement` replaces `lower` (a lower-cased decision or
 /// rule): it holds the replaced phrase; or the phrase's first word and one subject term of
-/// the statement; or, for a switch that names no phrase, two subject terms.
+/// the statement (the user's only); or, for a switch that names no phrase, two subject
+/// terms (one of a switch of at most three), but not all of them.
 fn replaces(replacement: &Replacement, lower: &str) -> bool {
     use super::switches::shared_terms;
     let phrase = replacement.phrase.as_str();
     if phrase.is_empty() {
-        return shared_terms(lower, &replacement.terms) >= 2;
+        let terms = replacement.terms.len();
+        let shared = shared_terms(lower, &replacement.terms);
+        let needed = if terms <= 3 { 1 } else { 2 };
+        return shared >= needed && shared < terms;
     }
     if contains_words(lower, phrase) {
         return true;
@@ -554,7 +561,10 @@ fn replaces(replacement: &Replacement, lower: &str) -> bool {
         .filter(|term| !phrase.split_whitespace().any(|word| word == term.as_str()))
         .cloned()
         .collect();
-    first.chars().count() >= 3 && contains_words(lower, first) && shared_terms(lower, &others) >= 1
+    replacement.from_user
+        && first.chars().count() >= 3
+        && contains_words(lower, first)
+        && shared_terms(lower, &others) >= 1
 }
 
 /// Whether `phrase` occurs in `text` as whole words.

@@ -154,23 +154,25 @@ pub(super) fn sed_value_changes(script: &str) -> Vec<ValueChange> {
 
 /// `text` split at each `delimiter` that no backslash escapes.
 fn split_unescaped(text: &str, delimiter: char) -> Vec<String> {
-    let mut parts = vec![String::new()];
+    let mut parts = Vec::new();
+    let mut part = String::new();
     let mut escaped = false;
     for c in text.chars() {
         if escaped {
             if c != delimiter {
-                parts.last_mut().map(|part| part.push('\\'));
+                part.push('\\');
             }
-            parts.last_mut().map(|part| part.push(c));
+            part.push(c);
             escaped = false;
         } else if c == '\\' {
             escaped = true;
         } else if c == delimiter {
-            parts.push(String::new());
+            parts.push(std::mem::take(&mut part));
         } else {
-            parts.last_mut().map(|part| part.push(c));
+            part.push(c);
         }
     }
+    parts.push(part);
     parts
 }
 
@@ -197,8 +199,8 @@ pub(super) fn corrected_values(text: &str) -> Vec<ValueChange> {
     for sentence in sentences(text) {
         for marker in [", not ", " rather than ", " instead of "] {
             let Some((before, after)) = sentence.split_once(marker) else { continue };
-            let new = before.split_whitespace().next_back().map(|w| trim_token(w));
-            let old = after.split_whitespace().next().map(|w| trim_token(w));
+            let new = before.split_whitespace().next_back().map(trim_token);
+            let old = after.split_whitespace().next().map(trim_token);
             if let (Some(new), Some(old)) = (new, old)
                 && distinctive(new)
                 && distinctive(old)

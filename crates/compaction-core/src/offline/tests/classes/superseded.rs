@@ -176,11 +176,14 @@ fn user_replaces() -> Vec<Instance> {
     out
 }
 
+/// A subject, its old and new choice, and the user's words that replace the old one.
+type Choice = (&'static str, &'static str, &'static str, &'static str);
+
 /// 6, 7, 8, 9, 10: the user replaces a choice in French, German, Chinese, Korean and
 /// Spanish.
 fn other_languages() -> Vec<Instance> {
     let mut out = Vec::new();
-    let families: [(usize, [(&str, &str, &str, &str); 3]); 5] = [
+    let families: [(usize, [Choice; 3]); 5] = [
         (
             6,
             [
