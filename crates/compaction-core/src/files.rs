@@ -9,6 +9,7 @@
 //! that was written or edited is never listed as read-only, and both lists are sorted by
 //! UTF-16 code units, as JavaScript sorts them.
 
+mod windows;
 use std::collections::BTreeSet;
 
 use serde_json::Value;
@@ -248,6 +249,8 @@ fn is_under(path: &str, base: &str) -> bool {
 /// commands joined by `&&`, `||`, `;`, `|` or newlines; the bodies of here-documents are
 /// text, not commands; arguments with globs, variables or command substitutions are
 /// skipped, since their paths are not known, and so are writes to `/dev` and `/tmp`.
+/// `mv` of several sources (or `-t DIR`) moves each into the directory; PowerShell's and
+/// cmd.exe's moves, renames and deletions count too (see `windows`).
 pub fn shell_file_effects(command: &str) -> Vec<FileEffect> {
     let mut effects = Vec::new();
     let command = without_heredoc_bodies(command);
@@ -290,7 +293,16 @@ pub fn shell_file_effects(command: &str) -> Vec<FileEffect> {
                 continue;
             }
         }
+        if let Some(found) = windows::windows_effects(&words, &resolve) {
+            effects.extend(found);
+            continue;
+        }
         let Some((&program, rest)) = words.split_first() else { continue };
+        // `mv -t DIR SOURCE…` (`--target-directory=DIR`) names the directory first.
+        let target_directory = rest.iter().enumerate().find_map(|(at, word)| match *word {
+            "-t" => rest.get(at + 1).copied(),
+            _ => word.strip_prefix("--target-directory="),
+        });
         let mut only_paths = false;
         let arguments: Vec<&str> = rest
             .iter()
@@ -302,10 +314,32 @@ pub fn shell_file_effects(command: &str) -> Vec<FileEffect> {
                 }
                 only_paths || !word.starts_with('-')
             })
+            .filter(|word| Some(*word) != target_directory)
             .collect();
         match program {
             "mv" | "rm" | "unlink" | "cp" | "tee"
                 if arguments.iter().any(|word| !known_path(word)) => {}
+            // Several sources (or `-t`): each goes into the directory, keeping its name.
+            "mv" if arguments.len() > 2
+                || (target_directory.is_some() && !arguments.is_empty()) =>
+            {
+                let (sources, directory) = match target_directory {
+                    Some(directory) => (arguments.as_slice(), directory),
+                    None => (&arguments[..arguments.len() - 1], arguments[arguments.len() - 1]),
+                };
+                if !known_path(directory) {
+                    continue;
+                }
+                let directory = format!("{}/", directory.trim_end_matches('/'));
+                for source in sources {
+                    let (Some(from), Some(to)) =
+                        (resolve(source), target_of(&[source, &directory], &resolve))
+                    else {
+                        continue;
+                    };
+                    effects.push(FileEffect::Moved { from, to });
+                }
+            }
             "mv" | "cp" if arguments.len() == 2 => {
                 let (Some(from), Some(to)) =
                     (resolve(arguments[0]), target_of(&arguments, &resolve))

@@ -43,6 +43,13 @@ pub(super) struct Replacement {
     pub(super) by: String,
     pub(super) decisions_at: usize,
     pub(super) constraints_at: usize,
+    /// The subject terms of the statement (see `switches`): with no phrase, a statement
+    /// replaces what shares two of them; with one, what holds the phrase's first word and
+    /// shares one.
+    pub(super) terms: Vec<String>,
+    /// Whether the user said it (a change of mind), not the assistant (its description of
+    /// what it did "rather than" something).
+    pub(super) from_user: bool,
 }
 
 /// A tool call whose result has not been seen yet.
@@ -57,6 +64,10 @@ pub(super) struct PendingCall {
     pub(super) script: Option<String>,
     /// The lines the call would add to the file (an edit's new lines), shown once it passes.
     pub(super) added: Vec<String>,
+    /// The values the call would replace (an edit of a setting), followed once it passes.
+    pub(super) values: Vec<super::values::ValueChange>,
+    /// The patch of an `apply_patch` call: its moves and deletions count once it passes.
+    pub(super) patch: Option<String>,
 }
 
 /// A failure seen in the transcript.
@@ -210,6 +221,9 @@ pub(super) struct Digest {
     pub(super) rejected_calls: Vec<String>,
     /// Choices later statements replaced.
     pub(super) replacements: Vec<Replacement>,
+    /// Values (settings, versions, ports) that edits, `sed -i` or a correction replaced,
+    /// in order.
+    pub(super) value_changes: Vec<super::values::ValueChange>,
     /// The fact-bearing sentences of each turn, oldest first.
     pub(super) notes: Vec<super::notes::TurnNotes>,
     /// What the assistant answered before the first user message of these messages: the

@@ -744,27 +744,82 @@ pub(super) fn key_reply(text: &str) -> Option<String> {
     (!reply.is_empty()).then_some(reply)
 }
 
+/// Whether a (lower-cased) sentence states a condition ("if …", "unless …", "si …",
+/// "wenn …", "如果", "만약", "もし"): what it says holds only then, not now.
+pub(super) fn is_conditional(lower: &str) -> bool {
+    const OPENINGS: [&str; 8] =
+        ["if ", "unless ", "in case ", "si ", "wenn ", "falls ", "cuando ", "quand "];
+    const ANYWHERE: [&str; 9] =
+        [" if ", " unless ", " in case ", ", si ", " wenn ", " falls ", "如果", "만약", "もし"];
+    OPENINGS.iter().any(|opening| lower.trim_start().starts_with(opening))
+        || ANYWHERE.iter().any(|marker| lower.contains(marker))
+}
+
 /// The words a sentence says are replaced: what follows "instead of", "rather than", "no
-/// longer", ", not" (and "au lieu de", "en lugar de", "en vez de", "statt", "而不是"), or
-/// what precedes "대신" and "ではなく", up to three words, without articles and code marks.
-pub(super) fn replaced_phrases(text: &str) -> Vec<String> {
-    const AFTER: [&str; 10] = [
+/// longer", ", not" (and "au lieu de", "plutôt que", "en lugar de", "en vez de", "statt",
+/// "而不是"), or what precedes "대신" and "ではなく", up to three words (up to a "with",
+/// "by", "for" that names what replaces it), without articles and code marks. The user's
+/// own words also replace with an imperative: "replace X", "don't use X", "stop using X"
+/// ("remplace", "plus de", "ya no uses", "nada de", "ersetze", "kein", "不用", "别用", "X
+/// 말고"); an assistant saying "I'll replace it with …" describes its plan. A phrase of
+/// function words only ("it", "this") names nothing.
+pub(super) fn replaced_phrases(text: &str, from_user: bool) -> Vec<String> {
+    const AFTER: [&str; 11] = [
         "instead of ",
         "rather than ",
         "no longer ",
         ", not ",
         "au lieu de ",
+        "plutôt que ",
         "en lugar de ",
         "en vez de ",
         " statt ",
         "anstatt ",
         "而不是",
     ];
-    const BEFORE: [&str; 2] = [" 대신", "ではなく"];
+    const USER_ONLY: [&str; 13] = [
+        "replace ",
+        "don't use ",
+        "stop using ",
+        "plus de ",
+        "remplace ",
+        "ya no uses ",
+        "nada de ",
+        "kein ",
+        "keine ",
+        "ersetze ",
+        "不用",
+        "别用",
+        "不要用",
+    ];
+    const BEFORE: [&str; 3] = [" 대신", " 말고", "ではなく"];
+    const NAMES_NOTHING: [&str; 12] = [
+        "it",
+        "this",
+        "that",
+        "these",
+        "those",
+        "them",
+        "one",
+        "ones",
+        "all",
+        "everything",
+        "using",
+        "use",
+    ];
+    // Words after the replaced phrase that name what replaces it, or end the clause.
+    const UNTIL: [&str; 12] = [
+        " with ", " by ", " for ", " par ", " pour ", " durch ", " für ", " mehr", " anymore",
+        " por ", " para ", "了",
+    ];
     const ARTICLES: [&str; 8] = ["the", "a", "an", "le", "la", "les", "el", "der"];
     let mut out = Vec::new();
     for sentence in sentences(head(text, 8_000)) {
         let lower = sentence.to_lowercase();
+        // "If this turns out to be a barrier, you can stop using nix" replaces nothing now.
+        if is_conditional(&lower) {
+            continue;
+        }
         let mut push = |words: Vec<&str>| {
             let words: Vec<&str> = words
                 .into_iter()
@@ -774,18 +829,26 @@ pub(super) fn replaced_phrases(text: &str) -> Vec<String> {
                 .filter(|word| !word.is_empty() && !ARTICLES.contains(word))
                 .collect();
             let phrase = words.join(" ");
-            if char_len(&phrase) >= 2 && !out.contains(&phrase) {
+            let names_something = words.iter().any(|word| !NAMES_NOTHING.contains(word));
+            if char_len(&phrase) >= 2 && names_something && !out.contains(&phrase) {
                 out.push(phrase);
             }
         };
-        for marker in AFTER {
+        let user_only: &[&str] = if from_user { &USER_ONLY } else { &[] };
+        for marker in AFTER.iter().chain(user_only) {
             if let Some((_, rest)) = lower.split_once(marker) {
-                let clause = rest
+                let mut clause = rest
                     .split([',', '.', ';', ':', '(', ')', '!', '?', '，', '。'])
                     .next()
                     .unwrap_or("");
+                for until in UNTIL {
+                    if let Some((before, _)) = clause.split_once(until) {
+                        clause = before;
+                    }
+                }
                 let words: Vec<&str> = clause.split_whitespace().take(3).collect();
-                if marker == "而不是" {
+                // A Chinese marker: the clause up to "了" or the sentence's end.
+                if marker.chars().all(|c| !c.is_ascii()) {
                     push(vec![clause.trim()]);
                 } else {
                     push(words);

@@ -57,6 +57,10 @@ impl Digest {
                                 command: command_argument(&call.arguments),
                                 script: script_argument(&call.arguments),
                                 added: super::changes::added_lines(&call.arguments),
+                                values: super::values::edit_value_changes(&call.arguments),
+                                patch: ["input", "patch"].iter().find_map(|key| {
+                                    call.arguments.get(*key)?.as_str().map(str::to_owned)
+                                }),
                             });
                         }
                         ContentBlock::Image(_)
@@ -170,7 +174,7 @@ impl Digest {
             self.note_identifiers(&prose);
             return;
         }
-        self.note_replacements(&prose);
+        self.note_replacements(&prose, true);
         let pasted_errors = scan_output(pasted.iter().map(String::as_str)).errors;
         for error in &pasted_errors {
             if let Some(at) = self.user_errors.iter().position(|known| known == error) {
@@ -388,16 +392,39 @@ impl Digest {
         out
     }
 
-    /// Records the choices `text` says it replaces (before its own decisions are kept).
-    pub(super) fn note_replacements(&mut self, text: &str) {
-        for phrase in replaced_phrases(text) {
+    /// Records the choices `text` says it replaces (before its own decisions are kept), and
+    /// the values it corrects; a user's `text` also replaces what its switches are about.
+    pub(super) fn note_replacements(&mut self, text: &str, from_user: bool) {
+        for change in super::values::corrected_values(head(text, 8_000)) {
+            self.note_value_change(change);
+        }
+        if from_user {
+            for sentence in super::switches::switch_sentences(text) {
+                let terms = super::switches::subject_terms(&sentence);
+                if terms.len() < 2 {
+                    continue;
+                }
+                self.replacements.push(Replacement {
+                    phrase: String::new(),
+                    from_user,
+                    by: clip(&sentence, 200),
+                    decisions_at: self.decisions.len(),
+                    constraints_at: self.constraints.len(),
+                    terms,
+                });
+            }
+        }
+        for phrase in replaced_phrases(text, from_user) {
             let by = sentences(head(text, 8_000))
                 .into_iter()
                 .find(|sentence| sentence.to_lowercase().contains(&phrase))
                 .unwrap_or_default();
+            let terms = super::switches::subject_terms(&by);
             self.replacements.push(Replacement {
                 phrase,
+                from_user,
                 by: clip(&by, 200),
+                terms,
                 decisions_at: self.decisions.len(),
                 constraints_at: self.constraints.len(),
             });
@@ -405,13 +432,14 @@ impl Digest {
     }
 
     /// The statement that replaced `text` (a decision or a constraint at `index` of its
-    /// list, or a carried one when `index` is `None`), if a later one did.
+    /// list, or a carried one when `index` is `None`), if a later one did, and whether the
+    /// user said it.
     pub(super) fn superseded_by(
         &self,
         text: &str,
         index: Option<usize>,
         decision: bool,
-    ) -> Option<&str> {
+    ) -> Option<(&str, bool)> {
         let lower = text.to_lowercase();
         self.replacements
             .iter()
@@ -419,8 +447,8 @@ impl Digest {
                 let at = if decision { r.decisions_at } else { r.constraints_at };
                 index.is_none_or(|index| index < at)
             })
-            .find(|r| contains_words(&lower, &r.phrase) && !lower.contains(&r.by.to_lowercase()))
-            .map(|r| r.by.as_str())
+            .find(|r| replaces(r, &lower) && !lower.contains(&r.by.to_lowercase()))
+            .map(|r| (r.by.as_str(), r.from_user))
     }
 
     pub(super) fn observe_assistant_text(&mut self, text: &str) {
@@ -431,7 +459,7 @@ impl Digest {
             notes.add_assistant(text);
         }
         self.note_used_facts(text);
-        self.note_replacements(text);
+        self.note_replacements(text, false);
         if let Some(reply) = key_reply(text) {
             // The first answer after an error the user pasted is what was done about it.
             for error in std::mem::take(&mut self.unanswered_errors) {
@@ -508,6 +536,35 @@ impl Digest {
             }
         }
     }
+}
+
+/// Whether the statement of `replacement` replaces `lower` (a lower-cased decision or
+/// rule): it holds the replaced phrase; or the phrase's first word and one subject term of
+/// the statement (the user's only); or, for a switch that names no phrase, two subject
+/// terms (one of a switch of at most three), but not all of them.
+fn replaces(replacement: &Replacement, lower: &str) -> bool {
+    use super::switches::shared_terms;
+    let phrase = replacement.phrase.as_str();
+    if phrase.is_empty() {
+        let terms = replacement.terms.len();
+        let shared = shared_terms(lower, &replacement.terms);
+        let needed = if terms <= 3 { 1 } else { 2 };
+        return shared >= needed && shared < terms;
+    }
+    if contains_words(lower, phrase) {
+        return true;
+    }
+    let first = phrase.split_whitespace().next().unwrap_or(phrase);
+    let others: Vec<String> = replacement
+        .terms
+        .iter()
+        .filter(|term| !phrase.split_whitespace().any(|word| word == term.as_str()))
+        .cloned()
+        .collect();
+    replacement.from_user
+        && first.chars().count() >= 3
+        && contains_words(lower, first)
+        && shared_terms(lower, &others) >= 1
 }
 
 /// Whether `phrase` occurs in `text` as whole words.

@@ -9,9 +9,11 @@
 //!
 //! Stages, one module each, each using only the ones listed before it: `text` (string
 //! helpers), `scan` (command lines and outputs), `origin` (whose words a user-role text
-//! holds), `extract` (what a text asks, rules, decides), `calls` (tool roles, arguments,
+//! holds), `extract` (what a text asks, rules, decides), `switches` (a user's change of a
+//! choice and the subject it is about), `calls` (tool roles, arguments,
 //! command parts and runs), `sections` (headings, priorities, the summary's wording),
-//! `changes` (the lines each edit added), `previous` (the previous summary parsed back),
+//! `changes` (the lines each edit added), `values` (values later steps replaced, and how
+//! the summary marks them), `previous` (the previous summary parsed back),
 //! `notes` (the fact-bearing sentences of each turn), `digest` (the records one pass
 //! collects), `outcomes` (tool results and commands into the digest), `facts` (the pass
 //! over the messages; the same digest [`crate::must_keep`] reads), `assemble` (the digest
@@ -42,9 +44,11 @@ mod previous;
 mod render;
 mod scan;
 mod sections;
+mod switches;
 #[cfg(test)]
 mod tests;
 mod text;
+mod values;
 
 use std::collections::BTreeSet;
 

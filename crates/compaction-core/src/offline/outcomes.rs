@@ -13,9 +13,25 @@ use super::text::*;
 use crate::files::{FileEffect, shell_file_effects};
 
 impl Digest {
-    /// Follows the moves and deletions of a shell command that succeeded.
+    /// Follows the moves and deletions of a shell command that succeeded (those of a patch
+    /// it applies included) and the literals its `sed -i` replaced.
     pub(super) fn apply_tree_effects(&mut self, command: &str) -> bool {
-        let effects = shell_file_effects(command);
+        let mut effects = shell_file_effects(command);
+        effects.extend(patch_tree_effects(command));
+        for change in super::values::sed_value_changes(command) {
+            self.note_value_change(change);
+        }
+        self.apply_effects(effects)
+    }
+
+    /// Notes a replaced value (the newest replacement of the same value wins).
+    pub(super) fn note_value_change(&mut self, change: super::values::ValueChange) {
+        self.value_changes.retain(|known| known.old != change.old);
+        self.value_changes.push(change);
+    }
+
+    /// Follows moves and deletions: the lists, the Done items and the effects kept in order.
+    fn apply_effects(&mut self, effects: Vec<FileEffect>) -> bool {
         for effect in &effects {
             match effect {
                 FileEffect::Moved { from, to } => {
@@ -58,6 +74,8 @@ impl Digest {
                 command: None,
                 script: None,
                 added: Vec::new(),
+                values: Vec::new(),
+                patch: None,
             },
         }
     }
@@ -95,6 +113,11 @@ impl Digest {
             }
             return;
         }
+        if !result.is_error
+            && let Some(patch) = &call.patch
+        {
+            self.apply_effects(patch_tree_effects(patch));
+        }
         match (tool_role(&call.name), call.path.clone(), call.command.clone()) {
             (ToolRole::Modify(verb), Some(path), _) => {
                 if result.is_error {
@@ -114,6 +137,9 @@ impl Digest {
                 } else {
                     self.resolve(&format!("modify:{path}"));
                     self.note_change(&path, verb, call.added.clone());
+                    for change in call.values.clone() {
+                        self.note_value_change(change);
+                    }
                     self.last_was_failure = false;
                 }
             }
@@ -689,4 +715,16 @@ pub(super) fn covers(wider: &str, narrower: &str) -> bool {
                         .is_some_and(|rest| rest.starts_with(['/', ':']))
             })
         })
+}
+
+/// The moves and deletions of a patch in Codex's `apply_patch` format (in a call or a shell
+/// command): its added and updated files are edits the call itself reports.
+fn patch_tree_effects(text: &str) -> Vec<FileEffect> {
+    if !text.contains("*** Begin Patch") {
+        return Vec::new();
+    }
+    crate::files::patch_file_effects(text)
+        .into_iter()
+        .filter(|effect| !matches!(effect, FileEffect::Written { .. }))
+        .collect()
 }

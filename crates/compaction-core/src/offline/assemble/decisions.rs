@@ -43,8 +43,8 @@ impl Assembly<'_> {
                 }
                 false => constraint.clone(),
             };
-            if let Some(by) = digest.superseded_by(&text, None, false) {
-                self.superseded(&text, by, true);
+            if let Some((by, _)) = digest.superseded_by(&text, None, false) {
+                self.superseded_rule(&text, by);
                 continue;
             }
             self.sections.push_verbatim(Section::Constraints, text, PRIORITY_CONSTRAINT);
@@ -64,8 +64,8 @@ impl Assembly<'_> {
             if digest.rejected.iter().any(|rejected| &rejected.words == constraint) {
                 continue;
             }
-            if let Some(by) = digest.superseded_by(constraint, Some(index), false) {
-                self.superseded(constraint, by, true);
+            if let Some((by, _)) = digest.superseded_by(constraint, Some(index), false) {
+                self.superseded_rule(constraint, by);
                 continue;
             }
             self.sections.push_verbatim(
@@ -101,8 +101,8 @@ impl Assembly<'_> {
             .map(String::as_str)
             .chain(carried_approaches)
         {
-            if let Some(by) = digest.superseded_by(decision, None, true) {
-                self.superseded(decision, by, false);
+            if let Some((by, by_user)) = digest.superseded_by(decision, None, true) {
+                self.superseded_decision(decision, by, by_user);
             } else if !self.rejected_now(decision) && !rejected_before(decision) {
                 self.sections.push(Section::Decisions, decision, PRIORITY_DECISION);
             }
@@ -120,8 +120,8 @@ impl Assembly<'_> {
             if self.rejected_now(decision) {
                 continue;
             }
-            if let Some(by) = digest.superseded_by(decision, Some(index), true) {
-                self.superseded(decision, by, false);
+            if let Some((by, by_user)) = digest.superseded_by(decision, Some(index), true) {
+                self.superseded_decision(decision, by, by_user);
                 continue;
             }
             let in_progress = digest.turn_open
@@ -138,16 +138,29 @@ impl Assembly<'_> {
         }
     }
 
-    /// Keeps a decision or rule a later statement replaced, as history: in Critical Context,
-    /// with what replaced it.
-    fn superseded(&mut self, text: &str, by: &str, rule: bool) {
-        let kind = if rule { "rule" } else { "decision" };
-        let text = text.strip_prefix("Superseded ").unwrap_or(text);
+    /// Records that a later statement replaced a decision or a rule, in Critical Context.
+    /// A rule is the user's own words and stays whole, marked superseded, with what
+    /// replaced it. A decision the user replaced is not repeated: the line holds the
+    /// statement that holds now (with its reason when it gives one), since restating the
+    /// replaced one would state it as current again. One the assistant's own later wording
+    /// replaced ("… rather than …") is weaker evidence: it stays, marked superseded.
+    fn superseded_rule(&mut self, text: &str, by: &str) {
+        let text = text.strip_prefix("Superseded rule: ").unwrap_or(text);
         self.sections.push(
             Section::Critical,
-            format!("Superseded {kind}: {text} (later: {by})"),
+            format!("Superseded rule: {text} (later: {by})"),
             PRIORITY_DECISION,
         );
+    }
+
+    /// See [`Assembly::superseded_rule`].
+    fn superseded_decision(&mut self, text: &str, by: &str, by_user: bool) {
+        let text = text.strip_prefix("Superseded decision: ").unwrap_or(text);
+        let line = match by_user {
+            true => format!("An earlier decision was replaced; now: {by}"),
+            false => format!("Superseded decision: {text} (later: {by})"),
+        };
+        self.sections.push(Section::Critical, line, PRIORITY_DECISION);
     }
 
     /// Pushes the Next Steps bullets: resolving the open failure, then the plan.

@@ -8,7 +8,8 @@
 //!
 //! Stages, one module each, run in the order of the summary's sections: `goal`, then
 //! `decisions` for the constraints, `progress` (Done, In Progress, Blocked), `decisions`
-//! again for Key Decisions and Next Steps, `critical`, and the turn `notes` last. They
+//! again for Key Decisions and Next Steps, `critical`, the turn `notes`, and last
+//! `replaced` (moved paths and replaced values marked wherever an item states them). They
 //! share an [`Assembly`]: the digest, the previous summary, the failures still open, and
 //! the sections so far (a later stage reads what an earlier one pushed, e.g. the Done items
 //! the critical context does not repeat).
@@ -18,6 +19,7 @@ mod decisions;
 mod goal;
 mod notes;
 mod progress;
+mod replaced;
 
 use super::OfflineKind;
 use super::calls::command_family;
@@ -38,6 +40,7 @@ impl Digest {
         assembly.next_steps();
         assembly.critical();
         assembly.notes();
+        assembly.mark_replaced();
         let mut sections = assembly.sections;
         apply_focus(&mut sections, instructions);
         sections

@@ -300,6 +300,8 @@ fn changes_of_mind() -> Vec<Instance> {
                 .expect(&["user", "rejected"], instead),
         );
     }
+    // 3 on: the other ways a value stops being current.
+    out.extend(super::superseded::all());
     out
 }
 
