@@ -26,6 +26,7 @@ pub mod diagnostic;
 pub mod entry;
 pub mod export;
 pub mod files;
+pub mod grade;
 pub mod import;
 pub mod integrity;
 pub mod ledger;

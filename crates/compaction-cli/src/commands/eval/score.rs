@@ -20,6 +20,7 @@
 
 use std::collections::BTreeMap;
 
+use compaction_core::grade::{self, SummaryLine, normalize};
 use serde::Serialize;
 
 use super::probes::{Absent, Probe};
@@ -122,13 +123,13 @@ pub(super) fn score(
     probes: &[Probe],
     context: &Context<'_>,
 ) -> (Vec<Graded>, BTreeMap<String, Tally>) {
-    let lines = context.summary.map(section_lines).unwrap_or_default();
-    let pins: Vec<SectionLine> = context
+    let lines = context.summary.map(grade::summary_lines).unwrap_or_default();
+    let pins: Vec<SummaryLine> = context
         .pins
         .iter()
         .flat_map(|pin| pin.lines())
         .filter(|line| !line.trim().is_empty())
-        .map(|line| SectionLine { line: normalize(line), sections: vec!["pins".to_owned()] })
+        .map(|line| SummaryLine { line: normalize(line), sections: vec!["pins".to_owned()] })
         .collect();
     let paragraphs: Vec<String> = context.kept.iter().flat_map(|text| paragraphs(text)).collect();
     let mut graded = Vec::new();
@@ -143,8 +144,8 @@ pub(super) fn score(
 
 fn grade(
     probe: &Probe,
-    lines: &[SectionLine],
-    pins: &[SectionLine],
+    lines: &[SummaryLine],
+    pins: &[SummaryLine],
     paragraphs: &[String],
 ) -> Graded {
     let subjects: Vec<String> =
@@ -158,7 +159,7 @@ fn grade(
     let mut all_in_summary = true;
     for text in &expected {
         let wanted = normalize(text);
-        let on_subject: Vec<&SectionLine> = lines
+        let on_subject: Vec<&SummaryLine> = lines
             .iter()
             .filter(|line| line.line.contains(wanted.as_str()))
             .filter(|line| {
@@ -216,7 +217,7 @@ fn grade(
 }
 
 /// Whether a summary line may answer a probe of `category`.
-fn line_may_answer(category: &str, line: &SectionLine) -> bool {
+fn line_may_answer(category: &str, line: &SummaryLine) -> bool {
     let blocked = line.sections.iter().any(|section| section.contains("blocked"));
     match category {
         "continuation" | "open" => true,
@@ -246,81 +247,15 @@ fn paragraphs(text: &str) -> Vec<String> {
     out
 }
 
-/// A summary line (normalized) with the headings and tags it lies under (lowercase,
-/// outermost first).
-pub(super) struct SectionLine {
-    line: String,
-    sections: Vec<String>,
-}
-
-/// The summary's non-heading lines, each with the Markdown headings (up to the next heading
-/// of the same or a higher level) and `<tag>`…`</tag>` blocks it lies in.
-pub(super) fn section_lines(summary: &str) -> Vec<SectionLine> {
-    let mut headings: Vec<(usize, String)> = Vec::new();
-    let mut tag: Option<String> = None;
-    let mut out = Vec::new();
-    for line in summary.lines() {
-        let trimmed = line.trim();
-        let level = trimmed.chars().take_while(|&c| c == '#').count();
-        if level > 0 && trimmed[level..].starts_with(' ') {
-            headings.retain(|(open, _)| *open < level);
-            headings.push((level, normalize(&trimmed[level..])));
-            continue;
-        }
-        if let Some(name) = trimmed.strip_prefix('<').and_then(|rest| rest.strip_suffix('>')) {
-            if let Some(closed) = name.strip_prefix('/') {
-                if tag.as_deref() == Some(closed) {
-                    tag = None;
-                }
-            } else if !name.contains(' ') {
-                tag = Some(name.to_owned());
-            }
-            continue;
-        }
-        if trimmed.is_empty() {
-            continue;
-        }
-        let mut sections: Vec<String> = headings.iter().map(|(_, title)| title.clone()).collect();
-        sections.extend(tag.iter().map(|name| name.to_lowercase()));
-        out.push(SectionLine { line: normalize(trimmed), sections });
-    }
-    out
-}
-
 /// The lines that break `rule`, each named with the rule's text. A line that names one of
 /// the rule's strings only as what was replaced (`A → B`: each time it occurs, an arrow
 /// follows it) does not state it as current.
-pub(super) fn violations(rule: &Absent, lines: &[SectionLine]) -> Vec<String> {
+pub(super) fn violations(rule: &Absent, lines: &[SummaryLine]) -> Vec<String> {
     let wanted: Vec<String> = rule.sections.iter().map(|section| normalize(section)).collect();
     let texts: Vec<String> = rule.text.iter().map(|text| normalize(text)).collect();
-    lines
-        .iter()
-        .filter(|line| wanted.is_empty() || line.sections.iter().any(|s| wanted.contains(s)))
-        .filter(|line| texts.iter().all(|text| line.line.contains(text.as_str())))
-        .filter(|line| !texts.iter().any(|text| only_as_replaced(&line.line, text)))
+    grade::stated_as_current(lines, &texts, &wanted)
         .map(|line| format!("{} in: {}", rule.text.join(" + "), line.line))
         .collect()
-}
-
-/// Whether every occurrence of `text` in `line` is followed by an arrow (`→`, `->`, `=>`,
-/// `⇒`), past closing quotes, code marks and emphasis: the line says what it became.
-fn only_as_replaced(line: &str, text: &str) -> bool {
-    const ARROWS: [&str; 4] = ["→", "->", "=>", "⇒"];
-    let mut found = false;
-    for (at, _) in line.match_indices(text) {
-        found = true;
-        let rest = line[at + text.len()..]
-            .trim_start_matches(|c: char| c.is_whitespace() || "`'\"*)]”’".contains(c));
-        if !ARROWS.iter().any(|arrow| rest.starts_with(arrow)) {
-            return false;
-        }
-    }
-    found
-}
-
-/// Lowercase with whitespace runs collapsed to one space.
-pub(super) fn normalize(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
 }
 
 #[cfg(test)]

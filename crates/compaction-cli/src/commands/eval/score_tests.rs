@@ -30,7 +30,7 @@ fn run(probes: &[Probe], summary: &str, kept: &[&str], pins: &[&str]) -> Vec<Gra
 
 #[test]
 fn absent_rules_match_lines_within_their_sections_or_tags() {
-    let lines = section_lines(SUMMARY);
+    let lines = grade::summary_lines(SUMMARY);
     // `### Blocked` lies under `## Progress` too; `## Key Decisions` ends it.
     assert_eq!(violations(&rule(&["TS2353"], &["Blocked"]), &lines).len(), 1);
     assert_eq!(violations(&rule(&["TS2353"], &["Progress"]), &lines).len(), 1);
@@ -53,7 +53,7 @@ fn a_value_named_only_as_replaced_is_not_stated_as_current() {
                    - Changed: `HEADER_ROW = 4` → `HEADER_ROW = 1`, the wizard reads row 1.\n\
                    - Timeout 30 s -> 10 s after the review.\n\
                    - Retries stay at 3; earlier retries 3 -> 5 was reverted.";
-    let lines = section_lines(summary);
+    let lines = grade::summary_lines(summary);
     // The old value, followed by an arrow each time it occurs, is not current ...
     assert!(violations(&rule(&["HEADER_ROW = 4"], &[]), &lines).is_empty());
     assert!(violations(&rule(&["timeout 30 s"], &[]), &lines).is_empty());

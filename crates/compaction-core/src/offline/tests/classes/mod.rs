@@ -136,72 +136,17 @@ pub(super) fn score(instance: &Instance, summary: &str) -> (usize, usize, Vec<St
             passed += 1;
         }
     }
-    let lines = section_lines(summary);
+    let lines = crate::grade::summary_lines(summary);
     for (texts, sections) in &instance.stated {
         let texts: Vec<String> = texts.iter().map(|text| normalized(text)).collect();
         let wanted: Vec<String> = sections.iter().map(|section| normalized(section)).collect();
-        let said = lines.iter().find(|(line, within)| {
-            (wanted.is_empty() || within.iter().any(|s| wanted.contains(s)))
-                && texts.iter().all(|text| line.contains(text.as_str()))
-                && !texts.iter().any(|text| only_as_replaced(line, text))
-        });
-        match said {
-            Some((line, _)) => misses.push(format!("stated {texts:?} as current in: {line}")),
+        match crate::grade::stated_as_current(&lines, &texts, &wanted).next() {
+            Some(said) => misses.push(format!("stated {texts:?} as current in: {}", said.line)),
             None => passed += 1,
         }
     }
     let total = instance.expect.len() + instance.absent.len() + instance.stated.len();
     (passed, total, misses)
-}
-
-/// The summary's non-heading lines (normalized), each with the headings and `<tag>` blocks
-/// it lies in, as `compaction eval` reads a summary (`section_lines` there).
-fn section_lines(summary: &str) -> Vec<(String, Vec<String>)> {
-    let mut headings: Vec<(usize, String)> = Vec::new();
-    let mut tag: Option<String> = None;
-    let mut out = Vec::new();
-    for line in summary.lines() {
-        let trimmed = line.trim();
-        let level = trimmed.chars().take_while(|&c| c == '#').count();
-        if level > 0 && trimmed[level..].starts_with(' ') {
-            headings.retain(|(open, _)| *open < level);
-            headings.push((level, normalized(&trimmed[level..])));
-            continue;
-        }
-        if let Some(name) = trimmed.strip_prefix('<').and_then(|rest| rest.strip_suffix('>')) {
-            if let Some(closed) = name.strip_prefix('/') {
-                if tag.as_deref() == Some(closed) {
-                    tag = None;
-                }
-            } else if !name.contains(' ') {
-                tag = Some(name.to_owned());
-            }
-            continue;
-        }
-        if trimmed.is_empty() {
-            continue;
-        }
-        let mut within: Vec<String> = headings.iter().map(|(_, title)| title.clone()).collect();
-        within.extend(tag.iter().map(|name| name.to_lowercase()));
-        out.push((normalized(trimmed), within));
-    }
-    out
-}
-
-/// Whether every occurrence of `text` in `line` is followed by an arrow, past closing quotes,
-/// code marks and emphasis (the eval's rule: the line says what it became).
-fn only_as_replaced(line: &str, text: &str) -> bool {
-    const ARROWS: [&str; 4] = ["→", "->", "=>", "⇒"];
-    let mut found = false;
-    for (at, _) in line.match_indices(text) {
-        found = true;
-        let rest = line[at + text.len()..]
-            .trim_start_matches(|c: char| c.is_whitespace() || "`'\"*)]”’".contains(c));
-        if !ARROWS.iter().any(|arrow| rest.starts_with(arrow)) {
-            return false;
-        }
-    }
-    found
 }
 
 /// Per class, [dev passed, dev total, test passed, test total] after `rounds` rounds.
