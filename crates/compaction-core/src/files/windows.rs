@@ -4,7 +4,8 @@
 //!
 //! Invariant: a command whose paths are not all known (globs, variables) has no effect.
 
-use super::{FileEffect, known_path};
+use super::FileEffect;
+use super::shell::known_path;
 
 /// What a PowerShell or cmd.exe file command does.
 enum Kind {
