@@ -12,10 +12,7 @@ use compaction_core::AgentMessage;
 use compaction_core::import::import;
 use compaction_core::serialize::{Redactor, SerializeOptions, serialize_message};
 use compaction_testdata::secrets::{
-    Plant, Sample, before_round9_test_families, before_round10_test_families,
-    before_round11_test_families, claude_transcript, codex_transcript, corpus,
-    earlier_test_families, round4_family_names, round9_family_names, round10_family_names,
-    round11_family_names, strings_of,
+    Plant, Sample, claude_transcript, codex_transcript, corpus, report_parts, strings_of,
 };
 use serde_json::json;
 
@@ -81,61 +78,9 @@ fn report(channel: &str, results: &[(&Sample, bool)]) -> Vec<String> {
             failures.push(format!("{channel}, {part}: {:.2}%", rate * 100.0));
         }
     }
-    // The held-out figures apart: the test part as drawn before round 4's families were
-    // added (comparable across rounds), and round 4's own families in test.
-    let earlier = earlier_test_families();
-    let round4 = round4_family_names();
-    let earlier_part = tally(results.iter().filter(|(s, _)| earlier.contains(&s.family)).copied());
-    let round4_part =
-        tally(results.iter().filter(|(s, _)| s.test && round4.contains(&s.family)).copied());
-    // Round 9: the test part as drawn over round 4's 163 families (comparable with round 4's
-    // figures), and round 9's own families, dev and test.
-    let before_round9 = before_round9_test_families();
-    let round9 = round9_family_names();
-    let before_round9_part =
-        tally(results.iter().filter(|(s, _)| before_round9.contains(&s.family)).copied());
-    let round9_dev =
-        tally(results.iter().filter(|(s, _)| !s.test && round9.contains(&s.family)).copied());
-    let round9_test =
-        tally(results.iter().filter(|(s, _)| s.test && round9.contains(&s.family)).copied());
-    // Round 10: the parts over the 200 families before it (comparable with round 9's
-    // figures), the test part as drawn before it, and round 10's own families.
-    let before_round10 = before_round10_test_families();
-    let round10 = round10_family_names();
-    let part =
-        |keep: &dyn Fn(&Sample) -> bool| tally(results.iter().filter(|(s, _)| keep(s)).copied());
-    let earlier_dev = part(&|s| !s.test && !round10.contains(&s.family));
-    let earlier_test = part(&|s| s.test && !round10.contains(&s.family));
-    let before_round10_part = part(&|s| before_round10.contains(&s.family));
-    let round10_dev = part(&|s| !s.test && round10.contains(&s.family));
-    let round10_test = part(&|s| s.test && round10.contains(&s.family));
-    // Round 11: the parts over the 239 families before it (comparable with round 10's
-    // figures), the test part as drawn before it, and round 11's own families.
-    let before_round11 = before_round11_test_families();
-    let round11 = round11_family_names();
-    let pre11_dev = part(&|s| !s.test && !round11.contains(&s.family));
-    let pre11_test = part(&|s| s.test && !round11.contains(&s.family));
-    let before_round11_part = part(&|s| before_round11.contains(&s.family));
-    let round11_dev = part(&|s| !s.test && round11.contains(&s.family));
-    let round11_test = part(&|s| s.test && round11.contains(&s.family));
-    for (part, tally) in [
-        ("test, earlier split", earlier_part),
-        ("test, round 4 families", round4_part),
-        ("test, round 4 split", before_round9_part),
-        ("dev, round 9 families", round9_dev),
-        ("test, round 9 families", round9_test),
-        ("dev, families before round 10", earlier_dev),
-        ("test, families before round 10", earlier_test),
-        ("test, round 9 split", before_round10_part),
-        ("dev, round 10 families", round10_dev),
-        ("test, round 10 families", round10_test),
-        ("dev, families before round 11", pre11_dev),
-        ("test, families before round 11", pre11_test),
-        ("test, round 10 split", before_round11_part),
-        ("dev, round 11 families", round11_dev),
-        ("test, round 11 families", round11_test),
-    ] {
-        eprintln!("{channel}, {part}: {}/{} samples redacted", tally.caught, tally.total);
+    for part in report_parts() {
+        let tally = tally(results.iter().filter(|(s, _)| part.holds(s)).copied());
+        eprintln!("{channel}, {}: {}/{} samples redacted", part.name, tally.caught, tally.total);
     }
     failures
 }

@@ -28,6 +28,7 @@ mod by_principle;
 mod by_shape;
 mod by_tool;
 mod families;
+mod report;
 mod round10;
 mod round11;
 mod round9;
@@ -40,6 +41,8 @@ use sha2::{Digest, Sha256};
 use families::{Carrier, Family};
 
 use crate::random::Rng;
+
+pub use report::{ReportPart, report_parts};
 
 /// How many secrets each family makes.
 pub const SECRETS_PER_FAMILY: usize = 6;

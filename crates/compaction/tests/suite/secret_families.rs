@@ -13,11 +13,7 @@ use compaction::store::{NewEntry, OpenOptions, SessionStore};
 use compaction_core::serialize::Redactor;
 use compaction_core::settings::CompactionSettings;
 use compaction_core::tokens::estimator_by_name;
-use compaction_testdata::secrets::{
-    Plant, Sample, before_round9_test_families, before_round10_test_families,
-    before_round11_test_families, corpus, earlier_test_families, leaked, round4_family_names,
-    round9_family_names, round10_family_names, round11_family_names, strings_of,
-};
+use compaction_testdata::secrets::{Plant, Sample, corpus, leaked, report_parts, strings_of};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -126,62 +122,13 @@ fn report(channel: &str, samples: &[Sample], output: &str) {
             failures.push(format!("{channel}, {part}: {:.2}%", rate * 100.0));
         }
     }
-    // The held-out figures apart: the test part as drawn before round 4's families were
-    // added (comparable across rounds), and round 4's own families in test.
-    let earlier = earlier_test_families();
-    let round4 = round4_family_names();
-    let count = |keep: &dyn Fn(&Sample) -> bool| {
-        samples
+    for part in report_parts() {
+        let (kept, total) = samples
             .iter()
             .zip(&found)
-            .filter(|(s, _)| keep(s))
-            .fold((0, 0), |(kept, total), (_, leaked)| (kept + usize::from(!leaked), total + 1))
-    };
-    let earlier_part = count(&|s| earlier.contains(&s.family));
-    let round4_part = count(&|s| s.test && round4.contains(&s.family));
-    // Round 9: the test part as drawn over round 4's 163 families, and round 9's own
-    // families, dev and test.
-    let before_round9 = before_round9_test_families();
-    let round9 = round9_family_names();
-    let before_round9_part = count(&|s| before_round9.contains(&s.family));
-    let round9_dev = count(&|s| !s.test && round9.contains(&s.family));
-    let round9_test = count(&|s| s.test && round9.contains(&s.family));
-    // Round 10: the parts over the 200 families before it (comparable with round 9's
-    // figures), the test part as drawn before it, and round 10's own families.
-    let before_round10 = before_round10_test_families();
-    let round10 = round10_family_names();
-    let earlier_dev = count(&|s| !s.test && !round10.contains(&s.family));
-    let earlier_test = count(&|s| s.test && !round10.contains(&s.family));
-    let before_round10_part = count(&|s| before_round10.contains(&s.family));
-    let round10_dev = count(&|s| !s.test && round10.contains(&s.family));
-    let round10_test = count(&|s| s.test && round10.contains(&s.family));
-    // Round 11: the parts over the 239 families before it (comparable with round 10's
-    // figures), the test part as drawn before it, and round 11's own families.
-    let before_round11 = before_round11_test_families();
-    let round11 = round11_family_names();
-    let pre11_dev = count(&|s| !s.test && !round11.contains(&s.family));
-    let pre11_test = count(&|s| s.test && !round11.contains(&s.family));
-    let before_round11_part = count(&|s| before_round11.contains(&s.family));
-    let round11_dev = count(&|s| !s.test && round11.contains(&s.family));
-    let round11_test = count(&|s| s.test && round11.contains(&s.family));
-    for (part, (kept, total)) in [
-        ("test, earlier split", earlier_part),
-        ("test, round 4 families", round4_part),
-        ("test, round 4 split", before_round9_part),
-        ("dev, round 9 families", round9_dev),
-        ("test, round 9 families", round9_test),
-        ("dev, families before round 10", earlier_dev),
-        ("test, families before round 10", earlier_test),
-        ("test, round 9 split", before_round10_part),
-        ("dev, round 10 families", round10_dev),
-        ("test, round 10 families", round10_test),
-        ("dev, families before round 11", pre11_dev),
-        ("test, families before round 11", pre11_test),
-        ("test, round 10 split", before_round11_part),
-        ("dev, round 11 families", round11_dev),
-        ("test, round 11 families", round11_test),
-    ] {
-        eprintln!("{channel}, {part}: {kept}/{total} samples kept out");
+            .filter(|(s, _)| part.holds(s))
+            .fold((0, 0), |(kept, total), (_, leaked)| (kept + usize::from(!leaked), total + 1));
+        eprintln!("{channel}, {}: {kept}/{total} samples kept out", part.name);
     }
     assert!(failures.is_empty(), "below {REQUIRED:?}: {failures:?}");
 }

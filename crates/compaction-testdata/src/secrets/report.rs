@@ -1,0 +1,54 @@
+//! The parts of the corpus the secret suites report apart, besides dev and test: each
+//! round's own families, the families before it, and the test part as it was drawn before it
+//! (the held-out figure comparable across rounds). One list, so every suite reports the same
+//! parts under the same names.
+
+use super::*;
+
+/// A part of the corpus reported apart.
+pub struct ReportPart {
+    /// The name the suites print.
+    pub name: &'static str,
+    /// Only samples of this part (`Some(true)`: test), or of both.
+    test: Option<bool>,
+    families: Vec<&'static str>,
+    /// Whether the part holds the samples of `families` or those of every other family.
+    inside: bool,
+}
+
+impl ReportPart {
+    /// Whether `sample` belongs to the part.
+    pub fn holds(&self, sample: &Sample) -> bool {
+        self.test.is_none_or(|test| sample.test == test)
+            && self.families.contains(&sample.family) == self.inside
+    }
+}
+
+/// Every part reported apart, in the order the suites print them.
+pub fn report_parts() -> Vec<ReportPart> {
+    let part = |name, test, families: &Vec<&'static str>, inside| ReportPart {
+        name,
+        test,
+        families: families.clone(),
+        inside,
+    };
+    let (round4, round9) = (round4_family_names(), round9_family_names());
+    let (round10, round11) = (round10_family_names(), round11_family_names());
+    vec![
+        part("test, earlier split", None, &earlier_test_families(), true),
+        part("test, round 4 families", Some(true), &round4, true),
+        part("test, round 4 split", None, &before_round9_test_families(), true),
+        part("dev, round 9 families", Some(false), &round9, true),
+        part("test, round 9 families", Some(true), &round9, true),
+        part("dev, families before round 10", Some(false), &round10, false),
+        part("test, families before round 10", Some(true), &round10, false),
+        part("test, round 9 split", None, &before_round10_test_families(), true),
+        part("dev, round 10 families", Some(false), &round10, true),
+        part("test, round 10 families", Some(true), &round10, true),
+        part("dev, families before round 11", Some(false), &round11, false),
+        part("test, families before round 11", Some(true), &round11, false),
+        part("test, round 10 split", None, &before_round11_test_families(), true),
+        part("dev, round 11 families", Some(false), &round11, true),
+        part("test, round 11 families", Some(true), &round11, true),
+    ]
+}
