@@ -109,7 +109,8 @@ fn evaluate(
     let (summary_tokens, user_messages_tokens) = match replayed.summary.as_deref() {
         Some(summary) => {
             let (plain, _) = compaction_core::user_messages::split_kept_user_messages(summary);
-            (Some(tokens(&plain)), tokens(summary).saturating_sub(tokens(&plain)))
+            let plain = tokens(&plain);
+            (Some(plain), tokens(summary).saturating_sub(plain))
         }
         None => (None, 0),
     };
