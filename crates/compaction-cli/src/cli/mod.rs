@@ -152,7 +152,7 @@ pub struct CompactionFlags {
     #[arg(long, value_name = "TOKENS")]
     pub reserve: Option<u64>,
     /// Tokens for the user's latest messages kept word for word in the summary, beyond the
-    /// room the summary leaves of its own budget (`keepUserMessagesTokens`; default 0).
+    /// room the summary leaves of its own budget (`keepUserMessagesTokens`; default 2048, at most a sixteenth of the window).
     #[arg(long, value_name = "TOKENS")]
     pub keep_user_messages: Option<u64>,
     /// User turns always kept verbatim when they fit (`minTurnsToKeep`).

@@ -34,7 +34,8 @@ impl Rejected {
 }
 
 /// A choice a later statement replaced ("use X instead of Y", "it's 3001, not 8080"): the
-/// replaced words, and how many decisions and constraints came before the statement.
+/// replaced words, and how many decisions, constraints, turns and requests came before the
+/// statement (what came before it is what it may replace).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Replacement {
     /// The replaced words, lower-cased.
@@ -43,6 +44,10 @@ pub(super) struct Replacement {
     pub(super) by: String,
     pub(super) decisions_at: usize,
     pub(super) constraints_at: usize,
+    /// The turns (of `Digest::notes`) that ended before the statement.
+    pub(super) turns_at: usize,
+    /// The requests (of `Digest::replies`) answered before the statement.
+    pub(super) requests_at: usize,
     /// The subject terms of the statement (see `switches`): with no phrase, a statement
     /// replaces what shares two of them; with one, what holds the phrase's first word and
     /// shares one.

@@ -174,6 +174,7 @@ impl Digest {
             self.note_identifiers(&prose);
             return;
         }
+        let replacements_before = self.replacements.len();
         self.note_replacements(&prose, true);
         let pasted_errors = scan_output(pasted.iter().map(String::as_str)).errors;
         for error in &pasted_errors {
@@ -191,7 +192,26 @@ impl Digest {
         // A new request makes the previous turn's plan history.
         let stale_plan = std::mem::take(&mut self.plan);
         let correction = is_correction(&prose);
-        if correction && statements.is_empty() {
+        // A correction whose switch replaces nothing the last turn said but something an
+        // earlier turn said or decided ("No, keep the sessions in Postgres instead", long
+        // after the recommendation) is a change of mind about that: recorded by its
+        // switch, not a rejection of the last turn.
+        let elsewhere = correction
+            && !statements.is_empty()
+            && !statements.iter().any(|statement| shares_a_term(statement, &prose))
+            && self.replacements[replacements_before..].iter().any(|switch| {
+                let says = |text: &String| replaces(switch, &text.to_lowercase());
+                let earlier = &self.notes[..self.notes.len().saturating_sub(1)];
+                switch.phrase.is_empty()
+                    && !statements.iter().any(says)
+                    && (self.decisions.iter().any(says)
+                        || earlier
+                            .iter()
+                            .any(|turn| turn.user.iter().chain(&turn.assistant).any(says)))
+            });
+        if elsewhere {
+            self.add_constraint(verbatim_prefix(&prose, 300));
+        } else if correction && statements.is_empty() {
             // The proposal is outside what this digest read (an earlier part of a split
             // turn): the user's words stay whole, and the next reply is what was done.
             self.add_constraint(format!("User correction: {}", verbatim_prefix(&prose, 300)));
@@ -395,6 +415,12 @@ impl Digest {
     /// Records the choices `text` says it replaces (before its own decisions are kept), and
     /// the values it corrects; a user's `text` also replaces what its switches are about.
     pub(super) fn note_replacements(&mut self, text: &str, from_user: bool) {
+        // A user's message opens a turn (recorded after this): every turn before it ended.
+        // The assistant speaks within the latest turn, which it may still be answering.
+        let (turns_at, requests_at) = match from_user {
+            true => (self.notes.len(), self.replies.len()),
+            false => (self.notes.len().saturating_sub(1), self.replies.len().saturating_sub(1)),
+        };
         for change in super::values::corrected_values(head(text, 8_000)) {
             self.note_value_change(change);
         }
@@ -410,6 +436,8 @@ impl Digest {
                     by: clip(&sentence, 200),
                     decisions_at: self.decisions.len(),
                     constraints_at: self.constraints.len(),
+                    turns_at,
+                    requests_at,
                     terms,
                 });
             }
@@ -427,6 +455,8 @@ impl Digest {
                 terms,
                 decisions_at: self.decisions.len(),
                 constraints_at: self.constraints.len(),
+                turns_at,
+                requests_at,
             });
         }
     }
@@ -449,6 +479,27 @@ impl Digest {
             })
             .find(|r| replaces(r, &lower) && !lower.contains(&r.by.to_lowercase()))
             .map(|r| (r.by.as_str(), r.from_user))
+    }
+
+    /// The statement that replaced a sentence of turn `turn` of these messages (a carried
+    /// one when `None`): a note or a reply a later change of mind makes stale.
+    pub(super) fn superseded_after_turn(&self, text: &str, turn: Option<usize>) -> Option<&str> {
+        self.superseded_where(text, |r| turn.is_none_or(|turn| turn < r.turns_at))
+    }
+
+    /// The statement that replaced the reply to request `request` (a carried one when
+    /// `None`).
+    pub(super) fn superseded_reply(&self, text: &str, request: Option<usize>) -> Option<&str> {
+        self.superseded_where(text, |r| request.is_none_or(|request| request < r.requests_at))
+    }
+
+    fn superseded_where(&self, text: &str, after: impl Fn(&Replacement) -> bool) -> Option<&str> {
+        let lower = text.to_lowercase();
+        self.replacements
+            .iter()
+            .filter(|r| after(r))
+            .find(|r| replaces(r, &lower) && !lower.contains(&r.by.to_lowercase()))
+            .map(|r| r.by.as_str())
     }
 
     pub(super) fn observe_assistant_text(&mut self, text: &str) {

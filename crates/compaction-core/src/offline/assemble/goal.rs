@@ -9,6 +9,7 @@ use super::super::extract::is_correction;
 use super::super::sections::*;
 use super::super::text::*;
 use super::Assembly;
+use super::notes::current_sentences;
 
 impl Assembly<'_> {
     /// Pushes the Goal bullets.
@@ -31,6 +32,17 @@ impl Assembly<'_> {
         let mut carried_latest: Option<String> = None;
         for goal in carried_goals {
             let (label, text) = goal_label(goal);
+            let current;
+            let text = match text.split_once(" → reply: ") {
+                Some((request, reply)) => {
+                    current = match current_sentences(reply, |s| digest.superseded_reply(s, None)) {
+                        Some(reply) => format!("{request} → reply: {reply}"),
+                        None => request.to_owned(),
+                    };
+                    current.as_str()
+                }
+                None => text,
+            };
             match label {
                 GoalLabel::Main if !have_main_goal => {
                     self.sections.push(Section::Goal, text.to_owned(), PRIORITY_MAIN_GOAL);
@@ -85,9 +97,15 @@ impl Assembly<'_> {
             .requests
             .iter()
             .enumerate()
-            .map(|(index, request)| match digest.replies.get(index).cloned().flatten() {
-                Some(reply) => format!("{request} → reply: {reply}"),
-                None => request.clone(),
+            .map(|(index, request)| {
+                // What a later change of mind replaced is no longer the answer.
+                let reply = digest.replies.get(index).cloned().flatten().and_then(|reply| {
+                    current_sentences(&reply, |s| digest.superseded_reply(s, Some(index)))
+                });
+                match reply {
+                    Some(reply) => format!("{request} → reply: {reply}"),
+                    None => request.clone(),
+                }
             })
             .collect();
         for (index, request) in answered.iter().enumerate() {

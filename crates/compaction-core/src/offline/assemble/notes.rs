@@ -3,10 +3,13 @@
 //!
 //! Invariant: a note repeats no sentence another item already holds; a carried note keeps
 //! its low priority and comes before this part's, so the budget drops the oldest notes
-//! first; notes are whole sentences, packed into lines of at most [`NOTE_WIDTH`] characters.
+//! first; notes are whole sentences, packed into lines of at most [`NOTE_WIDTH`] characters;
+//! a sentence a later change of mind replaced (see `Digest::superseded_after_turn`) is left
+//! out, carried or new.
 
 use super::super::notes::pack;
 use super::super::sections::*;
+use super::super::text::sentences;
 use super::Assembly;
 
 /// How a line of the user's sentences starts.
@@ -19,6 +22,7 @@ const NOTE_WIDTH: usize = 420;
 impl Assembly<'_> {
     /// Pushes the carried notes, then this part's, turn by turn.
     pub(super) fn notes(&mut self) {
+        let digest = self.digest;
         for item in self.carried_items(Section::Critical) {
             let priority = if item.starts_with(USER_NOTE) {
                 PRIORITY_USER_NOTE
@@ -27,11 +31,18 @@ impl Assembly<'_> {
             } else {
                 continue;
             };
-            self.sections.push(Section::Critical, item.clone(), priority);
+            let Some(item) = current_note(item, |s| digest.superseded_after_turn(s, None)) else {
+                continue;
+            };
+            self.sections.push(Section::Critical, item, priority);
         }
         let said: Vec<String> = self.sections.items.iter().map(|item| item.text.clone()).collect();
-        let new = |sentence: &&String| !said.iter().any(|text| text.contains(sentence.as_str()));
-        for turn in &self.digest.notes {
+        for (index, turn) in digest.notes.iter().enumerate() {
+            // A sentence a later change of mind replaced is no longer what holds.
+            let new = |sentence: &&String| {
+                !said.iter().any(|text| text.contains(sentence.as_str()))
+                    && digest.superseded_after_turn(sentence, Some(index)).is_none()
+            };
             let about = turn.about.as_deref().map(|about| format!(" (on «{about}»)"));
             let user: Vec<&str> = turn.user.iter().filter(new).map(String::as_str).collect();
             for line in pack(&user, NOTE_WIDTH) {
@@ -51,5 +62,31 @@ impl Assembly<'_> {
                 );
             }
         }
+    }
+}
+
+/// `text` without the sentences `stale` finds replaced: `None` when none is left, `text`
+/// as it was when none is replaced.
+pub(super) fn current_sentences<'a>(
+    text: &str,
+    stale: impl Fn(&str) -> Option<&'a str>,
+) -> Option<String> {
+    let all = sentences(text);
+    let kept: Vec<&str> =
+        all.iter().map(String::as_str).filter(|sentence| stale(sentence).is_none()).collect();
+    match kept.len() {
+        0 => None,
+        n if n == all.len() => Some(text.to_owned()),
+        _ => Some(kept.join(" ")),
+    }
+}
+
+/// A carried note line without the sentences `stale` finds replaced (its label kept).
+fn current_note<'a>(line: &str, stale: impl Fn(&str) -> Option<&'a str>) -> Option<String> {
+    match line.split_once(": ") {
+        Some((label, body)) => {
+            current_sentences(body, stale).map(|body| format!("{label}: {body}"))
+        }
+        None => Some(line.to_owned()),
     }
 }

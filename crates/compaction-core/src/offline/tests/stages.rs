@@ -516,3 +516,34 @@ fn an_earlier_rounds_count_of_left_out_items_is_not_carried() {
     assert!(summary.contains("`ship_it`"), "{summary}");
     assert!(!summary.contains("41 lower-priority"), "{summary}");
 }
+
+#[test]
+fn a_reply_or_note_a_later_change_of_mind_replaced_is_left_out() {
+    let messages = vec![
+        user("How should we store the sessions?"),
+        assistant("I recommend keeping the sessions in Redis because it is the simplest.", &[]),
+        user("Add a unit test for formatPrice in src/price.ts"),
+        assistant("Added the test for formatPrice.", &[]),
+        user("No, keep the sessions in Postgres instead."),
+        assistant("Understood, the sessions go to Postgres.", &[]),
+        user("Add a unit test for parseDate in src/date.ts"),
+        assistant("Added the test for parseDate.", &[]),
+    ];
+    let stale = |summary: &str| {
+        summary.lines().filter(|line| line.to_lowercase().contains("sessions in redis")).count()
+    };
+    let summary = summarize(&messages);
+    assert_eq!(stale(&summary), 0, "{summary}");
+    // The request stays, the user's words are kept, and the turn before the change of mind
+    // (which it does not name) is not what the user rejected.
+    assert!(summary.contains("How should we store the sessions?"), "{summary}");
+    assert!(summary.contains("- No, keep the sessions in Postgres instead."), "{summary}");
+    assert!(!summary.contains("Rejected by the user"), "{summary}");
+    // Without the change of mind both are kept.
+    let kept = summarize(&messages[..4]);
+    assert!(stale(&kept) >= 1, "{kept}");
+    // A summary that carried them drops them once a later part replaces the choice.
+    let later = summarize_after(&messages[4..], &kept, 20_000);
+    assert_eq!(stale(&later), 0, "{later}");
+    assert!(later.contains("How should we store the sessions?"), "{later}");
+}
