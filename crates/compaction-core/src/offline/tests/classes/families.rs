@@ -27,7 +27,7 @@ fn edit(id: &str, path: &str, old: &str, new: &str) -> [AgentMessage; 2] {
 }
 
 /// Filler turns: work that neither settles nor repeats the fact under test.
-fn filler(turns: usize, seed: usize) -> Vec<AgentMessage> {
+pub(super) fn filler(turns: usize, seed: usize) -> Vec<AgentMessage> {
     let mut out = Vec::new();
     for turn in 0..turns {
         let n = seed * 10 + turn;
@@ -48,6 +48,7 @@ pub(super) fn all() -> Vec<Instance> {
     out.extend(output_facts());
     out.extend(rules());
     out.extend(invented_names());
+    out.extend(super::created::command_results());
     out
 }
 

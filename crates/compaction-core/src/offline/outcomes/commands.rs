@@ -1,0 +1,328 @@
+//! Shell commands: a run read from its evidence (exit code, error lines, a test runner's
+//! counts), the failures it opens and resolves, and the line that names what it made.
+
+use super::*;
+
+impl Digest {
+    /// Reads a shell command's outcome from its evidence: a check that fails answers; a
+    /// line whose errors all come from its last, checking part (`rm a && ls dir`) did its
+    /// work; a pipe into `tail` hides the exit code, so an output that shows an error leaves
+    /// the outcome unknown (the command and its last lines are kept instead).
+    #[allow(clippy::too_many_arguments)]
+    pub(in super::super) fn shell_outcome<'l>(
+        &mut self,
+        command: &str,
+        script: &str,
+        failed: bool,
+        exit_code: Option<i64>,
+        scan: &OutputScan,
+        cancelled: bool,
+        lines: impl Iterator<Item = &'l str> + Clone,
+    ) {
+        self.note_output_words(command, lines.clone());
+        if is_read_only_command(command) {
+            if !cancelled && let Some(error) = scan.errors.first() {
+                let command = code(&command_shown(command, COMMAND_CHARS));
+                // A failed check tells its error; one that worked and printed error lines (a
+                // log it read, a search for a message) found them: what it found is the
+                // evidence the next step works from.
+                let check = if failed {
+                    format!("Checked {command}: {error}")
+                } else {
+                    let found: Vec<&str> = scan.errors.iter().take(2).map(String::as_str).collect();
+                    format!("Checked {command}, found: {}", found.join("; "))
+                };
+                self.note_check(check);
+            }
+            return;
+        }
+        let segments = crate::files::shell_segments(command);
+        let checking_tail = segments.len() > 1
+            && segments.last().is_some_and(|last| is_read_only_command(last))
+            && !scan.errors.is_empty()
+            && scan.errors.iter().all(|error| {
+                let error = plain_error(error);
+                segments.iter().filter(|s| is_read_only_command(s)).any(|segment| {
+                    segment
+                        .split_whitespace()
+                        .next()
+                        .is_some_and(|program| error.starts_with(&format!("{program}:")))
+                })
+            });
+        if failed && !cancelled && checking_tail {
+            self.apply_tree_effects(script);
+            if let Some(error) = scan.errors.first() {
+                self.note_check(format!(
+                    "Checked {}: {error}",
+                    code(&command_shown(command, COMMAND_CHARS))
+                ));
+            }
+            return;
+        }
+        let hidden = exit_code.is_none()
+            && !failed
+            && piped_into(command).is_some_and(is_read_only_command)
+            && !scan.errors.is_empty();
+        if hidden {
+            let tail: Vec<String> = lines
+                .map(str::trim)
+                .filter(|line| !line.is_empty())
+                .collect::<Vec<_>>()
+                .iter()
+                .rev()
+                .take(2)
+                .rev()
+                .map(|line| code(&clip(line, 160)))
+                .collect();
+            let shown_command = code(&command_shown(command, COMMAND_CHARS));
+            let text = format!(
+                "{shown_command} (the pipe hides its exit code): its output shows {}; it ends: {}",
+                scan.errors.first().cloned().unwrap_or_default(),
+                tail.join(" / ")
+            );
+            self.unclear.retain(|known| !known.starts_with(&shown_command));
+            self.unclear.push(text);
+            return;
+        }
+        if !failed {
+            self.apply_tree_effects(script);
+        }
+        let ended = if failed { None } else { result_line(command, lines) };
+        self.command_outcome(command, !failed, exit_code, scan, cancelled, ended);
+    }
+
+    pub(in super::super) fn command_outcome(
+        &mut self,
+        command: &str,
+        passed: bool,
+        exit_code: Option<i64>,
+        scan: &OutputScan,
+        cancelled: bool,
+        ended: Option<String>,
+    ) {
+        if command.is_empty() {
+            return;
+        }
+        let runs = match self.commands.iter().position(|runs| runs.command == command) {
+            Some(position) => &mut self.commands[position],
+            None => {
+                self.commands.push(CommandRuns {
+                    command: command.to_owned(),
+                    passes: 0,
+                    failures: 0,
+                    last_passed: None,
+                });
+                let last = self.commands.len() - 1;
+                &mut self.commands[last]
+            }
+        };
+        runs.last_passed = Some(passed);
+        if passed {
+            runs.passes += 1;
+            // The evidence of what it did: a test runner's counts, else what it made.
+            let detail = match (scan.passed.as_deref(), ended) {
+                (Some(counts), _) => format!(" (tests passed: {counts})"),
+                (None, Some(ended)) => format!("; it printed: {ended}"),
+                (None, None) => String::new(),
+            };
+            let text = format!("Ran {}{detail}", code(&command_shown(command, COMMAND_CHARS)));
+            self.passing.retain(|(known, _)| known != command);
+            if shell_file_effects(command).is_empty() {
+                self.passing.push((command.to_owned(), text));
+            }
+            let mut resolved = self.resolve(&format!("cmd:{command}"));
+            // Each command of `a && b` passed too; the whole suite passing (`pytest`,
+            // `npm test`) resolves narrower runs of it.
+            // The command's own failure names the error; others only when it had none.
+            // A line whose output shows no error worked as a whole: each of its commands
+            // (`a; b`, `a & b` too) did.
+            let parts = match scan.errors.is_empty() {
+                true => command_segments(command),
+                false => command_parts(command),
+            };
+            for part in parts {
+                if part != command {
+                    let part_error = self.resolve(&format!("cmd:{part}"));
+                    resolved = resolved.or(part_error);
+                }
+                {
+                    // A run of the same program over a wider target (`pytest tests/` after
+                    // `pytest tests/test_a.py::t`, `go test ./...`) covers the narrower runs.
+                    let keys: Vec<String> = self
+                        .failures
+                        .iter()
+                        .filter(|f| !f.resolved)
+                        .filter_map(|f| f.key.strip_prefix("cmd:"))
+                        .filter(|failed| covers(part, failed))
+                        .map(|failed| format!("cmd:{failed}"))
+                        .collect();
+                    for key in keys {
+                        let narrower_error = self.resolve(&key);
+                        resolved = resolved.or(narrower_error);
+                    }
+                }
+            }
+            if let Some((error, decisions_at, edits_at)) = resolved {
+                let counts = scan.passed.clone();
+                let diagnosis = self.decisions.get(decisions_at..).and_then(|found| {
+                    found.iter().find(|d| !d.starts_with("The user ")).map(|d| clip(d, 240))
+                });
+                let mut edited: Vec<String> = Vec::new();
+                for path in self.edit_log.get(edits_at..).unwrap_or_default() {
+                    if !edited.contains(path) {
+                        edited.push(path.clone());
+                    }
+                }
+                let skip = edited.len().saturating_sub(3);
+                let edited = edited.split_off(skip);
+                self.fixed.push(Fixed {
+                    command: command.to_owned(),
+                    error,
+                    counts,
+                    diagnosis,
+                    edited,
+                });
+            } else if let Some(counts) = &scan.passed {
+                // A later run's counts are the current ones.
+                for fixed in self.fixed.iter_mut().filter(|fixed| fixed.command == command) {
+                    fixed.counts = Some(counts.clone());
+                }
+            }
+            self.last_was_failure = false;
+        } else {
+            runs.failures += 1;
+            let status = if cancelled {
+                " was cancelled".to_owned()
+            } else {
+                match exit_code {
+                    Some(code) => format!(" failed (exit {code})"),
+                    None => " failed".to_owned(),
+                }
+            };
+            let error = scan.errors.first().cloned();
+            let shown_command = code(&command_shown(command, COMMAND_CHARS));
+            let mut text = format!("{shown_command}{status}");
+            if !scan.errors.is_empty() {
+                let shown: Vec<String> = scan.errors.iter().take(2).cloned().collect();
+                text.push_str(": ");
+                text.push_str(&shown.join("; "));
+            }
+            self.passing.retain(|(known, _)| known != command);
+            self.fail(format!("cmd:{command}"), shown_command, text, error);
+        }
+    }
+}
+
+/// The line that names what a command that changed something made: the last output line
+/// holding an id (a word of six or more characters mixing letters and digits, or a number
+/// of five or more digits: a commit, a job, a container, a process), an absolute path or a
+/// URL that the command itself does not name, in inline code. Tools print what they made
+/// at the end, or just before their closing hints.
+fn result_line<'l>(command: &str, lines: impl Iterator<Item = &'l str>) -> Option<String> {
+    const LINE_CHARS: usize = 160;
+    let all: Vec<&str> = lines.map(str::trim).collect();
+    // A harness's header before the output (`Chunk ID: …`, `Wall time: …`, `Output:`) is
+    // not what the command printed.
+    let start = all.iter().take(8).position(|line| *line == "Output:").map_or(0, |at| at + 1);
+    let new_name = |word: &str| {
+        let word = word.trim_matches(|c: char| ".,:;!?".contains(c));
+        let digits = word.chars().filter(char::is_ascii_digit).count();
+        let id = char_len(word) >= 6 && digits > 0 && word.chars().any(|c| c.is_ascii_alphabetic());
+        let number = digits >= 5 && digits == char_len(word);
+        let path = word.starts_with('/') && word.matches('/').count() >= 3;
+        (id || number || path || word.contains("://")) && !command.contains(word)
+    };
+    // A line that closes more brackets than it opens is the tail of something larger (a
+    // JSON document, a call), not a line of its own; a script runner's echo of the command
+    // it runs (`> tsc -b`) is no output of it.
+    let whole = |line: &&&str| {
+        let count = |set: &str| line.chars().filter(|c| set.contains(*c)).count();
+        count(")]}") <= count("([{") && !line.starts_with("> ")
+    };
+    all[start..]
+        .iter()
+        .rev()
+        .filter(whole)
+        .find(|line| {
+            line.split(|c: char| c.is_whitespace() || "\"'`()[]{}<>,;=".contains(c)).any(new_name)
+        })
+        .map(|line| code(&clip(line, LINE_CHARS)))
+}
+
+/// Whether a passing run of `wider` covers the failed run `narrower`: the same command, or
+/// the same program and words with no target, or targets that contain the narrower run's
+/// (`tests/` contains `tests/a.py::t`; `./...` contains `./internal/store`).
+pub(in super::super) fn covers(wider: &str, narrower: &str) -> bool {
+    if wider == narrower {
+        return true;
+    }
+    // Runs that differ only in their environment, wrappers or redirections ran the same.
+    let (wider, narrower) = (invocation(wider), invocation(narrower));
+    let (wider, narrower) = (wider.as_str(), narrower.as_str());
+    if wider.is_empty() || narrower.is_empty() {
+        return false;
+    }
+    if wider == narrower {
+        return true;
+    }
+    let (family, targeted) = command_family(wider);
+    if family.is_empty() || command_family(narrower).0 != family {
+        return false;
+    }
+    if !targeted {
+        return true;
+    }
+    let targets = |command: &str| -> Vec<String> {
+        command
+            .split_whitespace()
+            .filter(|word| !word.starts_with('-') && word.contains(['/', '.', ':']))
+            .map(|word| word.trim_end_matches("...").trim_start_matches("./").to_owned())
+            .collect()
+    };
+    let wide = targets(wider);
+    let narrow = targets(narrower);
+    !narrow.is_empty()
+        && narrow.iter().all(|target| {
+            wide.iter().any(|base| {
+                base.is_empty()
+                    || target == base
+                    || (base.ends_with('/') && target.starts_with(base.as_str()))
+                    || target
+                        .strip_prefix(base.as_str())
+                        .is_some_and(|rest| rest.starts_with(['/', ':']))
+            })
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn the_result_line_names_what_the_command_made() {
+        let commit = "> lint-staged\n✔ Running tasks\n[main 803d4b6] Fix the retry\n 2 files changed, 9 insertions(+)";
+        assert_eq!(
+            result_line("git commit -am 'Fix the retry'", commit.lines()).as_deref(),
+            Some("`[main 803d4b6] Fix the retry`")
+        );
+        let job = "Submitted batch job 4417209";
+        assert_eq!(
+            result_line("sbatch train.slurm", job.lines()).as_deref(),
+            Some("`Submitted batch job 4417209`")
+        );
+        // A harness's header is not the output; what the command names is nothing new.
+        let wrapped = "Chunk ID: fcc71a\nWall time: 0.05 seconds\nOutput:\nDone.";
+        assert_eq!(result_line("python fix.py", wrapped.lines()), None);
+        let echoed = "Pushing to https://github.com/acme/shop.git\nEverything up-to-date";
+        assert_eq!(
+            result_line("git push https://github.com/acme/shop.git main", echoed.lines()),
+            None
+        );
+        // Small numbers, times and words are no name; the tail of a JSON document is no line.
+        let tail = "{\"id\": 1,\n\"ts\": 1765200000000}";
+        assert_eq!(result_line("npm run check", tail.lines()), None);
+        let plain = "Compiled in 2.31s\nDone at 10:02:11, 12 files";
+        assert_eq!(result_line("make", plain.lines()), None);
+    }
+}
