@@ -1,6 +1,6 @@
 //! Fact extraction: the one pass over the messages that fills the digest (`digest`):
 //! requests, constraints, corrections, plans and identifiers here, tool results and commands
-//! through `outcomes`.
+//! through `outcomes`, what later statements replace through `replacements`.
 //!
 //! Both the offline summary and the must-keep facts are built from this one digest.
 //! Invariant: a failure is open until a later success of the same command, file or tool
@@ -200,7 +200,8 @@ impl Digest {
             && !statements.is_empty()
             && !statements.iter().any(|statement| shares_a_term(statement, &prose))
             && self.replacements[replacements_before..].iter().any(|switch| {
-                let says = |text: &String| replaces(switch, &text.to_lowercase());
+                let says =
+                    |text: &String| super::replacements::replaces(switch, &text.to_lowercase());
                 let earlier = &self.notes[..self.notes.len().saturating_sub(1)];
                 switch.phrase.is_empty()
                     && !statements.iter().any(says)
@@ -412,96 +413,6 @@ impl Digest {
         out
     }
 
-    /// Records the choices `text` says it replaces (before its own decisions are kept), and
-    /// the values it corrects; a user's `text` also replaces what its switches are about.
-    pub(super) fn note_replacements(&mut self, text: &str, from_user: bool) {
-        // A user's message opens a turn (recorded after this): every turn before it ended.
-        // The assistant speaks within the latest turn, which it may still be answering.
-        let (turns_at, requests_at) = match from_user {
-            true => (self.notes.len(), self.replies.len()),
-            false => (self.notes.len().saturating_sub(1), self.replies.len().saturating_sub(1)),
-        };
-        for change in super::values::corrected_values(head(text, 8_000)) {
-            self.note_value_change(change);
-        }
-        if from_user {
-            for sentence in super::switches::switch_sentences(text) {
-                let terms = super::switches::subject_terms(&sentence);
-                if terms.len() < 2 {
-                    continue;
-                }
-                self.replacements.push(Replacement {
-                    phrase: String::new(),
-                    from_user,
-                    by: clip(&sentence, 200),
-                    decisions_at: self.decisions.len(),
-                    constraints_at: self.constraints.len(),
-                    turns_at,
-                    requests_at,
-                    terms,
-                });
-            }
-        }
-        for phrase in replaced_phrases(text, from_user) {
-            let by = sentences(head(text, 8_000))
-                .into_iter()
-                .find(|sentence| sentence.to_lowercase().contains(&phrase))
-                .unwrap_or_default();
-            let terms = super::switches::subject_terms(&by);
-            self.replacements.push(Replacement {
-                phrase,
-                from_user,
-                by: clip(&by, 200),
-                terms,
-                decisions_at: self.decisions.len(),
-                constraints_at: self.constraints.len(),
-                turns_at,
-                requests_at,
-            });
-        }
-    }
-
-    /// The statement that replaced `text` (a decision or a constraint at `index` of its
-    /// list, or a carried one when `index` is `None`), if a later one did, and whether the
-    /// user said it.
-    pub(super) fn superseded_by(
-        &self,
-        text: &str,
-        index: Option<usize>,
-        decision: bool,
-    ) -> Option<(&str, bool)> {
-        let lower = text.to_lowercase();
-        self.replacements
-            .iter()
-            .filter(|r| {
-                let at = if decision { r.decisions_at } else { r.constraints_at };
-                index.is_none_or(|index| index < at)
-            })
-            .find(|r| replaces(r, &lower) && !lower.contains(&r.by.to_lowercase()))
-            .map(|r| (r.by.as_str(), r.from_user))
-    }
-
-    /// The statement that replaced a sentence of turn `turn` of these messages (a carried
-    /// one when `None`): a note or a reply a later change of mind makes stale.
-    pub(super) fn superseded_after_turn(&self, text: &str, turn: Option<usize>) -> Option<&str> {
-        self.superseded_where(text, |r| turn.is_none_or(|turn| turn < r.turns_at))
-    }
-
-    /// The statement that replaced the reply to request `request` (a carried one when
-    /// `None`).
-    pub(super) fn superseded_reply(&self, text: &str, request: Option<usize>) -> Option<&str> {
-        self.superseded_where(text, |r| request.is_none_or(|request| request < r.requests_at))
-    }
-
-    fn superseded_where(&self, text: &str, after: impl Fn(&Replacement) -> bool) -> Option<&str> {
-        let lower = text.to_lowercase();
-        self.replacements
-            .iter()
-            .filter(|r| after(r))
-            .find(|r| replaces(r, &lower) && !lower.contains(&r.by.to_lowercase()))
-            .map(|r| r.by.as_str())
-    }
-
     pub(super) fn observe_assistant_text(&mut self, text: &str) {
         if self.notes.is_empty() {
             self.notes.push(super::notes::TurnNotes::default());
@@ -587,45 +498,6 @@ impl Digest {
             }
         }
     }
-}
-
-/// Whether the statement of `replacement` replaces `lower` (a lower-cased decision or
-/// rule): it holds the replaced phrase; or the phrase's first word and one subject term of
-/// the statement (the user's only); or, for a switch that names no phrase, two subject
-/// terms (one of a switch of at most three), but not all of them.
-fn replaces(replacement: &Replacement, lower: &str) -> bool {
-    use super::switches::shared_terms;
-    let phrase = replacement.phrase.as_str();
-    if phrase.is_empty() {
-        let terms = replacement.terms.len();
-        let shared = shared_terms(lower, &replacement.terms);
-        let needed = if terms <= 3 { 1 } else { 2 };
-        return shared >= needed && shared < terms;
-    }
-    if contains_words(lower, phrase) {
-        return true;
-    }
-    let first = phrase.split_whitespace().next().unwrap_or(phrase);
-    let others: Vec<String> = replacement
-        .terms
-        .iter()
-        .filter(|term| !phrase.split_whitespace().any(|word| word == term.as_str()))
-        .cloned()
-        .collect();
-    replacement.from_user
-        && first.chars().count() >= 3
-        && contains_words(lower, first)
-        && shared_terms(lower, &others) >= 1
-}
-
-/// Whether `phrase` occurs in `text` as whole words.
-pub(super) fn contains_words(text: &str, phrase: &str) -> bool {
-    text.match_indices(phrase).any(|(at, _)| {
-        let before = text[..at].chars().next_back();
-        let after = text[at + phrase.len()..].chars().next();
-        let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
-        boundary(before) && boundary(after)
-    })
 }
 
 /// An instruction file a harness injected as a user-role message: the path it names and

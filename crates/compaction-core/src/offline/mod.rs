@@ -42,6 +42,7 @@ mod origin;
 mod outcomes;
 mod previous;
 mod render;
+mod replacements;
 mod scan;
 mod sections;
 mod switches;
