@@ -87,8 +87,9 @@ impl Digest {
         if !failed {
             self.apply_tree_effects(script);
         }
-        let ended = if failed { None } else { result_line(command, lines) };
-        self.command_outcome(command, !failed, exit_code, scan, cancelled, ended);
+        // What a passing run made is kept with it.
+        let made = if failed { None } else { result_line(command, lines) };
+        self.command_outcome(command, !failed, exit_code, scan, cancelled, made);
     }
 
     pub(in super::super) fn command_outcome(
@@ -98,7 +99,7 @@ impl Digest {
         exit_code: Option<i64>,
         scan: &OutputScan,
         cancelled: bool,
-        ended: Option<String>,
+        made: Option<String>,
     ) {
         if command.is_empty() {
             return;
@@ -120,9 +121,9 @@ impl Digest {
         if passed {
             runs.passes += 1;
             // The evidence of what it did: a test runner's counts, else what it made.
-            let detail = match (scan.passed.as_deref(), ended) {
+            let detail = match (scan.passed.as_deref(), made) {
                 (Some(counts), _) => format!(" (tests passed: {counts})"),
-                (None, Some(ended)) => format!("; it printed: {ended}"),
+                (None, Some(made)) => format!("; it printed: {made}"),
                 (None, None) => String::new(),
             };
             let text = format!("Ran {}{detail}", code(&command_shown(command, COMMAND_CHARS)));
@@ -219,11 +220,6 @@ impl Digest {
 /// URL that the command itself does not name, in inline code. Tools print what they made
 /// at the end, or just before their closing hints.
 fn result_line<'l>(command: &str, lines: impl Iterator<Item = &'l str>) -> Option<String> {
-    const LINE_CHARS: usize = 160;
-    let all: Vec<&str> = lines.map(str::trim).collect();
-    // A harness's header before the output (`Chunk ID: …`, `Wall time: …`, `Output:`) is
-    // not what the command printed.
-    let start = all.iter().take(8).position(|line| *line == "Output:").map_or(0, |at| at + 1);
     let new_name = |word: &str| {
         let word = word.trim_matches(|c: char| ".,:;!?".contains(c));
         let digits = word.chars().filter(char::is_ascii_digit).count();
@@ -232,21 +228,36 @@ fn result_line<'l>(command: &str, lines: impl Iterator<Item = &'l str>) -> Optio
         let path = word.starts_with('/') && word.matches('/').count() >= 3;
         (id || number || path || word.contains("://")) && !command.contains(word)
     };
-    // A line that closes more brackets than it opens is the tail of something larger (a
-    // JSON document, a call), not a line of its own; a script runner's echo of the command
-    // it runs (`> tsc -b`) is no output of it.
-    let whole = |line: &&&str| {
-        let count = |set: &str| line.chars().filter(|c| set.contains(*c)).count();
-        count(")]}") <= count("([{") && !line.starts_with("> ")
-    };
-    all[start..]
-        .iter()
+    own_lines(lines)
+        .into_iter()
         .rev()
-        .filter(whole)
         .find(|line| {
             line.split(|c: char| c.is_whitespace() || "\"'`()[]{}<>,;=".contains(c)).any(new_name)
         })
         .map(|line| code(&clip(line, LINE_CHARS)))
+}
+
+/// The widest line of output kept, in characters.
+const LINE_CHARS: usize = 160;
+
+/// The lines a command itself printed, trimmed, that say something. A harness's header
+/// before the output (`Chunk ID: …`, `Wall time: …`, `Output:`) is not what it printed;
+/// nor is a script runner's echo of the command it runs (`> tsc -b`); a line that closes
+/// more brackets than it opens is the tail of something larger (a JSON document, a call),
+/// not a line of its own.
+fn own_lines<'l>(lines: impl Iterator<Item = &'l str>) -> Vec<&'l str> {
+    let all: Vec<&str> = lines.map(str::trim).collect();
+    let start = all.iter().take(8).position(|line| *line == "Output:").map_or(0, |at| at + 1);
+    all[start..]
+        .iter()
+        .copied()
+        .filter(|line| {
+            let count = |set: &str| line.chars().filter(|c| set.contains(*c)).count();
+            line.chars().any(char::is_alphanumeric)
+                && count(")]}") <= count("([{")
+                && !line.starts_with("> ")
+        })
+        .collect()
 }
 
 /// Whether a passing run of `wider` covers the failed run `narrower`: the same command, or
