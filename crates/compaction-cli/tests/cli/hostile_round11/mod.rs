@@ -99,8 +99,14 @@ impl Tally {
         part.1 += 1;
         match miss {
             None => part.0 += 1,
-            Some(_) if test => self.test_misses.push(index),
-            Some(miss) => self.dev_misses.push(format!("#{index}: {miss}")),
+            Some(_) if test => {
+                println!("#{index}: a miss of the test part");
+                self.test_misses.push(index);
+            }
+            Some(miss) => {
+                println!("#{index}: {miss}");
+                self.dev_misses.push(format!("#{index}: {miss}"));
+            }
         }
     }
 
