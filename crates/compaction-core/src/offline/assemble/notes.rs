@@ -96,3 +96,37 @@ fn contained_in_any<'a>(
     }
     found
 }
+
+#[cfg(test)]
+mod tests {
+    use super::contained_in_any;
+
+    #[test]
+    fn finds_exactly_the_sentences_a_direct_search_finds() {
+        let texts = [
+            "User wrote: fix the parser. Then run it.",
+            "Assistant noted: the parser is fixed; ababab",
+            "",
+        ];
+        // Overlapping and nested sentences, repeats, the empty one, absent ones.
+        let sentences = [
+            "fix the parser.",
+            "the parser",
+            "parser",
+            "run it",
+            "absent",
+            "",
+            "fixed",
+            "bab",
+            "abab",
+            "the parser",
+            "Then run it. More",
+        ];
+        let found = contained_in_any(&texts, sentences.iter().copied());
+        for sentence in sentences {
+            let direct = texts.iter().any(|text| text.contains(sentence));
+            assert_eq!(found.contains(sentence), direct, "{sentence:?}");
+        }
+        assert!(contained_in_any(&[], sentences.iter().copied()).is_empty());
+    }
+}
