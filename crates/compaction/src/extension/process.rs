@@ -292,7 +292,8 @@ impl ProcessExtension {
             }
         };
         written.map_err(ExtensionError::Io)?;
-        if read.map_err(ExtensionError::Io)? {
+        // (Past the bound also when the wait was cut short while stderr stayed open.)
+        if read.map_err(ExtensionError::Io)? || output.len() > MAX_DECISION_BYTES {
             return Err(ExtensionError::BadOutput {
                 message: format!("more than {MAX_DECISION_BYTES} bytes on stdout"),
                 excerpt: String::new(),
