@@ -24,6 +24,8 @@ mod hostile_live_writers;
 mod hostile_numbers;
 #[path = "cli/hostile_odd_numbers.rs"]
 mod hostile_odd_numbers;
+#[path = "cli/hostile_round11/mod.rs"]
+mod hostile_round11;
 #[path = "cli/hostile_servers.rs"]
 mod hostile_servers;
 #[path = "cli/hostile_writes/mod.rs"]

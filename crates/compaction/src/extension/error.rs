@@ -83,6 +83,20 @@ pub enum InvalidReplacement {
     /// A kept message id names no message-producing entry in the region.
     #[error("keptMessageIds entry {0:?} is not a message in the region being summarized")]
     KeptMessageNotInRegion(String),
+    /// The summary is larger than the summary budget (`maxSummaryTokens`, or
+    /// `branchMaxSummaryTokens` for a branch summary).
+    #[error(
+        "the replacement summary is about {tokens} tokens, over the summary budget of {limit} \
+         tokens ({setting})"
+    )]
+    SummaryTooLarge {
+        /// Its size as pi 1.6 estimates text.
+        tokens: u64,
+        /// The budget.
+        limit: u64,
+        /// The setting that gives it.
+        setting: &'static str,
+    },
     /// A branch summary replacement named a first kept entry; branch summaries keep none.
     #[error("firstKeptEntryId is not allowed for a branch summary")]
     FirstKeptInBranchSummary,

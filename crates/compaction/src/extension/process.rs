@@ -54,6 +54,9 @@ pub const EVENT_ENV: &str = "COMPACTION_EXTENSION_EVENT";
 
 /// The most a child may print on stdout.
 pub const MAX_DECISION_BYTES: usize = 16 * 1024 * 1024;
+/// How long a child's pipes may stay open after it exited: a process it started in the
+/// background may hold them, and its answer is what it wrote before it exited.
+const PIPE_GRACE: Duration = Duration::from_millis(500);
 /// How much of a child's stderr is kept for error messages (its end).
 const STDERR_TAIL_BYTES: usize = 4096;
 /// How much of bad output is quoted in an error.
@@ -264,18 +267,39 @@ impl ProcessExtension {
                 }),
             }
         };
-        let (written, output, errors) =
-            tokio::join!(write, read_limited(stdout), read_tail(stderr));
+        let mut output = Vec::new();
+        let mut errors = Vec::new();
+        let (written, read, status) = {
+            let reading = async {
+                let (written, read, errored) = tokio::join!(
+                    write,
+                    read_limited(stdout, &mut output),
+                    read_tail(stderr, &mut errors)
+                );
+                (written, read.and_then(|over| errored.map(|()| over)))
+            };
+            tokio::pin!(reading);
+            tokio::select! {
+                (written, read) = &mut reading => (written, read, child.wait().await),
+                status = child.wait() => {
+                    // The child has exited; a process it left behind may still hold its
+                    // pipes. Its answer is what it wrote before exiting.
+                    match tokio::time::timeout(PIPE_GRACE, &mut reading).await {
+                        Ok((written, read)) => (written, read, status),
+                        Err(_held) => (Ok(()), Ok(false), status),
+                    }
+                }
+            }
+        };
         written.map_err(ExtensionError::Io)?;
-        let output = output.map_err(ExtensionError::Io)?;
-        let errors = errors.map_err(ExtensionError::Io)?;
-        let Some(output) = output else {
+        // (Past the bound also when the wait was cut short while stderr stayed open.)
+        if read.map_err(ExtensionError::Io)? || output.len() > MAX_DECISION_BYTES {
             return Err(ExtensionError::BadOutput {
                 message: format!("more than {MAX_DECISION_BYTES} bytes on stdout"),
                 excerpt: String::new(),
             });
-        };
-        let status = child.wait().await.map_err(ExtensionError::Io)?;
+        }
+        let status = status.map_err(ExtensionError::Io)?;
         if !status.success() {
             return Err(ExtensionError::Exit {
                 status: status.to_string(),
@@ -300,24 +324,37 @@ fn excerpt(text: &str) -> String {
         .collect()
 }
 
-/// Reads everything, or `None` once more than [`MAX_DECISION_BYTES`] arrived.
-async fn read_limited(stream: Option<impl AsyncRead + Unpin>) -> std::io::Result<Option<Vec<u8>>> {
-    let Some(stream) = stream else { return Ok(Some(Vec::new())) };
-    let mut out = Vec::new();
-    let limit = u64::try_from(MAX_DECISION_BYTES).unwrap_or(u64::MAX).saturating_add(1);
-    stream.take(limit).read_to_end(&mut out).await?;
-    Ok(if out.len() > MAX_DECISION_BYTES { None } else { Some(out) })
-}
-
-/// Reads to the end, keeping only the last [`STDERR_TAIL_BYTES`].
-async fn read_tail(stream: Option<impl AsyncRead + Unpin>) -> std::io::Result<Vec<u8>> {
-    let Some(mut stream) = stream else { return Ok(Vec::new()) };
-    let mut tail = Vec::new();
+/// Reads everything into `out`; `true` once more than [`MAX_DECISION_BYTES`] arrived (the
+/// rest is not read).
+async fn read_limited(
+    stream: Option<impl AsyncRead + Unpin>,
+    out: &mut Vec<u8>,
+) -> std::io::Result<bool> {
+    let Some(mut stream) = stream else { return Ok(false) };
     let mut buffer = [0u8; 8192];
     loop {
         let read = stream.read(&mut buffer).await?;
         if read == 0 {
-            return Ok(tail);
+            return Ok(false);
+        }
+        out.extend_from_slice(&buffer[..read]);
+        if out.len() > MAX_DECISION_BYTES {
+            return Ok(true);
+        }
+    }
+}
+
+/// Reads to the end, keeping only the last [`STDERR_TAIL_BYTES`] in `tail`.
+async fn read_tail(
+    stream: Option<impl AsyncRead + Unpin>,
+    tail: &mut Vec<u8>,
+) -> std::io::Result<()> {
+    let Some(mut stream) = stream else { return Ok(()) };
+    let mut buffer = [0u8; 8192];
+    loop {
+        let read = stream.read(&mut buffer).await?;
+        if read == 0 {
+            return Ok(());
         }
         tail.extend_from_slice(&buffer[..read]);
         if tail.len() > STDERR_TAIL_BYTES {

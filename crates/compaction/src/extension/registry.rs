@@ -254,15 +254,29 @@ impl Extensions {
         let extension = outcome.decided_by.unwrap_or_default();
         let decision = match outcome.decision {
             Decision::Continue { .. } => CompactionDecision::BuiltIn { instructions },
-            Decision::Cancel { reason } => CompactionDecision::Cancelled { reason, extension },
+            Decision::Cancel { reason } => {
+                let reason = self.render.redactor.redact(&reason).into_owned();
+                CompactionDecision::Cancelled { reason, extension }
+            }
             Decision::Replace(replacement) => {
-                match resolve_replacement_with(
-                    event.session,
-                    event.preparation,
-                    replacement,
-                    &self.render,
-                ) {
-                    Ok(replacement) => CompactionDecision::Replaced { replacement, extension },
+                let resolved = within_budget(&replacement.summary, event.settings, BUDGET_KEY)
+                    .and_then(|()| {
+                        resolve_replacement_with(
+                            event.session,
+                            event.preparation,
+                            replacement,
+                            &self.render,
+                        )
+                    });
+                match resolved {
+                    Ok(mut replacement) => {
+                        self.redact_replacement(
+                            &mut replacement.summary,
+                            &mut replacement.details,
+                            &mut replacement.usage,
+                        );
+                        CompactionDecision::Replaced { replacement, extension }
+                    }
                     Err(error) => {
                         warnings.push(rejected(extension, EventName::BeforeCompact, &error));
                         CompactionDecision::BuiltIn { instructions }
@@ -286,15 +300,30 @@ impl Extensions {
         let extension = outcome.decided_by.unwrap_or_default();
         let decision = match outcome.decision {
             Decision::Continue { .. } => BranchSummaryDecision::BuiltIn { instructions },
-            Decision::Cancel { reason } => BranchSummaryDecision::Cancelled { reason, extension },
+            Decision::Cancel { reason } => {
+                let reason = self.render.redactor.redact(&reason).into_owned();
+                BranchSummaryDecision::Cancelled { reason, extension }
+            }
             Decision::Replace(replacement) => {
-                match resolve_branch_replacement_with(
-                    event.session,
-                    event.entries,
-                    replacement,
-                    &self.render,
-                ) {
-                    Ok(replacement) => BranchSummaryDecision::Replaced { replacement, extension },
+                let resolved =
+                    within_budget(&replacement.summary, event.settings, BRANCH_BUDGET_KEY)
+                        .and_then(|()| {
+                            resolve_branch_replacement_with(
+                                event.session,
+                                event.entries,
+                                replacement,
+                                &self.render,
+                            )
+                        });
+                match resolved {
+                    Ok(mut replacement) => {
+                        self.redact_replacement(
+                            &mut replacement.summary,
+                            &mut replacement.details,
+                            &mut replacement.usage,
+                        );
+                        BranchSummaryDecision::Replaced { replacement, extension }
+                    }
                     Err(error) => {
                         warnings.push(rejected(extension, EventName::BeforeBranchSummary, &error));
                         BranchSummaryDecision::BuiltIn { instructions }
@@ -411,6 +440,51 @@ fn failed(extension: &dyn Extension, event: EventName, error: &ExtensionError) -
         extension: extension.name().to_owned(),
         event,
         message: format!("{error}; continuing without it"),
+    }
+}
+
+/// The settings key of a compaction summary's budget, and of a branch summary's.
+const BUDGET_KEY: &str = "maxSummaryTokens";
+const BRANCH_BUDGET_KEY: &str = "branchMaxSummaryTokens";
+
+/// An extension's summary is held to the budget the built-in summary is held to (the
+/// setting `key` of the event's settings), counted as pi 1.6 counts text: a summary over
+/// it, up to a summary larger than the model's window, is refused, not written.
+fn within_budget(
+    summary: &str,
+    settings: &serde_json::Value,
+    key: &'static str,
+) -> Result<(), super::InvalidReplacement> {
+    let Some(limit) = settings.get(key).and_then(serde_json::Value::as_u64) else {
+        return Ok(());
+    };
+    let tokens = compaction_core::tokens::TokenEstimator::text_tokens(
+        &compaction_core::tokens::PiEstimator,
+        summary,
+    );
+    if tokens > limit {
+        return Err(super::InvalidReplacement::SummaryTooLarge { tokens, limit, setting: key });
+    }
+    Ok(())
+}
+
+impl Extensions {
+    /// Redacts what an extension's replacement writes: its summary and every string of
+    /// its `details` and `usage`, as every text the tool stores is (an extension is given
+    /// the session and may copy a secret from it).
+    fn redact_replacement(
+        &self,
+        summary: &mut String,
+        details: &mut Option<serde_json::Value>,
+        usage: &mut Option<serde_json::Value>,
+    ) {
+        let redactor = &self.render.redactor;
+        if let std::borrow::Cow::Owned(redacted) = redactor.redact(summary) {
+            *summary = redacted;
+        }
+        for value in [details, usage].into_iter().flatten() {
+            *value = redactor.redact_value(value);
+        }
     }
 }
 
