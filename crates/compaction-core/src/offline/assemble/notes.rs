@@ -96,6 +96,9 @@ fn current_note<'a>(line: &str, stale: impl Fn(&str) -> Option<&'a str>) -> Opti
     }
 }
 
+/// Above this many sentence × item searches, one automaton pass is cheaper.
+const DIRECT_SEARCHES: usize = 20_000;
+
 /// The sentences that occur (as a substring) in one of `texts`: one pass over each text
 /// for all sentences at once, so a session of thousands of turns is read in linear time
 /// (a search of every text for every sentence was quadratic: 30 s for 10,000 messages).
@@ -114,16 +117,22 @@ fn contained_in_any<'a>(
         // The empty sentence is in every text.
         found.insert(patterns.remove(position));
     }
-    match aho_corasick::AhoCorasick::new(&patterns) {
-        Ok(searcher) => {
+    // Building the automaton costs more than a few direct searches: a small summary (a few
+    // hundred sentences and items) is searched directly.
+    let searcher = match patterns.len().saturating_mul(texts.len()) > DIRECT_SEARCHES {
+        true => aho_corasick::AhoCorasick::new(&patterns).ok(),
+        false => None,
+    };
+    match searcher {
+        Some(searcher) => {
             for text in texts {
                 for found_at in searcher.find_overlapping_iter(*text) {
                     found.insert(patterns[found_at.pattern().as_usize()]);
                 }
             }
         }
-        Err(_) => {
-            // Too many patterns for the automaton: the direct search.
+        None => {
+            // A small summary, or too many patterns for the automaton: the direct search.
             for pattern in patterns {
                 if texts.iter().any(|text| text.contains(pattern)) {
                     found.insert(pattern);
@@ -136,7 +145,7 @@ fn contained_in_any<'a>(
 
 #[cfg(test)]
 mod tests {
-    use super::contained_in_any;
+    use super::{DIRECT_SEARCHES, contained_in_any};
 
     #[test]
     fn finds_exactly_the_sentences_a_direct_search_finds() {
@@ -165,5 +174,16 @@ mod tests {
             assert_eq!(found.contains(sentence), direct, "{sentence:?}");
         }
         assert!(contained_in_any(&[], sentences.iter().copied()).is_empty());
+        // Past the direct searches' bound the automaton answers, the same way.
+        let many_texts: Vec<String> =
+            (0..300).map(|n| format!("Assistant noted: step {n} wrote file{}.rs", n * 7)).collect();
+        let many_texts: Vec<&str> = many_texts.iter().map(String::as_str).collect();
+        let many: Vec<String> = (0..100).map(|n| format!("file{n}.rs")).collect();
+        assert!(many_texts.len() * many.len() > DIRECT_SEARCHES);
+        let found = contained_in_any(&many_texts, many.iter().map(String::as_str));
+        for sentence in &many {
+            let direct = many_texts.iter().any(|text| text.contains(sentence.as_str()));
+            assert_eq!(found.contains(sentence.as_str()), direct, "{sentence:?}");
+        }
     }
 }
