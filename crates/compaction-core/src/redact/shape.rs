@@ -117,8 +117,9 @@ fn in_digest_context(text: &str, start: usize, end: usize) -> bool {
     while !text.is_char_boundary(to) {
         to -= 1;
     }
-    let before = text[from..start].to_ascii_lowercase();
-    let closing = text[end..to].trim_start().strip_prefix("</").map(str::to_ascii_lowercase);
+    let before_as_written = &text[from..start];
+    let before = before_as_written.to_ascii_lowercase();
+    let closing = text[end..to].trim_start().strip_prefix("</");
     // A value named an id or an address is one ("program ID: …", `account_id`, "address
     // …"): it names a thing; a credential is named for what it grants.
     // A file name (`id.json`) names no value.
@@ -131,8 +132,42 @@ fn in_digest_context(text: &str, start: usize, end: usize) -> bool {
         .any(|word| ID_NAMES.contains(&word));
     named_id
         || DIGEST_CONTEXT.iter().any(|word| {
-            before.contains(word) || closing.as_ref().is_some_and(|tag| tag.contains(word))
+            names_part(before_as_written, word)
+                || closing.is_some_and(|tag| names_part(tag, word))
         })
+}
+
+/// Whether `word` (lower case) begins a part of a name in `text`: a run of letters (a case
+/// switch from lower to upper starts a new one) equal to it or its plural, or, for a word
+/// of four letters or more, starting with it (`sha` in `sha256:`, `hash` in `fileHashes`,
+/// `cipher` in `ciphertext`); not a piece inside a longer word (`oid` in `android`, `sum` in
+/// `consumer`, `sha` in `shared`). A word holding a digit or a sign (`md5`, `x509`, `h1:`,
+/// `base64,`) is matched as written.
+fn names_part(text: &str, word: &str) -> bool {
+    if !word.bytes().all(|b| b.is_ascii_lowercase()) {
+        return text.to_ascii_lowercase().contains(word);
+    }
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    for at in 0..=bytes.len() {
+        let boundary = at == bytes.len()
+            || !bytes[at].is_ascii_alphabetic()
+            || at > start && bytes[at].is_ascii_uppercase() && bytes[at - 1].is_ascii_lowercase();
+        if !boundary {
+            continue;
+        }
+        let part = bytes[start..at].to_ascii_lowercase();
+        let word = word.as_bytes();
+        if part == word
+            || part.strip_suffix(b"s").is_some_and(|stem| stem == word)
+            || part.strip_suffix(b"es").is_some_and(|stem| stem == word)
+            || word.len() >= 4 && part.starts_with(word)
+        {
+            return true;
+        }
+        start = if at < bytes.len() && bytes[at].is_ascii_alphabetic() { at } else { at + 1 };
+    }
+    false
 }
 
 /// Words that name an identifier, matched as whole words among the three before a value.
@@ -361,6 +396,26 @@ mod tests {
         }
         let url = "curl https://relay.example.net/in/q7ZPa0Lr2Xv9sKd3TfB8wNc1yHm4";
         assert_eq!(found(url), ["q7ZPa0Lr2Xv9sKd3TfB8wNc1yHm4"]);
+    }
+
+    #[test]
+    fn a_digest_word_inside_a_longer_word_does_not_make_a_digest() {
+        let token = "BxBZrbxzFasm1ovynPCfrAezuQMRWKExqeSqS17Cj";
+        for text in [
+            format!("    android:value=\"{token}\" />"),
+            format!("consumer_secret: {token}"),
+            format!("SHARED_ACCESS_KEY={token}"),
+        ] {
+            assert_eq!(found(&text), [token], "{text}");
+        }
+        for text in [
+            format!("sha256sum: {token}"),
+            format!("fileHashes: [\"{token}\"]"),
+            format!("ciphertext: {token}"),
+            format!("<SignatureValue>{token}</SignatureValue>"),
+        ] {
+            assert!(found(&text).is_empty(), "{text}");
+        }
     }
 
     #[test]
