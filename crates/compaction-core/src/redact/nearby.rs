@@ -21,9 +21,9 @@ use super::checks::passes;
 use super::rules::Check;
 
 /// How many words after a name are read.
-const WORDS_AFTER: usize = 3;
+const WORDS_AFTER: usize = 5;
 /// How far after a name the words may run, in bytes.
-const REACH: usize = 96;
+const REACH: usize = 128;
 
 /// The secret names, English words that name nothing but a secret, found in any casing.
 const NAMES: &[&str] = &[
@@ -225,6 +225,11 @@ mod tests {
         assert_eq!(
             found("Backlog SSID1 Home; Password1 Saffron^8102Cobalt; MqttHost x"),
             ["Saffron^8102Cobalt"]
+        );
+        // A value five words after its name.
+        assert_eq!(
+            found("A temporary password is generated for root@localhost: 9dbemJTHn3JDmTxDTI1"),
+            ["9dbemJTHn3JDmTxDTI1"]
         );
         // A short form ending a name, and the word in other languages.
         assert_eq!(found("etcdctl put /svc/smtp-pass  x3Jq#92kLm"), ["x3Jq#92kLm"]);
