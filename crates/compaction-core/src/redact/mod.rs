@@ -28,6 +28,7 @@ pub mod encoded;
 mod json;
 mod literals;
 mod nearby;
+mod positional;
 mod prose;
 mod shape;
 mod structure;

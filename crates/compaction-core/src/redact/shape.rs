@@ -132,8 +132,7 @@ fn in_digest_context(text: &str, start: usize, end: usize) -> bool {
         .any(|word| ID_NAMES.contains(&word));
     named_id
         || DIGEST_CONTEXT.iter().any(|word| {
-            names_part(before_as_written, word)
-                || closing.is_some_and(|tag| names_part(tag, word))
+            names_part(before_as_written, word) || closing.is_some_and(|tag| names_part(tag, word))
         })
 }
 

@@ -11,13 +11,21 @@ pub(super) const FAMILIES: &[Family] = &[
         let line = pick_line(
             rng,
             vec![
-                format!("lang en_US.UTF-8\nkeyboard us\nrootpw --plaintext {pw}\nuser --name=ops --password={pw} --plaintext"),
-                format!("d-i passwd/root-login boolean true\nd-i passwd/root-password password {pw}\nd-i passwd/root-password-again password {pw}"),
+                format!(
+                    "lang en_US.UTF-8\nkeyboard us\nrootpw --plaintext {pw}\nuser --name=ops --password={pw} --plaintext"
+                ),
+                format!(
+                    "d-i passwd/root-login boolean true\nd-i passwd/root-password password {pw}\nd-i passwd/root-password-again password {pw}"
+                ),
                 format!(
                     "<UserAccounts>\n  <AdministratorPassword>\n    <Value>{pw}</Value>\n    <PlainText>true</PlainText>\n  </AdministratorPassword>\n</UserAccounts>"
                 ),
-                format!("#cloud-config\nusers:\n  - name: ops\n    lock_passwd: false\n    plain_text_passwd: {pw}"),
-                format!("<AutoLogon>\n  <Password>\n    <Value>{pw}</Value>\n  </Password>\n  <Enabled>true</Enabled>\n  <Username>Administrator</Username>\n</AutoLogon>"),
+                format!(
+                    "#cloud-config\nusers:\n  - name: ops\n    lock_passwd: false\n    plain_text_passwd: {pw}"
+                ),
+                format!(
+                    "<AutoLogon>\n  <Password>\n    <Value>{pw}</Value>\n  </Password>\n  <Enabled>true</Enabled>\n  <Username>Administrator</Username>\n</AutoLogon>"
+                ),
             ],
         );
         text(pw, line)
@@ -29,8 +37,12 @@ pub(super) const FAMILIES: &[Family] = &[
             rng,
             vec![
                 format!("[{ext}]\ntype=friend\nhost=dynamic\nsecret={pw}\ncontext=internal"),
-                format!("[{ext}-auth]\ntype=auth\nauth_type=userpass\nusername={ext}\npassword={pw}"),
-                format!("<user id=\"{ext}\">\n  <params>\n    <param name=\"password\" value=\"{pw}\"/>\n  </params>\n</user>"),
+                format!(
+                    "[{ext}-auth]\ntype=auth\nauth_type=userpass\nusername={ext}\npassword={pw}"
+                ),
+                format!(
+                    "<user id=\"{ext}\">\n  <params>\n    <param name=\"password\" value=\"{pw}\"/>\n  </params>\n</user>"
+                ),
                 format!("<sip:{ext}@pbx.acme.dev>;auth_user={ext};auth_pass={pw};regint=600"),
                 format!("[auth_info_0]\nusername={ext}\npasswd={pw}\nrealm=pbx.acme.dev"),
             ],
@@ -42,9 +54,13 @@ pub(super) const FAMILIES: &[Family] = &[
         let line = pick_line(
             rng,
             vec![
-                format!("x-db-pass: &dbpass \"{pw}\"\nservices:\n  api:\n    environment:\n      DB_PASS: *dbpass"),
+                format!(
+                    "x-db-pass: &dbpass \"{pw}\"\nservices:\n  api:\n    environment:\n      DB_PASS: *dbpass"
+                ),
                 format!("? password\n: {pw}\n? user\n: app"),
-                format!("---\nkind: A\n...\n---\nsmtp: {{host: mail.acme.dev, user: bot, pass: {pw}}}"),
+                format!(
+                    "---\nkind: A\n...\n---\nsmtp: {{host: mail.acme.dev, user: bot, pass: {pw}}}"
+                ),
                 format!("defaults: &creds\n  login: ops\n  secret: {pw}\nprod:\n  <<: *creds"),
                 format!("auth:\n  - [user, ops]\n  - [password, {pw}]"),
             ],
@@ -59,10 +75,14 @@ pub(super) const FAMILIES: &[Family] = &[
                 format!(
                     "resource \"aws_secretsmanager_secret_version\" \"api\" {{\n  secret_string = <<EOT\n{tok}\nEOT\n}}"
                 ),
-                format!("variable \"api_token\" {{\n  type      = string\n  sensitive = true\n  default   = sensitive(\"{tok}\")\n}}"),
+                format!(
+                    "variable \"api_token\" {{\n  type      = string\n  sensitive = true\n  default   = sensitive(\"{tok}\")\n}}"
+                ),
                 format!("locals {{\n  creds = jsonencode({{ token = \"{tok}\" }})\n}}"),
                 format!("env = tomap({{\n  SERVICE_KEY = \"{tok}\"\n}})"),
-                format!("job \"api\" {{\n  group \"web\" {{\n    task \"app\" {{\n      template {{\n        data = <<-EOF\n          ACCESS_TOKEN={tok}\n        EOF\n      }}\n    }}\n  }}\n}}"),
+                format!(
+                    "job \"api\" {{\n  group \"web\" {{\n    task \"app\" {{\n      template {{\n        data = <<-EOF\n          ACCESS_TOKEN={tok}\n        EOF\n      }}\n    }}\n  }}\n}}"
+                ),
             ],
         );
         text(tok, line)
@@ -102,7 +122,9 @@ pub(super) const FAMILIES: &[Family] = &[
         let line = pick_line(
             rng,
             vec![
-                format!("credentials += Credentials(\"Sonatype Nexus\", \"nexus.acme.dev\", \"deploy\", \"{pw}\")"),
+                format!(
+                    "credentials += Credentials(\"Sonatype Nexus\", \"nexus.acme.dev\", \"deploy\", \"{pw}\")"
+                ),
                 format!("var cred = new NetworkCredential(\"svc-report\", \"{pw}\", \"CORP\");"),
                 format!("$link = mysqli_connect(\"localhost\", \"shop\", \"{pw}\", \"shop\");"),
                 format!("server.login(\"alerts@acme.dev\", \"{pw}\")"),
@@ -118,10 +140,14 @@ pub(super) const FAMILIES: &[Family] = &[
         let line = pick_line(
             rng,
             vec![
-                format!("withEnv([\"DEPLOY_TOKEN={tok}\", \"STAGE=prod\"]) {{\n  sh './deploy.sh'\n}}"),
+                format!(
+                    "withEnv([\"DEPLOY_TOKEN={tok}\", \"STAGE=prod\"]) {{\n  sh './deploy.sh'\n}}"
+                ),
                 format!("pipeline {{\n  environment {{\n    SONAR_LOGIN = '{tok}'\n  }}\n}}"),
                 format!("def slackToken = '{tok}'\nslackSend(token: slackToken, channel: '#ci')"),
-                format!("build job: 'release', parameters: [string(name: 'API_TOKEN', value: '{tok}')]"),
+                format!(
+                    "build job: 'release', parameters: [string(name: 'API_TOKEN', value: '{tok}')]"
+                ),
                 format!("node {{\n  env.REGISTRY_SECRET = \"{tok}\"\n}}"),
             ],
         );
@@ -131,13 +157,28 @@ pub(super) const FAMILIES: &[Family] = &[
         let key = format!("AIza{}", token(rng, 35));
         let tok = token_between(rng, 28, 40);
         let (secret, line) = match rng.below(5) {
-            0 => (tok.clone(), format!("<resources>\n    <string name=\"facebook_client_token\">{tok}</string>\n</resources>")),
+            0 => (
+                tok.clone(),
+                format!(
+                    "<resources>\n    <string name=\"facebook_client_token\">{tok}</string>\n</resources>"
+                ),
+            ),
             1 => (
                 tok.clone(),
-                format!("<meta-data\n    android:name=\"com.acme.sdk.ApiSecret\"\n    android:value=\"{tok}\" />"),
+                format!(
+                    "<meta-data\n    android:name=\"com.acme.sdk.ApiSecret\"\n    android:value=\"{tok}\" />"
+                ),
             ),
-            2 => (key.clone(), format!("\"api_key\": [\n  {{\n    \"current_key\": \"{key}\"\n  }}\n]")),
-            3 => (tok.clone(), format!("<string name=\"mapbox_access_token\" translatable=\"false\">{tok}</string>")),
+            2 => (
+                key.clone(),
+                format!("\"api_key\": [\n  {{\n    \"current_key\": \"{key}\"\n  }}\n]"),
+            ),
+            3 => (
+                tok.clone(),
+                format!(
+                    "<string name=\"mapbox_access_token\" translatable=\"false\">{tok}</string>"
+                ),
+            ),
             _ => (tok.clone(), format!("manifestPlaceholders = [sdkSecret: \"{tok}\"]")),
         };
         text(secret, line)
@@ -150,7 +191,9 @@ pub(super) const FAMILIES: &[Family] = &[
                 format!("racadm -r 10.0.4.21 -u root -p {pw} serveraction powercycle"),
                 format!("x11vnc -display :0 -forever -passwd {pw}"),
                 format!("redfishtool -r bmc01.acme.dev -u admin -p '{pw}' Systems reset"),
-                format!("https://kvm.acme.dev/vnc.html?host=kvm&port=6080&password={pw}&autoconnect=true"),
+                format!(
+                    "https://kvm.acme.dev/vnc.html?host=kvm&port=6080&password={pw}&autoconnect=true"
+                ),
                 format!("echo '{pw}' | vncpasswd -f > ~/.vnc/passwd"),
                 format!("smcipmitool 10.0.4.30 ADMIN {pw} shell"),
             ],

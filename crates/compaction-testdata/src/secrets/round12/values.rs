@@ -84,23 +84,41 @@ fn passphrase(rng: &mut Rng) -> String {
         0 => words.join(" "),
         1 => words.join("-"),
         2 => words.join("."),
-        _ => words
-            .iter()
-            .map(|w| {
-                let mut cs = w.chars();
-                cs.next().map(|c| c.to_ascii_uppercase().to_string() + cs.as_str()).unwrap_or_default()
-            })
-            .collect::<Vec<_>>()
-            .join("")
-            + &rng.range(10, 99).to_string(),
+        _ => {
+            words
+                .iter()
+                .map(|w| {
+                    let mut cs = w.chars();
+                    cs.next()
+                        .map(|c| c.to_ascii_uppercase().to_string() + cs.as_str())
+                        .unwrap_or_default()
+                })
+                .collect::<Vec<_>>()
+                .join("")
+                + &rng.range(10, 99).to_string()
+        }
     }
 }
 
 /// A password with letters outside ASCII.
 fn unicode_password(rng: &mut Rng) -> String {
     const PARTS: &[&str] = &[
-        "Pässwört", "Contraseña", "Пароль", "Şifrem", "Hasło", "Mật", "Κωδικός", "Jelszó", "Lösen",
-        "Žirafa", "Ørken", "Ñandú", "Çatı", "Ærø", "Ünïcode", "Ђорђе",
+        "Pässwört",
+        "Contraseña",
+        "Пароль",
+        "Şifrem",
+        "Hasło",
+        "Mật",
+        "Κωδικός",
+        "Jelszó",
+        "Lösen",
+        "Žirafa",
+        "Ørken",
+        "Ñandú",
+        "Çatı",
+        "Ærø",
+        "Ünïcode",
+        "Ђорђе",
     ];
     const MARKS: &[&str] = &["¡", "§", "€", "Ω", "µ", "!", "-", "_", "¿", "°"];
     format!(
@@ -115,7 +133,9 @@ fn unicode_password(rng: &mut Rng) -> String {
 pub(super) const FAMILIES: &[Family] = &[
     ("numeric-pins-and-codes", |rng| {
         let digits = rng.range(6, 9);
-        let pin: String = (0..digits).map(|i| char::from(b'0' + (rng.below(9) + usize::from(i == 0)) as u8)).collect();
+        let pin: String = (0..digits)
+            .map(|i| char::from(b'0' + (rng.below(9) + usize::from(i == 0)) as u8))
+            .collect();
         let line = pick_line(
             rng,
             vec![
@@ -198,11 +218,17 @@ pub(super) const FAMILIES: &[Family] = &[
         let line = pick_line(
             rng,
             vec![
-                format!("ctx = metadata.AppendToOutgoingContext(ctx, \"authorization\", \"Bearer {tok}\")"),
+                format!(
+                    "ctx = metadata.AppendToOutgoingContext(ctx, \"authorization\", \"Bearer {tok}\")"
+                ),
                 format!("resp = stub.GetOrder(req, metadata=((\"x-api-key\", \"{tok}\"),))"),
-                format!("Metadata headers = new Metadata();\nheaders.put(Metadata.Key.of(\"x-auth\", ASCII_STRING_MARSHALLER), \"{tok}\");"),
+                format!(
+                    "Metadata headers = new Metadata();\nheaders.put(Metadata.Key.of(\"x-auth\", ASCII_STRING_MARSHALLER), \"{tok}\");"
+                ),
                 format!("const md = new grpc.Metadata();\nmd.add('authorization', '{tok}');"),
-                format!("{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"auth.login\",\"params\":[\"ops\",\"{tok}\"]}}"),
+                format!(
+                    "{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"auth.login\",\"params\":[\"ops\",\"{tok}\"]}}"
+                ),
             ],
         );
         text(tok, line)
@@ -249,9 +275,13 @@ pub(super) const FAMILIES: &[Family] = &[
             vec![
                 format!("security add-generic-password -a ci -s deploy-api -w {tok} -U"),
                 format!("security add-internet-password -a ops -s registry.acme.dev -w '{tok}'"),
-                format!("printf '%s' '{tok}' | secret-tool store --label='Acme API' service acme-api"),
+                format!(
+                    "printf '%s' '{tok}' | secret-tool store --label='Acme API' service acme-api"
+                ),
                 format!("keyctl add user api_token {tok} @u"),
-                format!("New-StoredCredential -Target 'acme-api' -UserName ci -Password '{tok}' -Persist LocalMachine"),
+                format!(
+                    "New-StoredCredential -Target 'acme-api' -UserName ci -Password '{tok}' -Persist LocalMachine"
+                ),
             ],
         );
         text(tok, line)
@@ -261,9 +291,15 @@ pub(super) const FAMILIES: &[Family] = &[
         let line = pick_line(
             rng,
             vec![
-                format!("var headers = Map.of(\"Content-Type\", \"application/json\", \"X-Api-Key\", \"{tok}\");"),
-                format!("let env = HashMap::from([(\"RUST_LOG\", \"info\"), (\"SERVICE_TOKEN\", \"{tok}\")]);"),
-                format!("params = [(\"grant_type\", \"client_credentials\"), (\"client_secret\", \"{tok}\")]"),
+                format!(
+                    "var headers = Map.of(\"Content-Type\", \"application/json\", \"X-Api-Key\", \"{tok}\");"
+                ),
+                format!(
+                    "let env = HashMap::from([(\"RUST_LOG\", \"info\"), (\"SERVICE_TOKEN\", \"{tok}\")]);"
+                ),
+                format!(
+                    "params = [(\"grant_type\", \"client_credentials\"), (\"client_secret\", \"{tok}\")]"
+                ),
                 format!("credential(billing, '{tok}')."),
                 format!("props.put(\"sasl.password\", \"{tok}\");"),
                 format!("(setq acme-api-token \"{tok}\")"),

@@ -39,7 +39,9 @@ pub(super) const FAMILIES: &[Family] = &[
             rng,
             vec![
                 format!("# old one, rotated?\n# DB_PASSWORD={pw}\nDB_PASSWORD=${{DB_PASSWORD}}"),
-                format!("const config = {{\n  // apiSecret: \"{pw}\",\n  apiSecret: process.env.API_SECRET,\n}};"),
+                format!(
+                    "const config = {{\n  // apiSecret: \"{pw}\",\n  apiSecret: process.env.API_SECRET,\n}};"
+                ),
                 format!("-- CREATE USER report WITH PASSWORD '{pw}';\nCREATE USER report;"),
                 format!("<!-- smtp password: {pw} -->\n<smtp host=\"mail.acme.dev\" />"),
                 format!("; mail_password = {pw}\nmail_password = ${{MAIL_PASSWORD}}"),
@@ -57,7 +59,9 @@ pub(super) const FAMILIES: &[Family] = &[
                     "| Service | User | Password |\n|---------|------|----------|\n| staging db | app | {pw} |\n| grafana | admin | (see vault) |"
                 ),
                 format!("||Host||Login||Password||\n|ftp.acme.dev|deploy|{pw}|"),
-                format!("| system  | login | secret |\n|---------+-------+--------|\n| router  | admin | {pw} |"),
+                format!(
+                    "| system  | login | secret |\n|---------+-------+--------|\n| router  | admin | {pw} |"
+                ),
                 format!(
                     "+---------+--------+\n| Account | Passwd |\n+=========+========+\n| root    | {pw} |\n+---------+--------+"
                 ),
@@ -73,9 +77,15 @@ pub(super) const FAMILIES: &[Family] = &[
             vec![
                 format!(":author: Ops team\n:api-token: {tok}\n:toc:"),
                 format!(".. note::\n\n   :username: ci\n   :password: {tok}"),
-                format!("* Staging\n  :PROPERTIES:\n  :HOST:     stg.acme.dev\n  :PASSWORD: {tok}\n  :END:"),
-                format!("\\newcommand{{\\apitoken}}{{{tok}}}\n\\newcommand{{\\apihost}}{{api.acme.dev}}"),
-                format!("---\ntitle: Deploy notes\ndeploy_token: {tok}\ndraft: true\n---\n# Deploy"),
+                format!(
+                    "* Staging\n  :PROPERTIES:\n  :HOST:     stg.acme.dev\n  :PASSWORD: {tok}\n  :END:"
+                ),
+                format!(
+                    "\\newcommand{{\\apitoken}}{{{tok}}}\n\\newcommand{{\\apihost}}{{api.acme.dev}}"
+                ),
+                format!(
+                    "---\ntitle: Deploy notes\ndeploy_token: {tok}\ndraft: true\n---\n# Deploy"
+                ),
             ],
         );
         text(tok, line)
@@ -91,9 +101,15 @@ pub(super) const FAMILIES: &[Family] = &[
                 format!(
                     "+----+-------+----------------------------------+\n| id | login | token                            |\n+----+-------+----------------------------------+\n|  7 | bot   | {tok} |\n+----+-------+----------------------------------+\n1 row in set (0.00 sec)"
                 ),
-                format!("-[ RECORD 1 ]-----------\nid         | 3\nclient_id  | web\nclient_secret | {tok}"),
-                format!("sqlite> select name, secret from webhooks;\nname        secret\n----------  ------\ndeploy      {tok}"),
-                format!("*************************** 1. row ***************************\n     id: 4\n  login: svc\napi_key: {tok}"),
+                format!(
+                    "-[ RECORD 1 ]-----------\nid         | 3\nclient_id  | web\nclient_secret | {tok}"
+                ),
+                format!(
+                    "sqlite> select name, secret from webhooks;\nname        secret\n----------  ------\ndeploy      {tok}"
+                ),
+                format!(
+                    "*************************** 1. row ***************************\n     id: 4\n  login: svc\napi_key: {tok}"
+                ),
             ],
         );
         text(tok, line)
@@ -107,10 +123,10 @@ pub(super) const FAMILIES: &[Family] = &[
                 format!(
                     "COPY public.api_clients (id, name, secret, created_at) FROM stdin;\n{id}\tbilling\t{tok}\t2026-01-04 10:00:00\n\\."
                 ),
-                format!("\\copy users(id,email,auth_token) from stdin with csv\n{id},ops@acme.dev,{tok}\n\\."),
                 format!(
-                    "id,login,access_token,scope\n{id},deploy-bot,{tok},repo\n"
+                    "\\copy users(id,email,auth_token) from stdin with csv\n{id},ops@acme.dev,{tok}\n\\."
                 ),
+                format!("id,login,access_token,scope\n{id},deploy-bot,{tok},repo\n"),
                 format!("COPY 1\n=> SELECT * FROM tokens;\n{id}|cli|{tok}|t"),
                 format!(
                     "LOCK TABLES `oauth_clients` WRITE;\nINSERT INTO `oauth_clients` VALUES ({id},'mobile','{tok}','https://app.acme.dev/cb');\nUNLOCK TABLES;"
@@ -136,7 +152,9 @@ pub(super) const FAMILIES: &[Family] = &[
                 format!(
                     "$ doppler secrets get SMTP_PASS --plain=false\n┌───────────┬──────────────┐\n│ NAME      │ VALUE        │\n├───────────┼──────────────┤\n│ SMTP_PASS │ {pw} │\n└───────────┴──────────────┘"
                 ),
-                format!("$ heroku config -a shop\n=== shop Config Vars\nADMIN_PASS:    {pw}\nLANG:          en_US.UTF-8"),
+                format!(
+                    "$ heroku config -a shop\n=== shop Config Vars\nADMIN_PASS:    {pw}\nLANG:          en_US.UTF-8"
+                ),
             ],
         );
         text(pw, line)
@@ -152,7 +170,9 @@ pub(super) const FAMILIES: &[Family] = &[
                 format!(
                     "commit 3f2a9c1\nAuthor: Dev <dev@acme.dev>\n\n    add ci config\n\ndiff --git a/ci.env b/ci.env\nnew file mode 100644\n--- /dev/null\n+++ b/ci.env\n@@ -0,0 +1,2 @@\n+REGISTRY=ghcr.io\n+REGISTRY_TOKEN={tok}"
                 ),
-                format!("$ git stash show -p\n--- a/.npmrc\n+++ b/.npmrc\n@@ -1 +1 @@\n-//npm.acme.dev/:_authToken=${{NPM_TOKEN}}\n+//npm.acme.dev/:_authToken={tok}"),
+                format!(
+                    "$ git stash show -p\n--- a/.npmrc\n+++ b/.npmrc\n@@ -1 +1 @@\n-//npm.acme.dev/:_authToken=${{NPM_TOKEN}}\n+//npm.acme.dev/:_authToken={tok}"
+                ),
                 format!("$ git grep -n token -- '*.ini'\ndeploy.ini:3:token = {tok}"),
                 format!("$ git log -S'{tok}' --oneline\na41be20 remove hard-coded webhook token"),
             ],
@@ -164,13 +184,19 @@ pub(super) const FAMILIES: &[Family] = &[
         let line = pick_line(
             rng,
             vec![
-                format!("*** Begin Patch\n*** Add File: deploy/.env.prod\n+APP_ENV=production\n+REDIS_PASSWORD={pw}\n*** End Patch"),
+                format!(
+                    "*** Begin Patch\n*** Add File: deploy/.env.prod\n+APP_ENV=production\n+REDIS_PASSWORD={pw}\n*** End Patch"
+                ),
                 format!(
                     "*** Begin Patch\n*** Update File: config/mail.yml\n@@ production:\n-  password: changeme\n+  password: \"{pw}\"\n*** End Patch"
                 ),
-                format!("patch -p1 <<'EOF'\n--- a/app.ini\n+++ b/app.ini\n@@ -4 +4 @@\n-secret =\n+secret = {pw}\nEOF"),
+                format!(
+                    "patch -p1 <<'EOF'\n--- a/app.ini\n+++ b/app.ini\n@@ -4 +4 @@\n-secret =\n+secret = {pw}\nEOF"
+                ),
                 format!("sed -i 's/^ADMIN_PASSWORD=.*/ADMIN_PASSWORD={pw}/' /srv/app/.env"),
-                format!("{{\"op\": \"replace\", \"path\": \"/spec/auth/password\", \"value\": \"{pw}\"}}"),
+                format!(
+                    "{{\"op\": \"replace\", \"path\": \"/spec/auth/password\", \"value\": \"{pw}\"}}"
+                ),
             ],
         );
         text(pw, line)
@@ -189,8 +215,12 @@ pub(super) const FAMILIES: &[Family] = &[
                 format!(
                     "assertion `left == right` failed\n  left: Settings {{ host: \"api\", secret: \"{tok}\" }}\n right: Settings {{ host: \"api\", secret: \"\" }}"
                 ),
-                format!("Error:      \tNot equal:\n            \texpected: \"\"\n            \tactual  : \"{tok}\"\nTest:       \tTestLoadSecret"),
-                format!("  1) Client signs requests\n     Failure/Error: expect(client.signing_key).to be_nil\n       expected: nil\n            got: \"{tok}\""),
+                format!(
+                    "Error:      \tNot equal:\n            \texpected: \"\"\n            \tactual  : \"{tok}\"\nTest:       \tTestLoadSecret"
+                ),
+                format!(
+                    "  1) Client signs requests\n     Failure/Error: expect(client.signing_key).to be_nil\n       expected: nil\n            got: \"{tok}\""
+                ),
             ],
         );
         text(tok, line)
@@ -212,7 +242,9 @@ pub(super) const FAMILIES: &[Family] = &[
                 format!(
                     "UnhandledPromiseRejection: Error: 403\n    at request (/app/client.js:12:9) {{\n  config: {{ headers: {{ 'X-Auth': '{tok}' }} }}\n}}"
                 ),
-                format!("** (MatchError) no match of right hand side value: {{:error, %{{reason: :expired, refresh: \"{tok}\"}}}}"),
+                format!(
+                    "** (MatchError) no match of right hand side value: {{:error, %{{reason: :expired, refresh: \"{tok}\"}}}}"
+                ),
             ],
         );
         text(tok, line)
@@ -222,11 +254,17 @@ pub(super) const FAMILIES: &[Family] = &[
         let line = pick_line(
             rng,
             vec![
-                format!("{{% set analytics_key = \"{tok}\" %}}\n<script data-key=\"{{{{ analytics_key }}}}\"></script>"),
-                format!("{{{{- $authToken := \"{tok}\" -}}}}\nAuthorization: Bearer {{{{ $authToken }}}}"),
+                format!(
+                    "{{% set analytics_key = \"{tok}\" %}}\n<script data-key=\"{{{{ analytics_key }}}}\"></script>"
+                ),
+                format!(
+                    "{{{{- $authToken := \"{tok}\" -}}}}\nAuthorization: Bearer {{{{ $authToken }}}}"
+                ),
                 format!("{{% assign stripe_publish_secret = '{tok}' %}}"),
                 format!("{{{{> payment-form merchantSecret=\"{tok}\" }}}}"),
-                format!("<% signing_secret = \"{tok}\" %>\n<%= form_tag(url, data: {{ sig: sign(signing_secret) }}) %>"),
+                format!(
+                    "<% signing_secret = \"{tok}\" %>\n<%= form_tag(url, data: {{ sig: sign(signing_secret) }}) %>"
+                ),
             ],
         );
         text(tok, line)
