@@ -20,10 +20,14 @@ use regex::Regex;
 
 use super::structure::{bip39_words, entropy, joins_words, made_of_words};
 
-/// Shortest and longest token body taken (22 characters of base62 hold 128 bits, what
-/// generators draw at least; a 64-byte key is 88 characters of base64 or base58; longer
-/// runs are data).
-const MIN_TOKEN: usize = 22;
+/// Shortest and longest token body taken (a generated password of 16 characters of base62
+/// holds 95 bits; a 64-byte key is 88 characters of base64 or base58; longer runs are data).
+/// A body shorter than [`FULL_TOKEN`] is taken only with all three classes (upper case,
+/// lower case, digits): a set of option letters (`q{mhlDriFfXqnTdULva}`, `[dDFgGhHlnNpP]`)
+/// has no digit.
+const MIN_TOKEN: usize = 16;
+/// 22 characters of base62 hold 128 bits, what generators draw at least for a token.
+const FULL_TOKEN: usize = 22;
 const MAX_TOKEN: usize = 128;
 
 /// Words before a value that make it a digest, an id, or public or encrypted data, not a
@@ -60,7 +64,7 @@ const DIGEST_CONTEXT: &[&str] = &[
 /// Ranges of `text` holding a generated token with no prefix or name to tell it by.
 pub(super) fn bare_tokens(text: &str, out: &mut Vec<Range<usize>>) {
     static RUN: OnceLock<Option<Regex>> = OnceLock::new();
-    let Some(run) = RUN.get_or_init(|| Regex::new(r"[A-Za-z0-9+/_\-]{20,}={0,2}").ok()).as_ref()
+    let Some(run) = RUN.get_or_init(|| Regex::new(r"[A-Za-z0-9+/_\-]{16,}={0,2}").ok()).as_ref()
     else {
         return;
     };
@@ -231,6 +235,9 @@ fn generated(run: &str) -> bool {
     if classes < 2 || symbols * 8 > n {
         return false;
     }
+    if n < FULL_TOKEN && (upper == 0 || lower == 0 || digits == 0) {
+        return false;
+    }
     // A hex digest, or one with a suffix (`…3f7alt1`).
     if bytes.iter().filter(|b| b.is_ascii_hexdigit()).count() * 10 >= n * 9 {
         return false;
@@ -395,6 +402,20 @@ mod tests {
         }
         let url = "curl https://relay.example.net/in/q7ZPa0Lr2Xv9sKd3TfB8wNc1yHm4";
         assert_eq!(found(url), ["q7ZPa0Lr2Xv9sKd3TfB8wNc1yHm4"]);
+    }
+
+    #[test]
+    fn a_shorter_generated_value_is_found_with_all_three_classes() {
+        for token in ["e9EvTUkXc0WvWKLHzW", "wrA19FZRqRUui4PN5JZ"] {
+            assert_eq!(found(&format!("/oper admin {token}")), [token], "{token}");
+        }
+        for text in [
+            "foreach my $subname (map \"opt_$_\", split '', q{mhlDriFfXqnTdULva}) {",
+            "(r'[dDFgGhHlnNpPqQxz=]', Keyword),",
+            "kCFStringEncodingUTF8 and XML_PARSE_NOENT",
+        ] {
+            assert!(found(text).is_empty(), "{text}: {:?}", found(text));
+        }
     }
 
     #[test]
