@@ -85,10 +85,12 @@ pub(super) fn literal_arguments(text: &str, out: &mut Vec<Range<usize>>) {
         for literal in &literals {
             let value = &text[literal.clone()];
             // A message or a phrase has spaces, a chosen or generated password a digit;
-            // padding ends base64 data.
+            // padding ends base64 data; a character reference (`all&#x00E9;e`) is a word of
+            // text in markup.
             if value.contains(char::is_whitespace)
                 || !value.contains(|c: char| c.is_ascii_digit())
                 || value.ends_with('=')
+                || value.contains("&#")
             {
                 continue;
             }
@@ -147,6 +149,7 @@ mod tests {
             "const buf = Buffer.alloc(11, 'aGVsbG8gd29ybGQ=', 'base64');",
             "const successMessage = styleText('green', 'Success!');",
             "const errorMessage = styleText('red', 'Error! Error!');",
+            "  * verb forms (\"all&#x00E9;\", \"all&#x00E9;e\").",
             "route(method, \"/v1/Users2\")",
         ] {
             assert!(found(text).is_empty(), "{text}: {:?}", found(text));

@@ -95,7 +95,8 @@ pub(super) fn bare_tokens(text: &str, out: &mut Vec<Range<usize>>) {
             }
             let mut at = start;
             for segment in run.split('/') {
-                if generated(segment) {
+                // A short id in a URL's path (a short link, a form) is a name of a page.
+                if segment.len() >= FULL_TOKEN && generated(segment) {
                     out.push(at..at + segment.len());
                 }
                 at += segment.len() + 1;
@@ -235,7 +236,16 @@ fn generated(run: &str) -> bool {
     if classes < 2 || symbols * 8 > n {
         return false;
     }
-    if n < FULL_TOKEN && (upper == 0 || lower == 0 || digits == 0) {
+    // A shorter run is more often a name with numbers (`xmlSecHrefAes128Cbc`,
+    // `HpkeKdfHkdfSha256`, `Iop_QDMulHi16Sx4`): taken only with all three classes, no joint
+    // and no run of capitalised words.
+    if n < FULL_TOKEN
+        && (upper == 0
+            || lower == 0
+            || digits == 0
+            || body.contains(['_', '-'])
+            || made_of_words(body))
+    {
         return false;
     }
     // A hex digest, or one with a suffix (`…3f7alt1`).
@@ -413,6 +423,12 @@ mod tests {
             "foreach my $subname (map \"opt_$_\", split '', q{mhlDriFfXqnTdULva}) {",
             "(r'[dDFgGhHlnNpPqQxz=]', Keyword),",
             "kCFStringEncodingUTF8 and XML_PARSE_NOENT",
+            // Look-alikes of the large corpus (xmlsec, NSS, Valgrind, X11, Node's docs).
+            "XMLSEC_EXPORT_VAR const xmlChar xmlSecHrefAes128Cbc[];",
+            "    HpkeKdfHkdfSha256 = 1,",
+            "      Iop_QRDMulHi16Sx8, Iop_QRDMulHi32Sx4, /* (V128, V128) -> V128 */",
+            "#define XF86XK_KbdLcdMenu1\t\t_EVDEVK(0x2B8)\t\t/* v5.5  KEY_KBD_LCD_MENU1 */",
+            "[Contributor Spotlight nomination](https://forms.gle/dXBXZn8yu83HLJ57A)",
         ] {
             assert!(found(text).is_empty(), "{text}: {:?}", found(text));
         }
