@@ -35,7 +35,10 @@ pub(super) fn literal_arguments(text: &str, out: &mut Vec<Range<usize>>) {
         let close = if bytes[open] == b'(' { b')' } else { b']' };
         let mut literals: Vec<Range<usize>> = Vec::new();
         let mut cursor = open + 1;
-        let limit = bytes.len().min(open + REACH);
+        let mut limit = bytes.len().min(open + REACH);
+        while !text.is_char_boundary(limit) {
+            limit -= 1;
+        }
         let mut complete = false;
         let mut arguments = 0;
         while cursor < limit {
@@ -150,6 +153,8 @@ mod tests {
             "const successMessage = styleText('green', 'Success!');",
             "const errorMessage = styleText('red', 'Error! Error!');",
             "  * verb forms (\"all&#x00E9;\", \"all&#x00E9;e\").",
+            // The reach ends inside a character.
+            &format!("f(\"a\", \"x{}\")", "→".repeat(200)),
             "route(method, \"/v1/Users2\")",
         ] {
             assert!(found(text).is_empty(), "{text}: {:?}", found(text));
