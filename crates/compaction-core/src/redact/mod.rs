@@ -10,8 +10,10 @@
 //! decodes to a credential ([`encoded`]), and random-looking values next to secret-looking
 //! words. Besides the table: generated tokens recognised by their statistics alone, with no
 //! prefix or name (`shape.rs`), passwords given in the prose of any language (`prose.rs`),
-//! key material by its structure (`structure.rs`), and the columns of a delimited table whose
-//! header names a secret (`tables.rs`). Each text is redacted whole before anything cuts it. No maintained
+//! key material by its structure (`structure.rs`), the columns of a delimited table whose
+//! header names a secret (`tables.rs`), a value a few words after a secret's name in any
+//! syntax (`nearby.rs`), and a literal made like a password after another argument of a call
+//! (`positional.rs`). Each text is redacted whole before anything cuts it. No maintained
 //! crate of such rules fits a pure, synchronous core on this toolchain, so the table is
 //! written here as data. Besides the table, a [`Redactor`] replaces exact configured values
 //! (the API keys in use).
@@ -28,6 +30,7 @@ pub mod encoded;
 mod json;
 mod literals;
 mod nearby;
+mod positional;
 mod prose;
 mod shape;
 mod structure;

@@ -1,5 +1,6 @@
 //! A value after a secret's name on the same line, whatever the syntax between them: the
-//! next few words after `password`, `secret`, `token`, `api_key` or `credential` (a path's
+//! next few words after `password`, `secret`, `token`, `api_key` or `credential`, the word
+//! for a password in other languages, or `pass`/`pwd`/`psk` ending a name (a path's
 //! last segment `config/api/db_password '…'`, an indexed name `Password1 …`, a flag, a
 //! positional argument) are read one by one, and a word made like a chosen or generated
 //! password is the secret. The rules spell out syntaxes (`=`, `:`, a space, a call, a
@@ -20,9 +21,9 @@ use super::checks::passes;
 use super::rules::Check;
 
 /// How many words after a name are read.
-const WORDS_AFTER: usize = 3;
+const WORDS_AFTER: usize = 5;
 /// How far after a name the words may run, in bytes.
-const REACH: usize = 96;
+const REACH: usize = 128;
 
 /// The secret names, English words that name nothing but a secret, found in any casing.
 const NAMES: &[&str] = &[
@@ -36,7 +37,45 @@ const NAMES: &[&str] = &[
     "api_key",
     "api-key",
     "credential",
+    // The word for a password in other languages (as `prose.rs` has them), in either case
+    // where the case is not ASCII.
+    "passwort",
+    "kennwort",
+    "wachtwoord",
+    "lösenord",
+    "passord",
+    "adgangskode",
+    "salasana",
+    "contraseña",
+    "mot de passe",
+    "senha",
+    "palavra-passe",
+    "пароль",
+    "Пароль",
+    "hasło",
+    "heslo",
+    "jelszó",
+    "şifre",
+    "Şifre",
+    "parool",
+    "密码",
+    "密碼",
+    "口令",
+    "パスワード",
+    "비밀번호",
+    "mật khẩu",
+    "Mật khẩu",
+    "รหัสผ่าน",
+    "kata sandi",
+    "parola",
+    // A short form ending a name (`SMTP_PASS`, `dbPwd`, `wifi_psk`): taken only there.
+    "pass",
+    "pwd",
+    "psk",
 ];
+
+/// The short forms of [`NAMES`], names only where they end a name.
+const SHORT: &[&str] = &["pass", "pwd", "psk"];
 
 /// The searcher for [`NAMES`]: literals alone, ASCII case ignored.
 fn names() -> Option<&'static aho_corasick::AhoCorasick> {
@@ -84,6 +123,12 @@ pub(super) fn values_after_names(text: &str, out: &mut Vec<Range<usize>>) {
     let mut next_free = 0;
     for found in names.find_iter(text) {
         if found.start() < next_free {
+            continue;
+        }
+        // A short form inside a word (`passes`, `bypassing`, `pwdx`) names nothing.
+        if SHORT.contains(&&text[found.range()].to_ascii_lowercase()[..])
+            && bytes.get(found.end()).is_some_and(|b| b.is_ascii_alphanumeric())
+        {
             continue;
         }
         // The rest of the name (`db_password_2`, `tokens`, `secretName`).
@@ -181,7 +226,16 @@ mod tests {
             found("Backlog SSID1 Home; Password1 Saffron^8102Cobalt; MqttHost x"),
             ["Saffron^8102Cobalt"]
         );
-        assert_eq!(found("etcdctl put /svc/smtp-pass  x3Jq#92kLm"), Vec::<&str>::new());
+        // A value five words after its name.
+        assert_eq!(
+            found("A temporary password is generated for root@localhost: 9dbemJTHn3JDmTxDTI1"),
+            ["9dbemJTHn3JDmTxDTI1"]
+        );
+        // A short form ending a name, and the word in other languages.
+        assert_eq!(found("etcdctl put /svc/smtp-pass  x3Jq#92kLm"), ["x3Jq#92kLm"]);
+        assert_eq!(found("Backlog WifiPwd Saffron^8102Cobalt"), ["Saffron^8102Cobalt"]);
+        assert_eq!(found("Пароль от базы Falcon-river-448x"), ["Falcon-river-448x"]);
+        assert_eq!(found("şifre: Qz8!rT2vLp"), ["Qz8!rT2vLp"]);
         assert_eq!(found("redis-cli HSET creds password Qz8!rT2vLp"), ["Qz8!rT2vLp"]);
     }
 
@@ -204,6 +258,9 @@ mod tests {
             "    stop_token(const _Stop_state_ref& __state) noexcept",
             "<code>crypto.pbkdf2Sync(password, salt, iterations, keylen, digest)</code>",
             "<a href=\"#pbkdf2password-salt\"><code>crypto.pbkdf2Sync(password, salt)</code>",
+            // A short form inside a longer word names nothing.
+            "it passes Qz8!rT2vLp through; bypassing x3Jq#92kLm",
+            "the compass bearing 270deg",
         ] {
             assert_eq!(found(text), Vec::<&str>::new(), "{text}");
         }

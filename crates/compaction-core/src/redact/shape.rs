@@ -20,10 +20,14 @@ use regex::Regex;
 
 use super::structure::{bip39_words, entropy, joins_words, made_of_words};
 
-/// Shortest and longest token body taken (22 characters of base62 hold 128 bits, what
-/// generators draw at least; a 64-byte key is 88 characters of base64 or base58; longer
-/// runs are data).
-const MIN_TOKEN: usize = 22;
+/// Shortest and longest token body taken (a generated password of 16 characters of base62
+/// holds 95 bits; a 64-byte key is 88 characters of base64 or base58; longer runs are data).
+/// A body shorter than [`FULL_TOKEN`] is taken only with all three classes (upper case,
+/// lower case, digits): a set of option letters (`q{mhlDriFfXqnTdULva}`, `[dDFgGhHlnNpP]`)
+/// has no digit.
+const MIN_TOKEN: usize = 16;
+/// 22 characters of base62 hold 128 bits, what generators draw at least for a token.
+const FULL_TOKEN: usize = 22;
 const MAX_TOKEN: usize = 128;
 
 /// Words before a value that make it a digest, an id, or public or encrypted data, not a
@@ -60,7 +64,7 @@ const DIGEST_CONTEXT: &[&str] = &[
 /// Ranges of `text` holding a generated token with no prefix or name to tell it by.
 pub(super) fn bare_tokens(text: &str, out: &mut Vec<Range<usize>>) {
     static RUN: OnceLock<Option<Regex>> = OnceLock::new();
-    let Some(run) = RUN.get_or_init(|| Regex::new(r"[A-Za-z0-9+/_\-]{20,}={0,2}").ok()).as_ref()
+    let Some(run) = RUN.get_or_init(|| Regex::new(r"[A-Za-z0-9+/_\-]{16,}={0,2}").ok()).as_ref()
     else {
         return;
     };
@@ -91,7 +95,8 @@ pub(super) fn bare_tokens(text: &str, out: &mut Vec<Range<usize>>) {
             }
             let mut at = start;
             for segment in run.split('/') {
-                if generated(segment) {
+                // A short id in a URL's path (a short link, a form) is a name of a page.
+                if segment.len() >= FULL_TOKEN && generated(segment) {
                     out.push(at..at + segment.len());
                 }
                 at += segment.len() + 1;
@@ -117,8 +122,9 @@ fn in_digest_context(text: &str, start: usize, end: usize) -> bool {
     while !text.is_char_boundary(to) {
         to -= 1;
     }
-    let before = text[from..start].to_ascii_lowercase();
-    let closing = text[end..to].trim_start().strip_prefix("</").map(str::to_ascii_lowercase);
+    let before_as_written = &text[from..start];
+    let before = before_as_written.to_ascii_lowercase();
+    let closing = text[end..to].trim_start().strip_prefix("</");
     // A value named an id or an address is one ("program ID: …", `account_id`, "address
     // …"): it names a thing; a credential is named for what it grants.
     // A file name (`id.json`) names no value.
@@ -131,8 +137,41 @@ fn in_digest_context(text: &str, start: usize, end: usize) -> bool {
         .any(|word| ID_NAMES.contains(&word));
     named_id
         || DIGEST_CONTEXT.iter().any(|word| {
-            before.contains(word) || closing.as_ref().is_some_and(|tag| tag.contains(word))
+            names_part(before_as_written, word) || closing.is_some_and(|tag| names_part(tag, word))
         })
+}
+
+/// Whether `word` (lower case) begins a part of a name in `text`: a run of letters (a case
+/// switch from lower to upper starts a new one) equal to it or its plural, or, for a word
+/// of four letters or more, starting with it (`sha` in `sha256:`, `hash` in `fileHashes`,
+/// `cipher` in `ciphertext`); not a piece inside a longer word (`oid` in `android`, `sum` in
+/// `consumer`, `sha` in `shared`). A word holding a digit or a sign (`md5`, `x509`, `h1:`,
+/// `base64,`) is matched as written.
+fn names_part(text: &str, word: &str) -> bool {
+    if !word.bytes().all(|b| b.is_ascii_lowercase()) {
+        return text.to_ascii_lowercase().contains(word);
+    }
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    for at in 0..=bytes.len() {
+        let boundary = at == bytes.len()
+            || !bytes[at].is_ascii_alphabetic()
+            || at > start && bytes[at].is_ascii_uppercase() && bytes[at - 1].is_ascii_lowercase();
+        if !boundary {
+            continue;
+        }
+        let part = bytes[start..at].to_ascii_lowercase();
+        let word = word.as_bytes();
+        if part == word
+            || part.strip_suffix(b"s").is_some_and(|stem| stem == word)
+            || part.strip_suffix(b"es").is_some_and(|stem| stem == word)
+            || word.len() >= 4 && part.starts_with(word)
+        {
+            return true;
+        }
+        start = if at < bytes.len() && bytes[at].is_ascii_alphabetic() { at } else { at + 1 };
+    }
+    false
 }
 
 /// Words that name an identifier, matched as whole words among the three before a value.
@@ -195,6 +234,18 @@ fn generated(run: &str) -> bool {
     let symbols = n - upper - lower - digits;
     let classes = [upper, lower, digits].iter().filter(|&&count| count >= 2).count();
     if classes < 2 || symbols * 8 > n {
+        return false;
+    }
+    // A shorter run is more often a name with numbers (`xmlSecHrefAes128Cbc`,
+    // `HpkeKdfHkdfSha256`, `Iop_QDMulHi16Sx4`): taken only with all three classes, no joint
+    // and no run of capitalised words.
+    if n < FULL_TOKEN
+        && (upper == 0
+            || lower == 0
+            || digits == 0
+            || body.contains(['_', '-'])
+            || made_of_words(body))
+    {
         return false;
     }
     // A hex digest, or one with a suffix (`…3f7alt1`).
@@ -361,6 +412,46 @@ mod tests {
         }
         let url = "curl https://relay.example.net/in/q7ZPa0Lr2Xv9sKd3TfB8wNc1yHm4";
         assert_eq!(found(url), ["q7ZPa0Lr2Xv9sKd3TfB8wNc1yHm4"]);
+    }
+
+    #[test]
+    fn a_shorter_generated_value_is_found_with_all_three_classes() {
+        for token in ["e9EvTUkXc0WvWKLHzW", "wrA19FZRqRUui4PN5JZ"] {
+            assert_eq!(found(&format!("/oper admin {token}")), [token], "{token}");
+        }
+        for text in [
+            "foreach my $subname (map \"opt_$_\", split '', q{mhlDriFfXqnTdULva}) {",
+            "(r'[dDFgGhHlnNpPqQxz=]', Keyword),",
+            "kCFStringEncodingUTF8 and XML_PARSE_NOENT",
+            // Look-alikes of the large corpus (xmlsec, NSS, Valgrind, X11, Node's docs).
+            "XMLSEC_EXPORT_VAR const xmlChar xmlSecHrefAes128Cbc[];",
+            "    HpkeKdfHkdfSha256 = 1,",
+            "      Iop_QRDMulHi16Sx8, Iop_QRDMulHi32Sx4, /* (V128, V128) -> V128 */",
+            "#define XF86XK_KbdLcdMenu1\t\t_EVDEVK(0x2B8)\t\t/* v5.5  KEY_KBD_LCD_MENU1 */",
+            "[Contributor Spotlight nomination](https://forms.gle/dXBXZn8yu83HLJ57A)",
+        ] {
+            assert!(found(text).is_empty(), "{text}: {:?}", found(text));
+        }
+    }
+
+    #[test]
+    fn a_digest_word_inside_a_longer_word_does_not_make_a_digest() {
+        let token = "BxBZrbxzFasm1ovynPCfrAezuQMRWKExqeSqS17Cj";
+        for text in [
+            format!("    android:value=\"{token}\" />"),
+            format!("consumer_secret: {token}"),
+            format!("SHARED_ACCESS_KEY={token}"),
+        ] {
+            assert_eq!(found(&text), [token], "{text}");
+        }
+        for text in [
+            format!("sha256sum: {token}"),
+            format!("fileHashes: [\"{token}\"]"),
+            format!("ciphertext: {token}"),
+            format!("<SignatureValue>{token}</SignatureValue>"),
+        ] {
+            assert!(found(&text).is_empty(), "{text}");
+        }
     }
 
     #[test]

@@ -10,7 +10,8 @@
 //! prefixes, other URL schemes, two encodings at once; and in `round9/`, round 9's credentials
 //! in tools, configs and languages of 2024–2026 no earlier family covered; and in `round10/`,
 //! round 10's config languages, code, tool outputs, logs, diffs and text shapes no earlier
-//! family covered), and plants each in
+//! family covered; and in `round11/` and `round12/`, the same for rounds 11 and 12), and plants
+//! each in
 //! several shapes: a chat message, a tool
 //! result, a config file, a tool call's JSON arguments and an encoded form. [`claude_transcript`]
 //! and [`codex_transcript`] put samples into transcripts to import.
@@ -31,18 +32,25 @@ mod families;
 mod report;
 mod round10;
 mod round11;
+mod round12;
 mod round9;
+mod splits;
 mod values;
 
 use base64::Engine as _;
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 
 use families::{Carrier, Family};
 
 use crate::random::Rng;
 
 pub use report::{ReportPart, report_parts};
+pub use splits::{
+    before_round9_test_families, before_round10_test_families, before_round11_test_families,
+    before_round12_test_families, earlier_test_families, family_names, round4_family_names,
+    round9_family_names, round10_family_names, round11_family_names, round12_family_names,
+    test_families,
+};
 
 /// How many secrets each family makes.
 pub const SECRETS_PER_FAMILY: usize = 6;
@@ -101,122 +109,8 @@ fn all_families() -> Vec<Family> {
     all.extend(round9::families());
     all.extend(round10::families());
     all.extend(round11::families());
+    all.extend(round12::families());
     all
-}
-
-/// The families written in round 4 in formats no rule was written for (`by_tool.rs`), added
-/// after the rules of earlier rounds; reports give their figures apart.
-pub fn round4_family_names() -> Vec<&'static str> {
-    by_tool::FAMILIES.iter().map(|(name, _)| *name).collect()
-}
-
-/// The families written in round 9 (`round9/`): credentials in tools, configs and languages
-/// no earlier family or rule was written for; reports give their figures apart.
-pub fn round9_family_names() -> Vec<&'static str> {
-    round9::families().iter().map(|(name, _)| *name).collect()
-}
-
-/// The families written in round 10 (`round10/`): config languages, code, tool outputs, logs,
-/// diffs and text shapes no earlier family or rule was written for; reports give their
-/// figures apart.
-pub fn round10_family_names() -> Vec<&'static str> {
-    round10::families().iter().map(|(name, _)| *name).collect()
-}
-
-/// The test part as the rule drew it before round 9's families were added (over the 163
-/// families of round 4). Every one of them is still in the test part (a unit test asserts
-/// it), so no family whose misses were never read became dev.
-pub fn before_round9_test_families() -> Vec<&'static str> {
-    let later = [round9_family_names(), round10_family_names(), round11_family_names()].concat();
-    let before: Vec<Family> =
-        all_families().into_iter().filter(|(name, _)| !later.contains(name)).collect();
-    test_part(&before)
-}
-
-/// The families written in round 11 (`round11/`): what people type and tools print, what
-/// administrators write, and config files, code and documents no earlier family or rule was
-/// written for; reports give their figures apart.
-pub fn round11_family_names() -> Vec<&'static str> {
-    round11::families().iter().map(|(name, _)| *name).collect()
-}
-
-/// The test part as it was before round 10's families were added: the first third of the 200
-/// families of round 9, and every family held out before round 9. Every one of them is still
-/// in the test part.
-pub fn before_round10_test_families() -> Vec<&'static str> {
-    let later = [round10_family_names(), round11_family_names()].concat();
-    let before: Vec<Family> =
-        all_families().into_iter().filter(|(name, _)| !later.contains(name)).collect();
-    let mut test = test_part(&before);
-    for name in before_round9_test_families() {
-        if !test.contains(&name) {
-            test.push(name);
-        }
-    }
-    test
-}
-
-/// The test part as it was before round 11's families were added: the first third of the 239
-/// families of round 10, and every family held out before round 10. Every one of them is
-/// still in the test part.
-pub fn before_round11_test_families() -> Vec<&'static str> {
-    let round11 = round11_family_names();
-    let before: Vec<Family> =
-        all_families().into_iter().filter(|(name, _)| !round11.contains(name)).collect();
-    let mut test = test_part(&before);
-    for name in before_round10_test_families() {
-        if !test.contains(&name) {
-            test.push(name);
-        }
-    }
-    test
-}
-
-/// The names of every family, in the generator's order.
-pub fn family_names() -> Vec<&'static str> {
-    all_families().iter().map(|(name, _)| *name).collect()
-}
-
-/// The families of the test part: ordered by SHA-256 of `secret-family:<name>`, the first
-/// third, rounded up; and every family an earlier round's split put in test. Adding round 9's
-/// 37 families pushed one earlier test family (`container-env`) out of the first third; a
-/// family held out once stays held out, so that no family whose misses were never read
-/// becomes one whose misses are listed.
-pub fn test_families() -> Vec<&'static str> {
-    let mut test = test_part(&all_families());
-    for name in before_round11_test_families() {
-        if !test.contains(&name) {
-            test.push(name);
-        }
-    }
-    test
-}
-
-/// The test part as the same rule drew it before the round 4 families were added (the
-/// families of `by_tool.rs` left out): adding families moves a few earlier ones from dev into
-/// test, and those were written against, so the held-out figure comparable across rounds is
-/// the one on this earlier test part.
-pub fn earlier_test_families() -> Vec<&'static str> {
-    let later = [
-        round4_family_names(),
-        round9_family_names(),
-        round10_family_names(),
-        round11_family_names(),
-    ]
-    .concat();
-    let earlier: Vec<Family> =
-        all_families().into_iter().filter(|(name, _)| !later.contains(name)).collect();
-    test_part(&earlier)
-}
-
-/// The first third (rounded up) of `families` ordered by SHA-256 of `secret-family:<name>`.
-fn test_part(families: &[Family]) -> Vec<&'static str> {
-    let mut named: Vec<([u8; 32], &'static str)> = families
-        .iter()
-        .map(|(name, _)| (Sha256::digest(format!("secret-family:{name}")).into(), *name))
-        .collect();
-    named.sort();
-    named.into_iter().take(families.len().div_ceil(3)).map(|(_, name)| name).collect()
 }
 
 /// The parts of `needle` whose presence in an output means a leak (see [`leaks`]).
@@ -649,6 +543,10 @@ mod tests {
         let before_round11 = before_round11_test_families();
         assert!(before_round11.iter().all(|name| test.contains(name)), "a test family became dev");
         assert!(round11_family_names().len() >= 30);
+        // Nor did adding round 12's.
+        let before_round12 = before_round12_test_families();
+        assert!(before_round12.iter().all(|name| test.contains(name)), "a test family became dev");
+        assert!(round12_family_names().len() >= 30);
         let names = family_names();
         let distinct: std::collections::BTreeSet<&str> = names.iter().copied().collect();
         assert_eq!(distinct.len(), names.len(), "two families share a name");
