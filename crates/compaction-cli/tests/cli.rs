@@ -48,6 +48,8 @@ pub mod setup;
 mod store_paths;
 #[path = "cli/stores.rs"]
 mod stores;
+#[path = "cli/tally.rs"]
+mod tally;
 #[path = "cli/terminal_secrets.rs"]
 mod terminal_secrets;
 #[path = "cli/text.rs"]

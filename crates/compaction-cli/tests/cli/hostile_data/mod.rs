@@ -17,6 +17,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::tally::Tally;
+
 use crate::hostile_writes::{strings, walk};
 
 mod databases;
@@ -100,46 +102,6 @@ fn changes(before: &[(String, String)], after: &[(String, String)]) -> Vec<Strin
         }
     }
     lines
-}
-
-/// Dev and test tallies of one class; misses of the dev part kept in full.
-#[derive(Default)]
-struct Tally {
-    dev: (usize, usize),
-    test: (usize, usize),
-    dev_misses: Vec<String>,
-    test_misses: Vec<usize>,
-}
-
-impl Tally {
-    fn count(&mut self, index: usize, miss: Option<String>) {
-        let test = index.is_multiple_of(3);
-        let part = if test { &mut self.test } else { &mut self.dev };
-        part.1 += 1;
-        match miss {
-            None => part.0 += 1,
-            Some(miss) if test => {
-                let _ = miss;
-                self.test_misses.push(index);
-            }
-            Some(miss) => self.dev_misses.push(format!("#{index}: {miss}")),
-        }
-    }
-
-    /// Prints the counts and fails with every miss.
-    fn report(&self, class: &str) {
-        println!(
-            "{class}: dev {}/{}, test {}/{}",
-            self.dev.0, self.dev.1, self.test.0, self.test.1
-        );
-        assert!(
-            self.dev_misses.is_empty() && self.test_misses.is_empty(),
-            "{class}: {} dev misses, test misses at {:?}:\n{}",
-            self.dev_misses.len(),
-            self.test_misses,
-            self.dev_misses.join("\n")
-        );
-    }
 }
 
 /// The fixture session's text with its header's `cwd` set to `cwd` and every mention of
