@@ -6,6 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+#[path = "cli/child.rs"]
+mod child;
 #[path = "cli/corpus.rs"]
 mod corpus;
 #[path = "cli/export.rs"]

@@ -12,11 +12,11 @@
 //! `i % 3 == 0`, else in the dev part (the rule of every hostile suite). Each test prints its
 //! counts and fails with the dev part's misses in full (the test part's by number only).
 
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
+use crate::child::{Ran, run_until};
 use crate::tally::Tally;
 
 use crate::hostile_writes::{strings, walk};
@@ -25,17 +25,11 @@ mod databases;
 mod paths;
 mod postgres;
 
-/// What one run of the binary gave.
-struct Ran {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
 /// Runs the binary in `cwd` with `HOME` and `TMPDIR` given, a clean settings environment
 /// and a 60 s deadline (exit -2 when it hung).
 fn run_in(cwd: &Path, home: &Path, tmp: &Path, args: &[String], env: &[(&str, &str)]) -> Ran {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_compaction"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_compaction"));
+    command
         .args(args)
         .current_dir(cwd)
         .env("HOME", home)
@@ -46,37 +40,8 @@ fn run_in(cwd: &Path, home: &Path, tmp: &Path, args: &[String], env: &[(&str, &s
         .env_remove("COMPACTION_TRANSCRIPTS")
         .env_remove("CLAUDE_CONFIG_DIR")
         .env_remove("CODEX_HOME")
-        .envs(env.iter().copied())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdout_pipe = child.stdout.take().unwrap();
-    let mut stderr_pipe = child.stderr.take().unwrap();
-    let out = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stdout_pipe.read_to_string(&mut text);
-        text
-    });
-    let err = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stderr_pipe.read_to_string(&mut text);
-        text
-    });
-    let started = Instant::now();
-    let code = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status.code().unwrap_or(-1);
-        }
-        if started.elapsed() > Duration::from_secs(60) {
-            child.kill().unwrap();
-            let _ = child.wait();
-            break -2;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    Ran { code, stdout: out.join().unwrap(), stderr: err.join().unwrap() }
+        .envs(env.iter().copied());
+    run_until(&mut command, Duration::from_secs(60))
 }
 
 /// Every path under `dir` with what it is: a file's bytes (hashed), a link's target, a

@@ -14,24 +14,15 @@
 //! `i % 3 == 0`, else in the dev part (the rule of every hostile suite). Each test prints its
 //! counts and fails with the dev part's misses in full (the test part's by number only).
 
-use std::io::Read as _;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
+use crate::child::{Ran, run_until};
 use crate::tally::Tally;
 
 mod hooks;
 mod sessions;
-
-/// What one run of the binary gave.
-struct Ran {
-    /// The exit code; -1 for a signal, -2 when it was killed at its deadline.
-    code: i32,
-    stdout: String,
-    stderr: String,
-    elapsed: Duration,
-}
 
 /// Runs the binary in `cwd` with `HOME` and `TMPDIR` given, a clean settings environment
 /// and a deadline (exit -2 when it was still running then).
@@ -42,7 +33,8 @@ fn run_in(cwd: &Path, home: &Path, args: &[String], deadline: Duration) -> Ran {
     // the fixes were measured with the binary of the commit before them).
     let binary = std::env::var_os("ROUND11_COMPACTION_BIN")
         .unwrap_or_else(|| env!("CARGO_BIN_EXE_compaction").into());
-    let mut child = Command::new(binary)
+    let mut command = Command::new(binary);
+    command
         .args(args)
         .current_dir(cwd)
         .env("HOME", home)
@@ -51,36 +43,6 @@ fn run_in(cwd: &Path, home: &Path, args: &[String], deadline: Duration) -> Ran {
         .env_remove("ANTHROPIC_API_KEY")
         .env_remove("OPENAI_API_KEY")
         .env_remove("COMPACTION_TRANSCRIPTS")
-        .env_remove("ROUND11_COMPACTION_BIN")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdout_pipe = child.stdout.take().unwrap();
-    let mut stderr_pipe = child.stderr.take().unwrap();
-    let out = std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = stdout_pipe.read_to_end(&mut bytes);
-        String::from_utf8_lossy(&bytes).into_owned()
-    });
-    let err = std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = stderr_pipe.read_to_end(&mut bytes);
-        String::from_utf8_lossy(&bytes).into_owned()
-    });
-    let started = Instant::now();
-    let code = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status.code().unwrap_or(-1);
-        }
-        if started.elapsed() > deadline {
-            child.kill().unwrap();
-            let _ = child.wait();
-            break -2;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    let elapsed = started.elapsed();
-    Ran { code, stdout: out.join().unwrap(), stderr: err.join().unwrap(), elapsed }
+        .env_remove("ROUND11_COMPACTION_BIN");
+    run_until(&mut command, deadline)
 }
