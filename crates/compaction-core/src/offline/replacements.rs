@@ -66,36 +66,34 @@ impl Digest {
         index: Option<usize>,
         decision: bool,
     ) -> Option<(&str, bool)> {
-        let lower = text.to_lowercase();
-        self.replacements
-            .iter()
-            .filter(|r| {
-                let at = if decision { r.decisions_at } else { r.constraints_at };
-                index.is_none_or(|index| index < at)
-            })
-            .find(|r| replaces(r, &lower) && !lower.contains(&r.by.to_lowercase()))
-            .map(|r| (r.by.as_str(), r.from_user))
+        let before = |r: &Replacement| {
+            let at = if decision { r.decisions_at } else { r.constraints_at };
+            index.is_none_or(|index| index < at)
+        };
+        self.replacing(text, before).map(|r| (r.by.as_str(), r.from_user))
     }
 
     /// The statement that replaced a sentence of turn `turn` of these messages (a carried
     /// one when `None`): a note or a reply a later change of mind makes stale.
     pub(super) fn superseded_after_turn(&self, text: &str, turn: Option<usize>) -> Option<&str> {
-        self.superseded_where(text, |r| turn.is_none_or(|turn| turn < r.turns_at))
+        self.replacing(text, |r| turn.is_none_or(|turn| turn < r.turns_at)).map(|r| r.by.as_str())
     }
 
     /// The statement that replaced the reply to request `request` (a carried one when
     /// `None`).
     pub(super) fn superseded_reply(&self, text: &str, request: Option<usize>) -> Option<&str> {
-        self.superseded_where(text, |r| request.is_none_or(|request| request < r.requests_at))
+        self.replacing(text, |r| request.is_none_or(|request| request < r.requests_at))
+            .map(|r| r.by.as_str())
     }
 
-    fn superseded_where(&self, text: &str, after: impl Fn(&Replacement) -> bool) -> Option<&str> {
+    /// The first replacement among those `after` admits (the ones made after `text`) that
+    /// replaces `text` without quoting it.
+    fn replacing(&self, text: &str, after: impl Fn(&Replacement) -> bool) -> Option<&Replacement> {
         let lower = text.to_lowercase();
         self.replacements
             .iter()
             .filter(|r| after(r))
             .find(|r| replaces(r, &lower) && !lower.contains(&r.by.to_lowercase()))
-            .map(|r| r.by.as_str())
     }
 }
 
