@@ -28,8 +28,9 @@ impl Compactor<'_> {
         cancel: &CancellationToken,
         progress: &(dyn Fn(CompactionProgress) + Send + Sync),
     ) -> Result<(String, SummaryUsage, usize), SummarizerError> {
-        let parts =
-            self.summarize_parts(planned, instructions, None, None, cancel, progress).await?;
+        let parts = self
+            .summarize_parts(planned, (instructions, None), (None, None), cancel, progress)
+            .await?;
         Ok((parts.merged(), parts.usage, parts.calls))
     }
 
@@ -41,15 +42,63 @@ impl Compactor<'_> {
     /// retry of the history (the quality gate's) follows a request with the same beginning
     /// and the server's prompt cache serves it. `earlier` is a previous run over the same
     /// plan: when the turn prefix's requests would be the same (same chunks, no retry text
-    /// for them), its summary is reused instead of being asked for again.
+    /// for them), its summary is reused instead of being asked for again. `room` is the
+    /// most tokens the summary may take for the compaction to shrink the context
+    /// ([`Compactor::summary_room`]).
     ///
     /// [`Summarizer::concurrency`]: crate::summarizer::Summarizer::concurrency
     pub(super) async fn summarize_parts(
         &self,
         planned: &PlannedCompaction,
-        instructions: Option<&str>,
-        retry: Option<&str>,
+        texts: (Option<&str>, Option<&str>),
+        (earlier, room): (Option<&Parts>, Option<u64>),
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(CompactionProgress) + Send + Sync),
+    ) -> Result<Parts, SummarizerError> {
+        // Never more than the summary model writes in one reply (a model with a 4,096-token
+        // output limit rejects a request for more).
+        let window = self.summarizer.context_window();
+        let budget = self.summarizer.output_budget(self.settings.summary_output_tokens_for(window));
+        let parts =
+            self.summarize_within(planned, texts, earlier, budget, cancel, progress).await?;
+        // A summarizer that keeps to its budget writes once more within the room the
+        // compaction has when its summary would leave the context larger than before (such a
+        // compaction is refused); a shorter summary is kept over none.
+        // A summarizer that keeps to its budget writes again within the room the compaction
+        // has when its summary would leave the context larger than before (such a compaction
+        // is refused): a shorter summary is kept over none. Its budget is counted in its own
+        // units, which the estimator may count higher: what one try overshoots narrows the
+        // next.
+        let Some(room) = room.filter(|room| self.summarizer.shares_the_budget() && *room < budget)
+        else {
+            return Ok(parts);
+        };
+        let (mut parts, mut within) = (parts, room);
+        let mut tokens = self.estimator.text_tokens(&parts.merged());
+        for _ in 0..ROOM_TRIES {
+            if tokens <= room || within == 0 {
+                break;
+            }
+            let again =
+                self.summarize_within(planned, texts, earlier, within, cancel, progress).await?;
+            parts = Parts {
+                usage: parts.usage.add(&again.usage),
+                calls: parts.calls + again.calls,
+                ..again
+            };
+            tokens = self.estimator.text_tokens(&parts.merged());
+            within = within.saturating_sub(tokens.saturating_sub(room) + within / 16);
+        }
+        Ok(parts)
+    }
+
+    /// [`Compactor::summarize_parts`] with `budget` output tokens.
+    async fn summarize_within(
+        &self,
+        planned: &PlannedCompaction,
+        (instructions, retry): (Option<&str>, Option<&str>),
         earlier: Option<&Parts>,
+        budget: u64,
         cancel: &CancellationToken,
         progress: &(dyn Fn(CompactionProgress) + Send + Sync),
     ) -> Result<Parts, SummarizerError> {
@@ -87,9 +136,6 @@ impl Compactor<'_> {
         };
         // A summarizer that keeps to its budget shares it between the two parts of a split
         // turn (a fifth for the prefix), less the line that joins them, so the entry fits.
-        // Never more than the summary model writes in one reply (a model with a 4,096-token
-        // output limit rejects a request for more).
-        let budget = self.summarizer.output_budget(self.settings.summary_output_tokens_for(window));
         let (history_budget, prefix_budget) = match (
             self.summarizer.shares_the_budget(),
             planned.history_chunk_count() == 0,
@@ -435,6 +481,10 @@ impl Parts {
 
 /// Tokens of the line [`merge_summaries`] puts between the two parts (characters / 4).
 const JOINER_TOKENS: u64 = 20;
+
+/// How many times a summarizer that keeps to its budget writes again to fit the room a
+/// compaction has (see [`Compactor::summarize_parts`]).
+const ROOM_TRIES: usize = 3;
 
 /// Joins the history summary and the split turn's prefix summary.
 pub fn merge_summaries(history: Option<&str>, prefix: Option<&str>) -> String {

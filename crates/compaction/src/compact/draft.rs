@@ -104,8 +104,7 @@ impl Compactor<'_> {
         }
         let gated = self
             .gate_within_window(
-                session,
-                leaf,
+                (session, leaf, estimated_tokens_before),
                 planned,
                 instructions,
                 (deadline, limit),
@@ -185,6 +184,20 @@ impl Compactor<'_> {
         with_kept_user_messages(summary, None)
     }
 
+    /// The most tokens a summary of `planned` may take for the compaction to leave the
+    /// context smaller than `before` tokens (its estimate at the leaf): `before` less the
+    /// kept messages, the file lists the entry appends and a margin for estimates that do
+    /// not add up exactly. `None` below [`MIN_SUMMARY_ROOM`]: no useful summary fits there,
+    /// the budget stays as set, and a summary that does not shrink the context is refused.
+    pub(super) fn summary_room(&self, planned: &PlannedCompaction, before: u64) -> Option<u64> {
+        let lists = self.estimator.text_tokens(&planned.preparation.stored_summary(""));
+        let room = before
+            .saturating_sub(planned.preparation.kept_tokens)
+            .saturating_sub(lists)
+            .saturating_sub(ESTIMATE_MARGIN);
+        (room >= MIN_SUMMARY_ROOM).then_some(room)
+    }
+
     /// The gated summary of `planned`. When the server answers that a request exceeds a
     /// window smaller than the one the plan was made for (llama-cpp-python reveals its window
     /// only this way), the compaction is planned once more for the window it named; an
@@ -193,8 +206,7 @@ impl Compactor<'_> {
     #[allow(clippy::too_many_arguments)]
     async fn gate_within_window(
         &self,
-        session: &Session,
-        leaf: Option<usize>,
+        (session, leaf, before): (&Session, Option<usize>, u64),
         mut planned: compaction_core::plan::PlannedCompaction,
         instructions: Option<String>,
         (deadline, limit): (tokio::time::Instant, std::time::Duration),
@@ -209,8 +221,7 @@ impl Compactor<'_> {
             let window = self.summarizer.context_window();
             let outcome = {
                 let gating = self.summarize_gated(
-                    session,
-                    leaf,
+                    (session, leaf, before),
                     planned,
                     instructions.clone(),
                     cancel,
@@ -420,6 +431,12 @@ impl Compactor<'_> {
         compaction_core::tokens::context_tokens(session, &context, self.estimator).tokens
     }
 }
+
+/// The least room, in tokens, worth fitting a summary into (see [`Compactor::summary_room`]).
+const MIN_SUMMARY_ROOM: u64 = 256;
+
+/// Tokens by which the estimate of a joined text may exceed the sum of its parts'.
+const ESTIMATE_MARGIN: u64 = 8;
 
 pub(super) fn without_type(
     mut fields: serde_json::Map<String, serde_json::Value>,

@@ -26,10 +26,11 @@ impl Compactor<'_> {
     /// Summarizes and passes the result through the quality gate: one retry told what is
     /// missing, then a repair (or, with `strictQuality`, an error); an unusable summary is
     /// never repaired (see the module docs).
+    /// `before` is the estimate of the context at `leaf`: the summary must leave it smaller
+    /// (see [`Compactor::summary_room`]).
     pub(super) async fn summarize_gated(
         &self,
-        session: &Session,
-        leaf: Option<usize>,
+        (session, leaf, before): (&Session, Option<usize>, u64),
         planned: PlannedCompaction,
         instructions: Option<String>,
         cancel: &CancellationToken,
@@ -72,7 +73,13 @@ impl Compactor<'_> {
             ..facts
         };
         let first = self
-            .summarize_attempt(&planned, instructions.as_deref(), None, None, cancel, progress)
+            .summarize_attempt(
+                &planned,
+                (instructions.as_deref(), None),
+                (None, self.summary_room(&planned, before)),
+                cancel,
+                progress,
+            )
             .await?;
         let section = planned.kept_user_messages.as_ref().map(|kept| kept.section.clone());
         let mut problems = first.problems(&facts_for(&planned, &first.text), section.as_deref());
@@ -107,9 +114,8 @@ impl Compactor<'_> {
                 let second = self
                     .summarize_attempt(
                         &replanned,
-                        instructions.as_deref(),
-                        Some(&retry_text),
-                        first.parts.as_ref(),
+                        (instructions.as_deref(), Some(&retry_text)),
+                        (first.parts.as_ref(), self.summary_room(&replanned, before)),
                         cancel,
                         progress,
                     )
@@ -138,7 +144,13 @@ impl Compactor<'_> {
         if problems.iter().any(fatal) {
             if self.settings.fallback_to_offline && self.summarizer.follows_instructions() {
                 return self
-                    .offline_fallback(session, leaf, instructions, gated, cancel, progress)
+                    .offline_fallback(
+                        (session, leaf, before),
+                        instructions,
+                        gated,
+                        cancel,
+                        progress,
+                    )
                     .await;
             }
             return Err(CompactError::Unusable {
@@ -166,8 +178,7 @@ impl Compactor<'_> {
     /// requests of the failed attempts are kept.
     async fn offline_fallback(
         &self,
-        session: &Session,
-        leaf: Option<usize>,
+        (session, leaf, before): (&Session, Option<usize>, u64),
         instructions: Option<String>,
         failed: Gated,
         cancel: &CancellationToken,
@@ -188,8 +199,7 @@ impl Compactor<'_> {
         });
         let planned = fallback.plan(session, leaf, instructions.as_deref()).compaction?;
         let mut gated = Box::pin(fallback.summarize_gated(
-            session,
-            leaf,
+            (session, leaf, before),
             planned,
             instructions,
             cancel,
@@ -212,13 +222,13 @@ impl Compactor<'_> {
     /// One summarization for the gate. A model that answered with nothing, or whose
     /// summary stayed cut off at the output limit, gave a summary the gate rejects (retry,
     /// then failure) like any other; other errors pass through. `earlier` is the previous
-    /// attempt's parts (an unchanged turn prefix summary is reused).
+    /// attempt's parts (an unchanged turn prefix summary is reused); `room`, the most tokens
+    /// the summary may take.
     async fn summarize_attempt(
         &self,
         planned: &PlannedCompaction,
-        instructions: Option<&str>,
-        retry: Option<&str>,
-        earlier: Option<&Parts>,
+        (instructions, retry): (Option<&str>, Option<&str>),
+        (earlier, room): (Option<&Parts>, Option<u64>),
         cancel: &CancellationToken,
         progress: &(dyn Fn(CompactionProgress) + Send + Sync),
     ) -> Result<Attempt, SummarizerError> {
@@ -229,8 +239,9 @@ impl Compactor<'_> {
             truncated,
             parts: None,
         };
-        let outcome =
-            self.summarize_parts(planned, instructions, retry, earlier, cancel, progress).await;
+        let outcome = self
+            .summarize_parts(planned, (instructions, retry), (earlier, room), cancel, progress)
+            .await;
         match outcome {
             Ok(parts) => Ok(Attempt {
                 text: parts.merged(),

@@ -1,5 +1,5 @@
 //! Shell commands: a run read from its evidence (exit code, error lines, a test runner's
-//! counts), and the failures it opens and resolves.
+//! counts), the failures it opens and resolves, and the line that names what it made.
 
 use super::*;
 
@@ -87,7 +87,9 @@ impl Digest {
         if !failed {
             self.apply_tree_effects(script);
         }
-        self.command_outcome(command, !failed, exit_code, scan, cancelled);
+        // What a passing run made is kept with it.
+        let made = if failed { None } else { result_line(command, lines) };
+        self.command_outcome(command, !failed, exit_code, scan, cancelled, made);
     }
 
     pub(in super::super) fn command_outcome(
@@ -97,6 +99,7 @@ impl Digest {
         exit_code: Option<i64>,
         scan: &OutputScan,
         cancelled: bool,
+        made: Option<String>,
     ) {
         if command.is_empty() {
             return;
@@ -117,11 +120,12 @@ impl Digest {
         runs.last_passed = Some(passed);
         if passed {
             runs.passes += 1;
-            let detail = scan
-                .passed
-                .as_deref()
-                .map(|counts| format!(" (tests passed: {counts})"))
-                .unwrap_or_default();
+            // The evidence of what it did: a test runner's counts, else what it made.
+            let detail = match (scan.passed.as_deref(), made) {
+                (Some(counts), _) => format!(" (tests passed: {counts})"),
+                (None, Some(made)) => format!("; it printed: {made}"),
+                (None, None) => String::new(),
+            };
             let text = format!("Ran {}{detail}", code(&command_shown(command, COMMAND_CHARS)));
             self.passing.retain(|(known, _)| known != command);
             if shell_file_effects(command).is_empty() {
@@ -210,6 +214,52 @@ impl Digest {
     }
 }
 
+/// The line that names what a command that changed something made: the last output line
+/// holding an id (a word of six or more characters mixing letters and digits, or a number
+/// of five or more digits: a commit, a job, a container, a process), an absolute path or a
+/// URL that the command itself does not name, in inline code. Tools print what they made
+/// at the end, or just before their closing hints.
+fn result_line<'l>(command: &str, lines: impl Iterator<Item = &'l str>) -> Option<String> {
+    let new_name = |word: &str| {
+        let word = word.trim_matches(|c: char| ".,:;!?".contains(c));
+        let digits = word.chars().filter(char::is_ascii_digit).count();
+        let id = char_len(word) >= 6 && digits > 0 && word.chars().any(|c| c.is_ascii_alphabetic());
+        let number = digits >= 5 && digits == char_len(word);
+        let path = word.starts_with('/') && word.matches('/').count() >= 3;
+        (id || number || path || word.contains("://")) && !command.contains(word)
+    };
+    own_lines(lines)
+        .into_iter()
+        .rev()
+        .find(|line| {
+            line.split(|c: char| c.is_whitespace() || "\"'`()[]{}<>,;=".contains(c)).any(new_name)
+        })
+        .map(|line| code(&clip(line, LINE_CHARS)))
+}
+
+/// The widest line of output kept, in characters.
+const LINE_CHARS: usize = 160;
+
+/// The lines a command itself printed, trimmed, that say something. A harness's header
+/// before the output (`Chunk ID: …`, `Wall time: …`, `Output:`) is not what it printed;
+/// nor is a script runner's echo of the command it runs (`> tsc -b`); a line that closes
+/// more brackets than it opens is the tail of something larger (a JSON document, a call),
+/// not a line of its own.
+fn own_lines<'l>(lines: impl Iterator<Item = &'l str>) -> Vec<&'l str> {
+    let all: Vec<&str> = lines.map(str::trim).collect();
+    let start = all.iter().take(8).position(|line| *line == "Output:").map_or(0, |at| at + 1);
+    all[start..]
+        .iter()
+        .copied()
+        .filter(|line| {
+            let count = |set: &str| line.chars().filter(|c| set.contains(*c)).count();
+            line.chars().any(char::is_alphanumeric)
+                && count(")]}") <= count("([{")
+                && !line.starts_with("> ")
+        })
+        .collect()
+}
+
 /// Whether a passing run of `wider` covers the failed run `narrower`: the same command, or
 /// the same program and words with no target, or targets that contain the narrower run's
 /// (`tests/` contains `tests/a.py::t`; `./...` contains `./internal/store`).
@@ -253,4 +303,37 @@ pub(in super::super) fn covers(wider: &str, narrower: &str) -> bool {
                         .is_some_and(|rest| rest.starts_with(['/', ':']))
             })
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn the_result_line_names_what_the_command_made() {
+        let commit = "> lint-staged\n✔ Running tasks\n[main 803d4b6] Fix the retry\n 2 files changed, 9 insertions(+)";
+        assert_eq!(
+            result_line("git commit -am 'Fix the retry'", commit.lines()).as_deref(),
+            Some("`[main 803d4b6] Fix the retry`")
+        );
+        let job = "Submitted batch job 4417209";
+        assert_eq!(
+            result_line("sbatch train.slurm", job.lines()).as_deref(),
+            Some("`Submitted batch job 4417209`")
+        );
+        // A harness's header is not the output; what the command names is nothing new.
+        let wrapped = "Chunk ID: fcc71a\nWall time: 0.05 seconds\nOutput:\nDone.";
+        assert_eq!(result_line("python fix.py", wrapped.lines()), None);
+        let echoed = "Pushing to https://github.com/acme/shop.git\nEverything up-to-date";
+        assert_eq!(
+            result_line("git push https://github.com/acme/shop.git main", echoed.lines()),
+            None
+        );
+        // Small numbers, times and words are no name; the tail of a JSON document is no line.
+        let tail = "{\"id\": 1,\n\"ts\": 1765200000000}";
+        assert_eq!(result_line("npm run check", tail.lines()), None);
+        let plain = "Compiled in 2.31s\nDone at 10:02:11, 12 files";
+        assert_eq!(result_line("make", plain.lines()), None);
+    }
 }

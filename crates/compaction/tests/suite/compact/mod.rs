@@ -410,6 +410,85 @@ both_providers!(
     second_compaction_updates_the_first,
 );
 
+/// A summarizer that keeps to its budget and fills it: every budget it is given, in order.
+#[derive(Default)]
+struct Filling {
+    budgets: std::sync::Mutex<Vec<u32>>,
+}
+
+impl Summarizer for Filling {
+    fn summarize<'a>(
+        &'a self,
+        request: &'a compaction::summarizer::SummaryRequest,
+        _cancel: &'a CancellationToken,
+        _progress: &'a (dyn Fn(compaction::summarizer::SummaryProgress) + Send + Sync),
+    ) -> futures_util::future::BoxFuture<
+        'a,
+        Result<compaction::summarizer::SummaryResponse, compaction::error::SummarizerError>,
+    > {
+        self.budgets.lock().unwrap().push(request.max_output_tokens);
+        let chars = request.max_output_tokens as usize * 4;
+        let mut text = String::from("## Goal\nParse nested lists.\n\n## Progress\n### Done\n");
+        let mut fact = 0;
+        while text.len() + 40 < chars {
+            fact += 1;
+            text.push_str(&format!("- checked case {fact} of the parser\n"));
+        }
+        Box::pin(async move {
+            Ok(compaction::summarizer::SummaryResponse {
+                text,
+                usage: Default::default(),
+                truncated: false,
+                requests: 1,
+            })
+        })
+    }
+    fn label(&self) -> String {
+        "filling".into()
+    }
+    fn follows_instructions(&self) -> bool {
+        false
+    }
+    fn shares_the_budget(&self) -> bool {
+        true
+    }
+}
+
+#[tokio::test]
+async fn a_summarizer_that_keeps_to_its_budget_writes_again_within_the_room_the_compaction_has() {
+    let (_dir, path) = session_copy();
+    // A budget far larger than the context: the first summary would grow it.
+    let settings = CompactionSettings { max_summary_tokens: 20_000, ..settings() };
+    let estimator = estimator();
+    let filling = Filling::default();
+    let compactor = Compactor {
+        summarizer: &filling,
+        settings: &settings,
+        context_window: WINDOW,
+        estimator: estimator.as_ref(),
+        redactor: Redactor::default(),
+        extensions: &Extensions::new(),
+    };
+    let mut store = open(&path);
+    let outcome = compactor
+        .run(&mut store, &CompactRequest::default(), &CancellationToken::new(), &|_| {})
+        .await
+        .unwrap();
+    drop(store);
+    let session = open(&path).into_session();
+    let leaf = session.leaf().unwrap();
+    let context = build_context(&session, Some(leaf));
+    let after = context_tokens(&session, &context, estimator.as_ref()).tokens;
+    assert!(after < outcome.tokens_before, "{after} >= {}", outcome.tokens_before);
+    // Asked with the whole budget first (split between history and prefix), then within
+    // the room: every later budget is smaller than the first.
+    let budgets = filling.budgets.lock().unwrap().clone();
+    assert!(budgets.len() > 2, "{budgets:?}");
+    let first_history = budgets[..2].iter().max().copied().unwrap();
+    assert!(first_history > 10_000, "{budgets:?}");
+    assert!(budgets[2..].iter().all(|budget| *budget < first_history / 4), "{budgets:?}");
+}
+
 #[tokio::test]
 async fn a_compaction_that_would_not_shrink_the_context_is_refused() {
     let (_dir, path) = session_copy();
