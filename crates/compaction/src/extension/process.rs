@@ -10,6 +10,10 @@
 //! names the configuration lists in `passEnv` are copied — so API keys and tokens of the
 //! parent never reach an extension that was not explicitly given them. A child still
 //! running when its answer is no longer wanted (time limit, cancel, bad output) is killed.
+//! On Unix each call runs in a process group of its own, and whatever is left of that group
+//! when the call ends (processes the hook started in the background) is killed too: a hook
+//! call is a request and its answer, and nothing it started outlives it unless it left the
+//! group itself (`setsid`).
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -195,6 +199,8 @@ impl ProcessExtension {
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
             .kill_on_drop(true);
+        #[cfg(unix)]
+        command.process_group(0);
         if let Some(dir) = &self.current_dir {
             command.current_dir(dir);
         }
@@ -253,6 +259,8 @@ impl ProcessExtension {
             .command(event)
             .spawn()
             .map_err(|source| ExtensionError::Spawn { command: self.command.clone(), source })?;
+        // Declared after `child`, so dropped before it: the group is killed first.
+        let _group = ProcessGroup(child.id());
         let stdin = child.stdin.take();
         let stdout = child.stdout.take();
         let stderr = child.stderr.take();
@@ -269,37 +277,46 @@ impl ProcessExtension {
         };
         let mut output = Vec::new();
         let mut errors = Vec::new();
-        let (written, read, status) = {
+        let (ended, status) = {
+            // Output past the bound ends the call at once: the other pipes are not waited
+            // for (a child flooding stdout may keep stderr open forever).
             let reading = async {
-                let (written, read, errored) = tokio::join!(
-                    write,
-                    read_limited(stdout, &mut output),
-                    read_tail(stderr, &mut errors)
-                );
-                (written, read.and_then(|over| errored.map(|()| over)))
+                let out = async {
+                    match read_limited(stdout, &mut output).await {
+                        Ok(true) => Err(Ended::OverBound),
+                        Ok(false) => Ok(()),
+                        Err(error) => Err(Ended::Io(error)),
+                    }
+                };
+                let errors = async { read_tail(stderr, &mut errors).await.map_err(Ended::Io) };
+                tokio::try_join!(async { write.await.map_err(Ended::Io) }, out, errors).map(|_| ())
             };
             tokio::pin!(reading);
             tokio::select! {
-                (written, read) = &mut reading => (written, read, child.wait().await),
+                ended = &mut reading => match ended {
+                    Ok(()) => (Ok(()), Some(child.wait().await)),
+                    Err(ended) => (Err(ended), None),
+                },
                 status = child.wait() => {
                     // The child has exited; a process it left behind may still hold its
                     // pipes. Its answer is what it wrote before exiting.
                     match tokio::time::timeout(PIPE_GRACE, &mut reading).await {
-                        Ok((written, read)) => (written, read, status),
-                        Err(_held) => (Ok(()), Ok(false), status),
+                        Ok(ended) => (ended, Some(status)),
+                        Err(_held) => (Ok(()), Some(status)),
                     }
                 }
             }
         };
-        written.map_err(ExtensionError::Io)?;
-        // (Past the bound also when the wait was cut short while stderr stayed open.)
-        if read.map_err(ExtensionError::Io)? || output.len() > MAX_DECISION_BYTES {
-            return Err(ExtensionError::BadOutput {
-                message: format!("more than {MAX_DECISION_BYTES} bytes on stdout"),
-                excerpt: String::new(),
-            });
+        match ended {
+            Err(Ended::Io(error)) => return Err(ExtensionError::Io(error)),
+            // (Past the bound also when the wait was cut short while stderr stayed open.)
+            Err(Ended::OverBound) => return Err(over_bound()),
+            Ok(()) if output.len() > MAX_DECISION_BYTES => return Err(over_bound()),
+            Ok(()) => {}
         }
-        let status = status.map_err(ExtensionError::Io)?;
+        let status = status
+            .unwrap_or_else(|| Err(std::io::Error::other("the child was not waited for")))
+            .map_err(ExtensionError::Io)?;
         if !status.success() {
             return Err(ExtensionError::Exit {
                 status: status.to_string(),
@@ -310,6 +327,41 @@ impl ProcessExtension {
             message: "stdout is not UTF-8".to_owned(),
             excerpt: excerpt(&String::from_utf8_lossy(error.as_bytes())),
         })
+    }
+}
+
+/// Why reading a child's pipes ended before all of them closed.
+enum Ended {
+    /// More than [`MAX_DECISION_BYTES`] on stdout.
+    OverBound,
+    /// A pipe failed.
+    Io(std::io::Error),
+}
+
+fn over_bound() -> ExtensionError {
+    ExtensionError::BadOutput {
+        message: format!("more than {MAX_DECISION_BYTES} bytes on stdout"),
+        excerpt: String::new(),
+    }
+}
+
+/// The process group a hook call runs in (led by the child, whose id it bears), killed when
+/// the call ends: what the hook left running in the background ends with it. Nothing on
+/// other systems, where the child alone is killed ([`Command::kill_on_drop`]).
+struct ProcessGroup(Option<u32>);
+
+impl Drop for ProcessGroup {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        if let Some(leader) = self
+            .0
+            .and_then(|id| i32::try_from(id).ok())
+            .filter(|id| *id > 1)
+            .and_then(rustix::process::Pid::from_raw)
+        {
+            // A group that is gone already (nothing left running) is no error.
+            let _gone = rustix::process::kill_process_group(leader, rustix::process::Signal::KILL);
+        }
     }
 }
 

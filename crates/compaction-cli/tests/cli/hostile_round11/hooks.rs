@@ -8,7 +8,8 @@
 //! hook's failure never fails the compaction); the outcome the behaviour calls for (the
 //! hook's summary written, the built-in compaction written with a warning naming the
 //! extension, or nothing written and every file byte-identical); no secret the hook
-//! printed anywhere on stdout, stderr or in any file.
+//! printed anywhere on stdout, stderr or in any file; no process the hook started still
+//! running once the command has ended.
 
 use std::path::Path;
 use std::time::Duration;
@@ -64,7 +65,7 @@ fn behaviours() -> Vec<Behaviour> {
             "floods stdout forever",
             "cat >/dev/null; yes '{\"action\":\"continue\"}'",
             Outcome::BuiltIn,
-            false,
+            true,
         ),
         b(
             "floods stdout past the bound, then exits",
@@ -214,6 +215,32 @@ fn behaviours() -> Vec<Behaviour> {
             Outcome::BuiltIn,
             true,
         ),
+        // Added after round 11: a flood while another process keeps stderr open, and
+        // processes left behind that hold no pipe at all.
+        b(
+            "floods stdout while a process it left holds stderr",
+            "cat >/dev/null; (sleep 30 >/dev/null &); yes '{\"action\":\"continue\"}'",
+            Outcome::BuiltIn,
+            true,
+        ),
+        b(
+            "leaves a process that ignores SIGTERM and holds no pipe",
+            "cat >/dev/null; (trap '' TERM; sleep 30 </dev/null >/dev/null 2>&1 &); printf '%s' 'REPLACE'",
+            Outcome::Hook,
+            true,
+        ),
+        b(
+            "floods stdout ignoring SIGPIPE, keeping stderr open",
+            "cat >/dev/null; trap '' PIPE; while :; do printf '%8192s' x 2>/dev/null || sleep 0.01; done",
+            Outcome::BuiltIn,
+            true,
+        ),
+        b(
+            "leaves a grandchild behind a shell that exited",
+            "cat >/dev/null; sh -c 'sleep 30 </dev/null >/dev/null 2>&1 &'; exit 0",
+            Outcome::Quiet,
+            true,
+        ),
     ]
 }
 
@@ -341,6 +368,33 @@ fn judge(behaviour: &Behaviour, entry: Option<&Value>, ran: &super::Ran) -> Vec<
     wrong
 }
 
+/// The processes (other than zombies) whose working folder is under `dir`, after up to 2 s
+/// for killed ones to go; those found are killed, so no instance leaves them to the next.
+fn processes_in(dir: &Path) -> Vec<i32> {
+    let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let find = || -> Vec<i32> {
+        let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+        entries
+            .flatten()
+            .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
+            .filter(|pid| {
+                std::fs::read_link(format!("/proc/{pid}/cwd"))
+                    .is_ok_and(|cwd| cwd.starts_with(&dir))
+            })
+            .collect()
+    };
+    let deadline = std::time::Instant::now() + Duration::from_secs(2);
+    let mut found = find();
+    while !found.is_empty() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+        found = find();
+    }
+    for pid in &found {
+        let _ = std::process::Command::new("kill").arg("-9").arg(pid.to_string()).status();
+    }
+    found
+}
+
 fn tail(text: &str) -> String {
     let text = text.trim();
     let start = text.char_indices().rev().nth(300).map_or(0, |(at, _)| at);
@@ -424,6 +478,10 @@ fn a_trusted_hook_that_misbehaves_is_bounded_warned_about_and_never_leaks() {
             };
             if ran.code != -2 {
                 wrong.extend(judge(&behaviour, entry.as_ref(), &ran));
+            }
+            let left = processes_in(dir.path());
+            if !left.is_empty() {
+                wrong.push(format!("{} process(es) the hook started still run", left.len()));
             }
             let mut all = Vec::new();
             files(dir.path(), &mut all);
