@@ -1,0 +1,122 @@
+//! Unit tests of the rule table's compilation (filters, loosened patterns) and of texts
+//! escaped more than once.
+
+use regex::Regex;
+
+#[test]
+fn a_filter_opens_only_long_counted_repeats() {
+    let parse = |pattern: &str| regex_syntax::Parser::new().parse(pattern).unwrap();
+    assert!(super::loosened(&parse(r"(?P<secret>[a-z]{8,16})@")).is_none());
+    let filter = super::loosened(&parse(r"-u (?P<secret>[^\s]{1,1024})@")).unwrap();
+    let filter = super::build(&filter).unwrap();
+    let rule = super::build(&parse(r"-u (?P<secret>[^\s]{1,1024})@")).unwrap();
+    let long = format!("-u {}@", "x".repeat(2_000));
+    assert!(filter.is_match(&long) && !rule.is_match(&long));
+    assert!(filter.is_match("-u x@") && rule.is_match("-u x@"));
+    assert!(!filter.is_match("-u x") && !filter.is_match("-v x@"));
+    // A long minimum is lowered, not dropped.
+    let filter = super::build(&super::loosened(&parse(r"k[0-9]{64}")).unwrap()).unwrap();
+    assert!(filter.is_match(&format!("k{}", "1".repeat(16))));
+    assert!(!filter.is_match(&format!("k{}", "1".repeat(15))));
+}
+
+use super::checks::looks_random;
+use super::*;
+
+fn redact(text: &str) -> String {
+    Redactor::default().redact(text).into_owned()
+}
+
+#[test]
+fn every_rule_compiles_and_captures_a_secret() {
+    for rule in all_rules() {
+        let regex = Regex::new(&ascii_classes(rule.pattern))
+            .unwrap_or_else(|error| panic!("{}: {error}", rule.name));
+        assert!(
+            regex.capture_names().any(|name| name == Some("secret")),
+            "{} has no secret group",
+            rule.name
+        );
+    }
+    assert!(compiled().rules.iter().all(|rule| rule.regex().is_some()));
+    let mut names: Vec<&str> = all_rules().map(|rule| rule.name).collect();
+    let count = names.len();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), count, "rule names are unique");
+}
+
+#[test]
+fn secrets_are_replaced_and_their_context_kept() {
+    let cases = [
+        ("key sk-abcdefghijklmnopqrstuvwxyz012345 end", "key [REDACTED] end"),
+        ("aws AKIAIOSFODNN7EXAMPLE x", "aws [REDACTED] x"),
+        (
+            "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+            "aws_secret_access_key = [REDACTED]",
+        ),
+        (
+            "DATABASE_URL=postgres://app:s3cr3t-pw@db:5432/app",
+            "DATABASE_URL=postgres://app:[REDACTED]@db:5432/app",
+        ),
+        (
+            "GET /login?user=bob&password=hunter2 HTTP/1.1",
+            "GET /login?user=bob&password=[REDACTED] HTTP/1.1",
+        ),
+        ("DB_PASSWORD=hunter2", "DB_PASSWORD=[REDACTED]"),
+        ("password: \"correct horse\"", "password: \"[REDACTED]\""),
+        ("Authorization: Bearer abcdefghijklmnop.qrstu", "Authorization: Bearer [REDACTED]"),
+        ("Authorization: Basic YWRtaW46aHVudGVyMg==", "Authorization: Basic [REDACTED]"),
+        ("curl -u admin:hunter2 https://x", "curl -u admin:[REDACTED] https://x"),
+        ("-----BEGIN RSA PRIVATE KEY-----\nMIIE\nabc\n-----END RSA PRIVATE KEY-----", "[REDACTED]"),
+    ];
+    for (input, expected) in cases {
+        assert_eq!(redact(input), expected, "{input}");
+    }
+}
+
+#[test]
+fn references_and_code_are_not_secrets() {
+    for text in [
+        "token = get_token()",
+        "let token: String = read();",
+        "const apiKey = process.env.API_KEY;",
+        "password = user_password",
+        "\"maxTokens\": 4096, \"keepRecentTokens\": 20000",
+        "cache_key: \"user:123\"",
+        "primary_key = id",
+        "secret: true",
+        "DB_PASSWORD=${DB_PASSWORD}",
+        "api_key: Option<SecretString>,",
+        "pub password: SecretString,",
+        "commit 3f786850e387550fdab836ed7e6dc881de23001b",
+        "id 550e8400-e29b-41d4-a716-446655440000",
+    ] {
+        assert_eq!(redact(text), text);
+    }
+}
+
+#[test]
+fn configured_values_are_replaced_verbatim() {
+    let redactor = Redactor::new(["my-configured-key-123".to_owned(), "short".to_owned()]);
+    assert_eq!(redactor.redact("uses my-configured-key-123 here"), "uses [REDACTED] here");
+    assert_eq!(redactor.redact("a short word"), "a short word");
+}
+
+#[test]
+fn entropy_separates_random_values_from_words() {
+    assert!(looks_random("9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c"));
+    assert!(!looks_random("src/compaction/summarizer_module"));
+    assert!(!looks_random("aaaaaaaaaaaaaaaaaaaa1"));
+}
+
+mod escaped {
+    use super::super::*;
+
+    #[test]
+    fn a_pem_block_escaped_twice_is_redacted() {
+        let text = r#""instances": [{"attributes_flat": "\"-----BEGIN RSA PRIVATE KEY-----\\nnau6Fc3Ps2wMMojfSRYqEVgrbPQh9I+LE6xKgbOdgBw0C2VTReOk+V1zQeak7Juo\\n53VPNDw0i1DzARRulSSWAU/YDB5+aguY50fgXQ1dicGEjGr/RlYLm8143QZfIl5D\\n-----END RSA PRIVATE KEY-----\\n\""}]"#;
+        let out = Redactor::default().redact(text).into_owned();
+        assert!(!out.contains("nau6Fc3Ps2wMMoj"), "{out}");
+    }
+}
