@@ -209,11 +209,20 @@ pub(super) async fn compact(
     summarizer: &dyn Summarizer,
     cancel: &CancellationToken,
 ) -> Result<compaction::compact::CompactOutcome, CompactError> {
-    let settings = settings();
+    compact_with(path, summarizer, &settings(), cancel).await
+}
+
+/// [`compact`] with `settings`.
+async fn compact_with(
+    path: &Path,
+    summarizer: &dyn Summarizer,
+    settings: &CompactionSettings,
+    cancel: &CancellationToken,
+) -> Result<compaction::compact::CompactOutcome, CompactError> {
     let estimator = estimator();
     let compactor = Compactor {
         summarizer,
-        settings: &settings,
+        settings,
         context_window: WINDOW,
         estimator: estimator.as_ref(),
         redactor: Redactor::new([KEY.to_owned()]),
@@ -461,20 +470,8 @@ async fn a_summarizer_that_keeps_to_its_budget_writes_again_within_the_room_the_
     let settings = CompactionSettings { max_summary_tokens: 20_000, ..settings() };
     let estimator = estimator();
     let filling = Filling::default();
-    let compactor = Compactor {
-        summarizer: &filling,
-        settings: &settings,
-        context_window: WINDOW,
-        estimator: estimator.as_ref(),
-        redactor: Redactor::default(),
-        extensions: &Extensions::new(),
-    };
-    let mut store = open(&path);
-    let outcome = compactor
-        .run(&mut store, &CompactRequest::default(), &CancellationToken::new(), &|_| {})
-        .await
-        .unwrap();
-    drop(store);
+    let outcome =
+        compact_with(&path, &filling, &settings, &CancellationToken::new()).await.unwrap();
     let session = open(&path).into_session();
     let leaf = session.leaf().unwrap();
     let context = build_context(&session, Some(leaf));
@@ -494,7 +491,6 @@ async fn a_compaction_that_would_not_shrink_the_context_is_refused() {
     let (_dir, path) = session_copy();
     let before = std::fs::read(&path).unwrap();
     let settings = CompactionSettings { max_summary_tokens: 100_000, ..settings() };
-    let estimator = estimator();
     // A summarizer that answers with far more text than it was given.
     struct Verbose;
     impl Summarizer for Verbose {
@@ -520,21 +516,9 @@ async fn a_compaction_that_would_not_shrink_the_context_is_refused() {
             "verbose".into()
         }
     }
-    let compactor = Compactor {
-        summarizer: &Verbose,
-        settings: &settings,
-        context_window: WINDOW,
-        estimator: estimator.as_ref(),
-        redactor: Redactor::default(),
-        extensions: &Extensions::new(),
-    };
-    let mut store = open(&path);
-    let error = compactor
-        .run(&mut store, &CompactRequest::default(), &CancellationToken::new(), &|_| {})
-        .await
-        .unwrap_err();
+    let error =
+        compact_with(&path, &Verbose, &settings, &CancellationToken::new()).await.unwrap_err();
     assert!(matches!(error, CompactError::NotReducing { .. }), "{error}");
-    drop(store);
     assert_eq!(std::fs::read(&path).unwrap(), before);
 }
 
