@@ -248,40 +248,17 @@ impl Extensions {
     /// summary runs.
     pub async fn decide_compaction(&self, event: &BeforeCompactEvent<'_>) -> CompactionHookResult {
         let outcome = self.before_compact(event).await;
-        let mut warnings = outcome.warnings;
-        let instructions =
-            merge_instructions(event.custom_instructions, outcome.instructions.as_deref());
-        let extension = outcome.decided_by.unwrap_or_default();
-        let decision = match outcome.decision {
-            Decision::Continue { .. } => CompactionDecision::BuiltIn { instructions },
-            Decision::Cancel { reason } => {
-                let reason = self.render.redactor.redact(&reason).into_owned();
+        let facts = (event.custom_instructions, event.settings, BUDGET_KEY);
+        let (decided, warnings) = self.decide(outcome, facts, EventName::BeforeCompact, |given| {
+            resolve_replacement_with(event.session, event.preparation, given, &self.render)
+        });
+        let decision = match decided {
+            Decided::BuiltIn { instructions } => CompactionDecision::BuiltIn { instructions },
+            Decided::Cancelled { reason, extension } => {
                 CompactionDecision::Cancelled { reason, extension }
             }
-            Decision::Replace(replacement) => {
-                let resolved = within_budget(&replacement.summary, event.settings, BUDGET_KEY)
-                    .and_then(|()| {
-                        resolve_replacement_with(
-                            event.session,
-                            event.preparation,
-                            replacement,
-                            &self.render,
-                        )
-                    });
-                match resolved {
-                    Ok(mut replacement) => {
-                        self.redact_replacement(
-                            &mut replacement.summary,
-                            &mut replacement.details,
-                            &mut replacement.usage,
-                        );
-                        CompactionDecision::Replaced { replacement, extension }
-                    }
-                    Err(error) => {
-                        warnings.push(rejected(extension, EventName::BeforeCompact, &error));
-                        CompactionDecision::BuiltIn { instructions }
-                    }
-                }
+            Decided::Replaced { replacement, extension } => {
+                CompactionDecision::Replaced { replacement, extension }
             }
         };
         CompactionHookResult { decision, warnings }
@@ -294,44 +271,65 @@ impl Extensions {
         event: &BeforeBranchSummaryEvent<'_>,
     ) -> BranchSummaryHookResult {
         let outcome = self.before_branch_summary(event).await;
-        let mut warnings = outcome.warnings;
-        let instructions =
-            merge_instructions(event.custom_instructions, outcome.instructions.as_deref());
-        let extension = outcome.decided_by.unwrap_or_default();
-        let decision = match outcome.decision {
-            Decision::Continue { .. } => BranchSummaryDecision::BuiltIn { instructions },
-            Decision::Cancel { reason } => {
-                let reason = self.render.redactor.redact(&reason).into_owned();
+        let facts = (event.custom_instructions, event.settings, BRANCH_BUDGET_KEY);
+        let (decided, warnings) =
+            self.decide(outcome, facts, EventName::BeforeBranchSummary, |given| {
+                resolve_branch_replacement_with(event.session, event.entries, given, &self.render)
+            });
+        let decision = match decided {
+            Decided::BuiltIn { instructions } => BranchSummaryDecision::BuiltIn { instructions },
+            Decided::Cancelled { reason, extension } => {
                 BranchSummaryDecision::Cancelled { reason, extension }
             }
+            Decided::Replaced { replacement, extension } => {
+                BranchSummaryDecision::Replaced { replacement, extension }
+            }
+        };
+        BranchSummaryHookResult { decision, warnings }
+    }
+
+    /// A `before_*` outcome as a decision, the same for compactions and branch summaries:
+    /// the instructions merged with the user's (`facts`: the custom instructions, the
+    /// event's settings and the key of its summary budget), a cancel's reason redacted, a
+    /// replacement held to the summary budget and checked against its event (`resolve`),
+    /// then redacted; a replacement refused by either check is a warning naming its
+    /// extension, and the built-in summary runs.
+    fn decide<R: Stored>(
+        &self,
+        outcome: HookOutcome,
+        (custom_instructions, settings, budget_key): (
+            Option<&str>,
+            &serde_json::Value,
+            &'static str,
+        ),
+        event: EventName,
+        resolve: impl FnOnce(super::Replacement) -> Result<R, super::InvalidReplacement>,
+    ) -> (Decided<R>, Vec<ExtensionWarning>) {
+        let mut warnings = outcome.warnings;
+        let instructions = merge_instructions(custom_instructions, outcome.instructions.as_deref());
+        let extension = outcome.decided_by.unwrap_or_default();
+        let decided = match outcome.decision {
+            Decision::Continue { .. } => Decided::BuiltIn { instructions },
+            Decision::Cancel { reason } => {
+                let reason = self.render.redactor.redact(&reason).into_owned();
+                Decided::Cancelled { reason, extension }
+            }
             Decision::Replace(replacement) => {
-                let resolved =
-                    within_budget(&replacement.summary, event.settings, BRANCH_BUDGET_KEY)
-                        .and_then(|()| {
-                            resolve_branch_replacement_with(
-                                event.session,
-                                event.entries,
-                                replacement,
-                                &self.render,
-                            )
-                        });
-                match resolved {
+                match within_budget(&replacement.summary, settings, budget_key)
+                    .and_then(|()| resolve(replacement))
+                {
                     Ok(mut replacement) => {
-                        self.redact_replacement(
-                            &mut replacement.summary,
-                            &mut replacement.details,
-                            &mut replacement.usage,
-                        );
-                        BranchSummaryDecision::Replaced { replacement, extension }
+                        self.redact_replacement(&mut replacement);
+                        Decided::Replaced { replacement, extension }
                     }
                     Err(error) => {
-                        warnings.push(rejected(extension, EventName::BeforeBranchSummary, &error));
-                        BranchSummaryDecision::BuiltIn { instructions }
+                        warnings.push(rejected(extension, event, &error));
+                        Decided::BuiltIn { instructions }
                     }
                 }
             }
         };
-        BranchSummaryHookResult { decision, warnings }
+        (decided, warnings)
     }
 
     /// Asks each extension's `before_prune` in order until one cancels or chooses the set.
@@ -443,6 +441,13 @@ fn failed(extension: &dyn Extension, event: EventName, error: &ExtensionError) -
     }
 }
 
+/// What a `before_*` hook decided, before it takes its event's own decision type.
+enum Decided<R> {
+    BuiltIn { instructions: Option<String> },
+    Cancelled { reason: String, extension: String },
+    Replaced { replacement: R, extension: String },
+}
+
 /// The settings key of a compaction summary's budget, and of a branch summary's.
 const BUDGET_KEY: &str = "maxSummaryTokens";
 const BRANCH_BUDGET_KEY: &str = "branchMaxSummaryTokens";
@@ -472,12 +477,8 @@ impl Extensions {
     /// Redacts what an extension's replacement writes: its summary and every string of
     /// its `details` and `usage`, as every text the tool stores is (an extension is given
     /// the session and may copy a secret from it).
-    fn redact_replacement(
-        &self,
-        summary: &mut String,
-        details: &mut Option<serde_json::Value>,
-        usage: &mut Option<serde_json::Value>,
-    ) {
+    fn redact_replacement(&self, replacement: &mut impl Stored) {
+        let (summary, details, usage) = replacement.stored();
         let redactor = &self.render.redactor;
         if let std::borrow::Cow::Owned(redacted) = redactor.redact(summary) {
             *summary = redacted;
@@ -485,6 +486,29 @@ impl Extensions {
         for value in [details, usage].into_iter().flatten() {
             *value = redactor.redact_value(value);
         }
+    }
+}
+
+/// What a resolved replacement writes: its summary, `details` and `usage`.
+trait Stored {
+    fn stored(
+        &mut self,
+    ) -> (&mut String, &mut Option<serde_json::Value>, &mut Option<serde_json::Value>);
+}
+
+impl Stored for ResolvedReplacement {
+    fn stored(
+        &mut self,
+    ) -> (&mut String, &mut Option<serde_json::Value>, &mut Option<serde_json::Value>) {
+        (&mut self.summary, &mut self.details, &mut self.usage)
+    }
+}
+
+impl Stored for ResolvedBranchReplacement {
+    fn stored(
+        &mut self,
+    ) -> (&mut String, &mut Option<serde_json::Value>, &mut Option<serde_json::Value>) {
+        (&mut self.summary, &mut self.details, &mut self.usage)
     }
 }
 
