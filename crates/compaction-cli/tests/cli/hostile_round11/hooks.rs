@@ -1,10 +1,11 @@
 //! A trusted hook that misbehaves. The hook is a `sh -c SCRIPT` extension named in the
 //! global settings (trusted by being global), called for `before_compact` with a time limit
-//! of 4 s; the generator crosses what the script does with the command that calls it (`run`
+//! of 6 s; the generator crosses what the script does with the command that calls it (`run`
 //! in place, `run -o OUT`, `summarize --json`).
 //!
 //! What must hold for every instance: the command ends within the hook's time limit plus
-//! 8 s (a hook that answered at once: within 3 s, whatever it left running); exit 0 (the
+//! 8 s (a hook that answered at once: within 5 s, under the time limit, whatever it left
+//! running); exit 0 (the
 //! hook's failure never fails the compaction); the outcome the behaviour calls for (the
 //! hook's summary written, the built-in compaction written with a warning naming the
 //! extension, or nothing written and every file byte-identical); no secret the hook
@@ -21,7 +22,12 @@ use super::{Tally, run_in};
 /// The name the extension is configured under; every warning about it must name it.
 const NAME: &str = "hostile-hook";
 /// The hook's time limit.
-const LIMIT_MS: u64 = 4000;
+/// (4 s until round 13, when a hook that answered at once was measured at 3.2 s, past its
+/// 3 s bound, on a 2-core machine running the whole suite in a debug build.)
+const LIMIT_MS: u64 = 6000;
+/// The most a command may take when its hook answered at once: below the time limit, so a
+/// hook that was waited for until its limit is told apart.
+const PROMPT_MS: u64 = 5000;
 
 /// What a behaviour must lead to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,7 +58,7 @@ struct Behaviour {
     name: &'static str,
     script: &'static str,
     outcome: Outcome,
-    /// Whether the hook answers at once (the command must then end within 3 s).
+    /// Whether the hook answers at once (the command must then end within [`PROMPT_MS`]).
     prompt: bool,
 }
 
@@ -433,12 +439,12 @@ fn a_trusted_hook_that_misbehaves_is_bounded_warned_about_and_never_leaks() {
             let ran = run_in(&work, &home, &args, Duration::from_millis(LIMIT_MS + 30_000));
             let mut wrong = Vec::new();
             let bound = if behaviour.prompt {
-                Duration::from_secs(3)
+                Duration::from_millis(PROMPT_MS)
             } else {
                 Duration::from_millis(LIMIT_MS + 8000)
             };
             if ran.code == -2 {
-                wrong.push("hung (killed after 34 s)".to_owned());
+                wrong.push("hung (killed at the deadline)".to_owned());
             } else if ran.elapsed > bound {
                 wrong.push(format!(
                     "took {:.1} s (bound {:.1} s)",
