@@ -61,9 +61,6 @@ impl Compactor<'_> {
         let budget = self.summarizer.output_budget(self.settings.summary_output_tokens_for(window));
         let parts =
             self.summarize_within(planned, texts, earlier, budget, cancel, progress).await?;
-        // A summarizer that keeps to its budget writes once more within the room the
-        // compaction has when its summary would leave the context larger than before (such a
-        // compaction is refused); a shorter summary is kept over none.
         // A summarizer that keeps to its budget writes again within the room the compaction
         // has when its summary would leave the context larger than before (such a compaction
         // is refused): a shorter summary is kept over none. Its budget is counted in its own

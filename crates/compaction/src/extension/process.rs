@@ -277,46 +277,43 @@ impl ProcessExtension {
         };
         let mut output = Vec::new();
         let mut errors = Vec::new();
-        let (ended, status) = {
+        let status = {
             // Output past the bound ends the call at once: the other pipes are not waited
             // for (a child flooding stdout may keep stderr open forever).
             let reading = async {
                 let out = async {
                     match read_limited(stdout, &mut output).await {
-                        Ok(true) => Err(Ended::OverBound),
+                        Ok(true) => Err(over_bound()),
                         Ok(false) => Ok(()),
-                        Err(error) => Err(Ended::Io(error)),
+                        Err(error) => Err(ExtensionError::Io(error)),
                     }
                 };
-                let errors = async { read_tail(stderr, &mut errors).await.map_err(Ended::Io) };
-                tokio::try_join!(async { write.await.map_err(Ended::Io) }, out, errors).map(|_| ())
+                let errors =
+                    async { read_tail(stderr, &mut errors).await.map_err(ExtensionError::Io) };
+                let write = async { write.await.map_err(ExtensionError::Io) };
+                tokio::try_join!(write, out, errors).map(|_| ())
             };
             tokio::pin!(reading);
             tokio::select! {
-                ended = &mut reading => match ended {
-                    Ok(()) => (Ok(()), Some(child.wait().await)),
-                    Err(ended) => (Err(ended), None),
-                },
+                ended = &mut reading => {
+                    ended?;
+                    child.wait().await
+                }
                 status = child.wait() => {
                     // The child has exited; a process it left behind may still hold its
                     // pipes. Its answer is what it wrote before exiting.
-                    match tokio::time::timeout(PIPE_GRACE, &mut reading).await {
-                        Ok(ended) => (ended, Some(status)),
-                        Err(_held) => (Ok(()), Some(status)),
+                    if let Ok(ended) = tokio::time::timeout(PIPE_GRACE, &mut reading).await {
+                        ended?;
                     }
+                    status
                 }
             }
         };
-        match ended {
-            Err(Ended::Io(error)) => return Err(ExtensionError::Io(error)),
-            // (Past the bound also when the wait was cut short while stderr stayed open.)
-            Err(Ended::OverBound) => return Err(over_bound()),
-            Ok(()) if output.len() > MAX_DECISION_BYTES => return Err(over_bound()),
-            Ok(()) => {}
+        // (Past the bound also when the wait was cut short while stderr stayed open.)
+        if output.len() > MAX_DECISION_BYTES {
+            return Err(over_bound());
         }
-        let status = status
-            .unwrap_or_else(|| Err(std::io::Error::other("the child was not waited for")))
-            .map_err(ExtensionError::Io)?;
+        let status = status.map_err(ExtensionError::Io)?;
         if !status.success() {
             return Err(ExtensionError::Exit {
                 status: status.to_string(),
@@ -330,14 +327,7 @@ impl ProcessExtension {
     }
 }
 
-/// Why reading a child's pipes ended before all of them closed.
-enum Ended {
-    /// More than [`MAX_DECISION_BYTES`] on stdout.
-    OverBound,
-    /// A pipe failed.
-    Io(std::io::Error),
-}
-
+/// The error of a child that printed more than [`MAX_DECISION_BYTES`] on stdout.
 fn over_bound() -> ExtensionError {
     ExtensionError::BadOutput {
         message: format!("more than {MAX_DECISION_BYTES} bytes on stdout"),
