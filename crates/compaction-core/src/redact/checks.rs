@@ -33,7 +33,8 @@ pub(super) fn passes(check: Check, before: &str, value: &str, after: &str, depth
         }
         Check::Password => looks_like_password(value),
         Check::StrongValue => {
-            looks_like_strong_password(value)
+            (looks_like_strong_password(value)
+                || is_memorable_compound(value) && names_a_password(before))
                 && (!is_word_compound(value) || names_a_password(before))
                 && !value.trim_end_matches('=').contains('=')
         }
@@ -371,6 +372,18 @@ fn is_word_compound(value: &str) -> bool {
             part.chars().all(|c| c.is_ascii_alphabetic())
                 || part.len() <= 4 && part.chars().all(|c| c.is_ascii_digit())
         })
+}
+
+/// Whether `value` is a memorable password in one case: two or more words of four letters
+/// or more and a number, joined by `-`, `_` or `.` (`ember-thistle-151`); not a version
+/// (`glib-2.0`, `scram-sha-256`) or a date.
+fn is_memorable_compound(value: &str) -> bool {
+    let parts: Vec<&str> = value.split(['-', '_', '.']).collect();
+    let words = parts.iter().filter(|part| part.chars().all(|c| c.is_ascii_alphabetic())).count();
+    is_word_compound(value)
+        && words >= 2
+        && parts.iter().any(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_digit()))
+        && parts.iter().all(|part| part.len() >= 4 || part.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// Shannon entropy of the characters of `value`, in bits per character.

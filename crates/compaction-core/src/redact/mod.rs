@@ -12,10 +12,11 @@
 //! prefix or name (`shape.rs`), passwords given in the prose of any language (`prose.rs`),
 //! key material by its structure (`structure.rs`), the columns of a delimited table whose
 //! header names a secret (`tables.rs`), a value a few words after a secret's name in any
-//! syntax (`nearby.rs`), and a literal made like a password after another argument of a call
-//! (`positional.rs`). Each text is redacted whole before anything cuts it. No maintained
-//! crate of such rules fits a pure, synchronous core on this toolchain, so the table is
-//! written here as data. Besides the table, a [`Redactor`] replaces exact configured values
+//! syntax or on the line after a label (`nearby.rs`), a literal made like a password after
+//! another argument of a call (`positional.rs`), and the one word a command that shows a
+//! secret prints (`outputs.rs`). Each text is redacted whole before anything cuts it. No
+//! maintained crate of such rules fits a pure, synchronous core on this toolchain, so the
+//! table is written here as data. Besides the table, a [`Redactor`] replaces exact configured values
 //! (the API keys in use).
 //!
 //! Invariant: a redacted text holds `[REDACTED]` in place of each secret the rules find and
@@ -30,6 +31,7 @@ pub mod encoded;
 mod json;
 mod literals;
 mod nearby;
+mod outputs;
 mod positional;
 mod prose;
 mod shape;
@@ -269,8 +271,8 @@ impl Redactor {
     /// The text with every known secret replaced by `[REDACTED]`: the rules and the
     /// structural finders on the text itself, then on its decoded views (JSON or PHP
     /// escaping undone once and twice, URL encoding undone, HTML entities and `\x` byte
-    /// escapes undone), each view's findings replaced
-    /// in the original.
+    /// escapes undone, line continuations and concatenated literals put together), each
+    /// view's findings replaced in the original.
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
         // A text that is a JSON document: first its strings, each judged with its key, as the
         // arguments of a tool call are; then the text as text.
@@ -294,7 +296,7 @@ const ENCODING_DEPTH: u8 = 2;
 /// many more levels of base64 or hex runs are decoded and looked into.
 fn redact_with_views(text: &str, depth: u8) -> Cow<'_, str> {
     let mut out = redact_plain(text, depth);
-    if !out.contains(['\\', '%', '&']) {
+    if !out.contains(['\\', '%', '&']) && !views::has_joins(&out) {
         return out;
     }
     // Views of the text as redacted so far: every chain of up to three decodings (JSON or PHP
@@ -326,12 +328,13 @@ const MAX_VIEWS: usize = 16;
 /// changing the text (at most [`MAX_VIEWS`]).
 fn decoded_views(text: &str) -> Vec<views::View> {
     use views::Decoding;
-    const ALL: [Decoding; 5] = [
+    const ALL: [Decoding; 6] = [
         Decoding::JsonEscapes,
         Decoding::Url,
         Decoding::QueryLines,
         Decoding::Entities,
         Decoding::ByteEscapes,
+        Decoding::Joined,
     ];
     let mut seen: Vec<String> = vec![text.to_owned()];
     let mut out: Vec<views::View> = Vec::new();

@@ -6,13 +6,20 @@
 //! password is the secret. The rules spell out syntaxes (`=`, `:`, a space, a call, a
 //! table row); this finder needs none, so it reaches syntaxes no rule names.
 //!
+//! A name alone on its line with no value after it (a label `Password:`, a question "what's
+//! the router password again?", a flag before a line continuation `--password \`) is read on
+//! into the next line that holds anything, for a few words. After a PIN's name (`pin`, `puk`,
+//! `pincode`, `passcode`) or a password's that ends its name, a number is the value.
+//!
 //! A finder rather than a rule: the names are found by a search for literals alone, and the
 //! words after each are judged by hand with the checks every rule uses.
 //!
-//! Invariant: a range covers one word after a secret's name on the name's line, never the
-//! name; a word is taken only when it is made like a password (three of lower case, upper
-//! case, digits and symbols, or generated letters), is not a reference, a path, a URL, an
-//! address or a code name, and does not itself hold a secret's name.
+//! Invariant: a range covers one word after a secret's name on the name's line or the next
+//! line holding anything, never the name; a word is taken only when it is made like a
+//! password (three of lower case, upper case, digits and symbols, generated letters, or words
+//! and a number after a password's name), is not a reference, a path, a URL, an address or a
+//! code name, and does not itself hold a secret's name; or, after a PIN's or password's name
+//! ending the name, when it is 4 to 12 digits (see [`is_pin`]).
 
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -24,6 +31,11 @@ use super::rules::Check;
 const WORDS_AFTER: usize = 5;
 /// How far after a name the words may run, in bytes.
 const REACH: usize = 128;
+/// At most how many words may follow a name on its line for the value to be looked for on
+/// the next line (`Password:`, `what's the router password again?`, `--reveal`).
+const LABEL_WORDS: usize = 4;
+/// How many words of that next line are read.
+const NEXT_LINE_WORDS: usize = 3;
 
 /// The secret names, English words that name nothing but a secret, found in any casing.
 const NAMES: &[&str] = &[
@@ -68,6 +80,10 @@ const NAMES: &[&str] = &[
     "รหัสผ่าน",
     "kata sandi",
     "parola",
+    // A PIN's name (only a number after it is a value).
+    "pincode",
+    "pin",
+    "puk",
     // A short form ending a name (`SMTP_PASS`, `dbPwd`, `wifi_psk`): taken only there.
     "pass",
     "pwd",
@@ -75,7 +91,14 @@ const NAMES: &[&str] = &[
 ];
 
 /// The short forms of [`NAMES`], names only where they end a name.
-const SHORT: &[&str] = &["pass", "pwd", "psk"];
+const SHORT: &[&str] = &["pass", "pwd", "psk", "pin", "puk", "pincode"];
+
+/// The names of a PIN: only a number after them is a value (a certificate's `pin-sha256`
+/// holds a digest).
+const PIN_NAMES: &[&str] = &["pin", "puk", "pincode"];
+
+/// Names whose value may be a number: a PIN's, and a password's (from six digits).
+const NUMBERED: &[&str] = &["pin", "puk", "pincode", "passcode", "password", "passwd", "pwd"];
 
 /// The searcher for [`NAMES`]: literals alone, ASCII case ignored.
 fn names() -> Option<&'static aho_corasick::AhoCorasick> {
@@ -125,9 +148,21 @@ pub(super) fn values_after_names(text: &str, out: &mut Vec<Range<usize>>) {
         if found.start() < next_free {
             continue;
         }
+        let matched = text[found.range()].to_ascii_lowercase();
+        let pin = PIN_NAMES.contains(&matched.as_str());
         // A short form inside a word (`passes`, `bypassing`, `pwdx`) names nothing.
-        if SHORT.contains(&&text[found.range()].to_ascii_lowercase()[..])
+        if SHORT.contains(&matched.as_str())
             && bytes.get(found.end()).is_some_and(|b| b.is_ascii_alphanumeric())
+        {
+            continue;
+        }
+        // A PIN's name starts a word or a part of a name (`door_pin`, `SetupPIN`), never
+        // inside one (`spin`, `mapping`, `44pin`).
+        if pin
+            && found.start() > 0
+            && bytes[found.start() - 1].is_ascii_alphanumeric()
+            && !(bytes[found.start() - 1].is_ascii_lowercase()
+                && bytes[found.start()].is_ascii_uppercase())
         {
             continue;
         }
@@ -138,12 +173,27 @@ pub(super) fn values_after_names(text: &str, out: &mut Vec<Range<usize>>) {
         {
             at += 1;
         }
+        // A number is a value only after a PIN's or a password's name that ends the name
+        // (`door_pin: …`, `SIM PIN …`; not `PASS_MAX_DAYS 99999`, `…_PIN_U8 = 1508`).
+        let numbered = NUMBERED.contains(&matched.as_str()) && at == found.end();
         let line_start = text[..found.start()].rfind('\n').map_or(0, |at| at + 1);
-        let limit = bytes.len().min(at + REACH);
+        let mut limit = bytes.len().min(at + REACH);
         let mut words = 0;
+        let mut crossed = false;
+        let mut taken = false;
         while at < limit && words < WORDS_AFTER {
             if bytes[at] == b'\n' || text[at..].starts_with("\\n") {
-                break;
+                // A label alone on its line (`Password:`, `**Secret**`, `password \`): its
+                // value is the next line that holds anything.
+                if crossed || taken || words > LABEL_WORDS || bytes[at] != b'\n' {
+                    break;
+                }
+                let Some(next) = next_content_line(text, at) else { break };
+                at = next;
+                crossed = true;
+                words = WORDS_AFTER - NEXT_LINE_WORDS;
+                limit = bytes.len().min(at + REACH);
+                continue;
             }
             if ends_word(bytes[at]) || bytes[at] == b':' {
                 at += 1;
@@ -155,7 +205,20 @@ pub(super) fn values_after_names(text: &str, out: &mut Vec<Range<usize>>) {
             }
             words += 1;
             let word = text[start..at].trim_end_matches([':', '.', ',', '!', '?']);
-            if word.len() < 8 || word.len() > 128 || !text.is_char_boundary(start) {
+            if !text.is_char_boundary(start) {
+                continue;
+            }
+            if numbered
+                && is_pin(word.trim_end_matches('#'), words == 1, pin || matched == "passcode")
+            {
+                out.push(start..start + word.trim_end_matches('#').len());
+                taken = true;
+                continue;
+            }
+            if pin {
+                continue;
+            }
+            if word.len() < 8 || word.len() > 128 {
                 continue;
             }
             let end = start + word.len();
@@ -163,10 +226,47 @@ pub(super) fn values_after_names(text: &str, out: &mut Vec<Range<usize>>) {
             let call = bytes.get(at) == Some(&b'(');
             if !call && judged_secret(&text[line_start..start], word) {
                 out.push(start..end);
+                taken = true;
             }
         }
         next_free = at;
     }
+}
+
+/// The start of the next line after the line break at `at` that holds anything but blanks
+/// and a rule (`-----`, `═══`), within three lines.
+fn next_content_line(text: &str, mut at: usize) -> Option<usize> {
+    for _ in 0..3 {
+        let start = at + 1;
+        let end = text[start..].find('\n').map_or(text.len(), |n| start + n);
+        let line = &text[start..end];
+        if line.chars().any(|c| !c.is_whitespace() && !"-=_*#~─━═+".contains(c)) {
+            return Some(start);
+        }
+        if end >= text.len() {
+            return None;
+        }
+        at = end;
+    }
+    None
+}
+
+/// Whether `word` is a PIN: 4 to 12 digits (6 or more after a password's name); under 6
+/// only as the first word after the name, and not a year; not a date written as 8 digits.
+fn is_pin(word: &str, first: bool, pin_name: bool) -> bool {
+    let n = word.len();
+    if !(4..=12).contains(&n) || !word.bytes().all(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    let year = |w: &str| w.starts_with("19") || w.starts_with("20");
+    if n < 6 && (!pin_name || !first || n == 4 && year(word)) {
+        return false;
+    }
+    let date = n == 8
+        && year(word)
+        && matches!(word[4..6].parse::<u8>(), Ok(1..=12))
+        && matches!(word[6..8].parse::<u8>(), Ok(1..=31));
+    !date
 }
 
 /// Whether `word` is a name in code: an identifier or a dotted path of them (C pointer and
@@ -237,6 +337,79 @@ mod tests {
         assert_eq!(found("Пароль от базы Falcon-river-448x"), ["Falcon-river-448x"]);
         assert_eq!(found("şifre: Qz8!rT2vLp"), ["Qz8!rT2vLp"]);
         assert_eq!(found("redis-cli HSET creds password Qz8!rT2vLp"), ["Qz8!rT2vLp"]);
+    }
+
+    #[test]
+    fn a_value_on_the_line_after_its_label_is_found() {
+        assert_eq!(found("Password:\nSaffron^8102Cobalt"), ["Saffron^8102Cobalt"]);
+        assert_eq!(found("<dt>Password</dt>\n<dd>MpHtEvOIxecaqepCQv</dd>"), ["MpHtEvOIxecaqepCQv"]);
+        assert_eq!(
+            found("Admin password (generated)\n-----------\nbGokJy^e4SGQ"),
+            ["bGokJy^e4SGQ"]
+        );
+        assert_eq!(found("DB_PASSWORD=\\\nCobalt^5630lantern"), ["Cobalt^5630lantern"]);
+        assert_eq!(
+            found("Ana: what's the router admin password again?\nBen: HFf4xut8QXjcbgepi"),
+            ["HFf4xut8QXjcbgepi"]
+        );
+        assert_eq!(
+            found("name=\"passwd\"\r\n\r\nember-thistle-151\r\n--boundary--"),
+            ["ember-thistle-151"]
+        );
+        // Not past a line that holds its own value, nor two lines on, nor after a sentence.
+        assert_eq!(found("password: Saffron^8102Cobalt\nQz8!rT2vLpQ"), ["Saffron^8102Cobalt"]);
+        assert_eq!(found("Password:\nuser: ops\nQz8!rT2vLpQ"), Vec::<&str>::new());
+        assert_eq!(
+            found("the password is kept in the vault for everyone\nQz8!rT2vLpQ"),
+            Vec::<&str>::new()
+        );
+    }
+
+    #[test]
+    fn a_number_after_a_pin_or_password_name_is_found() {
+        assert_eq!(found("SIM PIN: 76121825\nPUK: (on the card)"), ["76121825"]);
+        assert_eq!(found("  door_pin: 4501"), ["4501"]);
+        assert_eq!(found("SetupPIN 537424 ; printer"), ["537424"]);
+        assert_eq!(found("yubico-piv-tool -a verify-pin --pin=8317326"), ["8317326"]);
+        assert_eq!(found("participant PIN 482913#"), ["482913"]);
+        assert_eq!(found("Passcode: 8812"), ["8812"]);
+        assert_eq!(found("{\"pin\": \"2383453\"}"), ["2383453"]);
+        assert_eq!(found("mysql password 48213377"), ["48213377"]);
+        // Numbers that are no PIN: counts, constants, years, dates, short PINs after a
+        // password's name, a digest after a certificate pin.
+        for text in [
+            "PASS_MAX_DAYS\t99999",
+            "#define NID_kx_psk              1043",
+            "\tAVS_TKN_PIN_FMT_INDEX_U32\t\t\t= 2201,",
+            "#define FDC_82078\t0x60\t/* 44pin 82078 or 64pin 82078SL */",
+            "yppasswdd\t100009\typpasswd",
+            "#  define NSS_BUFLEN_PASSWD\t1024",
+            "#define YPPASSWDPROG 100009",
+            "GPIO pin 17 drives the relay",
+            "the PIN 2026 campaign",
+            "password last changed 20260101",
+            "password: 4821",
+            "spinning at 7200 rpm",
+            "Public-Key-Pins: pin-sha256=\"E9CZ9INDbd+2eRQozYqqbQ2yXLVKB9+xcprMF+44U1g=\"",
+            "the token expires in 360000 seconds",
+        ] {
+            assert_eq!(found(text), Vec::<&str>::new(), "{text}");
+        }
+    }
+
+    #[test]
+    fn words_and_a_number_after_a_password_name_are_found() {
+        assert_eq!(found("passwd river-maple-495"), ["river-maple-495"]);
+        assert_eq!(found("wifi password: ember.thistle.151"), ["ember.thistle.151"]);
+        for text in [
+            "#password_encryption = scram-sha-256\t# scram-sha-256 or md5",
+            "    submodule honor -c credential.* from command line, 2016-02-29)",
+            "INCS:=$(shell $(PKG_CONFIG) --cflags libsecret-1 glib-2.0)",
+            "token: release-bot-2024",
+            "password: change-me-later",
+        ] {
+            assert_eq!(found(text), Vec::<&str>::new(), "{text}");
+        }
     }
 
     #[test]

@@ -43,6 +43,7 @@ pub(super) fn spans(text: &str) -> Vec<Range<usize>> {
     super::tables::secret_columns(text, &mut out);
     super::nearby::values_after_names(text, &mut out);
     super::positional::literal_arguments(text, &mut out);
+    super::outputs::printed_values(text, &mut out);
     merge(out)
 }
 

@@ -58,6 +58,11 @@ pub(super) enum Decoding {
     Entities,
     /// Byte escapes of C, Python, shell and many more undone: `\xNN`.
     ByteEscapes,
+    /// Pieces of one value put together again: a line continuation (`\`, `^` or `` ` ``
+    /// ending a line, and the next line's indent) removed, and string literals joined where
+    /// only a concatenation stands between them (`"ab" "cd"`, `'ab' + 'cd'`, `"ab" .. "cd"`,
+    /// `'ab' . 'cd'`, across line breaks).
+    Joined,
 }
 
 impl Decoding {
@@ -69,6 +74,7 @@ impl Decoding {
             Decoding::QueryLines => has_query(text).then(|| query_lines(text)).flatten(),
             Decoding::Entities => text.contains('&').then(|| entities(text)).flatten(),
             Decoding::ByteEscapes => text.contains("\\x").then(|| byte_escapes(text)).flatten(),
+            Decoding::Joined => has_joins(text).then(|| joined(text)).flatten(),
         }
     }
 }
@@ -141,6 +147,69 @@ fn url_decode(text: &str) -> Option<View> {
 
 /// Whether `text` holds a URL-encoded query parameter: `?name=` or `&name=` with a `%XX`
 /// escape somewhere after it.
+/// Whether `text` may hold a line continuation or literals put together (see
+/// [`Decoding::Joined`]).
+pub(super) fn has_joins(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().any(|(at, &b)| {
+        b == b'\n' && at > 0 && {
+            let before =
+                if bytes[at - 1] == b'\r' && at > 1 { bytes[at - 2] } else { bytes[at - 1] };
+            matches!(before, b'\\' | b'^' | b'`')
+        }
+    }) || (0..bytes.len()).any(|at| literal_join(bytes, at).is_some())
+}
+
+/// The width of a join of two string literals at `at`: a closing quote, blanks (line breaks
+/// too), at most one of `+`, `.`, `..`, `&` or a line continuation, blanks, and the same quote
+/// opening the next literal. `None` when there is none.
+fn literal_join(bytes: &[u8], at: usize) -> Option<usize> {
+    let quote = *bytes.get(at)?;
+    if !matches!(quote, b'"' | b'\'') || at == 0 || !bytes[at - 1].is_ascii_alphanumeric() {
+        return None;
+    }
+    let blanks = |mut i: usize| {
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        i
+    };
+    let mut i = blanks(at + 1);
+    let operator = if bytes[i..].starts_with(b"..") {
+        2
+    } else if matches!(bytes.get(i), Some(b'+' | b'.' | b'&' | b'\\')) {
+        1
+    } else {
+        0
+    };
+    i = blanks(i + operator);
+    let next = *bytes.get(i)?;
+    (next == quote && i > at + 1 && bytes.get(i + 1).is_some_and(u8::is_ascii_alphanumeric))
+        .then_some(i + 1 - at)
+}
+
+/// `text` with line continuations removed and joined literals put together.
+fn joined(text: &str) -> Option<View> {
+    decode_escapes(text, |bytes, at| {
+        let b = bytes[at];
+        if matches!(b, b'\\' | b'^' | b'`') {
+            let mut i = at + 1;
+            if bytes.get(i) == Some(&b'\r') {
+                i += 1;
+            }
+            if bytes.get(i) != Some(&b'\n') {
+                return None;
+            }
+            i += 1;
+            while i < bytes.len() && matches!(bytes[i], b' ' | b'\t') {
+                i += 1;
+            }
+            return Some((Vec::new(), i - at));
+        }
+        literal_join(bytes, at).map(|width| (Vec::new(), width))
+    })
+}
+
 fn has_query(text: &str) -> bool {
     let bytes = text.as_bytes();
     let Some(last_escape) = bytes
@@ -294,6 +363,29 @@ mod tests {
         let bytes = Decoding::ByteEscapes.apply(r"k=\x41\x42!").unwrap();
         assert_eq!(bytes.text, "k=AB!");
         assert_eq!(bytes.source(3..4), 6..10);
+    }
+
+    #[test]
+    fn continued_lines_and_joined_literals_are_put_together() {
+        let text = "export API_TOKEN=\"Qp3H6J0HAa83\\\n  duW0EoHSXz5H\"";
+        let view = Decoding::Joined.apply(text).unwrap();
+        assert_eq!(view.text, "export API_TOKEN=\"Qp3H6J0HAa83duW0EoHSXz5H\"");
+        let at = view.text.find("Qp3").unwrap();
+        assert_eq!(&text[view.source(at..at + 24)], "Qp3H6J0HAa83\\\n  duW0EoHSXz5H");
+        for (joined, whole) in [
+            ("k = 'ab12' + 'cd34';", "k = 'ab12cd34';"),
+            ("k = (\"ab12\"\n     \"cd34\")", "k = (\"ab12cd34\")"),
+            ("k = \"ab12\" .. \"cd34\"", "k = \"ab12cd34\""),
+            ("#define K \"ab12\" \\\n    \"cd34\"", "#define K \"ab12cd34\""),
+            ("set K=ab12^\ncd34", "set K=ab12cd34"),
+            ("--password \\\r\n  x", "--password x"),
+        ] {
+            assert_eq!(Decoding::Joined.apply(joined).unwrap().text, whole, "{joined}");
+        }
+        // Nothing to join: literals apart (`f("a", "b")`), a quote not after a value.
+        for text in ["f(\"ab\", \"cd\")", "x = \"\" + \"\"", "echo 'it' is 'x'", "a\nb"] {
+            assert!(!has_joins(text), "{text}");
+        }
     }
 
     #[test]
