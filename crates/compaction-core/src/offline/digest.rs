@@ -73,6 +73,8 @@ pub(super) struct PendingCall {
     pub(super) values: Vec<super::values::ValueChange>,
     /// The patch of an `apply_patch` call: its moves and deletions count once it passes.
     pub(super) patch: Option<String>,
+    /// The prose the call would put into documents, by path (see `documents`).
+    pub(super) documents: Vec<(String, String)>,
 }
 
 /// A failure seen in the transcript.

@@ -61,6 +61,10 @@ impl Digest {
                                 patch: ["input", "patch"].iter().find_map(|key| {
                                     call.arguments.get(*key)?.as_str().map(str::to_owned)
                                 }),
+                                documents: super::documents::written_prose(
+                                    &call.arguments,
+                                    path_argument(&call.arguments).as_deref(),
+                                ),
                             });
                         }
                         ContentBlock::Image(_)
@@ -411,6 +415,21 @@ impl Digest {
             }
         }
         out
+    }
+
+    /// Reads the prose a successful call wrote into documents as notes of the turn.
+    pub(super) fn note_documents(&mut self, documents: &[(String, String)]) {
+        if documents.is_empty() {
+            return;
+        }
+        if self.notes.is_empty() {
+            self.notes.push(super::notes::TurnNotes::default());
+        }
+        if let Some(notes) = self.notes.last_mut() {
+            for (path, text) in documents {
+                notes.add_document(path, text);
+            }
+        }
     }
 
     pub(super) fn observe_assistant_text(&mut self, text: &str) {

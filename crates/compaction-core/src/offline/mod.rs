@@ -12,7 +12,8 @@
 //! holds), `extract` (what a text asks, rules, decides), `switches` (a user's change of a
 //! choice and the subject it is about), `calls` (tool roles, arguments,
 //! command parts and runs), `sections` (headings, priorities, the summary's wording),
-//! `changes` (the lines each edit added), `values` (values later steps replaced, and how
+//! `changes` (the lines each edit added), `documents` (the prose a call wrote into a plan,
+//! a README or a note), `values` (values later steps replaced, and how
 //! the summary marks them), `previous` (the previous summary parsed back),
 //! `notes` (the fact-bearing sentences of each turn), `digest` (the records one pass
 //! collects), `outcomes` (tool results and commands into the digest), `facts` (the pass
@@ -35,6 +36,7 @@ mod assemble;
 mod calls;
 mod changes;
 mod digest;
+mod documents;
 mod extract;
 mod facts;
 mod notes;

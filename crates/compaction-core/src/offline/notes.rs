@@ -6,7 +6,8 @@
 //! cause the assistant found, a setting, a rule in the user's own language). A turn's notes
 //! hold the user's own sentences (all of them: the user's words are never guessed at) and
 //! the assistant's sentences that carry a checkable fact (a number, inline code, a path, a
-//! name written as code is, a cause or a choice). They are rendered with a low priority, so
+//! name written as code is, a cause or a choice), and the sentences of each document the
+//! turn wrote (its facts first). They are rendered with a low priority, so
 //! they fill the room the budget leaves and are the first to go when it is tight, oldest
 //! first.
 //!
@@ -20,6 +21,8 @@ use super::text::*;
 const USER_CHARS: usize = 1_600;
 /// The most characters of the assistant's sentences one turn keeps.
 const ASSISTANT_CHARS: usize = 1_400;
+/// The most characters of one document's sentences one turn keeps.
+const DOCUMENT_CHARS: usize = 1_400;
 /// A sentence longer than this is not a note (a pasted block, a table row, a log line).
 const SENTENCE_CHARS: usize = 320;
 /// How far into one text the notes look, in bytes.
@@ -34,6 +37,9 @@ pub(super) struct TurnNotes {
     pub(super) user: Vec<String>,
     /// The assistant's sentences that state a fact, in order.
     pub(super) assistant: Vec<String>,
+    /// The documents the turn wrote, each with its fact-bearing sentences (see
+    /// `documents`), in the order they were first written.
+    pub(super) documents: Vec<(String, Vec<String>)>,
 }
 
 impl TurnNotes {
@@ -76,6 +82,49 @@ impl TurnNotes {
             }
             room -= length;
             self.assistant.push(sentence);
+        }
+    }
+}
+
+impl TurnNotes {
+    /// Adds the sentences of the prose a call wrote into the document `path`, up to the
+    /// document's share: those that state a fact first, then the others (a document is
+    /// written to be read, so a choice in plain words counts too), kept in the document's
+    /// order. A later write of the same document in the turn replaces what an earlier one
+    /// said.
+    pub(super) fn add_document(&mut self, path: &str, text: &str) {
+        let mut candidates: Vec<String> = Vec::new();
+        for line in super::documents::prose_lines(head(text, SCAN_BYTES)) {
+            for sentence in sentences(line) {
+                let sentence = one_line(&sentence);
+                if says_enough(&sentence) && !candidates.contains(&sentence) {
+                    candidates.push(sentence);
+                }
+            }
+        }
+        let mut chosen = vec![false; candidates.len()];
+        let mut room = DOCUMENT_CHARS;
+        for facts_first in [true, false] {
+            for (index, sentence) in candidates.iter().enumerate() {
+                let length = char_len(sentence);
+                if chosen[index] || states_a_fact(sentence) != facts_first || length > room {
+                    continue;
+                }
+                room -= length;
+                chosen[index] = true;
+            }
+        }
+        let kept: Vec<String> = candidates
+            .into_iter()
+            .zip(chosen)
+            .filter_map(|(sentence, chosen)| chosen.then_some(sentence))
+            .collect();
+        if kept.is_empty() {
+            return;
+        }
+        match self.documents.iter_mut().find(|(known, _)| known == path) {
+            Some((_, sentences)) => *sentences = kept,
+            None => self.documents.push((path.to_owned(), kept)),
         }
     }
 }
@@ -218,6 +267,42 @@ mod tests {
         let total: usize = notes.assistant.iter().map(|s| char_len(s)).sum();
         assert!(total <= ASSISTANT_CHARS, "{total}");
         assert!(!notes.assistant.is_empty());
+    }
+
+    #[test]
+    fn a_document_gives_its_facts_first_then_its_plain_sentences_in_its_order() {
+        let mut notes = TurnNotes::default();
+        // Forty plain sentences, more than the document's share.
+        let filler: String = (0..40u8)
+            .map(|i| {
+                let part = format!("{}{}", char::from(b'a' + i / 26), char::from(b'a' + i % 26));
+                format!("The reader of the plan learns about its part {part} here. ")
+            })
+            .collect();
+        let plan = format!(
+            "# Plan\n\n{filler}\n\nSessions move to signed cookies rather than the table.\n\n\
+             ```sql\nSET LOCAL app.tenant = 1;\n```\n- Add `setTenantContext()` in store.go."
+        );
+        notes.add_document("plan.md", &plan);
+        let (path, said) = &notes.documents[0];
+        assert_eq!(path, "plan.md");
+        // The fact (inline code) is in although the plain sentences before it fill the share;
+        // the plain sentences fill what is left in the document's order.
+        assert_eq!(said.last().map(String::as_str), Some("Add `setTenantContext()` in store.go."));
+        assert_eq!(said[0], "The reader of the plan learns about its part aa here.");
+        assert!(said.iter().all(|sentence| !sentence.contains("signed cookies")), "{said:?}");
+        assert!(said.iter().all(|sentence| !sentence.contains("SET LOCAL")), "{said:?}");
+        let total: usize = said.iter().map(|s| char_len(s)).sum();
+        assert!(total <= DOCUMENT_CHARS, "{total}");
+        // A later write of the same document replaces what the earlier one said.
+        notes.add_document("plan.md", "Sessions stay in the database table after all.");
+        assert_eq!(
+            notes.documents,
+            vec![(
+                "plan.md".to_owned(),
+                vec!["Sessions stay in the database table after all.".to_owned()]
+            )]
+        );
     }
 
     #[test]

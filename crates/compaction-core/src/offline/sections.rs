@@ -182,6 +182,8 @@ pub(super) const PRIORITY_DECISION: u32 = 58;
 pub(super) const PRIORITY_DONE_COMMAND: u32 = 52;
 pub(super) const PRIORITY_USER_NOTE: u32 = 46;
 pub(super) const PRIORITY_ASSISTANT_NOTE: u32 = 38;
+/// What a document the work wrote says: the room the replies' notes leave.
+pub(super) const PRIORITY_DOCUMENT_NOTE: u32 = 36;
 /// An item past its kind's cap (the oldest requests, edits and decisions of a long
 /// part): in only when the budget has room left, and counted when dropped.
 pub(super) const PRIORITY_PAST_CAP: u32 = 34;

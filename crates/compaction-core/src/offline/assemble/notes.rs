@@ -11,13 +11,15 @@ use std::collections::HashSet;
 
 use super::super::notes::pack;
 use super::super::sections::*;
-use super::super::text::sentences;
+use super::super::text::{code, sentences};
 use super::Assembly;
 
 /// How a line of the user's sentences starts.
 pub(in super::super) const USER_NOTE: &str = "User wrote";
 /// How a line of the assistant's sentences starts.
 pub(in super::super) const ASSISTANT_NOTE: &str = "Assistant noted";
+/// How a line of what a written document says starts (its path follows).
+pub(in super::super) const DOCUMENT_NOTE: &str = "Document written";
 /// The widest a line of notes gets, in characters (a longer sentence stands alone).
 const NOTE_WIDTH: usize = 420;
 
@@ -28,6 +30,8 @@ impl Assembly<'_> {
         for item in self.carried_items(Section::Critical) {
             let priority = if item.starts_with(USER_NOTE) {
                 PRIORITY_USER_NOTE
+            } else if item.starts_with(DOCUMENT_NOTE) {
+                PRIORITY_DOCUMENT_NOTE
             } else if item.starts_with(ASSISTANT_NOTE) {
                 PRIORITY_ASSISTANT_NOTE
             } else {
@@ -39,8 +43,12 @@ impl Assembly<'_> {
             self.sections.push(Section::Critical, item, priority);
         }
         let said: Vec<&str> = self.sections.items.iter().map(|item| item.text.as_str()).collect();
-        let sentences =
-            digest.notes.iter().flat_map(|turn| turn.user.iter().chain(&turn.assistant));
+        let sentences = digest.notes.iter().flat_map(|turn| {
+            turn.user
+                .iter()
+                .chain(&turn.assistant)
+                .chain(turn.documents.iter().flat_map(|(_, written)| written))
+        });
         let repeated = contained_in_any(&said, sentences.map(String::as_str));
         for (index, turn) in digest.notes.iter().enumerate() {
             // A sentence a later change of mind replaced is no longer what holds.
@@ -56,6 +64,16 @@ impl Assembly<'_> {
                     format!("{USER_NOTE}: {line}"),
                     PRIORITY_USER_NOTE,
                 );
+            }
+            for (path, written) in &turn.documents {
+                let written: Vec<&str> = written.iter().filter(new).map(String::as_str).collect();
+                for line in pack(&written, NOTE_WIDTH) {
+                    self.sections.push(
+                        Section::Critical,
+                        format!("{DOCUMENT_NOTE} {}: {line}", code(path)),
+                        PRIORITY_DOCUMENT_NOTE,
+                    );
+                }
             }
             let assistant: Vec<&str> =
                 turn.assistant.iter().filter(new).map(String::as_str).collect();

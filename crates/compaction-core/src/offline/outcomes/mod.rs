@@ -88,6 +88,7 @@ impl Digest {
                 added: Vec::new(),
                 values: Vec::new(),
                 patch: None,
+                documents: Vec::new(),
             },
         }
     }
@@ -124,6 +125,9 @@ impl Digest {
                 self.decisions.push(decision);
             }
             return;
+        }
+        if !result.is_error {
+            self.note_documents(&call.documents);
         }
         if !result.is_error
             && let Some(patch) = &call.patch

@@ -49,6 +49,7 @@ pub(super) fn all() -> Vec<Instance> {
     out.extend(rules());
     out.extend(invented_names());
     out.extend(super::created::command_results());
+    out.extend(super::documents::documents_written());
     out
 }
 
