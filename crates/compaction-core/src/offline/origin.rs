@@ -12,6 +12,11 @@
 /// interruption notices (`[Request interrupted by user]`). Empty when nothing is the user's.
 pub(super) fn human_words(text: &str) -> String {
     let mut text = text;
+    // A command's prompt template with the user's input in a block of its own (spec-kit's
+    // "## User Input" fence): the block is the user's, the template around it is not.
+    if let Some(input) = template_input(text) {
+        text = input;
+    }
     // Codex's IDE extension: "# Context from my IDE setup: … ## My request for Codex:".
     if let Some(at) = text.find("## My request for ") {
         let after = &text[at..];
@@ -31,6 +36,16 @@ pub(super) fn human_words(text: &str) -> String {
         match rest[start..].find(&end_tag) {
             Some(end) if closes && harness => {
                 out.push_str(&rest[..start]);
+                // What the user typed after a command's name is theirs: the request the
+                // command works on (a word or two is an option, such as a model's name).
+                if tag == "command-args" {
+                    let args = rest[start + tag.len() + 2..start + end].trim();
+                    let words = args.split_whitespace().count();
+                    let wide = args.chars().filter(|c| !c.is_ascii()).count();
+                    if words >= 3 || wide >= 6 {
+                        out.push_str(args);
+                    }
+                }
                 rest = &rest[start + end + end_tag.len()..];
             }
             Some(_) | None => {
@@ -45,6 +60,40 @@ pub(super) fn human_words(text: &str) -> String {
         return String::new();
     }
     trimmed.to_owned()
+}
+
+/// The user's input in a prompt template: the fenced block right under a heading that
+/// names it ("User Input", "Arguments", "User Request"), when it holds more than a
+/// placeholder.
+fn template_input(text: &str) -> Option<&str> {
+    let mut offset = 0;
+    let mut lines = text.split_inclusive('\n');
+    while let Some(line) = lines.next() {
+        offset += line.len();
+        let title = line.trim().trim_start_matches('#').trim().to_lowercase();
+        if !line.trim_start().starts_with('#')
+            || !["user input", "arguments", "user request"].contains(&title.as_str())
+        {
+            continue;
+        }
+        let rest = &text[offset..];
+        let open = rest.trim_start();
+        let fence = if open.starts_with("```") {
+            "```"
+        } else if open.starts_with("~~~") {
+            "~~~"
+        } else {
+            return None;
+        };
+        let body_start = open.find('\n')? + 1;
+        let body = &open[body_start..];
+        let end =
+            body.find(&format!("\n{fence}")).or_else(|| body.starts_with(fence).then_some(0))?;
+        let input = body[..end].trim();
+        let placeholder = input.is_empty() || input.starts_with('$') && !input.contains(' ');
+        return (!placeholder).then_some(input);
+    }
+    None
 }
 
 /// Words of a user message that say a problem is settled: known, expected, to be ignored.

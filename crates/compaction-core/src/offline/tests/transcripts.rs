@@ -79,6 +79,45 @@ fn command_echoes_and_interruptions_are_not_the_latest_request() {
 }
 
 #[test]
+fn what_the_user_typed_after_a_command_is_their_request() {
+    let summary = summarize(&[
+        user(
+            "<command-message>review is running…</command-message>\n\
+             <command-name>/review</command-name>\n\
+             <command-args>check the retry logic in queue.ts for races</command-args>",
+        ),
+        assistant("Reviewed.", &[]),
+    ]);
+    let goal = bullets(&summary, "## Goal").join("\n");
+    assert!(goal.contains("check the retry logic in queue.ts for races"), "{summary}");
+    // A word or two after a command is an option, not a request.
+    assert_eq!(
+        human_words("<command-name>/model</command-name>\n<command-args>sonnet</command-args>"),
+        ""
+    );
+}
+
+#[test]
+fn the_users_input_in_a_command_template_is_theirs_and_the_template_is_not() {
+    let template = "---\ndescription: Create a feature specification.\n---\n\n## User Input\n\n\
+                    ```text\nA booking page for the clinic: patients pick a slot, no login.\n```\n\n\
+                    You **MUST** consider the user input before proceeding (if not empty).\n\n\
+                    ## Outline\n\n1. Run `.specify/scripts/bash/create-new-feature.sh --json`.\n";
+    assert_eq!(
+        human_words(template),
+        "A booking page for the clinic: patients pick a slot, no login."
+    );
+    let summary = summarize(&[user(template), assistant("Specified.", &[])]);
+    let goal = bullets(&summary, "## Goal").join("\n");
+    assert!(goal.contains("patients pick a slot, no login"), "{summary}");
+    assert!(!goal.contains("MUST"), "{summary}");
+    // Without input (the placeholder), the message is what it was.
+    let empty = template
+        .replace("A booking page for the clinic: patients pick a slot, no login.", "$ARGUMENTS");
+    assert!(human_words(&empty).contains("## Outline"));
+}
+
+#[test]
 fn the_users_own_markup_is_kept() {
     assert_eq!(
         human_words("center it with <p align=\"center\"></p> and keep Vec<String>"),
