@@ -16,8 +16,8 @@
 //! another argument of a call (`positional.rs`), and the one word a command that shows a
 //! secret prints (`outputs.rs`). Each text is redacted whole before anything cuts it. No
 //! maintained crate of such rules fits a pure, synchronous core on this toolchain, so the
-//! table is written here as data. Besides the table, a [`Redactor`] replaces exact configured values
-//! (the API keys in use).
+//! table is written here as data. Besides the table, a [`Redactor`] replaces exact
+//! configured values (the API keys in use).
 //!
 //! Invariant: a redacted text holds `[REDACTED]` in place of each secret the rules find and
 //! is otherwise unchanged; the words around a secret (`password=`, `Bearer `,
