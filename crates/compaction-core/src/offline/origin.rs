@@ -67,8 +67,7 @@ pub(super) fn human_words(text: &str) -> String {
 /// placeholder.
 fn template_input(text: &str) -> Option<&str> {
     let mut offset = 0;
-    let mut lines = text.split_inclusive('\n');
-    while let Some(line) = lines.next() {
+    for line in text.split_inclusive('\n') {
         offset += line.len();
         let title = line.trim().trim_start_matches('#').trim().to_lowercase();
         if !line.trim_start().starts_with('#')

@@ -198,6 +198,10 @@ pub(super) struct OutputScan {
     pub(super) passed: Option<String>,
     /// A `test result: FAILED` line, or other evidence that tests failed.
     pub(super) tests_failed: bool,
+    /// The runner's own lines that count the failures (`test result: FAILED. 41 passed; 5
+    /// failed`, `Tests: 3 failed, 212 passed`), the first two, verbatim in inline code: the
+    /// evidence of how a failing run ended.
+    pub(super) failure_counts: Vec<String>,
     /// The exit code pi's bash tool appends to a failing command's output.
     pub(super) exit_code: Option<i64>,
 }
@@ -438,6 +442,9 @@ pub(super) fn scan_output<'a>(lines: impl IntoIterator<Item = &'a str>) -> Outpu
                 }
             } else if rest.starts_with("FAILED") {
                 scan.tests_failed = true;
+                if scan.failure_counts.len() < 2 {
+                    scan.failure_counts.push(code(&clip(trimmed, 120)));
+                }
             }
             continue;
         }
@@ -446,7 +453,12 @@ pub(super) fn scan_output<'a>(lines: impl IntoIterator<Item = &'a str>) -> Outpu
             continue;
         }
         match failed_test_count(trimmed) {
-            Some(count) if count > 0 => scan.tests_failed = true,
+            Some(count) if count > 0 => {
+                scan.tests_failed = true;
+                if scan.failure_counts.len() < 2 {
+                    scan.failure_counts.push(code(&clip(trimmed, 120)));
+                }
+            }
             Some(_) | None if scan.passed.is_none() && passing_summary(trimmed) => {
                 scan.passed = Some(clip(trimmed, 80));
             }

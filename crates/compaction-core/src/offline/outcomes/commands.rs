@@ -203,10 +203,21 @@ impl Digest {
             let error = scan.errors.first().cloned();
             let shown_command = code(&command_shown(command, COMMAND_CHARS));
             let mut text = format!("{shown_command}{status}");
-            if !scan.errors.is_empty() {
-                let shown: Vec<String> = scan.errors.iter().take(2).cloned().collect();
+            let shown: Vec<String> = scan.errors.iter().take(2).cloned().collect();
+            if !shown.is_empty() {
                 text.push_str(": ");
                 text.push_str(&shown.join("; "));
+            }
+            // The runner's own count of what failed, when no error line shown says it.
+            let counts: Vec<&str> = scan
+                .failure_counts
+                .iter()
+                .filter(|counts| !shown.contains(counts))
+                .map(String::as_str)
+                .collect();
+            if !counts.is_empty() {
+                text.push_str(if shown.is_empty() { ": " } else { "; the run counted " });
+                text.push_str(&counts.join("; "));
             }
             self.passing.retain(|(known, _)| known != command);
             self.fail(format!("cmd:{command}"), shown_command, text, error);

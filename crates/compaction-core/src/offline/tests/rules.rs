@@ -179,6 +179,33 @@ fn the_goal_is_never_a_slash_command_or_a_single_word() {
 }
 
 #[test]
+fn a_failing_run_keeps_the_runners_own_count_of_what_failed() {
+    let scan = scan_output(
+        "test result: FAILED. 41 passed; 5 failed; 0 ignored; 0 measured; 0 filtered out\n\n\
+         error: test failed, to rerun pass `-p ledger-core --lib`"
+            .lines(),
+    );
+    assert_eq!(
+        scan.failure_counts,
+        vec!["`test result: FAILED. 41 passed; 5 failed; 0 ignored; 0 measured; 0 filtered out`"]
+    );
+    let summary = summarize(&[
+        user("Run the jest suite."),
+        assistant("", &[("j1", "bash", json!({ "command": "npx jest --silent" }))]),
+        result(
+            "j1",
+            "bash",
+            "Test Suites: 2 failed, 14 passed, 16 total\nTests:       3 failed, 212 passed, 215 total\n\
+             Ran all test suites.",
+            true,
+        ),
+        assistant("Three tests fail.", &[]),
+    ]);
+    let blocked = bullets(&summary, "### Blocked").join("\n");
+    assert!(blocked.contains("Tests: 3 failed, 212 passed, 215 total"), "{summary}");
+}
+
+#[test]
 fn typescript_npm_and_python_errors_are_captured() {
     let scan = scan_output(
         "> app@1.0.0 test\nsrc/a.ts(4,7): error TS2353: Object literal may only specify known properties.\n\
