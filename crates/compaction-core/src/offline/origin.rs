@@ -63,15 +63,16 @@ pub(super) fn human_words(text: &str) -> String {
 }
 
 /// The user's input in a prompt template: the fenced block right under a heading that
-/// names it ("User Input", "Arguments", "User Request"), when it holds more than a
-/// placeholder.
+/// names it as the user's ("User Input", "User Request"), when it holds more than a
+/// placeholder. A heading such as "Arguments" is not enough: documentation the user pastes
+/// has those, and the user's own words around it must stay theirs.
 fn template_input(text: &str) -> Option<&str> {
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
         offset += line.len();
         let title = line.trim().trim_start_matches('#').trim().to_lowercase();
         if !line.trim_start().starts_with('#')
-            || !["user input", "arguments", "user request"].contains(&title.as_str())
+            || !["user input", "user request"].contains(&title.as_str())
         {
             continue;
         }

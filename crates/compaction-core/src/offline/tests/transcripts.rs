@@ -115,6 +115,9 @@ fn the_users_input_in_a_command_template_is_theirs_and_the_template_is_not() {
     let empty = template
         .replace("A booking page for the clinic: patients pick a slot, no login.", "$ARGUMENTS");
     assert!(human_words(&empty).contains("## Outline"));
+    // Pasted documentation with an arguments section stays the user's message.
+    let pasted = "Why does this fail?\n\n## Arguments\n\n```text\npath: the file to read\n```";
+    assert_eq!(human_words(pasted), pasted);
 }
 
 #[test]
