@@ -21,19 +21,28 @@ pub(super) const LINES_PER_FILE: usize = 3;
 /// Characters kept of one added line.
 const LINE_CHARS: usize = 70;
 
-/// The lines an edit call added, from its arguments: pi's `oldText`/`newText`, the
+/// The old and new texts of an edit call, from its arguments: pi's `oldText`/`newText`, the
 /// `old_string`/`new_string` and `old_str`/`new_str` spellings of other agents, or an `edits`
-/// list of such pairs.
-pub(super) fn added_lines(arguments: &Value) -> Vec<String> {
+/// list of such pairs. A pair without a new text is left out; a missing old text is empty.
+pub(super) fn edit_pairs(arguments: &Value) -> Vec<(&str, &str)> {
     let pairs: Vec<&Value> = match arguments.get("edits").and_then(Value::as_array) {
         Some(edits) => edits.iter().collect(),
         None => vec![arguments],
     };
+    pairs
+        .into_iter()
+        .filter_map(|pair| {
+            let text = |keys: [&str; 3]| keys.iter().find_map(|key| pair.get(*key)?.as_str());
+            let new = text(["newText", "new_string", "new_str"])?;
+            Some((text(["oldText", "old_string", "old_str"]).unwrap_or(""), new))
+        })
+        .collect()
+}
+
+/// The lines an edit call added (see [`edit_pairs`]).
+pub(super) fn added_lines(arguments: &Value) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for pair in pairs {
-        let text = |keys: [&str; 3]| keys.iter().find_map(|key| pair.get(*key)?.as_str());
-        let Some(new) = text(["newText", "new_string", "new_str"]) else { continue };
-        let old = text(["oldText", "old_string", "old_str"]).unwrap_or("");
+    for (old, new) in edit_pairs(arguments) {
         let old_lines: Vec<&str> = old.lines().map(str::trim).collect();
         for line in new.lines().map(str::trim) {
             if out.len() == LINES_PER_EDIT {

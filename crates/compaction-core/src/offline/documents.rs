@@ -26,23 +26,15 @@ pub(super) fn is_document(path: &str) -> bool {
 }
 
 /// The prose a call puts into documents, by path: the content of a write, the new text of
-/// an edit (each pair of an `edits` list), the lines a patch in Codex's `apply_patch` format
+/// an edit (each pair of an `edits` list, see `changes::edit_pairs`), the lines a patch in Codex's `apply_patch` format
 /// adds to a document (in its `input`/`patch` argument or in a shell command).
 pub(super) fn written_prose(arguments: &Value, path: Option<&str>) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
     if let Some(path) = path.filter(|path| is_document(path)) {
-        let text = |value: &Value, keys: &[&str]| -> Option<String> {
-            keys.iter().find_map(|key| value.get(*key)?.as_str()).map(str::to_owned)
-        };
-        let whole = text(arguments, &["content", "file_text", "text"]);
-        let edits: Vec<String> = match arguments.get("edits").and_then(Value::as_array) {
-            Some(edits) => edits
-                .iter()
-                .filter_map(|edit| text(edit, &["newText", "new_string", "new_str"]))
-                .collect(),
-            None => text(arguments, &["newText", "new_string", "new_str"]).into_iter().collect(),
-        };
-        let prose: Vec<String> = whole.into_iter().chain(edits).collect();
+        let whole =
+            ["content", "file_text", "text"].iter().find_map(|key| arguments.get(*key)?.as_str());
+        let edits = super::changes::edit_pairs(arguments).into_iter().map(|(_, new)| new);
+        let prose: Vec<&str> = whole.into_iter().chain(edits).collect();
         if !prose.is_empty() {
             out.push((path.to_owned(), prose.join("\n")));
         }

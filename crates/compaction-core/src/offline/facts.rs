@@ -419,26 +419,23 @@ impl Digest {
 
     /// Reads the prose a successful call wrote into documents as notes of the turn.
     pub(super) fn note_documents(&mut self, documents: &[(String, String)]) {
-        if documents.is_empty() {
-            return;
-        }
-        if self.notes.is_empty() {
-            self.notes.push(super::notes::TurnNotes::default());
-        }
-        if let Some(notes) = self.notes.last_mut() {
-            for (path, text) in documents {
-                notes.add_document(path, text);
-            }
+        for (path, text) in documents {
+            self.turn_notes().add_document(path, text);
         }
     }
 
-    pub(super) fn observe_assistant_text(&mut self, text: &str) {
+    /// The notes of the turn in progress (those of what came before the first user message
+    /// when no turn has opened yet).
+    fn turn_notes(&mut self) -> &mut super::notes::TurnNotes {
         if self.notes.is_empty() {
             self.notes.push(super::notes::TurnNotes::default());
         }
-        if let Some(notes) = self.notes.last_mut() {
-            notes.add_assistant(text);
-        }
+        let last = self.notes.len() - 1;
+        &mut self.notes[last]
+    }
+
+    pub(super) fn observe_assistant_text(&mut self, text: &str) {
+        self.turn_notes().add_assistant(text);
         self.note_used_facts(text);
         self.note_replacements(text, false);
         if let Some(reply) = key_reply(text) {
