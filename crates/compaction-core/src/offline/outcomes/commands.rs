@@ -121,6 +121,7 @@ impl Digest {
         if passed {
             runs.passes += 1;
             // The evidence of what it did: a test runner's counts, else what it made.
+            let printed = made.is_some();
             let detail = match (scan.passed.as_deref(), made) {
                 (Some(counts), _) => format!(" (tests passed: {counts})"),
                 (None, Some(made)) => format!("; it printed: {made}"),
@@ -128,7 +129,9 @@ impl Digest {
             };
             let text = format!("Ran {}{detail}", code(&command_shown(command, COMMAND_CHARS)));
             self.passing.retain(|(known, _)| known != command);
-            if shell_file_effects(command).is_empty() {
+            // A command that wrote files is told by the files it wrote, unless it also
+            // printed what it made (`nohup server > log & echo $!`: the process id).
+            if printed || shell_file_effects(command).is_empty() {
                 self.passing.push((command.to_owned(), text));
             }
             let mut resolved = self.resolve(&format!("cmd:{command}"));
@@ -225,11 +228,13 @@ impl Digest {
     }
 }
 
-/// The line that names what a command that changed something made: the last output line
-/// holding an id (a word of six or more characters mixing letters and digits, or a number
-/// of five or more digits: a commit, a job, a container, a process), an absolute path or a
-/// URL that the command itself does not name, in inline code. Tools print what they made
-/// at the end, or just before their closing hints.
+/// The lines that name what a command that changed something made: the last two output
+/// lines holding a new name, in their order. A new name is one the command itself does
+/// not name, in inline code: an id (a word of six or more characters mixing letters and
+/// digits, or a number of five or more digits: a commit, a job, a container, a process), an
+/// absolute path, a URL, or the number a line labels (`REVISION: 14`, `Job ID: 311`). Tools
+/// print what they made at the end, or just before their closing hints; a tool that made
+/// two things (a key and its public half) prints both.
 fn result_line<'l>(command: &str, lines: impl Iterator<Item = &'l str>) -> Option<String> {
     let new_name = |word: &str| {
         let word = word.trim_matches(|c: char| ".,:;!?".contains(c));
@@ -239,13 +244,27 @@ fn result_line<'l>(command: &str, lines: impl Iterator<Item = &'l str>) -> Optio
         let path = word.starts_with('/') && word.matches('/').count() >= 3;
         (id || number || path || word.contains("://")) && !command.contains(word)
     };
-    own_lines(lines)
-        .into_iter()
-        .rev()
-        .find(|line| {
-            line.split(|c: char| c.is_whitespace() || "\"'`()[]{}<>,;=".contains(c)).any(new_name)
-        })
-        .map(|line| code(&clip(line, LINE_CHARS)))
+    let names_new = |line: &&str| {
+        line.split(|c: char| c.is_whitespace() || "\"'`()[]{}<>,;=".contains(c)).any(new_name)
+            || labelled_number(line).is_some_and(|number| !command.contains(number))
+    };
+    let found: Vec<&str> = own_lines(lines).into_iter().rev().filter(names_new).take(2).collect();
+    let shown: Vec<String> = found.iter().rev().map(|line| code(&clip(line, LINE_CHARS))).collect();
+    (!shown.is_empty()).then(|| shown.join("; "))
+}
+
+/// The number a `Label: 14` line gives (a label of one to three words of letters, then one
+/// number, not zero): a revision, a job, a process. Not an exit code, nor a count of none
+/// (`Warnings: 0`).
+fn labelled_number(line: &str) -> Option<&str> {
+    let (label, value) = line.split_once(':')?;
+    let value = value.trim();
+    let words: Vec<&str> = label.split([' ', '_', '-']).filter(|w| !w.is_empty()).collect();
+    let label_ok = (1..=3).contains(&words.len())
+        && words.iter().all(|word| word.chars().all(char::is_alphabetic))
+        && !label.to_lowercase().contains("exit");
+    let number = !value.is_empty() && value.chars().all(|c| c.is_ascii_digit());
+    (label_ok && number && value.chars().any(|c| c != '0')).then_some(value)
 }
 
 /// The widest line of output kept, in characters.
@@ -346,5 +365,28 @@ mod tests {
         assert_eq!(result_line("npm run check", tail.lines()), None);
         let plain = "Compiled in 2.31s\nDone at 10:02:11, 12 files";
         assert_eq!(result_line("make", plain.lines()), None);
+    }
+
+    #[test]
+    fn a_labelled_number_and_a_second_made_thing_are_kept() {
+        // The number a line labels is a name: Helm's revision, among lines the command named.
+        let helm = "Release \"billing\" has been upgraded. Happy Helming!\nNAME: billing\nNAMESPACE: billing\nSTATUS: deployed\nREVISION: 14\nTEST SUITE: None";
+        assert_eq!(
+            result_line("helm upgrade --install billing charts/billing -n billing", helm.lines())
+                .as_deref(),
+            Some("`REVISION: 14`")
+        );
+        // Two things made, both kept in their order: the key's public half and its print.
+        let keygen = "Generating public/private ed25519 key pair.\nYour identification has been saved in /home/dev/.ssh/deploy\nYour public key has been saved in /home/dev/.ssh/deploy.pub\nThe key fingerprint is:\nSHA256:Qm3x8kP1vR7tY2uW9zA4 deploy@shop";
+        assert_eq!(
+            result_line("ssh-keygen -t ed25519 -f ~/.ssh/deploy -N ''", keygen.lines()).as_deref(),
+            Some(
+                "`Your public key has been saved in /home/dev/.ssh/deploy.pub`; `SHA256:Qm3x8kP1vR7tY2uW9zA4 deploy@shop`"
+            )
+        );
+        // A count of none, an exit code, a label of many words or a number the command
+        // named is no name.
+        let counts = "Warnings: 0\nExit code: 3\nNumber of files copied this time: 12\nPort: 8080";
+        assert_eq!(result_line("./deploy.sh --port 8080", counts.lines()), None);
     }
 }
