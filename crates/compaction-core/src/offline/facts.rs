@@ -14,7 +14,9 @@ pub(super) use super::digest::*;
 use super::extract::*;
 use super::previous::{PreviousSummary, previous_effects};
 use super::scan::*;
-pub(super) use super::sections::{AFTER_CORRECTION, CURRENT_APPROACH, FINISHED_STEP, RESOLVE_STEP};
+pub(super) use super::sections::{
+    AFTER_CORRECTION, AWAITING_ANSWER, CURRENT_APPROACH, FINISHED_STEP, RESOLVE_STEP,
+};
 use super::text::*;
 use crate::files::FileEffect;
 use crate::message::{AgentMessage, ContentBlock};
@@ -167,7 +169,7 @@ impl Digest {
             // to is still the latest one.
             let decision = format!(
                 "Asked \"{}\"; the user answered: {}",
-                clip(&question, 160),
+                clip(&question, 320),
                 clip(&one_line(&prose), 200)
             );
             self.decisions.retain(|known| known != &decision);
@@ -325,6 +327,11 @@ impl Digest {
         let in_progress = previous.section(Section::InProgress).iter().cloned();
         for item in in_progress.chain(finished) {
             let item = item.as_str();
+            // A question the assistant asked before the cut: a short reply at the start of
+            // these messages answers it.
+            if let Some(question) = item.strip_prefix(AWAITING_ANSWER) {
+                self.open_question = Some(question.trim_matches('"').to_owned());
+            }
             if let Some(approach) = item.strip_prefix(CURRENT_APPROACH) {
                 self.turn_statements.push(approach.to_owned());
             }
@@ -482,10 +489,7 @@ impl Digest {
         }
         // The first sentence that says something: not a short "Got it." before more.
         let all = sentences(head(text, 4_000));
-        self.open_question = all
-            .last()
-            .filter(|sentence| sentence.trim_end().ends_with('?'))
-            .map(|sentence| sentence.trim().to_owned());
+        self.open_question = question_asked(&all);
         let last = all.len().saturating_sub(1);
         self.last_assistant_statement = all
             .iter()
@@ -539,4 +543,47 @@ fn injected_instructions(text: &str) -> Option<(String, Cow<'_, str>)> {
         None => body.into(),
     };
     Some((file.to_owned(), body))
+}
+
+/// The question a reply ends with, if it ends with one. A question that names nothing
+/// ("Shall I go ahead?", "¿Lo hago?", "진행할까요?") is asked about what the reply set out
+/// before it: it comes with the one or two closest sentences before it that say something
+/// (a closing "That's it." or a list's number says nothing), so that the user's "yes"
+/// answers a stated proposal.
+pub(super) fn question_asked(sentences: &[String]) -> Option<String> {
+    let (question, before) = sentences.split_last()?;
+    let question = question.trim();
+    if !question.ends_with(['?', '？']) {
+        return None;
+    }
+    let names_code =
+        |sentence: &str| sentence.contains('`') || sentence.chars().any(|c| c.is_ascii_digit());
+    // Five words, two with a name or a number in them, or a long run of a script written
+    // without spaces.
+    let says_something = |sentence: &str| {
+        let words = sentence.split_whitespace().count();
+        words > 4 || (words >= 2 && names_code(sentence)) || char_len(sentence) > 24
+    };
+    let names_nothing = !names_code(question)
+        && question.split_whitespace().count() <= 6
+        && char_len(question) <= 40;
+    if !names_nothing {
+        return Some(question.to_owned());
+    }
+    let mut proposal: Vec<&str> = Vec::new();
+    let mut length = 0;
+    for sentence in before.iter().rev() {
+        let sentence = sentence.trim();
+        if !says_something(sentence) {
+            continue;
+        }
+        if proposal.len() == 2 || length + char_len(sentence) > 240 {
+            break;
+        }
+        length += char_len(sentence) + 1;
+        proposal.push(sentence);
+    }
+    proposal.reverse();
+    proposal.push(question);
+    Some(proposal.join(" "))
 }

@@ -18,6 +18,10 @@ pub(super) const AFTER_CORRECTION: &str = "After the user's correction: ";
 /// still open is its In Progress "Last assistant step").
 pub(super) const FINISHED_STEP: &str = "Last reply (turn ended): ";
 
+/// How the In Progress item for a question the assistant asked, still waiting for the
+/// user's answer, starts (the next part reads it back, so that a "yes" answers it).
+pub(super) const AWAITING_ANSWER: &str = "Asked the user, awaiting the answer: ";
+
 /// How the Next Steps item for an open failure starts.
 pub(super) const RESOLVE_STEP: &str = "Resolve the failure of ";
 

@@ -146,6 +146,15 @@ impl Assembly<'_> {
                 .iter()
                 .any(|call| char_len(call) > 2 && statement.contains(call.as_str()))
         });
+        // A question still waiting for the user's answer is where the work stands; the
+        // step it closes is in it.
+        let awaiting = digest.open_question.as_ref().filter(|_| !digest.interrupted);
+        if let Some(question) = awaiting {
+            in_progress.push(format!("{AWAITING_ANSWER}\"{}\"", clip(question, 320)));
+        }
+        let statement = statement.filter(|statement| {
+            !awaiting.is_some_and(|question| question.contains(statement.as_str()))
+        });
         if let Some(statement) = statement {
             match (turn_ended, digest.interrupted) {
                 (true, _) => self.sections.push(

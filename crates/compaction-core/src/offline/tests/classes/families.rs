@@ -50,6 +50,7 @@ pub(super) fn all() -> Vec<Instance> {
     out.extend(invented_names());
     out.extend(super::created::command_results());
     out.extend(super::documents::documents_written());
+    out.extend(super::confirmed::proposals_confirmed());
     out
 }
 
