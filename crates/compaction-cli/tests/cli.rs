@@ -52,6 +52,8 @@ mod store_paths;
 mod stores;
 #[path = "cli/tally.rs"]
 mod tally;
+#[path = "cli/terminal_controls.rs"]
+mod terminal_controls;
 #[path = "cli/terminal_secrets.rs"]
 mod terminal_secrets;
 #[path = "cli/text.rs"]
