@@ -16,6 +16,8 @@ mod export;
 mod history;
 #[path = "cli/hostile_data/mod.rs"]
 mod hostile_data;
+#[path = "cli/hostile_eval.rs"]
+mod hostile_eval;
 #[path = "cli/hostile_files.rs"]
 mod hostile_files;
 #[path = "cli/hostile_json.rs"]
