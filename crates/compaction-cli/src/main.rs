@@ -9,6 +9,25 @@
 //!   as `{"error": {"kind", "message", "causes"}}` on stdout instead of text on stderr,
 //!   with the same exit code.
 
+// Every line the commands print goes through `output::visible`: these shadow the standard
+// macros for the whole crate (declared before the modules, so they are in scope in each).
+macro_rules! println {
+    () => { ::std::println!() };
+    ($($arg:tt)*) => { ::std::println!("{}", $crate::output::visible(&::std::format!($($arg)*))) };
+}
+#[allow(unused_macros)]
+macro_rules! print {
+    ($($arg:tt)*) => { ::std::print!("{}", $crate::output::visible(&::std::format!($($arg)*))) };
+}
+macro_rules! eprintln {
+    () => { ::std::eprintln!() };
+    ($($arg:tt)*) => { ::std::eprintln!("{}", $crate::output::visible(&::std::format!($($arg)*))) };
+}
+#[allow(unused_macros)]
+macro_rules! eprint {
+    ($($arg:tt)*) => { ::std::eprint!("{}", $crate::output::visible(&::std::format!($($arg)*))) };
+}
+
 mod cli;
 mod commands;
 mod load;

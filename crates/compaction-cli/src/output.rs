@@ -9,6 +9,11 @@
 //! command prints from what it read (messages, previews, recalled entries, search hits, a
 //! quoted line in an error or a warning, every string of a JSON document) goes through
 //! [`shown`] or [`shown_value`]: the same redaction as what is sent to a model or stored.
+//!
+//! Invariant: the terminal never obeys a text it is shown. Everything printed (`println!`
+//! and its kin, shadowed in `main.rs`; JSON documents; the writers of `context`, `tree`,
+//! `recall` and `eval`) goes through [`visible`]: escape sequences, C1 and bidirectional
+//! controls are printed as JSON escapes, never raw.
 
 use std::borrow::Cow;
 use std::process::ExitCode;
@@ -72,6 +77,66 @@ fn redact_strings(value: &mut serde_json::Value) {
     }
 }
 
+/// Whether the terminal would take `ch` for an instruction rather than a character to show:
+/// C0 controls but tab, newline and carriage return (escape sequences start with ESC, U+001B), DEL, C1
+/// controls (U+009B starts a sequence on its own), and the bidirectional controls that
+/// reorder what follows (U+061C, U+200E/F, U+202A–U+202E, U+2066–U+2069).
+fn is_terminal_control(ch: char) -> bool {
+    matches!(ch,
+        '\u{0}'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{61c}'
+        | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` with every character a terminal would obey instead of show (see
+/// [`is_terminal_control`]) written as its JSON escape (`\u001b`), and a carriage return
+/// kept only before a newline. Inside a JSON document's strings the escape reads back as the
+/// same character, so printed JSON keeps its data; in text it is visible and inert.
+pub fn visible(text: &str) -> Cow<'_, str> {
+    let lone_return = |at: usize| text.as_bytes().get(at + 1) != Some(&b'\n');
+    let needs = text
+        .char_indices()
+        .any(|(at, ch)| is_terminal_control(ch) || (ch == '\r' && lone_return(at)));
+    if !needs {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for (at, ch) in text.char_indices() {
+        if is_terminal_control(ch) || (ch == '\r' && lone_return(at)) {
+            out.push_str(&format!("\\u{:04x}", u32::from(ch)));
+        } else {
+            out.push(ch);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A writer for the terminal: every text written goes through [`visible`]. Each `write`
+/// is expected to hold whole characters (as `write!` gives); bytes that are not UTF-8 are
+/// written with their C0 controls escaped.
+pub struct Visible<W: std::io::Write>(pub W);
+
+impl<W: std::io::Write> std::io::Write for Visible<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match std::str::from_utf8(buf) {
+            Ok(text) => self.0.write_all(visible(text).as_bytes())?,
+            Err(_) => {
+                for &byte in buf {
+                    if (byte < 0x20 && !matches!(byte, b'\n' | b'\t' | b'\r')) || byte == 0x7f {
+                        write!(self.0, "\\u{byte:04x}")?;
+                    } else {
+                        self.0.write_all(&[byte])?;
+                    }
+                }
+            }
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
 /// Prints a line on stderr with what it quotes redacted (see [`shown`]).
 pub fn eprint_shown(line: &str) {
     eprintln!("{}", shown(line));
@@ -82,11 +147,12 @@ pub fn print_json<T: Serialize>(value: &T) -> anyhow::Result<()> {
     use std::io::Write as _;
     let mut value = serde_json::to_value(value)?;
     redact_strings(&mut value);
-    let value = &value;
-    // Buffered: the standard output's own buffer flushes at every newline, one `write` per
-    // line of pretty JSON.
-    let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    serde_json::to_writer_pretty(&mut stdout, value).map_err(std::io::Error::from)?;
+    // One string, written at once: the standard output's own buffer would flush at every
+    // newline. serde_json escapes C0 controls; `visible` escapes the others (C1, DEL, bidi)
+    // the same way, so the document reads back the same.
+    let text = serde_json::to_string_pretty(&value)?;
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(visible(&text).as_bytes())?;
     writeln!(stdout)?;
     stdout.flush()?;
     Ok(())
@@ -344,6 +410,16 @@ mod tests {
         let shown = preview(&text, 40);
         assert!(!shown.contains(&KEY_A[..10]), "{shown}");
         assert!(shown.starts_with("deploy with OPENAI_API_KEY="), "{shown}");
+    }
+
+    #[test]
+    fn terminal_controls_are_shown_as_json_escapes_that_read_back_the_same() {
+        let text = "a\u{1b}[2J b\u{9b}c \u{202e}d\re\r\nf\tg";
+        assert_eq!(visible(text), "a\\u001b[2J b\\u009bc \\u202ed\\u000de\r\nf\tg");
+        let json = serde_json::to_string(&serde_json::json!({ "t": text })).unwrap();
+        let back: serde_json::Value = serde_json::from_str(&visible(&json)).unwrap();
+        assert_eq!(back["t"], text);
+        assert!(matches!(visible("plain, ü and 日本"), Cow::Borrowed(_)));
     }
 
     #[test]

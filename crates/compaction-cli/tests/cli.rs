@@ -16,6 +16,8 @@ mod export;
 mod history;
 #[path = "cli/hostile_data/mod.rs"]
 mod hostile_data;
+#[path = "cli/hostile_eval.rs"]
+mod hostile_eval;
 #[path = "cli/hostile_files.rs"]
 mod hostile_files;
 #[path = "cli/hostile_json.rs"]
@@ -52,6 +54,8 @@ mod store_paths;
 mod stores;
 #[path = "cli/tally.rs"]
 mod tally;
+#[path = "cli/terminal_controls.rs"]
+mod terminal_controls;
 #[path = "cli/terminal_secrets.rs"]
 mod terminal_secrets;
 #[path = "cli/text.rs"]

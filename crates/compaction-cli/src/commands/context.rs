@@ -40,7 +40,10 @@ pub fn run(args: &ContextArgs) -> anyhow::Result<ExitStatus> {
             print_json(&listed)?
         }
         ContextFormat::Text => {
-            let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+            let mut out = crate::output::Visible(std::io::BufWriter::with_capacity(
+                1 << 16,
+                std::io::stdout().lock(),
+            ));
             let mut text = Vec::new();
             for (number, message) in messages.iter().enumerate() {
                 if number > 0 {

@@ -21,7 +21,7 @@ pub fn run(args: &RecallArgs) -> anyhow::Result<ExitStatus> {
         print_json(&recalled)?;
     } else {
         use std::io::Write as _;
-        let mut stdout = std::io::stdout().lock();
+        let mut stdout = crate::output::Visible(std::io::stdout().lock());
         let text = crate::output::shown(&recalled.text);
         stdout.write_all(text.as_bytes())?;
         if !text.ends_with('\n') {

@@ -61,7 +61,7 @@ pub fn run(args: &TreeArgs) -> anyhow::Result<ExitStatus> {
             .collect();
         print_json(&nodes)?;
     } else {
-        let mut out = std::io::stdout().lock();
+        let mut out = crate::output::Visible(std::io::stdout().lock());
         for line in render(&session, args.full) {
             writeln!(out, "{line}")?;
         }

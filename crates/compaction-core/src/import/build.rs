@@ -6,7 +6,7 @@
 //! in file order, so the same transcript always gives the same session; every assistant
 //! message written has a usage in pi's full shape.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use serde_json::{Map, Value, json};
 
@@ -50,6 +50,11 @@ pub(super) struct Builder<'r> {
     pub(super) dropped: BTreeMap<String, usize>,
     /// How many tool calls were renamed to pi's tools, by `source → pi` name.
     pub(super) renamed: BTreeMap<String, usize>,
+    /// The tool calls handed out, by the id written, and whether a result answered each.
+    calls: HashMap<String, bool>,
+    /// The id written for a call whose id the transcript gave twice (or not at all), by the
+    /// transcript's id: results name the latest call with that id.
+    call_alias: HashMap<String, String>,
 }
 
 /// What was handed out, counted as it went.
@@ -79,6 +84,8 @@ impl<'r> Builder<'r> {
             resent: 0,
             dropped: BTreeMap::new(),
             renamed: BTreeMap::new(),
+            calls: HashMap::new(),
+            call_alias: HashMap::new(),
         }
     }
 
@@ -257,10 +264,96 @@ impl<'r> Builder<'r> {
     pub(super) fn release(&mut self, keep: usize, out: &mut dyn FnMut(&str)) {
         while self.pending.len() > keep {
             let Some(mut entry) = self.pending.pop_front() else { break };
+            self.pair_calls(&mut entry);
             self.count(&mut entry);
             let mut line = entry.to_string();
             line.push('\n');
             out(&line);
+        }
+    }
+
+    /// Makes an entry handed out keep pi's pairing of calls and results: every tool call id
+    /// is unique in the session (a call whose id the transcript gave before, or gave empty,
+    /// gets a new one, and the results after it name that one), and every tool result
+    /// answers one call written before it that no other result answered. A result that
+    /// answers no such call (its call's line was left out or unreadable, or it repeats a
+    /// result) becomes an `imported-meta` note holding its output, counted: a provider
+    /// refuses a result without its call.
+    fn pair_calls(&mut self, entry: &mut Value) {
+        let Some(Value::Object(message)) = entry.get_mut("message") else { return };
+        match message.get("role").and_then(Value::as_str) {
+            Some("assistant") => {
+                let Some(Value::Array(blocks)) = message.get_mut("content") else { return };
+                for block in blocks.iter_mut().filter(|b| b["type"] == "toolCall") {
+                    let id = block["id"].as_str().unwrap_or("").to_owned();
+                    let mut unique = id.clone();
+                    let mut n = 1;
+                    while unique.is_empty() || self.calls.contains_key(&unique) {
+                        n += 1;
+                        unique = if id.is_empty() {
+                            format!("imported-call-{n}")
+                        } else {
+                            format!("{id}-{n}")
+                        };
+                    }
+                    if unique != id {
+                        block["id"] = Value::String(unique.clone());
+                        self.call_alias.insert(id, unique.clone());
+                    } else {
+                        self.call_alias.remove(&id);
+                    }
+                    self.calls.insert(unique, false);
+                }
+            }
+            Some("toolResult") => {
+                let named = message.get("toolCallId").and_then(Value::as_str).unwrap_or("");
+                let id = self.call_alias.get(named).cloned().unwrap_or_else(|| named.to_owned());
+                if let Some(answered @ false) = self.calls.get_mut(&id) {
+                    *answered = true;
+                    message.insert("toolCallId".into(), Value::String(id));
+                    return;
+                }
+                let why = if self.calls.contains_key(&id) {
+                    "tool result given again for a call already answered (kept as a note)"
+                } else {
+                    "tool result whose call is not in the session (kept as a note)"
+                };
+                self.drop(why);
+                self.result_as_note(entry);
+            }
+            Some(_) | None => {}
+        }
+    }
+
+    /// A tool result entry rewritten as an `imported-meta` custom message holding its
+    /// output, with the call it named and its error flag in `details`.
+    fn result_as_note(&mut self, entry: &mut Value) {
+        let Some(Value::Object(message)) = entry.get_mut("message").map(Value::take) else {
+            return;
+        };
+        let Some(fields) = entry.as_object_mut() else { return };
+        fields.remove("message");
+        fields.insert("type".into(), "custom_message".into());
+        fields.insert("customType".into(), "imported-meta".into());
+        let content = message.get("content").cloned().unwrap_or_else(|| json!([]));
+        fields.insert("content".into(), content);
+        fields.insert("display".into(), false.into());
+        let mut details = json!({
+            "toolCallId": message.get("toolCallId").cloned().unwrap_or(Value::Null),
+            "toolName": message.get("toolName").cloned().unwrap_or(Value::Null),
+            "isError": message.get("isError").cloned().unwrap_or(Value::Bool(false)),
+        });
+        if let Some(extra) = message.get("details") {
+            details["details"] = extra.clone();
+        }
+        fields.insert("details".into(), details);
+        let index = fields
+            .get("id")
+            .and_then(Value::as_str)
+            .and_then(|id| usize::from_str_radix(id, 16).ok())
+            .and_then(|n| n.checked_sub(1));
+        if let Some(kind) = index.and_then(|index| self.kinds.get_mut(index)) {
+            *kind = Kind::Other;
         }
     }
 

@@ -33,11 +33,14 @@ mod claude;
 mod codex;
 mod cursor;
 mod instructions;
+mod shape;
 pub(crate) use instructions::split_codex_skills;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_agents;
+#[cfg(test)]
+mod tests_hostile;
 #[cfg(test)]
 mod tests_order;
 mod tools;
@@ -248,10 +251,11 @@ impl Scan {
         if self.format.is_none() {
             self.format = line_format(&value);
         }
-        self.claude.line(&value);
-        self.codex.line(&value);
-        self.cursor.line(&value);
-        self.antigravity.line(&value);
+        // Each format's scan reads the line as its importer will (see `shape`).
+        self.claude.line(&shape::normalized(SourceFormat::ClaudeCode, &value).0);
+        self.codex.line(&shape::normalized(SourceFormat::Codex, &value).0);
+        self.cursor.line(&shape::normalized(SourceFormat::Cursor, &value).0);
+        self.antigravity.line(&shape::normalized(SourceFormat::Antigravity, &value).0);
         Ok(())
     }
 
@@ -321,6 +325,16 @@ impl<'r> Importer<'r> {
         let Some(value) = parse_line(number, raw)? else { return Ok(()) };
         self.lines += 1;
         self.start(out);
+        // A field of the wrong type is read as text or left out, and counted (see `shape`).
+        let (fixed, notes) = shape::normalized(self.format, &value);
+        let fixed = match fixed {
+            std::borrow::Cow::Owned(fixed) => Some(fixed),
+            std::borrow::Cow::Borrowed(_) => None,
+        };
+        for note in notes {
+            self.builder.drop(format!("{} field {note}", self.format.as_str()));
+        }
+        let value = fixed.unwrap_or(value);
         match self.format {
             SourceFormat::ClaudeCode => self.claude.line(value, &mut self.builder),
             SourceFormat::Codex => self.codex.line(&value, &mut self.builder),

@@ -21,7 +21,6 @@
 //! temporary directory that the caller owns.
 
 use std::fmt;
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use compaction::store::{LockWait, RewriteOptions};
@@ -36,7 +35,7 @@ pub(super) const TRANSCRIPTS_ENV: &str = "COMPACTION_TRANSCRIPTS";
 
 /// Transcripts and sessions larger than this are refused (the largest real ones are a few
 /// MB).
-const MAX_TRANSCRIPT_BYTES: u64 = 256 << 20;
+pub(super) const MAX_TRANSCRIPT_BYTES: u64 = 256 << 20;
 
 /// The part of the corpus a probe file belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -144,31 +143,51 @@ impl Sources {
     }
 }
 
-/// Reads a regular file of at most `limit` bytes as UTF-8.
+/// Reads a regular file of at most `limit` bytes as UTF-8: anything else (a FIFO, a
+/// socket, a device, a folder, through links too) is refused before it could block, and a
+/// larger file before it is read (`compaction::disk::read_regular`, the rule every input
+/// shares).
 pub(super) fn read_bounded(path: &Path, limit: u64) -> anyhow::Result<String> {
-    let cannot = |e| CommandError::io(format!("cannot read {}", path.display()), e);
-    let file = std::fs::File::open(path).map_err(cannot)?;
-    let metadata = file.metadata().map_err(cannot)?;
-    if !metadata.is_file() {
-        return Err(CommandError::with_kind(
-            ErrorKind::Input,
-            format!("{}: not a regular file", path.display()),
-        ));
-    }
-    let mut bytes = Vec::new();
-    file.take(limit + 1).read_to_end(&mut bytes).map_err(cannot)?;
-    if bytes.len() as u64 > limit {
-        return Err(CommandError::with_kind(
-            ErrorKind::Input,
-            format!("{}: larger than {limit} bytes", path.display()),
-        ));
-    }
+    let bytes = compaction::disk::read_regular(path, limit).map_err(CommandError::disk)?;
     String::from_utf8(bytes).map_err(|e| {
         CommandError::with_kind(
             ErrorKind::Input,
             format!("{}: not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to()),
         )
     })
+}
+
+/// Where the transcript a probe file names is: a relative path of plain names (no `..`, not
+/// absolute), which stays inside the root once links are followed. A name that leaves the
+/// root (`../x`, `/x`, a link out of it) is refused, naming it: a probe file names a
+/// transcript of the corpus, nothing else.
+pub(super) fn transcript_path(root: &Path, transcript: &str) -> anyhow::Result<PathBuf> {
+    let refused = |why: &str| {
+        CommandError::with_kind(
+            ErrorKind::Input,
+            format!(
+                "{transcript}: {why}; a probe file names a transcript inside {}",
+                root.display()
+            ),
+        )
+    };
+    let plain = Path::new(transcript)
+        .components()
+        .all(|part| matches!(part, std::path::Component::Normal(_)));
+    if transcript.is_empty() || !plain {
+        return Err(refused("not a plain path relative to the transcripts root"));
+    }
+    let path = root.join(transcript);
+    // A name that does not exist is left to the reader, which names it.
+    if let (Ok(real_root), Ok(real)) = (root.canonicalize(), path.canonicalize())
+        && !real.starts_with(&real_root)
+    {
+        return Err(refused(&format!(
+            "a link out of the transcripts root (to {})",
+            real.display()
+        )));
+    }
+    Ok(path)
 }
 
 /// A session ready to replay, or why there is none.

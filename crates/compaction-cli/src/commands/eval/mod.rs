@@ -136,14 +136,17 @@ fn evaluate(
 fn probe_files(args: &EvalArgs) -> anyhow::Result<Vec<PathBuf>> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
         let cannot = |e| CommandError::io(format!("cannot read {}", dir.display()), e);
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        let mut entries: Vec<(PathBuf, std::fs::FileType)> = std::fs::read_dir(dir)
             .map_err(cannot)?
-            .map(|entry| entry.map(|e| e.path()))
+            .map(|entry| entry.and_then(|e| Ok((e.path(), e.file_type()?))))
             .collect::<Result<_, _>>()
             .map_err(cannot)?;
-        entries.sort();
-        for path in entries {
-            if path.is_dir() {
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        for (path, kind) in entries {
+            // A link to a folder is not followed (it may lead back up, or to `/`): said so.
+            if kind.is_symlink() && path.is_dir() {
+                eprintln!("skipped {}: a link to a folder is not searched", path.display());
+            } else if kind.is_dir() {
                 walk(&path, out)?;
             } else if path.to_string_lossy().ends_with(".probes.json") {
                 out.push(path);
@@ -154,7 +157,14 @@ fn probe_files(args: &EvalArgs) -> anyhow::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for path in &args.probes {
         if path.is_dir() {
+            let before = out.len();
             walk(path, &mut out)?;
+            if out.len() == before {
+                return Err(CommandError::usage(format!(
+                    "{}: a folder holding no `*.probes.json` file",
+                    path.display()
+                )));
+            }
         } else {
             out.push(path.clone());
         }
@@ -198,7 +208,7 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<ExitStatus> {
     for (probe_path, file) in files {
         let (source, part) = match (&file.transcript, &corpus) {
             (Some(transcript), Some((root, sources))) => {
-                (root.join(transcript), sources.part(transcript)?)
+                (corpus::transcript_path(root, transcript)?, sources.part(transcript)?)
             }
             _ => {
                 let session = file.session.clone().unwrap_or_default();

@@ -45,9 +45,9 @@ fn with_parent(line: &str, parent: Option<&str>) -> anyhow::Result<String> {
 }
 
 pub(super) fn read_path_lines(path: &Path) -> anyhow::Result<PathLines> {
+    // Bounded, and only a regular file, before the session reader streams it.
+    let text = super::corpus::read_bounded(path, super::corpus::MAX_TRANSCRIPT_BYTES)?;
     let session = crate::load::read_session(path)?;
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CommandError::io(format!("cannot read {}", path.display()), e))?;
     let header = text.lines().next().unwrap_or_default().to_owned();
     let version = session.source_version();
     if version != compaction_core::entry::CURRENT_VERSION {

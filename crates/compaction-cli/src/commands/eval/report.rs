@@ -85,7 +85,7 @@ pub(super) fn print(
             "leftOutByPart": left_out,
         }));
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::Visible(std::io::stdout().lock());
     let header = format!(
         "{:<13}{:>14}{:>8}{:>7}{:>13}   {}",
         "compactions",

@@ -148,13 +148,24 @@ impl State {
         }
     }
 
-    /// The entry a line hangs from, past the first versions of resent messages.
-    fn parent(&self, value: &Value) -> Option<String> {
-        let mut parent = self.named_parent(value)?;
-        while let Some(next) = self.after.get(&parent) {
-            parent.clone_from(next);
+    /// The entry a line hangs from, past the first versions of resent messages. Every entry
+    /// passed on the way then leads there at once: a message resent many times under one
+    /// parent made each later line walk the whole chain (quadratic in the transcript).
+    fn parent(&mut self, value: &Value) -> Option<String> {
+        let start = self.named_parent(value)?;
+        let mut end = start.clone();
+        while let Some(next) = self.after.get(&end) {
+            end.clone_from(next);
         }
-        Some(parent)
+        let mut at = start;
+        while let Some(next) = self.after.get(&at).cloned() {
+            if next == end {
+                break;
+            }
+            self.after.insert(at, end.clone());
+            at = next;
+        }
+        Some(end)
     }
 
     /// The entry a line names as its parent (or the nearest kept ancestor).
