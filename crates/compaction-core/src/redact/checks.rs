@@ -439,7 +439,7 @@ fn is_word(value: &str) -> bool {
 
 /// A name in CamelCase (`CreateOAuth2TokenRequestBody`, `KMS_DisabledException`): most of
 /// it capitalised words, at most two digits. Random tokens are not made of such words.
-fn is_camel_case_name(value: &str) -> bool {
+pub(super) fn is_camel_case_name(value: &str) -> bool {
     let bytes = value.as_bytes();
     if !bytes.first().is_some_and(u8::is_ascii_uppercase)
         || !value.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')

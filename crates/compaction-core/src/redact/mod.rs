@@ -13,8 +13,9 @@
 //! key material by its structure (`structure.rs`), the columns of a delimited table whose
 //! header names a secret (`tables.rs`), a value a few words after a secret's name in any
 //! syntax or on the line after a label (`nearby.rs`), a literal made like a password after
-//! another argument of a call (`positional.rs`), and the one word a command that shows a
-//! secret prints (`outputs.rs`). Each text is redacted whole before anything cuts it. No
+//! another argument of a call (`positional.rs`), the one word a command that shows a
+//! secret prints (`outputs.rs`), a strong word after a short label in any language or a key of
+//! any name (`labels.rs`), and hex key material on a line naming a key (`hex_keys.rs`). Each text is redacted whole before anything cuts it. No
 //! maintained crate of such rules fits a pure, synchronous core on this toolchain, so the
 //! table is written here as data. Besides the table, a [`Redactor`] replaces exact
 //! configured values (the API keys in use).
@@ -28,7 +29,9 @@ mod checks;
 pub mod rules;
 mod context;
 pub mod encoded;
+mod hex_keys;
 mod json;
+mod labels;
 mod literals;
 mod nearby;
 mod outputs;

@@ -286,6 +286,62 @@ fn is_code_name(word: &str) -> bool {
                 && super::shape::word_pair_share(word) >= 0.75)
 }
 
+/// Whether `word`, after a label (`before`) that need not name a secret, is a value made
+/// like a password: the checks of a value after a name, and neither a name in CamelCase nor
+/// words and short numbers joined (a license, a version).
+pub(super) fn judged_bare(before: &str, word: &str) -> bool {
+    // Words and short numbers joined by `-`, `_`, `.` or `+` (`GFDL-1.3+-no-invariant`) name
+    // a license or a version.
+    let parts: Vec<&str> = word.split(['-', '_', '.', '+']).filter(|p| !p.is_empty()).collect();
+    // A part may be a name with its version glued on (`LGPLv3+_or_GPLv2+`, `LGPLv2.1+`).
+    let versioned = |part: &str| {
+        let letters = part.trim_end_matches(|c: char| c.is_ascii_digit());
+        let digits = part.len() - letters.len();
+        (1..=3).contains(&digits)
+            && letters.len() >= 2
+            && letters.chars().all(|c| c.is_ascii_alphabetic())
+    };
+    let compound = parts.len() >= 2
+        && parts.iter().all(|part| {
+            part.chars().all(|c| c.is_ascii_alphabetic())
+                || part.len() <= 4 && part.chars().all(|c| c.is_ascii_digit())
+                || versioned(part)
+        });
+    // Parts joined by `-`, `~`, `+` or `.`, one of them a word, and no number of three
+    // digits or more (`GPL-2+-or-X11`, `GAP~Makefile.in`, `BSD-3-Viagénie`): a name; a chosen
+    // password glues a longer number to its words (`Granite+1589Cobalt`).
+    let joined: Vec<&str> = word.split(['-', '~', '+', '.']).filter(|p| !p.is_empty()).collect();
+    let long_number = word.as_bytes().windows(3).any(|w| w.iter().all(u8::is_ascii_digit));
+    let named = joined.len() >= 2
+        && !long_number
+        && joined.iter().any(|part| part.len() >= 2 && part.chars().all(char::is_alphabetic));
+    // A number literal with digit separators or a suffix (`0x8000'0000'0000'0000ull;`).
+    let number = word.starts_with(|c: char| c.is_ascii_digit())
+        && word.chars().all(|c| c.is_ascii_hexdigit() || "xXuUlL'_;,".contains(c));
+    // An expression of code (`BufPtr+Size;`, `!Disabled`, `1.23015e+3`): every part between
+    // its symbols a name in code or a number.
+    let plain = |part: &&str| {
+        part.len() >= 4
+            && part.chars().filter(char::is_ascii_digit).count() <= 1
+            && is_code_name(part)
+            || part.starts_with(|c: char| c.is_ascii_digit())
+                && part.len() <= 8
+                && part.chars().all(|c| c.is_ascii_hexdigit())
+    };
+    let expression = word
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .iter()
+        .all(plain);
+    !compound
+        && !named
+        && !number
+        && !expression
+        && !super::checks::is_camel_case_name(word)
+        && judged_secret(before, word)
+}
+
 /// Whether `word`, after `before` on its line, is a value made like a password.
 fn judged_secret(before: &str, word: &str) -> bool {
     if is_code_name(word) {

@@ -44,6 +44,8 @@ pub(super) fn spans(text: &str) -> Vec<Range<usize>> {
     super::nearby::values_after_names(text, &mut out);
     super::positional::literal_arguments(text, &mut out);
     super::outputs::printed_values(text, &mut out);
+    super::labels::labelled_values(text, &mut out);
+    super::hex_keys::hex_keys(text, &mut out);
     merge(out)
 }
 

@@ -10,7 +10,7 @@
 //! prefixes, other URL schemes, two encodings at once; and in `round9/`, round 9's credentials
 //! in tools, configs and languages of 2024–2026 no earlier family covered; and in `round10/`,
 //! round 10's config languages, code, tool outputs, logs, diffs and text shapes no earlier
-//! family covered; and in `round11/`, `round12/` and `round13/`, the same for rounds 11 to 13), and plants
+//! family covered; and in `round11/` to `round14/`, the same for rounds 11 to 14), and plants
 //! each in
 //! several shapes: a chat message, a tool
 //! result, a config file, a tool call's JSON arguments and an encoded form. [`claude_transcript`]
@@ -34,6 +34,7 @@ mod round10;
 mod round11;
 mod round12;
 mod round13;
+mod round14;
 mod round9;
 mod splits;
 mod values;
@@ -48,9 +49,10 @@ use crate::random::Rng;
 pub use report::{ReportPart, report_parts};
 pub use splits::{
     before_round9_test_families, before_round10_test_families, before_round11_test_families,
-    before_round12_test_families, before_round13_test_families, earlier_test_families,
-    family_names, round4_family_names, round9_family_names, round10_family_names,
-    round11_family_names, round12_family_names, round13_family_names, test_families,
+    before_round12_test_families, before_round13_test_families, before_round14_test_families,
+    earlier_test_families, family_names, round4_family_names, round9_family_names,
+    round10_family_names, round11_family_names, round12_family_names, round13_family_names,
+    round14_family_names, test_families,
 };
 
 /// How many secrets each family makes.
@@ -112,6 +114,7 @@ fn all_families() -> Vec<Family> {
     all.extend(round11::families());
     all.extend(round12::families());
     all.extend(round13::families());
+    all.extend(round14::families());
     all
 }
 
@@ -553,6 +556,10 @@ mod tests {
         let before_round13 = before_round13_test_families();
         assert!(before_round13.iter().all(|name| test.contains(name)), "a test family became dev");
         assert!(round13_family_names().len() >= 24);
+        // Nor did adding round 14's.
+        let before_round14 = before_round14_test_families();
+        assert!(before_round14.iter().all(|name| test.contains(name)), "a test family became dev");
+        assert!(round14_family_names().len() >= 24);
         let names = family_names();
         let distinct: std::collections::BTreeSet<&str> = names.iter().copied().collect();
         assert_eq!(distinct.len(), names.len(), "two families share a name");

@@ -35,6 +35,7 @@ pub fn report_parts() -> Vec<ReportPart> {
     let (round4, round9) = (round4_family_names(), round9_family_names());
     let (round10, round11) = (round10_family_names(), round11_family_names());
     let (round12, round13) = (round12_family_names(), round13_family_names());
+    let round14 = round14_family_names();
     vec![
         part("test, earlier split", None, &earlier_test_families(), true),
         part("test, round 4 families", Some(true), &round4, true),
@@ -61,5 +62,10 @@ pub fn report_parts() -> Vec<ReportPart> {
         part("test, round 12 split", None, &before_round13_test_families(), true),
         part("dev, round 13 families", Some(false), &round13, true),
         part("test, round 13 families", Some(true), &round13, true),
+        part("dev, families before round 14", Some(false), &round14, false),
+        part("test, families before round 14", Some(true), &round14, false),
+        part("test, round 13 split", None, &before_round14_test_families(), true),
+        part("dev, round 14 families", Some(false), &round14, true),
+        part("test, round 14 families", Some(true), &round14, true),
     ]
 }
