@@ -48,12 +48,7 @@ pub(super) fn human_words(text: &str) -> String {
                 // What the user typed after a command's name is theirs: the request the
                 // command works on (a word or two is an option, such as a model's name).
                 if tag == "command-args" {
-                    let args = rest[start + tag.len() + 2..start + end].trim();
-                    let words = args.split_whitespace().count();
-                    let wide = args.chars().filter(|c| !c.is_ascii()).count();
-                    if words >= 3 || wide >= 6 {
-                        out.push_str(args);
-                    }
+                    out.push_str(typed_request(&rest[start + tag.len() + 2..start + end]));
                 }
                 rest = &rest[start + end + end_tag.len()..];
             }
@@ -199,6 +194,15 @@ pub(super) fn naming_words(prose: &str) -> Vec<String> {
         .collect()
 }
 
+/// What the user typed after a command's name, when it is a request: three words or more
+/// (or six wide characters); a word or two is an option, such as a model's name.
+fn typed_request(args: &str) -> &str {
+    let args = args.trim();
+    let words = args.split_whitespace().count();
+    let wide = args.chars().filter(|c| !c.is_ascii()).count();
+    if words >= 3 || wide >= 6 { args } else { "" }
+}
+
 /// Whether a tool asks the user a question (Claude Code's `AskUserQuestion`, `ask_user`,
 /// `question`): its result is the user's answer.
 pub(super) fn asks_the_user(tool: &str) -> bool {
@@ -243,12 +247,7 @@ mod tests {
                 Some(end) if closes && harness => {
                     out.push_str(&rest[..start]);
                     if tag == "command-args" {
-                        let args = rest[start + tag.len() + 2..start + end].trim();
-                        let words = args.split_whitespace().count();
-                        let wide = args.chars().filter(|c| !c.is_ascii()).count();
-                        if words >= 3 || wide >= 6 {
-                            out.push_str(args);
-                        }
+                        out.push_str(typed_request(&rest[start + tag.len() + 2..start + end]));
                     }
                     rest = &rest[start + end + end_tag.len()..];
                 }
