@@ -14,8 +14,9 @@ fn messages(session: &str) -> Vec<Value> {
     entries(session).into_iter().filter_map(|e| e.get("message").cloned()).collect()
 }
 
-/// The output parses as a pi session with no warnings or errors.
-fn assert_clean(session: &str) {
+/// A session an import wrote, parsed, and its warnings and errors (informational
+/// diagnostics left out).
+pub(super) fn parsed_with_problems(session: &str) -> (crate::Session, Vec<String>) {
     let parsed = crate::parse_session(session.as_bytes());
     let problems: Vec<String> = parsed
         .diagnostics()
@@ -23,6 +24,12 @@ fn assert_clean(session: &str) {
         .filter(|d| d.severity() != crate::Severity::Info)
         .map(ToString::to_string)
         .collect();
+    (parsed, problems)
+}
+
+/// The output parses as a pi session with no warnings or errors.
+fn assert_clean(session: &str) {
+    let (_, problems) = parsed_with_problems(session);
     assert!(problems.is_empty(), "{problems:?}\n{session}");
 }
 

@@ -21,13 +21,7 @@ fn messages(session: &str) -> Vec<Value> {
 
 /// The output parses as a pi session with no warnings or errors.
 fn assert_clean(session: &str) -> crate::Session {
-    let parsed = crate::parse_session(session.as_bytes());
-    let problems: Vec<String> = parsed
-        .diagnostics()
-        .iter()
-        .filter(|d| d.severity() != crate::Severity::Info)
-        .map(ToString::to_string)
-        .collect();
+    let (parsed, problems) = super::tests::parsed_with_problems(session);
     assert!(problems.is_empty(), "{problems:?}\n{session}");
     parsed
 }

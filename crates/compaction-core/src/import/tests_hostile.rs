@@ -110,13 +110,7 @@ fn run(format: SourceFormat, text: &str) -> std::thread::Result<Result<Imported,
 
 /// What is wrong with a session an import wrote, if anything.
 fn structural_problem(session: &str) -> Option<String> {
-    let parsed = crate::parse_session(session.as_bytes());
-    let problems: Vec<String> = parsed
-        .diagnostics()
-        .iter()
-        .filter(|d| d.severity() != crate::Severity::Info)
-        .map(ToString::to_string)
-        .collect();
+    let (_, problems) = super::tests::parsed_with_problems(session);
     if !problems.is_empty() {
         return Some(format!("diagnostics {problems:?}"));
     }

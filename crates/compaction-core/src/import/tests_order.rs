@@ -51,13 +51,7 @@ fn progress(uuid: &str, parent: &str) -> String {
 fn run(lines: &[String]) -> Imported {
     let text = lines.join("\n");
     let imported = import(&text, None, &Redactor::default()).unwrap();
-    let parsed = crate::parse_session(imported.session.as_bytes());
-    let problems: Vec<String> = parsed
-        .diagnostics()
-        .iter()
-        .filter(|d| d.severity() != crate::Severity::Info)
-        .map(ToString::to_string)
-        .collect();
+    let (_, problems) = super::tests::parsed_with_problems(&imported.session);
     assert!(problems.is_empty(), "{problems:?}\n{}", imported.session);
     imported
 }
