@@ -109,6 +109,9 @@ pub struct CompactionPreparation {
     pub turn_prefix_messages: Vec<AgentMessage>,
     /// The entry (session index) each message of `turn_prefix_messages` comes from.
     pub turn_prefix_entries: Vec<usize>,
+    /// Messages kept verbatim after the cut, in order: not summarized, read by the offline
+    /// summarizer for what they settle (see [`crate::offline::OfflineInput::after`]).
+    pub kept_messages: Vec<AgentMessage>,
     /// Context tokens of the whole path before compaction.
     pub tokens_before: u64,
     /// Estimated tokens of the messages kept verbatim.
@@ -329,6 +332,7 @@ pub fn prepare_from_context(
     let (messages_to_summarize, summarized_entries) = collect(start..history_end);
     let (turn_prefix_messages, turn_prefix_entries) =
         if cut.is_split_turn { collect(history_end..cut.first_kept) } else { Default::default() };
+    let (kept_messages, _) = collect(cut.first_kept..end);
     let kept_tokens: u64 = (cut.first_kept..end).map(&mut entry_tokens).sum();
     if messages_to_summarize.is_empty() && turn_prefix_messages.is_empty() {
         return Err(NothingToCompact::NothingToSummarize {
@@ -381,6 +385,7 @@ pub fn prepare_from_context(
         summarized_entries,
         turn_prefix_messages,
         turn_prefix_entries,
+        kept_messages,
         tokens_before,
         kept_tokens,
         previous_summary,

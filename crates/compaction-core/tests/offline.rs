@@ -15,6 +15,7 @@ fn fixture_messages() -> Vec<AgentMessage> {
 
 fn input(messages: &[AgentMessage]) -> OfflineInput<'_> {
     OfflineInput {
+        after: &[],
         kind: OfflineKind::History,
         messages,
         previous_summary: None,
@@ -62,6 +63,7 @@ fn summary_of(
     max_chars: usize,
 ) -> String {
     summarize_offline(&OfflineInput {
+        after: &[],
         kind,
         messages,
         previous_summary,
@@ -316,6 +318,7 @@ fn pasted_tool_output_snapshot() {
 fn pinned_summary(previous: Option<&str>, pins: &[String], max_chars: usize) -> String {
     let messages = fixture_messages();
     summarize_offline(&OfflineInput {
+        after: &[],
         kind: OfflineKind::History,
         messages: &messages,
         previous_summary: previous,

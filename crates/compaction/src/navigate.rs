@@ -318,6 +318,8 @@ impl Compactor<'_> {
             kind: SummaryKind::Branch,
             chunks: &chunks,
             messages: &plan.preparation.messages,
+            // A branch summary goes where the user arrives, not before what it settles.
+            after: &[],
             previous_summary: None,
             instructions,
             pins: &pins,

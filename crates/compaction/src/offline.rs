@@ -40,6 +40,7 @@ impl Summarizer for OfflineSummarizer {
             };
             let max_tokens = usize::try_from(request.max_output_tokens).unwrap_or(usize::MAX);
             let text = summarize_offline(&OfflineInput {
+                after: &request.after,
                 kind,
                 messages: &request.messages,
                 previous_summary: request.previous_summary.as_deref(),

@@ -57,6 +57,10 @@ pub struct SummaryRequest {
     /// structure rather than text (the offline summarizer). Empty for the second and later
     /// chunks of a split transcript.
     pub messages: Vec<AgentMessage>,
+    /// The messages that follow `messages` in the context (a split turn's early part, then
+    /// the messages kept verbatim), for the offline summarizer, which only reads what they
+    /// settle. Sent with the first chunk, like `messages`; never part of a model's prompt.
+    pub after: Vec<AgentMessage>,
 }
 
 impl SummaryRequest {
@@ -74,6 +78,7 @@ impl SummaryRequest {
             max_output_tokens,
             task_override: None,
             messages: Vec::new(),
+            after: Vec::new(),
         }
     }
 

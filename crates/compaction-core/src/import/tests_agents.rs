@@ -279,6 +279,7 @@ fn summary_of(session: &crate::Session) -> String {
         .filter_map(|index| crate::prepare::compaction_input_message(session, index))
         .collect();
     crate::offline::summarize_offline(&crate::offline::OfflineInput {
+        after: &[],
         kind: crate::offline::OfflineKind::History,
         messages: &messages,
         previous_summary: None,

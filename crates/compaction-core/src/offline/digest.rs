@@ -237,6 +237,13 @@ pub(super) struct Digest {
     /// answer to the request (and the pasted errors) the previous summary ended on, which a
     /// cut between a message and its answer left there. The first answer and the last.
     pub(super) carried_replies: Option<(String, String)>,
+    /// The messages after the summarized part make a request of their own: the last one
+    /// summarized is an earlier request (see `outcomes::settled`).
+    pub(super) request_after: bool,
+    /// Values the messages after the summarized part replaced.
+    pub(super) settled_values: Vec<super::values::ValueChange>,
+    /// Files the messages after the summarized part moved or deleted.
+    pub(super) settled_effects: Vec<FileEffect>,
 }
 
 pub(super) const MAX_IDENTIFIERS: usize = 24;

@@ -82,6 +82,11 @@ pub struct OfflineInput<'a> {
     pub kind: OfflineKind,
     /// The messages to summarize, oldest first.
     pub messages: &'a [AgentMessage],
+    /// The messages that follow them in the context, oldest first: a split turn's early
+    /// part and the messages kept verbatim. They are not summarized; they only settle what
+    /// the summary would otherwise state as current (a newer request, a failure that
+    /// passes, a value or a path changed since). Empty for a branch summary.
+    pub after: &'a [AgentMessage],
     /// The summary of an earlier compaction, merged into the new one.
     pub previous_summary: Option<&'a str>,
     /// The user's focus for this summary; named in the output and used to rank items.
@@ -196,6 +201,7 @@ pub fn summarize_offline(input: &OfflineInput) -> String {
     for message in input.messages {
         digest.observe(message);
     }
+    digest.settle(input.after);
     let sections = digest.into_sections(input.kind, input.instructions);
     let Some(pinned) = pinned else {
         return render_within(sections, max_chars);

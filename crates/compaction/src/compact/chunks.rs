@@ -153,10 +153,19 @@ impl Compactor<'_> {
             } else {
                 (unread(planned.history_chunk_count()), unread(planned.turn_prefix_chunk_count()))
             };
+        // What follows each part in the context, for a summarizer that reads what it
+        // settles: the split turn's early part and the kept messages after the history.
+        let history_after: Vec<compaction_core::AgentMessage> = preparation
+            .turn_prefix_messages
+            .iter()
+            .chain(&preparation.kept_messages)
+            .cloned()
+            .collect();
         let history = ChunkJob {
             kind: SummaryKind::History,
             chunks: &history_chunks,
             messages: &preparation.messages_to_summarize,
+            after: &history_after,
             previous_summary: preparation.previous_summary.clone(),
             instructions: history_instructions,
             pins: history_pins,
@@ -170,6 +179,7 @@ impl Compactor<'_> {
             kind: SummaryKind::TurnPrefix,
             chunks: &prefix_chunks,
             messages: &preparation.turn_prefix_messages,
+            after: &preparation.kept_messages,
             previous_summary: None,
             instructions: prefix_instructions,
             pins: prefix_pins,
@@ -270,6 +280,7 @@ impl Compactor<'_> {
                 request.pins = job.pins.iter().map(|pin| redact(pin)).collect();
                 if number == 0 && splits == 0 {
                     request.messages = job.messages.to_vec();
+                    request.after = job.after.to_vec();
                 }
                 request.previous_summary = running.as_deref().map(redact);
                 let outcome = self.summarize_complete(request, cancel, &forward).await;
@@ -411,6 +422,9 @@ pub struct ChunkJob<'a> {
     pub chunks: &'a [String],
     /// The structured messages behind the chunks (given to the first call).
     pub messages: &'a [compaction_core::AgentMessage],
+    /// The messages that follow them in the context (given to the first call; see
+    /// [`SummaryRequest::after`]).
+    pub after: &'a [compaction_core::AgentMessage],
     /// The summary the first chunk updates.
     pub previous_summary: Option<String>,
     /// Custom instructions for the summary.

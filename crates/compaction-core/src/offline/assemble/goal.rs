@@ -83,10 +83,10 @@ impl Assembly<'_> {
         match (&fresh_latest, carried_latest) {
             (Some(_), Some(old)) => earlier.push((answered(clip(&old, 200)), PRIORITY_FOLLOW_UP)),
             (None, Some(old)) => {
-                // Still the latest: no newer request in this part.
+                // Still the latest of this part: no newer request in it.
                 self.sections.push_verbatim(
                     Section::Goal,
-                    format!("Latest request: {old}"),
+                    format!("{}{old}", self.latest_label()),
                     PRIORITY_CURRENT,
                 );
             }
@@ -143,11 +143,19 @@ impl Assembly<'_> {
                 (OfflineKind::TurnPrefix, _) => "Request of this turn: ",
                 (OfflineKind::Branch, false) => "Explored on this branch: ",
                 (OfflineKind::History, false) => "",
-                (OfflineKind::History | OfflineKind::Branch, true) => "Latest request: ",
+                (OfflineKind::History | OfflineKind::Branch, true) => self.latest_label(),
             };
             let priority = if have_main_goal { PRIORITY_CURRENT } else { PRIORITY_MAIN_GOAL };
             self.sections.push_verbatim(Section::Goal, format!("{label}{latest}"), priority);
         }
+    }
+}
+
+impl Assembly<'_> {
+    /// The label of the last request of these messages: the latest one, unless the
+    /// messages after them make a newer request (then it is an earlier one).
+    fn latest_label(&self) -> &'static str {
+        if self.digest.request_after { "Earlier request: " } else { "Latest request: " }
     }
 }
 

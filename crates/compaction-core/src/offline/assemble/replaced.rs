@@ -2,7 +2,8 @@
 //! deletion of these messages changed is shown with an arrow to where it went
 //! (`` `src/a.ts` → `src/b/a.ts` ``, `` `old.py` → deleted ``), and a value an edit, a
 //! `sed -i` or a correction replaced is shown with an arrow to its new value, in every item
-//! that still names it (carried ones included).
+//! that still names it (carried ones included). The moves, deletions and values the messages
+//! after the summarized part changed are marked the same way.
 //!
 //! Invariants: verbatim items (the user's constraints, the latest request) are never
 //! changed; an item that already names the new path, or tells of a deletion, is left as it
@@ -19,29 +20,33 @@ impl Assembly<'_> {
     pub(super) fn mark_replaced(&mut self) {
         let digest = self.digest;
         // A path written again after its move or deletion is current again.
-        let gone: Vec<(&str, Option<&str>)> = digest
-            .effects
-            .iter()
-            .filter_map(|effect| match effect {
-                FileEffect::Moved { from, to } => Some((from.as_str(), Some(to.as_str()))),
-                FileEffect::Deleted { path } => Some((path.as_str(), None)),
-                FileEffect::Written { .. } => None,
-            })
+        let mut gone: Vec<(&str, Option<&str>)> = where_gone(&digest.effects)
             .filter(|(path, _)| {
                 !digest.modified_files.contains(*path) && !digest.read_files.contains(*path)
             })
             .collect();
-        if gone.is_empty() && digest.value_changes.is_empty() {
+        // What the messages after these moved or deleted came after everything here.
+        gone.extend(where_gone(&digest.settled_effects));
+        if gone.is_empty() && digest.value_changes.is_empty() && digest.settled_values.is_empty() {
             return;
         }
         for item in self.sections.items.iter_mut().filter(|item| !item.verbatim) {
             let mut text = mark_paths(&item.text, &gone);
-            for change in &digest.value_changes {
+            for change in digest.value_changes.iter().chain(&digest.settled_values) {
                 text = mark_value(&text, change);
             }
             item.text = text;
         }
     }
+}
+
+/// The paths `effects` moved (with where to) or deleted.
+fn where_gone(effects: &[FileEffect]) -> impl Iterator<Item = (&str, Option<&str>)> {
+    effects.iter().filter_map(|effect| match effect {
+        FileEffect::Moved { from, to } => Some((from.as_str(), Some(to.as_str()))),
+        FileEffect::Deleted { path } => Some((path.as_str(), None)),
+        FileEffect::Written { .. } => None,
+    })
 }
 
 /// `text` with each code span naming a path in `gone` (or a path under it) followed by an

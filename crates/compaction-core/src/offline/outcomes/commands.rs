@@ -92,6 +92,31 @@ impl Digest {
         self.command_outcome(command, !failed, exit_code, scan, cancelled, made);
     }
 
+    /// The fix of a failure of `command` that a run of it resolved: what the assistant
+    /// found and the files edited since it failed (the decisions and edits the digest held
+    /// then are `decisions_at` and `edits_at`), with the passing run's counts.
+    pub(super) fn fixed_by(
+        &self,
+        command: &str,
+        error: String,
+        counts: Option<String>,
+        decisions_at: usize,
+        edits_at: usize,
+    ) -> Fixed {
+        let diagnosis = self.decisions.get(decisions_at..).and_then(|found| {
+            found.iter().find(|d| !d.starts_with("The user ")).map(|d| clip(d, 240))
+        });
+        let mut edited: Vec<String> = Vec::new();
+        for path in self.edit_log.get(edits_at..).unwrap_or_default() {
+            if !edited.contains(path) {
+                edited.push(path.clone());
+            }
+        }
+        let skip = edited.len().saturating_sub(3);
+        let edited = edited.split_off(skip);
+        Fixed { command: command.to_owned(), error, counts, diagnosis, edited }
+    }
+
     pub(in super::super) fn command_outcome(
         &mut self,
         command: &str,
@@ -167,25 +192,9 @@ impl Digest {
                 }
             }
             if let Some((error, decisions_at, edits_at)) = resolved {
-                let counts = scan.passed.clone();
-                let diagnosis = self.decisions.get(decisions_at..).and_then(|found| {
-                    found.iter().find(|d| !d.starts_with("The user ")).map(|d| clip(d, 240))
-                });
-                let mut edited: Vec<String> = Vec::new();
-                for path in self.edit_log.get(edits_at..).unwrap_or_default() {
-                    if !edited.contains(path) {
-                        edited.push(path.clone());
-                    }
-                }
-                let skip = edited.len().saturating_sub(3);
-                let edited = edited.split_off(skip);
-                self.fixed.push(Fixed {
-                    command: command.to_owned(),
-                    error,
-                    counts,
-                    diagnosis,
-                    edited,
-                });
+                let fixed =
+                    self.fixed_by(command, error, scan.passed.clone(), decisions_at, edits_at);
+                self.fixed.push(fixed);
             } else if let Some(counts) = &scan.passed {
                 // A later run's counts are the current ones.
                 for fixed in self.fixed.iter_mut().filter(|fixed| fixed.command == command) {

@@ -10,6 +10,7 @@
 mod commands;
 mod instructions;
 mod output_facts;
+mod settled;
 
 #[cfg(test)]
 pub(super) use commands::covers;

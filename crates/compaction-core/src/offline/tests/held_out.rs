@@ -8,6 +8,7 @@ use pretty_assertions::assert_eq;
 
 fn history(messages: &[AgentMessage], previous: Option<&str>) -> String {
     summarize_offline(&OfflineInput {
+        after: &[],
         kind: OfflineKind::History,
         messages,
         previous_summary: previous,
@@ -319,6 +320,7 @@ fn a_failure_in_a_split_turns_part_is_open_where_the_kept_messages_begin_not_blo
         ),
     ];
     let prefix = summarize_offline(&OfflineInput {
+        after: &[],
         kind: OfflineKind::TurnPrefix,
         messages: &messages,
         previous_summary: None,

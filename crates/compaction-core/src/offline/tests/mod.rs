@@ -10,6 +10,7 @@ mod held_out;
 mod questions;
 mod round_trip;
 mod rules;
+mod settled;
 mod shapes;
 mod stages;
 mod transcripts;
@@ -86,6 +87,7 @@ fn summarize(messages: &[AgentMessage]) -> String {
 /// A history summary of `messages` within `max_chars`.
 fn summarize_within(messages: &[AgentMessage], max_chars: usize) -> String {
     summarize_offline(&OfflineInput {
+        after: &[],
         kind: OfflineKind::History,
         messages,
         previous_summary: None,
@@ -98,6 +100,7 @@ fn summarize_within(messages: &[AgentMessage], max_chars: usize) -> String {
 /// A summary of `messages` after `previous`, within `max_chars`.
 fn summarize_after(messages: &[AgentMessage], previous: &str, max_chars: usize) -> String {
     summarize_offline(&OfflineInput {
+        after: &[],
         kind: OfflineKind::History,
         messages,
         previous_summary: Some(previous),

@@ -36,6 +36,7 @@ proptest::proptest! {
         kind in proptest::sample::select(vec![OfflineKind::History, OfflineKind::TurnPrefix, OfflineKind::Branch]),
     ) {
         let input = OfflineInput {
+            after: &[],
             kind,
             messages: &messages,
             previous_summary: previous.as_deref(),
@@ -73,6 +74,7 @@ fn branch_calls_without_results_are_work_done_not_pending() {
         ),
     ];
     let branch = summarize_offline(&OfflineInput {
+        after: &[],
         kind: OfflineKind::Branch,
         messages: &messages,
         previous_summary: None,
@@ -104,6 +106,7 @@ fn a_pi_written_previous_summary_keeps_its_unknown_sections() {
     let previous = "## Goal\nShip the palette editor.\n\n## User Preferences\n- Use rgb values, no indices\n\n\
                     ## Key Files\n- src/export/palette.ts: the exporter\n\n## Agreed Structure\n- One module per format";
     let summary = summarize_offline(&OfflineInput {
+        after: &[],
         kind: OfflineKind::History,
         messages: &[user("Add the CSV export next.")],
         previous_summary: Some(previous),
@@ -274,6 +277,7 @@ fn successive_summaries_keep_one_latest_request_and_no_repeated_done_items() {
         result("1", "edit", "ok", false),
     ]);
     let second = summarize_offline(&OfflineInput {
+        after: &[],
         kind: OfflineKind::History,
         messages: &[
             user("Then add TSV."),
@@ -319,6 +323,7 @@ fn sentences_never_come_from_json_or_tool_output() {
 fn a_correction_across_a_compaction_boundary_keeps_the_words_and_names_the_proposal() {
     // The proposal ended the earlier part; the correction opens this one.
     let prefix = summarize_offline(&OfflineInput {
+        after: &[],
         kind: OfflineKind::TurnPrefix,
         messages: &[
             user("No, that's wrong. Keep the stdlib csv module."),
@@ -343,6 +348,7 @@ fn a_correction_across_a_compaction_boundary_keeps_the_words_and_names_the_propo
         "## Goal\n- Make the import faster.\n\n## Next Steps\n- I'll switch to pandas.read_csv.\n\n---\n\n{prefix}"
     );
     let merged = summarize_offline(&OfflineInput {
+        after: &[],
         kind: OfflineKind::History,
         messages: &[user("Now add an OFX importer.")],
         previous_summary: Some(&previous),
@@ -355,6 +361,7 @@ fn a_correction_across_a_compaction_boundary_keeps_the_words_and_names_the_propo
         "{merged}"
     );
     let again = summarize_offline(&OfflineInput {
+        after: &[],
         kind: OfflineKind::History,
         messages: &[user("Then document it.")],
         previous_summary: Some(&merged),
@@ -370,6 +377,7 @@ fn a_move_recorded_in_the_previous_summary_renames_its_listed_files() {
     let previous = "## Progress\n### Done\n- Moved `ledger/importers` to `ledger/io`\n\n\
                     ## Critical Context\n- Modified files: `ledger/cli.py`, `ledger/importers/csv_import.py`";
     let summary = summarize_offline(&OfflineInput {
+        after: &[],
         kind: OfflineKind::History,
         messages: &[user("Add an OFX importer.")],
         previous_summary: Some(previous),
@@ -390,6 +398,7 @@ fn the_gates_must_keep_section_goes_back_to_its_sections_and_pins_are_not_carrie
                     - Constraint (user's words): \"Never change the file format.\"\n\
                     - Pinned instruction:\n\n<pinned-instruction>\nRun npm test first.\n</pinned-instruction>";
     let summary = summarize_offline(&OfflineInput {
+        after: &[],
         kind: OfflineKind::History,
         messages: &[user("Add the CSV export.")],
         previous_summary: Some(previous),
@@ -430,6 +439,7 @@ fn the_final_reply_of_a_turn_that_ended_is_done_not_in_progress() {
     // A later part replaces it with its own last reply, and the same rejection rules apply:
     // a correction of the finished reply rejects it.
     let later = summarize_offline(&OfflineInput {
+        after: &[],
         kind: OfflineKind::History,
         messages: &[
             user("no, don't touch the healthcheck, revert it and pin the image instead"),

@@ -8,6 +8,7 @@ use pretty_assertions::assert_eq;
 
 fn history(messages: &[AgentMessage], previous: Option<&str>) -> String {
     summarize_offline(&OfflineInput {
+        after: &[],
         kind: OfflineKind::History,
         messages,
         previous_summary: previous,

@@ -273,6 +273,7 @@ fn the_budget_is_respected_and_headings_survive() {
     let skeleton_len = char_len(&render(&[]));
     for max_chars in [0, 10, skeleton_len, skeleton_len + 40, 600, 1_500, 4_000, 100_000] {
         let summary = summarize_offline(&OfflineInput {
+            after: &[],
             kind: OfflineKind::History,
             messages: &messages,
             previous_summary: None,
@@ -290,6 +291,7 @@ fn the_budget_is_respected_and_headings_survive() {
         }
     }
     let tight = summarize_offline(&OfflineInput {
+        after: &[],
         kind: OfflineKind::History,
         messages: &messages,
         previous_summary: None,
@@ -307,6 +309,7 @@ fn focus_instructions_are_named_and_rank_matching_items_higher() {
     let messages =
         [user("Speed up the importer. Keep the public API stable. Use rayon for parallel work.")];
     let input = |max_chars| OfflineInput {
+        after: &[],
         kind: OfflineKind::History,
         messages: &messages,
         previous_summary: None,
@@ -354,6 +357,7 @@ fn turn_prefix_and_branch_kinds_label_their_content() {
         assistant("SQLite migration is drafted.", &[]),
     ];
     let prefix = summarize_offline(&OfflineInput {
+        after: &[],
         kind: OfflineKind::TurnPrefix,
         messages: &messages,
         previous_summary: None,
@@ -363,6 +367,7 @@ fn turn_prefix_and_branch_kinds_label_their_content() {
     });
     assert!(prefix.contains("- Request of this turn: Migrate the store to SQLite.\n"), "{prefix}");
     let branch = summarize_offline(&OfflineInput {
+        after: &[],
         kind: OfflineKind::Branch,
         messages: &messages,
         previous_summary: None,
@@ -506,6 +511,7 @@ fn an_earlier_rounds_count_of_left_out_items_is_not_carried() {
     let previous = "## Goal\n- Ship it.\n\n## Critical Context\n- Identifiers: `ship_it`\n\
                     - 41 lower-priority items were left out to fit the summary budget";
     let summary = summarize_offline(&OfflineInput {
+        after: &[],
         kind: OfflineKind::History,
         messages: &[user("Add the CSV export.")],
         previous_summary: Some(previous),

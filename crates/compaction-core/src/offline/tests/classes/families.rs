@@ -11,15 +11,15 @@ const NEXT: &str = "## Next Steps";
 const IN_PROGRESS: &str = "### In Progress";
 const CONSTRAINTS: &str = "## Constraints & Preferences";
 
-fn call(id: &str, tool: &str, arguments: Value) -> AgentMessage {
+pub(super) fn call(id: &str, tool: &str, arguments: Value) -> AgentMessage {
     assistant("", &[(id, tool, arguments)])
 }
 
-fn shell(id: &str, command: &str) -> AgentMessage {
+pub(super) fn shell(id: &str, command: &str) -> AgentMessage {
     call(id, "Bash", json!({ "command": command }))
 }
 
-fn edit(id: &str, path: &str, old: &str, new: &str) -> [AgentMessage; 2] {
+pub(super) fn edit(id: &str, path: &str, old: &str, new: &str) -> [AgentMessage; 2] {
     [
         call(id, "Edit", json!({ "file_path": path, "old_string": old, "new_string": new })),
         result(id, "Edit", &format!("The file {path} has been updated."), false),
@@ -51,6 +51,7 @@ pub(super) fn all() -> Vec<Instance> {
     out.extend(super::created::command_results());
     out.extend(super::documents::documents_written());
     out.extend(super::confirmed::proposals_confirmed());
+    out.extend(super::settled::settled_after_the_cut());
     out
 }
 

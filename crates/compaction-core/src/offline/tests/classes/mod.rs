@@ -11,6 +11,7 @@ mod confirmed;
 mod created;
 mod documents;
 mod families;
+mod settled;
 mod superseded;
 
 use super::*;
@@ -20,6 +21,9 @@ pub(super) struct Instance {
     pub(super) class: &'static str,
     pub(super) family: usize,
     pub(super) messages: Vec<AgentMessage>,
+    /// The messages kept verbatim after the last part summarized: not summarized, only
+    /// read for what they settle (see `OfflineInput::after`).
+    pub(super) kept: Vec<AgentMessage>,
     /// Each check: an item (a summary line) holding one of the subjects and the text.
     pub(super) expect: Vec<(Vec<String>, String)>,
     /// Text no bullet of the given sections may hold.
@@ -37,10 +41,16 @@ impl Instance {
             class,
             family,
             messages,
+            kept: Vec::new(),
             expect: Vec::new(),
             absent: Vec::new(),
             stated: Vec::new(),
         }
+    }
+
+    pub(super) fn kept(mut self, kept: Vec<AgentMessage>) -> Self {
+        self.kept = kept;
+        self
     }
 
     pub(super) fn expect(mut self, subjects: &[&str], text: &str) -> Self {
@@ -66,10 +76,17 @@ impl Instance {
 }
 
 /// The summary after `rounds` compactions: the messages cut at user messages into that many
-/// parts, each summarized with the summary before it. Each summary is the one a compaction
-/// entry stores: with the file lists appended (the previous entry's lists, then the part's
-/// file operations, as `prepare` builds them), and the next round reads it so.
-pub(super) fn rounds_summary(messages: &[AgentMessage], rounds: usize, max_chars: usize) -> String {
+/// parts, each summarized with the summary before it, and followed in the context by the
+/// messages after it (the later parts, then `kept`), as a compaction of the whole session
+/// with a smaller kept part each round is. Each summary is the one a compaction entry
+/// stores: with the file lists appended (the previous entry's lists, then the part's file
+/// operations, as `prepare` builds them), and the next round reads it so.
+pub(super) fn rounds_summary(
+    messages: &[AgentMessage],
+    kept: &[AgentMessage],
+    rounds: usize,
+    max_chars: usize,
+) -> String {
     let starts: Vec<usize> = messages
         .iter()
         .enumerate()
@@ -92,7 +109,9 @@ pub(super) fn rounds_summary(messages: &[AgentMessage], rounds: usize, max_chars
         }
         files.add_messages(&messages[start..cut]);
         let (read, modified) = (files.read_only(), files.modified());
+        let after: Vec<AgentMessage> = messages[cut..].iter().chain(kept).cloned().collect();
         let summary = summarize_offline(&OfflineInput {
+            after: &after,
             kind: OfflineKind::History,
             messages: &messages[start..cut],
             previous_summary: previous.as_deref(),
@@ -159,7 +178,7 @@ fn table(rounds: usize, verbose: bool, by_family: bool) -> Vec<(&'static str, [u
     let mut rows: Vec<(&'static str, [usize; 4])> = Vec::new();
     let mut families: Vec<(&'static str, usize, usize, usize)> = Vec::new();
     for instance in families::all() {
-        let summary = rounds_summary(&instance.messages, rounds, 16_000);
+        let summary = rounds_summary(&instance.messages, &instance.kept, rounds, 16_000);
         let (passed, total, misses) = score(&instance, &summary);
         match families.iter_mut().find(|f| f.0 == instance.class && f.1 == instance.family) {
             Some(family) => {
