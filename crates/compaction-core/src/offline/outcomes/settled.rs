@@ -16,7 +16,7 @@ impl Digest {
     /// Reads `after` (the messages that follow the summarized ones) and settles what they
     /// settle.
     pub(in super::super) fn settle(&mut self, after: &[AgentMessage]) {
-        if after.is_empty() || std::env::var_os("SETTLE_OFF").is_some() {
+        if after.is_empty() {
             return;
         }
         let mut later = Digest::default();
