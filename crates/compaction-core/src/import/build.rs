@@ -48,6 +48,8 @@ pub(super) struct Builder<'r> {
     pub(super) resent: usize,
     /// What was left out, by kind, with a count.
     pub(super) dropped: BTreeMap<String, usize>,
+    /// What was kept in another form, by kind, with a count.
+    pub(super) converted: BTreeMap<String, usize>,
     /// How many tool calls were renamed to pi's tools, by `source → pi` name.
     pub(super) renamed: BTreeMap<String, usize>,
     /// The tool calls handed out, by the id written, and whether a result answered each.
@@ -83,6 +85,7 @@ impl<'r> Builder<'r> {
             redacted: 0,
             resent: 0,
             dropped: BTreeMap::new(),
+            converted: BTreeMap::new(),
             renamed: BTreeMap::new(),
             calls: HashMap::new(),
             call_alias: HashMap::new(),
@@ -99,6 +102,11 @@ impl<'r> Builder<'r> {
         if n > 0 {
             *self.dropped.entry(kind.into()).or_insert(0) += n;
         }
+    }
+
+    /// Notes one item of `kind` kept in another form.
+    pub(super) fn convert(&mut self, kind: impl Into<String>) {
+        *self.converted.entry(kind.into()).or_insert(0) += 1;
     }
 
     /// Notes a tool call renamed from `from` to `to`.
@@ -433,6 +441,7 @@ impl<'r> Builder<'r> {
             usage_missing: self.counts.usage_missing,
             redacted_texts: self.redacted,
             renamed_tools: self.renamed.clone(),
+            converted: self.converted.clone(),
             dropped: self.dropped.clone(),
         }
     }

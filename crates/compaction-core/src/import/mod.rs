@@ -43,6 +43,8 @@ mod tests_agents;
 mod tests_hostile;
 #[cfg(test)]
 mod tests_order;
+#[cfg(test)]
+mod tests_round15;
 mod tools;
 
 use std::collections::BTreeMap;
@@ -124,6 +126,9 @@ pub struct ImportReport {
     pub redacted_texts: usize,
     /// Tool calls renamed to pi's tools, by `source → pi` name.
     pub renamed_tools: BTreeMap<String, usize>,
+    /// What was kept in another form, by kind, with a count (a field of another type read
+    /// as its JSON text, a time written in UTC).
+    pub converted: BTreeMap<String, usize>,
     /// What was left out, by kind, with a count.
     pub dropped: BTreeMap<String, usize>,
 }
