@@ -45,6 +45,7 @@ mod tests_hostile;
 mod tests_order;
 #[cfg(test)]
 mod tests_round15;
+mod time;
 mod tools;
 
 use std::collections::BTreeMap;
@@ -337,7 +338,13 @@ impl<'r> Importer<'r> {
             std::borrow::Cow::Borrowed(_) => None,
         };
         for note in notes {
-            self.builder.drop(format!("{} field {note}", self.format.as_str()));
+            let format = self.format.as_str();
+            match note {
+                shape::Note::Converted(note) => {
+                    self.builder.convert(format!("{format} field {note}"))
+                }
+                shape::Note::Dropped(note) => self.builder.drop(format!("{format} field {note}")),
+            }
         }
         let value = fixed.unwrap_or(value);
         match self.format {
@@ -360,8 +367,8 @@ impl<'r> Importer<'r> {
 
     /// Writes the header (and the recorded window) once, before the first entry.
     fn start(&mut self, out: &mut dyn FnMut(&str)) {
-        if let Some(header) = self.header.take() {
-            out(&self.builder.header_line(&header));
+        if let Some(mut header) = self.header.take() {
+            out(&self.builder.header_line(&mut header));
             self.builder.window_entry(&header.timestamp);
         }
     }

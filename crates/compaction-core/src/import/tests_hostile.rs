@@ -102,7 +102,10 @@ pub(super) fn wrong_values(original: &Value, k: usize) -> Vec<(Value, Option<Str
     out
 }
 
-pub(super) fn run(format: SourceFormat, text: &str) -> std::thread::Result<Result<Imported, ImportError>> {
+pub(super) fn run(
+    format: SourceFormat,
+    text: &str,
+) -> std::thread::Result<Result<Imported, ImportError>> {
     let redactor = Redactor::default();
     let options = ImportOptions { format: Some(format), fallback_cwd: None };
     std::panic::catch_unwind(|| import_with(text, &options, &redactor))
@@ -139,7 +142,10 @@ pub(super) fn structural_problem(session: &str) -> Option<String> {
 }
 
 /// Whether `after` counts more of some dropped kind than `before`.
-pub(super) fn counts_more(before: &BTreeMap<String, usize>, after: &BTreeMap<String, usize>) -> bool {
+pub(super) fn counts_more(
+    before: &BTreeMap<String, usize>,
+    after: &BTreeMap<String, usize>,
+) -> bool {
     after.iter().any(|(kind, n)| *n > before.get(kind).copied().unwrap_or(0))
 }
 
