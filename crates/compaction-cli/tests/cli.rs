@@ -56,6 +56,8 @@ mod stores;
 mod tally;
 #[path = "cli/terminal_controls.rs"]
 mod terminal_controls;
+#[path = "cli/usage_errors.rs"]
+mod usage_errors;
 #[path = "cli/terminal_secrets.rs"]
 mod terminal_secrets;
 #[path = "cli/text.rs"]
