@@ -1,7 +1,8 @@
 //! Hardening round 15, the class "every line the binary prints is visible-safe", through the
 //! one printer round 14 left out: clap's usage errors, which echo back what the user typed.
 //!
-//! Each of round 14's 11 control sequences (`terminal_controls::SEQUENCES`) is typed in each
+//! Each of round 14's 11 control sequences (`terminal_controls::SEQUENCES`; NUL, which no
+//! argument can hold, as U+0001) is typed in each
 //! of 9 argument shapes clap refuses (an unknown command, a near-miss of one, an unknown
 //! flag, a number option given text, an estimator name, a value of a fixed set, an extra
 //! argument, a `--flag=value` form, a repeated single option), with and without `--json`:
@@ -59,8 +60,9 @@ fn a_usage_error_never_echoes_a_raw_control() {
     for sequence in SEQUENCES {
         for shape in SHAPES {
             for json in [false, true] {
-                let mut args: Vec<String> =
-                    shape.iter().map(|a| a.replace("{}", &format!("Q{sequence}Q"))).collect();
+                // An argument cannot hold NUL: that sequence is typed with U+0001 instead.
+                let typed = format!("Q{sequence}Q").replace('\0', "\u{1}");
+                let mut args: Vec<String> = shape.iter().map(|a| a.replace("{}", &typed)).collect();
                 if json {
                     args.insert(1.min(args.len()), "--json".to_owned());
                 }
