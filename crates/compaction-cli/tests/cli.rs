@@ -56,14 +56,14 @@ mod stores;
 mod tally;
 #[path = "cli/terminal_controls.rs"]
 mod terminal_controls;
-#[path = "cli/usage_errors.rs"]
-mod usage_errors;
 #[path = "cli/terminal_secrets.rs"]
 mod terminal_secrets;
 #[path = "cli/text.rs"]
 mod text;
 #[path = "cli/trust_paths.rs"]
 mod trust_paths;
+#[path = "cli/usage_errors.rs"]
+mod usage_errors;
 #[path = "cli/workers/mod.rs"]
 mod workers;
 
