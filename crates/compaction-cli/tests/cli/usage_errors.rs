@@ -70,10 +70,10 @@ fn a_usage_error_never_echoes_a_raw_control() {
                 let code = out.status.code();
                 let problem = if code != Some(2) {
                     Some(format!("exit {code:?}"))
-                } else if let Some(ch) = raw_control(&out.stdout).or(raw_control(&out.stderr)) {
-                    Some(format!("raw control U+{:04X} printed", ch as u32))
                 } else {
-                    None
+                    raw_control(&out.stdout)
+                        .or_else(|| raw_control(&out.stderr))
+                        .map(|ch| format!("raw control U+{:04X} printed", ch as u32))
                 };
                 let part = usize::from(instance % 3 == 2);
                 tally[part][usize::from(problem.is_some())] += 1;

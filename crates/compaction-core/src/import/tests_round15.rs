@@ -22,8 +22,6 @@
 //! The split was fixed before any fix: instance `i` (in the order generated) is in the test
 //! part when `i % 3 == 2`, else in the dev part. Set `ROUND15_SHOW_TEST` to print test misses.
 
-use std::collections::BTreeMap;
-
 use serde_json::{Value, json};
 
 use super::tests_hostile::{
@@ -171,7 +169,7 @@ fn call_transcript(format: SourceFormat, name: &str, input: &Value) -> String {
             json!({"role": "user", "message": {"content": [{"type": "text", "text": "<user_query>\ngo\n</user_query>"}]}}),
             json!({"role": "assistant", "message": {"content": [{"type": "tool_use", "name": name, "input": input}]}}),
         ],
-        _ => vec![
+        SourceFormat::ClaudeCode | SourceFormat::Codex | SourceFormat::Antigravity => vec![
             json!({"step_index": 0, "source": "USER_EXPLICIT", "type": "USER_INPUT", "status": "DONE", "created_at": "2026-01-10T09:01:00Z", "content": "<USER_REQUEST>\ngo\n</USER_REQUEST>"}),
             json!({"step_index": 1, "source": "MODEL", "type": "PLANNER_RESPONSE", "status": "DONE", "created_at": "2026-01-10T09:02:00Z", "content": "ok", "tool_calls": [{"name": name, "args": input}]}),
         ],

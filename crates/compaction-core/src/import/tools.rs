@@ -41,7 +41,7 @@ fn edit_items(list: &Value, old: &[&str], new: &[&str]) -> Option<Vec<Value>> {
             decoded.as_array()?
         }
         Value::Array(items) => items,
-        _ => return None,
+        Value::Null | Value::Bool(_) | Value::Number(_) | Value::Object(_) => return None,
     };
     items
         .iter()
