@@ -263,7 +263,7 @@ pub fn report_error(error: &anyhow::Error, kind: crate::commands::ErrorKind, jso
 
 /// Handles a flag-parsing error: help and version print as usual; other errors print as
 /// JSON on stdout (kind `usage`) when `--json` is among the arguments, else as clap prints
-/// them. Exit code 2 for errors, 0 for help and version.
+/// them, through `visible`. Exit code 2 for errors, 0 for help and version.
 pub fn report_usage_error(error: &clap::Error) -> ExitCode {
     use clap::error::ErrorKind as ClapKind;
     let is_error = !matches!(
@@ -280,7 +280,15 @@ pub fn report_usage_error(error: &clap::Error) -> ExitCode {
         let _ = print_json(&error_json("usage", &message, &[]));
         return ExitCode::from(2);
     }
-    let _ = error.print();
+    if is_error {
+        // An error echoes what the user typed: printed as plain text through `visible` (the
+        // crate's `eprint!`), so a control in an argument is shown, not obeyed, and redacted
+        // as every other error is.
+        eprint!("{}", shown(&error.render().to_string()));
+    } else {
+        // Help and the version: the tool's own text, to stdout as clap prints it.
+        let _ = error.print();
+    }
     ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
 }
 

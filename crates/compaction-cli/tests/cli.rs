@@ -62,6 +62,8 @@ mod terminal_secrets;
 mod text;
 #[path = "cli/trust_paths.rs"]
 mod trust_paths;
+#[path = "cli/usage_errors.rs"]
+mod usage_errors;
 #[path = "cli/workers/mod.rs"]
 mod workers;
 

@@ -297,6 +297,12 @@ fn print_human(report: &Report<'_>) {
         println!("  renamed tools: {}", renamed.join(", "));
     }
     println!("  texts with a secret redacted: {}", import.redacted_texts);
+    if !import.converted.is_empty() {
+        println!("  kept in another form:");
+        for (kind, n) in &import.converted {
+            println!("    {kind} ×{n}");
+        }
+    }
     if !import.dropped.is_empty() {
         println!("  left out:");
         for (kind, n) in &import.dropped {

@@ -25,7 +25,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 /// The control sequences, each with readable text around it.
-const SEQUENCES: [&str; 11] = [
+pub(super) const SEQUENCES: [&str; 11] = [
     "before\u{1b}[2J\u{1b}[Hafter",
     "copy\u{1b}]52;c;cHduZWQ=\u{7}done",
     "see \u{1b}]8;;https://evil.example/\u{1b}\\the docs\u{1b}]8;;\u{1b}\\ now",
@@ -172,7 +172,7 @@ fn output(args: &[&str], cwd: &Path) -> std::process::Output {
 }
 
 /// Whether `ch` is a raw control a terminal would obey.
-fn is_raw_control(ch: char, next: Option<u8>) -> bool {
+pub(super) fn is_raw_control(ch: char, next: Option<u8>) -> bool {
     match ch {
         '\r' => next != Some(b'\n'),
         '\n' | '\t' => false,

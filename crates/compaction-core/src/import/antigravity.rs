@@ -157,6 +157,13 @@ impl State {
                 None => format!("antigravity-call-{}", self.calls),
             };
             let name = call.get("name").and_then(Value::as_str).unwrap_or("unknown");
+            if let Some(fields) = call.as_object() {
+                for key in fields.keys() {
+                    if !matches!(key.as_str(), "name" | "args" | "arguments") {
+                        builder.drop(format!("Antigravity tool call field `{key}`"));
+                    }
+                }
+            }
             let arguments = decode_arguments(call.get("args").or_else(|| call.get("arguments")));
             let (name, arguments) = map_call(name, arguments, pi_tool(name), builder);
             let arguments = builder.value(&arguments);

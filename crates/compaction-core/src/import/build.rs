@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use serde_json::{Map, Value, json};
 
-use super::{ImportReport, SourceFormat};
+use super::{ImportReport, SourceFormat, time};
 use crate::redact::Redactor;
 
 /// The `customType` of the entry that records the window the source agent reported.
@@ -48,6 +48,10 @@ pub(super) struct Builder<'r> {
     pub(super) resent: usize,
     /// What was left out, by kind, with a count.
     pub(super) dropped: BTreeMap<String, usize>,
+    /// What was kept in another form, by kind, with a count.
+    pub(super) converted: BTreeMap<String, usize>,
+    /// The last time written, and its milliseconds: what a time no calendar has becomes.
+    last_time: Option<(String, i64)>,
     /// How many tool calls were renamed to pi's tools, by `source → pi` name.
     pub(super) renamed: BTreeMap<String, usize>,
     /// The tool calls handed out, by the id written, and whether a result answered each.
@@ -83,6 +87,8 @@ impl<'r> Builder<'r> {
             redacted: 0,
             resent: 0,
             dropped: BTreeMap::new(),
+            converted: BTreeMap::new(),
+            last_time: None,
             renamed: BTreeMap::new(),
             calls: HashMap::new(),
             call_alias: HashMap::new(),
@@ -99,6 +105,33 @@ impl<'r> Builder<'r> {
         if n > 0 {
             *self.dropped.entry(kind.into()).or_insert(0) += n;
         }
+    }
+
+    /// The time an entry is written with, and its milliseconds: `text` when it is a time of
+    /// the calendar in pi's form, in UTC when it is one in another form (counted as
+    /// converted), else the previous time written (counted as left out; nothing counted for
+    /// a transcript that gives no time at all).
+    pub(super) fn time(&mut self, text: &str) -> (String, i64) {
+        let kept = match time::checked(text) {
+            time::Checked::Kept(ms) => (text.to_owned(), ms),
+            time::Checked::Converted(utc, ms) => {
+                self.convert("time not in UTC or not in pi's form (written in UTC)");
+                (utc, ms)
+            }
+            time::Checked::Invalid => {
+                if !text.is_empty() {
+                    self.drop("time no calendar has (the previous time is written)");
+                }
+                return self.last_time.clone().unwrap_or_else(|| (UNKNOWN_TIME.to_owned(), 0));
+            }
+        };
+        self.last_time = Some(kept.clone());
+        kept
+    }
+
+    /// Notes one item of `kind` kept in another form.
+    pub(super) fn convert(&mut self, kind: impl Into<String>) {
+        *self.converted.entry(kind.into()).or_insert(0) += 1;
     }
 
     /// Notes a tool call renamed from `from` to `to`.
@@ -149,8 +182,15 @@ impl<'r> Builder<'r> {
         entry.insert("type".into(), kind.into());
         entry.insert("id".into(), id.clone().into());
         entry.insert("parentId".into(), parent.clone().map_or(Value::Null, Value::String));
+        let (timestamp, ms) = self.time(timestamp);
         entry.insert("timestamp".into(), timestamp.into());
         entry.extend(fields);
+        // A message's time is the entry's, in milliseconds.
+        if let Some(Value::Object(message)) = entry.get_mut("message")
+            && message.contains_key("timestamp")
+        {
+            message.insert("timestamp".into(), ms.into());
+        }
         let role = entry.get("message").and_then(|m| m.get("role")).and_then(Value::as_str);
         self.kinds.push(match (kind, role) {
             ("message", Some("toolResult")) => Kind::ToolResult,
@@ -318,7 +358,8 @@ impl<'r> Builder<'r> {
                 } else {
                     "tool result whose call is not in the session (kept as a note)"
                 };
-                self.drop(why);
+                // Kept, as a note: in another form, not left out.
+                self.convert(why);
                 self.result_as_note(entry);
             }
             Some(_) | None => {}
@@ -387,8 +428,9 @@ impl<'r> Builder<'r> {
         }
     }
 
-    /// The session header line.
-    pub(super) fn header_line(&self, header: &Header) -> String {
+    /// The session header line; its time is checked as an entry's is (see [`Self::time`]).
+    pub(super) fn header_line(&mut self, header: &mut Header) -> String {
+        header.timestamp = self.time(&header.timestamp).0;
         let mut out = json!({
             "type": "session",
             "version": crate::entry::CURRENT_VERSION,
@@ -433,6 +475,7 @@ impl<'r> Builder<'r> {
             usage_missing: self.counts.usage_missing,
             redacted_texts: self.redacted,
             renamed_tools: self.renamed.clone(),
+            converted: self.converted.clone(),
             dropped: self.dropped.clone(),
         }
     }
@@ -519,53 +562,14 @@ pub(super) fn text_block(text: String) -> Value {
     json!({ "type": "text", "text": text })
 }
 
-/// Milliseconds since the Unix epoch of an ISO-8601 UTC timestamp
-/// (`2025-07-15T05:07:22.709Z`, offsets `+02:00` too); 0 when it cannot be read.
+/// Milliseconds since the Unix epoch of an ISO-8601 timestamp
+/// (`2025-07-15T05:07:22.709Z`, offsets `+02:00` too); 0 when it is no time of the calendar.
+/// [`Builder::push`] writes every entry's time checked (see `import::time`).
 pub(super) fn millis(timestamp: &str) -> i64 {
-    parse_millis(timestamp).unwrap_or(0)
-}
-
-fn parse_millis(timestamp: &str) -> Option<i64> {
-    let bytes = timestamp.as_bytes();
-    let number = |range: std::ops::Range<usize>| -> Option<i64> {
-        timestamp.get(range)?.parse::<i64>().ok()
-    };
-    if bytes.len() < 19 || bytes.get(10).is_none_or(|b| *b != b'T' && *b != b' ') {
-        return None;
+    match time::checked(timestamp) {
+        time::Checked::Kept(ms) | time::Checked::Converted(_, ms) => ms,
+        time::Checked::Invalid => 0,
     }
-    let (year, month, day) = (number(0..4)?, number(5..7)?, number(8..10)?);
-    let (hour, minute, second) = (number(11..13)?, number(14..16)?, number(17..19)?);
-    let mut rest = &timestamp[19..];
-    let mut fraction_ms = 0;
-    if let Some(fraction) = rest.strip_prefix('.') {
-        let digits: String = fraction.chars().take_while(char::is_ascii_digit).collect();
-        rest = &fraction[digits.len()..];
-        let padded = format!("{digits:0<3}");
-        fraction_ms = padded.get(0..3)?.parse::<i64>().ok()?;
-    }
-    let offset_minutes = match rest {
-        "" | "Z" | "z" => 0,
-        _ => {
-            let sign = if rest.starts_with('-') { -1 } else { 1 };
-            let hours = rest.get(1..3)?.parse::<i64>().ok()?;
-            let minutes = rest.get(rest.len() - 2..)?.parse::<i64>().ok()?;
-            sign * (hours * 60 + minutes)
-        }
-    };
-    let days = days_from_civil(year, month, day);
-    let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset_minutes * 60;
-    Some(seconds * 1000 + fraction_ms)
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = if year >= 0 { year } else { year - 399 } / 400;
-    let year_of_era = year - era * 400;
-    let month_index = if month > 2 { month - 3 } else { month + 9 };
-    let day_of_year = (153 * month_index + 2) / 5 + day - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468
 }
 
 #[cfg(test)]

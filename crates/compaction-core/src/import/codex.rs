@@ -266,8 +266,12 @@ fn response_item(item: &Value, timestamp: &str, state: &mut State, builder: &mut
                 for part in
                     item.get(key).and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[])
                 {
-                    if let Some(text) = part.get("text").and_then(Value::as_str) {
-                        texts.push(text.to_owned());
+                    match part.get("text").and_then(Value::as_str) {
+                        Some(text) => texts.push(text.to_owned()),
+                        None if !part.is_null() => {
+                            builder.drop("Codex reasoning part without text")
+                        }
+                        None => {}
                     }
                 }
             }
@@ -298,7 +302,7 @@ fn response_item(item: &Value, timestamp: &str, state: &mut State, builder: &mut
             state.flush(builder);
             let call_id = item.get("call_id").and_then(Value::as_str).unwrap_or("");
             let name = state.calls.get(call_id).cloned().unwrap_or_else(|| "unknown".into());
-            let output = tool_output(item.get("output"));
+            let output = tool_output(item.get("output"), builder);
             let text = builder.text(&output.text);
             let details = output.exit_code.map(|code| json!({ "exitCode": code }));
             let mut content = vec![build::text_block(text)];
@@ -547,13 +551,17 @@ fn parts(parts: &[Value]) -> (String, Vec<Value>) {
 /// Reads a `function_call_output` / `custom_tool_call_output`: a JSON string
 /// `{output, metadata: {exit_code}}`, plain text that may start with `Exit code: N` or hold
 /// `Process exited with code N`, or an object `{content, success}`.
-fn tool_output(output: Option<&Value>) -> Output {
+fn tool_output(output: Option<&Value>, builder: &mut Builder<'_>) -> Output {
     if let Some(object) = output.and_then(Value::as_object) {
         let (text, images) = match object.get("content") {
             Some(Value::String(text)) => (text.clone(), Vec::new()),
             Some(Value::Array(items)) => parts(items),
             Some(other) => (other.to_string(), Vec::new()),
-            None => (Value::Object(object.clone()).to_string(), Vec::new()),
+            None => {
+                builder
+                    .convert("Codex tool output object without `content` (read as its JSON text)");
+                (Value::Object(object.clone()).to_string(), Vec::new())
+            }
         };
         let failed = object.get("success").and_then(Value::as_bool) == Some(false);
         let mut out = from_text(text);

@@ -43,6 +43,9 @@ mod tests_agents;
 mod tests_hostile;
 #[cfg(test)]
 mod tests_order;
+#[cfg(test)]
+mod tests_round15;
+mod time;
 mod tools;
 
 use std::collections::BTreeMap;
@@ -124,6 +127,9 @@ pub struct ImportReport {
     pub redacted_texts: usize,
     /// Tool calls renamed to pi's tools, by `source → pi` name.
     pub renamed_tools: BTreeMap<String, usize>,
+    /// What was kept in another form, by kind, with a count (a field of another type read
+    /// as its JSON text, a time written in UTC).
+    pub converted: BTreeMap<String, usize>,
     /// What was left out, by kind, with a count.
     pub dropped: BTreeMap<String, usize>,
 }
@@ -332,7 +338,13 @@ impl<'r> Importer<'r> {
             std::borrow::Cow::Borrowed(_) => None,
         };
         for note in notes {
-            self.builder.drop(format!("{} field {note}", self.format.as_str()));
+            let format = self.format.as_str();
+            match note {
+                shape::Note::Converted(note) => {
+                    self.builder.convert(format!("{format} field {note}"))
+                }
+                shape::Note::Dropped(note) => self.builder.drop(format!("{format} field {note}")),
+            }
         }
         let value = fixed.unwrap_or(value);
         match self.format {
@@ -355,8 +367,8 @@ impl<'r> Importer<'r> {
 
     /// Writes the header (and the recorded window) once, before the first entry.
     fn start(&mut self, out: &mut dyn FnMut(&str)) {
-        if let Some(header) = self.header.take() {
-            out(&self.builder.header_line(&header));
+        if let Some(mut header) = self.header.take() {
+            out(&self.builder.header_line(&mut header));
             self.builder.window_entry(&header.timestamp);
         }
     }

@@ -6,11 +6,12 @@
 //! checked, in the places the importers look (the line, its `message` or `payload`, their
 //! content blocks, Antigravity's calls; never inside a tool's arguments):
 //! - a field read as text that holds a number, `true`/`false`, a list or an object holds its
-//!   JSON text instead (what it held reaches the session), counted in the report;
+//!   JSON text instead (what it held reaches the session), counted in the report as kept in
+//!   another form (`converted`), not as left out;
 //! - a time of another type is left out (the previous time is used), counted;
 //! - a structure (`message`, `payload`, a list of blocks or calls) that holds a value of
 //!   another kind is left out, counted; a single object where a list belongs is read as a
-//!   list of one, counted.
+//!   list of one, counted as converted.
 //!
 //! `null` is taken for an absent field, as the importers already read it.
 //!
@@ -69,8 +70,8 @@ fn wanted(format: SourceFormat, key: &str) -> Option<Want> {
 }
 
 /// The line with every field of the wrong type read or left out (see the module's rules),
-/// and one description per change, for the report. Borrowed when nothing changed.
-pub(super) fn normalized(format: SourceFormat, line: &Value) -> (Cow<'_, Value>, Vec<String>) {
+/// and one note per change, for the report. Borrowed when nothing changed.
+pub(super) fn normalized(format: SourceFormat, line: &Value) -> (Cow<'_, Value>, Vec<Note>) {
     let mut notes = Vec::new();
     if !needs_change(format, line, 0) {
         return (Cow::Borrowed(line), notes);
@@ -80,6 +81,15 @@ pub(super) fn normalized(format: SourceFormat, line: &Value) -> (Cow<'_, Value>,
         fix_object(format, fields, &mut notes, 0);
     }
     (Cow::Owned(line), notes)
+}
+
+/// A change, for the report: what it kept in another form, or left out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Note {
+    /// The value reaches the session in another form (its JSON text, a list of one).
+    Converted(String),
+    /// The value is left out.
+    Dropped(String),
 }
 
 /// How deep the checker looks (line → message → content block → nested result content).
@@ -123,7 +133,7 @@ fn kind_of(value: &Value) -> &'static str {
 fn fix_object(
     format: SourceFormat,
     fields: &mut Map<String, Value>,
-    notes: &mut Vec<String>,
+    notes: &mut Vec<Note>,
     depth: usize,
 ) {
     if depth > MAX_DEPTH {
@@ -141,11 +151,15 @@ fn fix_object(
             (Want::TextOrStructure, Value::String(_) | Value::Object(_)) => {}
             (Want::Text | Want::TextOrStructure, other) => {
                 *other = Value::String(other.to_string());
-                notes.push(format!("`{key}` holding {kind} (read as its JSON text)"));
+                notes.push(Note::Converted(format!(
+                    "`{key}` holding {kind} (read as its JSON text)"
+                )));
             }
             (Want::Time, _) => {
                 fields.remove(&key);
-                notes.push(format!("`{key}` holding {kind} (left out; the previous time is used)"));
+                notes.push(Note::Dropped(format!(
+                    "`{key}` holding {kind} (left out; the previous time is used)"
+                )));
             }
             (Want::Object, Value::Object(inner)) => fix_object(format, inner, notes, depth + 1),
             (Want::List { .. }, Value::Array(items)) => {
@@ -163,24 +177,24 @@ fn fix_object(
                     fix_object(format, inner, notes, depth + 1);
                 }
                 *value = Value::Array(vec![single]);
-                notes.push(format!(
+                notes.push(Note::Converted(format!(
                     "`{key}` holding one object, not a list (read as a list of one)"
-                ));
+                )));
             }
             (Want::Object | Want::List { .. }, _) => {
                 fields.remove(&key);
-                notes.push(format!("`{key}` holding {kind} (left out)"));
+                notes.push(Note::Dropped(format!("`{key}` holding {kind} (left out)")));
             }
         }
     }
 }
 
 /// A list of objects keeps only its objects: every other item is left out and noted.
-fn left_out_items(key: &str, items: &mut Vec<Value>, notes: &mut Vec<String>) {
+fn left_out_items(key: &str, items: &mut Vec<Value>, notes: &mut Vec<Note>) {
     items.retain(|item| {
         let keep = item.is_object() || item.is_null();
         if !keep {
-            notes.push(format!("`{key}` item holding {} (left out)", kind_of(item)));
+            notes.push(Note::Dropped(format!("`{key}` item holding {} (left out)", kind_of(item))));
         }
         keep
     });
@@ -212,5 +226,8 @@ mod tests {
             ]}, "input": {"text": 3}})
         );
         assert_eq!(notes.len(), 3, "{notes:?}");
+        // The time is left out; the two texts are kept in another form.
+        let dropped = notes.iter().filter(|n| matches!(n, Note::Dropped(_))).count();
+        assert_eq!(dropped, 1, "{notes:?}");
     }
 }

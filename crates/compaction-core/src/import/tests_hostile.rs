@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 
 use super::*;
 
-const FIXTURES: [(SourceFormat, &str); 5] = [
+pub(super) const FIXTURES: [(SourceFormat, &str); 5] = [
     (SourceFormat::ClaudeCode, include_str!("../../tests/fixtures/import/claude-code.jsonl")),
     (SourceFormat::Codex, include_str!("../../tests/fixtures/import/codex-rollout.jsonl")),
     (SourceFormat::Codex, include_str!("../../tests/fixtures/import/codex-rollout-old.jsonl")),
@@ -32,7 +32,7 @@ const FIXTURES: [(SourceFormat, &str); 5] = [
 ];
 
 /// The JSON pointers of every value inside `value` (the value itself left out).
-fn pointers(value: &Value, prefix: &str, out: &mut Vec<String>) {
+pub(super) fn pointers(value: &Value, prefix: &str, out: &mut Vec<String>) {
     let children: Vec<(String, &Value)> = match value {
         Value::Object(fields) => fields
             .iter()
@@ -49,7 +49,7 @@ fn pointers(value: &Value, prefix: &str, out: &mut Vec<String>) {
 }
 
 /// The string leaves at or under `pointer`.
-fn string_leaves(value: &Value, pointer: &str) -> Vec<String> {
+pub(super) fn string_leaves(value: &Value, pointer: &str) -> Vec<String> {
     let Some(at) = value.pointer(pointer) else { return Vec::new() };
     if at.is_string() {
         return vec![pointer.to_owned()];
@@ -60,7 +60,7 @@ fn string_leaves(value: &Value, pointer: &str) -> Vec<String> {
 }
 
 /// The transcript with the value at `pointer` of line `line` (0-based) replaced.
-fn replaced(text: &str, line: usize, pointer: &str, with: &Value) -> String {
+pub(super) fn replaced(text: &str, line: usize, pointer: &str, with: &Value) -> String {
     let mut out = String::new();
     for (index, raw) in text.lines().enumerate() {
         if index == line {
@@ -77,7 +77,7 @@ fn replaced(text: &str, line: usize, pointer: &str, with: &Value) -> String {
 
 /// The values of other types that replace `original`, each with its marker (if it carries
 /// one), for instance number `k`.
-fn wrong_values(original: &Value, k: usize) -> Vec<(Value, Option<String>)> {
+pub(super) fn wrong_values(original: &Value, k: usize) -> Vec<(Value, Option<String>)> {
     let mark = format!("MARK{k}Q");
     let number = 9_000_000_000_u64 + k as u64;
     let mut out = Vec::new();
@@ -102,14 +102,17 @@ fn wrong_values(original: &Value, k: usize) -> Vec<(Value, Option<String>)> {
     out
 }
 
-fn run(format: SourceFormat, text: &str) -> std::thread::Result<Result<Imported, ImportError>> {
+pub(super) fn run(
+    format: SourceFormat,
+    text: &str,
+) -> std::thread::Result<Result<Imported, ImportError>> {
     let redactor = Redactor::default();
     let options = ImportOptions { format: Some(format), fallback_cwd: None };
     std::panic::catch_unwind(|| import_with(text, &options, &redactor))
 }
 
 /// What is wrong with a session an import wrote, if anything.
-fn structural_problem(session: &str) -> Option<String> {
+pub(super) fn structural_problem(session: &str) -> Option<String> {
     let (_, problems) = super::tests::parsed_with_problems(session);
     if !problems.is_empty() {
         return Some(format!("diagnostics {problems:?}"));
@@ -139,7 +142,10 @@ fn structural_problem(session: &str) -> Option<String> {
 }
 
 /// Whether `after` counts more of some dropped kind than `before`.
-fn counts_more(before: &BTreeMap<String, usize>, after: &BTreeMap<String, usize>) -> bool {
+pub(super) fn counts_more(
+    before: &BTreeMap<String, usize>,
+    after: &BTreeMap<String, usize>,
+) -> bool {
     after.iter().any(|(kind, n)| *n > before.get(kind).copied().unwrap_or(0))
 }
 

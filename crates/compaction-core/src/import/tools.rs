@@ -25,6 +25,38 @@ fn take(object: &mut Map<String, Value>, keys: &[&str]) -> Option<Value> {
     keys.iter().find_map(|key| object.remove(*key))
 }
 
+/// The first of `keys` present in `object`.
+fn present<'k>(object: &Map<String, Value>, keys: &[&'k str]) -> Option<&'k str> {
+    keys.iter().copied().find(|key| object.contains_key(*key))
+}
+
+/// pi's edits for a list of replacements (a list, or a list written as JSON text), when every
+/// item is an object with both halves; any other key an item has stays in its edit. `None`
+/// when the list is of another shape or an item is not a whole replacement.
+fn edit_items(list: &Value, old: &[&str], new: &[&str]) -> Option<Vec<Value>> {
+    let decoded;
+    let items = match list {
+        Value::String(text) => {
+            decoded = crate::entry::from_json_text::<Value>(text).ok()?;
+            decoded.as_array()?
+        }
+        Value::Array(items) => items,
+        Value::Null | Value::Bool(_) | Value::Number(_) | Value::Object(_) => return None,
+    };
+    items
+        .iter()
+        .map(|item| {
+            let mut item = item.as_object()?.clone();
+            let (old_key, new_key) = (present(&item, old)?, present(&item, new)?);
+            let mut edit = Map::new();
+            edit.insert("oldText".into(), item.remove(old_key)?);
+            edit.insert("newText".into(), item.remove(new_key)?);
+            edit.extend(item);
+            Some(Value::Object(edit))
+        })
+        .collect()
+}
+
 /// pi's name and arguments for a call of `name` with `arguments`, when `tool` applies (the
 /// arguments hold what pi's tool needs); the call as it was otherwise. A renamed call is
 /// noted in the report.
@@ -57,23 +89,21 @@ pub(super) fn map_call(
         PiTool::Edit { path, old, new, list } => {
             let Some(path) = take(&mut rest, path) else { return (name.to_owned(), arguments) };
             let mut edits = Vec::new();
-            if let (Some(old_text), Some(new_text)) = (take(&mut rest, old), take(&mut rest, new)) {
+            // One replacement: both halves, or neither taken (a lone half stays as it was).
+            if let (Some(old_key), Some(new_key)) = (present(&rest, old), present(&rest, new)) {
+                let old_text = rest.remove(old_key).unwrap_or_default();
+                let new_text = rest.remove(new_key).unwrap_or_default();
                 edits.push(json!({ "oldText": old_text, "newText": new_text }));
             }
-            if let Some(items) = take(&mut rest, list) {
-                // Some agents write the list as a JSON text.
-                let items = match items.as_str() {
-                    Some(text) => crate::entry::from_json_text(text).unwrap_or(Value::Null),
-                    None => items,
+            // A list becomes pi's edits only when every item is a whole replacement; else
+            // the call stays as it was (the list's own name may be `edits`, pi's), so no item
+            // is lost.
+            if let Some(list_key) = present(&rest, list) {
+                let Some(items) = edit_items(&rest[list_key], old, new) else {
+                    return (name.to_owned(), arguments);
                 };
-                for item in items.as_array().map(Vec::as_slice).unwrap_or(&[]) {
-                    let mut item = item.as_object().cloned().unwrap_or_default();
-                    if let (Some(old_text), Some(new_text)) =
-                        (take(&mut item, old), take(&mut item, new))
-                    {
-                        edits.push(json!({ "oldText": old_text, "newText": new_text }));
-                    }
-                }
+                rest.remove(list_key);
+                edits.extend(items);
             }
             if edits.is_empty() {
                 return (name.to_owned(), arguments);
