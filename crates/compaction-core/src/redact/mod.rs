@@ -43,6 +43,7 @@ mod prose;
 mod shape;
 mod structure;
 mod tables;
+mod unnamed;
 mod views;
 
 use std::borrow::Cow;

@@ -46,6 +46,7 @@ pub(super) fn spans(text: &str) -> Vec<Range<usize>> {
     super::fed::fed_values(text, &mut out);
     super::phrases::passphrases(text, &mut out);
     super::phrases::product_keys(text, &mut out);
+    super::unnamed::unnamed_passwords(text, &mut out);
     super::positional::literal_arguments(text, &mut out);
     super::outputs::printed_values(text, &mut out);
     super::labels::labelled_values(text, &mut out);
