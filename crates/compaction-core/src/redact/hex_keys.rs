@@ -130,7 +130,20 @@ fn base64_keys(line: &str, start: usize, out: &mut Vec<Range<usize>>) {
             && body.bytes().any(|b| b.is_ascii_lowercase())
             && body.bytes().any(|b| b.is_ascii_digit());
         let path = body.starts_with('/') || body.matches('/').count() > 2;
-        if sized && mixed && !path && !body.bytes().all(|b| b.is_ascii_hexdigit()) {
+        // Base64 of random bytes, not a name in code (`PKCS12PrivateKeyBagStr`): padded,
+        // or holding `+` or `/`, or four digits or more.
+        let random = padding > 0
+            || body.contains(['+', '/'])
+            || body.bytes().filter(u8::is_ascii_digit).count() >= 4;
+        // The key's name stands outside the run (`sk` inside base64 names nothing).
+        let outside = format!("{} {}", &line[..run_start], &line[at..]);
+        if sized
+            && mixed
+            && random
+            && !path
+            && names_key(&outside)
+            && !body.bytes().all(|b| b.is_ascii_hexdigit())
+        {
             out.push(start + run_start..start + run_start + run.len());
         }
     }
@@ -183,6 +196,8 @@ mod tests {
             "dek: q3Jm0Vb8ZpXy7Lk2Nw9Rt5Ua1Ce4Gi6Hj8Ko0Ps2Qu4q3Jm0Vb8Z".to_owned(),
             "PublicKey = q3Jm0Vb8ZpXy7Lk2Nw9Rt5Ua1Ce4Gi6Hj8Ko0Ps2Qu4=".to_owned(),
             "key: /usr/lib/x86_64-linux-gnu/libAbc2Def3Gh.so.1.2.3".to_owned(),
+            "struct SEC_PKCS12PrivateKeyBagStr {".to_owned(),
+            "Qp74iTpVjyiBsdjF8ZbLBX1mGFLjniuZxuzOk/skUaInZ6g4SGw2qy8f0uBbdPxe".to_owned(),
         ] {
             assert!(found(&line).is_empty(), "{line}");
         }

@@ -6,7 +6,8 @@
 //! together they do.
 //!
 //! Invariant: a range covers one word of 12 to 64 characters holding upper and lower case
-//! letters, a digit and two symbols or more of a password generator's alphabet, and none of
+//! letters, a digit and two symbols or more of a password generator's alphabet (two kinds
+//! of them not used to join names in code: `!#$%&*+=?@^~`), and none of
 //! quotes, slashes, backslashes, commas, braces or angle brackets; on a line, or after a line,
 //! holding a word of a login (see [`CONTEXT`]) or an address `user@host`.
 
@@ -28,8 +29,6 @@ const CONTEXT: &[&str] = &[
     "account",
     "generated",
     "copied",
-    "u",
-    "p",
     "pw",
     "pwd",
     "mysql",
@@ -44,16 +43,22 @@ fn speaks_of_login(line: &str) -> bool {
             let lower = word.to_ascii_lowercase();
             CONTEXT.contains(&lower.as_str())
                 || word.split_once('@').is_some_and(|(user, host)| {
-                    !user.is_empty()
-                        && !host.is_empty()
+                    user.starts_with(|c: char| c.is_ascii_lowercase())
                         && user.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+                        && host.starts_with(|c: char| c.is_ascii_alphanumeric())
                 })
         })
-        || line.contains("->")
+        || line.contains(" -> ")
+        || line.contains("u: ")
+        || line.contains("p: ")
 }
 
 /// Symbols of a password generator's alphabet.
 const SYMBOLS: &str = "!#$%&*+-=?@^_~.:()[];";
+
+/// The symbols of that alphabet that join no names in code (not `_`, `.`, `-`, `:`,
+/// brackets or `;`).
+const STRONG_SYMBOLS: &str = "!#$%&*+=?@^~";
 
 /// Whether `word` is made like a generated password rich in symbols.
 fn symbol_rich(word: &str) -> bool {
@@ -64,7 +69,8 @@ fn symbol_rich(word: &str) -> bool {
     let lower = word.bytes().filter(u8::is_ascii_lowercase).count();
     let digits = word.bytes().filter(u8::is_ascii_digit).count();
     let symbols: Vec<char> = word.chars().filter(|c| SYMBOLS.contains(*c)).collect();
-    let mut kinds = symbols.clone();
+    let strong: Vec<char> = word.chars().filter(|c| STRONG_SYMBOLS.contains(*c)).collect();
+    let mut kinds = strong.clone();
     kinds.sort_unstable();
     kinds.dedup();
     let others = word.chars().any(|c| !c.is_ascii_alphanumeric() && !SYMBOLS.contains(c));
@@ -75,7 +81,13 @@ fn symbol_rich(word: &str) -> bool {
         && lower >= 2
         && digits >= 1
         && symbols.len() >= 2
+        && strong.len() >= 2
         && kinds.len() >= 2
+        && !word.contains("__")
+        && !word.contains("@@")
+        && !word.contains("->")
+        && !word.contains("**")
+        && !word.contains("&#")
         && !others
         && longest_lower <= 6
         && !word.contains("::")
@@ -158,6 +170,10 @@ mod tests {
             "login: [A-Za-z0-9+=]{20,40}",
             "admin\n\nHTTP_X_FORWARDED_FOR=1.2.3.4",
             "root  Makefile.am:12: AM_INIT_AUTOMAKE([1.11 foreign])",
+            "FUNC:__cxa_bad_cast@@CXXABI_1.3",
+            "ASN1_PCTX_get_flags(const ASN1_PCTX *p);",
+            "user = Some(a*b+C2**D3);",
+            "    ciptr->priv=(char *)&LOCALtrans2devtab[i];",
         ] {
             assert!(found(text).is_empty(), "{text}");
         }
