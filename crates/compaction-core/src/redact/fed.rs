@@ -181,10 +181,10 @@ pub(super) fn fed_values(text: &str, out: &mut Vec<Range<usize>>) {
                     let args_at = at + call.len();
                     let args = body[args_at..].trim_start_matches(['b', ' ']);
                     let skip = body.len() - args_at - args.len();
-                    if let Some(quote) = args.chars().next().filter(|c| *c == '"' || *c == '\'') {
-                        if let Some(len) = args[1..].find(quote) {
-                            literals(&args[..len + 2], start + args_at + skip, out);
-                        }
+                    if let Some(quote) = args.chars().next().filter(|c| *c == '"' || *c == '\'')
+                        && let Some(len) = args[1..].find(quote)
+                    {
+                        literals(&args[..len + 2], start + args_at + skip, out);
                     }
                 }
             }

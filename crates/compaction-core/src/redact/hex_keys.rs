@@ -124,7 +124,7 @@ fn base64_keys(line: &str, start: usize, out: &mut Vec<Range<usize>>) {
         let decoded = body.len() * 3 / 4;
         let sized = [16, 24, 32, 48, 64].contains(&decoded)
             && padding <= 2
-            && (padding == 0 || run.len() % 4 == 0)
+            && (padding == 0 || run.len().is_multiple_of(4))
             && !body.contains('=');
         let mixed = body.bytes().any(|b| b.is_ascii_uppercase())
             && body.bytes().any(|b| b.is_ascii_lowercase())

@@ -108,13 +108,13 @@ pub(super) fn passphrases(text: &str, out: &mut Vec<Range<usize>>) {
                 }
             }
             // A remark in brackets before the value (`(25th word):`).
-            if let Some(close) = rest.find("):") {
-                if skip < close {
-                    let after = at + close + 2;
-                    let trimmed = text[after..line_end].trim_start_matches([' ', '"', '\'']);
-                    run_at = line_end - trimmed.len();
-                    run = trimmed;
-                }
+            if let Some(close) = rest.find("):")
+                && skip < close
+            {
+                let after = at + close + 2;
+                let trimmed = text[after..line_end].trim_start_matches([' ', '"', '\'']);
+                run_at = line_end - trimmed.len();
+                run = trimmed;
             }
             let end = run.find(['"', '\'', '`', ')', ';', ',']).unwrap_or(run.len());
             let candidate = run[..end].trim_end();

@@ -8,7 +8,7 @@ use crate::random::Rng;
 
 /// A secret-like setting's name in the case a manifest or code would write it.
 fn setting_name(rng: &mut Rng) -> &'static str {
-    *rng.pick(&[
+    const NAMES: [&str; 10] = [
         "DB_PASSWORD",
         "API_TOKEN",
         "STRIPE_SECRET",
@@ -19,7 +19,8 @@ fn setting_name(rng: &mut Rng) -> &'static str {
         "clientSecret",
         "db.password",
         "auth.token",
-    ])
+    ];
+    NAMES[rng.below(NAMES.len())]
 }
 
 pub(super) const FAMILIES: &[Family] = &[
