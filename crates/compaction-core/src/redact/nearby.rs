@@ -101,7 +101,7 @@ const PIN_NAMES: &[&str] = &["pin", "puk", "pincode"];
 const NUMBERED: &[&str] = &["pin", "puk", "pincode", "passcode", "password", "passwd", "pwd"];
 
 /// The searcher for [`NAMES`]: literals alone, ASCII case ignored.
-fn names() -> Option<&'static aho_corasick::AhoCorasick> {
+pub(super) fn names() -> Option<&'static aho_corasick::AhoCorasick> {
     static SEARCHER: OnceLock<Option<aho_corasick::AhoCorasick>> = OnceLock::new();
     SEARCHER
         .get_or_init(|| {
@@ -116,7 +116,7 @@ fn names() -> Option<&'static aho_corasick::AhoCorasick> {
 
 /// Whether a byte ends a word: a space, a quote, a bracket, a separator of a list or a
 /// pipe, `=`, or a backslash (of an escape).
-fn ends_word(byte: u8) -> bool {
+pub(super) fn ends_word(byte: u8) -> bool {
     byte.is_ascii_whitespace()
         || matches!(
             byte,
@@ -343,7 +343,7 @@ pub(super) fn judged_bare(before: &str, word: &str) -> bool {
 }
 
 /// Whether `word`, after `before` on its line, is a value made like a password.
-fn judged_secret(before: &str, word: &str) -> bool {
+pub(super) fn judged_secret(before: &str, word: &str) -> bool {
     if is_code_name(word) {
         return false;
     }

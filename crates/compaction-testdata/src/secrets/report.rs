@@ -35,7 +35,7 @@ pub fn report_parts() -> Vec<ReportPart> {
     let (round4, round9) = (round4_family_names(), round9_family_names());
     let (round10, round11) = (round10_family_names(), round11_family_names());
     let (round12, round13) = (round12_family_names(), round13_family_names());
-    let round14 = round14_family_names();
+    let (round14, round15) = (round14_family_names(), round15_family_names());
     vec![
         part("test, earlier split", None, &earlier_test_families(), true),
         part("test, round 4 families", Some(true), &round4, true),
@@ -67,5 +67,10 @@ pub fn report_parts() -> Vec<ReportPart> {
         part("test, round 13 split", None, &before_round14_test_families(), true),
         part("dev, round 14 families", Some(false), &round14, true),
         part("test, round 14 families", Some(true), &round14, true),
+        part("dev, families before round 15", Some(false), &round15, false),
+        part("test, families before round 15", Some(true), &round15, false),
+        part("test, round 14 split", None, &before_round15_test_families(), true),
+        part("dev, round 15 families", Some(false), &round15, true),
+        part("test, round 15 families", Some(true), &round15, true),
     ]
 }

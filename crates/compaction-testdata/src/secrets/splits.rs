@@ -5,7 +5,7 @@
 use sha2::{Digest, Sha256};
 
 use super::families::Family;
-use super::{all_families, by_tool, round9, round10, round11, round12, round13, round14};
+use super::{all_families, by_tool, round9, round10, round11, round12, round13, round14, round15};
 
 /// The families written in round 4 in formats no rule was written for (`by_tool.rs`), added
 /// after the rules of earlier rounds; reports give their figures apart.
@@ -37,6 +37,7 @@ pub fn before_round9_test_families() -> Vec<&'static str> {
         round12_family_names(),
         round13_family_names(),
         round14_family_names(),
+        round15_family_names(),
     ]
     .concat();
     let before: Vec<Family> =
@@ -61,6 +62,7 @@ pub fn before_round10_test_families() -> Vec<&'static str> {
         round12_family_names(),
         round13_family_names(),
         round14_family_names(),
+        round15_family_names(),
     ]
     .concat();
     let before: Vec<Family> =
@@ -83,6 +85,7 @@ pub fn before_round11_test_families() -> Vec<&'static str> {
         round12_family_names(),
         round13_family_names(),
         round14_family_names(),
+        round15_family_names(),
     ]
     .concat();
     let before: Vec<Family> =
@@ -108,7 +111,13 @@ pub fn round12_family_names() -> Vec<&'static str> {
 /// families of round 11, and every family held out before round 11. Every one of them is
 /// still in the test part.
 pub fn before_round12_test_families() -> Vec<&'static str> {
-    let later = [round12_family_names(), round13_family_names(), round14_family_names()].concat();
+    let later = [
+        round12_family_names(),
+        round13_family_names(),
+        round14_family_names(),
+        round15_family_names(),
+    ]
+    .concat();
     let before: Vec<Family> =
         all_families().into_iter().filter(|(name, _)| !later.contains(name)).collect();
     let mut test = test_part(&before);
@@ -131,7 +140,7 @@ pub fn round13_family_names() -> Vec<&'static str> {
 /// families of round 12, and every family held out before round 12. Every one of them is
 /// still in the test part.
 pub fn before_round13_test_families() -> Vec<&'static str> {
-    let later = [round13_family_names(), round14_family_names()].concat();
+    let later = [round13_family_names(), round14_family_names(), round15_family_names()].concat();
     let before: Vec<Family> =
         all_families().into_iter().filter(|(name, _)| !later.contains(name)).collect();
     let mut test = test_part(&before);
@@ -154,11 +163,36 @@ pub fn round14_family_names() -> Vec<&'static str> {
 /// families of round 13, and every family held out before round 13. Every one of them is
 /// still in the test part.
 pub fn before_round14_test_families() -> Vec<&'static str> {
-    let round14 = round14_family_names();
+    let later = [round14_family_names(), round15_family_names()].concat();
     let before: Vec<Family> =
-        all_families().into_iter().filter(|(name, _)| !round14.contains(name)).collect();
+        all_families().into_iter().filter(|(name, _)| !later.contains(name)).collect();
     let mut test = test_part(&before);
     for name in before_round13_test_families() {
+        if !test.contains(&name) {
+            test.push(name);
+        }
+    }
+    test
+}
+
+/// The families written in round 15 (`round15/`): secrets fed to a command's input, values
+/// under abbreviated key names, a name and its value as two literals of one record, values
+/// before their name, Markdown code spans, chat answers in several languages, symbol-rich
+/// passwords with no name, word passphrases and grouped product keys; reports give their
+/// figures apart.
+pub fn round15_family_names() -> Vec<&'static str> {
+    round15::families().iter().map(|(name, _)| *name).collect()
+}
+
+/// The test part as it was before round 15's families were added: the first third of the 365
+/// families of round 14, and every family held out before round 14. Every one of them is
+/// still in the test part.
+pub fn before_round15_test_families() -> Vec<&'static str> {
+    let round15 = round15_family_names();
+    let before: Vec<Family> =
+        all_families().into_iter().filter(|(name, _)| !round15.contains(name)).collect();
+    let mut test = test_part(&before);
+    for name in before_round14_test_families() {
         if !test.contains(&name) {
             test.push(name);
         }
@@ -178,7 +212,7 @@ pub fn family_names() -> Vec<&'static str> {
 /// becomes one whose misses are listed.
 pub fn test_families() -> Vec<&'static str> {
     let mut test = test_part(&all_families());
-    for name in before_round14_test_families() {
+    for name in before_round15_test_families() {
         if !test.contains(&name) {
             test.push(name);
         }
@@ -199,6 +233,7 @@ pub fn earlier_test_families() -> Vec<&'static str> {
         round12_family_names(),
         round13_family_names(),
         round14_family_names(),
+        round15_family_names(),
     ]
     .concat();
     let earlier: Vec<Family> =
