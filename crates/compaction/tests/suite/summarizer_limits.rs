@@ -195,6 +195,7 @@ async fn the_retry_budget_stays_inside_the_summary_window() {
         kind: compaction::summarizer::SummaryKind::History,
         chunks: &chunks,
         messages: &[],
+        after: &[],
         previous_summary: None,
         instructions: None,
         pins: &[],

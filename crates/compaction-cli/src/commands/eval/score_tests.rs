@@ -103,7 +103,7 @@ fn some_expected_strings_found_is_a_partial_answer() {
     assert_eq!(graded[0].missing, vec!["3 s".to_owned()]);
     let (_, tallies) = score(
         &probes,
-        &Context { summary: Some("- cooldown: 10 s, then 3 s"), after: &[], pins: &[] },
+        &Context { summary: Some("- cooldown: 10 s, then 3 s"), kept: &[], pins: &[] },
     );
     assert_eq!((tallies["recall"].answered, tallies["recall"].partial), (1, 0));
 }

@@ -523,6 +523,7 @@ async fn a_compaction_that_would_not_shrink_the_context_is_refused() {
 }
 
 mod branch_summaries;
+mod kept_messages;
 mod local_server;
 mod one_slot_model;
 mod through_extensions;
