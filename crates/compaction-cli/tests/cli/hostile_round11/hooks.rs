@@ -23,11 +23,13 @@ use super::{Tally, run_in};
 const NAME: &str = "hostile-hook";
 /// The hook's time limit.
 /// (4 s until round 13, when a hook that answered at once was measured at 3.2 s, past its
-/// 3 s bound, on a 2-core machine running the whole suite in a debug build.)
-const LIMIT_MS: u64 = 6000;
+/// 3 s bound, on a 2-core machine running the whole suite in a debug build; 6 s until round
+/// 16, when four such commands took 5.0–5.2 s, past their 5 s bound, while a second suite
+/// ran beside it.)
+const LIMIT_MS: u64 = 8000;
 /// The most a command may take when its hook answered at once: below the time limit, so a
 /// hook that was waited for until its limit is told apart.
-const PROMPT_MS: u64 = 5000;
+const PROMPT_MS: u64 = 7000;
 
 /// What a behaviour must lead to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
