@@ -11,6 +11,7 @@ mod confirmed;
 mod created;
 mod documents;
 mod families;
+mod reported;
 mod settled;
 mod superseded;
 
