@@ -51,6 +51,7 @@ mod switches;
 #[cfg(test)]
 mod tests;
 mod text;
+mod threads;
 mod values;
 
 use std::collections::BTreeSet;
