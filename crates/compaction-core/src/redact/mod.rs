@@ -24,6 +24,7 @@
 //! is otherwise unchanged; the words around a secret (`password=`, `Bearer `,
 //! `postgres://user:`) stay, so a summary can still say a secret was there.
 
+mod accounts;
 mod checks;
 #[macro_use]
 pub mod rules;

@@ -13,7 +13,7 @@
 
 use std::ops::Range;
 
-use super::nearby::{ends_word, judged_secret, names};
+use super::nearby::{WHOLE, ends_word, is_whole_word, judged_secret, names};
 
 /// How many words before a name are read.
 const WORDS_BEFORE: usize = 4;
@@ -33,6 +33,7 @@ pub(super) fn values_before_names(text: &str, out: &mut Vec<Range<usize>>) {
             // and a PIN's name holds a number only: neither is read backwards.
             let matched = text[found.range()].to_ascii_lowercase();
             !matches!(matched.as_str(), "pass" | "pwd" | "psk" | "pin" | "puk" | "pincode")
+                && (!WHOLE.contains(&matched.as_str()) || is_whole_word(bytes, found.range()))
         })
         .map(|found| found.start())
         .collect();
@@ -44,7 +45,19 @@ pub(super) fn values_before_names(text: &str, out: &mut Vec<Range<usize>>) {
             from += at + spaced.len();
         }
     }
+    // A key named by the word before it (`the wifi key for the lab`, `license key`): `key`
+    // as a whole word after a word of letters.
+    let mut from = 0;
+    while let Some(found) = lower[from..].find(" key") {
+        let at = from + found;
+        from = at + 4;
+        let kind = lower[..at].rsplit(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
+        if kind.len() >= 3 && is_whole_word(bytes, at + 1..at + 4) {
+            starts.push(at - kind.len());
+        }
+    }
     starts.sort_unstable();
+    starts.dedup();
     let mut taken_until = 0;
     for name_start in starts {
         // Back to the start of the name the match is part of (`admin_password`, `DB_TOKEN`).

@@ -61,7 +61,7 @@ const SYMBOLS: &str = "!#$%&*+-=?@^_~.:()[];";
 const STRONG_SYMBOLS: &str = "!#$%&*+=?@^~";
 
 /// Whether `word` is made like a generated password rich in symbols.
-fn symbol_rich(word: &str) -> bool {
+pub(super) fn symbol_rich(word: &str) -> bool {
     if !(12..=64).contains(&word.len()) || !word.is_ascii() {
         return false;
     }
@@ -77,12 +77,22 @@ fn symbol_rich(word: &str) -> bool {
     // Letters of a generator change case often; names in code keep runs of one case.
     let longest_lower =
         word.split(|c: char| !c.is_ascii_lowercase()).map(str::len).max().unwrap_or(0);
+    let mut all_kinds = symbols.clone();
+    all_kinds.sort_unstable();
+    all_kinds.dedup();
+    // Two strong symbols of two kinds; or, from 16 characters, one strong symbol beside
+    // symbols of another kind (`YTOPV5I.msHYrRZf0F6+`), which base64 never holds.
+    let strong_enough = strong.len() >= 2 && kinds.len() >= 2
+        || word.len() >= 16
+            && !strong.is_empty()
+            && all_kinds.len() >= 2
+            && upper >= 3
+            && lower >= 3;
     upper >= 2
         && lower >= 2
         && digits >= 1
         && symbols.len() >= 2
-        && strong.len() >= 2
-        && kinds.len() >= 2
+        && strong_enough
         && !word.contains("__")
         && !word.contains("@@")
         && !word.contains("->")
