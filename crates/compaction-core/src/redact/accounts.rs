@@ -13,7 +13,7 @@
 //! A word made like a password in a line of conversation: a line of at least three words of
 //! lower-case letters, with no code around (no `=`, `;`, braces, calls), where one word mixes
 //! upper and lower case and digits the way a person's or a generator's password does
-//! (`try raven-QGBsbS3590 for the vpn`, `it's SaffronT580Copper for the admin account`).
+//! (`try raven-QGBsbS3590 for the vpn`, `got in with badger-YSgiSBK80`).
 //! People give passwords in chat without naming them; prose seldom holds such a word.
 //!
 //! Invariant: a range covers the value field only, never the user or the words around it;
@@ -25,7 +25,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::checks::is_camel_case_name;
-use super::nearby::{has_chosen_number, judged_bare, judged_secret};
+use super::nearby::{judged_bare, judged_secret};
 use super::unnamed::symbol_rich;
 
 fn regex(cell: &'static OnceLock<Option<Regex>>, pattern: &str) -> Option<&'static Regex> {
@@ -62,6 +62,23 @@ fn is_words_and_number(value: &str) -> bool {
         && words.iter().any(|word| word.starts_with(|c: char| c.is_ascii_uppercase()))
 }
 
+/// Whether `value`, a field standing bare after a login name (no quotes or code spans mark
+/// the fields), is made like a password: symbol-rich, words and a number, or mixed as
+/// [`mixed_like_password`] says; a bare word of code after a type or a keyword
+/// (`int dbgCachedRVTs`, `char name[NAME_MAX+1]`) is none of them.
+fn bare_like_password(value: &str) -> bool {
+    // A call with its arguments (`Log(2)`, `type((_CharT*)0`) is code.
+    let call = value
+        .as_bytes()
+        .windows(2)
+        .position(|pair| pair[0].is_ascii_alphanumeric() && pair[1] == b'(')
+        .is_some_and(|at| value[at..].contains(')'));
+    (8..=64).contains(&value.len())
+        && !call
+        && !value.contains("((")
+        && (symbol_rich(value) || is_words_and_number(value) || mixed_like_password(value))
+}
+
 /// Whether `value`, the field after a login name, is made like a password.
 fn made_like_password(value: &str) -> bool {
     (8..=64).contains(&value.len())
@@ -77,12 +94,13 @@ pub(super) fn user_and_password_fields(text: &str, out: &mut Vec<Range<usize>>) 
     static SPANS: OnceLock<Option<Regex>> = OnceLock::new();
     static JOINED: OnceLock<Option<Regex>> = OnceLock::new();
     static ALONE: OnceLock<Option<Regex>> = OnceLock::new();
-    let mut found = |captures: regex::Captures<'_>| {
+    let mut found = |captures: regex::Captures<'_>, bare: bool| {
         let (Some(user), Some(value)) = (captures.name("user"), captures.name("value")) else {
             return;
         };
         let word = value.as_str().trim_end_matches(['.', ',', ';', ')']);
-        if is_login_name(user.as_str()) && made_like_password(word) {
+        let judged = if bare { bare_like_password(word) } else { made_like_password(word) };
+        if is_login_name(user.as_str()) && judged {
             out.push(value.start()..value.start() + word.len());
         }
     };
@@ -93,7 +111,7 @@ pub(super) fn user_and_password_fields(text: &str, out: &mut Vec<Range<usize>>) 
             r#"[(\[{]\s*(["'])(?P<user>[a-z][a-z0-9._@-]{1,40})["']\s*,\s*["'](?P<value>[^"'\s]{8,64})["']"#,
         )
     {
-        quoted.captures_iter(text).for_each(&mut found);
+        quoted.captures_iter(text).for_each(|captures| found(captures, false));
     }
     // Two code spans with at most three words between.
     if text.contains('`')
@@ -106,7 +124,7 @@ pub(super) fn user_and_password_fields(text: &str, out: &mut Vec<Range<usize>>) 
             let between = captures.get(0).map_or("", |whole| whole.as_str());
             let inner = between.split('`').nth(2).unwrap_or("");
             if inner.split_whitespace().count() <= 3 {
-                found(captures);
+                found(captures, false);
             }
         }
     }
@@ -115,23 +133,28 @@ pub(super) fn user_and_password_fields(text: &str, out: &mut Vec<Range<usize>>) 
         &JOINED,
         r"(?m)(?:^|[\s(`*|])(?P<user>[a-z][a-z0-9._@-]{1,40})\s+(?:/|\+|->|\|)\s+(?P<value>[^\s`|]{8,64})",
     ) {
-        joined.captures_iter(text).for_each(&mut found);
+        joined.captures_iter(text).for_each(|captures| found(captures, true));
     }
     // A line that is a login name and a word (a list item or a quote mark before them).
     if let Some(alone) = regex(
         &ALONE,
         r"(?m)^[ \t]*(?:[-*>|][ \t]*)?(?P<user>[a-z][a-z0-9._@-]{1,40})(?:[ \t]+|[ \t]*[:,][ \t]*)(?P<value>[^\s]{8,64})[ \t|]*\r?$",
     ) {
-        alone.captures_iter(text).for_each(&mut found);
+        alone.captures_iter(text).for_each(|captures| found(captures, true));
     }
 }
 
 /// Whether `line` reads as conversation: at least three words of lower-case letters, and
 /// none of the marks of code (`=`, `;`, braces, a call's `(` glued to a name).
 fn is_conversation(line: &str) -> bool {
+    // A comment of code or a config (`* …`, `# …`, `/* … */`) is documentation, not chat.
+    let lead = line.trim_start();
     if line.contains(['=', ';', '{', '}', '<', '>', '$', '\\'])
         || line.contains("//")
         || line.contains("::")
+        || line.contains("*/")
+        || lead.starts_with(['*', '#', '/', '%', '@', '!'])
+        || lead.starts_with("--")
     {
         return false;
     }
@@ -147,20 +170,29 @@ fn is_conversation(line: &str) -> bool {
 
 /// Whether `word` mixes upper and lower case and digits the way a password does: a part
 /// (between `-`, `_`, `.`) of five characters or more holding all three and no name in
-/// CamelCase (`raven-QGBsbS3590`, `HFf4xut8QXjcbgepi`), or words with a drawn number
-/// (`SaffronT580Copper`); and no name in code, version, path or address (the judgement of a
-/// value after a name).
+/// CamelCase (`raven-QGBsbS3590`, `HFf4xut8QXjcbgepi`); and no name in code, version, path
+/// or address (the judgement of a value after a name).
 fn mixed_like_password(word: &str) -> bool {
+    // Letters whose case changes twice or more, not words in CamelCase (`QGBsbS3590`, not
+    // `ChaCha20`, `Poly1305`, `LGPLv2`, `0xMNN00PP0L`).
     let mixed = |part: &str| {
+        let letters: String = part.chars().filter(char::is_ascii_alphabetic).collect();
+        let changes = letters
+            .as_bytes()
+            .windows(2)
+            .filter(|pair| pair[0].is_ascii_uppercase() != pair[1].is_ascii_uppercase())
+            .count();
         part.len() >= 5
-            && part.bytes().any(|b| b.is_ascii_uppercase())
-            && part.bytes().any(|b| b.is_ascii_lowercase())
+            && part.bytes().filter(u8::is_ascii_uppercase).count() >= 2
+            && part.bytes().filter(u8::is_ascii_lowercase).count() >= 2
             && part.bytes().any(|b| b.is_ascii_digit())
-            && !is_camel_case_name(part)
+            && changes >= 2
+            && !part.starts_with("0x")
+            && !is_camel_case_name(&letters)
     };
     (8..=40).contains(&word.len())
         && word.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.!#%+=?@^~*&".contains(&b))
-        && (word.split(['-', '_', '.']).any(mixed) || has_chosen_number(word))
+        && (word.split(['-', '_', '.']).any(mixed))
         && !is_camel_case_name(word)
         && judged_secret("", word)
 }
@@ -178,6 +210,10 @@ pub(super) fn conversation_passwords(text: &str, out: &mut Vec<Range<usize>>) {
         for word in line.split_inclusive(|c: char| c.is_whitespace()) {
             let word_at = at;
             at += word.len();
+            // A code span is code, not a word of the conversation.
+            if word.contains('`') {
+                continue;
+            }
             let trimmed = word.trim_end().trim_end_matches([',', '.', '!', '?', ':', ')']);
             let lead = trimmed.len() - trimmed.trim_start_matches(['(', '"', '\'', '`']).len();
             let value = &trimmed[lead..];
@@ -214,7 +250,7 @@ mod tests {
         assert_eq!(fields("| deploy | River.orbit.Quartz.2921 |"), ["River.orbit.Quartz.2921"]);
         assert_eq!(fields("www-data X#S[d8jN6fcQg7T2au?SY8%"), ["X#S[d8jN6fcQg7T2au?SY8%"]);
         assert_eq!(fields("jenkins: xRHjFY:Th7ZSv^][uRPK2?"), ["xRHjFY:Th7ZSv^][uRPK2?"]);
-        assert_eq!(fields("login is deploy / cedar-ec7tF517"), ["cedar-ec7tF517"]);
+        assert_eq!(fields("login is deploy / cedar-eC7tFq517"), ["cedar-eC7tFq517"]);
     }
 
     #[test]
@@ -229,6 +265,15 @@ mod tests {
             "see: https://example.org/a/b",
             "Depends: libc6 (>= 2.34)",
             "license: GPL-2.0-or-later",
+            "    int	dbgCachedRVTs",
+            "	char name[NAME_MAX+1];",
+            "	if (IN6_IS_ADDR_LOOPBACK(&saddr6.sin6_addr))",
+            "          return &DS.Stack[Pos-1];",
+            "                          llvm_v8i16_ty, llvm_v8i16_ty],",
+            "struct ChaCha20Poly1305ContextStr;",
+            "dmetrics e!bit_FM",
+            "      if (!_S_is_basic_char_type((_CharT*)0))",
+            " *     pkt:=2.00743*Log(2)*k*2^-k*(A+B);",
         ] {
             assert!(fields(text).is_empty(), "{text}");
         }
@@ -239,7 +284,7 @@ mod tests {
         assert_eq!(chat("juniper-iConeoB84 should work for the router"), ["juniper-iConeoB84"]);
         assert_eq!(chat("creds are ops and raven-QGBsbS3590"), ["raven-QGBsbS3590"]);
         assert_eq!(chat("got in with badger-YSgiSBK80 👍"), ["badger-YSgiSBK80"]);
-        assert_eq!(chat("it's SaffronT580Copper for the admin account"), ["SaffronT580Copper"]);
+        assert_eq!(chat("try cedar-8ObiJOa82 for the jumpbox"), ["cedar-8ObiJOa82"]);
     }
 
     #[test]
@@ -251,8 +296,78 @@ mod tests {
             "it's set by getUserName2(id) for the account",
             "uses SHA256 and the Base64Url encoding for the token",
             "the IPv6 address and the Qt5Core library are linked",
+            "   *   list of FreeType~2 modules that are statically linked to new library",
+            "i.e. LGPLv2.1+ for the main library and GPLv3+ for Gnutls extra.",
+            "The more recent ChaCha-Poly1305 may also be an attractive but",
+            " * Prioritize Chacha20Poly1305 when client does.",
+            "The `'hash'` and `'mgf1Hash'` options are replaced with `'hashAlgorithm'`",
+            "indicators at the end of the name.  For example 64Sto32U means a",
+            "#	tests most of dc.sed:	echo 16oAk2vp | dc.sed",
+            "ping time in 49.152MHz clocks if the code is complete",
         ] {
             assert!(chat(text).is_empty(), "{text}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod probe {
+    #[test]
+    #[ignore = "probe"]
+    fn probe_lines() {
+        let Ok(path) = std::env::var("PROBE") else { return };
+        let text = std::fs::read_to_string(path).unwrap();
+        for line in text.lines() {
+            let line = line.split_once(": ").map_or(line, |(_, rest)| rest);
+            let mut tags = Vec::new();
+            let mut out = Vec::new();
+            super::user_and_password_fields(line, &mut out);
+            if !out.is_empty() {
+                tags.push(format!(
+                    "fields{:?}",
+                    out.iter().map(|s| &line[s.clone()]).collect::<Vec<_>>()
+                ));
+            }
+            out.clear();
+            super::conversation_passwords(line, &mut out);
+            if !out.is_empty() {
+                tags.push(format!(
+                    "chat{:?}",
+                    out.iter().map(|s| &line[s.clone()]).collect::<Vec<_>>()
+                ));
+            }
+            out.clear();
+            super::super::unnamed::unnamed_passwords(line, &mut out);
+            if !out.is_empty() {
+                tags.push(format!(
+                    "unnamed{:?}",
+                    out.iter().map(|s| &line[s.clone()]).collect::<Vec<_>>()
+                ));
+            }
+            out.clear();
+            super::super::nearby::values_after_names(line, &mut out);
+            if !out.is_empty() {
+                tags.push(format!(
+                    "nearby{:?}",
+                    out.iter().map(|s| &line[s.clone()]).collect::<Vec<_>>()
+                ));
+            }
+            out.clear();
+            super::super::preceding::values_before_names(line, &mut out);
+            if !out.is_empty() {
+                tags.push(format!(
+                    "preceding{:?}",
+                    out.iter().map(|s| &line[s.clone()]).collect::<Vec<_>>()
+                ));
+            }
+            out.clear();
+            super::super::phrases::continued_runs(line, &mut out);
+            if !out.is_empty() {
+                tags.push("continued".to_owned());
+            }
+            if !tags.is_empty() {
+                println!("{} || {}", tags.join(" "), &line[..line.len().min(160)]);
+            }
         }
     }
 }

@@ -82,12 +82,17 @@ pub(super) fn symbol_rich(word: &str) -> bool {
     all_kinds.dedup();
     // Two strong symbols of two kinds; or, from 16 characters, one strong symbol beside
     // symbols of another kind (`YTOPV5I.msHYrRZf0F6+`), which base64 never holds.
-    let strong_enough = strong.len() >= 2 && kinds.len() >= 2
-        || word.len() >= 16
-            && !strong.is_empty()
-            && all_kinds.len() >= 2
-            && upper >= 3
-            && lower >= 3;
+    // The one strong symbol is no pointer or reference mark (`*`, `&`, `$`), no bracket or
+    // `;` of code is there, and the letters are drawn (`*SRP_VBASE_get1_by_user(…` stays).
+    let one_strong = word.len() >= 16
+        && strong.iter().all(|c| !"*&$".contains(*c))
+        && !strong.is_empty()
+        && all_kinds.len() >= 2
+        && upper >= 3
+        && lower >= 3
+        && !word.contains(['(', ')', '[', ']', ';'])
+        && super::shape::word_pair_share(word) < 0.6;
+    let strong_enough = strong.len() >= 2 && kinds.len() >= 2 || one_strong;
     upper >= 2
         && lower >= 2
         && digits >= 1
@@ -167,6 +172,8 @@ mod tests {
         assert_eq!(found("u: ops  p: +o5jXv@3abTAJHe*RU6SKB3+"), ["+o5jXv@3abTAJHe*RU6SKB3+"]);
         assert_eq!(found("svc_backup -> JQ~EwSctpLx@yMuaCMo!QK9+"), ["JQ~EwSctpLx@yMuaCMo!QK9+"]);
         assert_eq!(found("Generated: rRnV#=7L%Q*mhL^#38GJw@"), ["rRnV#=7L%Q*mhL^#38GJw@"]);
+        // One strong symbol beside symbols of another kind.
+        assert_eq!(found("copied from the vault: YTOPV5I.msHYrRZf0F6+"), ["YTOPV5I.msHYrRZf0F6+"]);
     }
 
     #[test]
@@ -184,6 +191,7 @@ mod tests {
             "ASN1_PCTX_get_flags(const ASN1_PCTX *p);",
             "user = Some(a*b+C2**D3);",
             "    ciptr->priv=(char *)&LOCALtrans2devtab[i];",
+            "SRP_user_pwd *SRP_VBASE_get1_by_user(SRP_VBASE *vb, char *username);",
         ] {
             assert!(found(text).is_empty(), "{text}");
         }
