@@ -174,6 +174,13 @@ pub(super) fn values_after_names(text: &str, out: &mut Vec<Range<usize>>) {
         if WHOLE.contains(&matched.as_str()) && !is_whole_word(bytes, found.range()) {
             continue;
         }
+        // `login` names a secret only as a label (`admin login: …`, `login=…`); in a sentence
+        // it is the act (`allowed to login as …`).
+        if matched == "login"
+            && !text[found.end()..].trim_start_matches([' ', '\t']).starts_with([':', '='])
+        {
+            continue;
+        }
         // A PIN's name starts a word or a part of a name (`door_pin`, `SetupPIN`), never
         // inside one (`spin`, `mapping`, `44pin`).
         if pin
@@ -454,6 +461,14 @@ mod tests {
         assert_eq!(found("Пароль от базы Falcon-river-448x"), ["Falcon-river-448x"]);
         assert_eq!(found("şifre: Qz8!rT2vLp"), ["Qz8!rT2vLp"]);
         assert_eq!(found("redis-cli HSET creds password Qz8!rT2vLp"), ["Qz8!rT2vLp"]);
+        // Short words for a password or a login, as whole words.
+        assert_eq!(found("[10:42] mike: pw for prod redis Qz8!rT2vLp"), ["Qz8!rT2vLp"]);
+        assert_eq!(found("**carol** — 3:12 PM\nadmin login: sunset-U6s6S65"), ["sunset-U6s6S65"]);
+        assert_eq!(
+            found("RADDR is allowed to login as LOCUSER.  Non-IPv4 (e.g., IPv6) are"),
+            Vec::<&str>::new()
+        );
+        assert_eq!(found("upward Qz8!rT2vLp"), Vec::<&str>::new());
     }
 
     #[test]

@@ -51,8 +51,10 @@ pub(super) fn values_before_names(text: &str, out: &mut Vec<Range<usize>>) {
     while let Some(found) = lower[from..].find(" key") {
         let at = from + found;
         from = at + 4;
-        let kind = lower[..at].rsplit(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
-        if kind.len() >= 3 && is_whole_word(bytes, at + 1..at + 4) {
+        let kind = text[..at].rsplit(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
+        // A word of prose, not a name in code (`xmlSecKeyPtr key`).
+        let prose = kind.bytes().all(|b| b.is_ascii_lowercase());
+        if kind.len() >= 3 && prose && is_whole_word(bytes, at + 1..at + 4) {
             starts.push(at - kind.len());
         }
     }
@@ -116,6 +118,9 @@ mod tests {
         assert_eq!(found("'Copper^789Falcon' => 'admin_password',"), ["Copper^789Falcon"]);
         assert_eq!(found("\"NyY6W5hB^ixYm1cl\" was the token they gave us"), ["NyY6W5hB^ixYm1cl"]);
         assert_eq!(found("v9+H1N535E2sv   # api key (staging)"), ["v9+H1N535E2sv"]);
+        // Short names as whole words, and a key named by the word before it.
+        assert_eq!(found("Qz8!rT2vLpQ (root pw on the NAS)"), ["Qz8!rT2vLpQ"]);
+        assert_eq!(found("riverQ7310lantern is the wifi key"), ["riverQ7310lantern"]);
         assert_eq!(
             found("const X = \"YUmfRtpMKpkobgh97vu\"; // smtp password"),
             ["YUmfRtpMKpkobgh97vu"]
@@ -132,6 +137,7 @@ mod tests {
             "uses HMAC-SHA256 with the secret key",
             "BufferSize: 4096 # api key length",
             "a1b2c3d4e5f6a7b8 as password",
+            "XMLSEC_EXPORT const xmlChar*    xmlSecKeyGetName        (xmlSecKeyPtr key);",
         ] {
             assert!(found(line).is_empty(), "{line}");
         }
