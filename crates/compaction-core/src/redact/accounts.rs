@@ -310,6 +310,9 @@ mod tests {
     }
 }
 
+/// Which finder takes each line of a false-positive report (`PROBE=report.txt cargo test -p
+/// compaction-core --lib probe_lines -- --ignored --nocapture`): the lines each of this module's
+/// finders and the finders beside it take, with what they take.
 #[cfg(test)]
 mod probe {
     #[test]
