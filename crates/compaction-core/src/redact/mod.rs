@@ -19,8 +19,8 @@
 //! passwords no name introduces, told by the record or the conversation around them: a user
 //! and a password as two fields, a password-like word in a line of chat (`accounts.rs`).
 //! Each text is redacted whole before anything cuts it. No maintained crate of such rules
-//! fits a pure, synchronous core on this toolchain, so the table is written here as data. Besides the table, a [`Redactor`] replaces exact
-//! configured values (the API keys in use).
+//! fits a pure, synchronous core on this toolchain, so the table is written here as data.
+//! Besides the table, a [`Redactor`] replaces exact configured values (the API keys in use).
 //!
 //! Invariant: a redacted text holds `[REDACTED]` in place of each secret the rules find and
 //! is otherwise unchanged; the words around a secret (`password=`, `Bearer `,
