@@ -15,15 +15,18 @@
 //! syntax or on the line after a label (`nearby.rs`), a literal made like a password after
 //! another argument of a call (`positional.rs`), the one word a command that shows a
 //! secret prints (`outputs.rs`), a strong word after a short label in any language or a key of
-//! any name (`labels.rs`), and hex key material on a line naming a key (`hex_keys.rs`). Each text is redacted whole before anything cuts it. No
-//! maintained crate of such rules fits a pure, synchronous core on this toolchain, so the
-//! table is written here as data. Besides the table, a [`Redactor`] replaces exact
-//! configured values (the API keys in use).
+//! any name (`labels.rs`), hex key material on a line naming a key (`hex_keys.rs`), and
+//! passwords no name introduces, told by the record or the conversation around them: a user
+//! and a password as two fields, a password-like word in a line of chat (`accounts.rs`).
+//! Each text is redacted whole before anything cuts it. No maintained crate of such rules
+//! fits a pure, synchronous core on this toolchain, so the table is written here as data.
+//! Besides the table, a [`Redactor`] replaces exact configured values (the API keys in use).
 //!
 //! Invariant: a redacted text holds `[REDACTED]` in place of each secret the rules find and
 //! is otherwise unchanged; the words around a secret (`password=`, `Bearer `,
 //! `postgres://user:`) stay, so a summary can still say a secret was there.
 
+mod accounts;
 mod checks;
 #[macro_use]
 pub mod rules;

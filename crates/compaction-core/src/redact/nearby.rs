@@ -88,7 +88,15 @@ const NAMES: &[&str] = &[
     "pass",
     "pwd",
     "psk",
+    // Short words people type for a password or a login, names only as whole words
+    // (`pw for the staging db is …`, `creds: …`, `admin login: …`).
+    "pw",
+    "creds",
+    "login",
 ];
+
+/// The names of [`NAMES`] that name a secret only as a whole word (`pw`, not `upward`).
+pub(super) const WHOLE: &[&str] = &["pw", "creds", "login"];
 
 /// The short forms of [`NAMES`], names only where they end a name.
 const SHORT: &[&str] = &["pass", "pwd", "psk", "pin", "puk", "pincode"];
@@ -112,6 +120,13 @@ pub(super) fn names() -> Option<&'static aho_corasick::AhoCorasick> {
                 .ok()
         })
         .as_ref()
+}
+
+/// Whether `range` of `bytes` is a whole word: no letter, digit or `_` on either side.
+pub(super) fn is_whole_word(bytes: &[u8], range: Range<usize>) -> bool {
+    let inside = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
+    !(range.start > 0 && inside(&bytes[range.start - 1])
+        || bytes.get(range.end).is_some_and(inside))
 }
 
 /// Whether a byte ends a word: a space, a quote, a bracket, a separator of a list or a
@@ -153,6 +168,16 @@ pub(super) fn values_after_names(text: &str, out: &mut Vec<Range<usize>>) {
         // A short form inside a word (`passes`, `bypassing`, `pwdx`) names nothing.
         if SHORT.contains(&matched.as_str())
             && bytes.get(found.end()).is_some_and(|b| b.is_ascii_alphanumeric())
+        {
+            continue;
+        }
+        if WHOLE.contains(&matched.as_str()) && !is_whole_word(bytes, found.range()) {
+            continue;
+        }
+        // `login` names a secret only as a label (`admin login: …`, `login=…`); in a sentence
+        // it is the act (`allowed to login as …`).
+        if matched == "login"
+            && !text[found.end()..].trim_start_matches([' ', '\t']).starts_with([':', '='])
         {
             continue;
         }
@@ -281,9 +306,47 @@ fn is_code_name(word: &str) -> bool {
     };
     !word.is_empty()
         && word.split('.').all(part)
+        && !has_chosen_number(word)
         && (word.starts_with('_')
             || word.chars().filter(char::is_ascii_digit).count() <= 3
                 && super::shape::word_pair_share(word) >= 0.75)
+}
+
+/// Whether `word` is words with a number a person chose between or after them
+/// (`GraniteK284Cobalt`, `Tulip42Harbor7`): two capitalised words of four letters or more,
+/// and a number of three digits or more that is no width of code (`Sha256Digest`,
+/// `Float32Array`, `X509Store` keep theirs), or numbers in two places. A number in a name in
+/// code is a width, a version or an index; a password's is drawn.
+pub(super) fn has_chosen_number(word: &str) -> bool {
+    const WIDTHS: &[&str] =
+        &["128", "256", "384", "512", "509", "1024", "2048", "4096", "8192", "3986"];
+    if !word.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return false;
+    }
+    let words = word
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .flat_map(|part| {
+            let mut pieces = Vec::new();
+            let mut start = 0;
+            for (at, c) in part.char_indices().skip(1) {
+                if c.is_ascii_uppercase() {
+                    pieces.push(&part[start..at]);
+                    start = at;
+                }
+            }
+            pieces.push(&part[start..]);
+            pieces
+        })
+        .filter(|piece| {
+            piece.len() >= 4
+                && piece.starts_with(|c: char| c.is_ascii_uppercase())
+                && piece[1..].bytes().all(|b| b.is_ascii_lowercase())
+        })
+        .count();
+    let numbers: Vec<&str> =
+        word.split(|c: char| !c.is_ascii_digit()).filter(|run| !run.is_empty()).collect();
+    words >= 2
+        && (numbers.len() >= 2 || numbers.iter().any(|run| run.len() >= 3 && !WIDTHS.contains(run)))
 }
 
 /// Whether `word`, after a label (`before`) that need not name a secret, is a value made
@@ -350,7 +413,12 @@ pub(super) fn judged_secret(before: &str, word: &str) -> bool {
     let lower = word.to_ascii_lowercase();
     // A name (`--password-file`, `SECRET_NAME`), an address (`ops@acme.dev`,
     // `bob@10.0.0.5`), an option or a key path (`ssl:certfile`) is not a value.
-    if names().is_some_and(|names| names.is_match(word))
+    let holds_name = names().is_some_and(|names| {
+        names
+            .find_iter(word)
+            .any(|found| !WHOLE.contains(&&*word[found.range()].to_ascii_lowercase()))
+    });
+    if holds_name
         || ["pass", "pwd", "key", "auth", "user"].iter().any(|part| lower.contains(part))
         || word.starts_with('-')
         || word.contains('@') && word.contains('.')
@@ -393,6 +461,14 @@ mod tests {
         assert_eq!(found("Пароль от базы Falcon-river-448x"), ["Falcon-river-448x"]);
         assert_eq!(found("şifre: Qz8!rT2vLp"), ["Qz8!rT2vLp"]);
         assert_eq!(found("redis-cli HSET creds password Qz8!rT2vLp"), ["Qz8!rT2vLp"]);
+        // Short words for a password or a login, as whole words.
+        assert_eq!(found("[10:42] mike: pw for prod redis Qz8!rT2vLp"), ["Qz8!rT2vLp"]);
+        assert_eq!(found("**carol** — 3:12 PM\nadmin login: sunset-U6s6S65"), ["sunset-U6s6S65"]);
+        assert_eq!(
+            found("RADDR is allowed to login as LOCUSER.  Non-IPv4 (e.g., IPv6) are"),
+            Vec::<&str>::new()
+        );
+        assert_eq!(found("upward Qz8!rT2vLp"), Vec::<&str>::new());
     }
 
     #[test]

@@ -153,6 +153,37 @@ fn is_phrase(candidate: &str) -> bool {
         })
 }
 
+/// Ranges of the rest of a quoted value whose first word a rule has already replaced
+/// (`--passphrase '[REDACTED] oxide umbra cactus'`: the flag's rule takes one word, the
+/// passphrase is the whole quoted run). A quoted value is one value: what a rule took the
+/// start of is continued to the closing quote, when the rest is words of letters (a number
+/// may end them) and no word of a sentence, on the same line.
+pub(super) fn continued_runs(text: &str, out: &mut Vec<Range<usize>>) {
+    const PLACEHOLDER: &str = super::REDACTED;
+    let mut from = 0;
+    while let Some(found) = text[from..].find(PLACEHOLDER) {
+        let start = from + found;
+        let end = start + PLACEHOLDER.len();
+        from = end;
+        let Some(quote) = text[..start].chars().next_back() else { continue };
+        if !matches!(quote, '\'' | '"' | '`') {
+            continue;
+        }
+        let line_end = text[end..].find('\n').map_or(text.len(), |at| end + at);
+        let Some(close) = text[end..line_end].find(quote) else { continue };
+        let rest = &text[end..end + close];
+        let words = rest.trim_start_matches([' ', '-', '.', '_', '+']);
+        if words.len() == rest.len() || words.is_empty() {
+            continue;
+        }
+        // The placeholder stands for one word of the run.
+        let sep = rest.chars().next().unwrap_or(' ');
+        if is_phrase(&format!("word{sep}{words}")) {
+            out.push(end + (rest.len() - words.len())..end + close);
+        }
+    }
+}
+
 /// Ranges of grouped product and licence keys.
 pub(super) fn product_keys(text: &str, out: &mut Vec<Range<usize>>) {
     let bytes = text.as_bytes();

@@ -13,7 +13,7 @@
 
 use std::ops::Range;
 
-use super::nearby::{ends_word, judged_secret, names};
+use super::nearby::{WHOLE, ends_word, is_whole_word, judged_secret, names};
 
 /// How many words before a name are read.
 const WORDS_BEFORE: usize = 4;
@@ -33,6 +33,7 @@ pub(super) fn values_before_names(text: &str, out: &mut Vec<Range<usize>>) {
             // and a PIN's name holds a number only: neither is read backwards.
             let matched = text[found.range()].to_ascii_lowercase();
             !matches!(matched.as_str(), "pass" | "pwd" | "psk" | "pin" | "puk" | "pincode")
+                && (!WHOLE.contains(&matched.as_str()) || is_whole_word(bytes, found.range()))
         })
         .map(|found| found.start())
         .collect();
@@ -44,7 +45,21 @@ pub(super) fn values_before_names(text: &str, out: &mut Vec<Range<usize>>) {
             from += at + spaced.len();
         }
     }
+    // A key named by the word before it (`the wifi key for the lab`, `license key`): `key`
+    // as a whole word after a word of letters.
+    let mut from = 0;
+    while let Some(found) = lower[from..].find(" key") {
+        let at = from + found;
+        from = at + 4;
+        let kind = text[..at].rsplit(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
+        // A word of prose, not a name in code (`xmlSecKeyPtr key`).
+        let prose = kind.bytes().all(|b| b.is_ascii_lowercase());
+        if kind.len() >= 3 && prose && is_whole_word(bytes, at + 1..at + 4) {
+            starts.push(at - kind.len());
+        }
+    }
     starts.sort_unstable();
+    starts.dedup();
     let mut taken_until = 0;
     for name_start in starts {
         // Back to the start of the name the match is part of (`admin_password`, `DB_TOKEN`).
@@ -103,6 +118,9 @@ mod tests {
         assert_eq!(found("'Copper^789Falcon' => 'admin_password',"), ["Copper^789Falcon"]);
         assert_eq!(found("\"NyY6W5hB^ixYm1cl\" was the token they gave us"), ["NyY6W5hB^ixYm1cl"]);
         assert_eq!(found("v9+H1N535E2sv   # api key (staging)"), ["v9+H1N535E2sv"]);
+        // Short names as whole words, and a key named by the word before it.
+        assert_eq!(found("Qz8!rT2vLpQ (root pw on the NAS)"), ["Qz8!rT2vLpQ"]);
+        assert_eq!(found("riverQ7310lantern is the wifi key"), ["riverQ7310lantern"]);
         assert_eq!(
             found("const X = \"YUmfRtpMKpkobgh97vu\"; // smtp password"),
             ["YUmfRtpMKpkobgh97vu"]
@@ -119,6 +137,7 @@ mod tests {
             "uses HMAC-SHA256 with the secret key",
             "BufferSize: 4096 # api key length",
             "a1b2c3d4e5f6a7b8 as password",
+            "XMLSEC_EXPORT const xmlChar*    xmlSecKeyGetName        (xmlSecKeyPtr key);",
         ] {
             assert!(found(line).is_empty(), "{line}");
         }

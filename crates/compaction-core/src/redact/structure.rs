@@ -45,8 +45,11 @@ pub(super) fn spans(text: &str) -> Vec<Range<usize>> {
     super::preceding::values_before_names(text, &mut out);
     super::fed::fed_values(text, &mut out);
     super::phrases::passphrases(text, &mut out);
+    super::phrases::continued_runs(text, &mut out);
     super::phrases::product_keys(text, &mut out);
     super::unnamed::unnamed_passwords(text, &mut out);
+    super::accounts::user_and_password_fields(text, &mut out);
+    super::accounts::conversation_passwords(text, &mut out);
     super::positional::literal_arguments(text, &mut out);
     super::outputs::printed_values(text, &mut out);
     super::labels::labelled_values(text, &mut out);

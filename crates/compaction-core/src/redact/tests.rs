@@ -120,3 +120,30 @@ mod escaped {
         assert!(!out.contains("nau6Fc3Ps2wMMoj"), "{out}");
     }
 }
+
+/// Two rules on one value: the flag table takes the first word of a quoted passphrase, and
+/// the rest of the quoted run is continued (`phrases::continued_runs`).
+#[test]
+fn a_quoted_run_a_rule_partly_redacted_is_continued() {
+    let out = redact("gpg --batch --passphrase 'gravel oxide umbra cactus tango' --symmetric a");
+    for word in ["oxide", "umbra", "cactus", "tango"] {
+        assert!(!out.contains(word), "{out}");
+    }
+    assert!(out.contains("--symmetric a"), "{out}");
+    // A quoted sentence after a placeholder stays.
+    let out = redact("password: '[REDACTED] is what the log shows'");
+    assert!(out.contains("is what the log shows"), "{out}");
+}
+
+/// A secret fed to a reading command through a pipe continued with `\` on the next line.
+#[test]
+fn a_pipe_continued_onto_the_next_line_is_followed() {
+    for text in [
+        "echo 'Falcon-orbit-761' \\\n  | docker login registry.corp -u ci --password-stdin",
+        "printf '%s\\n' \"Falcon-orbit-761\" \\\n    | sudo -S apt-get update",
+        "echo -n \"Falcon-orbit-761\" | \\\n  gh auth login --with-token",
+    ] {
+        let out = redact(text);
+        assert!(!out.contains("Falcon-orbit-761"), "{out}");
+    }
+}

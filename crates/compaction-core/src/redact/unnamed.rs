@@ -61,7 +61,7 @@ const SYMBOLS: &str = "!#$%&*+-=?@^_~.:()[];";
 const STRONG_SYMBOLS: &str = "!#$%&*+=?@^~";
 
 /// Whether `word` is made like a generated password rich in symbols.
-fn symbol_rich(word: &str) -> bool {
+pub(super) fn symbol_rich(word: &str) -> bool {
     if !(12..=64).contains(&word.len()) || !word.is_ascii() {
         return false;
     }
@@ -77,12 +77,27 @@ fn symbol_rich(word: &str) -> bool {
     // Letters of a generator change case often; names in code keep runs of one case.
     let longest_lower =
         word.split(|c: char| !c.is_ascii_lowercase()).map(str::len).max().unwrap_or(0);
+    let mut all_kinds = symbols.clone();
+    all_kinds.sort_unstable();
+    all_kinds.dedup();
+    // Two strong symbols of two kinds; or, from 16 characters, one strong symbol beside
+    // symbols of another kind (`YTOPV5I.msHYrRZf0F6+`), which base64 never holds.
+    // The one strong symbol is no pointer or reference mark (`*`, `&`, `$`), no bracket or
+    // `;` of code is there, and the letters are drawn (`*SRP_VBASE_get1_by_user(…` stays).
+    let one_strong = word.len() >= 16
+        && strong.iter().all(|c| !"*&$".contains(*c))
+        && !strong.is_empty()
+        && all_kinds.len() >= 2
+        && upper >= 3
+        && lower >= 3
+        && !word.contains(['(', ')', '[', ']', ';'])
+        && super::shape::word_pair_share(word) < 0.6;
+    let strong_enough = strong.len() >= 2 && kinds.len() >= 2 || one_strong;
     upper >= 2
         && lower >= 2
         && digits >= 1
         && symbols.len() >= 2
-        && strong.len() >= 2
-        && kinds.len() >= 2
+        && strong_enough
         && !word.contains("__")
         && !word.contains("@@")
         && !word.contains("->")
@@ -157,6 +172,8 @@ mod tests {
         assert_eq!(found("u: ops  p: +o5jXv@3abTAJHe*RU6SKB3+"), ["+o5jXv@3abTAJHe*RU6SKB3+"]);
         assert_eq!(found("svc_backup -> JQ~EwSctpLx@yMuaCMo!QK9+"), ["JQ~EwSctpLx@yMuaCMo!QK9+"]);
         assert_eq!(found("Generated: rRnV#=7L%Q*mhL^#38GJw@"), ["rRnV#=7L%Q*mhL^#38GJw@"]);
+        // One strong symbol beside symbols of another kind.
+        assert_eq!(found("copied from the vault: YTOPV5I.msHYrRZf0F6+"), ["YTOPV5I.msHYrRZf0F6+"]);
     }
 
     #[test]
@@ -174,6 +191,7 @@ mod tests {
             "ASN1_PCTX_get_flags(const ASN1_PCTX *p);",
             "user = Some(a*b+C2**D3);",
             "    ciptr->priv=(char *)&LOCALtrans2devtab[i];",
+            "SRP_user_pwd *SRP_VBASE_get1_by_user(SRP_VBASE *vb, char *username);",
         ] {
             assert!(found(text).is_empty(), "{text}");
         }

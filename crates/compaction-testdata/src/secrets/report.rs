@@ -36,6 +36,7 @@ pub fn report_parts() -> Vec<ReportPart> {
     let (round10, round11) = (round10_family_names(), round11_family_names());
     let (round12, round13) = (round12_family_names(), round13_family_names());
     let (round14, round15) = (round14_family_names(), round15_family_names());
+    let round16 = round16_family_names();
     vec![
         part("test, earlier split", None, &earlier_test_families(), true),
         part("test, round 4 families", Some(true), &round4, true),
@@ -72,5 +73,10 @@ pub fn report_parts() -> Vec<ReportPart> {
         part("test, round 14 split", None, &before_round15_test_families(), true),
         part("dev, round 15 families", Some(false), &round15, true),
         part("test, round 15 families", Some(true), &round15, true),
+        part("dev, families before round 16", Some(false), &round16, false),
+        part("test, families before round 16", Some(true), &round16, false),
+        part("test, round 15 split", None, &before_round16_test_families(), true),
+        part("dev, round 16 families", Some(false), &round16, true),
+        part("test, round 16 families", Some(true), &round16, true),
     ]
 }

@@ -24,7 +24,7 @@ use super::mock_server::MockServer;
 /// floors are what the rules reach now (RELIABILITY.md), so that a change that loses ground
 /// fails. A secret planted in several shapes shares one output here, so one leaking shape
 /// counts against all of them.
-const REQUIRED: [f64; 2] = [0.93, 0.90];
+const REQUIRED: [f64; 2] = [0.94, 0.90];
 
 fn append(store: &mut SessionStore, message: Value) -> String {
     let Value::Object(fields) = json!({ "message": message }) else { unreachable!() };
