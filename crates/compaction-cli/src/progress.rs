@@ -85,10 +85,25 @@ impl Progress {
         let terminal = std::io::stderr().is_terminal();
         let spinner = output == ProgressOutput::Human && terminal;
         let bar = if spinner { ProgressBar::new_spinner() } else { ProgressBar::hidden() };
+        Self::with_bar(bar, output, terminal, &label, deadline)
+    }
+
+    /// Progress drawn by `bar` (a spinner on stderr, or one a test draws into). Every text
+    /// the bar shows (the label, each message, the lines printed above it) goes through
+    /// [`output::visible`](crate::output::visible), as everything else printed does: a
+    /// model name or a server's reason holding ESC or a C1 CSI reaches the terminal
+    /// escaped, never raw.
+    fn with_bar(
+        bar: ProgressBar,
+        output: ProgressOutput,
+        terminal: bool,
+        label: &str,
+        deadline: Duration,
+    ) -> Self {
         if let Ok(style) = ProgressStyle::with_template(&template(deadline)) {
             bar.set_style(style);
         }
-        bar.set_prefix(label);
+        bar.set_prefix(for_terminal(label));
         bar.set_message("planning");
         bar.enable_steady_tick(Duration::from_millis(120));
         Progress { bar, output, terminal }
@@ -111,12 +126,12 @@ impl Progress {
                 let text = describe(&event);
                 if lasting(&event) {
                     if self.terminal {
-                        self.bar.println(format!("note: {text}"));
+                        self.bar.println(for_terminal(&format!("note: {text}")));
                     } else {
                         eprintln!("note: {text}");
                     }
                 }
-                self.bar.set_message(text);
+                self.bar.set_message(for_terminal(&text));
             }
         }
     }
@@ -124,6 +139,12 @@ impl Progress {
     pub fn finish(&self) {
         self.bar.finish_and_clear();
     }
+}
+
+/// `text` as the spinner may draw it: terminal controls escaped (see
+/// [`output::visible`](crate::output::visible)); the bar draws what it is given as it is.
+fn for_terminal(text: &str) -> String {
+    crate::output::visible(text).into_owned()
 }
 
 /// The events worth a line of their own: what changes the run's course or its limits.
@@ -239,5 +260,87 @@ mod tests {
         let line = template(Duration::from_secs(180));
         assert!(ProgressStyle::with_template(&line).is_ok());
         assert_eq!(line, "{spinner} {prefix} · {msg} · {elapsed} of 180s deadline");
+    }
+
+    /// A terminal that records the text indicatif writes (cursor moves and line clearing
+    /// are calls of their own, so the text is only what the bar draws).
+    #[derive(Debug, Default, Clone)]
+    struct Recorded(std::sync::Arc<std::sync::Mutex<String>>);
+
+    impl indicatif::TermLike for Recorded {
+        fn width(&self) -> u16 {
+            200
+        }
+        fn move_cursor_up(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_down(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_right(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn write_line(&self, text: &str) -> std::io::Result<()> {
+            self.write_str(&format!("{text}\n"))
+        }
+        fn write_str(&self, text: &str) -> std::io::Result<()> {
+            self.0.lock().map_err(|_| std::io::Error::other("poisoned"))?.push_str(text);
+            Ok(())
+        }
+        fn clear_line(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn flush(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// The controls a hostile name or reply may carry: ESC (a CSI and an OSC), a C1 CSI
+    /// (U+009B), a lone carriage return, a right-to-left override.
+    const CONTROLS: &[(&str, char)] = &[
+        ("\u{1b}[2J", '\u{1b}'),
+        ("\u{1b}]0;title\u{7}", '\u{7}'),
+        ("\u{9b}31m", '\u{9b}'),
+        ("a\rb", '\r'),
+        ("\u{202e}txt.exe", '\u{202e}'),
+    ];
+
+    /// The label (a model name), a lasting note (a fallback's reason, from a server) and
+    /// the spinner's message each holding a control: what reaches the terminal holds none
+    /// of them raw, and holds each escaped.
+    #[test]
+    fn spinner_text_reaches_the_terminal_with_its_controls_escaped() {
+        for (control, raw) in CONTROLS {
+            let terminal = Recorded::default();
+            let bar = ProgressBar::with_draw_target(
+                None,
+                indicatif::ProgressDrawTarget::term_like(Box::new(terminal.clone())),
+            );
+            let label = format!("openai/model{control}");
+            let progress = Progress::with_bar(
+                bar,
+                ProgressOutput::Human,
+                true,
+                &label,
+                Duration::from_secs(180),
+            );
+            // A lasting event: a line above the bar, and the bar redrawn with its message.
+            progress.update(CompactionProgress::Fallback {
+                summarizer: "offline".to_owned(),
+                reason: vec![format!("the server said {control}")],
+            });
+            progress.update(CompactionProgress::SummaryWindow { note: format!("n{control}") });
+            assert!(!progress.bar.prefix().contains(*raw), "{control:?}");
+            assert!(!progress.bar.message().contains(*raw), "{control:?}");
+            progress.finish();
+            let written = terminal.0.lock().unwrap().clone();
+            assert!(written.contains("the server said"), "{control:?}: {written:?}");
+            assert!(!written.contains(*raw), "{control:?} reached the terminal raw: {written:?}");
+            let escaped = format!("\\u{:04x}", u32::from(*raw));
+            assert!(written.contains(&escaped), "{control:?}: {written:?}");
+        }
     }
 }

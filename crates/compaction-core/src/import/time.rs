@@ -11,6 +11,13 @@
 //!   read as UTC; a space for `T`; `+HHMM`; a lowercase `z`; no seconds) is written in UTC
 //!   (`YYYY-MM-DDTHH:MM:SS.mmmZ`) and counted as converted;
 //! - anything else is no time: the caller writes the previous time and counts it left out.
+//!
+//! This module reads the forms; the calendar (the days of each month, leap years, the
+//! parts' ranges, the days between two dates) is the `jiff` crate's, without its time zone
+//! database (no I/O).
+
+use jiff::SignedDuration;
+use jiff::civil::DateTime;
 
 /// What a transcript's time is, for the session.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,7 +38,13 @@ pub(super) fn checked(text: &str) -> Checked {
     if !(MIN_MS..=MAX_MS).contains(&ms) {
         return Checked::Invalid;
     }
-    if parsed.pi_form { Checked::Kept(ms) } else { Checked::Converted(utc_text(ms), ms) }
+    if parsed.pi_form {
+        return Checked::Kept(ms);
+    }
+    match utc_text(ms) {
+        Some(text) => Checked::Converted(text, ms),
+        None => Checked::Invalid,
+    }
 }
 
 /// 0001-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z in milliseconds.
@@ -106,72 +119,47 @@ fn parse(text: &str) -> Option<Parsed> {
             sign * (hours * 60 + minutes)
         }
     };
-    let in_range = (1..=9999).contains(&year)
-        && (1..=12).contains(&month)
-        && day >= 1
-        && day <= days_in_month(year, month)
-        && hour < 24
-        && minute < 60
-        && second < 60;
-    if !in_range {
+    // The calendar (days of each month, leap years, hours, minutes, seconds) is jiff's.
+    if !(1..=9999).contains(&year) {
         return None;
     }
-    let days = days_from_civil(year, month, day);
-    let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset_minutes * 60;
+    let part = |n: i64| i8::try_from(n).ok();
+    let local = DateTime::new(
+        i16::try_from(year).ok()?,
+        part(month)?,
+        part(day)?,
+        part(hour)?,
+        part(minute)?,
+        part(second)?,
+        0,
+    )
+    .ok()?;
+    let local_ms = i64::try_from(local.duration_since(EPOCH).as_millis()).ok()?;
     Some(Parsed {
-        millis: seconds * 1000 + fraction_ms,
+        millis: local_ms - offset_minutes * 60_000 + fraction_ms,
         pi_form: b[10] == b'T'
             && has_seconds
             && (zone == "Z" || zone.len() == 6 && zone.as_bytes()[3] == b':'),
     })
 }
 
-fn is_leap(year: i64) -> bool {
-    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-}
+/// 1970-01-01T00:00:00, the instant milliseconds count from (in UTC).
+const EPOCH: DateTime = DateTime::constant(1970, 1, 1, 0, 0, 0, 0);
 
-fn days_in_month(year: i64, month: i64) -> i64 {
-    match month {
-        2 if is_leap(year) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-pub(super) fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = if year >= 0 { year } else { year - 399 } / 400;
-    let year_of_era = year - era * 400;
-    let month_index = if month > 2 { month - 3 } else { month + 9 };
-    let day_of_year = (153 * month_index + 2) / 5 + day - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468
-}
-
-/// The date of a day since 1970-01-01 (the inverse of [`days_from_civil`]).
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
-    let day_of_era = z - era * 146_097;
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_index = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
-    let month = if month_index < 10 { month_index + 3 } else { month_index - 9 };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
-/// `YYYY-MM-DDTHH:MM:SS.mmmZ` of milliseconds since the epoch.
-pub(super) fn utc_text(ms: i64) -> String {
-    let (days, in_day) = (ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000));
-    let (year, month, day) = civil_from_days(days);
-    let (hour, minute) = (in_day / 3_600_000, in_day / 60_000 % 60);
-    let (second, milli) = (in_day / 1000 % 60, in_day % 1000);
-    format!("{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}.{milli:03}Z")
+/// `YYYY-MM-DDTHH:MM:SS.mmmZ` of milliseconds since the epoch; `None` past the years jiff's
+/// calendar has (-9999 to 9999).
+pub(super) fn utc_text(ms: i64) -> Option<String> {
+    let at = EPOCH.checked_add(SignedDuration::from_millis(ms)).ok()?;
+    Some(format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
+        at.year(),
+        at.month(),
+        at.day(),
+        at.hour(),
+        at.minute(),
+        at.second(),
+        at.millisecond()
+    ))
 }
 
 #[cfg(test)]
@@ -217,7 +205,7 @@ mod tests {
     #[test]
     fn utc_text_reads_back_as_the_same_instant() {
         for ms in [0, 1_752_556_042_709, MIN_MS, MAX_MS, 951_782_400_000, -1] {
-            assert_eq!(checked(&utc_text(ms)), Checked::Kept(ms), "{ms}");
+            assert_eq!(checked(&utc_text(ms).unwrap()), Checked::Kept(ms), "{ms}");
         }
     }
 }
