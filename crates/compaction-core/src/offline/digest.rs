@@ -182,18 +182,6 @@ pub(super) struct Digest {
     pub(super) user_errors: Vec<String>,
     /// What the assistant answered to each error the user pasted (same order).
     pub(super) user_error_replies: Vec<Option<String>>,
-    /// What each request's turn found wrong and changed (see `threads`), by index.
-    pub(super) request_fixes: Vec<super::threads::Fix>,
-    /// What each error of `user_errors` led to (see `threads`), by index.
-    pub(super) user_error_fixes: Vec<super::threads::Fix>,
-    /// What the turn the previous summary ended on found wrong and changed, in these
-    /// messages (see `threads`).
-    pub(super) carried_fix: super::threads::Fix,
-    /// These messages continue a turn read before them (the messages after a summarized
-    /// part): a first message saying the problem persists goes on with it.
-    pub(super) continues: bool,
-    /// The reports the current turn answers.
-    pub(super) thread: super::threads::Thread,
     /// Errors the user just pasted that wait for the assistant's answer.
     pub(super) unanswered_errors: Vec<String>,
     /// Whether the user just corrected the assistant: its next statement is the approach

@@ -185,7 +185,6 @@ impl Digest {
         let pasted_errors = scan_output(pasted.iter().map(String::as_str)).errors;
         for error in &pasted_errors {
             if let Some(at) = self.user_errors.iter().position(|known| known == error) {
-                self.error_pasted_again(at);
                 self.user_errors.remove(at);
                 self.user_error_replies.remove(at);
             }
@@ -275,10 +274,7 @@ impl Digest {
         // A correction's rules are what it asks; elsewhere they are kept as constraints.
         // A correction redirects the request before it: it is the request only when this
         // part has no other (its own words are kept with the constraints).
-        // "Still the same error" goes on with the report before it: no request of its own.
-        let persist = self.continues_thread(&prose);
-        let redirects = (correction && !self.requests.is_empty()) || persist;
-        let mut request_index = None;
+        let redirects = correction && !self.requests.is_empty();
         if let Some(mut request) =
             request_of(&prose, !correction).filter(|request| !redirects && says_something(request))
         {
@@ -291,11 +287,7 @@ impl Digest {
             self.requests.push(request);
             self.replies.push(None);
             self.latest_request = Some(verbatim_prefix(&prose, 1_000));
-            request_index = Some(self.requests.len() - 1);
         }
-        let errors_pasted =
-            (self.user_errors.len() - pasted_errors.len()..self.user_errors.len()).collect();
-        self.open_thread(request_index, errors_pasted, persist);
         self.note_identifiers(head(&prose, 8_000));
         self.notes.push(super::notes::TurnNotes::opened_by(&prose));
         self.user_turns += 1;
@@ -451,7 +443,6 @@ impl Digest {
 
     pub(super) fn observe_assistant_text(&mut self, text: &str) {
         self.turn_notes().add_assistant(text);
-        self.note_cause(text);
         self.note_used_facts(text);
         self.note_replacements(text, false);
         if let Some(reply) = key_reply(text) {

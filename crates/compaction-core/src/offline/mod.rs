@@ -51,7 +51,6 @@ mod switches;
 #[cfg(test)]
 mod tests;
 mod text;
-mod threads;
 mod values;
 
 use std::collections::BTreeSet;

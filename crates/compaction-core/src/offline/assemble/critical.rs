@@ -94,17 +94,6 @@ impl Assembly<'_> {
                 {
                     // The notes stage carries them, at their own priority.
                 } else if let Some(error) = item.strip_prefix(USER_ERROR)
-                    && !error.contains(" → ")
-                    && let Some(told) =
-                        digest.carried_fix.told().filter(|_| digest.carried_fix.cause.is_some())
-                {
-                    // What these messages found wrong is what was done about it.
-                    self.sections.push(
-                        Section::Critical,
-                        format!("{USER_ERROR}{error} → {told}"),
-                        Self::carried_critical_priority(item),
-                    );
-                } else if let Some(error) = item.strip_prefix(USER_ERROR)
                     && !error.contains(" → reply: ")
                     && let Some((reply, _)) = &digest.carried_replies
                 {
@@ -123,17 +112,9 @@ impl Assembly<'_> {
                 }
             }
         }
-        for (index, (error, reply)) in
-            digest.user_errors.iter().zip(&digest.user_error_replies).enumerate()
-        {
-            let fix = digest.user_error_fixes.get(index).cloned().unwrap_or_default();
-            let reply = match (fix.cause.is_some(), reply, fix.told()) {
-                (true, _, Some(told)) => format!(" → {told}"),
-                (_, Some(reply), Some(told)) => format!(" → reply: {reply}; {told}"),
-                (_, Some(reply), None) => format!(" → reply: {reply}"),
-                (_, None, Some(told)) => format!(" → {told}"),
-                (_, None, None) => String::new(),
-            };
+        for (error, reply) in digest.user_errors.iter().zip(&digest.user_error_replies) {
+            let reply =
+                reply.as_deref().map(|reply| format!(" → reply: {reply}")).unwrap_or_default();
             self.sections.push(
                 Section::Critical,
                 format!("{USER_ERROR}{error}{reply}"),

@@ -51,7 +51,7 @@ impl Assembly<'_> {
                 GoalLabel::Latest => {
                     // A split turn's request follows the history's latest one.
                     if let Some(older) = carried_latest.replace(text.to_owned()) {
-                        earlier.push((clip_request(&older), PRIORITY_FOLLOW_UP));
+                        earlier.push((clip(&older, 200), PRIORITY_FOLLOW_UP));
                     }
                 }
                 GoalLabel::Main | GoalLabel::Earlier => {
@@ -60,31 +60,17 @@ impl Assembly<'_> {
                 GoalLabel::Focus => {}
             }
         }
-        // A newer request after the cut made the request the previous summary ended on an
-        // earlier one: what these messages found wrong before their first request goes
-        // with it.
-        if carried_latest.is_none()
-            && let Some(told) =
-                digest.carried_fix.told().filter(|_| digest.carried_fix.cause.is_some())
-            && let Some((text, _)) = earlier.last_mut()
-        {
-            *text = format!("{} → {told}", text.split(" → ").next().unwrap_or_default());
-        }
         for summary in &digest.earlier_summaries {
             self.sections.push(Section::Goal, format!("Earlier: {summary}"), PRIORITY_ESSENTIAL);
         }
         let fresh_latest = digest.latest_request.clone();
         // The answer these messages open with belongs to the carried latest request (a cut
         // fell between the two): it goes with the request once a newer one replaces it.
-        let answered = |request: String| match (&digest.carried_replies, &digest.carried_fix) {
-            (_, fix) if fix.cause.is_some() => {
-                let request = request.split(" → ").next().unwrap_or_default();
-                format!("{request} → {}", fix.told().unwrap_or_default())
-            }
-            (Some((_, reply)), _) if !request.contains(" → reply: ") => {
+        let answered = |request: String| match &digest.carried_replies {
+            Some((_, reply)) if !request.contains(" → reply: ") => {
                 format!("{request} → reply: {reply}")
             }
-            (Some(_) | None, _) => request,
+            Some(_) | None => request,
         };
         if !have_main_goal
             && fresh_latest.is_some()
@@ -95,17 +81,9 @@ impl Assembly<'_> {
             have_main_goal = true;
         }
         match (&fresh_latest, carried_latest) {
-            (Some(_), Some(old)) => {
-                earlier.push((answered(clip_request(&old)), PRIORITY_FOLLOW_UP))
-            }
+            (Some(_), Some(old)) => earlier.push((answered(clip(&old, 200)), PRIORITY_FOLLOW_UP)),
             (None, Some(old)) => {
                 // Still the latest of this part: no newer request in it.
-                let old = match digest.carried_fix.told() {
-                    Some(told) if digest.carried_fix.cause.is_some() => {
-                        format!("{} → {told}", old.split(" → ").next().unwrap_or_default())
-                    }
-                    Some(_) | None => old.clone(),
-                };
                 self.sections.push_verbatim(
                     Section::Goal,
                     format!("{}{old}", self.latest_label()),
@@ -124,12 +102,9 @@ impl Assembly<'_> {
                 let reply = digest.replies.get(index).cloned().flatten().and_then(|reply| {
                     current_sentences(&reply, |s| digest.superseded_reply(s, Some(index)))
                 });
-                // A cause the turn found says more than its closing words.
-                let fix = digest.request_fixes.get(index).filter(|fix| fix.cause.is_some());
-                match (fix.and_then(|fix| fix.told()), reply) {
-                    (Some(told), _) => format!("{request} → {told}"),
-                    (None, Some(reply)) => format!("{request} → reply: {reply}"),
-                    (None, None) => request.clone(),
+                match reply {
+                    Some(reply) => format!("{request} → reply: {reply}"),
+                    None => request.clone(),
                 }
             })
             .collect();
@@ -163,14 +138,6 @@ impl Assembly<'_> {
             let priority = capped_priority(index, count, self.limits.requests, priority);
             self.sections.push(Section::Goal, format!("Earlier request: {text}"), priority);
         }
-        // What the latest request's turn found wrong so far goes with it.
-        let latest_fix = digest
-            .request_fixes
-            .get(request_count.wrapping_sub(1))
-            .filter(|fix| fix.cause.is_some())
-            .and_then(|fix| fix.told())
-            .map(|told| format!(" → {told}"))
-            .unwrap_or_default();
         if let Some(latest) = &fresh_latest {
             let label = match (self.kind, have_main_goal) {
                 (OfflineKind::TurnPrefix, _) => "Request of this turn: ",
@@ -179,11 +146,7 @@ impl Assembly<'_> {
                 (OfflineKind::History | OfflineKind::Branch, true) => self.latest_label(),
             };
             let priority = if have_main_goal { PRIORITY_CURRENT } else { PRIORITY_MAIN_GOAL };
-            self.sections.push_verbatim(
-                Section::Goal,
-                format!("{label}{latest}{latest_fix}"),
-                priority,
-            );
+            self.sections.push_verbatim(Section::Goal, format!("{label}{latest}"), priority);
         }
     }
 }
@@ -193,15 +156,6 @@ impl Assembly<'_> {
     /// messages after them make a newer request (then it is an earlier one).
     fn latest_label(&self) -> &'static str {
         if self.digest.request_after { "Earlier request: " } else { "Latest request: " }
-    }
-}
-
-/// A latest request shortened to an earlier one: its words cut at 200 characters, what
-/// follows its arrow (a reply, a cause) kept.
-fn clip_request(text: &str) -> String {
-    match text.split_once(" → ") {
-        Some((request, after)) => format!("{} → {}", clip(request, 200), clip(after, 400)),
-        None => clip(text, 200),
     }
 }
 

@@ -235,7 +235,6 @@ impl Digest {
     pub(super) fn note_change(&mut self, path: &str, verb: &'static str, added: Vec<String>) {
         self.modified_files.insert(path.to_owned());
         self.edit_log.push(path.to_owned());
-        self.note_fixed_file(path);
         match self.changes.iter_mut().find(|change| change.path == path) {
             Some(change) => {
                 change.times += 1;

@@ -19,7 +19,7 @@ impl Digest {
         if after.is_empty() {
             return;
         }
-        let mut later = Digest { continues: true, ..Digest::default() };
+        let mut later = Digest::default();
         for message in after {
             later.observe(message);
         }
