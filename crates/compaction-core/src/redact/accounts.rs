@@ -26,11 +26,8 @@ use regex::Regex;
 
 use super::checks::is_camel_case_name;
 use super::nearby::{judged_bare, judged_secret};
+use super::structure::regex;
 use super::unnamed::symbol_rich;
-
-fn regex(cell: &'static OnceLock<Option<Regex>>, pattern: &str) -> Option<&'static Regex> {
-    cell.get_or_init(|| Regex::new(pattern).ok()).as_ref()
-}
 
 /// Whether `name` is a login name: 2 to 32 characters of lower-case letters, digits, `-`,
 /// `_`, `.`, starting with a letter, or an address `user@host`.

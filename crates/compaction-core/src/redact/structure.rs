@@ -24,7 +24,10 @@ const BIP39_ENGLISH: &str = include_str!("bip39-english.txt");
 /// Fewest consecutive list words taken for a mnemonic (the shortest BIP39 phrase).
 const MIN_MNEMONIC_WORDS: usize = 12;
 
-fn regex(cell: &'static OnceLock<Option<Regex>>, pattern: &str) -> Option<&'static Regex> {
+pub(super) fn regex(
+    cell: &'static OnceLock<Option<Regex>>,
+    pattern: &str,
+) -> Option<&'static Regex> {
     cell.get_or_init(|| Regex::new(pattern).ok()).as_ref()
 }
 
