@@ -53,6 +53,7 @@ pub(super) fn all() -> Vec<Instance> {
     out.extend(super::confirmed::proposals_confirmed());
     out.extend(super::settled::settled_after_the_cut());
     out.extend(super::reported::errors_the_user_reported());
+    out.extend(super::coloured::coloured_outputs());
     out
 }
 
