@@ -48,6 +48,7 @@ mod replacements;
 mod scan;
 mod sections;
 mod switches;
+mod terminal;
 #[cfg(test)]
 mod tests;
 mod text;
@@ -112,6 +113,8 @@ pub(crate) struct KeyFacts {
 /// Reads the key facts of `messages`, oldest first, after `previous_summary`: the same
 /// digest the summary is rendered from, so every fact is in the summary word for word.
 pub(crate) fn key_facts(messages: &[AgentMessage], previous_summary: Option<&str>) -> KeyFacts {
+    let messages = terminal::messages_as_shown(messages);
+    let messages = messages.as_ref();
     let mut digest = Digest::default();
     let previous = previous_summary.map(PreviousSummary::parse);
     if let Some(previous) = &previous {
@@ -184,6 +187,9 @@ fn file_lists_room(messages: &[AgentMessage], previous: Option<&PreviousSummary>
 /// The summary and the file lists the entry appends after it fit `max_chars` together: the
 /// lists' length is left free (down to a quarter of the budget kept for the summary).
 pub fn summarize_offline(input: &OfflineInput) -> String {
+    let (messages, after) =
+        (terminal::messages_as_shown(input.messages), terminal::messages_as_shown(input.after));
+    let input = &OfflineInput { messages: &messages, after: &after, ..*input };
     let pinned = pinned_section(input.pins);
     let mut digest = Digest::default();
     let parsed = input.previous_summary.map(PreviousSummary::parse);

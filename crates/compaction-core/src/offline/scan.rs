@@ -294,6 +294,11 @@ fn error_rank(line: &str) -> u8 {
 
 pub(super) fn error_line(line: &str) -> bool {
     let trimmed = line.trim_start();
+    // A log line states its status by its level: an `INFO` line that mentions an error
+    // (`retrying: previous error: …`, `0 errors`) records no error, an `ERROR` line does.
+    if let Some(error) = log_level(trimmed) {
+        return error;
+    }
     let lower = trimmed.to_lowercase();
     if ERROR_NOISE.iter().any(|noise| lower.starts_with(noise)) {
         return false;
@@ -329,26 +334,55 @@ pub(super) fn error_line(line: &str) -> bool {
         || log_error_line(trimmed)
 }
 
-/// Whether a log line records an error by its level: it opens with a timestamp (a date, a
-/// time, possibly in brackets) and names the level `ERROR`, `FATAL`, `CRITICAL`, `PANIC`
-/// or `ERR` as a word of its own in capitals, or as `level=error` (logfmt) or
-/// `"level":"error"` (JSON logs).
-pub(super) fn log_error_line(line: &str) -> bool {
-    const LEVELS: [&str; 5] = ["ERROR", "FATAL", "CRITICAL", "PANIC", "ERR"];
+/// The levels a logger marks a line with, the error levels first.
+const ERROR_LEVELS: [&str; 5] = ["ERROR", "FATAL", "CRITICAL", "PANIC", "ERR"];
+const OTHER_LEVELS: [&str; 7] = ["TRACE", "DEBUG", "INFO", "NOTICE", "WARN", "WARNING", "VERBOSE"];
+
+/// The level a log line states, when it is a log line: it opens with a timestamp (a date, a
+/// time, possibly in brackets) and names a level as a word of its own in capitals (the
+/// first such word), or it carries `level=…` (logfmt) or `"level":"…"` (JSON logs). `Some(true)`
+/// for an error level (`ERROR`, `FATAL`, `CRITICAL`, `PANIC`, `ERR`), `Some(false)` for
+/// another (`INFO`, `WARN`, `DEBUG`…): the logger's own word for what the line records.
+pub(super) fn log_level(line: &str) -> Option<bool> {
     let lower = line.to_lowercase();
-    let structured = ["level=error", "level=fatal", "\"level\":\"error\"", "\"level\":\"fatal\""]
-        .iter()
-        .any(|marker| lower.contains(marker));
-    if structured {
-        return true;
+    for (marker, quote) in [("level=", ""), ("\"level\":\"", "\"")] {
+        if let Some(at) = lower.find(marker) {
+            let rest = &lower[at + marker.len()..];
+            let level: String = rest
+                .trim_start_matches(quote)
+                .chars()
+                .take_while(char::is_ascii_alphabetic)
+                .collect();
+            let upper = level.to_uppercase();
+            if ERROR_LEVELS.contains(&upper.as_str()) {
+                return Some(true);
+            }
+            if OTHER_LEVELS.contains(&upper.as_str()) {
+                return Some(false);
+            }
+        }
     }
     let body = line.trim_start_matches(['[', '(', ' ']);
     let digits = body.chars().take_while(char::is_ascii_digit).count();
     let stamped = matches!(digits, 2 | 4) && body[digits..].starts_with(['-', ':', '/', '.']);
-    stamped
-        && line
-            .split(|c: char| c.is_whitespace() || matches!(c, '[' | ']' | '|' | ':' | '(' | ')'))
-            .any(|word| LEVELS.contains(&word))
+    if !stamped {
+        return None;
+    }
+    line.split(|c: char| c.is_whitespace() || matches!(c, '[' | ']' | '|' | ':' | '(' | ')'))
+        .find_map(|word| {
+            if ERROR_LEVELS.contains(&word) {
+                Some(true)
+            } else if OTHER_LEVELS.contains(&word) {
+                Some(false)
+            } else {
+                None
+            }
+        })
+}
+
+/// Whether a log line records an error by its level (see [`log_level`]).
+pub(super) fn log_error_line(line: &str) -> bool {
+    log_level(line) == Some(true)
 }
 
 /// Whether `marker` stands in `lower` with something after it on the line. A line that ends
@@ -402,6 +436,7 @@ pub(super) fn scan_output<'a>(lines: impl IntoIterator<Item = &'a str>) -> Outpu
     // The innermost `File "…", line N` of a Python traceback, for the exception line.
     let mut traceback_location: Option<String> = None;
     let mut ranks: Vec<u8> = Vec::new();
+    let mut shapes: Vec<String> = Vec::new();
     while let Some(line) = lines.next() {
         let mut trimmed = line.trim();
         if trimmed.is_empty() {
@@ -488,7 +523,11 @@ pub(super) fn scan_output<'a>(lines: impl IntoIterator<Item = &'a str>) -> Outpu
                     error = format!("{error} {}", code(&clip(next, 160)));
                 }
             }
-            if !scan.errors.contains(&error) {
+            // The same error again (a log repeating it under new timestamps): its first
+            // occurrence stands for all, so the lines kept name different errors.
+            let shape = without_stamp(&error).to_owned();
+            if !shapes.contains(&shape) {
+                shapes.push(shape);
                 scan.errors.push(error);
                 ranks.push(error_rank(trimmed));
             }
@@ -499,6 +538,22 @@ pub(super) fn scan_output<'a>(lines: impl IntoIterator<Item = &'a str>) -> Outpu
     ranked.sort_by_key(|(rank, _)| *rank);
     scan.errors = ranked.into_iter().map(|(_, error)| error).take(3).collect();
     scan
+}
+
+/// `text` without the timestamp it opens with (the leading words made of digits, the
+/// marks dates and times use and `T`/`Z`): two log lines that differ only in their stamp
+/// are the same line repeated.
+fn without_stamp(text: &str) -> &str {
+    let mut rest = text.trim_start_matches('`');
+    loop {
+        let word = rest.split_whitespace().next().unwrap_or("");
+        let stamp = word.chars().any(|c| c.is_ascii_digit())
+            && word.chars().all(|c| c.is_ascii_digit() || "-:/.,+[]()TZ".contains(c));
+        if !stamp {
+            return rest;
+        }
+        rest = rest.trim_start()[word.len()..].trim_start();
+    }
 }
 
 /// Reads pi's "Command exited with code N" trailer.

@@ -7,6 +7,7 @@
 mod carried;
 mod classes;
 mod held_out;
+mod logs;
 mod questions;
 mod round_trip;
 mod rules;
