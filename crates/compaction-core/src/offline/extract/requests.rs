@@ -264,7 +264,10 @@ pub(in crate::offline) fn is_rule(sentence: &str) -> bool {
     }
     // What a tool printed (an error, a warning) is never the user's rule, whatever its
     // wording.
-    if error_line(sentence) || sentence.trim_start().to_lowercase().starts_with("warning") {
+    if error_line(sentence)
+        || log_level(sentence.trim_start()).is_some()
+        || sentence.trim_start().to_lowercase().starts_with("warning")
+    {
         return false;
     }
     let lower = bare_lower(sentence);

@@ -40,3 +40,15 @@ fn an_error_a_log_repeats_under_new_stamps_is_kept_once() {
     let scan = scan_output("FAIL tests/test1.py\nFAIL tests/test2.py".lines());
     assert_eq!(scan.errors.len(), 2, "{:?}", scan.errors);
 }
+
+#[test]
+fn a_log_line_the_user_pasted_is_no_rule_at_any_level() {
+    for line in [
+        "2025-03-01 10:00:01,112 INFO scheduler: jobs must run one at a time",
+        "[12:00:01.101] WARN (4121): never retry a request more than 3 times",
+        "time=2025-03-01T10:00:09Z level=info msg=\"always use the cache\"",
+    ] {
+        assert!(!is_rule(line), "{line}");
+    }
+    assert!(is_rule("Always run the jobs one at a time."));
+}
