@@ -54,6 +54,7 @@ pub(super) fn all() -> Vec<Instance> {
     out.extend(super::settled::settled_after_the_cut());
     out.extend(super::reported::errors_the_user_reported());
     out.extend(super::coloured::coloured_outputs());
+    out.extend(super::setting::settings_changed_in_place());
     out
 }
 
