@@ -58,6 +58,70 @@ pub(super) fn added_lines(arguments: &Value) -> Vec<String> {
     out
 }
 
+/// Settings kept for one file across its edits (the newest).
+const SETTINGS_PER_FILE: usize = 2;
+
+/// The word a Done item puts before a setting an edit changed: "Edited `f`: now
+/// `listen 8080;`; `gzip on;`".
+pub(super) const SETTING_MARK: &str = "now ";
+
+/// The settings a Done item's lines ("now `a`; `b`; now `c`") name, oldest first.
+pub(super) fn settings_in(lines: &str) -> Vec<String> {
+    lines
+        .split("; ")
+        .filter_map(|part| part.strip_prefix(SETTING_MARK))
+        .filter_map(|span| super::text::backticked(span).first().map(|line| (*line).to_owned()))
+        .collect()
+}
+
+/// The lines an edit changed in place: for each old/new pair of as many lines, each line
+/// whose new form differs from its old one in a single word (`set(CMAKE_C_STANDARD 99)` →
+/// `…17)`, `listen 80;` → `listen 8080;`, `FROM node:18` → `FROM node:20`, `replicas: 2` →
+/// `replicas: 4`), in its new form: a setting the edit changed. Comments, long lines and
+/// pairs that rewrite more than two lines (code) give none.
+pub(super) fn changed_settings(arguments: &Value) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (old, new) in edit_pairs(arguments) {
+        let old_lines: Vec<&str> = old.lines().map(str::trim).collect();
+        let new_lines: Vec<&str> = new.lines().map(str::trim).collect();
+        if old_lines.len() != new_lines.len() {
+            continue;
+        }
+        let changed: Vec<(&str, &str)> =
+            old_lines.into_iter().zip(new_lines).filter(|(old, new)| old != new).collect();
+        if changed.len() > 2 {
+            continue;
+        }
+        for (old, new) in changed {
+            let comment =
+                ["#", "//", "--", ";", "/*", "*"].iter().any(|mark| new.starts_with(mark));
+            let short = new.chars().count() <= LINE_CHARS && new.split_whitespace().count() <= 6;
+            let old_words: Vec<&str> = old.split_whitespace().collect();
+            let new_words: Vec<&str> = new.split_whitespace().collect();
+            let one_word = old_words.len() == new_words.len()
+                && old_words.iter().zip(&new_words).filter(|(a, b)| a != b).count() == 1;
+            if !comment && short && one_word && !out.iter().any(|known| known == new) {
+                out.push(new.to_owned());
+            }
+        }
+    }
+    out
+}
+
+/// What an edit call put into a file: the lines it added, and the settings it changed in
+/// place (see [`added_lines`], [`changed_settings`]).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Added {
+    pub(super) lines: Vec<String>,
+    pub(super) settings: Vec<String>,
+}
+
+impl Added {
+    pub(super) fn of(arguments: &Value) -> Added {
+        Added { lines: added_lines(arguments), settings: changed_settings(arguments) }
+    }
+}
+
 /// A file edited or written, with how many times.
 #[derive(Debug, Clone)]
 pub(super) struct FileChange {
@@ -66,9 +130,22 @@ pub(super) struct FileChange {
     pub(super) times: usize,
     /// The newest lines edits added to it (see `changes`).
     pub(super) added: Vec<String>,
+    /// The newest settings edits changed in it: shown before the added lines, since later
+    /// additions to the file do not replace what a setting now says.
+    pub(super) settings: Vec<String>,
 }
 
 impl FileChange {
+    pub(super) fn new(path: &str, verb: &'static str) -> FileChange {
+        FileChange {
+            path: path.to_owned(),
+            verb,
+            times: 1,
+            added: Vec::new(),
+            settings: Vec::new(),
+        }
+    }
+
     /// Keeps `lines` as the newest lines added to this file.
     pub(super) fn add_lines(&mut self, lines: Vec<String>) {
         for line in lines {
@@ -79,6 +156,37 @@ impl FileChange {
         self.added.drain(..excess);
     }
 
+    /// Takes in what an earlier summary's Done item about this file said: its count and
+    /// its settings (older than this part's, which replace them by key).
+    pub(super) fn absorb_earlier(&mut self, times: usize, lines: &str) {
+        self.times += times;
+        let own = std::mem::take(&mut self.settings);
+        let own_keys: Vec<String> = own.iter().map(|line| setting_key(line)).collect();
+        self.settings = settings_in(lines)
+            .into_iter()
+            .filter(|line| !own_keys.contains(&setting_key(line)))
+            .chain(own)
+            .collect();
+        let excess = self.settings.len().saturating_sub(SETTINGS_PER_FILE);
+        self.settings.drain(..excess);
+    }
+
+    /// Keeps what an edit put into this file: its settings (a newer form of a setting
+    /// replaces the older, by the words before its value) and its added lines.
+    pub(super) fn add(&mut self, added: Added) {
+        for setting in added.settings {
+            let shown = clip(&one_line(&setting), LINE_CHARS);
+            let key = setting_key(&setting);
+            self.settings.retain(|known| setting_key(known) != key);
+            self.settings.push(shown);
+        }
+        let excess = self.settings.len().saturating_sub(SETTINGS_PER_FILE);
+        self.settings.drain(..excess);
+        let lines: Vec<String> =
+            added.lines.into_iter().filter(|line| !self.settings.contains(line)).collect();
+        self.add_lines(lines);
+    }
+
     /// The Done item: "Edited `path` (2 times): `line`; `line`".
     pub(super) fn done_item(&self) -> String {
         let verb = if self.verb == "Wrote" && self.times > 1 { "Wrote/edited" } else { self.verb };
@@ -86,12 +194,30 @@ impl FileChange {
         if self.times > 1 {
             item.push_str(&format!(" ({} times)", self.times));
         }
-        if !self.added.is_empty() {
-            let lines: Vec<String> = self.added.iter().map(|line| code(line)).collect();
+        if !self.added.is_empty() || !self.settings.is_empty() {
+            let settings = self.settings.iter().map(|line| format!("{SETTING_MARK}{}", code(line)));
+            // The settings take the place of the oldest added lines: an item is no longer
+            // for them.
+            let added: Vec<&String> =
+                self.added.iter().filter(|line| !self.settings.contains(line)).collect();
+            let room = LINES_PER_FILE.saturating_sub(self.settings.len());
+            let added = added[added.len().saturating_sub(room)..].iter().map(|line| code(line));
+            let lines: Vec<String> = settings.chain(added).collect();
             item.push_str(": ");
             item.push_str(&lines.join("; "));
         }
         item
+    }
+}
+
+/// The words of a setting's line before its value (`set(CMAKE_C_STANDARD`, `listen`,
+/// `replicas:`): two forms of one setting share them.
+pub(super) fn setting_key(line: &str) -> String {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match words.split_last() {
+        Some((_, before)) if !before.is_empty() => before.join(" "),
+        // One word (`WORKERS=8`, `edition="2021"`): what comes before `=` or `:`.
+        Some(_) | None => line.split(['=', ':']).next().unwrap_or(line).to_owned(),
     }
 }
 
@@ -141,14 +267,57 @@ mod tests {
         assert_eq!(lines[0].chars().count(), LINE_CHARS);
         assert!(lines[0].ends_with('…'));
 
-        let mut change =
-            FileChange { path: "src/a.rs".into(), verb: "Edited", times: 3, added: Vec::new() };
+        let mut change = FileChange { times: 3, ..FileChange::new("src/a.rs", "Edited") };
         change.add_lines(vec!["one()".into(), "two()".into()]);
         change.add_lines(vec!["three()".into(), "one()".into()]);
         assert_eq!(change.added, ["two()", "three()", "one()"]);
         change.add_lines(vec!["four()".into()]);
         assert_eq!(change.done_item(), "Edited `src/a.rs` (3 times): `three()`; `one()`; `four()`");
-        let plain = FileChange { path: "b".into(), verb: "Wrote", times: 1, added: Vec::new() };
+        let plain = FileChange::new("b", "Wrote");
         assert_eq!(plain.done_item(), "Wrote `b`");
+    }
+
+    #[test]
+    fn a_setting_changed_in_place_outlives_later_additions_and_rounds() {
+        let cmake = json!({
+            "old_string": "# C99 standard\nset(CMAKE_C_STANDARD 99)",
+            "new_string": "# C17 standard\nset(CMAKE_C_STANDARD 17)",
+        });
+        assert_eq!(changed_settings(&cmake), ["set(CMAKE_C_STANDARD 17)"]);
+        // Code rewritten on many lines, or a line that changes more than a word, is no setting.
+        let code_edit =
+            json!({ "old_string": "a = 1\nb = 2\nc = 3", "new_string": "a = 2\nb = 3\nc = 4" });
+        assert!(changed_settings(&code_edit).is_empty());
+        let rewrite = json!({ "old_string": "return a + b;", "new_string": "return a.plus(b)?;" });
+        assert!(changed_settings(&rewrite).is_empty());
+
+        let mut change = FileChange::new("CMakeLists.txt", "Edited");
+        change.add(Added::of(&cmake));
+        for line in ["enable_testing()", "add_subdirectory(tests)", "include(CTest)"] {
+            change.times += 1;
+            change.add(Added::of(
+                &json!({ "old_string": "# end", "new_string": format!("{line}\n# end") }),
+            ));
+        }
+        let item = change.done_item();
+        assert_eq!(
+            item,
+            "Edited `CMakeLists.txt` (4 times): now `set(CMAKE_C_STANDARD 17)`; `add_subdirectory(tests)`; `include(CTest)`"
+        );
+        // A later round: the file edited again; the earlier item's setting and count hold,
+        // and a newer form of the same setting replaces it.
+        let mut later = FileChange::new("CMakeLists.txt", "Edited");
+        later.add(Added::of(
+            &json!({ "old_string": "# end", "new_string": "add_library(core src/core.c)\n# end" }),
+        ));
+        later.absorb_earlier(4, item.split_once(": ").unwrap().1);
+        assert_eq!(
+            later.done_item(),
+            "Edited `CMakeLists.txt` (5 times): now `set(CMAKE_C_STANDARD 17)`; `add_library(core src/core.c)`"
+        );
+        let mut newer = FileChange::new("CMakeLists.txt", "Edited");
+        newer.add(Added::of(&json!({ "old_string": "set(CMAKE_C_STANDARD 17)", "new_string": "set(CMAKE_C_STANDARD 23)" })));
+        newer.absorb_earlier(4, item.split_once(": ").unwrap().1);
+        assert_eq!(newer.settings, ["set(CMAKE_C_STANDARD 23)"]);
     }
 }

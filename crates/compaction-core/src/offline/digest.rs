@@ -68,7 +68,7 @@ pub(super) struct PendingCall {
     /// line: its `>` redirects nothing).
     pub(super) script: Option<String>,
     /// The lines the call would add to the file (an edit's new lines), shown once it passes.
-    pub(super) added: Vec<String>,
+    pub(super) added: super::changes::Added,
     /// The values the call would replace (an edit of a setting), followed once it passes.
     pub(super) values: Vec<super::values::ValueChange>,
     /// The patch of an `apply_patch` call: its moves and deletions count once it passes.

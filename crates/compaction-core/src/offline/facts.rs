@@ -58,7 +58,7 @@ impl Digest {
                                 path: path_argument(&call.arguments),
                                 command: command_argument(&call.arguments),
                                 script: script_argument(&call.arguments),
-                                added: super::changes::added_lines(&call.arguments),
+                                added: super::changes::Added::of(&call.arguments),
                                 values: super::values::edit_value_changes(&call.arguments),
                                 patch: ["input", "patch"].iter().find_map(|key| {
                                     call.arguments.get(*key)?.as_str().map(str::to_owned)

@@ -16,10 +16,25 @@ impl Assembly<'_> {
         let digest = self.digest;
         // Carried items not superseded by a newer one about the same path or command.
         let mut fresh_done: Vec<(String, u32)> = Vec::new();
+        let carried_edits = merged_edits(self.carried_items(Section::Done));
         let count = digest.changes.len();
         for (index, change) in digest.changes.iter().enumerate() {
             let priority = capped_priority(index, count, self.limits.done, PRIORITY_DONE_EDIT);
-            fresh_done.push((change.done_item(), priority));
+            // An earlier summary's item about the file gives way to this one, but its count
+            // and the settings it names still hold.
+            let earlier = carried_edits
+                .iter()
+                .filter_map(|item| edit_item(item))
+                .find(|(_, path, _, _)| *path == change.path);
+            let item = match earlier {
+                Some((_, _, times, lines)) => {
+                    let mut change = change.clone();
+                    change.absorb_earlier(times, lines);
+                    change.done_item()
+                }
+                None => change.done_item(),
+            };
+            fresh_done.push((item, priority));
         }
         for change in &digest.tree_changes {
             fresh_done.push((change.clone(), PRIORITY_DONE_EDIT));
@@ -212,22 +227,24 @@ impl Assembly<'_> {
 
 /// `items` with the edits of one file told once: a history part and a split turn's part
 /// (or two earlier summaries) may each list `Edited \`f\``; the counts add up.
+/// Verb, path, count and the added lines ("`a`; `b`", possibly empty) of an edit item.
+fn edit_item(item: &str) -> Option<(&str, &str, usize, &str)> {
+    let (verb, rest) = ["Wrote/edited ", "Edited ", "Wrote "]
+        .iter()
+        .find_map(|verb| item.strip_prefix(verb).map(|rest| (verb.trim_end(), rest)))?;
+    let path = *backticked(rest).first()?;
+    let tail = rest.strip_prefix(&code(path))?;
+    let (tail, lines) = tail.split_once(": ").unwrap_or((tail, ""));
+    let times = match tail.strip_prefix(" (").and_then(|t| t.strip_suffix(" times)")) {
+        Some(count) => count.parse().ok()?,
+        None if tail.is_empty() => 1,
+        None => return None,
+    };
+    Some((verb, path, times, lines))
+}
+
 fn merged_edits(items: &[String]) -> Vec<String> {
-    /// Verb, path, count and the added lines ("`a`; `b`", possibly empty) of an edit item.
-    fn edit(item: &str) -> Option<(&str, &str, usize, &str)> {
-        let (verb, rest) = ["Wrote/edited ", "Edited ", "Wrote "]
-            .iter()
-            .find_map(|verb| item.strip_prefix(verb).map(|rest| (verb.trim_end(), rest)))?;
-        let path = *backticked(rest).first()?;
-        let tail = rest.strip_prefix(&code(path))?;
-        let (tail, lines) = tail.split_once(": ").unwrap_or((tail, ""));
-        let times = match tail.strip_prefix(" (").and_then(|t| t.strip_suffix(" times)")) {
-            Some(count) => count.parse().ok()?,
-            None if tail.is_empty() => 1,
-            None => return None,
-        };
-        Some((verb, path, times, lines))
-    }
+    let edit = edit_item;
     let mut out: Vec<String> = Vec::new();
     let mut seen: Vec<(String, usize, bool)> = Vec::new(); // path, index in out, written
     for item in items {
@@ -242,8 +259,26 @@ fn merged_edits(items: &[String]) -> Vec<String> {
                     edit(&out[*index]).map_or((1, ""), |(_, _, times, lines)| (times, lines));
                 *was_written |= written;
                 let verb = if *was_written { "Wrote/edited" } else { "Edited" };
-                // The later item's lines are the newer ones.
-                let lines = if lines.is_empty() { earlier_lines } else { lines };
+                // The later item's lines are the newer ones; the earlier item's settings
+                // hold unless the later one names the same setting.
+                let later_keys: Vec<String> = crate::offline::changes::settings_in(lines)
+                    .iter()
+                    .map(|line| crate::offline::changes::setting_key(line))
+                    .collect();
+                let kept: Vec<String> = crate::offline::changes::settings_in(earlier_lines)
+                    .into_iter()
+                    .filter(|line| {
+                        !later_keys.contains(&crate::offline::changes::setting_key(line))
+                    })
+                    .map(|line| format!("{}{}", crate::offline::changes::SETTING_MARK, code(&line)))
+                    .collect();
+                let lines =
+                    if lines.is_empty() { earlier_lines.to_owned() } else { lines.to_owned() };
+                let lines = if kept.is_empty() || lines == earlier_lines {
+                    lines
+                } else {
+                    format!("{}; {lines}", kept.join("; "))
+                };
                 let lines = if lines.is_empty() { String::new() } else { format!(": {lines}") };
                 out[*index] = format!("{verb} {} ({} times){lines}", code(path), before + times);
             }

@@ -69,7 +69,9 @@ impl Digest {
                     self.read_files.retain(|path| !is_under(path, deleted));
                     self.changes.retain(|change| !is_under(&change.path, deleted));
                 }
-                FileEffect::Written { path } => self.note_change(path, "Edited", Vec::new()),
+                FileEffect::Written { path } => {
+                    self.note_change(path, "Edited", super::changes::Added::default())
+                }
             }
         }
         let any = !effects.is_empty();
@@ -86,7 +88,7 @@ impl Digest {
                 path: None,
                 command: None,
                 script: None,
-                added: Vec::new(),
+                added: super::changes::Added::default(),
                 values: Vec::new(),
                 patch: None,
                 documents: Vec::new(),
@@ -232,7 +234,12 @@ impl Digest {
     }
 
     /// Records a successful write or edit of `path`.
-    pub(super) fn note_change(&mut self, path: &str, verb: &'static str, added: Vec<String>) {
+    pub(super) fn note_change(
+        &mut self,
+        path: &str,
+        verb: &'static str,
+        added: super::changes::Added,
+    ) {
         self.modified_files.insert(path.to_owned());
         self.edit_log.push(path.to_owned());
         match self.changes.iter_mut().find(|change| change.path == path) {
@@ -241,12 +248,11 @@ impl Digest {
                 if verb == "Wrote" {
                     change.verb = verb;
                 }
-                change.add_lines(added);
+                change.add(added);
             }
             None => {
-                let mut change =
-                    FileChange { path: path.to_owned(), verb, times: 1, added: Vec::new() };
-                change.add_lines(added);
+                let mut change = FileChange::new(path, verb);
+                change.add(added);
                 self.changes.push(change);
             }
         }
