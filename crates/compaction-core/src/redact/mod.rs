@@ -26,6 +26,7 @@
 //! is otherwise unchanged; the words around a secret (`password=`, `Bearer `,
 //! `postgres://user:`) stay, so a summary can still say a secret was there.
 
+mod account_maps;
 mod accounts;
 mod checks;
 #[macro_use]
@@ -44,10 +45,12 @@ mod positional;
 mod preceding;
 mod prose;
 mod shape;
+mod stamps;
 mod structure;
 mod tables;
 mod unnamed;
 mod views;
+mod words;
 
 use std::borrow::Cow;
 use std::sync::OnceLock;

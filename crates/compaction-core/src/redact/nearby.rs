@@ -37,6 +37,12 @@ const LABEL_WORDS: usize = 4;
 /// How many words of that next line are read.
 const NEXT_LINE_WORDS: usize = 3;
 
+/// Verbs of being and arrows that put a value after the words naming it, in the languages of
+/// [`NAMES`] (`is`, `ist`, `est`, `es`, `é`, `è`, `är`, `er`, `jest`, `je`, `→`).
+const COPULAS: &[&str] = &[
+    "is", "are", "was", "ist", "lautet", "est", "es", "é", "è", "är", "er", "jest", "je", "→", "->",
+];
+
 /// The secret names, English words that name nothing but a secret, found in any casing.
 const NAMES: &[&str] = &[
     "password",
@@ -97,6 +103,9 @@ const NAMES: &[&str] = &[
 
 /// The names of [`NAMES`] that name a secret only as a whole word (`pw`, not `upward`).
 pub(super) const WHOLE: &[&str] = &["pw", "creds", "login"];
+
+/// The names of [`NAMES`] that stand for a password (`pw for the nas`, `router pass?`).
+const SHORT_FOR_PASSWORD: &[&str] = &["pw", "pass", "pwd", "creds", "login"];
 
 /// The short forms of [`NAMES`], names only where they end a name.
 const SHORT: &[&str] = &["pass", "pwd", "psk", "pin", "puk", "pincode"];
@@ -176,8 +185,9 @@ pub(super) fn values_after_names(text: &str, out: &mut Vec<Range<usize>>) {
         }
         // `login` names a secret only as a label (`admin login: …`, `login=…`); in a sentence
         // it is the act (`allowed to login as …`).
+        // A question ending in it asks for one (`anyone have the grafana admin login?`).
         if matched == "login"
-            && !text[found.end()..].trim_start_matches([' ', '\t']).starts_with([':', '='])
+            && !text[found.end()..].trim_start_matches([' ', '\t']).starts_with([':', '=', '?'])
         {
             continue;
         }
@@ -213,7 +223,18 @@ pub(super) fn values_after_names(text: &str, out: &mut Vec<Range<usize>>) {
                 if crossed || taken || words > LABEL_WORDS || bytes[at] != b'\n' {
                     break;
                 }
-                let Some(next) = next_content_line(text, at) else { break };
+                let Some(mut next) = next_content_line(text, at) else { break };
+                // The answer in a chat log opens with a stamp and a speaker, or stands under
+                // a header line of them (`Tom Berg, 10:42 AM`): its words start past them.
+                let line_end =
+                    |from: usize| text[from..].find('\n').map_or(text.len(), |n| from + n);
+                if let Some(skip) = super::stamps::message_start(&text[next..line_end(next)]) {
+                    next += skip;
+                    if next == line_end(next) {
+                        let Some(after) = next_content_line(text, next) else { break };
+                        next = after;
+                    }
+                }
                 at = next;
                 crossed = true;
                 words = WORDS_AFTER - NEXT_LINE_WORDS;
@@ -225,11 +246,24 @@ pub(super) fn values_after_names(text: &str, out: &mut Vec<Range<usize>>) {
                 continue;
             }
             let start = at;
+            if let Some(end) = super::words::quoted_symbol_value(text, start) {
+                out.push(start..end);
+                taken = true;
+                words += 1;
+                at = end;
+                continue;
+            }
             while at < bytes.len() && !ends_word(bytes[at]) {
                 at += 1;
             }
             words += 1;
             let word = text[start..at].trim_end_matches([':', '.', ',', '!', '?']);
+            // A sentence names the secret, says what it opens and then gives it after a verb
+            // of being (`pw for the staging db is …`): the word after the verb is read even
+            // when the words of the subject used the count up.
+            if COPULAS.contains(&word) {
+                words = words.min(WORDS_AFTER - 1);
+            }
             if !text.is_char_boundary(start) {
                 continue;
             }
@@ -249,7 +283,15 @@ pub(super) fn values_after_names(text: &str, out: &mut Vec<Range<usize>>) {
             let end = start + word.len();
             // A word right before `(` names a call.
             let call = bytes.get(at) == Some(&b'(');
-            if !call && judged_secret(&text[line_start..start], word) {
+            // A short name (`pw`, `pass`, `creds`, `login`) names a password as the long one
+            // does: a value of words and a number is judged as one after `password`.
+            let before = &text[line_start..start];
+            let judged = if SHORT_FOR_PASSWORD.contains(&matched.as_str()) {
+                judged_secret(&format!("password {before}"), word)
+            } else {
+                judged_secret(before, word)
+            };
+            if !call && judged {
                 out.push(start..end);
                 taken = true;
             }
@@ -413,13 +455,19 @@ pub(super) fn judged_secret(before: &str, word: &str) -> bool {
     let lower = word.to_ascii_lowercase();
     // A name (`--password-file`, `SECRET_NAME`), an address (`ops@acme.dev`,
     // `bob@10.0.0.5`), an option or a key path (`ssl:certfile`) is not a value.
+    // Only a name that is a part of the word (`db_key`, `dbPass`) makes it a name; letters of
+    // another word (`monkey-…`, `passport…`) are how people build passwords.
     let holds_name = names().is_some_and(|names| {
-        names
-            .find_iter(word)
-            .any(|found| !WHOLE.contains(&&*word[found.range()].to_ascii_lowercase()))
+        names.find_iter(word).any(|found| {
+            !WHOLE.contains(&&*word[found.range()].to_ascii_lowercase())
+                && super::words::is_part(word, found.range())
+        })
+    });
+    let holds_short = ["pass", "pwd", "key", "auth", "user"].iter().any(|part| {
+        lower.match_indices(part).any(|(at, _)| super::words::is_part(word, at..at + part.len()))
     });
     if holds_name
-        || ["pass", "pwd", "key", "auth", "user"].iter().any(|part| lower.contains(part))
+        || holds_short
         || word.starts_with('-')
         || word.contains('@') && word.contains('.')
         || word.contains(':')
