@@ -31,7 +31,7 @@ use super::unnamed::symbol_rich;
 
 /// Whether `name` is a login name: 2 to 32 characters of lower-case letters, digits, `-`,
 /// `_`, `.`, starting with a letter, or an address `user@host`.
-pub(super) fn is_login_name(name: &str) -> bool {
+fn is_login_name(name: &str) -> bool {
     let (user, host) = name.split_once('@').unwrap_or((name, ""));
     (2..=32).contains(&user.len())
         && user.starts_with(|c: char| c.is_ascii_lowercase())
@@ -77,7 +77,7 @@ fn bare_like_password(value: &str) -> bool {
 }
 
 /// Whether `value`, the field after a login name, is made like a password.
-pub(super) fn made_like_password(value: &str) -> bool {
+fn made_like_password(value: &str) -> bool {
     (8..=64).contains(&value.len())
         && (symbol_rich(value)
             || is_words_and_number(value)
@@ -319,12 +319,19 @@ mod tests {
         assert_eq!(chat("creds are ops and raven-QGBsbS3590"), ["raven-QGBsbS3590"]);
         assert_eq!(chat("got in with badger-YSgiSBK80 👍"), ["badger-YSgiSBK80"]);
         assert_eq!(chat("try cedar-8ObiJOa82 for the jumpbox"), ["cedar-8ObiJOa82"]);
+        // A word and a drawn tail of lower-case letters and digits, one capital or none.
+        assert_eq!(chat("ok try willowr66Eg3z39 for the jumpbox"), ["willowr66Eg3z39"]);
+        assert_eq!(chat("the wifi in the lab is harvest.0sI4hr50"), ["harvest.0sI4hr50"]);
     }
 
     #[test]
     fn words_of_prose_and_code_stay() {
         for text in [
             "this package was built for x86_64 and aarch64 with GCC12 support",
+            "the release of python3.11 and utf8mb4 on x86_64 for windows10x64 builds",
+            "fixed in commit 3f2a9c1be4 for the release",
+            "the build of libx264v2 and ffmpeg-4.4.2 for the arm64 box",
+            "see the table kerberos5 and the mp4v2 tools in the docs",
             "see the README.md file for the details of OpenSSL3",
             "the value of maxBufferSize2 is set in config.h",
             "it's set by getUserName2(id) for the account",

@@ -26,7 +26,6 @@
 //! is otherwise unchanged; the words around a secret (`password=`, `Bearer `,
 //! `postgres://user:`) stay, so a summary can still say a secret was there.
 
-mod account_maps;
 mod accounts;
 mod checks;
 #[macro_use]
@@ -45,7 +44,6 @@ mod positional;
 mod preceding;
 mod prose;
 mod shape;
-mod stamps;
 mod structure;
 mod tables;
 mod unnamed;

@@ -37,12 +37,6 @@ const LABEL_WORDS: usize = 4;
 /// How many words of that next line are read.
 const NEXT_LINE_WORDS: usize = 3;
 
-/// Verbs of being and arrows that put a value after the words naming it, in the languages of
-/// [`NAMES`] (`is`, `ist`, `est`, `es`, `é`, `è`, `är`, `er`, `jest`, `je`, `→`).
-const COPULAS: &[&str] = &[
-    "is", "are", "was", "ist", "lautet", "est", "es", "é", "è", "är", "er", "jest", "je", "→", "->",
-];
-
 /// The secret names, English words that name nothing but a secret, found in any casing.
 const NAMES: &[&str] = &[
     "password",
@@ -105,7 +99,8 @@ const NAMES: &[&str] = &[
 pub(super) const WHOLE: &[&str] = &["pw", "creds", "login"];
 
 /// The names of [`NAMES`] that stand for a password (`pw for the nas`, `router pass?`).
-const SHORT_FOR_PASSWORD: &[&str] = &["pw", "pass", "pwd", "creds", "login"];
+/// (`login` is left out: `login: deploy-bot-2024` gives a user as often as a password.)
+const SHORT_FOR_PASSWORD: &[&str] = &["pw", "pass", "pwd", "creds"];
 
 /// The short forms of [`NAMES`], names only where they end a name.
 const SHORT: &[&str] = &["pass", "pwd", "psk", "pin", "puk", "pincode"];
@@ -185,9 +180,8 @@ pub(super) fn values_after_names(text: &str, out: &mut Vec<Range<usize>>) {
         }
         // `login` names a secret only as a label (`admin login: …`, `login=…`); in a sentence
         // it is the act (`allowed to login as …`).
-        // A question ending in it asks for one (`anyone have the grafana admin login?`).
         if matched == "login"
-            && !text[found.end()..].trim_start_matches([' ', '\t']).starts_with([':', '=', '?'])
+            && !text[found.end()..].trim_start_matches([' ', '\t']).starts_with([':', '='])
         {
             continue;
         }
@@ -223,18 +217,7 @@ pub(super) fn values_after_names(text: &str, out: &mut Vec<Range<usize>>) {
                 if crossed || taken || words > LABEL_WORDS || bytes[at] != b'\n' {
                     break;
                 }
-                let Some(mut next) = next_content_line(text, at) else { break };
-                // The answer in a chat log opens with a stamp and a speaker, or stands under
-                // a header line of them (`Tom Berg, 10:42 AM`): its words start past them.
-                let line_end =
-                    |from: usize| text[from..].find('\n').map_or(text.len(), |n| from + n);
-                if let Some(skip) = super::stamps::message_start(&text[next..line_end(next)]) {
-                    next += skip;
-                    if next == line_end(next) {
-                        let Some(after) = next_content_line(text, next) else { break };
-                        next = after;
-                    }
-                }
+                let Some(next) = next_content_line(text, at) else { break };
                 at = next;
                 crossed = true;
                 words = WORDS_AFTER - NEXT_LINE_WORDS;
@@ -246,24 +229,11 @@ pub(super) fn values_after_names(text: &str, out: &mut Vec<Range<usize>>) {
                 continue;
             }
             let start = at;
-            if let Some(end) = super::words::quoted_symbol_value(text, start) {
-                out.push(start..end);
-                taken = true;
-                words += 1;
-                at = end;
-                continue;
-            }
             while at < bytes.len() && !ends_word(bytes[at]) {
                 at += 1;
             }
             words += 1;
             let word = text[start..at].trim_end_matches([':', '.', ',', '!', '?']);
-            // A sentence names the secret, says what it opens and then gives it after a verb
-            // of being (`pw for the staging db is …`): the word after the verb is read even
-            // when the words of the subject used the count up.
-            if COPULAS.contains(&word) {
-                words = words.min(WORDS_AFTER - 1);
-            }
             if !text.is_char_boundary(start) {
                 continue;
             }
@@ -283,7 +253,7 @@ pub(super) fn values_after_names(text: &str, out: &mut Vec<Range<usize>>) {
             let end = start + word.len();
             // A word right before `(` names a call.
             let call = bytes.get(at) == Some(&b'(');
-            // A short name (`pw`, `pass`, `creds`, `login`) names a password as the long one
+            // A short name (`pw`, `pass`, `creds`) names a password as the long one
             // does: a value of words and a number is judged as one after `password`.
             let before = &text[line_start..start];
             let judged = if SHORT_FOR_PASSWORD.contains(&matched.as_str()) {
@@ -517,6 +487,15 @@ mod tests {
             Vec::<&str>::new()
         );
         assert_eq!(found("upward Qz8!rT2vLp"), Vec::<&str>::new());
+        // Words and a number after a short name are judged as after `password`; not after
+        // `login`, which as often gives a user.
+        assert_eq!(found("pw for prod redis: Harvest-pebble-4821"), ["Harvest-pebble-4821"]);
+        assert_eq!(found("router pass? Winter_lantern_7963"), ["Winter_lantern_7963"]);
+        assert_eq!(found("login: release-bot-2024"), Vec::<&str>::new());
+        // A name inside another word (`turkey`) leaves a value a value; a name that is a part
+        // of the word (`DB_KEY_FILE`) makes it a name.
+        assert_eq!(found("pw for the vpn: turkey-Rq8xK2mZ9w"), ["turkey-Rq8xK2mZ9w"]);
+        assert_eq!(found("password: DB_KEY_FILE_A8x92"), Vec::<&str>::new());
     }
 
     #[test]

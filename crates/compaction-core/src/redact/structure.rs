@@ -53,7 +53,6 @@ pub(super) fn spans(text: &str) -> Vec<Range<usize>> {
     super::unnamed::unnamed_passwords(text, &mut out);
     super::accounts::user_and_password_fields(text, &mut out);
     super::accounts::conversation_passwords(text, &mut out);
-    super::account_maps::account_map_values(text, &mut out);
     super::positional::literal_arguments(text, &mut out);
     super::outputs::printed_values(text, &mut out);
     super::labels::labelled_values(text, &mut out);

@@ -1,9 +1,8 @@
-//! Judgements of one word after a secret's name that `nearby.rs` shares: whether a secret's
-//! name inside a word is a *part* of it (`db_key`, `dbPass`) or only letters of another word
-//! (`monkey`, `passport`), and the value between quotes that holds the marks which end a word
-//! elsewhere (`"2tj!Fz#qv:u=y*[LR4"`).
+//! Whether a secret's name inside a word is a *part* of it (`db_key`, `dbPass`) or only
+//! letters of another word (`monkey`, `passport`): `nearby.rs` judges a word holding a part
+//! to be a name, not a value; a password built on an ordinary word stays a value.
 //!
-//! Invariant: both look at one word or one quoted value of one line and never reach past it.
+//! Invariant: looks at one word and never past it.
 
 use std::ops::Range;
 
@@ -36,33 +35,6 @@ pub(super) fn is_part(word: &str, range: Range<usize>) -> bool {
     starts && ends
 }
 
-/// The end of a value that opens right after a quote at `start` and runs to the same quote
-/// on its line, when the value holds a mark that ends a word elsewhere (`:`, `[`, `]`) and is
-/// made like a password: rich in symbols, or judged as a word after a name is with those
-/// marks left out (`password: "2tj!Fz#qv:u=y*[LR4"`, `` `qCze:%HNdA[e34T2` ``). A quote bounds a value better than any mark inside it; a key
-/// path (`ssl:certfile`), a URL or an expression (`a[i]`) is not symbol-rich.
-pub(super) fn quoted_symbol_value(text: &str, start: usize) -> Option<usize> {
-    let quote = *text.as_bytes().get(start.checked_sub(1)?)?;
-    if !matches!(quote, b'"' | b'\'' | b'`') {
-        return None;
-    }
-    let rest = &text[start..];
-    let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
-    let close = line.find(char::from(quote))?;
-    let value = &line[..close];
-    // Judged as a word after a name would be with those marks left out.
-    let judged = || {
-        super::unnamed::symbol_rich(value)
-            || super::nearby::judged_secret("", &value.replace([':', '[', ']'], ""))
-    };
-    ((8..=64).contains(&value.len())
-        && !value.contains(char::is_whitespace)
-        && value.contains([':', '[', ']'])
-        && !value.contains("://")
-        && judged())
-    .then_some(start + close)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -85,24 +57,5 @@ mod tests {
         assert!(!part("author", "auth"));
         assert!(!part("username", "user"));
         assert!(!part("TURKEY", "key"));
-    }
-
-    #[test]
-    fn a_quoted_symbol_rich_value_runs_to_its_quote() {
-        let text = r#"password: "2tj!Fz#qv:u=y*[LR4" x"#;
-        let start = text.find('2').unwrap();
-        assert_eq!(
-            quoted_symbol_value(text, start).map(|end| &text[start..end]),
-            Some("2tj!Fz#qv:u=y*[LR4")
-        );
-        // A key path, an expression, a URL stay words.
-        for text in [
-            r#"name: "ssl:certfile""#,
-            r#"token: "items[index]:value""#,
-            r#"url: "https://a.b/c?d=[x]""#,
-        ] {
-            let start = text.find(": \"").unwrap() + 3;
-            assert_eq!(quoted_symbol_value(text, start), None, "{text}");
-        }
     }
 }
