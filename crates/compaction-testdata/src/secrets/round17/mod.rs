@@ -96,7 +96,10 @@ fn words_number_pw(rng: &mut Rng) -> String {
             let word = *rng.pick(STARTS);
             if i % 2 == 0 {
                 let mut chars = word.chars();
-                chars.next().map(|c| c.to_ascii_uppercase().to_string() + chars.as_str()).unwrap()
+                chars
+                    .next()
+                    .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+                    .unwrap_or_default()
             } else {
                 word.to_owned()
             }
@@ -120,5 +123,5 @@ fn generated_pw(rng: &mut Rng) -> String {
 fn user(rng: &mut Rng) -> &'static str {
     const USERS: &[&str] =
         &["deploy", "ops", "svc-backup", "ci", "grafana", "etl_reader", "admin", "jdoe"];
-    *rng.pick(USERS)
+    USERS[rng.below(USERS.len())]
 }
