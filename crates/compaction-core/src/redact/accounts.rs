@@ -194,6 +194,43 @@ fn mixed_like_password(word: &str) -> bool {
         && judged_secret("", word)
 }
 
+/// Whether `word` is a word a person chose and a tail drawn at random from lower-case letters
+/// and digits, with one capital or none (`cedar-ec7t517`, `willowr66Eg3z39`,
+/// `harvest.0sI4hr50`): a word of four letters or more, then (after `-`, `_`, `.` or nothing)
+/// five characters or more of letters and digits where digits stand in two runs or more with
+/// a letter between them, three digits or more, two letters or more, not all of them
+/// hexadecimal. A version or a name in code keeps its digits in one run or splits them with
+/// marks (`python3.11`, `x86_64`, `utf8mb4`, `windows10x64`); a hash is hexadecimal.
+fn word_and_drawn_tail(word: &str) -> bool {
+    if !(9..=40).contains(&word.len())
+        || word.bytes().filter(u8::is_ascii_uppercase).count() > 1
+        || !word.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+    {
+        return false;
+    }
+    let lead = word.bytes().take_while(u8::is_ascii_lowercase).count();
+    let Some(tail) =
+        word.get(lead..).map(|rest| rest.strip_prefix(['-', '_', '.']).unwrap_or(rest))
+    else {
+        return false;
+    };
+    let digits = tail.bytes().filter(u8::is_ascii_digit).count();
+    let letters = tail.bytes().filter(u8::is_ascii_alphabetic).count();
+    // Digit runs with a letter between two of them.
+    let runs = tail.split(|c: char| !c.is_ascii_digit()).filter(|run| !run.is_empty()).count();
+    let interleaved =
+        tail.trim_matches(|c: char| c.is_ascii_digit()).contains(|c: char| c.is_ascii_digit());
+    lead >= 4
+        && tail.len() >= 5
+        && tail.bytes().all(|b| b.is_ascii_alphanumeric())
+        && digits >= 3
+        && letters >= 2
+        && runs >= 2
+        && interleaved
+        && !tail.bytes().all(|b| b.is_ascii_hexdigit())
+        && judged_secret("", word)
+}
+
 /// Ranges of words made like passwords in lines of conversation.
 pub(super) fn conversation_passwords(text: &str, out: &mut Vec<Range<usize>>) {
     let mut offset = 0;
@@ -215,7 +252,7 @@ pub(super) fn conversation_passwords(text: &str, out: &mut Vec<Range<usize>>) {
             let lead = trimmed.len() - trimmed.trim_start_matches(['(', '"', '\'', '`']).len();
             let value = &trimmed[lead..];
             let value = value.trim_end_matches(['"', '\'', '`']);
-            if mixed_like_password(value) {
+            if mixed_like_password(value) || word_and_drawn_tail(value) {
                 out.push(start + word_at + lead..start + word_at + lead + value.len());
             }
         }
@@ -282,12 +319,19 @@ mod tests {
         assert_eq!(chat("creds are ops and raven-QGBsbS3590"), ["raven-QGBsbS3590"]);
         assert_eq!(chat("got in with badger-YSgiSBK80 👍"), ["badger-YSgiSBK80"]);
         assert_eq!(chat("try cedar-8ObiJOa82 for the jumpbox"), ["cedar-8ObiJOa82"]);
+        // A word and a drawn tail of lower-case letters and digits, one capital or none.
+        assert_eq!(chat("ok try willowr66Eg3z39 for the jumpbox"), ["willowr66Eg3z39"]);
+        assert_eq!(chat("the wifi in the lab is harvest.0sI4hr50"), ["harvest.0sI4hr50"]);
     }
 
     #[test]
     fn words_of_prose_and_code_stay() {
         for text in [
             "this package was built for x86_64 and aarch64 with GCC12 support",
+            "the release of python3.11 and utf8mb4 on x86_64 for windows10x64 builds",
+            "fixed in commit 3f2a9c1be4 for the release",
+            "the build of libx264v2 and ffmpeg-4.4.2 for the arm64 box",
+            "see the table kerberos5 and the mp4v2 tools in the docs",
             "see the README.md file for the details of OpenSSL3",
             "the value of maxBufferSize2 is set in config.h",
             "it's set by getUserName2(id) for the account",

@@ -48,6 +48,7 @@ mod structure;
 mod tables;
 mod unnamed;
 mod views;
+mod words;
 
 use std::borrow::Cow;
 use std::sync::OnceLock;

@@ -98,6 +98,10 @@ const NAMES: &[&str] = &[
 /// The names of [`NAMES`] that name a secret only as a whole word (`pw`, not `upward`).
 pub(super) const WHOLE: &[&str] = &["pw", "creds", "login"];
 
+/// The names of [`NAMES`] that stand for a password (`pw for the nas`, `router pass?`).
+/// (`login` is left out: `login: deploy-bot-2024` gives a user as often as a password.)
+const SHORT_FOR_PASSWORD: &[&str] = &["pw", "pass", "pwd", "creds"];
+
 /// The short forms of [`NAMES`], names only where they end a name.
 const SHORT: &[&str] = &["pass", "pwd", "psk", "pin", "puk", "pincode"];
 
@@ -249,7 +253,15 @@ pub(super) fn values_after_names(text: &str, out: &mut Vec<Range<usize>>) {
             let end = start + word.len();
             // A word right before `(` names a call.
             let call = bytes.get(at) == Some(&b'(');
-            if !call && judged_secret(&text[line_start..start], word) {
+            // A short name (`pw`, `pass`, `creds`) names a password as the long one
+            // does: a value of words and a number is judged as one after `password`.
+            let before = &text[line_start..start];
+            let judged = if SHORT_FOR_PASSWORD.contains(&matched.as_str()) {
+                judged_secret(&format!("password {before}"), word)
+            } else {
+                judged_secret(before, word)
+            };
+            if !call && judged {
                 out.push(start..end);
                 taken = true;
             }
@@ -413,13 +425,19 @@ pub(super) fn judged_secret(before: &str, word: &str) -> bool {
     let lower = word.to_ascii_lowercase();
     // A name (`--password-file`, `SECRET_NAME`), an address (`ops@acme.dev`,
     // `bob@10.0.0.5`), an option or a key path (`ssl:certfile`) is not a value.
+    // Only a name that is a part of the word (`db_key`, `dbPass`) makes it a name; letters of
+    // another word (`monkey-…`, `passport…`) are how people build passwords.
     let holds_name = names().is_some_and(|names| {
-        names
-            .find_iter(word)
-            .any(|found| !WHOLE.contains(&&*word[found.range()].to_ascii_lowercase()))
+        names.find_iter(word).any(|found| {
+            !WHOLE.contains(&&*word[found.range()].to_ascii_lowercase())
+                && super::words::is_part(word, found.range())
+        })
+    });
+    let holds_short = ["pass", "pwd", "key", "auth", "user"].iter().any(|part| {
+        lower.match_indices(part).any(|(at, _)| super::words::is_part(word, at..at + part.len()))
     });
     if holds_name
-        || ["pass", "pwd", "key", "auth", "user"].iter().any(|part| lower.contains(part))
+        || holds_short
         || word.starts_with('-')
         || word.contains('@') && word.contains('.')
         || word.contains(':')
@@ -469,6 +487,15 @@ mod tests {
             Vec::<&str>::new()
         );
         assert_eq!(found("upward Qz8!rT2vLp"), Vec::<&str>::new());
+        // Words and a number after a short name are judged as after `password`; not after
+        // `login`, which as often gives a user.
+        assert_eq!(found("pw for prod redis: Harvest-pebble-4821"), ["Harvest-pebble-4821"]);
+        assert_eq!(found("router pass? Winter_lantern_7963"), ["Winter_lantern_7963"]);
+        assert_eq!(found("login: release-bot-2024"), Vec::<&str>::new());
+        // A name inside another word (`turkey`) leaves a value a value; a name that is a part
+        // of the word (`DB_KEY_FILE`) makes it a name.
+        assert_eq!(found("pw for the vpn: turkey-Rq8xK2mZ9w"), ["turkey-Rq8xK2mZ9w"]);
+        assert_eq!(found("password: DB_KEY_FILE_A8x92"), Vec::<&str>::new());
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //! prefixes, other URL schemes, two encodings at once; and in `round9/`, round 9's credentials
 //! in tools, configs and languages of 2024–2026 no earlier family covered; and in `round10/`,
 //! round 10's config languages, code, tool outputs, logs, diffs and text shapes no earlier
-//! family covered; and in `round11/` to `round16/`, the same for rounds 11 to 16), and plants
+//! family covered; and in `round11/` to `round17/`, the same for rounds 11 to 17), and plants
 //! each in
 //! several shapes: a chat message, a tool
 //! result, a config file, a tool call's JSON arguments and an encoded form. [`claude_transcript`]
@@ -37,6 +37,7 @@ mod round13;
 mod round14;
 mod round15;
 mod round16;
+mod round17;
 mod round9;
 mod splits;
 mod values;
@@ -52,10 +53,11 @@ pub use report::{ReportPart, report_parts};
 pub use splits::{
     before_round9_test_families, before_round10_test_families, before_round11_test_families,
     before_round12_test_families, before_round13_test_families, before_round14_test_families,
-    before_round15_test_families, before_round16_test_families, earlier_test_families,
-    family_names, round4_family_names, round9_family_names, round10_family_names,
-    round11_family_names, round12_family_names, round13_family_names, round14_family_names,
-    round15_family_names, round16_family_names, test_families,
+    before_round15_test_families, before_round16_test_families, before_round17_test_families,
+    earlier_test_families, family_names, round4_family_names, round9_family_names,
+    round10_family_names, round11_family_names, round12_family_names, round13_family_names,
+    round14_family_names, round15_family_names, round16_family_names, round17_family_names,
+    test_families,
 };
 
 /// How many secrets each family makes.
@@ -120,6 +122,7 @@ fn all_families() -> Vec<Family> {
     all.extend(round14::families());
     all.extend(round15::families());
     all.extend(round16::families());
+    all.extend(round17::families());
     all
 }
 
@@ -573,6 +576,10 @@ mod tests {
         let before_round16 = before_round16_test_families();
         assert!(before_round16.iter().all(|name| test.contains(name)), "a test family became dev");
         assert!(round16_family_names().len() >= 14);
+        // Nor did adding round 17's.
+        let before_round17 = before_round17_test_families();
+        assert!(before_round17.iter().all(|name| test.contains(name)), "a test family became dev");
+        assert!(round17_family_names().len() >= 12);
         let names = family_names();
         let distinct: std::collections::BTreeSet<&str> = names.iter().copied().collect();
         assert_eq!(distinct.len(), names.len(), "two families share a name");

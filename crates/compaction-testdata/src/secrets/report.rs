@@ -36,7 +36,7 @@ pub fn report_parts() -> Vec<ReportPart> {
     let (round10, round11) = (round10_family_names(), round11_family_names());
     let (round12, round13) = (round12_family_names(), round13_family_names());
     let (round14, round15) = (round14_family_names(), round15_family_names());
-    let round16 = round16_family_names();
+    let (round16, round17) = (round16_family_names(), round17_family_names());
     vec![
         part("test, earlier split", None, &earlier_test_families(), true),
         part("test, round 4 families", Some(true), &round4, true),
@@ -78,5 +78,10 @@ pub fn report_parts() -> Vec<ReportPart> {
         part("test, round 15 split", None, &before_round16_test_families(), true),
         part("dev, round 16 families", Some(false), &round16, true),
         part("test, round 16 families", Some(true), &round16, true),
+        part("dev, families before round 17", Some(false), &round17, false),
+        part("test, families before round 17", Some(true), &round17, false),
+        part("test, round 16 split", None, &before_round17_test_families(), true),
+        part("dev, round 17 families", Some(false), &round17, true),
+        part("test, round 17 families", Some(true), &round17, true),
     ]
 }

@@ -7,6 +7,7 @@ use sha2::{Digest, Sha256};
 use super::families::Family;
 use super::{
     all_families, by_tool, round9, round10, round11, round12, round13, round14, round15, round16,
+    round17,
 };
 
 /// The families written in round 4 in formats no rule was written for (`by_tool.rs`), added
@@ -41,6 +42,7 @@ pub fn before_round9_test_families() -> Vec<&'static str> {
         round14_family_names(),
         round15_family_names(),
         round16_family_names(),
+        round17_family_names(),
     ]
     .concat();
     let before: Vec<Family> =
@@ -67,6 +69,7 @@ pub fn before_round10_test_families() -> Vec<&'static str> {
         round14_family_names(),
         round15_family_names(),
         round16_family_names(),
+        round17_family_names(),
     ]
     .concat();
     let before: Vec<Family> =
@@ -91,6 +94,7 @@ pub fn before_round11_test_families() -> Vec<&'static str> {
         round14_family_names(),
         round15_family_names(),
         round16_family_names(),
+        round17_family_names(),
     ]
     .concat();
     let before: Vec<Family> =
@@ -122,6 +126,7 @@ pub fn before_round12_test_families() -> Vec<&'static str> {
         round14_family_names(),
         round15_family_names(),
         round16_family_names(),
+        round17_family_names(),
     ]
     .concat();
     let before: Vec<Family> =
@@ -151,6 +156,7 @@ pub fn before_round13_test_families() -> Vec<&'static str> {
         round14_family_names(),
         round15_family_names(),
         round16_family_names(),
+        round17_family_names(),
     ]
     .concat();
     let before: Vec<Family> =
@@ -175,7 +181,13 @@ pub fn round14_family_names() -> Vec<&'static str> {
 /// families of round 13, and every family held out before round 13. Every one of them is
 /// still in the test part.
 pub fn before_round14_test_families() -> Vec<&'static str> {
-    let later = [round14_family_names(), round15_family_names(), round16_family_names()].concat();
+    let later = [
+        round14_family_names(),
+        round15_family_names(),
+        round16_family_names(),
+        round17_family_names(),
+    ]
+    .concat();
     let before: Vec<Family> =
         all_families().into_iter().filter(|(name, _)| !later.contains(name)).collect();
     let mut test = test_part(&before);
@@ -200,7 +212,7 @@ pub fn round15_family_names() -> Vec<&'static str> {
 /// families of round 14, and every family held out before round 14. Every one of them is
 /// still in the test part.
 pub fn before_round15_test_families() -> Vec<&'static str> {
-    let later = [round15_family_names(), round16_family_names()].concat();
+    let later = [round15_family_names(), round16_family_names(), round17_family_names()].concat();
     let before: Vec<Family> =
         all_families().into_iter().filter(|(name, _)| !later.contains(name)).collect();
     let mut test = test_part(&before);
@@ -226,11 +238,37 @@ pub fn round16_family_names() -> Vec<&'static str> {
 /// families of round 15, and every family held out before round 15. Every one of them is
 /// still in the test part.
 pub fn before_round16_test_families() -> Vec<&'static str> {
-    let round16 = round16_family_names();
+    let later = [round16_family_names(), round17_family_names()].concat();
     let before: Vec<Family> =
-        all_families().into_iter().filter(|(name, _)| !round16.contains(name)).collect();
+        all_families().into_iter().filter(|(name, _)| !later.contains(name)).collect();
     let mut test = test_part(&before);
     for name in before_round15_test_families() {
+        if !test.contains(&name) {
+            test.push(name);
+        }
+    }
+    test
+}
+
+/// The families written in round 17 (`round17/`): passwords whose random part has one capital
+/// or none or is built on a word holding a secret's name, chat logs with a stamp and speaker
+/// before the answer, labels in languages and scripts no family used, maps from users to
+/// passwords, values holding `:` or `[`, a name and its value as two fields, login tools'
+/// flags, rare URI schemes, `user:password` in base64, URL-encoded and doubly escaped text,
+/// credential files and session cookies; reports give their figures apart.
+pub fn round17_family_names() -> Vec<&'static str> {
+    round17::families().iter().map(|(name, _)| *name).collect()
+}
+
+/// The test part as it was before round 17's families were added: the first third of the 406
+/// families of round 16, and every family held out before round 16. Every one of them is
+/// still in the test part.
+pub fn before_round17_test_families() -> Vec<&'static str> {
+    let round17 = round17_family_names();
+    let before: Vec<Family> =
+        all_families().into_iter().filter(|(name, _)| !round17.contains(name)).collect();
+    let mut test = test_part(&before);
+    for name in before_round16_test_families() {
         if !test.contains(&name) {
             test.push(name);
         }
@@ -250,7 +288,7 @@ pub fn family_names() -> Vec<&'static str> {
 /// becomes one whose misses are listed.
 pub fn test_families() -> Vec<&'static str> {
     let mut test = test_part(&all_families());
-    for name in before_round16_test_families() {
+    for name in before_round17_test_families() {
         if !test.contains(&name) {
             test.push(name);
         }
@@ -273,6 +311,7 @@ pub fn earlier_test_families() -> Vec<&'static str> {
         round14_family_names(),
         round15_family_names(),
         round16_family_names(),
+        round17_family_names(),
     ]
     .concat();
     let earlier: Vec<Family> =

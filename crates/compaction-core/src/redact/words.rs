@@ -1,0 +1,61 @@
+//! Whether a secret's name inside a word is a *part* of it (`db_key`, `dbPass`) or only
+//! letters of another word (`monkey`, `passport`): `nearby.rs` judges a word holding a part
+//! to be a name, not a value; a password built on an ordinary word stays a value.
+//!
+//! Invariant: looks at one word and never past it.
+
+use std::ops::Range;
+
+/// Whether the name at `range` of `word` is a part of it: at a boundary on both sides, a
+/// mark or a digit, the word's start or end, or a change from lower to upper case
+/// (`db_password`, `SMTP_PASS`, `dbPwd`, `apiKeyId`, `passwords`); not letters inside another
+/// word (`monkey`, `turkey`, `passport`, `author`, `compass`, `username`), which a person
+/// building a password from a word may well use.
+pub(super) fn is_part(word: &str, range: Range<usize>) -> bool {
+    let bytes = word.as_bytes();
+    let (Some(&first), Some(&last)) = (bytes.get(range.start), bytes.get(range.end - 1)) else {
+        return false;
+    };
+    let starts = range.start == 0 || {
+        let before = bytes[range.start - 1];
+        !before.is_ascii_alphabetic() || before.is_ascii_lowercase() && first.is_ascii_uppercase()
+    };
+    // A plural `s` (`passwords`, `TOKENS`) keeps the name a part.
+    let end = if bytes.get(range.end).is_some_and(|b| b.eq_ignore_ascii_case(&b's'))
+        && bytes.get(range.end + 1).is_none_or(|b| !b.is_ascii_lowercase())
+    {
+        range.end + 1
+    } else {
+        range.end
+    };
+    let ends = end == bytes.len() || {
+        let after = bytes[end];
+        !after.is_ascii_alphabetic() || last.is_ascii_lowercase() && after.is_ascii_uppercase()
+    };
+    starts && ends
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn part(word: &str, name: &str) -> bool {
+        let at = word.to_ascii_lowercase().find(name).unwrap();
+        is_part(word, at..at + name.len())
+    }
+
+    #[test]
+    fn a_name_is_a_part_only_at_a_boundary() {
+        assert!(part("db_key", "key"));
+        assert!(part("SMTP_PASS", "pass"));
+        assert!(part("dbPwd", "pwd"));
+        assert!(part("apiKeyId", "key"));
+        assert!(part("passwords", "password"));
+        assert!(part("token2", "token"));
+        assert!(!part("monkey-K3ulNRj6a62", "key"));
+        assert!(!part("passportX8k2LmQ9", "pass"));
+        assert!(!part("author", "auth"));
+        assert!(!part("username", "user"));
+        assert!(!part("TURKEY", "key"));
+    }
+}
