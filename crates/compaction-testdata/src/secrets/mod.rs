@@ -164,23 +164,36 @@ pub fn leaked(samples: &[Sample], output: &str) -> Vec<bool> {
             }
         }
     }
+    // Each telling part once, with every sample it belongs to (the shapes of one secret
+    // share their needles, so the same part comes from several samples): the automaton is
+    // built over distinct patterns, and a match marks every owner, as one pattern per
+    // owner did.
     let mut patterns = Vec::new();
-    let mut owner = Vec::new();
+    let mut owners: Vec<Vec<usize>> = Vec::new();
+    let mut pattern_of: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (index, sample) in samples.iter().enumerate() {
         for needle in &sample.needles {
             for part in telling_parts(needle) {
                 if secrets_of.get(&part).is_some_and(|secrets| secrets.len() > 1) {
                     continue;
                 }
-                patterns.push(part);
-                owner.push(index);
+                let at = *pattern_of.entry(part).or_insert_with_key(|part| {
+                    patterns.push(part.clone());
+                    owners.push(Vec::new());
+                    patterns.len() - 1
+                });
+                if owners[at].last() != Some(&index) {
+                    owners[at].push(index);
+                }
             }
         }
     }
     let mut out = vec![false; samples.len()];
     let Ok(automaton) = aho_corasick::AhoCorasick::new(&patterns) else { return out };
     for found in automaton.find_overlapping_iter(output) {
-        out[owner[found.pattern().as_usize()]] = true;
+        for &index in &owners[found.pattern().as_usize()] {
+            out[index] = true;
+        }
     }
     out
 }

@@ -37,9 +37,13 @@ fn append(store: &mut SessionStore, message: Value) -> String {
 
 /// A session whose first user message is followed by every sample once: texts as user
 /// messages, tool results and shell output in turn, arguments as a tool call, images as a
-/// tool result's image block. Returns the first entry's id.
+/// tool result's image block. Returns the first entry's id. The fixture is written without
+/// an fsync per entry (the same bytes; what is measured is read back from the file and
+/// written later through a store opened as the commands open it).
 fn session(path: &std::path::Path, samples: &[Sample]) -> String {
-    let (mut store, _) = SessionStore::create(path, "/work", OpenOptions::for_writing()).unwrap();
+    let options =
+        OpenOptions { fsync: compaction::store::FsyncPolicy::Never, ..OpenOptions::for_writing() };
+    let (mut store, _) = SessionStore::create(path, "/work", options).unwrap();
     let first = append(&mut store, json!({"role": "user", "content": "Set up the deploy."}));
     for (index, sample) in samples.iter().enumerate() {
         let call = format!("call-{index}");
