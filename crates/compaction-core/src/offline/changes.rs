@@ -81,6 +81,29 @@ pub(super) fn settings_in(lines: &str) -> Vec<String> {
 /// pairs that rewrite more than two lines (code) give none.
 pub(super) fn changed_settings(arguments: &Value) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
+    for (old, new) in lines_changed_in_place(arguments) {
+        let comment = ["#", "//", "--", ";", "/*", "*"].iter().any(|mark| new.starts_with(mark));
+        let short = new.chars().count() <= LINE_CHARS && new.split_whitespace().count() <= 6;
+        let old_words: Vec<&str> = old.split_whitespace().collect();
+        let new_words: Vec<&str> = new.split_whitespace().collect();
+        let one_word = old_words.len() == new_words.len()
+            && old_words.iter().zip(&new_words).filter(|(a, b)| a != b).count() == 1;
+        // A setting names what it sets: a word before the value (`listen 8080;`,
+        // `replicas: 4`) or a key joined to it (`WORKERS=8`). A line that is one word of
+        // code (`items.push(self.parse_expr()?);`) sets nothing.
+        let named = new_words.len() >= 2 || new.contains('=');
+        if !comment && short && one_word && named && !out.iter().any(|known| known == new) {
+            out.push(new.to_owned());
+        }
+    }
+    out
+}
+
+/// The lines an edit call changed in place, old and new, trimmed: of each old/new pair of
+/// as many lines (see [`edit_pairs`]), the lines that differ, when at most two do (a rewrite
+/// of more lines is code, not a setting).
+pub(super) fn lines_changed_in_place(arguments: &Value) -> Vec<(&str, &str)> {
+    let mut out = Vec::new();
     for (old, new) in edit_pairs(arguments) {
         let old_lines: Vec<&str> = old.lines().map(str::trim).collect();
         let new_lines: Vec<&str> = new.lines().map(str::trim).collect();
@@ -89,20 +112,8 @@ pub(super) fn changed_settings(arguments: &Value) -> Vec<String> {
         }
         let changed: Vec<(&str, &str)> =
             old_lines.into_iter().zip(new_lines).filter(|(old, new)| old != new).collect();
-        if changed.len() > 2 {
-            continue;
-        }
-        for (old, new) in changed {
-            let comment =
-                ["#", "//", "--", ";", "/*", "*"].iter().any(|mark| new.starts_with(mark));
-            let short = new.chars().count() <= LINE_CHARS && new.split_whitespace().count() <= 6;
-            let old_words: Vec<&str> = old.split_whitespace().collect();
-            let new_words: Vec<&str> = new.split_whitespace().collect();
-            let one_word = old_words.len() == new_words.len()
-                && old_words.iter().zip(&new_words).filter(|(a, b)| a != b).count() == 1;
-            if !comment && short && one_word && !out.iter().any(|known| known == new) {
-                out.push(new.to_owned());
-            }
+        if changed.len() <= 2 {
+            out.extend(changed);
         }
     }
     out
@@ -290,6 +301,12 @@ mod tests {
         assert!(changed_settings(&code_edit).is_empty());
         let rewrite = json!({ "old_string": "return a + b;", "new_string": "return a.plus(b)?;" });
         assert!(changed_settings(&rewrite).is_empty());
+        let call = json!({ "old_string": "items.push(self.parse_atom()?);", "new_string": "items.push(self.parse_expr()?);" });
+        assert!(changed_settings(&call).is_empty());
+        assert_eq!(
+            changed_settings(&json!({ "old_string": "WORKERS=2", "new_string": "WORKERS=8" })),
+            ["WORKERS=8"]
+        );
 
         let mut change = FileChange::new("CMakeLists.txt", "Edited");
         change.add(Added::of(&cmake));

@@ -38,36 +38,12 @@ fn token_char(c: char) -> bool {
 /// `oldText`/`newText` and the other agents' spellings, or an `edits` list), the one token
 /// that differs, when only one does.
 pub(super) fn edit_value_changes(arguments: &Value) -> Vec<ValueChange> {
-    let pairs: Vec<&Value> = match arguments.get("edits").and_then(Value::as_array) {
-        Some(edits) => edits.iter().collect(),
-        None => vec![arguments],
-    };
     let mut out = Vec::new();
-    for pair in pairs {
-        let text = |keys: [&str; 3]| keys.iter().find_map(|key| pair.get(*key)?.as_str());
-        let (Some(old), Some(new)) = (
-            text(["oldText", "old_string", "old_str"]),
-            text(["newText", "new_string", "new_str"]),
-        ) else {
-            continue;
-        };
-        let old_lines: Vec<&str> = old.lines().map(str::trim).collect();
-        let new_lines: Vec<&str> = new.lines().map(str::trim).collect();
-        if old_lines.len() != new_lines.len() {
-            continue;
-        }
-        let changed: Vec<(&str, &str)> =
-            old_lines.into_iter().zip(new_lines).filter(|(old, new)| old != new).collect();
-        // A rewrite of many lines is code, not a setting.
-        if changed.len() > 2 {
-            continue;
-        }
-        for (old, new) in changed {
-            if let Some(change) = line_value_change(old, new)
-                && !out.contains(&change)
-            {
-                out.push(change);
-            }
+    for (old, new) in super::changes::lines_changed_in_place(arguments) {
+        if let Some(change) = line_value_change(old, new)
+            && !out.contains(&change)
+        {
+            out.push(change);
         }
     }
     out
