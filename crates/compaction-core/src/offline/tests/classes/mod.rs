@@ -15,6 +15,7 @@ mod families;
 mod reported;
 mod setting;
 mod settled;
+mod statuses;
 mod superseded;
 
 use super::*;
