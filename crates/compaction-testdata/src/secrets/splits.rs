@@ -33,21 +33,7 @@ pub fn round10_family_names() -> Vec<&'static str> {
 /// families of round 4). Every one of them is still in the test part (a unit test asserts
 /// it), so no family whose misses were never read became dev.
 pub fn before_round9_test_families() -> Vec<&'static str> {
-    let later = [
-        round9_family_names(),
-        round10_family_names(),
-        round11_family_names(),
-        round12_family_names(),
-        round13_family_names(),
-        round14_family_names(),
-        round15_family_names(),
-        round16_family_names(),
-        round17_family_names(),
-    ]
-    .concat();
-    let before: Vec<Family> =
-        all_families().into_iter().filter(|(name, _)| !later.contains(name)).collect();
-    test_part(&before)
+    test_part_before(9)
 }
 
 /// The families written in round 11 (`round11/`): what people type and tools print, what
@@ -61,51 +47,14 @@ pub fn round11_family_names() -> Vec<&'static str> {
 /// families of round 9, and every family held out before round 9. Every one of them is still
 /// in the test part.
 pub fn before_round10_test_families() -> Vec<&'static str> {
-    let later = [
-        round10_family_names(),
-        round11_family_names(),
-        round12_family_names(),
-        round13_family_names(),
-        round14_family_names(),
-        round15_family_names(),
-        round16_family_names(),
-        round17_family_names(),
-    ]
-    .concat();
-    let before: Vec<Family> =
-        all_families().into_iter().filter(|(name, _)| !later.contains(name)).collect();
-    let mut test = test_part(&before);
-    for name in before_round9_test_families() {
-        if !test.contains(&name) {
-            test.push(name);
-        }
-    }
-    test
+    test_part_before(10)
 }
 
 /// The test part as it was before round 11's families were added: the first third of the 239
 /// families of round 10, and every family held out before round 10. Every one of them is
 /// still in the test part.
 pub fn before_round11_test_families() -> Vec<&'static str> {
-    let later = [
-        round11_family_names(),
-        round12_family_names(),
-        round13_family_names(),
-        round14_family_names(),
-        round15_family_names(),
-        round16_family_names(),
-        round17_family_names(),
-    ]
-    .concat();
-    let before: Vec<Family> =
-        all_families().into_iter().filter(|(name, _)| !later.contains(name)).collect();
-    let mut test = test_part(&before);
-    for name in before_round10_test_families() {
-        if !test.contains(&name) {
-            test.push(name);
-        }
-    }
-    test
+    test_part_before(11)
 }
 
 /// The families written in round 12 (`round12/`): views, tables, dumps, patches, test
@@ -120,24 +69,7 @@ pub fn round12_family_names() -> Vec<&'static str> {
 /// families of round 11, and every family held out before round 11. Every one of them is
 /// still in the test part.
 pub fn before_round12_test_families() -> Vec<&'static str> {
-    let later = [
-        round12_family_names(),
-        round13_family_names(),
-        round14_family_names(),
-        round15_family_names(),
-        round16_family_names(),
-        round17_family_names(),
-    ]
-    .concat();
-    let before: Vec<Family> =
-        all_families().into_iter().filter(|(name, _)| !later.contains(name)).collect();
-    let mut test = test_part(&before);
-    for name in before_round11_test_families() {
-        if !test.contains(&name) {
-            test.push(name);
-        }
-    }
-    test
+    test_part_before(12)
 }
 
 /// The families written in round 13 (`round13/`): unusual values after a name, values placed
@@ -151,23 +83,7 @@ pub fn round13_family_names() -> Vec<&'static str> {
 /// families of round 12, and every family held out before round 12. Every one of them is
 /// still in the test part.
 pub fn before_round13_test_families() -> Vec<&'static str> {
-    let later = [
-        round13_family_names(),
-        round14_family_names(),
-        round15_family_names(),
-        round16_family_names(),
-        round17_family_names(),
-    ]
-    .concat();
-    let before: Vec<Family> =
-        all_families().into_iter().filter(|(name, _)| !later.contains(name)).collect();
-    let mut test = test_part(&before);
-    for name in before_round12_test_families() {
-        if !test.contains(&name) {
-            test.push(name);
-        }
-    }
-    test
+    test_part_before(13)
 }
 
 /// The families written in round 14 (`round14/`): values placed against a name in ways no
@@ -181,22 +97,7 @@ pub fn round14_family_names() -> Vec<&'static str> {
 /// families of round 13, and every family held out before round 13. Every one of them is
 /// still in the test part.
 pub fn before_round14_test_families() -> Vec<&'static str> {
-    let later = [
-        round14_family_names(),
-        round15_family_names(),
-        round16_family_names(),
-        round17_family_names(),
-    ]
-    .concat();
-    let before: Vec<Family> =
-        all_families().into_iter().filter(|(name, _)| !later.contains(name)).collect();
-    let mut test = test_part(&before);
-    for name in before_round13_test_families() {
-        if !test.contains(&name) {
-            test.push(name);
-        }
-    }
-    test
+    test_part_before(14)
 }
 
 /// The families written in round 15 (`round15/`): secrets fed to a command's input, values
@@ -212,16 +113,7 @@ pub fn round15_family_names() -> Vec<&'static str> {
 /// families of round 14, and every family held out before round 14. Every one of them is
 /// still in the test part.
 pub fn before_round15_test_families() -> Vec<&'static str> {
-    let later = [round15_family_names(), round16_family_names(), round17_family_names()].concat();
-    let before: Vec<Family> =
-        all_families().into_iter().filter(|(name, _)| !later.contains(name)).collect();
-    let mut test = test_part(&before);
-    for name in before_round14_test_families() {
-        if !test.contains(&name) {
-            test.push(name);
-        }
-    }
-    test
+    test_part_before(15)
 }
 
 /// The families written in round 16 (`round16/`): chat answers with no secret's name or a
@@ -238,16 +130,7 @@ pub fn round16_family_names() -> Vec<&'static str> {
 /// families of round 15, and every family held out before round 15. Every one of them is
 /// still in the test part.
 pub fn before_round16_test_families() -> Vec<&'static str> {
-    let later = [round16_family_names(), round17_family_names()].concat();
-    let before: Vec<Family> =
-        all_families().into_iter().filter(|(name, _)| !later.contains(name)).collect();
-    let mut test = test_part(&before);
-    for name in before_round15_test_families() {
-        if !test.contains(&name) {
-            test.push(name);
-        }
-    }
-    test
+    test_part_before(16)
 }
 
 /// The families written in round 17 (`round17/`): passwords whose random part has one capital
@@ -264,16 +147,7 @@ pub fn round17_family_names() -> Vec<&'static str> {
 /// families of round 16, and every family held out before round 16. Every one of them is
 /// still in the test part.
 pub fn before_round17_test_families() -> Vec<&'static str> {
-    let round17 = round17_family_names();
-    let before: Vec<Family> =
-        all_families().into_iter().filter(|(name, _)| !round17.contains(name)).collect();
-    let mut test = test_part(&before);
-    for name in before_round16_test_families() {
-        if !test.contains(&name) {
-            test.push(name);
-        }
-    }
-    test
+    test_part_before(17)
 }
 
 /// The names of every family, in the generator's order.
@@ -301,22 +175,49 @@ pub fn test_families() -> Vec<&'static str> {
 /// test, and those were written against, so the held-out figure comparable across rounds is
 /// the one on this earlier test part.
 pub fn earlier_test_families() -> Vec<&'static str> {
-    let later = [
-        round4_family_names(),
-        round9_family_names(),
-        round10_family_names(),
-        round11_family_names(),
-        round12_family_names(),
-        round13_family_names(),
-        round14_family_names(),
-        round15_family_names(),
-        round16_family_names(),
-        round17_family_names(),
-    ]
-    .concat();
+    let later = [round4_family_names(), names_from_round(9)].concat();
     let earlier: Vec<Family> =
         all_families().into_iter().filter(|(name, _)| !later.contains(name)).collect();
     test_part(&earlier)
+}
+
+/// The families of each round from 9 on, by round: a new round adds its line here, and
+/// every guard of an earlier round's test part leaves it out.
+fn rounds() -> [(usize, Vec<&'static str>); 9] {
+    [
+        (9, round9_family_names()),
+        (10, round10_family_names()),
+        (11, round11_family_names()),
+        (12, round12_family_names()),
+        (13, round13_family_names()),
+        (14, round14_family_names()),
+        (15, round15_family_names()),
+        (16, round16_family_names()),
+        (17, round17_family_names()),
+    ]
+}
+
+/// The families written in round `round` or later.
+fn names_from_round(round: usize) -> Vec<&'static str> {
+    rounds().into_iter().filter(|(r, _)| *r >= round).flat_map(|(_, names)| names).collect()
+}
+
+/// The test part as it was before round `round`'s families were added: the first third of
+/// the families written before it, and every family held out before the round before it
+/// (from round 10 on), so no family whose misses were never read became dev.
+fn test_part_before(round: usize) -> Vec<&'static str> {
+    let later = names_from_round(round);
+    let before: Vec<Family> =
+        all_families().into_iter().filter(|(name, _)| !later.contains(name)).collect();
+    let mut test = test_part(&before);
+    if round > 9 {
+        for name in test_part_before(round - 1) {
+            if !test.contains(&name) {
+                test.push(name);
+            }
+        }
+    }
+    test
 }
 
 /// The first third (rounded up) of `families` ordered by SHA-256 of `secret-family:<name>`.
