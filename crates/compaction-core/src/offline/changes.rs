@@ -74,6 +74,13 @@ pub(super) fn settings_in(lines: &str) -> Vec<String> {
         .collect()
 }
 
+/// The settings of `earlier` that no setting of `later` replaces (none shares its key),
+/// oldest first.
+pub(super) fn still_held(earlier: Vec<String>, later: &[String]) -> Vec<String> {
+    let later_keys: Vec<String> = later.iter().map(|line| setting_key(line)).collect();
+    earlier.into_iter().filter(|line| !later_keys.contains(&setting_key(line))).collect()
+}
+
 /// The lines an edit changed in place: for each old/new pair of as many lines, each line
 /// whose new form differs from its old one in a single word (`set(CMAKE_C_STANDARD 99)` →
 /// `…17)`, `listen 80;` → `listen 8080;`, `FROM node:18` → `FROM node:20`, `replicas: 2` →
@@ -172,12 +179,7 @@ impl FileChange {
     pub(super) fn absorb_earlier(&mut self, times: usize, lines: &str) {
         self.times += times;
         let own = std::mem::take(&mut self.settings);
-        let own_keys: Vec<String> = own.iter().map(|line| setting_key(line)).collect();
-        self.settings = settings_in(lines)
-            .into_iter()
-            .filter(|line| !own_keys.contains(&setting_key(line)))
-            .chain(own)
-            .collect();
+        self.settings = still_held(settings_in(lines), &own).into_iter().chain(own).collect();
         let excess = self.settings.len().saturating_sub(SETTINGS_PER_FILE);
         self.settings.drain(..excess);
     }
@@ -223,7 +225,7 @@ impl FileChange {
 
 /// The words of a setting's line before its value (`set(CMAKE_C_STANDARD`, `listen`,
 /// `replicas:`): two forms of one setting share them.
-pub(super) fn setting_key(line: &str) -> String {
+fn setting_key(line: &str) -> String {
     let words: Vec<&str> = line.split_whitespace().collect();
     match words.split_last() {
         Some((_, before)) if !before.is_empty() => before.join(" "),

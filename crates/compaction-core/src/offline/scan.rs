@@ -331,7 +331,6 @@ pub(super) fn error_line(line: &str) -> bool {
         || says_after(&lower, "error:")
         || says_after(&lower, "exception:")
         || lower.contains("err!")
-        || log_error_line(trimmed)
 }
 
 /// The levels a logger marks a line with, the error levels first.
@@ -353,12 +352,8 @@ pub(super) fn log_level(line: &str) -> Option<bool> {
                 .chars()
                 .take_while(char::is_ascii_alphabetic)
                 .collect();
-            let upper = level.to_uppercase();
-            if ERROR_LEVELS.contains(&upper.as_str()) {
-                return Some(true);
-            }
-            if OTHER_LEVELS.contains(&upper.as_str()) {
-                return Some(false);
+            if let Some(error) = level_is_error(&level.to_uppercase()) {
+                return Some(error);
             }
         }
     }
@@ -369,20 +364,19 @@ pub(super) fn log_level(line: &str) -> Option<bool> {
         return None;
     }
     line.split(|c: char| c.is_whitespace() || matches!(c, '[' | ']' | '|' | ':' | '(' | ')'))
-        .find_map(|word| {
-            if ERROR_LEVELS.contains(&word) {
-                Some(true)
-            } else if OTHER_LEVELS.contains(&word) {
-                Some(false)
-            } else {
-                None
-            }
-        })
+        .find_map(level_is_error)
 }
 
-/// Whether a log line records an error by its level (see [`log_level`]).
-pub(super) fn log_error_line(line: &str) -> bool {
-    log_level(line) == Some(true)
+/// Whether `word` (in capitals) names an error level (`Some(true)`), another level
+/// (`Some(false)`), or no level.
+fn level_is_error(word: &str) -> Option<bool> {
+    if ERROR_LEVELS.contains(&word) {
+        Some(true)
+    } else if OTHER_LEVELS.contains(&word) {
+        Some(false)
+    } else {
+        None
+    }
 }
 
 /// Whether `marker` stands in `lower` with something after it on the line. A line that ends

@@ -54,7 +54,7 @@ impl Assembly<'_> {
         }
         let fresh_subjects: Vec<&str> =
             fresh_done.iter().filter_map(|(text, _)| backticked(text).first().copied()).collect();
-        for done in merged_edits(self.carried_items(Section::Done)) {
+        for done in carried_edits {
             // A newer reply replaces the last reply an earlier summary recorded.
             if done.starts_with(FINISHED_STEP) && digest.last_assistant_statement.is_some() {
                 continue;
@@ -225,8 +225,6 @@ impl Assembly<'_> {
     }
 }
 
-/// `items` with the edits of one file told once: a history part and a split turn's part
-/// (or two earlier summaries) may each list `Edited \`f\``; the counts add up.
 /// Verb, path, count and the added lines ("`a`; `b`", possibly empty) of an edit item.
 fn edit_item(item: &str) -> Option<(&str, &str, usize, &str)> {
     let (verb, rest) = ["Wrote/edited ", "Edited ", "Wrote "]
@@ -243,12 +241,14 @@ fn edit_item(item: &str) -> Option<(&str, &str, usize, &str)> {
     Some((verb, path, times, lines))
 }
 
+/// `items` with the edits of one file told once: a history part and a split turn's part
+/// (or two earlier summaries) may each list `Edited \`f\``; the counts add up.
 fn merged_edits(items: &[String]) -> Vec<String> {
-    let edit = edit_item;
+    use crate::offline::changes::{SETTING_MARK, settings_in, still_held};
     let mut out: Vec<String> = Vec::new();
     let mut seen: Vec<(String, usize, bool)> = Vec::new(); // path, index in out, written
     for item in items {
-        let Some((verb, path, times, lines)) = edit(item) else {
+        let Some((verb, path, times, lines)) = edit_item(item) else {
             out.push(item.clone());
             continue;
         };
@@ -256,21 +256,14 @@ fn merged_edits(items: &[String]) -> Vec<String> {
         match seen.iter_mut().find(|(known, _, _)| known == path) {
             Some((_, index, was_written)) => {
                 let (before, earlier_lines) =
-                    edit(&out[*index]).map_or((1, ""), |(_, _, times, lines)| (times, lines));
+                    edit_item(&out[*index]).map_or((1, ""), |(_, _, times, lines)| (times, lines));
                 *was_written |= written;
                 let verb = if *was_written { "Wrote/edited" } else { "Edited" };
                 // The later item's lines are the newer ones; the earlier item's settings
                 // hold unless the later one names the same setting.
-                let later_keys: Vec<String> = crate::offline::changes::settings_in(lines)
+                let kept: Vec<String> = still_held(settings_in(earlier_lines), &settings_in(lines))
                     .iter()
-                    .map(|line| crate::offline::changes::setting_key(line))
-                    .collect();
-                let kept: Vec<String> = crate::offline::changes::settings_in(earlier_lines)
-                    .into_iter()
-                    .filter(|line| {
-                        !later_keys.contains(&crate::offline::changes::setting_key(line))
-                    })
-                    .map(|line| format!("{}{}", crate::offline::changes::SETTING_MARK, code(&line)))
+                    .map(|line| format!("{SETTING_MARK}{}", code(line)))
                     .collect();
                 let lines =
                     if lines.is_empty() { earlier_lines.to_owned() } else { lines.to_owned() };
