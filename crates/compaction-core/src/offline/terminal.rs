@@ -79,31 +79,25 @@ pub(super) fn as_shown(text: &str) -> Cow<'_, str> {
 }
 
 /// Rewrites `text` in place when the terminal would show something else.
-fn show(text: &mut String) -> bool {
-    match as_shown(text) {
-        Cow::Borrowed(_) => false,
-        Cow::Owned(shown) => {
-            *text = shown;
-            true
-        }
+fn show(text: &mut String) {
+    if let Cow::Owned(shown) = as_shown(text) {
+        *text = shown;
     }
 }
 
-fn show_content(content: &mut Content) -> bool {
+fn show_content(content: &mut Content) {
     match content {
         Content::Text(text) => show(text),
         Content::Blocks(blocks) => show_blocks(blocks),
     }
 }
 
-fn show_blocks(blocks: &mut [ContentBlock]) -> bool {
-    let mut changed = false;
+fn show_blocks(blocks: &mut [ContentBlock]) {
     for block in blocks {
         if let ContentBlock::Text(text) = block {
-            changed |= show(&mut text.text);
+            show(&mut text.text);
         }
     }
-    changed
 }
 
 /// Whether `message` has a text the terminal would show otherwise.
@@ -134,7 +128,7 @@ fn message_needs_terminal(message: &AgentMessage) -> bool {
 
 /// The messages as a terminal would have shown their texts (the user's, the assistant's,
 /// tool results, `!` commands' output, extensions' messages); borrowed when none needs it,
-/// and only the messages that do are copied.
+/// and only the texts that need it are rewritten.
 pub(super) fn messages_as_shown(messages: &[AgentMessage]) -> Cow<'_, [AgentMessage]> {
     if !messages.iter().any(message_needs_terminal) {
         return Cow::Borrowed(messages);
@@ -152,8 +146,8 @@ pub(super) fn messages_as_shown(messages: &[AgentMessage]) -> Cow<'_, [AgentMess
                 AgentMessage::System(_)
                 | AgentMessage::BranchSummary(_)
                 | AgentMessage::CompactionSummary(_)
-                | AgentMessage::Other(_) => false,
-            };
+                | AgentMessage::Other(_) => {}
+            }
             message
         })
         .collect();
