@@ -55,6 +55,7 @@ pub(super) fn all() -> Vec<Instance> {
     out.extend(super::reported::errors_the_user_reported());
     out.extend(super::coloured::coloured_outputs());
     out.extend(super::setting::settings_changed_in_place());
+    out.extend(super::lists::lists_that_report());
     out
 }
 
