@@ -167,6 +167,9 @@ pub(super) struct Digest {
     pub(super) decisions: Vec<String>,
     /// Plan statements of the latest assistant text that had any.
     pub(super) plan: Vec<String>,
+    /// The items of the lists the latest assistant text gave as done or found, when it
+    /// ended the turn (see [`super::extract::plan_of`]).
+    pub(super) reported: Vec<String>,
     /// The first sentence of the latest assistant text.
     pub(super) last_assistant_statement: Option<String>,
     /// Summaries found among the messages (an older compaction or a branch).

@@ -85,7 +85,7 @@ impl Digest {
                     self.plan.clear();
                 } else if !text.trim().is_empty() {
                     let planned = self.plan.clone();
-                    self.observe_assistant_text(&text);
+                    self.observe_assistant_text(&text, turn_ends);
                     // A reply that ends the turn without a plan closes the earlier plan.
                     if turn_ends && self.plan == planned {
                         self.plan.clear();
@@ -441,7 +441,7 @@ impl Digest {
         &mut self.notes[last]
     }
 
-    pub(super) fn observe_assistant_text(&mut self, text: &str) {
+    pub(super) fn observe_assistant_text(&mut self, text: &str, ends_turn: bool) {
         self.turn_notes().add_assistant(text);
         self.note_used_facts(text);
         self.note_replacements(text, false);
@@ -472,7 +472,8 @@ impl Digest {
             self.turn_decisions.push(decision.clone());
             self.decisions.push(decision);
         }
-        let plan = plan_of(text);
+        let Lists { plan, reported } = plan_of(text, ends_turn);
+        self.reported = reported;
         if std::mem::take(&mut self.after_correction)
             && let Some(accepted) = plan
                 .first()

@@ -174,7 +174,10 @@ impl Assembly<'_> {
             match (turn_ended, digest.interrupted) {
                 (true, _) => self.sections.push(
                     Section::Done,
-                    format!("{FINISHED_STEP}{statement}"),
+                    format!(
+                        "{FINISHED_STEP}{statement}{}",
+                        reported_list(statement, &digest.reported)
+                    ),
                     PRIORITY_CURRENT,
                 ),
                 (false, true) => in_progress
@@ -280,6 +283,25 @@ fn merged_edits(items: &[String]) -> Vec<String> {
                 out.push(item.clone());
             }
         }
+    }
+    out
+}
+
+/// The list a final reply gave as done or found, after its first sentence: its items in
+/// their order, each kept whole up to a length, as many as fit a line a reader takes in.
+/// A sentence that introduces the list (ending in a colon) is followed by the items.
+fn reported_list(statement: &str, items: &[String]) -> String {
+    let opening = if statement.ends_with([':', '：']) { " " } else { "; its list: " };
+    const ITEM_CHARS: usize = 140;
+    const LIST_CHARS: usize = 480;
+    let mut out = String::new();
+    for item in items {
+        let item = clip(item, ITEM_CHARS);
+        if char_len(&out) + char_len(&item) > LIST_CHARS {
+            break;
+        }
+        out.push_str(if out.is_empty() { opening } else { "; " });
+        out.push_str(&item);
     }
     out
 }

@@ -128,31 +128,174 @@ pub(in crate::offline) fn diagnosis_of(text: &str) -> Option<String> {
 }
 
 /// Plan statements of an assistant text: "I'll…", "Let me…", "Next, …" sentences and the
-/// items of numbered lists.
-pub(in crate::offline) fn plan_of(text: &str) -> Vec<String> {
+/// items of numbered lists that say what is still to do; apart, the items of the lists
+/// that report.
+///
+/// A reply that goes on to act (its turn does not end) lists the steps it is about to take.
+/// A reply that ends the turn mostly lists what was done ("Summary of the changes: 1. Fixed
+/// …"), or what it found: there a list is a plan only when what introduces it looks ahead
+/// (see [`looks_ahead`]). Each list's lead-in is the last line above its first item that is
+/// not an item, a continuation of one, or blank.
+pub(in crate::offline) fn plan_of(text: &str, ends_turn: bool) -> Lists {
     let text = head(text, 16_000);
     let mut out = Vec::new();
+    let mut reported = Vec::new();
+    let mut lead: &str = "";
+    // The lines that introduce a list: the list says what they announce.
+    let mut leads: Vec<&str> = Vec::new();
+    let mut in_list = false;
+    let mut list_is_plan = true;
     for line in text.lines() {
         let trimmed = line.trim_start();
         let digits = trimmed.chars().take_while(char::is_ascii_digit).count();
-        if digits > 0 && digits < 3 {
-            let rest = &trimmed[digits..];
-            if let Some(item) = rest.strip_prefix(". ").or_else(|| rest.strip_prefix(") ")) {
-                out.push(clip(item.trim(), 200));
+        let rest = &trimmed[digits..];
+        let item = (digits > 0 && digits < 3)
+            .then(|| rest.strip_prefix(". ").or_else(|| rest.strip_prefix(") ")))
+            .flatten();
+        match item {
+            Some(item) => {
+                if !in_list {
+                    in_list = true;
+                    list_is_plan = !ends_turn || looks_ahead(lead);
+                    leads.push(lead);
+                }
+                match list_is_plan {
+                    true => out.push(clip(item.trim(), 200)),
+                    false => reported.push(clip(item.trim(), 200)),
+                }
+            }
+            // A blank line, an indented line or a sub-bullet goes on with the list.
+            None if trimmed.is_empty() => {}
+            None if in_list
+                && (line.starts_with([' ', '\t']) || trimmed.starts_with(['-', '*'])) => {}
+            None => {
+                in_list = false;
+                lead = trimmed;
             }
         }
     }
     for sentence in sentences(text) {
         let lower = sentence.to_lowercase();
         let first_digits = lower.chars().take_while(char::is_ascii_digit).count();
-        if first_digits > 0 {
+        if first_digits > 0 || leads.iter().any(|lead| one_line(lead) == one_line(&sentence)) {
             continue;
         }
         if PLAN_STARTS.iter().any(|start| lower.starts_with(start)) {
             out.push(clip(&sentence, 200));
         }
     }
-    out
+    Lists { plan: out, reported }
+}
+
+/// The numbered lists of an assistant text, by what they say (see [`plan_of`]).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(in crate::offline) struct Lists {
+    /// What is still to do: the items of the lists that plan, and the plan sentences.
+    pub(in crate::offline) plan: Vec<String>,
+    /// The items of the lists a reply that ends the turn gives as done or found.
+    pub(in crate::offline) reported: Vec<String>,
+}
+
+/// Whether the line that introduces a list looks ahead: it names the steps or the plan,
+/// what comes next or is left to do, proposes or recommends, or speaks in the future ("Next
+/// steps:", "Here's my plan:", "What remains:", "I suggest:", "I will:"). A line that
+/// reports ("Summary of the changes:", "Here's what I did:", "## Changes") or a list with
+/// no lead-in does not. The words are those of the languages the users of this tool write
+/// in, each a way of saying "next", "left", "plan", "step", "suggest" or "will".
+fn looks_ahead(lead: &str) -> bool {
+    const AHEAD: [&str; 82] = [
+        // English
+        "next",
+        "plan",
+        "step",
+        "todo",
+        "to do",
+        "to-do",
+        "remain",
+        "left",
+        "still",
+        "pending",
+        "will ",
+        "'ll ",
+        "going to",
+        "should",
+        "could",
+        "would",
+        "suggest",
+        "recommend",
+        "propose",
+        "follow-up",
+        "follow up",
+        "need to",
+        "later",
+        // Chinese
+        "接下来",
+        "下一步",
+        "后续",
+        "計劃",
+        "计划",
+        "待办",
+        "还需",
+        "还要",
+        "需要",
+        "建议",
+        "步骤",
+        // Japanese
+        "次に",
+        "次の",
+        "今後",
+        "予定",
+        "残り",
+        "必要",
+        "提案",
+        "推奨",
+        "おすすめ",
+        "手順",
+        "ステップ",
+        "これから",
+        // Korean
+        "다음 단계",
+        "다음 작업",
+        "다음으로",
+        "남은",
+        "예정",
+        "계획",
+        "필요",
+        "제안",
+        "추천",
+        "할 일",
+        "단계",
+        // Spanish and Portuguese
+        "próxim",
+        "siguiente",
+        "pendiente",
+        "falta",
+        "queda",
+        "paso",
+        "sugiero",
+        "recomiendo",
+        "voy a",
+        "passos",
+        // French
+        "prochain",
+        "ensuite",
+        "reste",
+        "à faire",
+        "étape",
+        "je vais",
+        "suggère",
+        "propose",
+        // German
+        "nächst",
+        "schritt",
+        "offen",
+        "noch ",
+        "werde",
+        "vorschlag",
+        "empfehle",
+    ];
+    let lower = lead.to_lowercase();
+    AHEAD.iter().any(|word| lower.contains(word))
 }
 
 /// What an assistant text answers, in its own sentences: up to two whole sentences that

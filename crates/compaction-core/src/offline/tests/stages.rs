@@ -76,9 +76,32 @@ fn decisions_and_plans_come_from_assistant_statements() {
                 Plan:\n1. Edit src/a.rs\n2) Run tests\nLet me check the docs. It compiles.";
     assert_eq!(decisions_of(text), vec!["The fix is to borrow instead of clone."]);
     assert_eq!(
-        plan_of(text),
+        plan_of(text, false).plan,
         vec!["Edit src/a.rs", "Run tests", "I'll update `parse`.", "Let me check the docs."]
     );
+}
+
+#[test]
+fn a_reply_that_ends_the_turn_lists_a_plan_only_under_a_lead_in_that_looks_ahead() {
+    let report = "All done.\n\n## Summary of the changes\n1. **Fixed the loop**: retries once\n   \
+                  (see `refresh.ts`)\n2. Added a counter\n";
+    // Ending the turn, a report is no plan; going on to act, the same list is the steps.
+    let items = vec!["**Fixed the loop**: retries once", "Added a counter"];
+    assert_eq!(
+        plan_of(report, true),
+        Lists { plan: Vec::new(), reported: items.iter().map(|s| s.to_string()).collect() }
+    );
+    assert_eq!(plan_of(report, false).plan, items);
+    let next = "Fixed the loop.\n\nNext steps:\n1. Add a logout endpoint\n2. Show a toast\n";
+    assert_eq!(plan_of(next, true).plan, vec!["Add a logout endpoint", "Show a toast"]);
+    // Each list has its own lead-in: a report, then the work left.
+    let both = "Here's what I did:\n1. Moved the parser\n\nStill to do:\n1. Port the tests\n";
+    assert_eq!(
+        plan_of(both, true),
+        Lists { plan: vec!["Port the tests".into()], reported: vec!["Moved the parser".into()] }
+    );
+    // A list with no lead-in that ends the turn is no plan either.
+    assert_eq!(plan_of("1. Renamed `a`\n2. Removed `b`", true).plan, Vec::<String>::new());
 }
 
 #[test]
