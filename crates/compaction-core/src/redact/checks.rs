@@ -32,16 +32,20 @@ pub(super) fn passes(check: Check, before: &str, value: &str, after: &str, depth
             looks_random(value) && !is_digest_or_id(value) && !is_reference(value)
         }
         Check::Password => looks_like_password(value),
-        Check::StrongValue => {
-            (looks_like_strong_password(value)
-                || is_memorable_compound(value) && names_a_password(before))
-                && (!is_word_compound(value) || names_a_password(before))
-                && !value.trim_end_matches('=').contains('=')
-        }
+        Check::StrongValue => strong_value(value, names_a_password(before)),
+        Check::PasswordValue => strong_value(value, true),
         Check::Encoded => decodes_to_secret(value, depth.saturating_sub(1)),
         // Cookie headers are replaced cookie by cookie (`cookie_values`), never whole.
         Check::Cookies => false,
     }
+}
+
+/// Whether `value` is made like a chosen or generated password; words and a number count
+/// only when what names it names a password (`for_password`).
+fn strong_value(value: &str, for_password: bool) -> bool {
+    (looks_like_strong_password(value) || is_memorable_compound(value) && for_password)
+        && (!is_word_compound(value) || for_password)
+        && !value.trim_end_matches('=').contains('=')
 }
 
 /// English words that end in `pass` (a name ending in `pass` is otherwise taken for a

@@ -238,6 +238,18 @@ pub const RULES: &[Rule] = &[
         Check::StrongValue,
     ),
     rule(
+        "password-flag-beside-a-user-flag",
+        // On a command line with a user flag, a password flag in the forms Windows tools and
+        // others write: a `:` after it (`winrs -u:ops -p:…`), or a one-letter qualifier
+        // shared with the user flag (`schtasks /ru … /rp …`, `netdom /userd:… /passwordd:…`).
+        // A flag naming a password, so words and a number count as after `password`.
+        concat!(
+            r#"(?i)(?:^|\s)[-/]{1,2}[a-z]?(?:u|user|username)[a-z]?(?::|=|[ \t]+)\S+\s+(?:[^\n]*?\s)?"#,
+            r#"[-/]{1,2}[a-z]?(?:p|pw|pwd|pass|passwd|password)[a-z]?(?::|=|[ \t]+)["']?(?P<secret>[^\s"'\-/][^\s"']{5,})"#
+        ),
+        Check::PasswordValue,
+    ),
+    rule(
         "name-then-value-any-separator",
         // A secret's name, then its value after any short run of punctuation, in the syntaxes
         // the other rules do not spell out: a quoted literal after any punctuation (a tuple

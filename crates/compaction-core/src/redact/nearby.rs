@@ -256,11 +256,7 @@ pub(super) fn values_after_names(text: &str, out: &mut Vec<Range<usize>>) {
             // A short name (`pw`, `pass`, `creds`) names a password as the long one
             // does: a value of words and a number is judged as one after `password`.
             let before = &text[line_start..start];
-            let judged = if SHORT_FOR_PASSWORD.contains(&matched.as_str()) {
-                judged_secret(&format!("password {before}"), word)
-            } else {
-                judged_secret(before, word)
-            };
+            let judged = judged_value(before, word, SHORT_FOR_PASSWORD.contains(&matched.as_str()));
             if !call && judged {
                 out.push(start..end);
                 taken = true;
@@ -419,6 +415,13 @@ pub(super) fn judged_bare(before: &str, word: &str) -> bool {
 
 /// Whether `word`, after `before` on its line, is a value made like a password.
 pub(super) fn judged_secret(before: &str, word: &str) -> bool {
+    judged_value(before, word, false)
+}
+
+/// Whether `word`, after `before` on its line, is a value made like a password; words and a
+/// number count when `before` names a password or when the caller knows the name stands for
+/// one (`for_password`: `pw`, `pass`, `creds`).
+fn judged_value(before: &str, word: &str, for_password: bool) -> bool {
     if is_code_name(word) {
         return false;
     }
@@ -445,7 +448,8 @@ pub(super) fn judged_secret(before: &str, word: &str) -> bool {
     {
         return false;
     }
-    passes(Check::StrongValue, before, word, "", 0)
+    let check = if for_password { Check::PasswordValue } else { Check::StrongValue };
+    passes(check, before, word, "", 0)
 }
 
 #[cfg(test)]
