@@ -1,6 +1,8 @@
-//! Rules for credentials in the commands of wire protocols, as captures and client logs show
-//! them: IMAP's `tag LOGIN user password` and Redis's `AUTH` in RESP framing (`*2\r\n$4\r\n
-//! AUTH\r\n$N\r\n…`, with the line breaks written out or as escapes). The protocol says which
+//! Rules for credentials in the commands of wire protocols and chat, as captures, client logs
+//! and chat show them: a command of logging in given a user and a password (IMAP's `tag LOGIN
+//! user password`, IRC's `/oper`, NickServ's `IDENTIFY`, a bot's `!login`), and Redis's `AUTH`
+//! in RESP framing (`*2\r\n$4\r\nAUTH\r\n$N\r\n…`, with the line breaks written out or as
+//! escapes). The protocol says which
 //! argument is the password, so no name is needed.
 //!
 //! Invariant: every pattern has a `secret` group; a unit test in the parent compiles them.
@@ -10,10 +12,13 @@ use super::rules::{Check, Rule, rule};
 /// The rules of wire protocols, applied after the rules by context.
 pub const RULES: &[Rule] = &[
     rule(
-        "imap-login-command",
-        // `a001 LOGIN user "password"`: a tag holding a digit, the verb, a user, the password.
-        r#"(?:^|[\s:>\]])[A-Za-z]{0,4}\d{1,6}\s+(?:LOGIN|login)\s+"?[^\s"]+"?\s+"?(?P<secret>[^\s"]{4,})"?"#,
-        Check::AssignedValue,
+        "login-command-user-password",
+        // A command of logging in, given a user and then a password: IMAP's `a001 LOGIN user
+        // "…"` (a tag holding a digit before the verb), IRC's `/oper user …`, NickServ's
+        // `/msg NickServ IDENTIFY user …`, a chat bot's `!login user …`. The command says
+        // the last argument is a password, so words and a number count.
+        r#"(?:^|[\s:>\]"'`])(?:[A-Za-z]{0,4}\d{1,6}[ \t]+|[/!.](?i:msg[ \t]+nickserv[ \t]+|ns[ \t]+)?)(?i:login|oper|identify|auth|authenticate|signin)[ \t]+"?[^\s"]+"?[ \t]+"?(?P<secret>[^\s"]{6,})"?"#,
+        Check::PasswordValue,
     ),
     rule(
         "resp-auth-frame",
