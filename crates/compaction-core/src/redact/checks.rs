@@ -12,7 +12,7 @@ use super::rules::Check;
 /// (inside the match), is redacted.
 pub(super) fn passes(check: Check, before: &str, value: &str, after: &str, depth: u8) -> bool {
     if !matches!(check, Check::None | Check::Encoded | Check::Cookies)
-        && (names_an_ordinary_word(before) || ends_in_entity(value))
+        && (super::words::names_an_ordinary_word(before) || ends_in_entity(value))
     {
         return false;
     }
@@ -46,37 +46,6 @@ fn strong_value(value: &str, for_password: bool) -> bool {
     (looks_like_strong_password(value) || is_memorable_compound(value) && for_password)
         && (!is_word_compound(value) || for_password)
         && !value.trim_end_matches('=').contains('=')
-}
-
-/// English words that end in `pass` (a name ending in `pass` is otherwise taken for a
-/// password's).
-const WORDS_ENDING_IN_PASS: &[&str] = &[
-    "bypass",
-    "compass",
-    "surpass",
-    "trespass",
-    "overpass",
-    "underpass",
-    "encompass",
-    "multipass",
-    "subpass",
-    "renderpass",
-    "firstpass",
-    "onepass",
-    "singlepass",
-];
-
-/// Whether the name just before a value is an English word that only looks like a secret
-/// name (`bypass = …`, `compass: …`).
-fn names_an_ordinary_word(before: &str) -> bool {
-    let name = before.trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
-    let start = name
-        .char_indices()
-        .rev()
-        .find(|(_, c)| !c.is_ascii_alphanumeric())
-        .map_or(0, |(at, c)| at + c.len_utf8());
-    let name = name[start..].to_ascii_lowercase();
-    WORDS_ENDING_IN_PASS.iter().any(|word| name.ends_with(word))
 }
 
 /// Whether a value runs into an HTML character reference (`correct.&quot`, `1&rdquo`): the

@@ -284,6 +284,34 @@ mod tests {
     }
 
     #[test]
+    fn a_password_flag_beside_a_user_flag_is_redacted_in_windows_forms() {
+        for (text, want) in [
+            (
+                "winrs -r:app01 -u:ops -p:Qz8!rT2vLp ipconfig",
+                "winrs -r:app01 -u:ops -p:[REDACTED] ipconfig",
+            ),
+            (
+                "schtasks /create /ru CORP\\svc /rp Indigo.bramble.3476",
+                "schtasks /create /ru CORP\\svc /rp [REDACTED]",
+            ),
+            (
+                "netdom join WS1 /userd:CORP\\ops /passwordd:Tundra#4471",
+                "netdom join WS1 /userd:CORP\\ops /passwordd:[REDACTED]",
+            ),
+        ] {
+            assert_eq!(redact(text), want, "{text}");
+        }
+        // Flags that are no password's, values that are no password.
+        for text in [
+            "java -u deploy -cp target/classes:lib/* Main",
+            "tool -u:ops -p:8080 --verbose",
+            "rsync -u -p src/ dst/",
+        ] {
+            assert_eq!(redact(text), text, "{text}");
+        }
+    }
+
+    #[test]
     fn a_value_after_a_secret_name_is_redacted_in_any_syntax() {
         let cases = [
             ("rocommunity CyeGlOm8qZm0TrG3YZpoID 10.0.0.0/8", "rocommunity [REDACTED] 10.0.0.0/8"),

@@ -1,10 +1,11 @@
-//! Views of bytes written as numbers: octal escapes (`\160\141…`, `~/.mysql_history`'s
-//! `\040`) and runs of hexadecimal bytes written apart (`od -An -tx1`, `hexdump -C`, a
-//! packet's payload), read as the text they spell so that the rules see it.
+//! A view of bytes written as numbers or characters apart: hexadecimal pairs (`od -An
+//! -tx1`, `hexdump -C`, a packet's payload), `0x44, 0x61, …` arrays, character codes
+//! (`String.fromCharCode(68, 97, …)`, `[]byte{…}`) and `'D', 'a', …` initialisers, read as
+//! the text they spell so that the rules see it (`$PGPASSWORD | od -An -tx1` ⏎ `44 61 …`).
 //!
-//! Invariant: a run of spaced bytes is read only when every byte is printable text (or a
-//! tab or line break) and the run holds a hexadecimal letter, so tables of two-digit numbers
-//! and binary dumps are left as they are.
+//! Invariant: a run is read only when it has at least eight bytes in one notation, every
+//! byte is printable text (or a tab or line break), it spells a letter, and a run of pairs
+//! holds a hexadecimal letter, so tables of numbers and binary dumps are left as they are.
 
 use super::views::{View, decode_escapes};
 
@@ -14,29 +15,6 @@ const MIN_SPACED_BYTES: usize = 8;
 /// Most bytes read as one run (a longer run goes on as the next): each position of a text
 /// may start a run, so the reading of each is bounded.
 const MAX_SPACED_BYTES: usize = 512;
-
-/// `text` with every `\NNN` (three octal digits, at most `\377`) decoded.
-pub(super) fn octal_escapes(text: &str) -> Option<View> {
-    let bytes = text.as_bytes();
-    let has = bytes.windows(4).any(|w| w[0] == b'\\' && is_octal_escape(&w[1..]));
-    if !has {
-        return None;
-    }
-    decode_escapes(text, |bytes, at| {
-        let digits = bytes.get(at + 1..at + 4)?;
-        if bytes[at] != b'\\' || !is_octal_escape(digits) {
-            return None;
-        }
-        let value = digits.iter().fold(0u32, |n, d| n * 8 + u32::from(d - b'0'));
-        Some((vec![value as u8], 4))
-    })
-}
-
-fn is_octal_escape(digits: &[u8]) -> bool {
-    digits.len() == 3
-        && (b'0'..=b'3').contains(&digits[0])
-        && digits[1..].iter().all(|d| (b'0'..=b'7').contains(d))
-}
 
 /// How the bytes of a run are written.
 #[derive(Clone, Copy, PartialEq)]
@@ -54,7 +32,7 @@ enum Notation {
 /// `text` with every run of at least [`MIN_SPACED_BYTES`] bytes written as numbers or
 /// characters apart (`44 61 68 6c …`, `0x44, 0x61, …`, `68, 97, …`, `'D', 'a', …`) that
 /// spells text replaced by that text.
-pub(super) fn spaced_hex(text: &str) -> Option<View> {
+pub(super) fn written_bytes(text: &str) -> Option<View> {
     let bytes = text.as_bytes();
     let has = bytes.windows(4).any(|w| {
         w[0].is_ascii_alphanumeric() && w[1] == b',' && w[2] == b' ' && w[3] != b' '
@@ -168,26 +146,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn octal_escapes_are_decoded() {
-        let view = octal_escapes(r"SET\040PASSWORD\040=\040'x';").unwrap();
-        assert_eq!(view.text, "SET PASSWORD = 'x';");
-        assert_eq!(view.source(3..4), 3..7);
-        assert!(octal_escapes(r"C:\dir\999 and \8").is_none());
-    }
-
-    #[test]
-    fn spaced_hex_bytes_that_spell_text_are_read() {
-        let view = spaced_hex("od:\n 44 61 68 6c 69 61 21 34 39 32 31 36\n").unwrap();
+    fn written_bytes_bytes_that_spell_text_are_read() {
+        let view = written_bytes("od:\n 44 61 68 6c 69 61 21 34 39 32 31 36\n").unwrap();
         assert_eq!(view.text, "od:\n Dahlia!49216\n");
         let dump = "00000000  44 42 5f 50 41 53 53 57  4f 52 44 3d 53 65 71 75  |DB_PASSWORD=Sequ|";
-        assert!(spaced_hex(dump).unwrap().text.contains("DB_PASSWORD=Sequ  |"));
+        assert!(written_bytes(dump).unwrap().text.contains("DB_PASSWORD=Sequ  |"));
         // Numbers of two digits, binary bytes, short runs: left alone.
         for (text, spelled) in [
             ("String.fromCharCode(68, 97, 104, 108, 105, 97, 33, 52, 57)", "(Dahlia!49)"),
             ("bytes([0x44, 0x61, 0x68, 0x6c, 0x69, 0x61, 0x21, 0x34])", "([Dahlia!4])"),
             ("char[] p = {'D', 'a', 'h', 'l', 'i', 'a', '!', '4'};", "{Dahlia!4}"),
         ] {
-            assert!(spaced_hex(text).unwrap().text.contains(spelled), "{text}");
+            assert!(written_bytes(text).unwrap().text.contains(spelled), "{text}");
         }
         for text in [
             "10 20 30 40 50 60 70 80 90",
@@ -197,7 +167,7 @@ mod tests {
             "de ad be ef",
             "mac 00:1a:2b:3c:4d:5e",
         ] {
-            assert!(spaced_hex(text).is_none(), "{text}");
+            assert!(written_bytes(text).is_none(), "{text}");
         }
     }
 }

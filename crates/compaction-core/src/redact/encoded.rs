@@ -10,7 +10,7 @@ const MAX_ENCODED: usize = 64 * 1024;
 
 /// Hexadecimal (an even number of digits, optionally after `0x`), decoded.
 fn decode_hex(value: &str) -> Option<Vec<u8>> {
-    let value = without_hex_marker(value);
+    let value = value.strip_prefix("0x").unwrap_or(value);
     if !value.len().is_multiple_of(2) || value.len() > MAX_ENCODED {
         return None;
     }
@@ -20,15 +20,6 @@ fn decode_hex(value: &str) -> Option<Vec<u8>> {
         .chunks(2)
         .map(|pair| Some((digit(pair[0])? * 16 + digit(pair[1])?) as u8))
         .collect()
-}
-
-/// `value` without the mark that says hexadecimal follows: `0x`, or the `x` of `\x`
-/// (PostgreSQL's `bytea` output) and of SQL's `X'…'`.
-fn without_hex_marker(value: &str) -> &str {
-    if super::s18_off("x-hex") {
-        return value.strip_prefix("0x").unwrap_or(value);
-    }
-    value.strip_prefix("0x").or_else(|| value.strip_prefix(['x', 'X'])).unwrap_or(value)
 }
 
 /// Standard or URL-safe base64, padded or not, decoded.
@@ -67,7 +58,7 @@ fn decode(value: &str) -> Option<Vec<u8>> {
 
 /// Whether `value` decodes to text in which the rules find a secret, or to `user:password`.
 pub(super) fn decodes_to_secret(value: &str, depth: u8) -> bool {
-    let hex = without_hex_marker(value);
+    let hex = value.strip_prefix("0x").unwrap_or(value);
     if hex.len() >= 16
         && hex.bytes().all(|b| b.is_ascii_hexdigit())
         && let Some(bytes) = decode_hex(value)

@@ -49,7 +49,6 @@ mod structure;
 mod tables;
 mod unnamed;
 mod views;
-mod wire;
 mod words;
 
 use std::borrow::Cow;
@@ -63,7 +62,7 @@ use rules::{Check, Rule};
 
 /// The built-in rules in the order they are applied: the table, then the rules by context.
 fn all_rules() -> impl Iterator<Item = &'static Rule> {
-    rules::RULES.iter().chain(context::RULES).chain(wire::RULES).filter(|rule| !s18_off(rule.name))
+    rules::RULES.iter().chain(context::RULES).filter(|rule| !s18_off(rule.name))
 }
 
 /// The names of the built-in rules, in the order they are applied.
@@ -346,14 +345,13 @@ const MAX_VIEWS: usize = 16;
 /// changing the text (at most [`MAX_VIEWS`]).
 fn decoded_views(text: &str) -> Vec<views::View> {
     use views::Decoding;
-    const ALL: [Decoding; 8] = [
+    const ALL: [Decoding; 7] = [
         Decoding::JsonEscapes,
         Decoding::Url,
         Decoding::QueryLines,
         Decoding::Entities,
         Decoding::ByteEscapes,
-        Decoding::OctalEscapes,
-        Decoding::SpacedHex,
+        Decoding::WrittenBytes,
         Decoding::Joined,
     ];
     let mut seen: Vec<String> = vec![text.to_owned()];
@@ -363,9 +361,7 @@ fn decoded_views(text: &str) -> Vec<views::View> {
         let mut next = Vec::new();
         for view in &frontier {
             for how in ALL {
-                if how == Decoding::OctalEscapes && s18_off("octal")
-                    || how == Decoding::SpacedHex && s18_off("spaced-hex")
-                {
+                if how == Decoding::WrittenBytes && s18_off("spaced-hex") {
                     continue;
                 }
                 let Some(decoded) = view.decode(how) else { continue };

@@ -253,11 +253,9 @@ pub(super) fn values_after_names(text: &str, out: &mut Vec<Range<usize>>) {
             let end = start + word.len();
             // A word right before `(` names a call.
             let call = bytes.get(at) == Some(&b'(');
-            // A short name (`pw`, `pass`, `creds`) names a password as the long one
-            // does: a value of words and a number is judged as one after `password`.
-            let before = &text[line_start..start];
-            let judged = judged_value(before, word, SHORT_FOR_PASSWORD.contains(&matched.as_str()));
-            if !call && judged {
+            // A short name (`pw`, `pass`, `creds`) names a password as the long one does.
+            let for_password = SHORT_FOR_PASSWORD.contains(&matched.as_str());
+            if !call && judged_value(&text[line_start..start], word, for_password) {
                 out.push(start..end);
                 taken = true;
             }
@@ -418,9 +416,8 @@ pub(super) fn judged_secret(before: &str, word: &str) -> bool {
     judged_value(before, word, false)
 }
 
-/// Whether `word`, after `before` on its line, is a value made like a password; words and a
-/// number count when `before` names a password or when the caller knows the name stands for
-/// one (`for_password`: `pw`, `pass`, `creds`).
+/// [`judged_secret`], where words and a number also count when the name is known to stand
+/// for a password (`for_password`: `pw`, `pass`, `creds`), as they do after `password`.
 fn judged_value(before: &str, word: &str, for_password: bool) -> bool {
     if is_code_name(word) {
         return false;

@@ -58,12 +58,10 @@ pub(super) enum Decoding {
     Entities,
     /// Byte escapes of C, Python, shell and many more undone: `\xNN`.
     ByteEscapes,
-    /// Octal byte escapes undone: `\NNN` (`printf`, `echo -e`, C and Python strings, and
-    /// `~/.mysql_history`, which writes a space as `\040`).
-    OctalEscapes,
-    /// Runs of hexadecimal bytes written apart (`od -tx1`, `hexdump -C`, a packet's bytes)
-    /// read as the text they spell, when they spell text.
-    SpacedHex,
+    /// Bytes written as numbers or characters apart (`od -tx1`, `hexdump -C`, a packet's
+    /// bytes, `0x44, 0x61, …`, character codes, `'D', 'a', …`) read as the text they spell,
+    /// when they spell text.
+    WrittenBytes,
     /// Pieces of one value put together again: a line continuation (`\`, `^` or `` ` ``
     /// ending a line, and the next line's indent) removed, and string literals joined where
     /// only a concatenation stands between them (`"ab" "cd"`, `'ab' + 'cd'`, `"ab" .. "cd"`,
@@ -80,8 +78,7 @@ impl Decoding {
             Decoding::QueryLines => has_query(text).then(|| query_lines(text)).flatten(),
             Decoding::Entities => text.contains('&').then(|| entities(text)).flatten(),
             Decoding::ByteEscapes => text.contains("\\x").then(|| byte_escapes(text)).flatten(),
-            Decoding::OctalEscapes => super::dumps::octal_escapes(text),
-            Decoding::SpacedHex => super::dumps::spaced_hex(text),
+            Decoding::WrittenBytes => super::dumps::written_bytes(text),
             Decoding::Joined => has_joins(text).then(|| joined(text)).flatten(),
         }
     }
