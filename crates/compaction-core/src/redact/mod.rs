@@ -7,8 +7,8 @@
 //! TOML and code, passwords given to well-known commands (`mysql -p…`, `sshpass -p`,
 //! `redis-cli -a`), cookies and session ids, key literals handed to HMAC and JWT calls,
 //! `.netrc` and `.pgpass` lines, secrets split across lines or string literals, base64 that
-//! decodes to a credential ([`encoded`]), and random-looking values next to secret-looking
-//! words. Besides the table: generated tokens recognised by their statistics alone, with no
+//! decodes to a credential ([`encoded`]), text written as bytes apart (`od -tx1`, `0x44, …`,
+//! character codes: `dumps.rs`), and random-looking values next to secret-looking words. Besides the table: generated tokens recognised by their statistics alone, with no
 //! prefix or name (`shape.rs`), passwords given in the prose of any language (`prose.rs`),
 //! key material by its structure (`structure.rs`), the columns of a delimited table whose
 //! header names a secret (`tables.rs`), a value a few words after a secret's name in any
@@ -62,17 +62,12 @@ use rules::{Check, Rule};
 
 /// The built-in rules in the order they are applied: the table, then the rules by context.
 fn all_rules() -> impl Iterator<Item = &'static Rule> {
-    rules::RULES.iter().chain(context::RULES).filter(|rule| !s18_off(rule.name))
+    rules::RULES.iter().chain(context::RULES)
 }
 
 /// The names of the built-in rules, in the order they are applied.
 pub fn rule_names() -> impl Iterator<Item = &'static str> {
     all_rules().map(|rule| rule.name)
-}
-
-// S18-TEMP: a switch to measure each rule of round 18 alone (not to be committed).
-pub(crate) fn s18_off(name: &str) -> bool {
-    std::env::var("S18_OFF").is_ok_and(|v| v.split(',').any(|x| x == name))
 }
 
 /// What a secret is replaced with.
@@ -361,9 +356,6 @@ fn decoded_views(text: &str) -> Vec<views::View> {
         let mut next = Vec::new();
         for view in &frontier {
             for how in ALL {
-                if how == Decoding::WrittenBytes && s18_off("spaced-hex") {
-                    continue;
-                }
                 let Some(decoded) = view.decode(how) else { continue };
                 if out.len() + next.len() >= MAX_VIEWS || seen.contains(&decoded.text) {
                     continue;
