@@ -20,9 +20,7 @@ pub(super) fn passes(check: Check, before: &str, value: &str, after: &str, depth
         Check::None => true,
         Check::AssignedValue if is_env_assignment(before) => !is_env_reference(value),
         Check::AssignedValue => {
-            // Capitalised words and a number under a password's name are a chosen password,
-            // not a constant (`"vault_password": "Orchard_Velvet_Correct_58"`).
-            (!is_reference(value) || names_a_password(before) && is_memorable_compound(value))
+            !is_reference(value)
                 && !is_code_reference(before, value)
                 && !is_path_name(before)
                 && (after.is_empty()
