@@ -357,20 +357,6 @@ fn is_memorable_compound(value: &str) -> bool {
         && words >= 2
         && parts.iter().any(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_digit()))
         && parts.iter().all(|part| part.len() >= 4 || part.chars().all(|c| c.is_ascii_digit()))
-        || is_word_passphrase(value)
-}
-
-/// Four words or more of lower-case letters joined by one separator, a diceware passphrase
-/// (`noodle-igloo-parsnip-harpoon`); counted only where a password's name introduces it.
-fn is_word_passphrase(value: &str) -> bool {
-    let Some(separator) = value.chars().find(|c| matches!(c, '-' | '_' | '.')) else {
-        return false;
-    };
-    let parts: Vec<&str> = value.split(separator).collect();
-    parts.len() >= 4
-        && parts.iter().all(|part| {
-            (3..=10).contains(&part.len()) && part.chars().all(|c| c.is_ascii_lowercase())
-        })
 }
 
 /// Shannon entropy of the characters of `value`, in bits per character.
