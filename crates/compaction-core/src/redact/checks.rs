@@ -30,7 +30,6 @@ pub(super) fn passes(check: Check, before: &str, value: &str, after: &str, depth
         Check::HighEntropy => looks_random(value),
         Check::RandomNotDigest => {
             looks_random(value) && !is_digest_or_id(value) && !is_reference(value)
-                || super::encoded::decodes_to_a_password(value)
         }
         Check::Password => looks_like_password(value),
         Check::StrongValue => strong_value(value, names_a_password(before)),
@@ -499,7 +498,7 @@ pub(super) fn looks_like_password(value: &str) -> bool {
 /// rather than `=` or `:`: 8 characters or more, not a reference, a path or a URL, and
 /// three of lower case, upper case, digits and symbols (`_`, `-`, `.` join words and do not
 /// count), and not a number literal.
-pub(super) fn looks_like_strong_password(value: &str) -> bool {
+fn looks_like_strong_password(value: &str) -> bool {
     let value = value.trim_end_matches(['.', ',', ';', ':', ')']);
     if value.len() < 8
         || is_reference(value)

@@ -77,21 +77,6 @@ pub(super) fn decodes_to_secret(value: &str, depth: u8) -> bool {
     decode(value).is_some_and(|bytes| text_holds_secret(&bytes, depth))
 }
 
-/// Whether `value` is padded base64 of one word made like a password (a Kubernetes
-/// Secret's `data:` value under a broad name: `redis-auth: VVhSWjJM…==`), where the `/` and
-/// `=` of base64 would otherwise read as a path.
-pub(super) fn decodes_to_a_password(value: &str) -> bool {
-    if value.len() < 12 || !value.len().is_multiple_of(4) {
-        return false;
-    }
-    let Some(bytes) = decode(value) else { return false };
-    std::str::from_utf8(&bytes).is_ok_and(|text| {
-        (6..=64).contains(&text.len())
-            && text.chars().all(|c| c.is_ascii_graphic())
-            && super::checks::looks_like_strong_password(text)
-    })
-}
-
 /// RFC 4648 base32 (upper case, padding already trimmed), as `base32 -d` reads it.
 fn decode_base32(value: &str) -> Option<Vec<u8>> {
     if value.len() > MAX_ENCODED || matches!(value.len() % 8, 1 | 3 | 6) {
