@@ -12,7 +12,7 @@ use super::rules::Check;
 /// (inside the match), is redacted.
 pub(super) fn passes(check: Check, before: &str, value: &str, after: &str, depth: u8) -> bool {
     if !matches!(check, Check::None | Check::Encoded | Check::Cookies)
-        && (names_an_ordinary_word(before) || ends_in_entity(value))
+        && (super::words::names_an_ordinary_word(before) || ends_in_entity(value))
     {
         return false;
     }
@@ -32,47 +32,20 @@ pub(super) fn passes(check: Check, before: &str, value: &str, after: &str, depth
             looks_random(value) && !is_digest_or_id(value) && !is_reference(value)
         }
         Check::Password => looks_like_password(value),
-        Check::StrongValue => {
-            (looks_like_strong_password(value)
-                || is_memorable_compound(value) && names_a_password(before))
-                && (!is_word_compound(value) || names_a_password(before))
-                && !value.trim_end_matches('=').contains('=')
-        }
+        Check::StrongValue => strong_value(value, names_a_password(before)),
+        Check::PasswordValue => strong_value(value, true),
         Check::Encoded => decodes_to_secret(value, depth.saturating_sub(1)),
         // Cookie headers are replaced cookie by cookie (`cookie_values`), never whole.
         Check::Cookies => false,
     }
 }
 
-/// English words that end in `pass` (a name ending in `pass` is otherwise taken for a
-/// password's).
-const WORDS_ENDING_IN_PASS: &[&str] = &[
-    "bypass",
-    "compass",
-    "surpass",
-    "trespass",
-    "overpass",
-    "underpass",
-    "encompass",
-    "multipass",
-    "subpass",
-    "renderpass",
-    "firstpass",
-    "onepass",
-    "singlepass",
-];
-
-/// Whether the name just before a value is an English word that only looks like a secret
-/// name (`bypass = …`, `compass: …`).
-fn names_an_ordinary_word(before: &str) -> bool {
-    let name = before.trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
-    let start = name
-        .char_indices()
-        .rev()
-        .find(|(_, c)| !c.is_ascii_alphanumeric())
-        .map_or(0, |(at, c)| at + c.len_utf8());
-    let name = name[start..].to_ascii_lowercase();
-    WORDS_ENDING_IN_PASS.iter().any(|word| name.ends_with(word))
+/// Whether `value` is made like a chosen or generated password; words and a number count
+/// only when what names it names a password (`for_password`).
+fn strong_value(value: &str, for_password: bool) -> bool {
+    (looks_like_strong_password(value) || is_memorable_compound(value) && for_password)
+        && (!is_word_compound(value) || for_password)
+        && !value.trim_end_matches('=').contains('=')
 }
 
 /// Whether a value runs into an HTML character reference (`correct.&quot`, `1&rdquo`): the

@@ -238,6 +238,18 @@ pub const RULES: &[Rule] = &[
         Check::StrongValue,
     ),
     rule(
+        "password-flag-beside-a-user-flag",
+        // On a command line with a user flag, a password flag in the forms Windows tools and
+        // others write: a `:` after it (`winrs -u:ops -p:…`), or a one-letter qualifier
+        // shared with the user flag (`schtasks /ru … /rp …`, `netdom /userd:… /passwordd:…`).
+        // A flag naming a password, so words and a number count as after `password`.
+        concat!(
+            r#"(?i)(?:^|\s)[-/]{1,2}[a-z]?(?:u|user|username)[a-z]?(?::|=|[ \t]+)\S+\s+(?:[^\n]*?\s)?"#,
+            r#"[-/]{1,2}[a-z]?(?:p|pw|pwd|pass|passwd|password)[a-z]?(?::|=|[ \t]+)["']?(?P<secret>[^\s"'\-/][^\s"']{5,})"#
+        ),
+        Check::PasswordValue,
+    ),
+    rule(
         "name-then-value-any-separator",
         // A secret's name, then its value after any short run of punctuation, in the syntaxes
         // the other rules do not spell out: a quoted literal after any punctuation (a tuple
@@ -269,6 +281,34 @@ mod tests {
 
     fn redact(text: &str) -> String {
         Redactor::default().redact(text).into_owned()
+    }
+
+    #[test]
+    fn a_password_flag_beside_a_user_flag_is_redacted_in_windows_forms() {
+        for (text, want) in [
+            (
+                "winrs -r:app01 -u:ops -p:Qz8!rT2vLp ipconfig",
+                "winrs -r:app01 -u:ops -p:[REDACTED] ipconfig",
+            ),
+            (
+                "schtasks /create /ru CORP\\svc /rp Indigo.bramble.3476",
+                "schtasks /create /ru CORP\\svc /rp [REDACTED]",
+            ),
+            (
+                "netdom join WS1 /userd:CORP\\ops /passwordd:Tundra#4471",
+                "netdom join WS1 /userd:CORP\\ops /passwordd:[REDACTED]",
+            ),
+        ] {
+            assert_eq!(redact(text), want, "{text}");
+        }
+        // Flags that are no password's, values that are no password.
+        for text in [
+            "java -u deploy -cp target/classes:lib/* Main",
+            "tool -u:ops -p:8080 --verbose",
+            "rsync -u -p src/ dst/",
+        ] {
+            assert_eq!(redact(text), text, "{text}");
+        }
     }
 
     #[test]

@@ -7,8 +7,8 @@
 //! TOML and code, passwords given to well-known commands (`mysql -p…`, `sshpass -p`,
 //! `redis-cli -a`), cookies and session ids, key literals handed to HMAC and JWT calls,
 //! `.netrc` and `.pgpass` lines, secrets split across lines or string literals, base64 that
-//! decodes to a credential ([`encoded`]), and random-looking values next to secret-looking
-//! words. Besides the table: generated tokens recognised by their statistics alone, with no
+//! decodes to a credential ([`encoded`]), text written as bytes apart (`od -tx1`, `0x44, …`,
+//! character codes: `dumps.rs`), and random-looking values next to secret-looking words. Besides the table: generated tokens recognised by their statistics alone, with no
 //! prefix or name (`shape.rs`), passwords given in the prose of any language (`prose.rs`),
 //! key material by its structure (`structure.rs`), the columns of a delimited table whose
 //! header names a secret (`tables.rs`), a value a few words after a secret's name in any
@@ -31,6 +31,7 @@ mod checks;
 #[macro_use]
 pub mod rules;
 mod context;
+mod dumps;
 pub mod encoded;
 mod fed;
 mod hex_keys;
@@ -339,12 +340,13 @@ const MAX_VIEWS: usize = 16;
 /// changing the text (at most [`MAX_VIEWS`]).
 fn decoded_views(text: &str) -> Vec<views::View> {
     use views::Decoding;
-    const ALL: [Decoding; 6] = [
+    const ALL: [Decoding; 7] = [
         Decoding::JsonEscapes,
         Decoding::Url,
         Decoding::QueryLines,
         Decoding::Entities,
         Decoding::ByteEscapes,
+        Decoding::WrittenBytes,
         Decoding::Joined,
     ];
     let mut seen: Vec<String> = vec![text.to_owned()];

@@ -253,15 +253,9 @@ pub(super) fn values_after_names(text: &str, out: &mut Vec<Range<usize>>) {
             let end = start + word.len();
             // A word right before `(` names a call.
             let call = bytes.get(at) == Some(&b'(');
-            // A short name (`pw`, `pass`, `creds`) names a password as the long one
-            // does: a value of words and a number is judged as one after `password`.
-            let before = &text[line_start..start];
-            let judged = if SHORT_FOR_PASSWORD.contains(&matched.as_str()) {
-                judged_secret(&format!("password {before}"), word)
-            } else {
-                judged_secret(before, word)
-            };
-            if !call && judged {
+            // A short name (`pw`, `pass`, `creds`) names a password as the long one does.
+            let for_password = SHORT_FOR_PASSWORD.contains(&matched.as_str());
+            if !call && judged_value(&text[line_start..start], word, for_password) {
                 out.push(start..end);
                 taken = true;
             }
@@ -419,6 +413,12 @@ pub(super) fn judged_bare(before: &str, word: &str) -> bool {
 
 /// Whether `word`, after `before` on its line, is a value made like a password.
 pub(super) fn judged_secret(before: &str, word: &str) -> bool {
+    judged_value(before, word, false)
+}
+
+/// [`judged_secret`], where words and a number also count when the name is known to stand
+/// for a password (`for_password`: `pw`, `pass`, `creds`), as they do after `password`.
+fn judged_value(before: &str, word: &str, for_password: bool) -> bool {
     if is_code_name(word) {
         return false;
     }
@@ -445,7 +445,8 @@ pub(super) fn judged_secret(before: &str, word: &str) -> bool {
     {
         return false;
     }
-    passes(Check::StrongValue, before, word, "", 0)
+    let check = if for_password { Check::PasswordValue } else { Check::StrongValue };
+    passes(check, before, word, "", 0)
 }
 
 #[cfg(test)]

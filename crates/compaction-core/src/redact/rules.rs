@@ -28,6 +28,10 @@ pub enum Check {
     /// redact when it is made like a chosen or generated password (three of lower case,
     /// upper case, digits and symbols; or random), not a reference.
     StrongValue,
+    /// Like [`Check::StrongValue`], for a value whatever came before it is known to name a
+    /// password (a short name such as `pw`, a password flag): words and a number are a
+    /// password there, as after `password`.
+    PasswordValue,
     /// Like [`Check::HighEntropy`], but a bare hex digest or UUID is not taken for a secret
     /// (for broad names such as `key` or `session`, where hashes and ids are common).
     RandomNotDigest,

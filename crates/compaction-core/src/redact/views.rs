@@ -58,6 +58,10 @@ pub(super) enum Decoding {
     Entities,
     /// Byte escapes of C, Python, shell and many more undone: `\xNN`.
     ByteEscapes,
+    /// Bytes written as numbers or characters apart (`od -tx1`, `hexdump -C`, a packet's
+    /// bytes, `0x44, 0x61, …`, character codes, `'D', 'a', …`) read as the text they spell,
+    /// when they spell text.
+    WrittenBytes,
     /// Pieces of one value put together again: a line continuation (`\`, `^` or `` ` ``
     /// ending a line, and the next line's indent) removed, and string literals joined where
     /// only a concatenation stands between them (`"ab" "cd"`, `'ab' + 'cd'`, `"ab" .. "cd"`,
@@ -74,6 +78,7 @@ impl Decoding {
             Decoding::QueryLines => has_query(text).then(|| query_lines(text)).flatten(),
             Decoding::Entities => text.contains('&').then(|| entities(text)).flatten(),
             Decoding::ByteEscapes => text.contains("\\x").then(|| byte_escapes(text)).flatten(),
+            Decoding::WrittenBytes => super::dumps::written_bytes(text),
             Decoding::Joined => has_joins(text).then(|| joined(text)).flatten(),
         }
     }
@@ -82,7 +87,7 @@ impl Decoding {
 /// `text` with every escape `step` recognises decoded: `step(bytes, at)` gives the bytes an
 /// escape starting at `at` decodes to and its width in the original. `None` when nothing was
 /// decoded or the result is not UTF-8.
-fn decode_escapes(
+pub(super) fn decode_escapes(
     text: &str,
     step: impl Fn(&[u8], usize) -> Option<(Vec<u8>, usize)>,
 ) -> Option<View> {

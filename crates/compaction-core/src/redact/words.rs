@@ -2,6 +2,9 @@
 //! letters of another word (`monkey`, `passport`): `nearby.rs` judges a word holding a part
 //! to be a name, not a value; a password built on an ordinary word stays a value.
 //!
+//! Also: whether the name before a value is an English word that only ends like a secret's
+//! name (`bypass`, `compass`), which `checks.rs` asks before judging the value.
+//!
 //! Invariant: looks at one word and never past it.
 
 use std::ops::Range;
@@ -33,6 +36,37 @@ pub(super) fn is_part(word: &str, range: Range<usize>) -> bool {
         !after.is_ascii_alphabetic() || last.is_ascii_lowercase() && after.is_ascii_uppercase()
     };
     starts && ends
+}
+
+/// English words that end in `pass` (a name ending in `pass` is otherwise taken for a
+/// password's).
+const WORDS_ENDING_IN_PASS: &[&str] = &[
+    "bypass",
+    "compass",
+    "surpass",
+    "trespass",
+    "overpass",
+    "underpass",
+    "encompass",
+    "multipass",
+    "subpass",
+    "renderpass",
+    "firstpass",
+    "onepass",
+    "singlepass",
+];
+
+/// Whether the name just before a value is an English word that only looks like a secret
+/// name (`bypass = …`, `compass: …`).
+pub(super) fn names_an_ordinary_word(before: &str) -> bool {
+    let name = before.trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
+    let start = name
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !c.is_ascii_alphanumeric())
+        .map_or(0, |(at, c)| at + c.len_utf8());
+    let name = name[start..].to_ascii_lowercase();
+    WORDS_ENDING_IN_PASS.iter().any(|word| name.ends_with(word))
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 //! prefixes, other URL schemes, two encodings at once; and in `round9/`, round 9's credentials
 //! in tools, configs and languages of 2024–2026 no earlier family covered; and in `round10/`,
 //! round 10's config languages, code, tool outputs, logs, diffs and text shapes no earlier
-//! family covered; and in `round11/` to `round17/`, the same for rounds 11 to 17), and plants
+//! family covered; and in `round11/` to `round18/`, the same for rounds 11 to 18), and plants
 //! each in
 //! several shapes: a chat message, a tool
 //! result, a config file, a tool call's JSON arguments and an encoded form. [`claude_transcript`]
@@ -38,6 +38,7 @@ mod round14;
 mod round15;
 mod round16;
 mod round17;
+mod round18;
 mod round9;
 mod splits;
 mod values;
@@ -54,10 +55,10 @@ pub use splits::{
     before_round9_test_families, before_round10_test_families, before_round11_test_families,
     before_round12_test_families, before_round13_test_families, before_round14_test_families,
     before_round15_test_families, before_round16_test_families, before_round17_test_families,
-    earlier_test_families, family_names, round4_family_names, round9_family_names,
-    round10_family_names, round11_family_names, round12_family_names, round13_family_names,
-    round14_family_names, round15_family_names, round16_family_names, round17_family_names,
-    test_families,
+    before_round18_test_families, earlier_test_families, family_names, round4_family_names,
+    round9_family_names, round10_family_names, round11_family_names, round12_family_names,
+    round13_family_names, round14_family_names, round15_family_names, round16_family_names,
+    round17_family_names, round18_family_names, test_families,
 };
 
 /// How many secrets each family makes.
@@ -123,6 +124,7 @@ fn all_families() -> Vec<Family> {
     all.extend(round15::families());
     all.extend(round16::families());
     all.extend(round17::families());
+    all.extend(round18::families());
     all
 }
 
@@ -539,95 +541,4 @@ pub fn codex_transcript(samples: &[&Sample]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_corpus_is_large_and_split_by_family() {
-        let samples = corpus();
-        let families: std::collections::BTreeSet<&str> = samples.iter().map(|s| s.family).collect();
-        let secrets: std::collections::BTreeSet<(&str, &str)> =
-            samples.iter().map(|s| (s.family, s.secret.as_str())).collect();
-        assert!(families.len() >= 100, "{} families", families.len());
-        assert!(secrets.len() >= 600, "{} secrets", secrets.len());
-        let test = test_families();
-        assert!(test.len() * 3 >= families.len());
-        // Adding the round 4 families moved no held-out family into dev (whose misses are
-        // listed).
-        let earlier = earlier_test_families();
-        assert!(earlier.iter().all(|name| test.contains(name)), "a test family became dev");
-        assert!(round4_family_names().len() >= 20);
-        // Nor did adding round 9's.
-        let before_round9 = before_round9_test_families();
-        assert!(before_round9.iter().all(|name| test.contains(name)), "a test family became dev");
-        assert!(round9_family_names().len() >= 30);
-        // Nor did adding round 10's.
-        let before_round10 = before_round10_test_families();
-        assert!(before_round10.iter().all(|name| test.contains(name)), "a test family became dev");
-        assert!(round10_family_names().len() >= 30);
-        // Nor did adding round 11's.
-        let before_round11 = before_round11_test_families();
-        assert!(before_round11.iter().all(|name| test.contains(name)), "a test family became dev");
-        assert!(round11_family_names().len() >= 30);
-        // Nor did adding round 12's.
-        let before_round12 = before_round12_test_families();
-        assert!(before_round12.iter().all(|name| test.contains(name)), "a test family became dev");
-        assert!(round12_family_names().len() >= 30);
-        // Nor did adding round 13's.
-        let before_round13 = before_round13_test_families();
-        assert!(before_round13.iter().all(|name| test.contains(name)), "a test family became dev");
-        assert!(round13_family_names().len() >= 24);
-        // Nor did adding round 14's.
-        let before_round14 = before_round14_test_families();
-        assert!(before_round14.iter().all(|name| test.contains(name)), "a test family became dev");
-        assert!(round14_family_names().len() >= 24);
-        // Nor did adding round 15's.
-        let before_round15 = before_round15_test_families();
-        assert!(before_round15.iter().all(|name| test.contains(name)), "a test family became dev");
-        assert!(round15_family_names().len() >= 20);
-        // Nor did adding round 16's.
-        let before_round16 = before_round16_test_families();
-        assert!(before_round16.iter().all(|name| test.contains(name)), "a test family became dev");
-        assert!(round16_family_names().len() >= 14);
-        // Nor did adding round 17's.
-        let before_round17 = before_round17_test_families();
-        assert!(before_round17.iter().all(|name| test.contains(name)), "a test family became dev");
-        assert!(round17_family_names().len() >= 12);
-        let names = family_names();
-        let distinct: std::collections::BTreeSet<&str> = names.iter().copied().collect();
-        assert_eq!(distinct.len(), names.len(), "two families share a name");
-        for sample in &samples {
-            assert_eq!(sample.test, test.contains(&sample.family));
-            assert!(
-                sample.leaks_into(&sample.text()) || matches!(sample.plant, Plant::Image(_)),
-                "{} {} does not hold its secret",
-                sample.family,
-                sample.shape
-            );
-        }
-    }
-
-    #[test]
-    fn leaks_finds_parts_of_a_secret() {
-        assert!(leaks("x Abcdef12345 y", "Abcdef123456789"));
-        assert!(!leaks("x [REDACTED] y", "Abcdef123456789"));
-        assert!(leaks("one two three four", "zero one two three four five"));
-        assert!(!leaks("one two three", "zero one two three four five"));
-        let samples = corpus();
-        let first = samples[0].text();
-        let found = leaked(&samples[..3], &first);
-        assert!(found[0]);
-        // A part two secrets share (`password=` in two hex dumps) charges neither.
-        let sample = |secret: &str, needle: &str| Sample {
-            family: "f",
-            test: false,
-            shape: "encoded-hex".into(),
-            secret: secret.into(),
-            needles: vec![needle.into()],
-            plant: Plant::Text(String::new()),
-        };
-        let two = [sample("A1", "70617373776f72643d4131"), sample("B2", "70617373776f72643d4232")];
-        assert_eq!(leaked(&two, "70617373776f72643d4232"), [false, true]);
-        assert_eq!(leaked(&two, "x 70617373776f72 y"), [false, false]);
-    }
-}
+mod tests;

@@ -37,6 +37,7 @@ pub fn report_parts() -> Vec<ReportPart> {
     let (round12, round13) = (round12_family_names(), round13_family_names());
     let (round14, round15) = (round14_family_names(), round15_family_names());
     let (round16, round17) = (round16_family_names(), round17_family_names());
+    let round18 = round18_family_names();
     vec![
         part("test, earlier split", None, &earlier_test_families(), true),
         part("test, round 4 families", Some(true), &round4, true),
@@ -83,5 +84,10 @@ pub fn report_parts() -> Vec<ReportPart> {
         part("test, round 16 split", None, &before_round17_test_families(), true),
         part("dev, round 17 families", Some(false), &round17, true),
         part("test, round 17 families", Some(true), &round17, true),
+        part("dev, families before round 18", Some(false), &round18, false),
+        part("test, families before round 18", Some(true), &round18, false),
+        part("test, round 17 split", None, &before_round18_test_families(), true),
+        part("dev, round 18 families", Some(false), &round18, true),
+        part("test, round 18 families", Some(true), &round18, true),
     ]
 }
