@@ -56,6 +56,7 @@ pub(super) fn all() -> Vec<Instance> {
     out.extend(super::coloured::coloured_outputs());
     out.extend(super::setting::settings_changed_in_place());
     out.extend(super::lists::lists_that_report());
+    out.extend(super::wrapped::commands_a_shell_runs());
     out
 }
 
