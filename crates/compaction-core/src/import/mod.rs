@@ -45,6 +45,8 @@ mod tests_hostile;
 mod tests_order;
 #[cfg(test)]
 mod tests_round15;
+#[cfg(test)]
+mod tests_round17;
 mod time;
 mod tools;
 
