@@ -33,6 +33,7 @@ mod claude;
 mod codex;
 mod cursor;
 mod instructions;
+mod pairing;
 mod shape;
 pub(crate) use instructions::split_codex_skills;
 #[cfg(test)]

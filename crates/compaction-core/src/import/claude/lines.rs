@@ -164,7 +164,14 @@ fn tool_result(
     builder: &mut Builder<'_>,
 ) -> String {
     let call_id = block.get("tool_use_id").and_then(Value::as_str).unwrap_or("");
-    let (name, call_entry) = match state.calls.get(call_id) {
+    // The reply the line follows (its parent, or the reply of the result it follows): of
+    // the calls given this id (an id may be given again), the one in that reply, else the
+    // latest.
+    let follows = parent.map(|p| state.result_reply.get(p).map_or(p, String::as_str));
+    let found = state.calls.get(call_id).and_then(|calls| {
+        calls.iter().rev().find(|(_, entry)| Some(entry.as_str()) == follows).or(calls.last())
+    });
+    let (name, call_entry) = match found {
         Some((name, entry)) => (name.clone(), Some(entry.clone())),
         None => ("unknown".to_owned(), None),
     };
@@ -197,6 +204,7 @@ fn tool_result(
     let message = build::tool_result(call_id, &name, content, is_error, None, timestamp);
     let id = builder.message(parent.as_deref(), timestamp, message);
     if let Some(entry) = call_entry {
+        state.result_reply.insert(id.clone(), entry.clone());
         state.result_tail.insert(entry, id.clone());
     }
     id
@@ -291,7 +299,7 @@ pub(super) fn assistant_line(
         if block.get("type").and_then(Value::as_str) == Some("toolCall") {
             let id = block.get("id").and_then(Value::as_str).unwrap_or("").to_owned();
             let name = block.get("name").and_then(Value::as_str).unwrap_or("").to_owned();
-            state.calls.insert(id, (name, entry.clone()));
+            state.calls.entry(id).or_default().push((name, entry.clone()));
         }
     }
     state.open_reply = Some((reply_id, entry.clone()));
