@@ -22,6 +22,7 @@
 //! part when `i % 3 == 2`, else in the dev part. `ROUND17_SHOW_TEST=1` prints the test
 //! part's misses too.
 
+mod growth;
 mod write;
 
 use serde_json::Value;
