@@ -44,6 +44,8 @@ pub(super) struct Pairing {
     written: HashSet<String>,
     /// Every call id the transcript gave.
     given: HashSet<String>,
+    /// Per id given, the last suffix tried for a call given it again.
+    suffix: HashMap<String, usize>,
     /// Per entry (by index), the reply whose results may follow it: the assistant entry's
     /// index + 1, or 0 for none.
     reply_of: Vec<u32>,
@@ -69,12 +71,17 @@ impl Pairing {
         let mut calls = Calls::new();
         for block in blocks.iter_mut().filter(|b| b["type"] == "toolCall") {
             let id = block["id"].as_str().unwrap_or("").to_owned();
+            // The last suffix tried for an id is remembered, so an id given n times costs n
+            // tries in all, not n² (a suffix another call holds is still skipped).
             let mut unique = id.clone();
-            let mut n = 1;
+            let suffix = self.suffix.entry(id.clone()).or_insert(1);
             while unique.is_empty() || self.written.contains(&unique) {
-                n += 1;
-                unique =
-                    if id.is_empty() { format!("imported-call-{n}") } else { format!("{id}-{n}") };
+                *suffix += 1;
+                unique = if id.is_empty() {
+                    format!("imported-call-{suffix}")
+                } else {
+                    format!("{id}-{suffix}")
+                };
             }
             if unique != id {
                 block["id"] = Value::String(unique.clone());

@@ -168,11 +168,12 @@ fn tool_result(
     // the calls given this id (an id may be given again), the one in that reply, else the
     // latest.
     let follows = parent.map(|p| state.result_reply.get(p).map_or(p, String::as_str));
-    let found = state.calls.get(call_id).and_then(|calls| {
-        calls.iter().rev().find(|(_, entry)| Some(entry.as_str()) == follows).or(calls.last())
+    let in_reply = follows.and_then(|reply| {
+        let name = state.calls_in.get(&(call_id.to_owned(), reply.to_owned()))?;
+        Some((name.clone(), reply.to_owned()))
     });
-    let (name, call_entry) = match found {
-        Some((name, entry)) => (name.clone(), Some(entry.clone())),
+    let (name, call_entry) = match in_reply.or_else(|| state.calls.get(call_id).cloned()) {
+        Some((name, entry)) => (name, Some(entry)),
         None => ("unknown".to_owned(), None),
     };
     // Chain after the reply's previous result, so the results of one reply never branch.
@@ -257,10 +258,11 @@ pub(super) fn assistant_line(
         }
         None => false,
     };
+    // Whether the reply holds a call: its earlier lines' answer is remembered, so a line
+    // merged into a reply costs its own blocks, not the whole reply's.
+    let has_calls = has_calls || (continues && state.open_reply_calls);
     let entry = if continues && let Some(content) = builder.last_assistant_content() {
         content.extend(blocks.iter().cloned());
-        let has_calls =
-            content.iter().any(|b| b.get("type").and_then(Value::as_str) == Some("toolCall"));
         let mut fields = Map::new();
         if let Some(usage) = usage {
             fields.insert("usage".into(), usage);
@@ -299,9 +301,11 @@ pub(super) fn assistant_line(
         if block.get("type").and_then(Value::as_str) == Some("toolCall") {
             let id = block.get("id").and_then(Value::as_str).unwrap_or("").to_owned();
             let name = block.get("name").and_then(Value::as_str).unwrap_or("").to_owned();
-            state.calls.entry(id).or_default().push((name, entry.clone()));
+            state.calls_in.insert((id.clone(), entry.clone()), name.clone());
+            state.calls.insert(id, (name, entry.clone()));
         }
     }
     state.open_reply = Some((reply_id, entry.clone()));
+    state.open_reply_calls = has_calls;
     state.record(value, Some(entry));
 }
