@@ -361,7 +361,15 @@ fn judge(instance: &Instance) -> Option<String> {
         }
     }
     let parsed = crate::parse_session(session.as_bytes());
-    (0..parsed.entries().len()).find_map(|leaf| context_problem(&parsed, leaf))
+    if let Some(problem) = (0..parsed.entries().len()).find_map(|l| context_problem(&parsed, l)) {
+        return Some(problem);
+    }
+    // Resumed, the session shows what the transcript's own path shows.
+    let leaf = parsed.entries().len().checked_sub(1);
+    let context = crate::context::build_context(&parsed, leaf);
+    let shown = serde_json::to_string(&context.llm_messages(&parsed)).unwrap_or_default();
+    let missing = instance.on_path.iter().find(|m| !shown.contains(m.as_str()))?;
+    Some(format!("{missing} is on the transcript's path but not in the resumed context"))
 }
 
 /// Runs a class and prints its figures; the dev part's misses in full.

@@ -14,6 +14,25 @@ pub(super) struct Instance {
     pub(super) markers: Vec<String>,
     /// Outputs that must stay tool results (their call is right before them).
     pub(super) results: Vec<String>,
+    /// The markers of the transcript's own path to its last line (from the agent's last
+    /// compaction on): what the model sees when the session is resumed.
+    pub(super) on_path: Vec<String>,
+}
+
+/// The markers in a line.
+fn markers_of(line: &Value) -> Vec<String> {
+    let text = line.to_string();
+    let mut out = Vec::new();
+    for what in ["USER-", "SAY-", "ARG-", "OUT-", "SUMMARY-"] {
+        for (at, _) in text.match_indices(what) {
+            let rest = &text[at..];
+            let end = rest[what.len()..]
+                .find(|c: char| !(c.is_ascii_digit() || c == '-'))
+                .map_or(rest.len(), |e| e + what.len());
+            out.push(rest[..end].to_owned());
+        }
+    }
+    out
 }
 
 /// Lines of a Claude Code transcript, with markers numbered for instance `k`.
@@ -147,12 +166,26 @@ impl Claude {
 
     pub(super) fn done(self, name: String) -> Instance {
         let text = self.lines.iter().map(|l| format!("{l}\n")).collect();
+        // The path from the last line: each line's parent is the latest line before it with
+        // that id; it ends at the agent's own compaction summary or a root.
+        let mut on_path = Vec::new();
+        let mut at = self.lines.len().checked_sub(1);
+        while let Some(index) = at {
+            let line = &self.lines[index];
+            on_path.extend(markers_of(line));
+            if line["isCompactSummary"] == true {
+                break;
+            }
+            let parent = line["parentUuid"].as_str();
+            at = parent.and_then(|p| self.lines[..index].iter().rposition(|l| l["uuid"] == p));
+        }
         Instance {
             name,
             format: SourceFormat::ClaudeCode,
             text,
             markers: self.markers,
             results: self.results,
+            on_path,
         }
     }
 }
@@ -236,12 +269,16 @@ impl Codex {
 
     pub(super) fn done(self, name: String) -> Instance {
         let text = self.lines.iter().map(|l| format!("{l}\n")).collect();
+        // A rollout is one path; the model sees it from the last compaction on.
+        let from = self.lines.iter().rposition(|l| l["type"] == "compacted").unwrap_or(0);
+        let on_path = self.lines[from..].iter().flat_map(markers_of).collect();
         Instance {
             name,
             format: SourceFormat::Codex,
             text,
             markers: self.markers,
             results: self.results,
+            on_path,
         }
     }
 }
