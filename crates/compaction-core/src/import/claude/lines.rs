@@ -176,9 +176,13 @@ fn tool_result(
         Some((name, entry)) => (name, Some(entry)),
         None => ("unknown".to_owned(), None),
     };
-    // Chain after the reply's previous result, so the results of one reply never branch.
+    // A line that follows its call's reply (the reply, or a result of it) is chained after
+    // the reply's previous result, so the results of one reply never branch. A line that
+    // stands elsewhere (another branch, after a compaction or a later message) stays there,
+    // and the pairing keeps it as a note: moved to its call, it would become the last entry
+    // and take the session's path off the branch the transcript ends on.
     let parent = match &call_entry {
-        Some(entry) if parent == Some(entry.as_str()) || state.result_tail.contains_key(entry) => {
+        Some(entry) if follows == Some(entry.as_str()) => {
             state.result_tail.get(entry).cloned().or_else(|| Some(entry.clone()))
         }
         Some(_) | None => parent.map(str::to_owned),
