@@ -6,10 +6,11 @@
 //! in file order, so the same transcript always gives the same session; every assistant
 //! message written has a usage in pi's full shape.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 
 use serde_json::{Map, Value, json};
 
+use super::pairing::Pairing;
 use super::{ImportReport, SourceFormat, time};
 use crate::redact::Redactor;
 
@@ -54,11 +55,8 @@ pub(super) struct Builder<'r> {
     last_time: Option<(String, i64)>,
     /// How many tool calls were renamed to pi's tools, by `source → pi` name.
     pub(super) renamed: BTreeMap<String, usize>,
-    /// The tool calls handed out, by the id written, and whether a result answered each.
-    calls: HashMap<String, bool>,
-    /// The id written for a call whose id the transcript gave twice (or not at all), by the
-    /// transcript's id: results name the latest call with that id.
-    call_alias: HashMap<String, String>,
+    /// Which call each tool result answers (see [`super::pairing`]).
+    pairing: Pairing,
 }
 
 /// What was handed out, counted as it went.
@@ -90,8 +88,7 @@ impl<'r> Builder<'r> {
             converted: BTreeMap::new(),
             last_time: None,
             renamed: BTreeMap::new(),
-            calls: HashMap::new(),
-            call_alias: HashMap::new(),
+            pairing: Pairing::default(),
         }
     }
 
@@ -313,56 +310,35 @@ impl<'r> Builder<'r> {
     }
 
     /// Makes an entry handed out keep pi's pairing of calls and results: every tool call id
-    /// is unique in the session (a call whose id the transcript gave before, or gave empty,
-    /// gets a new one, and the results after it name that one), and every tool result
-    /// answers one call written before it that no other result answered. A result that
-    /// answers no such call (its call's line was left out or unreadable, or it repeats a
-    /// result) becomes an `imported-meta` note holding its output, counted: a provider
-    /// refuses a result without its call.
+    /// is unique in the session, and every tool result answers a call of the reply it
+    /// follows on its branch that no other result answered; a result that answers no such
+    /// call (its call is on another branch, before a compaction or a later message, was
+    /// left out or unreadable, or it repeats a result) becomes an `imported-meta` note
+    /// holding its output, counted: a provider refuses a result without its call (see
+    /// [`super::pairing`]).
     fn pair_calls(&mut self, entry: &mut Value) {
-        let Some(Value::Object(message)) = entry.get_mut("message") else { return };
+        let Some(index) = entry_index(entry) else { return };
+        let parent = self.parents.get(index).copied().unwrap_or(0);
+        let kind = entry.get("type").and_then(Value::as_str).unwrap_or("");
+        let in_context =
+            matches!(kind, "message" | "custom_message" | "compaction" | "branch_summary");
+        let Some(Value::Object(message)) = entry.get_mut("message") else {
+            return self.pairing.other(index, parent, in_context);
+        };
         match message.get("role").and_then(Value::as_str) {
-            Some("assistant") => {
-                let Some(Value::Array(blocks)) = message.get_mut("content") else { return };
-                for block in blocks.iter_mut().filter(|b| b["type"] == "toolCall") {
-                    let id = block["id"].as_str().unwrap_or("").to_owned();
-                    let mut unique = id.clone();
-                    let mut n = 1;
-                    while unique.is_empty() || self.calls.contains_key(&unique) {
-                        n += 1;
-                        unique = if id.is_empty() {
-                            format!("imported-call-{n}")
-                        } else {
-                            format!("{id}-{n}")
-                        };
-                    }
-                    if unique != id {
-                        block["id"] = Value::String(unique.clone());
-                        self.call_alias.insert(id, unique.clone());
-                    } else {
-                        self.call_alias.remove(&id);
-                    }
-                    self.calls.insert(unique, false);
-                }
-            }
+            Some("assistant") => match message.get_mut("content") {
+                Some(Value::Array(blocks)) => self.pairing.assistant(index, blocks),
+                _ => self.pairing.assistant(index, &mut []),
+            },
             Some("toolResult") => {
-                let named = message.get("toolCallId").and_then(Value::as_str).unwrap_or("");
-                let id = self.call_alias.get(named).cloned().unwrap_or_else(|| named.to_owned());
-                if let Some(answered @ false) = self.calls.get_mut(&id) {
-                    *answered = true;
-                    message.insert("toolCallId".into(), Value::String(id));
-                    return;
+                if let Err(why) = self.pairing.result(index, parent, message) {
+                    // Kept, as a note: in another form, not left out.
+                    self.convert(why);
+                    self.result_as_note(entry);
+                    self.pairing.other(index, parent, true);
                 }
-                let why = if self.calls.contains_key(&id) {
-                    "tool result given again for a call already answered (kept as a note)"
-                } else {
-                    "tool result whose call is not in the session (kept as a note)"
-                };
-                // Kept, as a note: in another form, not left out.
-                self.convert(why);
-                self.result_as_note(entry);
             }
-            Some(_) | None => {}
+            Some(_) | None => self.pairing.other(index, parent, in_context),
         }
     }
 
@@ -388,11 +364,7 @@ impl<'r> Builder<'r> {
             details["details"] = extra.clone();
         }
         fields.insert("details".into(), details);
-        let index = fields
-            .get("id")
-            .and_then(Value::as_str)
-            .and_then(|id| usize::from_str_radix(id, 16).ok())
-            .and_then(|n| n.checked_sub(1));
+        let index = entry_index(entry);
         if let Some(kind) = index.and_then(|index| self.kinds.get_mut(index)) {
             *kind = Kind::Other;
         }
@@ -479,6 +451,12 @@ impl<'r> Builder<'r> {
             dropped: self.dropped.clone(),
         }
     }
+}
+
+/// The index of an entry the builder wrote (its id is its index + 1, in hexadecimal).
+fn entry_index(entry: &Value) -> Option<usize> {
+    let id = entry.get("id")?.as_str()?;
+    usize::from_str_radix(id, 16).ok()?.checked_sub(1)
 }
 
 /// What the session header says: where the transcript came from.

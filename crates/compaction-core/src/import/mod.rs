@@ -33,6 +33,7 @@ mod claude;
 mod codex;
 mod cursor;
 mod instructions;
+mod pairing;
 mod shape;
 pub(crate) use instructions::split_codex_skills;
 #[cfg(test)]
@@ -45,6 +46,8 @@ mod tests_hostile;
 mod tests_order;
 #[cfg(test)]
 mod tests_round15;
+#[cfg(test)]
+mod tests_round17;
 mod time;
 mod tools;
 

@@ -164,13 +164,25 @@ fn tool_result(
     builder: &mut Builder<'_>,
 ) -> String {
     let call_id = block.get("tool_use_id").and_then(Value::as_str).unwrap_or("");
-    let (name, call_entry) = match state.calls.get(call_id) {
-        Some((name, entry)) => (name.clone(), Some(entry.clone())),
+    // The reply the line follows (its parent, or the reply of the result it follows): of
+    // the calls given this id (an id may be given again), the one in that reply, else the
+    // latest.
+    let follows = parent.map(|p| state.result_reply.get(p).map_or(p, String::as_str));
+    let in_reply = follows.and_then(|reply| {
+        let name = state.calls_in.get(&(call_id.to_owned(), reply.to_owned()))?;
+        Some((name.clone(), reply.to_owned()))
+    });
+    let (name, call_entry) = match in_reply.or_else(|| state.calls.get(call_id).cloned()) {
+        Some((name, entry)) => (name, Some(entry)),
         None => ("unknown".to_owned(), None),
     };
-    // Chain after the reply's previous result, so the results of one reply never branch.
+    // A line that follows its call's reply (the reply, or a result of it) is chained after
+    // the reply's previous result, so the results of one reply never branch. A line that
+    // stands elsewhere (another branch, after a compaction or a later message) stays there,
+    // and the pairing keeps it as a note: moved to its call, it would become the last entry
+    // and take the session's path off the branch the transcript ends on.
     let parent = match &call_entry {
-        Some(entry) if parent == Some(entry.as_str()) || state.result_tail.contains_key(entry) => {
+        Some(entry) if follows == Some(entry.as_str()) => {
             state.result_tail.get(entry).cloned().or_else(|| Some(entry.clone()))
         }
         Some(_) | None => parent.map(str::to_owned),
@@ -197,6 +209,7 @@ fn tool_result(
     let message = build::tool_result(call_id, &name, content, is_error, None, timestamp);
     let id = builder.message(parent.as_deref(), timestamp, message);
     if let Some(entry) = call_entry {
+        state.result_reply.insert(id.clone(), entry.clone());
         state.result_tail.insert(entry, id.clone());
     }
     id
@@ -249,10 +262,11 @@ pub(super) fn assistant_line(
         }
         None => false,
     };
+    // Whether the reply holds a call: its earlier lines' answer is remembered, so a line
+    // merged into a reply costs its own blocks, not the whole reply's.
+    let has_calls = has_calls || (continues && state.open_reply_calls);
     let entry = if continues && let Some(content) = builder.last_assistant_content() {
         content.extend(blocks.iter().cloned());
-        let has_calls =
-            content.iter().any(|b| b.get("type").and_then(Value::as_str) == Some("toolCall"));
         let mut fields = Map::new();
         if let Some(usage) = usage {
             fields.insert("usage".into(), usage);
@@ -291,9 +305,11 @@ pub(super) fn assistant_line(
         if block.get("type").and_then(Value::as_str) == Some("toolCall") {
             let id = block.get("id").and_then(Value::as_str).unwrap_or("").to_owned();
             let name = block.get("name").and_then(Value::as_str).unwrap_or("").to_owned();
+            state.calls_in.insert((id.clone(), entry.clone()), name.clone());
             state.calls.insert(id, (name, entry.clone()));
         }
     }
     state.open_reply = Some((reply_id, entry.clone()));
+    state.open_reply_calls = has_calls;
     state.record(value, Some(entry));
 }

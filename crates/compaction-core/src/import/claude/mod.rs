@@ -111,12 +111,20 @@ pub(super) struct State {
     only_side_chain: bool,
     /// Source `uuid` → the entry that stands for it (or for its nearest kept ancestor).
     entry_of: HashMap<String, Option<String>>,
-    /// Tool call id → (pi tool name, the assistant entry holding the call).
+    /// Tool call id → (pi tool name, the assistant entry holding the call), for the latest
+    /// call given that id.
     calls: HashMap<String, (String, String)>,
+    /// (Tool call id, assistant entry) → pi tool name, for every call (a transcript may
+    /// give an id again, in the same reply or another).
+    calls_in: HashMap<(String, String), String>,
     /// Assistant entry → the last tool result chained after it.
     result_tail: HashMap<String, String>,
+    /// Tool result entry → the assistant entry it is chained after.
+    result_reply: HashMap<String, String>,
     /// The `message.id` of the last assistant entry written, while it is the last entry.
     open_reply: Option<(String, String)>,
+    /// Whether that entry holds a tool call.
+    open_reply_calls: bool,
     /// The last entry written.
     last: Option<String>,
     /// Lines whose parent has not appeared yet, with the line count when they arrived.
