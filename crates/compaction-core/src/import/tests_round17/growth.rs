@@ -287,7 +287,26 @@ fn timed(format: SourceFormat, text: &str) -> Result<Duration, String> {
     Ok(best)
 }
 
+/// Every shape imports into a clean session (each result after its call, every id once).
 #[test]
+fn repeated_things_import_into_a_clean_session() {
+    let redactor = Redactor::default();
+    for (name, format, write) in shapes() {
+        let options = ImportOptions { format: Some(format), fallback_cwd: None };
+        let imported = import_with(&write(3000), &options, &redactor)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        if let Some(problem) = structural_problem(&imported.session) {
+            panic!("{name}: {problem}");
+        }
+    }
+}
+
+/// The time each shape costs at n against n / 4. A benchmark, not a unit test: it compares
+/// wall times, so it runs only when asked, on a machine doing nothing else
+/// (`cargo test --release -p compaction-core --lib import::tests_round17::growth --
+/// --ignored --nocapture`; figures in BENCHMARKS.md).
+#[test]
+#[ignore = "a benchmark of wall time; run with --ignored on an idle machine"]
 fn repeated_things_cost_time_in_proportion() {
     let sizes = [3000, 4500, 6000];
     let show_test = std::env::var_os("ROUND17_SHOW_TEST").is_some();
