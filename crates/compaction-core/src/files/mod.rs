@@ -21,7 +21,7 @@ use crate::message::AgentMessage;
 
 pub use patch::patch_file_effects;
 pub use shell::shell_file_effects;
-pub(crate) use shell::shell_segments;
+pub(crate) use shell::{command_flag_at, shell_segments};
 
 /// Paths read, written and edited.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -490,19 +490,16 @@ fn shell(
     ("bash".into(), Value::Object(out))
 }
 
-/// The command line of an argv: the script of `bash -lc SCRIPT` (and sh, zsh, PowerShell
-/// `-Command`), else the words joined with shell quoting.
-fn script_of(argv: &[&str]) -> String {
-    if let [shell, flag, script] = argv {
-        let shell = shell.rsplit(['/', '\\']).next().unwrap_or(shell).to_ascii_lowercase();
-        let shell = shell.trim_end_matches(".exe");
-        let posix =
-            matches!(shell, "bash" | "sh" | "zsh" | "dash") && matches!(*flag, "-lc" | "-c");
-        let powershell =
-            matches!(shell, "powershell" | "pwsh") && flag.eq_ignore_ascii_case("-command");
-        if posix || powershell {
-            return (*script).to_owned();
-        }
+/// The command line of an argv: the script a shell is given to run (`bash -lc SCRIPT`,
+/// `pwsh.exe -NoLogo -Command SCRIPT`, `cmd.exe /d /c SCRIPT`: the shell's own options
+/// before its command flag, the script its last word), else the words joined with shell
+/// quoting.
+pub(super) fn script_of(argv: &[&str]) -> String {
+    if let [shell, rest @ ..] = argv
+        && let Some(flag) = crate::files::command_flag_at(shell, rest)
+        && let [script] = &rest[flag + 1..]
+    {
+        return (*script).to_owned();
     }
     argv.iter().map(|word| quote(word)).collect::<Vec<_>>().join(" ")
 }

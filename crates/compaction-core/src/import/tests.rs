@@ -188,6 +188,22 @@ fn codex_shell_calls_become_bash_with_the_script() {
 }
 
 #[test]
+fn a_codex_argv_through_a_shell_with_options_of_its_own_is_its_script() {
+    use super::codex::script_of;
+    assert_eq!(script_of(&["bash", "-lc", "ls -la"]), "ls -la");
+    assert_eq!(script_of(&["pwsh.exe", "-NoLogo", "-Command", "rg -n x src"]), "rg -n x src");
+    assert_eq!(
+        script_of(&["powershell.exe", "-NoLogo", "-NoProfile", "-Command", "npm test"]),
+        "npm test"
+    );
+    assert_eq!(script_of(&["bash", "-e", "-o", "pipefail", "-c", "make"]), "make");
+    assert_eq!(script_of(&["cmd.exe", "/d", "/c", "dir"]), "dir");
+    // Not a shell given a script: the words, quoted where they need it.
+    assert_eq!(script_of(&["bash", "run.sh", "-c"]), "bash run.sh -c");
+    assert_eq!(script_of(&["git", "commit", "-m", "a b"]), "git commit -m 'a b'");
+}
+
+#[test]
 fn codex_apply_patch_keeps_the_patch() {
     let imported = import(CODEX, None, &Redactor::default()).unwrap();
     let messages = messages(&imported.session);

@@ -125,9 +125,13 @@ pub(super) fn command_family(command: &str) -> (String, bool) {
 /// assignments (`FOO=1 cmd`), wrappers that run the rest as given (`env`, `sudo`, `time`,
 /// `nice`, `nohup`, `command`, `exec`, `timeout 30`), redirections (`2>&1`, `> out.log`),
 /// a pipe into a reader (`| tail -3`) and the folder of the program (`/usr/local/bin/pnpm`
-/// runs `pnpm`). Two runs that differ
-/// only there ran the same thing.
+/// runs `pnpm`), and a shell that is given the command to run. Two runs that differ only
+/// there ran the same thing.
 pub(super) fn invocation(command: &str) -> String {
+    // A shell given the command to run (`bash -lc '…'`, `pwsh -NoLogo -Command "…"`) ran it.
+    if let Some(inner) = super::scan::wrapped_command(command.trim()) {
+        return invocation(&inner);
+    }
     const WRAPPERS: [&str; 8] =
         ["env", "sudo", "time", "nice", "nohup", "command", "exec", "timeout"];
     let is_assignment = |word: &str| {

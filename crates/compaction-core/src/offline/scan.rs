@@ -19,7 +19,7 @@ pub(super) fn is_read_only_command(command: &str) -> bool {
 
 /// Whether one simple command only reads or checks.
 fn read_only_segment(segment: &str) -> bool {
-    const READERS: [&str; 52] = [
+    const READERS: [&str; 55] = [
         "ls",
         "ll",
         "cat",
@@ -72,6 +72,9 @@ fn read_only_segment(segment: &str) -> bool {
         "Test-Path",
         "Get-Item",
         "Resolve-Path",
+        "findstr",
+        "where",
+        "dir",
     ];
     const GIT_READERS: [&str; 10] = [
         "status",
@@ -122,6 +125,13 @@ fn read_only_segment(segment: &str) -> bool {
         [shell, ..] if wrapped_command(segment).is_some() && !shell.is_empty() => {
             wrapped_command(segment).is_some_and(|inner| is_read_only_command(&inner))
         }
+        // `xargs CMD` runs CMD over the words it reads: it reads when CMD does.
+        ["xargs", rest @ ..] => {
+            let command: Vec<&str> =
+                rest.iter().copied().skip_while(|word| word.starts_with('-')).collect();
+            !command.is_empty() && read_only_segment(&command.join(" "))
+        }
+        [cmdlet, ..] if powershell_reads(cmdlet) => true,
         [python, "-c", ..] if python.starts_with("python") => {
             let code = segment.split_once("-c").map_or("", |(_, code)| code);
             let code = code.trim().trim_matches(['"', '\'']);
@@ -142,19 +152,51 @@ fn read_only_segment(segment: &str) -> bool {
     }
 }
 
-/// The command a shell runs for another (`bash -lc '…'`, `pwsh -Command "…"`), unquoted.
+/// Whether a PowerShell cmdlet only reads, by its verb: PowerShell names every cmdlet
+/// `Verb-Noun` from a fixed set of verbs, and these get, select, test, measure, compare or
+/// format what they are given without changing anything (`Get-ChildItem`, `Select-Object`,
+/// `Where-Object`, `Measure-Object`, `Format-Table`, `ConvertTo-Json`); `Out-String` and
+/// `Out-Host` only show. `Set-`, `New-`, `Remove-`, `Out-File` and the rest change things.
+fn powershell_reads(cmdlet: &str) -> bool {
+    const VERBS: [&str; 16] = [
+        "get",
+        "select",
+        "where",
+        "sort",
+        "measure",
+        "test",
+        "find",
+        "search",
+        "compare",
+        "resolve",
+        "show",
+        "read",
+        "format",
+        "group",
+        "convertto",
+        "convertfrom",
+    ];
+    let Some((verb, noun)) = cmdlet.split_once('-') else { return false };
+    let noun = noun.to_lowercase();
+    !noun.is_empty()
+        && noun.chars().all(|c| c.is_ascii_alphabetic())
+        && (VERBS.contains(&verb.to_lowercase().as_str())
+            || (verb.eq_ignore_ascii_case("out") && matches!(noun.as_str(), "string" | "host")))
+}
+
+/// The command a shell runs for another, unquoted: the script after the shell's command
+/// flag, whatever options of its own the shell is given before it (`bash -lc '…'`, `bash
+/// --noprofile --norc -c '…'`, `sh -e -c '…'`, `pwsh.exe -NoLogo -NoProfile -Command "…"`,
+/// `cmd.exe /d /s /c "…"`). A POSIX shell's command flag is a short option cluster ending in
+/// `c` (`-c`, `-lc`, `-ec`); PowerShell's is `-Command` (or `-c`); cmd's is `/c` (or `/k`).
 pub(super) fn wrapped_command(segment: &str) -> Option<String> {
     let words: Vec<&str> = segment.split_whitespace().collect();
-    let program = words.first()?.rsplit(['/', '\\']).next()?.to_lowercase();
-    let program = program.trim_end_matches(".exe");
-    if !matches!(program, "bash" | "sh" | "zsh" | "pwsh" | "powershell") {
-        return None;
+    let flag = crate::files::command_flag_at(words.first()?, &words[1..])? + 1;
+    // The flag's own place in the line: after the words before it.
+    let mut at = 0;
+    for word in &words[..=flag] {
+        at = segment[at..].find(word)? + at + word.len();
     }
-    let flag = words.iter().position(|word| {
-        let word = word.to_lowercase();
-        word == "-command" || word == "-c" || word == "-lc" || word == "-ic"
-    })?;
-    let at = segment.find(words[flag])? + words[flag].len();
     let inner = segment[at..].trim();
     let inner = match inner.chars().next() {
         Some(quote @ ('\'' | '"')) if inner.ends_with(quote) && inner.len() >= 2 => {

@@ -194,6 +194,39 @@ fn a_compound_command_that_passes_resolves_each_of_its_commands() {
 }
 
 #[test]
+fn a_shell_given_a_command_runs_that_command_whatever_its_own_options() {
+    for (line, inner) in [
+        ("bash --noprofile --norc -c 'pytest -q'", "pytest -q"),
+        ("sh -e -c 'make all'", "make all"),
+        ("/bin/zsh -l -c 'swift build'", "swift build"),
+        ("pwsh.exe -NoLogo -NoProfile -Command \"npm test\"", "npm test"),
+        ("powershell -ExecutionPolicy Bypass -Command \"dotnet build\"", "dotnet build"),
+        ("cmd.exe /d /s /c \"mvnw.cmd test\"", "mvnw.cmd test"),
+    ] {
+        assert_eq!(super::super::scan::wrapped_command(line).as_deref(), Some(inner), "{line}");
+    }
+    // A script's path ends the shell's options: its own `-c` is the script's argument.
+    assert_eq!(super::super::scan::wrapped_command("bash build.sh -c"), None);
+    // A PowerShell cmdlet reads by its verb; `xargs` reads when what it runs does.
+    for command in [
+        "pwsh -NoLogo -Command 'Get-ChildItem src | Select-Object -First 5'",
+        "Get-Content .env | Where-Object { $_ -match 'PORT' } | Format-Table",
+        "ls deploy/*.yaml | xargs grep -l replicas",
+        "cmd.exe /c \"findstr /s /n TODO src\\*.cs\"",
+    ] {
+        assert!(is_read_only_command(command), "{command}");
+    }
+    for command in [
+        "pwsh -Command 'Set-Content a.txt x'",
+        "Get-ChildItem *.log | Remove-Item",
+        "Get-Process | Out-File procs.txt",
+        "find . -name '*.tmp' | xargs rm",
+    ] {
+        assert!(!is_read_only_command(command), "{command}");
+    }
+}
+
+#[test]
 fn package_queries_and_version_checks_only_read_and_file_writes_do_not() {
     for command in [
         "pip show pyarrow",
