@@ -57,6 +57,7 @@ pub(super) fn all() -> Vec<Instance> {
     out.extend(super::setting::settings_changed_in_place());
     out.extend(super::lists::lists_that_report());
     out.extend(super::wrapped::commands_a_shell_runs());
+    out.extend(super::setup::runs_behind_setup_steps());
     out
 }
 

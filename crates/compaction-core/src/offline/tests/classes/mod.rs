@@ -2,9 +2,9 @@
 //! statuses without evidence, changes of mind, errors and their fixes, problems the user
 //! raised, numbers cut short, facts from tool output, rules in any language, invented file
 //! names, what a command made, what a written document says, a proposal the user confirmed
-//! with a bare "yes", output as the terminal colours it, a setting changed in place, a list that reports done work rather than a plan, a command a shell runs for another,
-//! and decay
-//! across rounds. Each class has several template families,
+//! with a bare "yes", output as the terminal colours it, a setting changed in place, a list
+//! that reports done work rather than a plan, a command a shell runs for another, a run
+//! behind setup steps, and decay across rounds. Each class has several template families,
 //! each with several instances; the families are split once into a dev and a test part (a
 //! family is in the test part iff its index is 2 modulo 3), and the rules are written
 //! against dev only. The test below reports both parts after 1 and 3 rounds.
@@ -18,6 +18,7 @@ mod lists;
 mod reported;
 mod setting;
 mod settled;
+mod setup;
 mod statuses;
 mod superseded;
 mod wrapped;
