@@ -121,16 +121,35 @@ pub(super) fn command_family(command: &str) -> (String, bool) {
     (family.join(" "), false)
 }
 
+/// Whether one command of an `a && b` line only prepares where the next ones run: it
+/// changes the folder (`cd`, `pushd`), makes one (`mkdir`), sets the environment
+/// (`export`, `set`) or loads it (`source`, `.`).
+fn is_setup_step(part: &str) -> bool {
+    matches!(
+        part.split_whitespace().next(),
+        Some("cd" | "pushd" | "mkdir" | "export" | "set" | "source" | ".")
+    )
+}
+
 /// What a command line runs, without what only sets up its run: leading environment
 /// assignments (`FOO=1 cmd`), wrappers that run the rest as given (`env`, `sudo`, `time`,
 /// `nice`, `nohup`, `command`, `exec`, `timeout 30`), redirections (`2>&1`, `> out.log`),
 /// a pipe into a reader (`| tail -3`) and the folder of the program (`/usr/local/bin/pnpm`
-/// runs `pnpm`), and a shell that is given the command to run. Two runs that differ only
-/// there ran the same thing.
+/// runs `pnpm`), a shell that is given the command to run, and the steps before `&&` that
+/// only prepare where it runs (see [`is_setup_step`]). Two runs that differ only there ran
+/// the same thing.
 pub(super) fn invocation(command: &str) -> String {
     // A shell given the command to run (`bash -lc '…'`, `pwsh -NoLogo -Command "…"`) ran it.
     if let Some(inner) = super::scan::wrapped_command(command.trim()) {
         return invocation(&inner);
+    }
+    // Steps that only prepare where the program runs (`cd web &&`, `mkdir -p build &&`,
+    // `export RUST_LOG=debug &&`, `source .venv/bin/activate &&`) do not change what ran.
+    let parts = command_parts(command);
+    if let Some(at) = parts.iter().position(|part| !is_setup_step(part))
+        && at > 0
+    {
+        return invocation(&parts[at..].join(" && "));
     }
     const WRAPPERS: [&str; 8] =
         ["env", "sudo", "time", "nice", "nohup", "command", "exec", "timeout"];

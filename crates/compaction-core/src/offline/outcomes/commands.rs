@@ -301,17 +301,27 @@ fn own_lines<'l>(lines: impl Iterator<Item = &'l str>) -> Vec<&'l str> {
 
 /// Whether a passing run of `wider` covers the failed run `narrower`: the same command, or
 /// the same program and words with no target, or targets that contain the narrower run's
-/// (`tests/` contains `tests/a.py::t`; `./...` contains `./internal/store`).
+/// (`tests/` contains `tests/a.py::t`; `./...` contains `./internal/store`); of a failed
+/// `a && b`, its last command.
 pub(in super::super) fn covers(wider: &str, narrower: &str) -> bool {
     if wider == narrower {
         return true;
     }
     // Runs that differ only in their environment, wrappers or redirections ran the same.
     let (wider, narrower) = (invocation(wider), invocation(narrower));
-    let (wider, narrower) = (wider.as_str(), narrower.as_str());
     if wider.is_empty() || narrower.is_empty() {
         return false;
     }
+    if wider == narrower {
+        return true;
+    }
+    // A failed `a && b` failed in the last command it reached; a run that passes its last
+    // command got past every step before it (`cmake .. && make` is settled by `make`).
+    let narrower = match command_parts(&narrower).as_slice() {
+        [_, .., last] => invocation(last),
+        _ => narrower,
+    };
+    let (wider, narrower) = (wider.as_str(), narrower.as_str());
     if wider == narrower {
         return true;
     }

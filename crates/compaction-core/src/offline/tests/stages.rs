@@ -433,6 +433,28 @@ fn runs_that_differ_only_in_environment_wrappers_redirections_or_a_reader_pipe_r
 }
 
 #[test]
+fn steps_that_prepare_a_run_and_a_shell_around_it_do_not_change_what_ran() {
+    let same = [
+        ("cd web && npm test", "npm test"),
+        ("mkdir -p out && export CI=1 && cargo test", "cargo test"),
+        ("source .venv/bin/activate && pytest -q", "pytest -q"),
+        ("bash -e -o pipefail -c 'make check'", "make check"),
+        ("pwsh.exe -NoLogo -Command 'npm run build'", "cd app && npm run build"),
+    ];
+    for (failed, passed) in same {
+        assert_eq!(invocation(failed), invocation(passed), "{failed} / {passed}");
+        assert!(covers(passed, failed), "{passed} should cover {failed}");
+    }
+    // A failed chain failed where it stopped: a pass of its last command got past it all.
+    assert!(covers("make -j4", "mkdir -p build && cd build && cmake .. && make -j8"));
+    assert!(covers("ctest", "cd build && cmake .. && make && ctest"));
+    // A step that does work is no setup, and a pass of an earlier step settles nothing.
+    assert_ne!(invocation("npm ci && npm test"), invocation("npm test"));
+    assert!(!covers("cmake ..", "cmake .. && make"));
+    assert!(!covers("npm test", "npm test && npm run lint"));
+}
+
+#[test]
 fn a_failure_is_resolved_by_a_later_run_that_only_sets_its_environment() {
     let messages = [
         user("Run the readiness check."),
