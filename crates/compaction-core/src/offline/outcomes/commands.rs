@@ -315,8 +315,10 @@ pub(in super::super) fn covers(wider: &str, narrower: &str) -> bool {
     if wider == narrower {
         return true;
     }
-    // A failed `a && b` failed in the last command it reached; a run that passes its last
-    // command got past every step before it (`cmake .. && make` is settled by `make`).
+    // A failed `a && b` is settled by a pass of its last command: the steps before it are
+    // what it needs (`cmake .. && make` is settled by `make`, `npm ci && npm test` by `npm
+    // test`). A chain of independent checks (`npm test && npm run lint`) is where this
+    // reading is wrong, when only its last check is run again and passes.
     let narrower = match command_parts(&narrower).as_slice() {
         [_, .., last] => invocation(last),
         _ => narrower,
