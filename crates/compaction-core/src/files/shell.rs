@@ -380,39 +380,60 @@ fn shell_words(segment: &str) -> Vec<String> {
     words
 }
 
-/// Whether `word` is the flag with which the shell `program` (a path or a name, `.exe` or
-/// not) is given a command to run, and `None` when `program` is no shell: a POSIX shell's
-/// short option cluster ending in `c` (`-c`, `-lc`, `-ec`), PowerShell's `-Command` (or
-/// `-c`), cmd's `/c` (or `/k`).
-pub(crate) fn is_command_flag(program: &str, word: &str) -> Option<bool> {
-    let program = program.rsplit(['/', '\\']).next().unwrap_or(program).to_lowercase();
-    let word_lower = word.to_lowercase();
-    match program.trim_end_matches(".exe") {
-        "bash" | "sh" | "zsh" | "dash" | "ksh" | "fish" => Some(
-            word.len() >= 2
-                && word.starts_with('-')
-                && !word.starts_with("--")
-                && word.ends_with('c')
-                && word[1..].chars().all(|c| c.is_ascii_alphabetic()),
-        ),
-        "pwsh" | "powershell" => Some(word_lower == "-command" || word_lower == "-c"),
-        "cmd" => Some(matches!(word_lower.as_str(), "/c" | "/k")),
-        _ => None,
+/// The shells that are given a command to run by a flag, by how they spell it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shell {
+    Posix,
+    Pwsh,
+    Cmd,
+}
+
+impl Shell {
+    /// The shell `program` is (a path or a name, `.exe` or not), if it is one.
+    fn of(program: &str) -> Option<Shell> {
+        let name = program.rsplit(['/', '\\']).next().unwrap_or(program).to_lowercase();
+        match name.trim_end_matches(".exe") {
+            "bash" | "sh" | "zsh" | "dash" | "ksh" | "fish" => Some(Shell::Posix),
+            "pwsh" | "powershell" => Some(Shell::Pwsh),
+            "cmd" => Some(Shell::Cmd),
+            _ => None,
+        }
+    }
+
+    /// Whether `word` is the flag that gives this shell a command to run: a POSIX shell's
+    /// short option cluster ending in `c` (`-c`, `-lc`, `-ec`), PowerShell's `-Command` (or
+    /// `-c`), cmd's `/c` (or `/k`).
+    fn is_command_flag(self, word: &str) -> bool {
+        let lower = word.to_lowercase();
+        match self {
+            Shell::Posix => {
+                word.len() >= 2
+                    && word.starts_with('-')
+                    && !word.starts_with("--")
+                    && word.ends_with('c')
+                    && word[1..].chars().all(|c| c.is_ascii_alphabetic())
+            }
+            Shell::Pwsh => lower == "-command" || lower == "-c",
+            Shell::Cmd => matches!(lower.as_str(), "/c" | "/k"),
+        }
+    }
+
+    /// Whether `word` can stand among the shell's own options before its command flag: an
+    /// option (`-o`, cmd's `/d`) or an option's argument (`pipefail`, `Bypass`).
+    fn is_option(self, word: &str) -> bool {
+        word.starts_with('-')
+            || (self == Shell::Cmd && word.starts_with('/'))
+            || word.chars().all(|c| c.is_ascii_alphanumeric())
     }
 }
 
-/// The place of the command flag among a shell's words after the program (see
-/// [`is_command_flag`]): the shell's own options, with their arguments (`-o pipefail`,
-/// `-ExecutionPolicy Bypass`), come first; a script's path or anything else ends them.
+/// The place of the command flag among a shell's words after the program, `None` when
+/// `program` is no shell or no flag comes: the shell's own options, with their arguments
+/// (`-o pipefail`, `-ExecutionPolicy Bypass`), come first; a script's path or anything else
+/// ends them (`bash build.sh -c` runs `build.sh`).
 pub(crate) fn command_flag_at(program: &str, rest: &[&str]) -> Option<usize> {
-    is_command_flag(program, "")?;
-    let is_cmd = program.rsplit(['/', '\\']).next().unwrap_or(program).to_lowercase();
-    let is_cmd = is_cmd.trim_end_matches(".exe") == "cmd";
+    let shell = Shell::of(program)?;
     rest.iter()
-        .take_while(|word| {
-            word.starts_with('-')
-                || (is_cmd && word.starts_with('/'))
-                || word.chars().all(|c| c.is_ascii_alphanumeric())
-        })
-        .position(|word| is_command_flag(program, word) == Some(true))
+        .take_while(|word| shell.is_option(word))
+        .position(|word| shell.is_command_flag(word))
 }

@@ -203,7 +203,7 @@ pub(in crate::offline) struct Lists {
 /// no lead-in does not. The words are those of the languages the users of this tool write
 /// in, each a way of saying "next", "left", "plan", "step", "suggest" or "will".
 fn looks_ahead(lead: &str) -> bool {
-    const AHEAD: [&str; 82] = [
+    const AHEAD: [&str; 81] = [
         // English
         "next",
         "plan",
@@ -254,7 +254,6 @@ fn looks_ahead(lead: &str) -> bool {
         "ステップ",
         "これから",
         // Korean
-        "다음 단계",
         "다음 작업",
         "다음으로",
         "남은",

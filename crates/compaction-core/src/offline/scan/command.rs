@@ -110,6 +110,10 @@ fn read_only_segment(segment: &str) -> bool {
         _ => 0,
     };
     let words = &words[start..];
+    // A shell given a command to run reads when that command does.
+    if let Some(inner) = wrapped_command(segment) {
+        return is_read_only_command(&inner);
+    }
     match words {
         [] => true,
         ["cd" | "set" | "export", ..] => true,
@@ -117,9 +121,6 @@ fn read_only_segment(segment: &str) -> bool {
         ["command", "-v", ..] => true,
         ["git", sub, ..] => GIT_READERS.contains(sub),
         ["sed", "-n", ..] => true,
-        [shell, ..] if wrapped_command(segment).is_some() && !shell.is_empty() => {
-            wrapped_command(segment).is_some_and(|inner| is_read_only_command(&inner))
-        }
         // `xargs CMD` runs CMD over the words it reads: it reads when CMD does.
         ["xargs", rest @ ..] => {
             let command: Vec<&str> =
