@@ -29,8 +29,15 @@ impl Assembly<'_> {
             have_main_goal = true;
         }
         let carried_goals = self.carried_items(Section::Goal);
+        // The reply the previous summary's turn ended on: the answer to its last request,
+        // which that summary showed as an earlier one without it (the messages after it
+        // made a newer request).
+        let ended_on = self.carried_items(Section::Done).iter().find_map(|item| {
+            let reply = item.strip_prefix(FINISHED_STEP)?;
+            Some(reply.split_once("; its list: ").map_or(reply, |(reply, _)| reply).to_owned())
+        });
         let mut carried_latest: Option<String> = None;
-        for goal in carried_goals {
+        for (at, goal) in carried_goals.iter().enumerate() {
             let (label, text) = goal_label(goal);
             let current;
             let text = match text.split_once(" → reply: ") {
@@ -41,7 +48,13 @@ impl Assembly<'_> {
                     };
                     current.as_str()
                 }
-                None => text,
+                None => match &ended_on {
+                    Some(reply) if label == GoalLabel::Earlier && at + 1 == carried_goals.len() => {
+                        current = format!("{text} → reply: {reply}");
+                        current.as_str()
+                    }
+                    _ => text,
+                },
             };
             match label {
                 GoalLabel::Main if !have_main_goal => {
@@ -63,14 +76,20 @@ impl Assembly<'_> {
         for summary in &digest.earlier_summaries {
             self.sections.push(Section::Goal, format!("Earlier: {summary}"), PRIORITY_ESSENTIAL);
         }
-        let fresh_latest = digest.latest_request.clone();
+        let fresh_latest =
+            digest.latest_request.clone().map(|latest| self.with_closed_reply(latest));
         // The answer these messages open with belongs to the carried latest request (a cut
-        // fell between the two): it goes with the request once a newer one replaces it.
-        let answered = |request: String| match &digest.carried_replies {
-            Some((_, reply)) if !request.contains(" → reply: ") => {
-                format!("{request} → reply: {reply}")
+        // fell between the two); else the reply the previous summary's turn ended on does
+        // (the cut fell after it). It goes with the request once a newer one replaces it.
+        let answered = |request: String| {
+            let reply =
+                digest.carried_replies.as_ref().map(|(_, reply)| reply).or(ended_on.as_ref());
+            match reply {
+                Some(reply) if !request.contains(" → reply: ") => {
+                    format!("{request} → reply: {reply}")
+                }
+                Some(_) | None => request,
             }
-            Some(_) | None => request,
         };
         if !have_main_goal
             && fresh_latest.is_some()
@@ -152,6 +171,19 @@ impl Assembly<'_> {
 }
 
 impl Assembly<'_> {
+    /// The latest request with its reply when a later message of the user ended that reply
+    /// (thanks, a pasted error): the reply the turn ends on answers that message instead,
+    /// so the next round could not pair them.
+    fn with_closed_reply(&self, latest: String) -> String {
+        let digest = self.digest;
+        match digest.replies.last() {
+            Some(Some(reply)) if !digest.reply_open && self.kind != OfflineKind::TurnPrefix => {
+                format!("{latest} → reply: {reply}")
+            }
+            _ => latest,
+        }
+    }
+
     /// The label of the last request of these messages: the latest one, unless the
     /// messages after them make a newer request (then it is an earlier one).
     fn latest_label(&self) -> &'static str {

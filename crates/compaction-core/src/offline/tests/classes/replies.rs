@@ -48,29 +48,30 @@ fn instances(index: usize, family: Family) -> Vec<Instance> {
         let wrong = match n {
             0 => {
                 messages.push(assistant(&format!("{}\n\n{answer}", family.aside), &[]));
-                family.aside
+                None
             }
             1 => {
                 messages.push(assistant(answer, &[]));
                 messages.push(user(family.paste));
                 messages.push(assistant(family.paste_answer, &[]));
-                family.paste_answer
+                Some(family.paste_answer)
             }
             _ => {
                 messages.push(assistant(answer, &[]));
                 messages.push(user(family.thanks));
                 messages.push(assistant(family.thanks_answer, &[]));
-                family.thanks_answer
+                Some(family.thanks_answer)
             }
         };
         messages.push(user(family.next));
         messages.push(assistant("On it.", &[]));
-        let wrong = piece_of(wrong);
-        out.push(
-            Instance::new(CLASS, index, messages)
-                .expect(&[subject], key)
-                .never_current(&[subject, &wrong], &["goal"]),
-        );
+        let instance = Instance::new(CLASS, index, messages).expect(&[subject], key);
+        // An aside of the same reply may stand beside the answer; the answer to a later
+        // message of the user may not.
+        out.push(match wrong {
+            Some(wrong) => instance.never_current(&[subject, &piece_of(wrong)], &["goal"]),
+            None => instance,
+        });
     }
     out
 }
