@@ -25,6 +25,8 @@ mod codex;
 mod conversation;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_round18;
 
 use std::collections::BTreeMap;
 
