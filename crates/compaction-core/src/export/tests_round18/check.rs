@@ -45,10 +45,9 @@ pub(super) fn claude(lines: &[Value], session_id: &str, redacted: &HashSet<Strin
             bad("no uuid".into());
             continue;
         };
-        match &line["parentUuid"] {
-            Value::Null => {}
-            Value::String(parent) if uuids.contains(parent) => {}
-            other => bad(format!("parentUuid {other} names no earlier line")),
+        let parent = &line["parentUuid"];
+        if !parent.is_null() && !parent.as_str().is_some_and(|p| uuids.contains(p)) {
+            bad(format!("parentUuid {parent} names no earlier line"));
         }
         if !uuids.insert(uuid.to_owned()) {
             bad(format!("uuid {uuid} given twice"));
@@ -95,20 +94,18 @@ pub(super) fn claude(lines: &[Value], session_id: &str, redacted: &HashSet<Strin
 }
 
 fn user_content(content: &Value, results: &mut Vec<String>, bad: &mut impl FnMut(String)) {
-    match content {
-        Value::String(text) if !text.trim().is_empty() => {}
-        Value::Array(blocks) if !blocks.is_empty() => {
+    if content.as_str().is_some_and(|text| !text.trim().is_empty()) {
+        return;
+    }
+    match content.as_array() {
+        Some(blocks) if !blocks.is_empty() => {
             for block in blocks {
                 if block["type"] == "tool_result" {
                     let id = block["tool_use_id"].as_str().unwrap_or("").to_owned();
-                    let empty = match &block["content"] {
-                        Value::String(text) => text.is_empty(),
-                        Value::Array(parts) => {
-                            parts.iter().for_each(|part| media(part, bad));
-                            parts.is_empty()
-                        }
-                        _ => true,
-                    };
+                    let content = &block["content"];
+                    let parts = content.as_array().map_or(&[][..], Vec::as_slice);
+                    parts.iter().for_each(|part| media(part, bad));
+                    let empty = content.as_str().map_or(parts.is_empty(), str::is_empty);
                     if block["is_error"] == true && empty {
                         bad(format!("error result of {id:?} without content"));
                     }
@@ -118,7 +115,7 @@ fn user_content(content: &Value, results: &mut Vec<String>, bad: &mut impl FnMut
                 }
             }
         }
-        other => bad(format!("user content {}", short(other))),
+        _ => bad(format!("user content {}", short(content))),
     }
 }
 

@@ -132,7 +132,6 @@ fn misses(instance: &Instance) -> (Vec<String>, Vec<String>) {
 }
 
 #[test]
-#[ignore = "round 18, before the fixes: refused dev 168/348 test 84/174, vanished dev 318/348 test 159/174"]
 fn exports_of_hostile_sessions_are_what_the_agent_takes_and_lose_nothing_unsaid() {
     let show_test = std::env::var_os("ROUND18_SHOW_TEST").is_some();
     let instances = instances();
