@@ -403,7 +403,6 @@ fn miss(w: &Writer) -> Option<String> {
 }
 
 #[test]
-#[ignore = "round 18, before the fixes: dev 52/72, test 26/36"]
 fn undo_over_records_and_edits_of_other_writers_takes_back_exactly_the_last_prune() {
     let show_test = std::env::var_os("ROUND18_SHOW_TEST").is_some();
     let mut tally = [(0usize, 0usize); 2];
