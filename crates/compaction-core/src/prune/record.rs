@@ -84,12 +84,13 @@ pub fn context_edit_fields(target_id: &str, content: Value) -> Map<String, Value
 }
 
 impl PruneRecord {
-    /// The record of the entry at `index`, when it is a `compaction.prune` entry whose data
-    /// is an object. Another writer's record is read field by field, as far as it can be: a
-    /// `revert` naming an entry is a revert; otherwise each item of `entries` with an `id`
-    /// and a `placeholder` is a pruned entry (a field of another type or an unknown policy
-    /// is left at its default, a count is read by [`count_of`]), and fields this version
-    /// does not know are ignored, so a record is never dropped whole for one odd field.
+    /// The record of the entry at `index`, when it is a readable `compaction.prune` entry.
+    /// Another writer's record is read field by field: a `revert` naming an entry is a
+    /// revert; otherwise `entries` must be a list whose every item names an entry (`id`) and
+    /// its `placeholder`, and the rest is read as far as it can be (a count by
+    /// [`count_of`], an optional field of another type or an unknown policy left at its
+    /// default, fields this version does not know ignored), so a record is never dropped
+    /// whole for an odd field it does not need.
     pub fn of_entry(session: &Session, index: usize) -> Option<PruneRecord> {
         let entry = session.entries().get(index)?;
         let EntryKind::Custom { custom_type } = &entry.kind else { return None };
@@ -109,13 +110,16 @@ impl PruneRecord {
         let text =
             |item: &Value, key: &str| item.get(key).and_then(Value::as_str).map(str::to_owned);
         let count = |item: &Value, key: &str| item.get(key).map_or(0, count_of);
-        let entries = data
-            .get("entries")
-            .and_then(Value::as_array)
-            .map(Vec::as_slice)
-            .unwrap_or_default()
+        // `entries` absent is a record of nothing; a list whose every item names an entry
+        // and its placeholder is read; anything else is no record (`check` reports it).
+        let items = match data.get("entries") {
+            None => &[][..],
+            Some(Value::Array(items)) => items.as_slice(),
+            Some(_) => return None,
+        };
+        let entries = items
             .iter()
-            .filter_map(|item| {
+            .map(|item| {
                 Some(PrunedItem {
                     id: text(item, "id")?,
                     placeholder: text(item, "placeholder")?,
@@ -126,7 +130,7 @@ impl PruneRecord {
                     tokens_after: count(item, "tokensAfter"),
                 })
             })
-            .collect();
+            .collect::<Option<Vec<_>>>()?;
         let data = Value::Object(data.clone());
         Some(PruneRecord::Prune {
             entries,
