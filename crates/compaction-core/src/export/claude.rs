@@ -139,6 +139,7 @@ fn reply_part(part: &Reply) -> Value {
         Reply::Thinking { text, signature } => {
             json!({ "type": "thinking", "thinking": text, "signature": signature })
         }
+        Reply::RedactedThinking { data } => json!({ "type": "redacted_thinking", "data": data }),
         Reply::Call { id, name, arguments } => {
             let (name, input) =
                 claude_tool(name, arguments).unwrap_or_else(|| (name.clone(), arguments.clone()));
@@ -147,7 +148,10 @@ fn reply_part(part: &Reply) -> Value {
     }
 }
 
-/// Claude Code's tool and input for a pi tool with the same meaning (`None`: keep pi's).
+/// Claude Code's tool and input for a pi tool with the same meaning (`None`: keep pi's). A
+/// key is taken only when its value is written under Claude Code's name, and no name is
+/// written that the arguments already hold; otherwise pi's tool is kept as it is, so no
+/// argument is lost.
 fn claude_tool(name: &str, arguments: &Value) -> Option<(String, Value)> {
     let mut rest = arguments.as_object()?.clone();
     let mut out = Map::new();
@@ -165,17 +169,26 @@ fn claude_tool(name: &str, arguments: &Value) -> Option<(String, Value)> {
                 if let Some(all) = edit.get("replaceAll") {
                     pair.insert("replace_all".into(), all.clone());
                 }
+                // A key of an edit Claude Code has no name for: keep pi's form.
+                let known = ["oldText", "newText", "replaceAll"];
+                if edit.as_object()?.keys().any(|key| !known.contains(&key.as_str())) {
+                    return None;
+                }
                 Some(Value::Object(pair))
             };
             let edits: Vec<Value> = match rest.remove("edits") {
                 Some(Value::Array(edits)) => edits.iter().map(pair).collect::<Option<_>>()?,
+                // `edits` of another form: keep pi's.
+                Some(_) => return None,
                 // pi's older form: one edit in the arguments themselves.
-                _ => {
-                    let single = pair(&Value::Object(rest.clone()))?;
+                None => {
+                    let mut single = Map::new();
                     for key in ["oldText", "newText", "replaceAll"] {
-                        rest.remove(key);
+                        if let Some(value) = rest.remove(key) {
+                            single.insert(key.to_owned(), value);
+                        }
                     }
-                    vec![single]
+                    vec![pair(&Value::Object(single))?]
                 }
             };
             out.insert("file_path".into(), path);
@@ -193,17 +206,21 @@ fn claude_tool(name: &str, arguments: &Value) -> Option<(String, Value)> {
         }
         "bash" => {
             out.insert("command".into(), rest.remove("command")?);
-            // pi's timeout is in seconds, Claude Code's in milliseconds.
-            if let Some(seconds) = rest.remove("timeout").and_then(|t| t.as_f64()) {
-                out.insert("timeout".into(), json!((seconds * 1000.0).round() as u64));
+            // pi's timeout is in seconds, Claude Code's in milliseconds; one that is no
+            // count of seconds stays as it was.
+            if let Some(millis) = rest.get("timeout").and_then(super::millis) {
+                rest.remove("timeout");
+                out.insert("timeout".into(), millis.into());
             }
             "Bash"
         }
         _ => return None,
     };
-    // Arguments Claude Code's tool has no name for stay as they were.
-    for (key, item) in rest {
-        out.entry(key).or_insert(item);
+    // Arguments Claude Code's tool has no name for stay as they were, unless a name written
+    // above would hide one.
+    if rest.keys().any(|key| out.contains_key(key)) {
+        return None;
     }
+    out.extend(rest);
     Some((claude.to_owned(), Value::Object(out)))
 }

@@ -59,7 +59,7 @@ pub(super) fn lines(conversation: &Conversation<'_>, options: &ExportOptions) ->
                             texts.push(json!({ "type": "output_text", "text": text }));
                         }
                         // Left out (and counted) when the conversation was built.
-                        Reply::Thinking { .. } => {}
+                        Reply::Thinking { .. } | Reply::RedactedThinking { .. } => {}
                         Reply::Call { id, name, arguments } => {
                             if !texts.is_empty() {
                                 let content = std::mem::take(&mut texts);
@@ -120,12 +120,17 @@ fn codex_tool(name: &str, arguments: &Value) -> Option<(String, Value)> {
     let command = rest.remove("command")?;
     let mut out = Map::new();
     out.insert("command".into(), json!(["bash", "-lc", command]));
-    // pi's timeout is in seconds, Codex's in milliseconds.
-    if let Some(seconds) = rest.remove("timeout").and_then(|t| t.as_f64()) {
-        out.insert("timeout_ms".into(), json!((seconds * 1000.0).round() as u64));
+    // pi's timeout is in seconds, Codex's in milliseconds; one that is no count of seconds
+    // stays as it was.
+    if let Some(millis) = rest.get("timeout").and_then(super::millis) {
+        rest.remove("timeout");
+        out.insert("timeout_ms".into(), millis.into());
     }
-    for (key, item) in rest {
-        out.entry(key).or_insert(item);
+    // Other arguments stay as they were, unless a name written above would hide one (then
+    // pi's tool is kept as it is, so no argument is lost).
+    if rest.keys().any(|key| out.contains_key(key)) {
+        return None;
     }
+    out.extend(rest);
     Some(("shell".to_owned(), Value::Object(out)))
 }

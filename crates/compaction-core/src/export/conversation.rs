@@ -2,7 +2,7 @@
 //! user messages, assistant replies and tool results, redacted, every call followed by its
 //! result.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
@@ -27,6 +27,79 @@ pub const CODEX_SUMMARY_PREFIX: &str = "Another language model started to solve 
 /// What a tool result without a recorded result says.
 pub(super) const MISSING_RESULT: &str = "No result of this call was recorded.";
 
+/// What an error result that had no output says.
+const NO_OUTPUT: &str = "The tool reported an error and no output.";
+
+/// The name of a call that had none.
+const UNNAMED_TOOL: &str = "unnamed_tool";
+
+/// The image types both agents' APIs read.
+const IMAGE_TYPES: [&str; 4] = ["image/png", "image/jpeg", "image/gif", "image/webp"];
+
+/// Why the agent cannot read an image (`None`: it can): a type its API does not take, or
+/// data that is no base64.
+fn unreadable_image(mime_type: &str, data: &str) -> Option<String> {
+    use base64::Engine;
+    if !IMAGE_TYPES.contains(&mime_type) {
+        return Some(format!("type {mime_type:?}"));
+    }
+    if data.is_empty() {
+        return Some("no data".to_owned());
+    }
+    match base64::engine::general_purpose::STANDARD.decode(data) {
+        Ok(_) => None,
+        Err(_) => Some("its data is no base64".to_owned()),
+    }
+}
+
+/// Whether the agent takes `id` as a call id.
+fn fits(format: TargetFormat, id: &str) -> bool {
+    (1..=64).contains(&id.chars().count())
+        && (format == TargetFormat::Codex
+            || id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-'))
+}
+
+/// The call ids written: each unique in the transcript and of the form the agent takes
+/// (Claude Code: `[A-Za-z0-9_-]`, 1–64 characters, as the Messages API wants; Codex: 1–64
+/// characters). An id that is taken or does not fit is rewritten.
+struct CallIds {
+    format: TargetFormat,
+    taken: HashSet<String>,
+    suffixes: HashMap<String, usize>,
+}
+
+impl CallIds {
+    fn new(format: TargetFormat) -> Self {
+        CallIds { format, taken: HashSet::new(), suffixes: HashMap::new() }
+    }
+
+    fn written(&mut self, id: &str) -> String {
+        if fits(self.format, id) && self.taken.insert(id.to_owned()) {
+            return id.to_owned();
+        }
+        let mut base: String = match self.format {
+            TargetFormat::ClaudeCode => id
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+                .take(52)
+                .collect(),
+            TargetFormat::Codex => id.chars().take(52).collect(),
+        };
+        if base.is_empty() {
+            base.push_str("call");
+        }
+        // The last suffix tried for a base, so n calls given one id cost n tries, not n².
+        let n = self.suffixes.entry(base.clone()).or_insert(1);
+        let mut candidate = base.clone();
+        while !fits(self.format, &candidate) || self.taken.contains(&candidate) {
+            *n += 1;
+            candidate = format!("{base}_{n}");
+        }
+        self.taken.insert(candidate.clone());
+        candidate
+    }
+}
+
 /// A part of a user message or a tool result.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Part {
@@ -42,6 +115,10 @@ pub(super) enum Reply {
     Thinking {
         text: String,
         signature: String,
+    },
+    /// Reasoning the provider sent encrypted (pi keeps its data as the signature).
+    RedactedThinking {
+        data: String,
     },
     Call {
         id: String,
@@ -97,7 +174,7 @@ impl<'r> Conversation<'r> {
                 (_, message) => out.push(message, format),
             }
         }
-        out.pair_calls_and_results();
+        out.pair_calls_and_results(format);
         out
     }
 
@@ -141,14 +218,20 @@ impl<'r> Conversation<'r> {
             match block {
                 ContentBlock::Text(text) if text.text.trim().is_empty() => {}
                 ContentBlock::Text(text) => parts.push(Part::Text(self.text(&text.text))),
-                ContentBlock::Image(image) => parts.push(Part::Image {
-                    data: image.data,
-                    mime_type: if image.mime_type.is_empty() {
+                ContentBlock::Image(image) => {
+                    let mime_type = if image.mime_type.is_empty() {
                         "image/png".into()
                     } else {
                         image.mime_type
-                    },
-                }),
+                    };
+                    match unreadable_image(&mime_type, &image.data) {
+                        None => parts.push(Part::Image { data: image.data, mime_type }),
+                        Some(why) => {
+                            self.drop("image the agent cannot read (its type or data)");
+                            parts.push(Part::Text(format!("[image omitted: {why}]")));
+                        }
+                    }
+                }
                 ContentBlock::Thinking(_) | ContentBlock::ToolCall(_) | ContentBlock::Other(_) => {
                     self.drop("block of a kind a user message cannot hold");
                 }
@@ -184,6 +267,11 @@ impl<'r> Conversation<'r> {
                         }
                     }
                 }
+                if result.is_error && parts.is_empty() {
+                    // The Messages API refuses an error result without content.
+                    self.add("text for an error result that had no output");
+                    parts.push(Part::Text(NO_OUTPUT.to_owned()));
+                }
                 self.items.push(Item::ToolResult {
                     call_id: result.tool_call_id,
                     parts,
@@ -204,9 +292,15 @@ impl<'r> Conversation<'r> {
                 ContentBlock::Text(text) => parts.push(Reply::Text(self.text(&text.text))),
                 ContentBlock::Thinking(thinking) => {
                     let signature = thinking.extra.get("thinkingSignature").and_then(Value::as_str);
+                    let redacted = thinking.extra.get("redacted") == Some(&Value::Bool(true));
                     match (format, signature) {
+                        (TargetFormat::ClaudeCode, Some(data))
+                            if redacted && signed_by_anthropic && !data.is_empty() =>
+                        {
+                            parts.push(Reply::RedactedThinking { data: data.to_owned() });
+                        }
                         (TargetFormat::ClaudeCode, Some(signature))
-                            if signed_by_anthropic && !signature.is_empty() =>
+                            if !redacted && signed_by_anthropic && !signature.is_empty() =>
                         {
                             parts.push(Reply::Thinking {
                                 text: self.text(&thinking.thinking),
@@ -222,12 +316,27 @@ impl<'r> Conversation<'r> {
                     }
                 }
                 ContentBlock::ToolCall(call) => {
-                    let arguments = self.value(&call.arguments);
-                    parts.push(Reply::Call {
-                        id: call.id.clone(),
-                        name: call.name.clone(),
-                        arguments,
-                    });
+                    let arguments = match self.value(&call.arguments) {
+                        object @ Value::Object(_) => object,
+                        Value::Null => Value::Object(Map::new()),
+                        // Both agents take a call's input as an object.
+                        other @ (Value::Bool(_)
+                        | Value::Number(_)
+                        | Value::String(_)
+                        | Value::Array(_)) => {
+                            self.add(
+                                "tool call arguments that were no object, kept under `arguments`",
+                            );
+                            Value::Object(Map::from_iter([("arguments".to_owned(), other)]))
+                        }
+                    };
+                    let name = if call.name.is_empty() {
+                        self.add("name for a tool call that had none");
+                        UNNAMED_TOOL.to_owned()
+                    } else {
+                        call.name.clone()
+                    };
+                    parts.push(Reply::Call { id: call.id.clone(), name, arguments });
                 }
                 ContentBlock::Image(_) | ContentBlock::Other(_) => {
                     self.drop("block of a kind an assistant reply cannot hold");
@@ -244,18 +353,25 @@ impl<'r> Conversation<'r> {
         self.items.push(Item::Assistant { parts, model: reply.model });
     }
 
-    /// Every call followed by its result: a result for a call that has none is added after
-    /// the reply's other results; a result whose call is not open becomes user text.
-    fn pair_calls_and_results(&mut self) {
+    /// Every call followed by its result, each call with an id the agent takes: a result
+    /// answers the first unanswered call of its id in the reply it follows (past that reply's
+    /// other results); a result for a call that has none is added after the reply's other
+    /// results; a result whose call is not open becomes user text, written after the reply's
+    /// results so they stay together right after it.
+    fn pair_calls_and_results(&mut self, format: TargetFormat) {
         let items = std::mem::take(&mut self.items);
         let mut out = Vec::with_capacity(items.len());
-        let mut open: Vec<String> = Vec::new();
+        // The open reply's unanswered calls: (id in the session, id written).
+        let mut open: Vec<(String, String)> = Vec::new();
+        // User text waiting for the open reply's results to end.
+        let mut held: Vec<Item> = Vec::new();
+        let mut ids = CallIds::new(format);
         for item in items {
             match item {
                 Item::ToolResult { call_id, parts, is_error } => {
-                    if let Some(at) = open.iter().position(|id| *id == call_id) {
-                        open.remove(at);
-                        out.push(Item::ToolResult { call_id, parts, is_error });
+                    if let Some(at) = open.iter().position(|(id, _)| *id == call_id) {
+                        let (_, written) = open.remove(at);
+                        out.push(Item::ToolResult { call_id: written, parts, is_error });
                     } else {
                         self.add("result whose call is not in the context, written as user text");
                         let mut text = vec![Part::Text(format!(
@@ -264,32 +380,38 @@ impl<'r> Conversation<'r> {
                             if is_error { ", reported as an error" } else { "" }
                         ))];
                         text.extend(parts);
-                        out.push(Item::User(text));
+                        let orphan = Item::User(text);
+                        if open.is_empty() { out.push(orphan) } else { held.push(orphan) }
                     }
                 }
-                other @ (Item::User(_) | Item::Assistant { .. }) => {
+                Item::Assistant { mut parts, model } => {
                     self.close(&mut open, &mut out);
-                    if let Item::Assistant { parts, .. } = &other {
-                        open = parts
-                            .iter()
-                            .filter_map(|part| match part {
-                                Reply::Call { id, .. } => Some(id.clone()),
-                                Reply::Text(_) | Reply::Thinking { .. } => None,
-                            })
-                            .collect();
-                        let mut seen = HashSet::new();
-                        open.retain(|id| seen.insert(id.clone()));
+                    out.append(&mut held);
+                    for part in &mut parts {
+                        if let Reply::Call { id, .. } = part {
+                            let written = ids.written(id);
+                            if written != *id {
+                                self.add("tool call id rewritten so the agent takes it (unique, its characters and length)");
+                            }
+                            open.push((std::mem::replace(id, written.clone()), written));
+                        }
                     }
+                    out.push(Item::Assistant { parts, model });
+                }
+                other @ Item::User(_) => {
+                    self.close(&mut open, &mut out);
+                    out.append(&mut held);
                     out.push(other);
                 }
             }
         }
         self.close(&mut open, &mut out);
+        out.append(&mut held);
         self.items = out;
     }
 
-    fn close(&mut self, open: &mut Vec<String>, out: &mut Vec<Item>) {
-        for call_id in open.drain(..) {
+    fn close(&mut self, open: &mut Vec<(String, String)>, out: &mut Vec<Item>) {
+        for (_, call_id) in open.drain(..) {
             self.add("result for a call that had none");
             out.push(Item::ToolResult {
                 call_id,

@@ -13,9 +13,18 @@
 //! What is left out is counted in [`ExportReport::dropped`]: system messages and the
 //! compaction's system checkpoint (the agent brings its own system prompt), reasoning the
 //! agent cannot send back (Claude Code needs an Anthropic signature; Codex reasoning is
-//! replayed only encrypted), images in Codex tool outputs. What is added is counted in
-//! [`ExportReport::added`]: a result for a call that has none (both APIs refuse a call
-//! without its result); a result whose call is not in the context becomes user text.
+//! replayed only encrypted), images in Codex tool outputs, images the agent cannot read (a
+//! type its API does not take, data that is no base64; each becomes a note). What is added
+//! or reshaped is counted in [`ExportReport::added`]: a result for a call that has none
+//! (both APIs refuse a call without its result); a result whose call is not in the context
+//! becomes user text, written after the results of the reply it stands among (so they stay
+//! together right after their calls); a call id that is given twice in the transcript or
+//! that the agent does not take (Claude Code: `[A-Za-z0-9_-]`, 1–64 characters; Codex: 1–64
+//! characters) is rewritten, and its result names the new one; arguments that are no
+//! object are kept under `arguments`; a call without a name is `unnamed_tool`; an error
+//! result without output says so. A tool's arguments are mapped to the agent's names only
+//! when no argument is lost (no name the arguments already hold is written, no key of a
+//! form the mapping does not read is taken); otherwise pi's tool is kept as it is.
 //!
 //! Invariant: every text written from the session (messages, tool arguments and results,
 //! the summary) has passed through the redactor, and the same input gives the same bytes.
@@ -25,6 +34,8 @@ mod codex;
 mod conversation;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_round18;
 
 use std::collections::BTreeMap;
 
@@ -116,6 +127,13 @@ pub enum ExportError {
     /// The context at the leaf holds no message and no summary.
     #[error("the context at the leaf is empty: nothing to export")]
     Empty,
+}
+
+/// A timeout of pi's in seconds as milliseconds, when it is a finite count of seconds that
+/// is not negative and whose milliseconds fit (`None`: it stays as it was).
+fn millis(seconds: &serde_json::Value) -> Option<u64> {
+    let millis = (seconds.as_f64()? * 1000.0).round();
+    (millis.is_finite() && (0.0..=u64::MAX as f64).contains(&millis)).then_some(millis as u64)
 }
 
 /// Whether `text` is a UUID in its usual hyphenated form.

@@ -19,6 +19,9 @@ pub mod record;
 pub mod select;
 pub mod undo;
 
+#[cfg(test)]
+mod tests_round18;
+
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};

@@ -21,7 +21,7 @@ use serde_json::{Map, Value};
 
 use super::ToolPolicy;
 use crate::entry::EntryKind;
-use crate::message::{AgentMessage, Content, ContentBlock};
+use crate::message::{AgentMessage, Content, ContentBlock, count_of};
 use crate::session::Session;
 
 /// The `customType` of prune and revert entries.
@@ -83,23 +83,14 @@ pub fn context_edit_fields(target_id: &str, content: Value) -> Map<String, Value
     fields
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct PruneData {
-    #[serde(default)]
-    entries: Vec<PrunedItem>,
-    #[serde(default)]
-    tokens_before: u64,
-    #[serde(default)]
-    tokens_saved: u64,
-    #[serde(default)]
-    revert: Option<String>,
-    #[serde(default)]
-    context_edits: bool,
-}
-
 impl PruneRecord {
-    /// The record of the entry at `index`, when it is a well-formed `compaction.prune` entry.
+    /// The record of the entry at `index`, when it is a readable `compaction.prune` entry.
+    /// Another writer's record is read field by field: a `revert` naming an entry is a
+    /// revert; otherwise `entries` must be a list whose every item names an entry (`id`) and
+    /// its `placeholder`, and the rest is read as far as it can be (a count by
+    /// [`count_of`], an optional field of another type or an unknown policy left at its
+    /// default, fields this version does not know ignored), so a record is never dropped
+    /// whole for an odd field it does not need.
     pub fn of_entry(session: &Session, index: usize) -> Option<PruneRecord> {
         let entry = session.entries().get(index)?;
         let EntryKind::Custom { custom_type } = &entry.kind else { return None };
@@ -107,15 +98,45 @@ impl PruneRecord {
             return None;
         }
         let value = entry.to_value().ok()?;
-        let data: PruneData = serde_json::from_value(value.get("data")?.clone()).ok()?;
-        Some(match data.revert {
-            Some(revert) => PruneRecord::Revert { revert },
-            None => PruneRecord::Prune {
-                entries: data.entries,
-                tokens_before: data.tokens_before,
-                tokens_saved: data.tokens_saved,
-                context_edits: data.context_edits,
-            },
+        let data = value.get("data")?.as_object()?;
+        match data.get("revert") {
+            Some(Value::String(revert)) => {
+                return Some(PruneRecord::Revert { revert: revert.clone() });
+            }
+            // A revert naming no entry is no record.
+            Some(_) => return None,
+            None => {}
+        }
+        let text =
+            |item: &Value, key: &str| item.get(key).and_then(Value::as_str).map(str::to_owned);
+        let count = |item: &Value, key: &str| item.get(key).map_or(0, count_of);
+        // `entries` absent is a record of nothing; a list whose every item names an entry
+        // and its placeholder is read; anything else is no record (`check` reports it).
+        let items = match data.get("entries") {
+            None => &[][..],
+            Some(Value::Array(items)) => items.as_slice(),
+            Some(_) => return None,
+        };
+        let entries = items
+            .iter()
+            .map(|item| {
+                Some(PrunedItem {
+                    id: text(item, "id")?,
+                    placeholder: text(item, "placeholder")?,
+                    tool: text(item, "tool").unwrap_or_default(),
+                    policy: item.get("policy").and_then(|p| serde_json::from_value(p.clone()).ok()),
+                    reason: text(item, "reason"),
+                    tokens: count(item, "tokens"),
+                    tokens_after: count(item, "tokensAfter"),
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let data = Value::Object(data.clone());
+        Some(PruneRecord::Prune {
+            entries,
+            tokens_before: count(&data, "tokensBefore"),
+            tokens_saved: count(&data, "tokensSaved"),
+            context_edits: data.get("contextEdits") == Some(&Value::Bool(true)),
         })
     }
 
@@ -204,13 +225,19 @@ impl PruneView {
         if records.is_empty() {
             return view;
         }
+        // The prunes among the records, looked up at once (a path of n reverts would
+        // otherwise search all n records for each).
+        let prunes: std::collections::HashSet<usize> = records
+            .iter()
+            .filter(|(_, record)| matches!(record, PruneRecord::Prune { .. }))
+            .map(|(index, _)| *index)
+            .collect();
         let mut reverted_by: HashMap<usize, usize> = HashMap::new();
         for (index, record) in &records {
             if let PruneRecord::Revert { revert } = record
                 && let Some(target) = session.index_of(revert)
-                && records.iter().any(|(other, r)| {
-                    *other == target && matches!(r, PruneRecord::Prune { .. }) && other < index
-                })
+                && target < *index
+                && prunes.contains(&target)
             {
                 reverted_by.entry(target).or_insert(*index);
             }
