@@ -150,9 +150,6 @@ pub(super) struct Digest {
     pub(super) requests: Vec<String>,
     /// What the assistant answered to each request (see `extract::key_reply`), by index.
     pub(super) replies: Vec<Option<String>>,
-    /// Whether the latest request's reply is still being given: until a user message
-    /// that neither asks anew, answers the assistant's question, nor corrects it.
-    pub(super) reply_open: bool,
     /// The latest user message that makes a request, trimmed.
     pub(super) latest_request: Option<String>,
     pub(super) constraints: Vec<String>,

@@ -275,9 +275,6 @@ impl Digest {
         // A correction redirects the request before it: it is the request only when this
         // part has no other (its own words are kept with the constraints).
         let redirects = correction && !self.requests.is_empty();
-        // Words that neither ask anew nor redirect the request (thanks, a pasted error
-        // alone) end its reply: what answers them is not what answered it.
-        self.reply_open &= correction;
         if let Some(mut request) =
             request_of(&prose, !correction).filter(|request| !redirects && says_something(request))
         {
@@ -289,7 +286,6 @@ impl Digest {
             }
             self.requests.push(request);
             self.replies.push(None);
-            self.reply_open = true;
             self.latest_request = Some(verbatim_prefix(&prose, 1_000));
         }
         self.note_identifiers(head(&prose, 8_000));
@@ -449,21 +445,15 @@ impl Digest {
         self.turn_notes().add_assistant(text);
         self.note_used_facts(text);
         self.note_replacements(text, false);
-        // The first answer after an error the user pasted is what was done about it.
-        for error in std::mem::take(&mut self.unanswered_errors) {
-            if let Some(at) = self.user_errors.iter().position(|known| known == &error) {
-                self.user_error_replies[at] = key_reply(text, Some(&error));
-            }
-        }
-        if let Some(reply) = key_reply(text, self.requests.last().map(String::as_str)) {
-            // A request's reply is the last text before the user's next message that does
-            // not carry its work on (see `reply_open`).
-            if !self.replies.is_empty() {
-                if self.reply_open
-                    && let Some(slot) = self.replies.last_mut()
-                {
-                    *slot = Some(reply);
+        if let Some(reply) = key_reply(text) {
+            // The first answer after an error the user pasted is what was done about it.
+            for error in std::mem::take(&mut self.unanswered_errors) {
+                if let Some(at) = self.user_errors.iter().position(|known| known == &error) {
+                    self.user_error_replies[at] = Some(reply.clone());
                 }
+            }
+            if let Some(slot) = self.replies.last_mut() {
+                *slot = Some(reply);
             } else if self.user_turns == 0 && self.previous.is_some() {
                 // No request of these messages yet: the answer is the previous summary's.
                 match &mut self.carried_replies {

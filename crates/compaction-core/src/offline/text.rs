@@ -258,3 +258,12 @@ pub(super) fn capitalised(name: &str) -> String {
         None => String::new(),
     }
 }
+
+/// Whether a character is of a script written without spaces between words, or in
+/// syllable blocks (Han, Kana, Hangul): a sentence of them has few spaces.
+pub(super) fn is_wide(c: char) -> bool {
+    matches!(
+        c,
+        '\u{3040}'..='\u{30FF}' | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7A3}'
+    )
+}

@@ -76,8 +76,7 @@ impl Assembly<'_> {
         for summary in &digest.earlier_summaries {
             self.sections.push(Section::Goal, format!("Earlier: {summary}"), PRIORITY_ESSENTIAL);
         }
-        let fresh_latest =
-            digest.latest_request.clone().map(|latest| self.with_closed_reply(latest));
+        let fresh_latest = digest.latest_request.clone();
         // The answer these messages open with belongs to the carried latest request (a cut
         // fell between the two); else the reply the previous summary's turn ended on does
         // (the cut fell after it). It goes with the request once a newer one replaces it.
@@ -171,19 +170,6 @@ impl Assembly<'_> {
 }
 
 impl Assembly<'_> {
-    /// The latest request with its reply when a later message of the user ended that reply
-    /// (thanks, a pasted error): the reply the turn ends on answers that message instead,
-    /// so the next round could not pair them.
-    fn with_closed_reply(&self, latest: String) -> String {
-        let digest = self.digest;
-        match digest.replies.last() {
-            Some(Some(reply)) if !digest.reply_open && self.kind != OfflineKind::TurnPrefix => {
-                format!("{latest} → reply: {reply}")
-            }
-            _ => latest,
-        }
-    }
-
     /// The label of the last request of these messages: the latest one, unless the
     /// messages after them make a newer request (then it is an earlier one).
     fn latest_label(&self) -> &'static str {

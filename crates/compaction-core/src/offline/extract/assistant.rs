@@ -297,13 +297,12 @@ fn looks_ahead(lead: &str) -> bool {
     AHEAD.iter().any(|word| lower.contains(word))
 }
 
-/// What an assistant text answers to `asked` (the request or error it follows), in its own
-/// sentences: up to two whole sentences that speak of what was asked (see `speaks_of`);
-/// when none does, up to two that carry something exact (a number, a code span, a bold
-/// term) or a decision, else its first statement. A statement has four words or more (or
-/// eight wide characters), and is never a lead-in ("Let me …", "Now …:"), a question, or a
-/// parenthesis after one ("(e.g., 50ms, 100ms)").
-pub(in crate::offline) fn key_reply(text: &str, asked: Option<&str>) -> Option<String> {
+/// What an assistant text answers, in its own sentences: up to two whole sentences that
+/// carry something exact (a number, a code span, a bold term) or a decision, else its first
+/// statement. A statement has four words or more (or eight wide characters: Han, Kana and
+/// Hangul sentences have few spaces), and is never a lead-in ("Let me …", "Now …:"), a
+/// question, or a parenthesis after one ("(e.g., 50ms, 100ms)").
+pub(in crate::offline) fn key_reply(text: &str) -> Option<String> {
     const LEAD_INS: [&str; 8] =
         ["let me ", "now ", "i'll ", "i will ", "first", "ok", "great", "perfect"];
     let all = sentences(head(text, 6_000));
@@ -323,21 +322,6 @@ pub(in crate::offline) fn key_reply(text: &str, asked: Option<&str>) -> Option<S
             || sentence.contains("**")
             || DECISION_MARKERS.iter().any(|marker| lower.contains(marker))
     };
-    let on_topic = all
-        .iter()
-        .filter(usable)
-        .find(|sentence| asked.is_some_and(|asked| speaks_of(sentence, asked)));
-    if let Some(on_topic) = on_topic {
-        // With the first exact sentence of the reply, when another and both fit.
-        let beside = all.iter().filter(usable).filter(exact).find(|sentence| {
-            *sentence != on_topic && char_len(on_topic) + char_len(sentence) < 280
-        });
-        let mut chosen: Vec<&String> = vec![on_topic];
-        chosen.extend(beside);
-        chosen.sort_by_key(|sentence| all.iter().position(|s| std::ptr::eq(s, *sentence)));
-        let reply = one_line(&chosen.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(" "));
-        return Some(reply.replace("**", ""));
-    }
     let mut chosen: Vec<&String> = Vec::new();
     for sentence in all.iter().filter(usable).filter(exact) {
         let length: usize = chosen.iter().map(|s| char_len(s) + 1).sum();

@@ -6,13 +6,11 @@
 //!
 //! Stages: [`requests`] reads what a user message asks and requires (requests, rules,
 //! corrections, short answers), [`pasted`] separates what the user typed from what they
-//! pasted, [`assistant`] reads what an assistant text decides, diagnoses and plans, [`topic`]
-//! whether a sentence speaks of what was asked.
+//! pasted, [`assistant`] reads what an assistant text decides, diagnoses and plans.
 
 mod assistant;
 mod pasted;
 mod requests;
-mod topic;
 
 pub(super) use super::origin::*;
 use super::scan::*;
@@ -22,4 +20,3 @@ pub(super) use assistant::*;
 pub(crate) use pasted::is_slash_command;
 pub(super) use pasted::*;
 pub(super) use requests::*;
-pub(super) use topic::{is_wide, speaks_of};
