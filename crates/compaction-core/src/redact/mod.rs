@@ -309,7 +309,7 @@ const ENCODING_DEPTH: u8 = 2;
 /// many more levels of base64 or hex runs are decoded and looked into.
 fn redact_with_views(text: &str, depth: u8) -> Cow<'_, str> {
     let mut out = redact_plain(text, depth);
-    if !out.contains(['\\', '%', '&']) && !views::has_joins(&out) {
+    if !out.contains(['\\', '%', '&']) && !views::has_joins(&out) && !views::has_box_drawing(&out) {
         return out;
     }
     // Views of the text as redacted so far: every chain of up to three decodings (JSON or PHP
@@ -341,7 +341,7 @@ const MAX_VIEWS: usize = 16;
 /// changing the text (at most [`MAX_VIEWS`]).
 fn decoded_views(text: &str) -> Vec<views::View> {
     use views::Decoding;
-    const ALL: [Decoding; 7] = [
+    const ALL: [Decoding; 8] = [
         Decoding::JsonEscapes,
         Decoding::Url,
         Decoding::QueryLines,
@@ -349,6 +349,7 @@ fn decoded_views(text: &str) -> Vec<views::View> {
         Decoding::ByteEscapes,
         Decoding::WrittenBytes,
         Decoding::Joined,
+        Decoding::BoxDrawing,
     ];
     let mut seen: Vec<String> = vec![text.to_owned()];
     let mut out: Vec<views::View> = Vec::new();

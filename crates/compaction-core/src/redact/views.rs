@@ -67,6 +67,10 @@ pub(super) enum Decoding {
     /// only a concatenation stands between them (`"ab" "cd"`, `'ab' + 'cd'`, `"ab" .. "cd"`,
     /// `'ab' . 'cd'`, across line breaks).
     Joined,
+    /// A table drawn with box-drawing characters read as one drawn with ASCII: vertical bars
+    /// (`│ ┃ ║ ┆ ┊`) as `|`, every other box-drawing character (lines, corners, junctions) as
+    /// `-`, so that the rules and the finders of tables drawn with `|` read it.
+    BoxDrawing,
 }
 
 impl Decoding {
@@ -80,6 +84,7 @@ impl Decoding {
             Decoding::ByteEscapes => text.contains("\\x").then(|| byte_escapes(text)).flatten(),
             Decoding::WrittenBytes => super::dumps::written_bytes(text),
             Decoding::Joined => has_joins(text).then(|| joined(text)).flatten(),
+            Decoding::BoxDrawing => has_box_drawing(text).then(|| box_drawing(text)).flatten(),
         }
     }
 }
@@ -212,6 +217,30 @@ fn joined(text: &str) -> Option<View> {
             return Some((Vec::new(), i - at));
         }
         literal_join(bytes, at).map(|width| (Vec::new(), width))
+    })
+}
+
+/// Whether `text` holds a box-drawing character (U+2500 to U+257F).
+pub(super) fn has_box_drawing(text: &str) -> bool {
+    memchr::memmem::find(text.as_bytes(), b"\xe2\x94").is_some()
+        || memchr::memmem::find(text.as_bytes(), b"\xe2\x95").is_some()
+}
+
+/// `text` with box-drawing characters written in ASCII (see [`Decoding::BoxDrawing`]).
+fn box_drawing(text: &str) -> Option<View> {
+    decode_escapes(text, |bytes, at| {
+        let lead = bytes.get(at..at + 3)?;
+        if lead[0] != 0xe2 || !matches!(lead[1], 0x94 | 0x95) {
+            return None;
+        }
+        let c = std::str::from_utf8(lead).ok()?.chars().next()?;
+        let ascii = if matches!(c, '│' | '┃' | '║' | '┆' | '┇' | '┊' | '┋' | '╎' | '╏')
+        {
+            b'|'
+        } else {
+            b'-'
+        };
+        Some((vec![ascii], 3))
     })
 }
 
@@ -368,6 +397,9 @@ mod tests {
         let bytes = Decoding::ByteEscapes.apply(r"k=\x41\x42!").unwrap();
         assert_eq!(bytes.text, "k=AB!");
         assert_eq!(bytes.source(3..4), 6..10);
+        let table = Decoding::BoxDrawing.apply("┃ pw ┃ x ┃\n┗━━┛").unwrap();
+        assert_eq!(table.text, "| pw | x |\n----");
+        assert_eq!(table.source(2..4), 4..6);
     }
 
     #[test]
