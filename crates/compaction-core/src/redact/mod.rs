@@ -28,6 +28,7 @@
 //! `postgres://user:`) stay, so a summary can still say a secret was there.
 
 mod accounts;
+mod blobs;
 mod checks;
 #[macro_use]
 pub mod rules;
@@ -341,7 +342,7 @@ const MAX_VIEWS: usize = 16;
 /// changing the text (at most [`MAX_VIEWS`]).
 fn decoded_views(text: &str) -> Vec<views::View> {
     use views::Decoding;
-    const ALL: [Decoding; 8] = [
+    const ALL: [Decoding; 10] = [
         Decoding::JsonEscapes,
         Decoding::Url,
         Decoding::QueryLines,
@@ -350,6 +351,8 @@ fn decoded_views(text: &str) -> Vec<views::View> {
         Decoding::WrittenBytes,
         Decoding::Joined,
         Decoding::BoxDrawing,
+        Decoding::Blobs,
+        Decoding::Nuls,
     ];
     let mut seen: Vec<String> = vec![text.to_owned()];
     let mut out: Vec<views::View> = Vec::new();

@@ -71,6 +71,11 @@ pub(super) enum Decoding {
     /// (`│ ┃ ║ ┆ ┊`) as `|`, every other box-drawing character (lines, corners, junctions) as
     /// `-`, so that the rules and the finders of tables drawn with `|` read it.
     BoxDrawing,
+    /// Encodings that mark where they start and end, decoded where they stand: Ascii85
+    /// (`<~…~>`) and uuencoded files (`begin 644 name` ⏎ …), when they spell text.
+    Blobs,
+    /// The NULs of UTF-16 text read as bytes removed (`p\0a\0s\0s\0`, `cat -v`'s `p^@a^@`).
+    Nuls,
 }
 
 impl Decoding {
@@ -85,6 +90,8 @@ impl Decoding {
             Decoding::WrittenBytes => super::dumps::written_bytes(text),
             Decoding::Joined => has_joins(text).then(|| joined(text)).flatten(),
             Decoding::BoxDrawing => has_box_drawing(text).then(|| box_drawing(text)).flatten(),
+            Decoding::Blobs => super::blobs::blobs(text),
+            Decoding::Nuls => super::blobs::nuls(text),
         }
     }
 }
