@@ -35,16 +35,7 @@ enum Notation {
 /// characters apart (`44 61 68 6c …`, `0x44, 0x61, …`, `68, 97, …`, `'D', 'a', …`) that
 /// spells text replaced by that text.
 pub(super) fn written_bytes(text: &str) -> Option<View> {
-    let bytes = text.as_bytes();
-    let has = bytes.windows(4).any(|w| {
-        w[0].is_ascii_alphanumeric() && w[1] == b',' && w[2] == b' ' && w[3] != b' '
-            || w[0].is_ascii_hexdigit()
-                && w[1].is_ascii_hexdigit()
-                && matches!(w[2], b' ' | b',')
-                && w[3].is_ascii_hexdigit()
-            || w[0] == b'\'' && w[1] == b',' && (w[2] == b'\'' || w[3] == b'\'')
-    }) || hex_literal_at_any(bytes);
-    if !has {
+    if !may_hold(text) {
         return None;
     }
     decode_escapes(text, |bytes, at| {
@@ -58,6 +49,19 @@ pub(super) fn written_bytes(text: &str) -> Option<View> {
         }
         written_run(bytes, at)
     })
+}
+
+/// Whether `text` may hold bytes written apart (a cheap test before [`written_bytes`]).
+pub(super) fn may_hold(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.windows(4).any(|w| {
+        w[0].is_ascii_alphanumeric() && w[1] == b',' && w[2] == b' ' && w[3] != b' '
+            || w[0].is_ascii_hexdigit()
+                && w[1].is_ascii_hexdigit()
+                && matches!(w[2], b' ' | b',')
+                && w[3].is_ascii_hexdigit()
+            || w[0] == b'\'' && w[1] == b',' && (w[2] == b'\'' || w[3] == b'\'')
+    }) || hex_literal_at_any(bytes)
 }
 
 /// The byte of one item written in `notation` at `at`, and where the item ends.

@@ -310,7 +310,12 @@ const ENCODING_DEPTH: u8 = 2;
 /// many more levels of base64 or hex runs are decoded and looked into.
 fn redact_with_views(text: &str, depth: u8) -> Cow<'_, str> {
     let mut out = redact_plain(text, depth);
-    if !out.contains(['\\', '%', '&']) && !views::has_joins(&out) && !views::has_box_drawing(&out) {
+    if !out.contains(['\\', '%', '&'])
+        && !views::has_joins(&out)
+        && !views::has_box_drawing(&out)
+        && !blobs::has_blobs(&out)
+        && !dumps::may_hold(&out)
+    {
         return out;
     }
     // Views of the text as redacted so far: every chain of up to three decodings (JSON or PHP
