@@ -19,9 +19,20 @@ pub(super) struct View {
 }
 
 impl View {
-    /// The original's range that decoded to `range` of the view.
+    /// The original's range that decoded to `range` of the view. A range that ends inside
+    /// what one escape decoded to (a line of a blob decoded where it stands) ends where that
+    /// escape ends, so that the whole escape is covered.
     pub(super) fn source(&self, range: Range<usize>) -> Range<usize> {
-        self.origin[range.start]..self.origin[range.end]
+        let start = self.origin[range.start];
+        if range.is_empty() {
+            return start..self.origin[range.end];
+        }
+        let last = self.origin[range.end - 1];
+        let mut end = range.end;
+        while end < self.origin.len() - 1 && self.origin[end] == last {
+            end += 1;
+        }
+        start..self.origin[end]
     }
 
     /// A view of this view (decoded once more), mapped back to the original.
@@ -407,6 +418,10 @@ mod tests {
         let table = Decoding::BoxDrawing.apply("┃ pw ┃ x ┃\n┗━━┛").unwrap();
         assert_eq!(table.text, "| pw | x |\n----");
         assert_eq!(table.source(2..4), 4..6);
+        // A span inside what one escape decoded to covers the escape.
+        let blob = super::super::blobs::blobs("k <~6pb6W5uU]F=(,o_F`\\ic2)5~> y").unwrap();
+        let at = blob.text.find("Walnut").unwrap();
+        assert_eq!(blob.source(at..at + 6), 2..29);
     }
 
     #[test]
