@@ -8,7 +8,8 @@
 //! `redis-cli -a`), cookies and session ids, key literals handed to HMAC and JWT calls,
 //! `.netrc` and `.pgpass` lines, secrets split across lines or string literals, base64 that
 //! decodes to a credential ([`encoded`]), text written as bytes apart (`od -tx1`, `0x44, …`,
-//! character codes: `dumps.rs`), and random-looking values next to secret-looking words.
+//! character codes: `dumps.rs`), Ascii85 and uuencoded blobs and UTF-16 text read as bytes
+//! decoded where they stand (`blobs.rs`), and random-looking values next to secret-looking words.
 //! Besides the table: generated tokens recognised by their statistics alone, with no
 //! prefix or name (`shape.rs`), passwords given in the prose of any language (`prose.rs`),
 //! key material by its structure (`structure.rs`), the columns of a delimited table whose
