@@ -8,7 +8,8 @@
 //! `redis-cli -a`), cookies and session ids, key literals handed to HMAC and JWT calls,
 //! `.netrc` and `.pgpass` lines, secrets split across lines or string literals, base64 that
 //! decodes to a credential ([`encoded`]), text written as bytes apart (`od -tx1`, `0x44, …`,
-//! character codes: `dumps.rs`), and random-looking values next to secret-looking words.
+//! character codes: `dumps.rs`), Ascii85 and uuencoded blobs and UTF-16 text read as bytes
+//! decoded where they stand (`blobs.rs`), and random-looking values next to secret-looking words.
 //! Besides the table: generated tokens recognised by their statistics alone, with no
 //! prefix or name (`shape.rs`), passwords given in the prose of any language (`prose.rs`),
 //! key material by its structure (`structure.rs`), the columns of a delimited table whose
@@ -28,6 +29,7 @@
 //! `postgres://user:`) stay, so a summary can still say a secret was there.
 
 mod accounts;
+mod blobs;
 mod checks;
 #[macro_use]
 pub mod rules;
@@ -309,7 +311,12 @@ const ENCODING_DEPTH: u8 = 2;
 /// many more levels of base64 or hex runs are decoded and looked into.
 fn redact_with_views(text: &str, depth: u8) -> Cow<'_, str> {
     let mut out = redact_plain(text, depth);
-    if !out.contains(['\\', '%', '&']) && !views::has_joins(&out) {
+    if !out.contains(['\\', '%', '&'])
+        && !views::has_joins(&out)
+        && !views::has_box_drawing(&out)
+        && !blobs::has_blobs(&out)
+        && !dumps::may_hold(&out)
+    {
         return out;
     }
     // Views of the text as redacted so far: every chain of up to three decodings (JSON or PHP
@@ -341,7 +348,7 @@ const MAX_VIEWS: usize = 16;
 /// changing the text (at most [`MAX_VIEWS`]).
 fn decoded_views(text: &str) -> Vec<views::View> {
     use views::Decoding;
-    const ALL: [Decoding; 7] = [
+    const ALL: [Decoding; 10] = [
         Decoding::JsonEscapes,
         Decoding::Url,
         Decoding::QueryLines,
@@ -349,6 +356,9 @@ fn decoded_views(text: &str) -> Vec<views::View> {
         Decoding::ByteEscapes,
         Decoding::WrittenBytes,
         Decoding::Joined,
+        Decoding::BoxDrawing,
+        Decoding::Blobs,
+        Decoding::Nuls,
     ];
     let mut seen: Vec<String> = vec![text.to_owned()];
     let mut out: Vec<views::View> = Vec::new();

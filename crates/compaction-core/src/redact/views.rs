@@ -19,9 +19,20 @@ pub(super) struct View {
 }
 
 impl View {
-    /// The original's range that decoded to `range` of the view.
+    /// The original's range that decoded to `range` of the view. A range that ends inside
+    /// what one escape decoded to (a line of a blob decoded where it stands) ends where that
+    /// escape ends, so that the whole escape is covered.
     pub(super) fn source(&self, range: Range<usize>) -> Range<usize> {
-        self.origin[range.start]..self.origin[range.end]
+        let start = self.origin[range.start];
+        if range.is_empty() {
+            return start..self.origin[range.end];
+        }
+        let last = self.origin[range.end - 1];
+        let mut end = range.end;
+        while end < self.origin.len() - 1 && self.origin[end] == last {
+            end += 1;
+        }
+        start..self.origin[end]
     }
 
     /// A view of this view (decoded once more), mapped back to the original.
@@ -67,6 +78,15 @@ pub(super) enum Decoding {
     /// only a concatenation stands between them (`"ab" "cd"`, `'ab' + 'cd'`, `"ab" .. "cd"`,
     /// `'ab' . 'cd'`, across line breaks).
     Joined,
+    /// A table drawn with box-drawing characters read as one drawn with ASCII: vertical bars
+    /// (`│ ┃ ║ ┆ ┊`) as `|`, every other box-drawing character (lines, corners, junctions) as
+    /// `-`, so that the rules and the finders of tables drawn with `|` read it.
+    BoxDrawing,
+    /// Encodings that mark where they start and end, decoded where they stand: Ascii85
+    /// (`<~…~>`) and uuencoded files (`begin 644 name` ⏎ …), when they spell text.
+    Blobs,
+    /// The NULs of UTF-16 text read as bytes removed (`p\0a\0s\0s\0`, `cat -v`'s `p^@a^@`).
+    Nuls,
 }
 
 impl Decoding {
@@ -80,6 +100,9 @@ impl Decoding {
             Decoding::ByteEscapes => text.contains("\\x").then(|| byte_escapes(text)).flatten(),
             Decoding::WrittenBytes => super::dumps::written_bytes(text),
             Decoding::Joined => has_joins(text).then(|| joined(text)).flatten(),
+            Decoding::BoxDrawing => has_box_drawing(text).then(|| box_drawing(text)).flatten(),
+            Decoding::Blobs => super::blobs::blobs(text),
+            Decoding::Nuls => super::blobs::nuls(text),
         }
     }
 }
@@ -212,6 +235,30 @@ fn joined(text: &str) -> Option<View> {
             return Some((Vec::new(), i - at));
         }
         literal_join(bytes, at).map(|width| (Vec::new(), width))
+    })
+}
+
+/// Whether `text` holds a box-drawing character (U+2500 to U+257F).
+pub(super) fn has_box_drawing(text: &str) -> bool {
+    memchr::memmem::find(text.as_bytes(), b"\xe2\x94").is_some()
+        || memchr::memmem::find(text.as_bytes(), b"\xe2\x95").is_some()
+}
+
+/// `text` with box-drawing characters written in ASCII (see [`Decoding::BoxDrawing`]).
+fn box_drawing(text: &str) -> Option<View> {
+    decode_escapes(text, |bytes, at| {
+        let lead = bytes.get(at..at + 3)?;
+        if lead[0] != 0xe2 || !matches!(lead[1], 0x94 | 0x95) {
+            return None;
+        }
+        let c = std::str::from_utf8(lead).ok()?.chars().next()?;
+        let ascii = if matches!(c, '│' | '┃' | '║' | '┆' | '┇' | '┊' | '┋' | '╎' | '╏')
+        {
+            b'|'
+        } else {
+            b'-'
+        };
+        Some((vec![ascii], 3))
     })
 }
 
@@ -368,6 +415,13 @@ mod tests {
         let bytes = Decoding::ByteEscapes.apply(r"k=\x41\x42!").unwrap();
         assert_eq!(bytes.text, "k=AB!");
         assert_eq!(bytes.source(3..4), 6..10);
+        let table = Decoding::BoxDrawing.apply("┃ pw ┃ x ┃\n┗━━┛").unwrap();
+        assert_eq!(table.text, "| pw | x |\n----");
+        assert_eq!(table.source(2..4), 4..6);
+        // A span inside what one escape decoded to covers the escape.
+        let blob = super::super::blobs::blobs("k <~6pb6W5uU]F=(,o_F`\\ic2)5~> y").unwrap();
+        let at = blob.text.find("Walnut").unwrap();
+        assert_eq!(blob.source(at..at + 6), 2..29);
     }
 
     #[test]

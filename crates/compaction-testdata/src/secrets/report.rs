@@ -37,7 +37,7 @@ pub fn report_parts() -> Vec<ReportPart> {
     let (round12, round13) = (round12_family_names(), round13_family_names());
     let (round14, round15) = (round14_family_names(), round15_family_names());
     let (round16, round17) = (round16_family_names(), round17_family_names());
-    let round18 = round18_family_names();
+    let (round18, round19) = (round18_family_names(), round19_family_names());
     vec![
         part("test, earlier split", None, &earlier_test_families(), true),
         part("test, round 4 families", Some(true), &round4, true),
@@ -89,5 +89,10 @@ pub fn report_parts() -> Vec<ReportPart> {
         part("test, round 17 split", None, &before_round18_test_families(), true),
         part("dev, round 18 families", Some(false), &round18, true),
         part("test, round 18 families", Some(true), &round18, true),
+        part("dev, families before round 19", Some(false), &round19, false),
+        part("test, families before round 19", Some(true), &round19, false),
+        part("test, round 18 split", None, &before_round19_test_families(), true),
+        part("dev, round 19 families", Some(false), &round19, true),
+        part("test, round 19 families", Some(true), &round19, true),
     ]
 }

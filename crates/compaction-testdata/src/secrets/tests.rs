@@ -57,6 +57,11 @@ fn the_corpus_is_large_and_split_by_family() {
     let before_round18 = before_round18_test_families();
     assert!(before_round18.iter().all(|name| test.contains(name)), "a test family became dev");
     assert!(round18_family_names().len() >= 12);
+    // Nor did adding round 19's: every family held out before round 19 is still test.
+    let before_round19 = before_round19_test_families();
+    assert!(before_round19.iter().all(|name| test.contains(name)), "a test family became dev");
+    assert!(before_round18.iter().all(|name| before_round19.contains(name)));
+    assert!(round19_family_names().len() >= 15);
     let names = family_names();
     let distinct: std::collections::BTreeSet<&str> = names.iter().copied().collect();
     assert_eq!(distinct.len(), names.len(), "two families share a name");
