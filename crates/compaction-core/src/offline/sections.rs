@@ -17,6 +17,9 @@ pub(super) const AFTER_CORRECTION: &str = "After the user's correction: ";
 /// How the Done item for the final reply of a turn that ended starts (the reply of a turn
 /// still open is its In Progress "Last assistant step").
 pub(super) const FINISHED_STEP: &str = "Last reply (turn ended): ";
+/// What follows a finished step's sentence before the items of the list its reply gave as
+/// done or found (see `assemble::progress`).
+pub(super) const REPORTED_LIST: &str = "; its list: ";
 
 /// How the In Progress item for a question the assistant asked, still waiting for the
 /// user's answer, starts (the next part reads it back, so that a "yes" answers it).

@@ -131,11 +131,11 @@ impl PruneRecord {
                 })
             })
             .collect::<Option<Vec<_>>>()?;
-        let data = Value::Object(data.clone());
+        let total = |key: &str| data.get(key).map_or(0, count_of);
         Some(PruneRecord::Prune {
             entries,
-            tokens_before: count(&data, "tokensBefore"),
-            tokens_saved: count(&data, "tokensSaved"),
+            tokens_before: total("tokensBefore"),
+            tokens_saved: total("tokensSaved"),
             context_edits: data.get("contextEdits") == Some(&Value::Bool(true)),
         })
     }

@@ -7,16 +7,10 @@
 //! Invariant: a blob is decoded only when it decodes to text (printable characters, tabs and
 //! line breaks), so binary data and look-alikes are left as they are.
 
-use super::views::{View, decode_escapes};
+use super::views::{View, decode_escapes, is_text};
 
 /// Longest blob decoded.
 const MAX_BLOB: usize = 64 * 1024;
-
-/// Whether `bytes` is printable text with a letter.
-fn is_text(bytes: &[u8]) -> bool {
-    bytes.iter().all(|b| (0x20..0x7f).contains(b) || matches!(b, b'\t' | b'\n' | b'\r'))
-        && bytes.iter().any(u8::is_ascii_alphabetic)
-}
 
 /// Whether `text` may hold a blob this module decodes.
 pub(super) fn has_blobs(text: &str) -> bool {

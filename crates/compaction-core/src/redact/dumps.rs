@@ -7,7 +7,7 @@
 //! byte is printable text (or a tab or line break), it spells a letter, and a run of pairs
 //! holds a hexadecimal letter, so tables of numbers and binary dumps are left as they are.
 
-use super::views::{View, decode_escapes};
+use super::views::{View, decode_escapes, is_printable, is_text};
 
 /// Fewest bytes in a spaced run read as text.
 const MIN_SPACED_BYTES: usize = 8;
@@ -91,8 +91,7 @@ fn item(bytes: &[u8], at: usize, notation: Notation) -> Option<(u8, usize)> {
     }
     let byte = value as u8;
     // A zero byte is kept for the run to tell UTF-16 text (`50 00 61 00`) from a binary one.
-    ((0x20..0x7f).contains(&byte) || matches!(byte, 0 | b'\t' | b'\n' | b'\r'))
-        .then_some((byte, end))
+    (is_printable(byte) || byte == 0).then_some((byte, end))
 }
 
 /// Whether `bytes` holds a hexadecimal literal of at least 16 digits after `0x`.
@@ -119,10 +118,8 @@ fn hex_literal(bytes: &[u8], at: usize) -> Option<(Vec<u8>, usize)> {
     let hex = |b: u8| (b as char).to_digit(16).unwrap_or(0) as u8;
     let out: Vec<u8> =
         rest[2..2 + digits].chunks(2).map(|pair| hex(pair[0]) * 16 + hex(pair[1])).collect();
-    let printable = |b: &u8| (0x20..0x7f).contains(b) || matches!(b, b'\t' | b'\n' | b'\r');
     let text = utf16_narrow(&out).unwrap_or(out);
-    (text.iter().all(printable) && text.iter().any(u8::is_ascii_alphabetic))
-        .then_some((text, 2 + digits))
+    is_text(&text).then_some((text, 2 + digits))
 }
 
 /// Bytes that are UTF-16 little-endian text of one-byte characters (`50 00 61 00`, a trailing

@@ -18,6 +18,17 @@ pub(super) struct View {
     origin: Vec<usize>,
 }
 
+/// Whether a decoded byte is text: a printable ASCII character, a tab or a line break.
+pub(super) fn is_printable(byte: u8) -> bool {
+    (0x20..0x7f).contains(&byte) || matches!(byte, b'\t' | b'\n' | b'\r')
+}
+
+/// Whether decoded bytes are text with a letter (what a decoding that spells text gives,
+/// where binary data and look-alikes do not).
+pub(super) fn is_text(bytes: &[u8]) -> bool {
+    bytes.iter().all(|&b| is_printable(b)) && bytes.iter().any(u8::is_ascii_alphabetic)
+}
+
 impl View {
     /// The original's range that decoded to `range` of the view. A range that ends inside
     /// what one escape decoded to (a line of a blob decoded where it stands) ends where that

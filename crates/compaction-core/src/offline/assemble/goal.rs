@@ -34,7 +34,7 @@ impl Assembly<'_> {
         // made a newer request).
         let ended_on = self.carried_items(Section::Done).iter().find_map(|item| {
             let reply = item.strip_prefix(FINISHED_STEP)?;
-            Some(reply.split_once("; its list: ").map_or(reply, |(reply, _)| reply).to_owned())
+            Some(reply.split_once(REPORTED_LIST).map_or(reply, |(reply, _)| reply).to_owned())
         });
         let mut carried_latest: Option<String> = None;
         for (at, goal) in carried_goals.iter().enumerate() {

@@ -291,7 +291,7 @@ fn merged_edits(items: &[String]) -> Vec<String> {
 /// their order, each kept whole up to a length, as many as fit a line a reader takes in.
 /// A sentence that introduces the list (ending in a colon) is followed by the items.
 fn reported_list(statement: &str, items: &[String]) -> String {
-    let opening = if statement.ends_with([':', '：']) { " " } else { "; its list: " };
+    let opening = if statement.ends_with([':', '：']) { " " } else { REPORTED_LIST };
     const ITEM_CHARS: usize = 140;
     const LIST_CHARS: usize = 480;
     let mut out = String::new();
