@@ -59,6 +59,7 @@ pub(super) fn all() -> Vec<Instance> {
     out.extend(super::wrapped::commands_a_shell_runs());
     out.extend(super::setup::runs_behind_setup_steps());
     out.extend(super::replies::replies_shown_with_their_requests());
+    out.extend(super::instructions::instruction_file_sections());
     out
 }
 

@@ -4,7 +4,8 @@
 //! names, what a command made, what a written document says, a proposal the user confirmed
 //! with a bare "yes", output as the terminal colours it, a setting changed in place, a list
 //! that reports done work rather than a plan, a command a shell runs for another, a run
-//! behind setup steps, a reply shown with the wrong request, and decay across rounds. Each class has several template families,
+//! behind setup steps, a reply shown with the wrong request, what an instruction file says
+//! under each heading, and decay across rounds. Each class has several template families,
 //! each with several instances; the families are split once into a dev and a test part (a
 //! family is in the test part iff its index is 2 modulo 3), and the rules are written
 //! against dev only. The test below reports both parts after 1 and 3 rounds.
@@ -14,6 +15,7 @@ mod confirmed;
 mod created;
 mod documents;
 mod families;
+mod instructions;
 mod lists;
 mod replies;
 mod reported;
