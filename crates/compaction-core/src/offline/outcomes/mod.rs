@@ -194,6 +194,9 @@ impl Digest {
                 let failed = result.is_error
                     || scan.exit_code.is_some_and(|code| code != 0)
                     || scan.tests_failed;
+                if !failed && let Some(path) = printed_file(&command) {
+                    self.note_instruction_rules(&path, lines.clone());
+                }
                 let script = call.script.clone().unwrap_or_else(|| command.clone());
                 self.shell_outcome(&command, &script, failed, scan.exit_code, &scan, false, lines);
             }

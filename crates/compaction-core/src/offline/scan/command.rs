@@ -213,3 +213,114 @@ pub(in crate::offline) fn piped_into(command: &str) -> Option<&str> {
     let program = last.split_whitespace().next()?;
     joined_by_pipe.then_some(program)
 }
+
+/// The one file a command prints whole or in part, when printing it is all the command
+/// does (`cat AGENTS.md`, `Get-Content -Path .\CLAUDE.md`, `sed -n '1,200p' README.md`,
+/// `head -n 80 CONTRIBUTING.md`, `cat docs/rules.md | less`): what it prints is that
+/// file's text, as a read tool's result is.
+pub(in crate::offline) fn printed_file(command: &str) -> Option<String> {
+    const PRINTERS: [&str; 12] = [
+        "cat",
+        "type",
+        "get-content",
+        "gc",
+        "bat",
+        "batcat",
+        "nl",
+        "more",
+        "less",
+        "head",
+        "tail",
+        "sed",
+    ];
+    const PAGERS: [&str; 4] = ["less", "more", "head", "tail"];
+    let segments = crate::files::shell_segments(command);
+    let (first, rest) = segments.split_first()?;
+    let words: Vec<&str> = first.split_whitespace().collect();
+    let (program, arguments) = words.split_first()?;
+    let program = program.rsplit(['/', '\\']).next().unwrap_or(program).to_lowercase();
+    if !PRINTERS.contains(&program.as_str()) {
+        return None;
+    }
+    // Whatever follows may only page or cut the output, and name no file of its own.
+    let paged = rest.iter().all(|segment| {
+        let mut words = segment.split_whitespace();
+        words.next().is_some_and(|pager| PAGERS.contains(&pager))
+            && words.all(|word| word.starts_with('-') || word.parse::<u64>().is_ok())
+    });
+    if !paged {
+        return None;
+    }
+    let mut files = Vec::new();
+    let mut words = arguments.iter().map(|word| word.trim_matches(['\'', '"']));
+    let mut script_seen = program != "sed";
+    while let Some(word) = words.next() {
+        if word.starts_with('-') {
+            // A flag whose value follows (`-n 80`, `-Path x`) takes it, unless it names the
+            // file (`-Path`, `-LiteralPath`).
+            let lower = word.to_lowercase();
+            if matches!(lower.as_str(), "-path" | "-literalpath") {
+                continue;
+            }
+            if matches!(lower.as_str(), "-n" | "-c" | "-totalcount" | "-tail" | "-head")
+                && program != "sed"
+            {
+                words.next();
+            }
+            continue;
+        }
+        if !script_seen {
+            // `sed -n '1,200p' FILE`: the script before the file, a print of lines only.
+            script_seen = true;
+            if word.chars().all(|c| c.is_ascii_digit() || matches!(c, ',' | 'p' | '$')) {
+                continue;
+            }
+            return None;
+        }
+        if word.contains(['*', '?', '$', '`', '(', '{', '>', '<']) || word.is_empty() {
+            return None;
+        }
+        files.push(word);
+    }
+    match files.as_slice() {
+        [file] => Some((*file).to_owned()),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::printed_file;
+
+    #[test]
+    fn a_command_that_only_prints_one_file_names_it() {
+        for (command, file) in [
+            ("cat AGENTS.md", "AGENTS.md"),
+            ("Get-Content -Path .\\CLAUDE.md", ".\\CLAUDE.md"),
+            ("sed -n '1,200p' CONTRIBUTING.md", "CONTRIBUTING.md"),
+            ("head -n 80 /repo/AGENTS.md", "/repo/AGENTS.md"),
+            ("cat docs/rules.md | less", "docs/rules.md"),
+            ("/bin/cat AGENTS.md | head -50", "AGENTS.md"),
+        ] {
+            assert_eq!(printed_file(command).as_deref(), Some(file), "{command}");
+        }
+    }
+
+    #[test]
+    fn a_command_that_does_more_than_print_one_file_names_none() {
+        for command in [
+            "cat a.md b.md",
+            "cat *.md",
+            "cat AGENTS.md | grep lint",
+            "cat AGENTS.md > copy.md",
+            "sed -i 's/a/b/' AGENTS.md",
+            "sed -n '/lint/p' AGENTS.md",
+            "grep -n lint AGENTS.md",
+            "cat $FILE",
+            "cat",
+            "npm test",
+        ] {
+            assert_eq!(printed_file(command), None, "{command}");
+        }
+    }
+}
