@@ -52,7 +52,7 @@ impl Digest {
                 sections.push(FileSection { heading, ..FileSection::default() });
                 continue;
             }
-            let section = sections.last_mut().expect("one section at least");
+            let Some(section) = sections.last_mut() else { continue };
             let text = match table_row(line) {
                 Some(TableRow::Rule) => {
                     // The row above a table's rule line is its header: names, not content.
