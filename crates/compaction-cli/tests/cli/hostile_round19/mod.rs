@@ -22,6 +22,7 @@ use std::time::Duration;
 use crate::child::{Ran, run_until};
 
 mod facts;
+mod search;
 
 /// Runs the binary in `cwd` with `HOME` and `TMPDIR` under `home`, a clean settings
 /// environment and a deadline (exit -2 when it was still running then).
@@ -81,9 +82,11 @@ impl Secret {
     }
 
     /// Whether `text` shows this secret, whole or in part: any 12 characters in a row of
-    /// its random part (the part no redaction marker or prose holds by chance).
+    /// its random part (the part no redaction marker or prose holds by chance), in any case
+    /// (a lowercased copy shows it too).
     fn shown_in(&self, text: &str) -> bool {
-        let body: Vec<char> = self.body.chars().collect();
+        let text = text.to_lowercase();
+        let body: Vec<char> = self.body.to_lowercase().chars().collect();
         let width = body.len().min(12);
         body.windows(width).any(|run| text.contains(&run.iter().collect::<String>()))
     }
