@@ -123,7 +123,6 @@ fn attack(
 }
 
 #[test]
-#[ignore = "round 19: the suite before its fix; run with --ignored"]
 fn a_search_hit_shows_the_text_as_written_and_never_a_secret() {
     let mut rng = Rng(1919);
     let mut tally = Tally::default();
