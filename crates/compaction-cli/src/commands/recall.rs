@@ -3,8 +3,8 @@
 //! Read-only: the session file is opened for reading and never changed. `recall` prints an
 //! entry's original content (a pruned tool output, a summarized message) as the log holds
 //! it, secrets redacted as everywhere the terminal shows a session; `search` finds text in
-//! the entries the context at a leaf hides (each snippet cut from the entry redacted whole) and names
-//! the entry ids to recall.
+//! the entries the context at a leaf hides (each snippet cut from the entry redacted whole)
+//! and names the entry ids to recall.
 
 use compaction_core::context::build_context;
 use compaction_core::recall::{HiddenBy, recall, search as search_hidden};
