@@ -25,7 +25,7 @@ use serde::Serialize;
 
 /// The redactor of what the terminal shows: the built-in rules (built once, each rule the
 /// first time a text may hold a match of it).
-fn redactor() -> &'static Redactor {
+pub fn redactor() -> &'static Redactor {
     static REDACTOR: OnceLock<Redactor> = OnceLock::new();
     REDACTOR.get_or_init(Redactor::default)
 }

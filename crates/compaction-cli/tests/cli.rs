@@ -30,6 +30,8 @@ mod hostile_numbers;
 mod hostile_odd_numbers;
 #[path = "cli/hostile_round11/mod.rs"]
 mod hostile_round11;
+#[path = "cli/hostile_round19/mod.rs"]
+mod hostile_round19;
 #[path = "cli/hostile_servers.rs"]
 mod hostile_servers;
 #[path = "cli/hostile_writes/mod.rs"]

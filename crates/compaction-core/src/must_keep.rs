@@ -14,6 +14,7 @@ use crate::files::{FileOperations, sort_like_javascript};
 use crate::message::AgentMessage;
 use crate::offline::key_facts;
 use crate::prepare::CompactionPreparation;
+use crate::redact::Redactor;
 
 /// The facts a summary of a region must keep.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
@@ -70,15 +71,41 @@ pub fn must_keep(
     }
 }
 
+impl MustKeep {
+    /// These facts with every string through `redactor`: what a summary is checked against,
+    /// repaired with (its Must Keep section), what a report names and what `plan` lists.
+    /// The summary a summarizer answers is redacted before it is checked, so a fact holding
+    /// a secret is kept, reported and repaired as the summary can hold it, never as the
+    /// session has it.
+    pub fn redacted(self, redactor: &Redactor) -> MustKeep {
+        let redact = |text: String| match redactor.redact(&text) {
+            std::borrow::Cow::Borrowed(_) => text,
+            std::borrow::Cow::Owned(redacted) => redacted,
+        };
+        MustKeep {
+            modified_files: self.modified_files.into_iter().map(redact).collect(),
+            constraints: self.constraints.into_iter().map(redact).collect(),
+            latest_request: self.latest_request.map(redact),
+            unresolved_error: self.unresolved_error.map(|error| UnresolvedError {
+                command: redact(error.command),
+                error_line: redact(error.error_line),
+            }),
+        }
+    }
+}
+
 impl CompactionPreparation {
-    /// The must-keep facts of this preparation's region (see [`must_keep`]).
-    pub fn must_keep(&self) -> MustKeep {
+    /// The must-keep facts of this preparation's region (see [`must_keep`]), redacted by
+    /// `redactor` ([`MustKeep::redacted`]): the one way the facts leave the fact extraction
+    /// for a check, a repair, a report or a listing.
+    pub fn must_keep(&self, redactor: &Redactor) -> MustKeep {
         must_keep(
             &self.messages_to_summarize,
             &self.turn_prefix_messages,
             self.previous_summary.as_deref(),
             &self.file_operations,
         )
+        .redacted(redactor)
     }
 }
 

@@ -189,13 +189,22 @@ const SNIPPET_CONTEXT: usize = 80;
 
 /// Finds `query` (case-insensitive, literal) in the entries the context hides; at most
 /// `limit` hits, in path order (summarized entries first, then pruned outputs).
+///
+/// A hit's snippet is cut from the text as it may be shown: with `redactor`, the entry's
+/// whole text is redacted first and the window is cut from that, so a window's edge never
+/// cuts a secret into a piece no rule knows; the match is found in that text again (a match
+/// inside a secret is shown at the first `[REDACTED]`). Either way the snippet is the text
+/// as written, never a lowercased copy: matches are found character by character
+/// ([`find_folded`]). `None` shows the text as the session has it (the agent's own model,
+/// which read it).
 pub fn search(
     session: &Session,
     context: &SessionContext,
     query: &str,
     limit: usize,
+    redactor: Option<&crate::redact::Redactor>,
 ) -> Vec<SearchHit> {
-    let needle = query.trim().to_lowercase();
+    let needle = fold(query.trim());
     if needle.is_empty() {
         return Vec::new();
     }
@@ -205,35 +214,62 @@ pub fn search(
             break;
         }
         let recalled = recall_index(session, index);
-        let haystack = recalled.text.to_lowercase();
-        let matches = haystack.matches(&needle).count();
-        let Some(at) = haystack.find(&needle) else { continue };
+        let matches = fold(&recalled.text).matches(&needle).count();
+        if matches == 0 {
+            continue;
+        }
+        let shown = match redactor {
+            Some(redactor) => redactor.redact(&recalled.text),
+            None => std::borrow::Cow::Borrowed(recalled.text.as_str()),
+        };
+        let around = find_folded(&shown, &needle)
+            .or_else(|| {
+                let at = shown.find(crate::redact::REDACTED)?;
+                Some((at, at + crate::redact::REDACTED.len()))
+            })
+            .unwrap_or((0, 0));
         hits.push(SearchHit {
             id: recalled.id,
             role: recalled.role.unwrap_or_else(|| recalled.entry_type.clone()),
             tool: recalled.tool,
             hidden_by,
             matches,
-            snippet: snippet(&haystack, &recalled.text, at, needle.len()),
+            snippet: snippet(&shown, around),
         });
     }
     hits
 }
 
-/// The original text around a match found in its lowercased copy. Lowercasing can change
-/// byte lengths, so the window is taken in characters of the lowercased text and mapped
-/// back by character count when the lengths differ.
-fn snippet(lower: &str, original: &str, at: usize, length: usize) -> String {
-    let (text, at) = if lower.len() == original.len()
-        && original.is_char_boundary(at)
-        && original.is_char_boundary(at + length)
-    {
-        (original, at)
-    } else {
-        (lower, at)
-    };
+/// `text` with each character lowercased on its own (what [`find_folded`] compares).
+fn fold(text: &str) -> String {
+    text.chars().flat_map(char::to_lowercase).collect()
+}
+
+/// The byte range in `text` of the first match of `needle` (already [`fold`]ed), compared
+/// character by character in lowercase: a character whose lowercase is of another length
+/// (`İ`, the Kelvin sign) moves no position, since the range is mapped back to the
+/// characters of `text` that hold the match.
+pub fn find_folded(text: &str, needle: &str) -> Option<(usize, usize)> {
+    let mut folded = String::with_capacity(text.len());
+    // For each byte of `folded`, the start of the character of `text` it comes from.
+    let mut origin: Vec<usize> = Vec::with_capacity(text.len());
+    for (at, ch) in text.char_indices() {
+        for lower in ch.to_lowercase() {
+            folded.push(lower);
+            origin.resize(folded.len(), at);
+        }
+    }
+    let start = folded.find(needle)?;
+    let last = origin[start + needle.len() - 1];
+    let end = last + text[last..].chars().next().map_or(0, char::len_utf8);
+    Some((origin[start], end))
+}
+
+/// The text around the byte range `(at, end)` of `text`: [`SNIPPET_CONTEXT`] characters on
+/// each side, whitespace collapsed, `…` where it was cut.
+fn snippet(text: &str, (at, end): (usize, usize)) -> String {
     let start_chars = text[..at].chars().count().saturating_sub(SNIPPET_CONTEXT);
-    let match_chars = text[at..at + length].chars().count();
+    let match_chars = text[at..end].chars().count();
     let window: String =
         text.chars().skip(start_chars).take(match_chars + 2 * SNIPPET_CONTEXT).collect();
     let mut out = String::new();
@@ -254,6 +290,18 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn a_match_is_found_in_the_text_as_written_whatever_the_lowercase_lengths() {
+        // `İ` lowercases to two characters (3 bytes), the Kelvin sign to `k` (1 byte).
+        let text = "\u{130}stanbul: KeyRotation with \u{212a}elvin";
+        let (at, end) = find_folded(text, &fold("keyrotation")).unwrap_or_default();
+        assert_eq!(&text[at..end], "KeyRotation");
+        let (at, end) = find_folded(text, &fold("KELVIN")).unwrap_or_default();
+        assert_eq!(&text[at..end], "\u{212a}elvin");
+        assert_eq!(find_folded(text, &fold("absent")), None);
+        assert_eq!(snippet(text, (9, 20)), text);
+    }
+
+    #[test]
     fn search_finds_what_a_context_edit_left_out_and_names_the_edit() {
         let lines = [
             json!({"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}),
@@ -267,12 +315,12 @@ mod tests {
         let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
         let session = crate::parse_session(text.as_bytes());
         let context = build_context(&session, session.leaf());
-        let hits = search(&session, &context, "http 413", 10);
+        let hits = search(&session, &context, "http 413", 10, None);
         assert_eq!(hits.len(), 1, "{hits:?}");
         assert_eq!(hits[0].id, "a");
         assert_eq!(hits[0].hidden_by, HiddenBy::Edit { id: "e".to_owned() });
         // Before the edit the message is in the context: nothing hidden to find.
         let before = build_context(&session, session.index_of("b"));
-        assert!(search(&session, &before, "http 413", 10).is_empty());
+        assert!(search(&session, &before, "http 413", 10, None).is_empty());
     }
 }

@@ -252,7 +252,7 @@ fn offline_summaries_hold_every_must_keep_fact() {
             else {
                 continue;
             };
-            let facts = preparation.must_keep();
+            let facts = preparation.must_keep(&compaction_core::serialize::Redactor::default());
             let history = summary_of(
                 OfflineKind::History,
                 &preparation.messages_to_summarize,

@@ -289,7 +289,8 @@ fn must_keep_with_pins(
     preparation: &compaction_core::prepare::CompactionPreparation,
     pins: &[String],
 ) -> Value {
-    let mut facts = serde_json::to_value(preparation.must_keep()).unwrap_or_default();
+    let mut facts =
+        serde_json::to_value(preparation.must_keep(crate::output::redactor())).unwrap_or_default();
     if let Value::Object(fields) = &mut facts {
         fields.insert("pins".into(), json!(pins));
     }

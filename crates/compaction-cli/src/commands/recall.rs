@@ -2,8 +2,9 @@
 //!
 //! Read-only: the session file is opened for reading and never changed. `recall` prints an
 //! entry's original content (a pruned tool output, a summarized message) as the log holds
-//! it, secrets redacted as everywhere the terminal shows a session; `search` finds text in the entries the context at a leaf hides and names
-//! the entry ids to recall.
+//! it, secrets redacted as everywhere the terminal shows a session; `search` finds text in
+//! the entries the context at a leaf hides (each snippet cut from the entry redacted whole)
+//! and names the entry ids to recall.
 
 use compaction_core::context::build_context;
 use compaction_core::recall::{HiddenBy, recall, search as search_hidden};
@@ -35,7 +36,8 @@ pub fn run(args: &RecallArgs) -> anyhow::Result<ExitStatus> {
 pub fn search(args: &SearchArgs) -> anyhow::Result<ExitStatus> {
     let (session, leaf) = super::load_with_leaf(&args.session)?;
     let context = build_context(&session, leaf);
-    let hits = search_hidden(&session, &context, &args.query, args.limit);
+    let hits =
+        search_hidden(&session, &context, &args.query, args.limit, Some(crate::output::redactor()));
     if args.json {
         print_json(&json!({ "query": args.query, "hits": hits }))?;
     } else if hits.is_empty() {

@@ -158,7 +158,7 @@ proptest! {
         }) {
             let text = recall(&session, &candidate.id).unwrap().text;
             let word = text.split_whitespace().find(|word| word.len() > 6).unwrap();
-            let hits = search(&pruned, &after, word, 10_000);
+            let hits = search(&pruned, &after, word, 10_000, None);
             prop_assert!(hits.iter().any(|hit| hit.id == candidate.id), "{word} not found");
         }
 

@@ -36,7 +36,7 @@ impl Compactor<'_> {
         cancel: &CancellationToken,
         progress: &(dyn Fn(CompactionProgress) + Send + Sync),
     ) -> Result<Gated, CompactError> {
-        let mut must_keep = planned.preparation.must_keep();
+        let mut must_keep = planned.preparation.must_keep(&self.redactor);
         // The entry appends its modified-files list after the summary (pi's
         // `<modified-files>`): a file that list holds is in what the model reads, whether
         // the summary names it again or not.

@@ -130,7 +130,7 @@ impl CompactingSession {
             .clamp(1, 50);
         let session = self.store.session();
         let context = build_context(session, self.leaf);
-        let hits = search(session, &context, query, limit);
+        let hits = search(session, &context, query, limit, None);
         if hits.is_empty() {
             return format!("no match for `{query}` in the pruned or summarized history");
         }

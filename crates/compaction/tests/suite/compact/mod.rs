@@ -183,7 +183,7 @@ pub(super) fn summary_with_every_fact(path: &Path, note: &str) -> String {
         .0
         .into_session();
     let planned = compactor.plan(&session, session.leaf(), None).compaction.unwrap();
-    let facts = planned.preparation.must_keep();
+    let facts = planned.preparation.must_keep(&compaction_core::serialize::Redactor::default());
     let mut text = format!("## Goal\n- {note}\n");
     if let Some(request) = &facts.latest_request {
         let opening = compaction_core::quality::opening(request);
