@@ -1,6 +1,7 @@
 //! Rules of the project instruction files the work read (`AGENTS.md`, `CLAUDE.md`, …).
 
 use super::*;
+use std::borrow::Cow;
 
 impl Digest {
     /// Keeps the rules of a project instruction file the work read (`AGENTS.md`,
@@ -29,7 +30,7 @@ impl Digest {
         // then the lines that state a rule, then the other lines by turns, section after
         // section. Each keeps the heading it stands under: its scope ("Commit messages":
         // "one line only").
-        let mut sections: Vec<FileSection<'l>> = vec![FileSection::default()];
+        let mut sections: Vec<FileSection> = vec![FileSection::default()];
         let mut fenced = false;
         for line in lines {
             // Claude Code numbers the lines it shows (`    12→text`, `12\ttext`).
@@ -53,29 +54,26 @@ impl Digest {
                 continue;
             }
             let Some(section) = sections.last_mut() else { continue };
-            let text = match table_row(line) {
-                Some(TableRow::Rule) => {
+            let (text, row) = match table_row(line) {
+                Some(TableRow::Rule) if !fenced => {
                     // The row above a table's rule line is its header: names, not content.
                     section.others.pop_if(|(_, row)| *row);
                     continue;
                 }
-                Some(TableRow::Cells(cells)) => {
-                    section.others.push((cells, true));
-                    continue;
-                }
-                None => strip_bullet(line),
+                Some(TableRow::Cells(cells)) if !fenced => (Cow::Owned(cells), true),
+                Some(_) | None => (Cow::Borrowed(strip_bullet(line)), false),
             };
-            if text.is_empty() || char_len(text) > 300 || text.starts_with("<!--") {
+            if text.is_empty() || char_len(&text) > 300 || text.starts_with("<!--") {
                 continue;
             }
-            if !fenced && sentences(text).iter().any(|sentence| is_rule(sentence)) {
-                section.rules.push(text);
-            } else if fenced {
-                section.fenced.push(text.to_owned());
-            } else if !is_break(text) && !text.ends_with([':', '：']) {
+            if fenced {
+                section.fenced.push(text.into_owned());
+            } else if !row && sentences(&text).iter().any(|sentence| is_rule(sentence)) {
+                section.rules.push(text.into_owned());
+            } else if !is_break(&text) && !text.ends_with([':', '：']) {
                 // A line that only leads into what follows ("Requirements:") says nothing
                 // of its own.
-                section.others.push((text.to_owned(), false));
+                section.others.push((text.into_owned(), row));
             }
         }
         let rules = chosen_lines(&sections, RULES_PER_FILE);
@@ -90,10 +88,10 @@ impl Digest {
 
 /// The lines of an instruction file under one heading (the file's start has none).
 #[derive(Default)]
-struct FileSection<'l> {
+struct FileSection {
     heading: Option<String>,
     /// Lines that state a rule, in the file's order.
-    rules: Vec<&'l str>,
+    rules: Vec<String>,
     /// The other lines (bullets, plain lines, table rows' cells), in the file's order;
     /// `true` for a table row.
     others: Vec<(String, bool)>,
@@ -102,7 +100,7 @@ struct FileSection<'l> {
     fenced: Vec<String>,
 }
 
-impl FileSection<'_> {
+impl FileSection {
     fn len(&self) -> usize {
         self.rules.len() + self.others.len() + self.fenced.len()
     }
@@ -112,7 +110,7 @@ impl FileSection<'_> {
         let others = at.checked_sub(self.rules.len());
         let fenced = others.and_then(|at| at.checked_sub(self.others.len()));
         match (others, fenced) {
-            (None, _) => self.rules[at].to_owned(),
+            (None, _) => self.rules[at].clone(),
             (Some(at), None) => self.others[at].0.clone(),
             (Some(_), Some(at)) => self.fenced[at].clone(),
         }
@@ -145,7 +143,7 @@ fn table_row(line: &str) -> Option<TableRow> {
 /// Up to `room` lines of a file, each with its heading, in the file's order: first one
 /// from each section (its first rule, else its first line), then the other rules, then the
 /// other lines by turns, one per section each turn.
-fn chosen_lines(sections: &[FileSection<'_>], room: usize) -> Vec<(Option<String>, String)> {
+fn chosen_lines(sections: &[FileSection], room: usize) -> Vec<(Option<String>, String)> {
     // (section, rule index or other index); rules are numbered before others.
     let mut taken: Vec<(usize, usize)> = Vec::new();
     let candidates = FileSection::len;
