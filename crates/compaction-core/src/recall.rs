@@ -245,7 +245,7 @@ fn fold(text: &str) -> String {
     text.chars().flat_map(char::to_lowercase).collect()
 }
 
-/// The byte range in `text` of the first match of `needle` (already [`fold`]ed), compared
+/// The byte range in `text` of the first match of `needle` (already folded by `fold`), compared
 /// character by character in lowercase: a character whose lowercase is of another length
 /// (`İ`, the Kelvin sign) moves no position, since the range is mapped back to the
 /// characters of `text` that hold the match.
