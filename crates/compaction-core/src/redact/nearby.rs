@@ -232,6 +232,14 @@ pub(super) fn values_after_names(text: &str, out: &mut Vec<Range<usize>>) {
             while at < bytes.len() && !ends_word(bytes[at]) {
                 at += 1;
             }
+            // A tag of markup (`<value>`, `</name>`) is syntax, not a word.
+            if start > 0
+                && bytes[start - 1] == b'<'
+                && bytes.get(at) == Some(&b'>')
+                && !super::off("tags")
+            {
+                continue;
+            }
             words += 1;
             let word = text[start..at].trim_end_matches([':', '.', ',', '!', '?']);
             if !text.is_char_boundary(start) {
@@ -255,13 +263,52 @@ pub(super) fn values_after_names(text: &str, out: &mut Vec<Range<usize>>) {
             let call = bytes.get(at) == Some(&b'(');
             // A short name (`pw`, `pass`, `creds`) names a password as the long one does.
             let for_password = SHORT_FOR_PASSWORD.contains(&matched.as_str());
-            if !call && judged_value(&text[line_start..start], word, for_password) {
+            if !call && judged_value(&text[line_start..start], word, for_password)
+                || !call && words <= 2 && names_the_password(&matched) && word_and_number(word)
+            {
                 out.push(start..end);
                 taken = true;
             }
         }
         next_free = at;
     }
+}
+
+/// Whether a name of [`NAMES`] is the word for a password itself (in any language), not a
+/// token's, a key's, a PIN's or a login's.
+fn names_the_password(matched: &str) -> bool {
+    !super::off("wordnum")
+        && !matches!(
+            matched,
+            "secret"
+                | "token"
+                | "apikey"
+                | "api_key"
+                | "api-key"
+                | "credential"
+                | "pincode"
+                | "pin"
+                | "puk"
+                | "psk"
+                | "creds"
+                | "login"
+                | "passcode"
+        )
+}
+
+/// Whether `word` is a word and a number, as people choose a password (`cinder9457`,
+/// `Hickory1987`): five letters or more, then two to six digits, and nothing else; and not
+/// itself holding a secret's name or a short one (`passwd12`, `apikey99`).
+pub(super) fn word_and_number(word: &str) -> bool {
+    let letters = word.bytes().take_while(u8::is_ascii_alphabetic).count();
+    let digits = word.len() - letters;
+    let lower = word.to_ascii_lowercase();
+    letters >= 5
+        && (2..=6).contains(&digits)
+        && word.bytes().skip(letters).all(|b| b.is_ascii_digit())
+        && !["pass", "pwd", "key", "auth", "user", "secret", "token"]
+            .iter()
+            .any(|part| lower.contains(part))
 }
 
 /// The start of the next line after the line break at `at` that holds anything but blanks
@@ -567,6 +614,30 @@ mod tests {
             "INCS:=$(shell $(PKG_CONFIG) --cflags libsecret-1 glib-2.0)",
             "token: release-bot-2024",
             "password: change-me-later",
+        ] {
+            assert_eq!(found(text), Vec::<&str>::new(), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_word_and_a_number_right_after_a_password_name_is_found() {
+        assert_eq!(found("password: cinder9457"), ["cinder9457"]);
+        assert_eq!(
+            found("await page.getByLabel('Password').fill('Hickory1987');"),
+            ["Hickory1987"]
+        );
+        // Tags of markup are no words between a name and its value.
+        assert_eq!(
+            found("<member><name>password</name><value><string>foxglove2197</string></value>"),
+            ["foxglove2197"]
+        );
+        for text in [
+            "token: release2024",
+            "secret_type: base64",
+            "password hashing uses pbkdf2 with sha256",
+            "password_policy: strict, see the docs for windows10",
+            "password: passwd2024",
+            "pin: abcdef12",
         ] {
             assert_eq!(found(text), Vec::<&str>::new(), "{text}");
         }
