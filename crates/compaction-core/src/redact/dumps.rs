@@ -162,9 +162,6 @@ fn notations_at(bytes: &[u8], at: usize) -> Vec<Notation> {
         }
     }
     for notation in [Notation::HexPairs, Notation::Binary] {
-        if notation == Notation::Binary && super::off("bases") {
-            continue;
-        }
         if item(bytes, at, notation).is_some_and(|(_, end)| bytes.get(end) == Some(&b' ')) {
             out.push(notation);
         }

@@ -14,22 +14,15 @@ use std::ops::Range;
 /// Separators between a label and its value.
 const SEPARATORS: &[&str] = &[": ", "：", " - ", " – ", " = ", "፦ ", "៖ ", ":\t"];
 
-/// Ranges of the one word after a short label on a line of its own; and of the value after
-/// a label that follows a login's (`Benutzer: ops` ⏎ `Kennwort: …`, `usuario: ops, clave:
-/// …`), made like a password a person chooses (see [`record_value`]).
+/// Ranges of the one word after a short label on a line of its own.
 pub(super) fn labelled_values(text: &str, out: &mut Vec<Range<usize>>) {
     let mut offset = 0;
-    // Whether the last labelled field of the line before gave a login name.
-    let mut after_login = false;
     for line in text.split_inclusive('\n') {
         let start = offset;
         offset += line.len();
         let trimmed = line.trim_end();
         let lead = trimmed.len() - trimmed.trim_start().len();
         let body = &trimmed[lead..];
-        if body.is_empty() {
-            continue;
-        }
         for sep in SEPARATORS {
             let Some(at) = body.find(sep) else { continue };
             let (label, value) = (&body[..at], body[at + sep.len()..].trim_start());
@@ -50,101 +43,7 @@ pub(super) fn labelled_values(text: &str, out: &mut Vec<Range<usize>>) {
             }
             break;
         }
-        after_login = record_fields(body, start + lead, after_login, out);
     }
-}
-
-/// The fields of a record on one line (`usuario: ops, clave: …`): each value after a login's
-/// field (on this line or, `after_login`, the line before) made like a password a person
-/// chooses is a range. Whether the line's last field gives a login.
-fn record_fields(
-    body: &str,
-    body_at: usize,
-    after_login: bool,
-    out: &mut Vec<Range<usize>>,
-) -> bool {
-    let mut follows_login = after_login;
-    let mut from = 0;
-    for (index, field) in fields(body).into_iter().enumerate() {
-        let field_at = body[from..].find(field).map_or(from, |found| from + found);
-        from = field_at + field.len();
-        let Some((_, value)) = labelled(field) else {
-            if index == 0 {
-                return false;
-            }
-            follows_login = false;
-            continue;
-        };
-        if follows_login
-            && !super::off("record")
-            && (8..=64).contains(&value.len())
-            && record_value(value)
-        {
-            let value_at = body_at + field_at + field.len() - value.len();
-            out.push(value_at..value_at + value.len());
-        }
-        follows_login = is_login(value);
-    }
-    follows_login
-}
-
-/// The fields of a line: apart by `, `, `; ` or a tab; the whole line when it has none.
-fn fields(body: &str) -> Vec<&str> {
-    body.split([',', ';', '\t']).map(str::trim).filter(|field| !field.is_empty()).collect()
-}
-
-/// A field's label and its one word of value (`Label: value`), when it is one.
-fn labelled(field: &str) -> Option<(&str, &str)> {
-    // A colon of any script, not `=` or a dash (code assigns with `=`).
-    for sep in [": ", "：", ":\t", "፦ ", "៖ "] {
-        let Some(at) = field.find(sep) else { continue };
-        let (label, value) = (&field[..at], field[at + sep.len()..].trim_start());
-        let words = label.split_whitespace().count();
-        if words == 0
-            || words > 3
-            || label.chars().count() > 32
-            || !label.chars().all(is_label_char)
-            || value.is_empty()
-            || value.contains(char::is_whitespace)
-        {
-            return None;
-        }
-        return Some((label, value));
-    }
-    None
-}
-
-/// A login name: a lower-case letter, then lower-case letters, digits, `_` or `-` (no dots:
-/// a host's name is not a login).
-fn is_login(value: &str) -> bool {
-    (2..=32).contains(&value.len())
-        && value.starts_with(|c: char| c.is_ascii_lowercase())
-        && value
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
-}
-
-/// A value made like a password a person chooses or a generator makes, for a field that
-/// follows a login's: three classes of characters (an `=` inside allowed), a word and a
-/// number (`cinder1559`), or words and a number (`maple-Cobalt-536`).
-fn record_value(value: &str) -> bool {
-    let lower = value.bytes().any(|b| b.is_ascii_lowercase());
-    let upper = value.bytes().any(|b| b.is_ascii_uppercase());
-    let digit = value.bytes().any(|b| b.is_ascii_digit());
-    let symbol =
-        value.bytes().any(|b| b.is_ascii_punctuation() && !matches!(b, b'_' | b'-' | b'.'));
-    let classes = [lower, upper, digit, symbol].iter().filter(|&&class| class).count();
-    let words_and_number = {
-        let parts: Vec<&str> = value.split(['-', '_', '.']).collect();
-        parts.len() >= 2
-            && parts.last().is_some_and(|p| p.len() >= 2 && p.bytes().all(|b| b.is_ascii_digit()))
-            && parts[..parts.len() - 1]
-                .iter()
-                .all(|p| p.len() >= 4 && p.bytes().all(|b| b.is_ascii_alphabetic()))
-    };
-    !value.contains("://")
-        && !value.contains(['/', '\\', '@', '<', '>', '(', ')', '[', ']', '{', '}', '"', '\''])
-        && (classes >= 3 || super::nearby::word_and_number(value) || words_and_number)
 }
 
 /// A character of a label: a letter of any script, a combining mark or vowel sign (Brahmic,
@@ -179,28 +78,6 @@ mod tests {
             ["Granite+1589Cobalt"]
         );
         assert_eq!(found("ពាក្យសម្ងាត់៖ xK9#mQ2vL8pT"), ["xK9#mQ2vL8pT"]);
-    }
-
-    #[test]
-    fn a_value_after_a_login_field_is_found() {
-        assert_eq!(found("ഉപയോക്താവ്: runner\nപാസ്‌വേഡ്: cinder1559"), ["cinder1559"]);
-        assert_eq!(found("વપરાશકર્તા: svc_sync, પાસવર્ડ: larkspur1657"), ["larkspur1657"]);
-        assert_eq!(
-            found("Пайдаланушы: nightly\nҚұпия сөз: k4zzDwPvKP=Gv7ER1B3"),
-            ["k4zzDwPvKP=Gv7ER1B3"]
-        );
-        assert_eq!(found("kasutaja: ops\nparool: maple-Cobalt-536"), ["maple-Cobalt-536"]);
-        for text in [
-            "User: deploy\nHost: db01.corp.local",
-            "user: ops\nshell: /bin/bash",
-            "Host: cache.internal\nDatabase: orders2024",
-            "owner: root\ngroup: wheel",
-            "name: web\nimage: nginx-1.25",
-            "user: ops\nport: 5432",
-            "bool ExtStorage: false, class GT: GraphTraits<GraphT>>",
-        ] {
-            assert!(found(text).is_empty(), "{text}");
-        }
     }
 
     #[test]

@@ -102,6 +102,8 @@ pub(super) enum Decoding {
     /// Characters drawn like ASCII ones read as those (fullwidth, mathematical, Cyrillic or
     /// Greek look-alikes in a Latin word), and characters that draw nothing removed.
     Disguises,
+    /// Single characters standing apart (`P a s s w o r d`) read together.
+    Spaced,
 }
 
 impl Decoding {
@@ -119,6 +121,7 @@ impl Decoding {
             Decoding::Blobs => super::blobs::blobs(text),
             Decoding::Nuls => super::blobs::nuls(text),
             Decoding::Disguises => super::disguises::undisguised(text),
+            Decoding::Spaced => super::spaced::joined_letters(text),
         }
     }
 }
@@ -368,14 +371,14 @@ fn byte_escapes(text: &str) -> Option<View> {
                 let low = bytes.get(at + 3).and_then(|&b| hex(b))?;
                 Some((vec![(high * 16 + low) as u8], 4))
             }
-            b'u' if bytes.get(at + 2) == Some(&b'{') && !super::off("bases") => {
+            b'u' if bytes.get(at + 2) == Some(&b'{') => {
                 let digits = bytes[at + 3..].iter().take(7).take_while(|b| b.is_ascii_hexdigit());
                 let width = digits.count();
                 (bytes.get(at + 3 + width) == Some(&b'}') && width > 0).then_some(())?;
                 let code = u32::from_str_radix(text.get(at + 3..at + 3 + width)?, 16).ok()?;
                 Some((char::from_u32(code)?.to_string().into_bytes(), width + 4))
             }
-            b'0'..=b'3' if !super::off("bases") => {
+            b'0'..=b'3' => {
                 let digits = bytes.get(at + 1..at + 4)?;
                 digits.iter().all(|b| (b'0'..=b'7').contains(b)).then_some(())?;
                 let value = digits.iter().fold(0u32, |acc, &b| acc * 8 + u32::from(b - b'0'));
