@@ -29,6 +29,8 @@ enum Notation {
     QuotedChars,
     /// Two hexadecimal digits apart by commas (`44,61,68`: a registry export's `hex:`).
     HexCommaPairs,
+    /// Eight binary digits apart by a space (`01000100 01100001`).
+    Binary,
 }
 
 /// `text` with every run of at least [`MIN_SPACED_BYTES`] bytes written as numbers or
@@ -62,6 +64,11 @@ pub(super) fn may_hold(text: &str) -> bool {
                 && w[3].is_ascii_hexdigit()
             || w[0] == b'\'' && w[1] == b',' && (w[2] == b'\'' || w[3] == b'\'')
     }) || hex_literal_at_any(bytes)
+        || bytes.windows(10).any(|w| {
+            w[..8].iter().all(|b| matches!(b, b'0' | b'1'))
+                && w[8] == b' '
+                && matches!(w[9], b'0' | b'1')
+        })
 }
 
 /// The byte of one item written in `notation` at `at`, and where the item ends.
@@ -79,6 +86,11 @@ fn item(bytes: &[u8], at: usize, notation: Notation) -> Option<(u8, usize)> {
         }
         Notation::HexPairs | Notation::HexCommaPairs => {
             (hex(*rest.first()?)? * 16 + hex(*rest.get(1)?)?, at + 2)
+        }
+        Notation::Binary => {
+            let digits = rest.get(..8)?;
+            digits.iter().all(|b| matches!(b, b'0' | b'1')).then_some(())?;
+            (digits.iter().fold(0u32, |acc, &b| acc * 2 + u32::from(b - b'0')), at + 8)
         }
         Notation::Decimal => {
             let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
@@ -149,8 +161,10 @@ fn notations_at(bytes: &[u8], at: usize) -> Vec<Notation> {
             out.push(notation);
         }
     }
-    if item(bytes, at, Notation::HexPairs).is_some_and(|(_, end)| bytes.get(end) == Some(&b' ')) {
-        out.push(Notation::HexPairs);
+    for notation in [Notation::HexPairs, Notation::Binary] {
+        if item(bytes, at, notation).is_some_and(|(_, end)| bytes.get(end) == Some(&b' ')) {
+            out.push(notation);
+        }
     }
     out
 }
@@ -186,7 +200,7 @@ fn run_in(bytes: &[u8], at: usize, notation: Notation) -> Option<(Vec<u8>, usize
         }
         let end = item_end;
         let mut gap = end;
-        if notation == Notation::HexPairs {
+        if matches!(notation, Notation::HexPairs | Notation::Binary) {
             while gap < bytes.len() && bytes[gap] == b' ' && gap - end < 2 {
                 gap += 1;
             }
@@ -237,6 +251,10 @@ mod tests {
             ("String.fromCharCode(68, 97, 104, 108, 105, 97, 33, 52, 57)", "(Dahlia!49)"),
             ("bytes([0x44, 0x61, 0x68, 0x6c, 0x69, 0x61, 0x21, 0x34])", "([Dahlia!4])"),
             ("char[] p = {'D', 'a', 'h', 'l', 'i', 'a', '!', '4'};", "{Dahlia!4}"),
+            (
+                "pw: 01000100 01100001 01101000 01101100 01101001 01100001 00100001 00110100",
+                "pw: Dahlia!4",
+            ),
         ] {
             assert!(written_bytes(text).unwrap().text.contains(spelled), "{text}");
         }

@@ -9,7 +9,9 @@
 //! `.netrc` and `.pgpass` lines, secrets split across lines or string literals, base64 that
 //! decodes to a credential ([`encoded`]), text written as bytes apart (`od -tx1`, `0x44, …`,
 //! character codes: `dumps.rs`), Ascii85 and uuencoded blobs and UTF-16 text read as bytes
-//! decoded where they stand (`blobs.rs`), and random-looking values next to secret-looking words.
+//! decoded where they stand (`blobs.rs`), text disguised by Unicode look-alikes and invisible
+//! characters read as the ASCII it shows (`disguises.rs`), letters standing apart read together
+//! (`spaced.rs`), and random-looking values next to secret-looking words.
 //! Besides the table: generated tokens recognised by their statistics alone, with no
 //! prefix or name (`shape.rs`), passwords given in the prose of any language (`prose.rs`),
 //! key material by its structure (`structure.rs`), the columns of a delimited table whose
@@ -34,6 +36,7 @@ mod checks;
 #[macro_use]
 pub mod rules;
 mod context;
+mod disguises;
 mod dumps;
 pub mod encoded;
 mod fed;
@@ -48,6 +51,7 @@ mod positional;
 mod preceding;
 mod prose;
 mod shape;
+mod spaced;
 mod structure;
 mod tables;
 mod unnamed;
@@ -285,8 +289,9 @@ impl Redactor {
 
     /// The text with every known secret replaced by `[REDACTED]`: the rules and the
     /// structural finders on the text itself, then on its decoded views (JSON or PHP
-    /// escaping undone once and twice, URL encoding undone, HTML entities and `\x` byte
-    /// escapes undone, line continuations and concatenated literals put together), each
+    /// escaping undone once and twice, URL encoding undone, HTML entities and byte escapes
+    /// undone, line continuations and concatenated literals put together, Unicode look-alikes
+    /// read as ASCII, letters standing apart read together), each
     /// view's findings replaced in the original.
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
         // A text that is a JSON document: first its strings, each judged with its key, as the
@@ -316,6 +321,8 @@ fn redact_with_views(text: &str, depth: u8) -> Cow<'_, str> {
         && !views::has_box_drawing(&out)
         && !blobs::has_blobs(&out)
         && !dumps::may_hold(&out)
+        && !disguises::has_disguises(&out)
+        && !spaced::has_spaced(&out)
     {
         return out;
     }
@@ -348,7 +355,7 @@ const MAX_VIEWS: usize = 16;
 /// changing the text (at most [`MAX_VIEWS`]).
 fn decoded_views(text: &str) -> Vec<views::View> {
     use views::Decoding;
-    const ALL: [Decoding; 10] = [
+    const ALL: [Decoding; 12] = [
         Decoding::JsonEscapes,
         Decoding::Url,
         Decoding::QueryLines,
@@ -359,6 +366,8 @@ fn decoded_views(text: &str) -> Vec<views::View> {
         Decoding::BoxDrawing,
         Decoding::Blobs,
         Decoding::Nuls,
+        Decoding::Disguises,
+        Decoding::Spaced,
     ];
     let mut seen: Vec<String> = vec![text.to_owned()];
     let mut out: Vec<views::View> = Vec::new();

@@ -78,7 +78,8 @@ pub(super) enum Decoding {
     /// HTML and XML character references undone: `&quot;` `&apos;` `&lt;` `&gt;` `&amp;`,
     /// `&#N;` and `&#xN;`.
     Entities,
-    /// Byte escapes of C, Python, shell and many more undone: `\xNN`.
+    /// Byte and character escapes of C, Python, shell and many more undone: `\xNN`, octal
+    /// `\NNN` of a printable character, `\u{N…}` (JavaScript, Rust, Swift, Ruby).
     ByteEscapes,
     /// Bytes written as numbers or characters apart (`od -tx1`, `hexdump -C`, a packet's
     /// bytes, `0x44, 0x61, …`, character codes, `'D', 'a', …`) read as the text they spell,
@@ -98,6 +99,11 @@ pub(super) enum Decoding {
     Blobs,
     /// The NULs of UTF-16 text read as bytes removed (`p\0a\0s\0s\0`, `cat -v`'s `p^@a^@`).
     Nuls,
+    /// Characters drawn like ASCII ones read as those (fullwidth, mathematical, Cyrillic or
+    /// Greek look-alikes in a Latin word), and characters that draw nothing removed.
+    Disguises,
+    /// Single characters standing apart (`P a s s w o r d`) read together.
+    Spaced,
 }
 
 impl Decoding {
@@ -108,12 +114,14 @@ impl Decoding {
             Decoding::Url => text.contains('%').then(|| url_decode(text)).flatten(),
             Decoding::QueryLines => has_query(text).then(|| query_lines(text)).flatten(),
             Decoding::Entities => text.contains('&').then(|| entities(text)).flatten(),
-            Decoding::ByteEscapes => text.contains("\\x").then(|| byte_escapes(text)).flatten(),
+            Decoding::ByteEscapes => has_byte_escapes(text).then(|| byte_escapes(text)).flatten(),
             Decoding::WrittenBytes => super::dumps::written_bytes(text),
             Decoding::Joined => has_joins(text).then(|| joined(text)).flatten(),
             Decoding::BoxDrawing => has_box_drawing(text).then(|| box_drawing(text)).flatten(),
             Decoding::Blobs => super::blobs::blobs(text),
             Decoding::Nuls => super::blobs::nuls(text),
+            Decoding::Disguises => super::disguises::undisguised(text),
+            Decoding::Spaced => super::spaced::joined_letters(text),
         }
     }
 }
@@ -341,15 +349,43 @@ fn entities(text: &str) -> Option<View> {
     })
 }
 
+/// Whether `text` may hold a byte escape: `\x`, `\u{`, or `\` and three octal digits.
+fn has_byte_escapes(text: &str) -> bool {
+    memchr::memchr_iter(b'\\', text.as_bytes()).any(|at| {
+        let rest = &text.as_bytes()[at + 1..];
+        rest.starts_with(b"x")
+            || rest.starts_with(b"u{")
+            || rest.len() >= 3 && rest[..3].iter().all(|b| (b'0'..=b'7').contains(b))
+    })
+}
+
 fn byte_escapes(text: &str) -> Option<View> {
     let hex = |b: u8| (b as char).to_digit(16);
     decode_escapes(text, |bytes, at| {
-        if bytes[at] != b'\\' || bytes.get(at + 1) != Some(&b'x') {
+        if bytes[at] != b'\\' {
             return None;
         }
-        let high = bytes.get(at + 2).and_then(|&b| hex(b))?;
-        let low = bytes.get(at + 3).and_then(|&b| hex(b))?;
-        Some((vec![(high * 16 + low) as u8], 4))
+        match *bytes.get(at + 1)? {
+            b'x' => {
+                let high = bytes.get(at + 2).and_then(|&b| hex(b))?;
+                let low = bytes.get(at + 3).and_then(|&b| hex(b))?;
+                Some((vec![(high * 16 + low) as u8], 4))
+            }
+            b'u' if bytes.get(at + 2) == Some(&b'{') => {
+                let digits = bytes[at + 3..].iter().take(7).take_while(|b| b.is_ascii_hexdigit());
+                let width = digits.count();
+                (bytes.get(at + 3 + width) == Some(&b'}') && width > 0).then_some(())?;
+                let code = u32::from_str_radix(text.get(at + 3..at + 3 + width)?, 16).ok()?;
+                Some((char::from_u32(code)?.to_string().into_bytes(), width + 4))
+            }
+            b'0'..=b'3' => {
+                let digits = bytes.get(at + 1..at + 4)?;
+                digits.iter().all(|b| (b'0'..=b'7').contains(b)).then_some(())?;
+                let value = digits.iter().fold(0u32, |acc, &b| acc * 8 + u32::from(b - b'0'));
+                (0x20..0x7f).contains(&value).then(|| (vec![value as u8], 4))
+            }
+            _ => None,
+        }
     })
 }
 
@@ -426,6 +462,8 @@ mod tests {
         let bytes = Decoding::ByteEscapes.apply(r"k=\x41\x42!").unwrap();
         assert_eq!(bytes.text, "k=AB!");
         assert_eq!(bytes.source(3..4), 6..10);
+        let other = Decoding::ByteEscapes.apply(r"k=\101\102 \u{43}\u{1F600} \0 \400").unwrap();
+        assert_eq!(other.text, "k=AB C\u{1F600} \\0 \\400");
         let table = Decoding::BoxDrawing.apply("┃ pw ┃ x ┃\n┗━━┛").unwrap();
         assert_eq!(table.text, "| pw | x |\n----");
         assert_eq!(table.source(2..4), 4..6);

@@ -38,6 +38,7 @@ pub fn report_parts() -> Vec<ReportPart> {
     let (round14, round15) = (round14_family_names(), round15_family_names());
     let (round16, round17) = (round16_family_names(), round17_family_names());
     let (round18, round19) = (round18_family_names(), round19_family_names());
+    let round20 = round20_family_names();
     vec![
         part("test, earlier split", None, &earlier_test_families(), true),
         part("test, round 4 families", Some(true), &round4, true),
@@ -94,5 +95,10 @@ pub fn report_parts() -> Vec<ReportPart> {
         part("test, round 18 split", None, &before_round19_test_families(), true),
         part("dev, round 19 families", Some(false), &round19, true),
         part("test, round 19 families", Some(true), &round19, true),
+        part("dev, families before round 20", Some(false), &round20, false),
+        part("test, families before round 20", Some(true), &round20, false),
+        part("test, round 19 split", None, &before_round20_test_families(), true),
+        part("dev, round 20 families", Some(false), &round20, true),
+        part("test, round 20 families", Some(true), &round20, true),
     ]
 }

@@ -62,6 +62,11 @@ fn the_corpus_is_large_and_split_by_family() {
     assert!(before_round19.iter().all(|name| test.contains(name)), "a test family became dev");
     assert!(before_round18.iter().all(|name| before_round19.contains(name)));
     assert!(round19_family_names().len() >= 15);
+    // Nor did adding round 20's: every family held out before round 20 is still test.
+    let before_round20 = before_round20_test_families();
+    assert!(before_round20.iter().all(|name| test.contains(name)), "a test family became dev");
+    assert!(before_round19.iter().all(|name| before_round20.contains(name)));
+    assert!(round20_family_names().len() >= 13);
     let names = family_names();
     let distinct: std::collections::BTreeSet<&str> = names.iter().copied().collect();
     assert_eq!(distinct.len(), names.len(), "two families share a name");
