@@ -33,37 +33,9 @@ const WORDS: &[&str] = &[
     "Fjord", "Glacier", "Indigo",
 ];
 
-/// A password of one of the kinds people use: a word, a symbol and a number; a generated one
-/// with a symbol; words and a number; or letters and digits only.
+/// A password of one of the kinds people use, from this round's words.
 fn chosen_pw(rng: &mut Rng) -> String {
-    match rng.below(4) {
-        0 => format!(
-            "{}{}{}",
-            rng.pick(WORDS),
-            rng.pick(&["!", "#", "@", "%", "*", "&", "$"]),
-            rng.range(100, 99999)
-        ),
-        1 => {
-            let length = rng.range(12, 18);
-            let mut out = rng.alphanumeric(length);
-            let at = rng.range(1, length - 1);
-            out.insert(at, *rng.pick(&['!', '#', '%', '+', '=', '?', '@', '^']));
-            out.push(char::from(b"23456789"[rng.below(8)]));
-            out
-        }
-        2 => {
-            let first = *rng.pick(WORDS);
-            let second = rng.pick(WORDS).to_ascii_lowercase();
-            let sep = *rng.pick(&["-", ".", "_"]);
-            format!("{first}{sep}{second}{sep}{}", rng.range(10, 9999))
-        }
-        _ => {
-            let length = rng.range(14, 22);
-            let mut out = rng.alphanumeric(length);
-            out.push(char::from(b"23456789"[rng.below(8)]));
-            out
-        }
-    }
+    super::passwords::chosen(rng, WORDS)
 }
 
 /// A random API token of letters and digits with no prefix.

@@ -48,45 +48,14 @@ const WORDS: &[&str] = &[
     "Sorrel",
 ];
 
-/// A password of one of the kinds people use: a word, a symbol and a number; a generated one
-/// with a symbol; words and a number; or letters and digits only.
+/// A password of one of the kinds people use, from this round's words.
 fn chosen_pw(rng: &mut Rng) -> String {
-    match rng.below(4) {
-        0 => format!(
-            "{}{}{}",
-            rng.pick(WORDS),
-            rng.pick(&["!", "#", "@", "%", "*", "&", "$"]),
-            rng.range(100, 99999)
-        ),
-        1 => {
-            let length = rng.range(12, 18);
-            let mut out = rng.alphanumeric(length);
-            let at = rng.range(1, length - 1);
-            out.insert(at, *rng.pick(&['!', '#', '%', '+', '=', '?', '@', '^']));
-            out.push(char::from(b"23456789"[rng.below(8)]));
-            out
-        }
-        2 => {
-            let first = *rng.pick(WORDS);
-            let second = rng.pick(WORDS).to_ascii_lowercase();
-            let sep = *rng.pick(&["-", ".", "_"]);
-            format!("{first}{sep}{second}{sep}{}", rng.range(10, 9999))
-        }
-        _ => {
-            let length = rng.range(14, 22);
-            let mut out = rng.alphanumeric(length);
-            out.push(char::from(b"23456789"[rng.below(8)]));
-            out
-        }
-    }
+    super::passwords::chosen(rng, WORDS)
 }
 
-/// A password made of a word and digits only (`kestrel2024`, `Hickory1987`): what only a name
-/// or a context can tell from an ordinary value.
+/// A password of a word and digits only, from this round's words.
 fn word_pw(rng: &mut Rng) -> String {
-    let word = *rng.pick(WORDS);
-    let word = if rng.chance(0.5) { word.to_ascii_lowercase() } else { word.to_owned() };
-    format!("{word}{}", rng.range(10, 9999))
+    super::passwords::word_and_digits(rng, WORDS)
 }
 
 /// A chosen password half the time, a word and digits the other half.
