@@ -256,15 +256,19 @@ pub(in crate::offline) fn printed_file(command: &str) -> Option<String> {
     let mut script_seen = program != "sed";
     while let Some(word) = words.next() {
         if word.starts_with('-') {
-            // A flag whose value follows (`-n 80`, `-Path x`) takes it, unless it names the
-            // file (`-Path`, `-LiteralPath`).
+            // A count given to `head`, `tail` or `Get-Content` (`-n 80`, `-TotalCount 80`)
+            // takes the word after it; `-Path` and `-LiteralPath` name the file that follows;
+            // other flags stand alone (`cat -n`, `bat -p`).
             let lower = word.to_lowercase();
             if matches!(lower.as_str(), "-path" | "-literalpath") {
                 continue;
             }
-            if matches!(lower.as_str(), "-n" | "-c" | "-totalcount" | "-tail" | "-head")
-                && program != "sed"
-            {
+            let counted = match program.as_str() {
+                "head" | "tail" => matches!(lower.as_str(), "-n" | "-c"),
+                "get-content" | "gc" => matches!(lower.as_str(), "-totalcount" | "-tail" | "-head"),
+                _ => false,
+            };
+            if counted {
                 words.next();
             }
             continue;
@@ -296,6 +300,8 @@ mod tests {
     fn a_command_that_only_prints_one_file_names_it() {
         for (command, file) in [
             ("cat AGENTS.md", "AGENTS.md"),
+            ("cat -n AGENTS.md", "AGENTS.md"),
+            ("Get-Content -TotalCount 40 AGENTS.md", "AGENTS.md"),
             ("Get-Content -Path .\\CLAUDE.md", ".\\CLAUDE.md"),
             ("sed -n '1,200p' CONTRIBUTING.md", "CONTRIBUTING.md"),
             ("head -n 80 /repo/AGENTS.md", "/repo/AGENTS.md"),
