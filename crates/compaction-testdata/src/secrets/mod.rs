@@ -29,7 +29,6 @@ mod by_principle;
 mod by_shape;
 mod by_tool;
 mod families;
-mod passwords;
 mod report;
 mod round10;
 mod round11;

@@ -5,7 +5,8 @@
 use base64::Engine as _;
 
 use super::super::families::{B64, Carrier, Family, Made, pick_line, text};
-use super::{bare_token, chosen_pw, host, user};
+use super::super::values::bare_token;
+use super::{chosen_pw, host, user};
 
 pub(super) const FAMILIES: &[Family] = &[
     ("desktop-client-saved-sessions", |rng| {

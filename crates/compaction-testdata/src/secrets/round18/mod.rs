@@ -35,15 +35,7 @@ const WORDS: &[&str] = &[
 
 /// A password of one of the kinds people use, from this round's words.
 fn chosen_pw(rng: &mut Rng) -> String {
-    super::passwords::chosen(rng, WORDS)
-}
-
-/// A random API token of letters and digits with no prefix.
-fn bare_token(rng: &mut Rng) -> String {
-    let length = rng.range(28, 40);
-    let mut out = rng.alphanumeric(length);
-    out.push(char::from(b"23456789"[rng.below(8)]));
-    out
+    super::values::chosen_password(rng, WORDS)
 }
 
 /// A login name.

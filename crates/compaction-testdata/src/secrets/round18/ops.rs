@@ -3,7 +3,8 @@
 //! and Windows service and task commands.
 
 use super::super::families::{Family, pick_line, text};
-use super::{bare_token, chosen_pw, host, user};
+use super::super::values::bare_token;
+use super::{chosen_pw, host, user};
 
 pub(super) const FAMILIES: &[Family] = &[
     ("queue-cache-and-store-admin-commands", |rng| {

@@ -3,7 +3,8 @@
 //! error-tracker breadcrumbs, and `.http`, Bruno and Hoppscotch request files.
 
 use super::super::families::{Family, pick_line, text};
-use super::{bare_token, chosen_pw, host, user, word_pw};
+use super::super::values::bare_token;
+use super::{chosen_pw, host, user, word_pw};
 
 pub(super) const FAMILIES: &[Family] = &[
     ("box-drawing-cli-tables", |rng| {

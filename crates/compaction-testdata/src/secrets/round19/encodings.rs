@@ -3,7 +3,8 @@
 //! character, UTF-16 text seen as bytes, and provider tokens with 2025–2026 prefixes.
 
 use super::super::families::{Carrier, Family, Made, hex_of, pick_line};
-use super::{bare_token, chosen_pw, user, word_pw};
+use super::super::values::bare_token;
+use super::{chosen_pw, user, word_pw};
 use crate::random::Rng;
 
 /// `form` and, when it differs, its JSON-escaped form (what a tool call's arguments hold).

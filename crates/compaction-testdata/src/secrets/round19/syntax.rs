@@ -4,7 +4,8 @@
 //! words for a password in several languages.
 
 use super::super::families::{Family, pick_line, text};
-use super::{bare_token, chosen_pw, host, user, word_pw};
+use super::super::values::bare_token;
+use super::{chosen_pw, host, user, word_pw};
 
 pub(super) const FAMILIES: &[Family] = &[
     ("quoting-forms-of-other-languages", |rng| {

@@ -2,7 +2,8 @@
 //! masking failures, and diffs that break a name from its value.
 
 use super::super::families::{Family, pick_line, text};
-use super::{any_pw, bare_token, chosen_pw, host, user};
+use super::super::values::bare_token;
+use super::{any_pw, chosen_pw, host, user};
 
 pub(super) const FAMILIES: &[Family] = &[
     ("notebook-cells-and-outputs", |rng| {

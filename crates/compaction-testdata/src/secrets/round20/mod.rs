@@ -50,25 +50,17 @@ const WORDS: &[&str] = &[
 
 /// A password of one of the kinds people use, from this round's words.
 fn chosen_pw(rng: &mut Rng) -> String {
-    super::passwords::chosen(rng, WORDS)
+    super::values::chosen_password(rng, WORDS)
 }
 
 /// A password of a word and digits only, from this round's words.
 fn word_pw(rng: &mut Rng) -> String {
-    super::passwords::word_and_digits(rng, WORDS)
+    super::values::word_and_digits(rng, WORDS)
 }
 
 /// A chosen password half the time, a word and digits the other half.
 fn any_pw(rng: &mut Rng) -> String {
     if rng.chance(0.5) { chosen_pw(rng) } else { word_pw(rng) }
-}
-
-/// A random API token of letters and digits with no prefix.
-fn bare_token(rng: &mut Rng) -> String {
-    let length = rng.range(28, 40);
-    let mut out = rng.alphanumeric(length);
-    out.push(char::from(b"23456789"[rng.below(8)]));
-    out
 }
 
 /// A login name.

@@ -3,7 +3,8 @@
 //! UI automation, and tabular exports.
 
 use super::super::families::{Carrier, Family, Made, pick_line, text};
-use super::{any_pw, bare_token, chosen_pw, host, user};
+use super::super::values::bare_token;
+use super::{any_pw, chosen_pw, host, user};
 use crate::random::Rng;
 
 /// A secret long enough to be cut in two parts of eight characters or more, each telling.
