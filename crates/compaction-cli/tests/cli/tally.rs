@@ -1,6 +1,8 @@
 //! Dev and test tallies of a generated hostile suite: instance `i` (in the order generated)
-//! is in the test part when `i % 3 == 0`, else in the dev part. A miss of the dev part is
-//! printed and kept in full; one of the test part only by its number.
+//! is in the test part when `i % 3` is the suite's test residue (0 unless the suite fixed
+//! another before its fixes), else in the dev part. A miss of the dev part is printed and
+//! kept in full; one of the test part only by its number, unless the suite's variable for
+//! showing them is set.
 
 /// Dev and test tallies of one class; misses of the dev part kept in full.
 #[derive(Default)]
@@ -9,17 +11,31 @@ pub struct Tally {
     test: (usize, usize),
     dev_misses: Vec<String>,
     test_misses: Vec<usize>,
+    /// `i % 3` of the test part's instances.
+    test_residue: usize,
+    /// An environment variable that, when set, prints the test part's misses in full.
+    show_test: Option<&'static str>,
 }
 
 impl Tally {
+    /// A tally whose test part is the instances with `i % 3 == residue`, whose misses
+    /// `show_test` (an environment variable) prints in full when set.
+    pub fn split(residue: usize, show_test: &'static str) -> Self {
+        Tally { test_residue: residue, show_test: Some(show_test), ..Tally::default() }
+    }
+
     pub fn count(&mut self, index: usize, miss: Option<String>) {
-        let test = index.is_multiple_of(3);
+        let test = index % 3 == self.test_residue;
         let part = if test { &mut self.test } else { &mut self.dev };
         part.1 += 1;
         match miss {
             None => part.0 += 1,
-            Some(_) if test => {
-                println!("#{index}: a miss of the test part");
+            Some(miss) if test => {
+                if self.show_test.is_some_and(|name| std::env::var_os(name).is_some()) {
+                    println!("#{index} (test): {miss}");
+                } else {
+                    println!("#{index}: a miss of the test part");
+                }
                 self.test_misses.push(index);
             }
             Some(miss) => {

@@ -20,6 +20,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use crate::child::{Ran, run_until};
+use crate::tally::Tally;
 
 mod facts;
 mod search;
@@ -122,51 +123,10 @@ fn secret(family: &'static str, rng: &mut Rng) -> Secret {
     Secret { family, prefix, body }
 }
 
-/// Dev and test tallies of one class: instance `i` is in the test part when `i % 3 == 2`.
-#[derive(Default)]
-struct Tally {
-    dev: (usize, usize),
-    test: (usize, usize),
-    dev_misses: Vec<String>,
-    test_misses: Vec<usize>,
-}
-
-impl Tally {
-    fn count(&mut self, index: usize, miss: Option<String>) {
-        let test = index % 3 == 2;
-        let part = if test { &mut self.test } else { &mut self.dev };
-        part.1 += 1;
-        match miss {
-            None => part.0 += 1,
-            Some(miss) if test => {
-                if std::env::var_os("ROUND19_SHOW_TEST").is_some() {
-                    println!("#{index} (test): {miss}");
-                } else {
-                    println!("#{index}: a miss of the test part");
-                }
-                self.test_misses.push(index);
-            }
-            Some(miss) => {
-                println!("#{index}: {miss}");
-                self.dev_misses.push(format!("#{index}: {miss}"));
-            }
-        }
-    }
-
-    /// Prints the counts and fails with every miss.
-    fn report(&self, class: &str) {
-        println!(
-            "{class}: dev {}/{}, test {}/{}",
-            self.dev.0, self.dev.1, self.test.0, self.test.1
-        );
-        assert!(
-            self.dev_misses.is_empty() && self.test_misses.is_empty(),
-            "{class}: {} dev misses, test misses at {:?}:\n{}",
-            self.dev_misses.len(),
-            self.test_misses,
-            self.dev_misses.join("\n")
-        );
-    }
+/// Dev and test tallies of one class: instance `i` is in the test part when `i % 3 == 2`
+/// (`ROUND19_SHOW_TEST` prints its misses in full).
+fn split_tally() -> Tally {
+    Tally::split(2, "ROUND19_SHOW_TEST")
 }
 
 /// A session file's lines: the header, then `messages` chained one under the other
