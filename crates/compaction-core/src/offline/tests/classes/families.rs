@@ -60,6 +60,7 @@ pub(super) fn all() -> Vec<Instance> {
     out.extend(super::setup::runs_behind_setup_steps());
     out.extend(super::replies::replies_shown_with_their_requests());
     out.extend(super::instructions::instruction_file_sections());
+    out.extend(super::done_by_edit::requests_answered_by_edits());
     out
 }
 
