@@ -140,6 +140,48 @@ impl Added {
     }
 }
 
+/// A turn's first change, for the line of the request the turn answered when no words of
+/// the assistant say what it did: "edited `components/Table.tsx`", or with the line it put
+/// in, "edited `components/Table.tsx`: `export default React.memo(Table)`".
+#[derive(Debug, Clone)]
+pub(super) struct TurnEdit {
+    /// "edited" or "wrote".
+    verb: String,
+    /// The path's last two parts (the whole path is on the file's Done item).
+    path: String,
+    /// The setting the edit changed, else the first line it added; none for a whole new
+    /// content.
+    line: Option<String>,
+}
+
+impl TurnEdit {
+    pub(super) fn new(verb: &str, path: &str, added: &Added) -> TurnEdit {
+        let parts: Vec<&str> = path.split(['/', '\\']).filter(|part| !part.is_empty()).collect();
+        TurnEdit {
+            verb: verb.to_lowercase(),
+            path: parts[parts.len().saturating_sub(2)..].join("/"),
+            line: added
+                .settings
+                .first()
+                .or(added.lines.first())
+                .map(|line| clip(&one_line(line), LINE_CHARS)),
+        }
+    }
+
+    /// "edited `a/b.ts`".
+    pub(super) fn named(&self) -> String {
+        format!("{} {}", self.verb, code(&self.path))
+    }
+
+    /// "edited `a/b.ts`: `line`".
+    pub(super) fn shown(&self) -> String {
+        match &self.line {
+            Some(line) => format!("{}: {}", self.named(), code(line)),
+            None => self.named(),
+        }
+    }
+}
+
 /// A file edited or written, with how many times.
 #[derive(Debug, Clone)]
 pub(super) struct FileChange {
@@ -288,6 +330,26 @@ mod tests {
         assert_eq!(change.done_item(), "Edited `src/a.rs` (3 times): `three()`; `one()`; `four()`");
         let plain = FileChange::new("b", "Wrote");
         assert_eq!(plain.done_item(), "Wrote `b`");
+    }
+
+    #[test]
+    fn a_turns_edit_is_named_by_its_paths_last_parts_and_its_line() {
+        let memo = Added::of(&json!({
+            "old_string": "export default Table",
+            "new_string": "export default React.memo(Table)",
+        }));
+        let edit = TurnEdit::new("Edited", "/home/u/web/src/pages/list/Table.tsx", &memo);
+        assert_eq!(edit.named(), "edited `list/Table.tsx`");
+        assert_eq!(edit.shown(), "edited `list/Table.tsx`: `export default React.memo(Table)`");
+        // A setting changed in place comes before the lines; a Windows path is cut alike.
+        let size = Added::of(&json!({
+            "old_string": "export const PAGE_SIZE = 20",
+            "new_string": "export const PAGE_SIZE = 50",
+        }));
+        let edit = TurnEdit::new("Edited", "X:\\app\\src\\api\\pagination.ts", &size);
+        assert_eq!(edit.shown(), "edited `api/pagination.ts`: `export const PAGE_SIZE = 50`");
+        let written = TurnEdit::new("Wrote", "docs/notes.md", &Added::default());
+        assert_eq!(written.shown(), "wrote `docs/notes.md`");
     }
 
     #[test]

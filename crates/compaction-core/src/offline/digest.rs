@@ -150,6 +150,9 @@ pub(super) struct Digest {
     pub(super) requests: Vec<String>,
     /// What the assistant answered to each request (see `extract::key_reply`), by index.
     pub(super) replies: Vec<Option<String>>,
+    /// What each request's turn changed first (see `note_change`), by index: the request's
+    /// outcome when its turn ended with no words that say it.
+    pub(super) turn_edits: Vec<Option<super::changes::TurnEdit>>,
     /// The latest user message that makes a request, trimmed.
     pub(super) latest_request: Option<String>,
     pub(super) constraints: Vec<String>,

@@ -286,6 +286,7 @@ impl Digest {
             }
             self.requests.push(request);
             self.replies.push(None);
+            self.turn_edits.push(None);
             self.latest_request = Some(verbatim_prefix(&prose, 1_000));
         }
         self.note_identifiers(head(&prose, 8_000));

@@ -120,9 +120,13 @@ impl Assembly<'_> {
                 let reply = digest.replies.get(index).cloned().flatten().and_then(|reply| {
                     current_sentences(&reply, |s| digest.superseded_reply(s, Some(index)))
                 });
-                match reply {
-                    Some(reply) => format!("{request} → reply: {reply}"),
-                    None => request.clone(),
+                // An earlier turn that ended with no words saying what it did is answered by
+                // the file it changed (its lines are on that file's Done item).
+                let edit = digest.turn_edits.get(index).cloned().flatten();
+                match (reply, edit) {
+                    (Some(reply), _) => format!("{request} → reply: {reply}"),
+                    (None, Some(edit)) => format!("{request} → {}", edit.named()),
+                    (None, None) => request.clone(),
                 }
             })
             .collect();
@@ -151,6 +155,17 @@ impl Assembly<'_> {
         if have_main_goal {
             earlier.retain(|(text, _)| !is_correction(text));
         }
+        // One line per request: a copy carried without the request's outcome gives way to
+        // one with it.
+        let mut unique: Vec<(String, u32)> = Vec::new();
+        for (text, priority) in earlier {
+            match unique.iter_mut().find(|(known, _)| request_part(known) == request_part(&text)) {
+                Some(known) if known.0.len() < text.len() => known.0 = text,
+                Some(_) => {}
+                None => unique.push((text, priority)),
+            }
+        }
+        let earlier = unique;
         let count = earlier.len();
         for (index, (text, priority)) in earlier.into_iter().enumerate() {
             let priority = capped_priority(index, count, self.limits.requests, priority);
@@ -164,7 +179,16 @@ impl Assembly<'_> {
                 (OfflineKind::History | OfflineKind::Branch, true) => self.latest_label(),
             };
             let priority = if have_main_goal { PRIORITY_CURRENT } else { PRIORITY_MAIN_GOAL };
-            self.sections.push_verbatim(Section::Goal, format!("{label}{latest}"), priority);
+            // The turn of the part's last request, so far without words that say what it
+            // did: what it changed, with the line it put in (the work a resuming agent takes
+            // up).
+            let edit = request_count
+                .checked_sub(1)
+                .filter(|last| digest.replies.get(*last).is_some_and(Option::is_none))
+                .and_then(|last| digest.turn_edits.get(last).cloned().flatten())
+                .map(|edit| format!(" → {}", edit.shown()))
+                .unwrap_or_default();
+            self.sections.push_verbatim(Section::Goal, format!("{label}{latest}{edit}"), priority);
         }
     }
 }
@@ -175,6 +199,15 @@ impl Assembly<'_> {
     fn latest_label(&self) -> &'static str {
         if self.digest.request_after { "Earlier request: " } else { "Latest request: " }
     }
+}
+
+/// A request line without the outcome after it (" → reply: …", " → edited `…`").
+fn request_part(text: &str) -> &str {
+    [" → reply: ", " → edited `", " → wrote `"]
+        .iter()
+        .filter_map(|mark| text.find(mark))
+        .min()
+        .map_or(text, |at| &text[..at])
 }
 
 /// How a carried Goal bullet is labelled.

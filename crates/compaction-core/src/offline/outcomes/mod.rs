@@ -245,6 +245,9 @@ impl Digest {
     ) {
         self.modified_files.insert(path.to_owned());
         self.edit_log.push(path.to_owned());
+        if let Some(slot @ None) = self.turn_edits.last_mut() {
+            *slot = Some(super::changes::TurnEdit::new(verb, path, &added));
+        }
         match self.changes.iter_mut().find(|change| change.path == path) {
             Some(change) => {
                 change.times += 1;

@@ -292,9 +292,10 @@ fn successive_summaries_keep_one_latest_request_and_no_repeated_done_items() {
         max_chars: 20_000,
     });
     assert_eq!(second.matches("Latest request:").count(), 1, "{second}");
-    assert!(second.contains("- Latest request: Then add TSV.\n"), "{second}");
+    assert!(second.contains("- Latest request: Then add TSV. → edited `src/csv.ts`\n"), "{second}");
+    assert_eq!(second.matches("Now add CSV.").count(), 1, "one line per request:\n{second}");
     assert_eq!(
-        second.matches("`src/csv.ts`").count(),
+        second.matches("- Edited `src/csv.ts`").count(),
         1,
         "one Done item (the entry appends the file list):\n{second}"
     );
