@@ -21,6 +21,7 @@ use serde_json::Value;
 use crate::tally::Tally;
 
 mod paths;
+mod pins;
 
 /// Dev and test tallies of one class: instance `i` is in the test part when `i % 3 == 2`
 /// (`ROUND20_SHOW_TEST` prints its misses in full).
