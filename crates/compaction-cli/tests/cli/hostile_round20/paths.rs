@@ -366,7 +366,6 @@ fn attack(command: &str, place: &str, secret: &Secret, path: &str) -> Option<Str
 }
 
 #[test]
-#[ignore = "round 20: the suite before its fix; run with --ignored for the before numbers"]
 fn a_secret_in_a_file_path_is_never_stored_or_shown() {
     let mut rng = Rng(20);
     let mut tally = split_tally();
