@@ -344,7 +344,6 @@ fn dropped_hostile(json: bool, field: &str, control: &str) -> Option<String> {
 }
 
 #[test]
-#[ignore = "round 20: the suite before its fix; run with --ignored for the before numbers"]
 fn recall_dropped_pin_and_unpin_given_hostile_text_and_ids() {
     let mut rng = Rng(2020);
     let mut tally = split_tally();
