@@ -410,5 +410,7 @@ fn recall_dropped_pin_and_unpin_given_hostile_text_and_ids() {
             }
         }
     }
-    tally.report("recall, dropped, pin and unpin");
+    // Out of reach (RELIABILITY.md, round 20): a pin larger than what a compaction saves
+    // (the context would grow by its copy in the summary, so `run` refuses).
+    tally.report_known("recall, dropped, pin and unpin", &[79]);
 }
