@@ -67,7 +67,7 @@ fn planted(family: &'static str, shape: usize, rng: &mut Rng) -> (Secret, String
         }
         _ => {
             let secret = secret(family, rng);
-            let path = if shape % 2 == 0 {
+            let path = if shape.is_multiple_of(2) {
                 format!("/home/dev/keys/{}/config.toml", secret.value())
             } else {
                 format!("secrets/{}.env", secret.value())
@@ -166,7 +166,7 @@ fn transcript(place: &str, path: &str) -> String {
                 || message["content"][0]["text"].as_str().unwrap().to_owned(),
                 str::to_owned,
             );
-            let fields = if turn % 2 == 0 {
+            let fields = if turn.is_multiple_of(2) {
                 json!({"type": "user", "message": {"role": "user", "content": text}})
             } else {
                 json!({"type": "assistant", "message": {"id": format!("m{}", turn + 2),
@@ -197,7 +197,7 @@ fn transcript(place: &str, path: &str) -> String {
             "call_id": "call_1", "output": "patched"}),
         ));
         for (turn, message) in turns(0, 24).iter().enumerate() {
-            let (role, kind, text) = if turn % 2 == 0 {
+            let (role, kind, text) = if turn.is_multiple_of(2) {
                 ("user", "input_text", message["content"].as_str().unwrap().to_owned())
             } else {
                 (
