@@ -32,6 +32,8 @@ mod hostile_odd_numbers;
 mod hostile_round11;
 #[path = "cli/hostile_round19/mod.rs"]
 mod hostile_round19;
+#[path = "cli/hostile_round20/mod.rs"]
+mod hostile_round20;
 #[path = "cli/hostile_servers.rs"]
 mod hostile_servers;
 #[path = "cli/hostile_writes/mod.rs"]

@@ -329,8 +329,15 @@ pub fn plan_compaction(
     };
     let estimate =
         |message: &crate::message::AgentMessage| inputs.estimator.message_tokens(message);
+    // The file lists leave redacted (stored, appended after the summary, checked by the
+    // gate, printed), like every other text of the session: redacted once, here.
     let compaction = prepare_from_context(session, &context, options, &estimate, tokens.tokens)
         .map_err(PlanError::from)
+        .map(|mut preparation| {
+            preparation.file_operations =
+                preparation.file_operations.redacted(&inputs.serialize.redactor);
+            preparation
+        })
         .and_then(|preparation| split_requests(preparation, active_pins(session, leaf), inputs));
     CompactionPlan {
         context,

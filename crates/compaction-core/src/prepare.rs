@@ -122,7 +122,9 @@ pub struct CompactionPreparation {
     /// The messages of the previous summary's verbatim user messages section, oldest first
     /// (as written there: redacted and escaped).
     pub previous_user_messages: Vec<String>,
-    /// Files read and changed, cumulative over earlier compactions.
+    /// Files read and changed, cumulative over earlier compactions: as recorded from
+    /// [`prepare_compaction`], redacted from [`crate::plan::plan_compaction`] (see
+    /// [`FileOperations::redacted`]).
     pub file_operations: FileOperations,
     /// The system prompt and tools the context holds now (its system messages replayed into
     /// one): the compaction entry's `systemMessage`, which leads the compacted context, so

@@ -12,7 +12,7 @@ use compaction_core::branch::{
     prepare_branch_entries,
 };
 use compaction_core::entry::Entry;
-use compaction_core::files::file_lists_appendix;
+use compaction_core::files::{FileOperations, file_lists_appendix};
 use compaction_core::session::{Session, UnknownEntryId};
 
 use crate::compact::{ChunkJob, CompactionProgress, Compactor};
@@ -184,8 +184,14 @@ impl Compactor<'_> {
             .unwrap_or_else(|| self.context_window.saturating_sub(self.settings.reserve_tokens));
         let estimate =
             |message: &compaction_core::AgentMessage| self.estimator.message_tokens(message);
-        let preparation =
+        let mut preparation =
             prepare_branch_entries(session, &collection.entries, token_budget, &estimate);
+        // The file lists leave redacted, as a compaction's do.
+        (preparation.read_files, preparation.modified_files) = FileOperations::redacted_lists(
+            &preparation.read_files,
+            &preparation.modified_files,
+            &self.redactor,
+        );
         Ok(BranchPlan { old_leaf, target, collection, preparation, token_budget })
     }
 

@@ -56,7 +56,10 @@ fn print_human(steps: &[DroppedStep]) {
             println!("    entries {first} … {last}");
         }
         if !step.files.is_empty() {
-            println!("    files: {}", step.files.join(", "));
+            // The lists as another writer stored them (pi keeps paths as recorded): a path
+            // holding a secret is shown redacted, as `--json` shows it.
+            let files: Vec<_> = step.files.iter().map(|file| crate::output::shown(file)).collect();
+            println!("    files: {}", files.join(", "));
         }
     }
 }

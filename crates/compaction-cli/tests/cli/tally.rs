@@ -10,6 +10,7 @@ pub struct Tally {
     dev: (usize, usize),
     test: (usize, usize),
     dev_misses: Vec<String>,
+    dev_miss_indices: Vec<usize>,
     test_misses: Vec<usize>,
     /// `i % 3` of the test part's instances.
     test_residue: usize,
@@ -41,6 +42,7 @@ impl Tally {
             Some(miss) => {
                 println!("#{index}: {miss}");
                 self.dev_misses.push(format!("#{index}: {miss}"));
+                self.dev_miss_indices.push(index);
             }
         }
     }
@@ -57,6 +59,40 @@ impl Tally {
             self.dev_misses.len(),
             self.test_misses,
             self.dev_misses.join("\n")
+        );
+    }
+
+    /// Prints the counts and fails with every miss that is not in `known` (the instances, by
+    /// index, that a round recorded as out of reach), and with every instance of `known`
+    /// that now holds: the list stays exact, so a fix or a new miss shows.
+    pub fn report_known(&self, class: &str, known: &[usize]) {
+        println!(
+            "{class}: dev {}/{}, test {}/{} ({} known misses: {known:?})",
+            self.dev.0,
+            self.dev.1,
+            self.test.0,
+            self.test.1,
+            known.len()
+        );
+        let misses: Vec<usize> =
+            self.dev_miss_indices.iter().chain(&self.test_misses).copied().collect();
+        let new: Vec<String> = self
+            .dev_misses
+            .iter()
+            .zip(&self.dev_miss_indices)
+            .filter(|(_, index)| !known.contains(index))
+            .map(|(miss, _)| miss.clone())
+            .collect();
+        let new_test: Vec<&usize> =
+            self.test_misses.iter().filter(|index| !known.contains(index)).collect();
+        let now_holding: Vec<&usize> =
+            known.iter().filter(|index| !misses.contains(index)).collect();
+        assert!(
+            new.is_empty() && new_test.is_empty() && now_holding.is_empty(),
+            "{class}: {} new dev misses, new test misses at {new_test:?}, known misses that now \
+             hold at {now_holding:?} (update the list):\n{}",
+            new.len(),
+            new.join("\n")
         );
     }
 }

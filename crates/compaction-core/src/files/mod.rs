@@ -8,6 +8,11 @@
 //! its new name, a deleted one is no longer listed, a written one is modified. Invariant: a file
 //! that was written or edited is never listed as read-only, and both lists are sorted by
 //! UTF-16 code units, as JavaScript sorts them.
+//!
+//! A path is kept as the session records it here; what a compaction or a branch summary
+//! stores, appends after its summary and reports is [`FileOperations::redacted`]: a path
+//! holding a secret (a token as a folder name, `password=…`, a URL's `user:password@`)
+//! leaves with the secret replaced, as every other text does.
 
 mod patch;
 mod shell;
@@ -18,6 +23,7 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use crate::message::AgentMessage;
+use crate::redact::Redactor;
 
 pub use patch::patch_file_effects;
 pub use shell::shell_file_effects;
@@ -167,6 +173,37 @@ impl FileOperations {
         };
         self.read.extend(list("readFiles"));
         self.edited.extend(list("modifiedFiles"));
+    }
+
+    /// These operations with every path through `redactor`, as the lists leave: stored in
+    /// an entry's `details`, appended after its summary, checked by the quality gate,
+    /// printed. Two paths that redact alike become one; a path read under one name and
+    /// modified under another that redacts alike is modified.
+    pub fn redacted(&self, redactor: &Redactor) -> FileOperations {
+        let redact = |set: &BTreeSet<String>| -> BTreeSet<String> {
+            set.iter().map(|path| redactor.redact(path).into_owned()).collect()
+        };
+        FileOperations {
+            read: redact(&self.read),
+            written: redact(&self.written),
+            edited: redact(&self.edited),
+        }
+    }
+
+    /// The lists `read_only` and `modified` (as an entry stores them) with every path
+    /// through `redactor`: see [`FileOperations::redacted`].
+    pub fn redacted_lists(
+        read_only: &[String],
+        modified: &[String],
+        redactor: &Redactor,
+    ) -> (Vec<String>, Vec<String>) {
+        let operations = FileOperations {
+            read: read_only.iter().cloned().collect(),
+            written: BTreeSet::new(),
+            edited: modified.iter().cloned().collect(),
+        }
+        .redacted(redactor);
+        (operations.read_only(), operations.modified())
     }
 
     /// Written or edited files, sorted.

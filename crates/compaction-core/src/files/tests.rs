@@ -181,3 +181,26 @@ fn a_move_into_a_directory_keeps_the_file_name_and_dot_is_never_a_file() {
     assert_eq!(effects("git mv a/b.rs .."), ["moved a/b.rs ../b.rs"]);
     assert_eq!(effects("cp templates/base.html ./"), ["base.html"]);
 }
+
+#[test]
+fn redacted_operations_replace_a_secret_inside_a_path_and_merge_what_redacts_alike() {
+    let redactor = crate::redact::Redactor::default();
+    let token = |fill: char| format!("ghp_{}", fill.to_string().repeat(36));
+    let mut files = FileOperations::default();
+    files.read.insert(format!("/keys/{}/a.toml", token('a')));
+    files.edited.insert(format!("/keys/{}/a.toml", token('b')));
+    files.written.insert("src/plain.rs".to_owned());
+    let redacted = files.redacted(&redactor);
+    assert_eq!(redacted.modified(), ["/keys/[REDACTED]/a.toml", "src/plain.rs"]);
+    // Read under one name, modified under another that redacts alike: modified only.
+    assert!(redacted.read_only().is_empty());
+    let (read, modified) = FileOperations::redacted_lists(
+        &[format!("x/{}.env", token('c'))],
+        &[format!("y/{}.env", token('d')), format!("y/{}.env", token('e'))],
+        &redactor,
+    );
+    assert_eq!(
+        (read, modified),
+        (vec!["x/[REDACTED].env".to_owned()], vec!["y/[REDACTED].env".to_owned()])
+    );
+}

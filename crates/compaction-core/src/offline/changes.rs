@@ -319,8 +319,11 @@ mod tests {
         let long = "let value = ".to_owned() + &"a".repeat(200);
         let lines = added_lines(&json!({ "oldText": "", "newText": long }));
         assert_eq!(lines.len(), 1);
-        assert_eq!(lines[0].chars().count(), LINE_CHARS);
-        assert!(lines[0].ends_with('…'));
+        // The cut falls inside the run of `a`s: the whole run is left out, never a piece.
+        assert_eq!(lines[0], "let value =…");
+        let words = "let value = ".to_owned() + &"ab ".repeat(100);
+        let lines = added_lines(&json!({ "oldText": "", "newText": words }));
+        assert!(lines[0].chars().count() <= LINE_CHARS && lines[0].ends_with(" ab…"));
 
         let mut change = FileChange { times: 3, ..FileChange::new("src/a.rs", "Edited") };
         change.add_lines(vec!["one()".into(), "two()".into()]);

@@ -18,14 +18,34 @@ pub(super) fn one_line(text: &str) -> String {
 }
 
 /// At most `max` characters of `text`, ending in `…` when cut; cuts on char boundaries.
+///
+/// A cut never keeps a piece of a token: when it falls inside a run of token characters
+/// (see [`is_token_char`]: a word, a path, a key), the whole run is left out. The summary is
+/// redacted after it is written, and a piece of a secret is no secret the rules know (the
+/// head of a JSON Web Token in a quoted command, the folder of a path named by a token).
 pub(super) fn clip(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
         None => text.to_owned(),
         Some(_) => {
-            let keep: String = text.chars().take(max.saturating_sub(1)).collect();
+            let keep: Vec<char> = text.chars().take(max.saturating_sub(1)).collect();
+            let next = text.chars().nth(keep.len());
+            let mut end = keep.len();
+            if next.is_some_and(is_token_char) {
+                while end > 0 && is_token_char(keep[end - 1]) {
+                    end -= 1;
+                }
+            }
+            let keep: String = keep[..end].iter().collect();
             format!("{}…", keep.trim_end())
         }
     }
+}
+
+/// Whether `ch` belongs to a token a cut must not split: ASCII letters and digits and the
+/// punctuation of keys, paths and URLs (`-_.+/=~%:@`).
+fn is_token_char(ch: char) -> bool {
+    ch.is_ascii_alphanumeric()
+        || matches!(ch, '-' | '_' | '.' | '+' | '/' | '=' | '~' | '%' | ':' | '@')
 }
 
 /// The most characters a command is shown with (a rejected call, a run, a failure alike).

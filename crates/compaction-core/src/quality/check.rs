@@ -65,7 +65,10 @@ pub fn missing_facts(summary: &str, facts: &GateFacts<'_>) -> Vec<Problem> {
         });
     }
     for pin in facts.pins {
-        if !contains_words(&normalized, &pin.text) {
+        // Copied as given, or as its element shows it (delimiters escaped).
+        if !contains_words(&normalized, &pin.text)
+            && !contains_words(&normalized, &crate::serialize::escape_delimiters(&pin.text))
+        {
             problems.push(Problem::MissingPin { id: pin.id.clone(), text: pin.text.clone() });
         }
     }

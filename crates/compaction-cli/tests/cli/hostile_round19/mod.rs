@@ -27,7 +27,7 @@ mod search;
 
 /// Runs the binary in `cwd` with `HOME` and `TMPDIR` under `home`, a clean settings
 /// environment and a deadline (exit -2 when it was still running then).
-fn run_in(cwd: &Path, home: &Path, args: &[&str]) -> Ran {
+pub(crate) fn run_in(cwd: &Path, home: &Path, args: &[&str]) -> Ran {
     let tmp = home.join("tmp");
     std::fs::create_dir_all(&tmp).unwrap();
     let binary = std::env::var_os("ROUND19_COMPACTION_BIN")
@@ -46,10 +46,10 @@ fn run_in(cwd: &Path, home: &Path, args: &[&str]) -> Ran {
 }
 
 /// A small deterministic generator (SplitMix64): the same instances on every run.
-struct Rng(u64);
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -58,34 +58,35 @@ impl Rng {
     }
 
     /// `n` characters drawn from `alphabet`.
-    fn chars(&mut self, n: usize, alphabet: &str) -> String {
+    pub(crate) fn chars(&mut self, n: usize, alphabet: &str) -> String {
         let alphabet: Vec<char> = alphabet.chars().collect();
         (0..n).map(|_| alphabet[(self.next() % alphabet.len() as u64) as usize]).collect()
     }
 }
 
-const ALNUM: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+pub(crate) const ALNUM: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const UPPER_DIGITS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 const DIGITS: &str = "0123456789";
-const URL_SAFE: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+pub(crate) const URL_SAFE: &str =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 /// A made-up secret of a well-known family: the fixed prefix the family is known by and the
 /// random part that makes it this secret (the part a leak is looked for).
-struct Secret {
-    family: &'static str,
-    prefix: String,
-    body: String,
+pub(crate) struct Secret {
+    pub(crate) family: &'static str,
+    pub(crate) prefix: String,
+    pub(crate) body: String,
 }
 
 impl Secret {
-    fn value(&self) -> String {
+    pub(crate) fn value(&self) -> String {
         format!("{}{}", self.prefix, self.body)
     }
 
     /// Whether `text` shows this secret, whole or in part: any 12 characters in a row of
     /// its random part (the part no redaction marker or prose holds by chance), in any case
     /// (a lowercased copy shows it too).
-    fn shown_in(&self, text: &str) -> bool {
+    pub(crate) fn shown_in(&self, text: &str) -> bool {
         let text = text.to_lowercase();
         let body: Vec<char> = self.body.to_lowercase().chars().collect();
         let width = body.len().min(12);
@@ -95,10 +96,10 @@ impl Secret {
 
 /// The families every suite plants, each a format the built-in redaction names (GitHub,
 /// AWS, Slack, Stripe, Anthropic, Google, OpenAI, a JSON Web Token).
-const FAMILIES: [&str; 8] =
+pub(crate) const FAMILIES: [&str; 8] =
     ["github", "aws", "slack", "stripe", "anthropic", "google", "openai", "jwt"];
 
-fn secret(family: &'static str, rng: &mut Rng) -> Secret {
+pub(crate) fn secret(family: &'static str, rng: &mut Rng) -> Secret {
     let (prefix, body) = match family {
         "github" => ("ghp_".to_owned(), rng.chars(36, ALNUM)),
         "aws" => ("AKIA".to_owned(), rng.chars(16, UPPER_DIGITS)),

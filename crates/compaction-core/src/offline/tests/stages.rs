@@ -26,6 +26,16 @@ fn clip_and_head_cut_on_char_boundaries() {
 }
 
 #[test]
+fn clip_leaves_out_a_token_it_would_cut() {
+    // A cut inside a key, a path or a URL leaves the whole token out, never a piece of it.
+    let key = format!("{}{}", "eyJhbGciOiJIUzI1NiJ9.", "x".repeat(40));
+    assert_eq!(clip(&format!("curl -H 'Bearer {key}' https://a"), 30), "curl -H 'Bearer…");
+    assert_eq!(clip("cat /home/dev/keys/abcdef/config.toml", 20), "cat…");
+    assert_eq!(clip("please go on with the migration", 24), "please go on with the…");
+    assert_eq!(clip("日本語のテキスト", 4), "日本語…");
+}
+
+#[test]
 fn code_spans_survive_backticks_inside() {
     assert_eq!(code("cargo test"), "`cargo test`");
     assert_eq!(code("unneeded `return`"), "`` unneeded `return` ``");
