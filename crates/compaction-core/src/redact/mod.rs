@@ -33,6 +33,7 @@
 mod accounts;
 mod blobs;
 mod checks;
+mod columns;
 #[macro_use]
 pub mod rules;
 mod context;
@@ -46,6 +47,7 @@ mod labels;
 mod literals;
 mod nearby;
 mod outputs;
+mod pairs;
 mod phrases;
 mod positional;
 mod preceding;
@@ -307,6 +309,11 @@ impl Redactor {
         }
         out
     }
+}
+
+/// Temporary switch for measuring each round 21 rule alone (`S21_OFF=<rule>,…`).
+fn s21_off(rule: &str) -> bool {
+    std::env::var("S21_OFF").is_ok_and(|off| off.split(',').any(|name| name == rule))
 }
 
 /// How many encodings deep (base64 or hex inside base64 or hex) a secret is looked for.
