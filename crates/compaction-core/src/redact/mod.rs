@@ -45,6 +45,7 @@ mod hex_keys;
 mod json;
 mod labels;
 mod literals;
+mod maps;
 mod nearby;
 mod outputs;
 mod pairs;
