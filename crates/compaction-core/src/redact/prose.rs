@@ -40,7 +40,25 @@ pub(super) fn password_values(text: &str, out: &mut Vec<Range<usize>>) {
     else {
         return;
     };
+    static SHORT: OnceLock<Option<Regex>> = OnceLock::new();
+    let Some(short) = SHORT
+        .get_or_init(|| {
+            Regex::new(r"(?i)\b(?:pw|pwd|pass|passphrase|passcode|passwd)\b")
+            .ok()
+        })
+        .as_ref()
+    else {
+        return;
+    };
     for found in word.find_iter(text) {
+        if let Some(value) = value_after(text, found.end()) {
+            out.push(value);
+        }
+    }
+    if super::s21_off("prose") {
+        return;
+    }
+    for found in short.find_iter(text) {
         if let Some(value) = value_after(text, found.end()) {
             out.push(value);
         }
@@ -57,7 +75,8 @@ fn value_after(text: &str, at: usize) -> Option<Range<usize>> {
     let rest = &text[at..end];
     let rest = &rest[..rest.find('\n').unwrap_or(rest.len())];
     let mut offset = 0;
-    for _ in 0..4 {
+    let words = if super::s21_off("prose") { 4 } else { 6 };
+    for _ in 0..words {
         let part = &rest[offset..];
         // A particle glued to the word (`密码是`, `パスワードは`, `비밀번호는`).
         let glued = ["是", "は", "는", "은", "为", "為"].iter().find(|p| part.starts_with(**p));
