@@ -33,7 +33,7 @@ const LAST_WORDS: &[&str] =
     &["password", "passwd", "passwort", "pass", "pwd", "secret", "token", "passphrase"];
 
 /// Whether a header cell names a secret's column.
-fn secret_header(name: &str) -> bool {
+pub(super) fn secret_header(name: &str) -> bool {
     let name = name.trim().trim_matches(['"', '\'', '*', ':']);
     if secret_column(name) {
         return true;

@@ -108,7 +108,10 @@ mod tests {
     fn passwords_in_a_map_of_users_are_found() {
         assert_eq!(found("users = { \"admin\" => \"Heron-ivy-2281\" }"), ["Heron-ivy-2281"]);
         assert_eq!(found("USERS = {'grafana': 'Osprey_lichen_51'}"), ["Osprey_lichen_51"]);
-        assert_eq!(found("[users]\nops = \"Plover-rowan-71\"\nci = \"see vault\"\n"), ["Plover-rowan-71"]);
+        assert_eq!(
+            found("[users]\nops = \"Plover-rowan-71\"\nci = \"see vault\"\n"),
+            ["Plover-rowan-71"]
+        );
         assert_eq!(found("basic_auth_users:\n  admin: Egret#4471\nport: 80\n"), ["Egret#4471"]);
     }
 

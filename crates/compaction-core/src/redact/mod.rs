@@ -32,6 +32,7 @@
 
 mod accounts;
 mod blobs;
+mod bound;
 mod checks;
 mod columns;
 #[macro_use]

@@ -42,10 +42,7 @@ pub(super) fn password_values(text: &str, out: &mut Vec<Range<usize>>) {
     };
     static SHORT: OnceLock<Option<Regex>> = OnceLock::new();
     let Some(short) = SHORT
-        .get_or_init(|| {
-            Regex::new(r"(?i)\b(?:pw|pwd|pass|passphrase|passcode|passwd)\b")
-            .ok()
-        })
+        .get_or_init(|| Regex::new(r"(?i)\b(?:pw|pwd|pass|passphrase|passcode|passwd)\b").ok())
         .as_ref()
     else {
         return;

@@ -47,6 +47,7 @@ pub(super) fn spans(text: &str) -> Vec<Range<usize>> {
     super::columns::columns_under_a_header(text, &mut out);
     super::pairs::pair_values(text, &mut out);
     super::maps::user_maps(text, &mut out);
+    super::bound::bound_values(text, &mut out);
     super::nearby::values_after_names(text, &mut out);
     super::preceding::values_before_names(text, &mut out);
     super::fed::fed_values(text, &mut out);
