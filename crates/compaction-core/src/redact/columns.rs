@@ -39,10 +39,13 @@ pub(super) fn secret_header(name: &str) -> bool {
         return true;
     }
     let lower = name.to_ascii_lowercase();
-    lower
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .rfind(|word| !word.is_empty())
-        .is_some_and(|last| LAST_WORDS.contains(&last))
+    let words: Vec<&str> =
+        lower.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    match words.as_slice() {
+        [.., "api", "key"] => true,
+        [.., last] => LAST_WORDS.contains(last),
+        [] => false,
+    }
 }
 
 /// Ranges of `text` holding a value under a secret's column of a table.

@@ -32,7 +32,6 @@
 
 mod accounts;
 mod blobs;
-mod bound;
 mod checks;
 mod columns;
 #[macro_use]
@@ -46,10 +45,9 @@ mod hex_keys;
 mod json;
 mod labels;
 mod literals;
-mod maps;
 mod nearby;
+mod next_line;
 mod outputs;
-mod pairs;
 mod phrases;
 mod positional;
 mod preceding;
