@@ -33,7 +33,7 @@ const LAST_WORDS: &[&str] =
     &["password", "passwd", "passwort", "pass", "pwd", "secret", "token", "passphrase"];
 
 /// Whether a header cell names a secret's column.
-pub(super) fn secret_header(name: &str) -> bool {
+fn secret_header(name: &str) -> bool {
     let name = name.trim().trim_matches(['"', '\'', '*', ':']);
     if secret_column(name) {
         return true;
@@ -50,9 +50,6 @@ pub(super) fn secret_header(name: &str) -> bool {
 
 /// Ranges of `text` holding a value under a secret's column of a table.
 pub(super) fn columns_under_a_header(text: &str, out: &mut Vec<Range<usize>>) {
-    if super::s21_off("columns") {
-        return;
-    }
     let lower = text.to_ascii_lowercase();
     if !["pass", "pwd", "secret", "token", "key"].iter().any(|word| lower.contains(word)) {
         return;

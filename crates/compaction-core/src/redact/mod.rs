@@ -46,7 +46,6 @@ mod json;
 mod labels;
 mod literals;
 mod nearby;
-mod next_line;
 mod outputs;
 mod phrases;
 mod positional;
@@ -309,11 +308,6 @@ impl Redactor {
         }
         out
     }
-}
-
-/// Temporary switch for measuring each round 21 rule alone (`S21_OFF=<rule>,…`).
-fn s21_off(rule: &str) -> bool {
-    std::env::var("S21_OFF").is_ok_and(|off| off.split(',').any(|name| name == rule))
 }
 
 /// How many encodings deep (base64 or hex inside base64 or hex) a secret is looked for.

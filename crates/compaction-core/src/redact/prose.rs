@@ -1,5 +1,6 @@
-//! Passwords given in prose, in any language: the word for a password, at most three more
-//! words, then a colon, a copula or a particle, and a value made like a password ("Das
+//! Passwords given in prose, in any language: the word for a password (or a short word for
+//! it, `pw`, `pwd`, `pass`, `passwd`, `passphrase`, `passcode`), at most five more words,
+//! then a colon, a copula or a particle, and a value made like a password ("Das
 //! Passwort ist …", "La contraseña es …", "Le mot de passe est …", "Пароль от сервера: …",
 //! "服务器的密码是 …", "パスワードは … です", "서버 비밀번호는 … 입니다").
 //!
@@ -42,7 +43,9 @@ pub(super) fn password_values(text: &str, out: &mut Vec<Range<usize>>) {
     };
     static SHORT: OnceLock<Option<Regex>> = OnceLock::new();
     let Some(short) = SHORT
-        .get_or_init(|| Regex::new(r"(?i)\b(?:pw|pwd|pass|passphrase|passcode|passwd)\b").ok())
+        .get_or_init(|| {
+            Regex::new(r"(?i)(?-u:\b)(?:pw|pwd|pass|passphrase|passcode|passwd)(?-u:\b)").ok()
+        })
         .as_ref()
     else {
         return;
@@ -52,9 +55,6 @@ pub(super) fn password_values(text: &str, out: &mut Vec<Range<usize>>) {
             out.push(value);
         }
     }
-    if super::s21_off("prose") {
-        return;
-    }
     for found in short.find_iter(text) {
         if let Some(value) = value_after(text, found.end()) {
             out.push(value);
@@ -62,7 +62,7 @@ pub(super) fn password_values(text: &str, out: &mut Vec<Range<usize>>) {
     }
 }
 
-/// The value after a password word ending at `at`: up to three words, then `:`, `=`, a
+/// The value after a password word ending at `at`: up to five words, then `:`, `=`, a
 /// copula or a particle, then the value (up to a space or a quote).
 fn value_after(text: &str, at: usize) -> Option<Range<usize>> {
     let mut end = text.len().min(at + 120);
@@ -72,8 +72,7 @@ fn value_after(text: &str, at: usize) -> Option<Range<usize>> {
     let rest = &text[at..end];
     let rest = &rest[..rest.find('\n').unwrap_or(rest.len())];
     let mut offset = 0;
-    let words = if super::s21_off("prose") { 4 } else { 6 };
-    for _ in 0..words {
+    for _ in 0..6 {
         let part = &rest[offset..];
         // A particle glued to the word (`密码是`, `パスワードは`, `비밀번호는`).
         let glued = ["是", "は", "는", "은", "为", "為"].iter().find(|p| part.starts_with(**p));
@@ -143,6 +142,9 @@ mod tests {
             ("服务器的密码是 Copper4411lantern", "Copper4411lantern"),
             ("サーバーのパスワードは Violet~4854orbit です", "Violet~4854orbit"),
             ("서버 비밀번호는 Quartz9911meadow 입니다", "Quartz9911meadow"),
+            // A short word, and five words before the copula.
+            ("pw for the staging db is Egret.ivy.2193", "Egret.ivy.2193"),
+            ("the vpn passphrase for the new lab box is Heron#4471", "Heron#4471"),
         ] {
             assert_eq!(found(text), [value], "{text}");
         }
@@ -156,6 +158,8 @@ mod tests {
             "the password for the account: root",
             "#define PQnoPasswordSupplied \"fe_sendauth: no password supplied\"",
             "Passwort vergessen? Klicken Sie hier.",
+            "pass the flag to the compiler and the build is reproducible",
+            "the pw field of struct passwd is a pointer",
             // The window read after the word ends inside a character.
             &format!("password {}", "비밀번호".repeat(40)),
         ] {
