@@ -1,6 +1,8 @@
 //! Secrets hidden in base64: a run of base64 that decodes to text holding a secret
 //! (`user:password` as in a Basic header or Docker's `auth`, a private key as in a
-//! kubeconfig's `client-key-data`, a `.env` file) is itself a secret.
+//! kubeconfig's `client-key-data`, a `.env` file) is itself a secret. Compressed text is
+//! inflated first: a gzip member (`H4sI…` in base64, Helm's release secrets, cloud-init's
+//! `gz+b64`), a zlib stream (`eJ…`, `\x789c…`) or raw deflate, once, up to 256 KiB.
 //!
 //! Invariant: only text is looked into (the decoded bytes must be UTF-8 without control
 //! characters other than whitespace), and decoding never nests.
@@ -105,6 +107,14 @@ fn decode_base32(value: &str) -> Option<Vec<u8>> {
 /// Text: UTF-8 without control characters other than whitespace; an SMTP `AUTH PLAIN`
 /// credential (`\0user\0password`) counts, its NULs read as separators.
 fn text_holds_secret(bytes: &[u8], depth: u8) -> bool {
+    match inflate(bytes) {
+        Some(inflated) => inflated_holds_secret(&inflated, depth),
+        None => inflated_holds_secret(bytes, depth),
+    }
+}
+
+/// [`text_holds_secret`] once any compression is undone (inflating never nests).
+fn inflated_holds_secret(bytes: &[u8], depth: u8) -> bool {
     if let Some(text) = utf16_text(bytes) {
         return !text.chars().any(|c| c.is_control() && !c.is_whitespace())
             && super::holds_secret(&text, depth);
@@ -124,6 +134,37 @@ fn text_holds_secret(bytes: &[u8], depth: u8) -> bool {
         return false;
     }
     is_user_password(text) || super::holds_secret(text, depth)
+}
+
+/// Longest text inflated from a compressed stream.
+const MAX_INFLATED: u64 = 256 * 1024;
+
+/// Bytes compressed by gzip (`1f 8b 08`, what `H4sI` begins in base64) or as a zlib stream
+/// (`78 01`, `78 5e`, `78 9c`, `78 da`: `eJ` in base64), inflated; or raw deflate (no header:
+/// JWE's `"zip": "DEF"`, SAML redirects) when the bytes are not text and inflate to text.
+/// `None` when they are not a stream or do not inflate whole.
+fn inflate(bytes: &[u8]) -> Option<Vec<u8>> {
+    use std::io::Read as _;
+    if bytes.len() < 8 {
+        return None;
+    }
+    let mut out = Vec::new();
+    let read = if bytes.starts_with(&[0x1f, 0x8b, 0x08]) {
+        flate2::read::GzDecoder::new(bytes).take(MAX_INFLATED).read_to_end(&mut out)
+    } else if bytes[0] == 0x78 && u16::from_be_bytes([bytes[0], bytes[1]]).is_multiple_of(31) {
+        flate2::read::ZlibDecoder::new(bytes).take(MAX_INFLATED).read_to_end(&mut out)
+    } else if std::str::from_utf8(bytes).is_err() && utf16_text(bytes).is_none() {
+        let read =
+            flate2::read::DeflateDecoder::new(bytes).take(MAX_INFLATED).read_to_end(&mut out);
+        // Random bytes often inflate to a few bytes of anything: only text counts.
+        if read.is_err() || std::str::from_utf8(&out).is_err() {
+            return None;
+        }
+        read
+    } else {
+        return None;
+    };
+    (read.is_ok() && !out.is_empty()).then_some(out)
 }
 
 /// Bytes that are UTF-16 little-endian text (what PowerShell's `-EncodedCommand` and much of
@@ -175,6 +216,25 @@ mod tests {
         assert_eq!(decode("YWI="), Some(b"ab".to_vec()));
         assert_eq!(decode("YWJ"), Some(b"ab".to_vec()));
         assert_eq!(decode("YWJjZ"), None);
+    }
+
+    #[test]
+    fn compressed_text_is_inflated() {
+        use std::io::Write as _;
+        let env = b"DB_HOST=db1\nDB_PASSWORD=Tr0ub4dor-9k\n";
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gz.write_all(env).unwrap();
+        let gz = gz.finish().unwrap();
+        assert_eq!(inflate(&gz).as_deref(), Some(&env[..]));
+        let mut zlib = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+        zlib.write_all(env).unwrap();
+        assert_eq!(inflate(&zlib.finish().unwrap()).as_deref(), Some(&env[..]));
+        let mut raw = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+        raw.write_all(env).unwrap();
+        assert_eq!(inflate(&raw.finish().unwrap()).as_deref(), Some(&env[..]));
+        // Text and random bytes are not streams.
+        assert_eq!(inflate(b"hello world, this is text"), None);
+        assert!(!text_holds_secret(&[0x1f, 0x8b, 0x08, 0, 1, 2, 3, 4, 5, 6, 7], 1));
     }
 
     #[test]

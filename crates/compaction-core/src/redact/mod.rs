@@ -33,6 +33,7 @@
 mod accounts;
 mod blobs;
 mod checks;
+mod columns;
 #[macro_use]
 pub mod rules;
 mod context;

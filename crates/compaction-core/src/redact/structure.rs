@@ -44,6 +44,7 @@ pub(super) fn spans(text: &str) -> Vec<Range<usize>> {
     super::shape::bare_tokens(text, &mut out);
     super::prose::password_values(text, &mut out);
     super::tables::secret_columns(text, &mut out);
+    super::columns::columns_under_a_header(text, &mut out);
     super::nearby::values_after_names(text, &mut out);
     super::preceding::values_before_names(text, &mut out);
     super::fed::fed_values(text, &mut out);

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use aho_corasick::AhoCorasick;
 
 /// Fields of a header that name a secret column.
-fn secret_column(field: &str) -> bool {
+pub(super) fn secret_column(field: &str) -> bool {
     let lower = field.trim().trim_matches(['"', '\'']).to_ascii_lowercase();
     [
         "password",
@@ -119,7 +119,7 @@ pub(super) fn secret_columns(text: &str, out: &mut Vec<Range<usize>>) {
 
 /// A value in a table drawn with bars (where a column of descriptions is common): one word,
 /// six characters or more, holding a digit or a symbol.
-fn made_like_a_password(value: &str) -> bool {
+pub(super) fn made_like_a_password(value: &str) -> bool {
     value.len() >= 6
         && !value.contains(char::is_whitespace)
         && value.chars().any(|c| c.is_ascii_digit() || c.is_ascii_punctuation())

@@ -38,7 +38,7 @@ pub fn report_parts() -> Vec<ReportPart> {
     let (round14, round15) = (round14_family_names(), round15_family_names());
     let (round16, round17) = (round16_family_names(), round17_family_names());
     let (round18, round19) = (round18_family_names(), round19_family_names());
-    let round20 = round20_family_names();
+    let (round20, round21) = (round20_family_names(), round21_family_names());
     vec![
         part("test, earlier split", None, &earlier_test_families(), true),
         part("test, round 4 families", Some(true), &round4, true),
@@ -100,5 +100,10 @@ pub fn report_parts() -> Vec<ReportPart> {
         part("test, round 19 split", None, &before_round20_test_families(), true),
         part("dev, round 20 families", Some(false), &round20, true),
         part("test, round 20 families", Some(true), &round20, true),
+        part("dev, families before round 21", Some(false), &round21, false),
+        part("test, families before round 21", Some(true), &round21, false),
+        part("test, round 20 split", None, &before_round21_test_families(), true),
+        part("dev, round 21 families", Some(false), &round21, true),
+        part("test, round 21 families", Some(true), &round21, true),
     ]
 }

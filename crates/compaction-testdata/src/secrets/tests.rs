@@ -67,6 +67,11 @@ fn the_corpus_is_large_and_split_by_family() {
     assert!(before_round20.iter().all(|name| test.contains(name)), "a test family became dev");
     assert!(before_round19.iter().all(|name| before_round20.contains(name)));
     assert!(round20_family_names().len() >= 13);
+    // Nor did adding round 21's: every family held out before round 21 is still test.
+    let before_round21 = before_round21_test_families();
+    assert!(before_round21.iter().all(|name| test.contains(name)), "a test family became dev");
+    assert!(before_round20.iter().all(|name| before_round21.contains(name)));
+    assert!(round21_family_names().len() >= 12);
     let names = family_names();
     let distinct: std::collections::BTreeSet<&str> = names.iter().copied().collect();
     assert_eq!(distinct.len(), names.len(), "two families share a name");
