@@ -11,7 +11,7 @@
 
 use std::ops::Range;
 
-use super::tables::{made_like_a_password, secret_column};
+use super::tables::{lines_at, made_like_a_password, secret_column};
 
 /// How a header splits into cells, and so how its rows do.
 #[derive(Clone, Copy, PartialEq)]
@@ -54,12 +54,7 @@ pub(super) fn columns_under_a_header(text: &str, out: &mut Vec<Range<usize>>) {
     if !["pass", "pwd", "secret", "token", "key"].iter().any(|word| lower.contains(word)) {
         return;
     }
-    let mut lines = Vec::new();
-    let mut at = 0;
-    for line in text.split('\n') {
-        lines.push((at, line.strip_suffix('\r').unwrap_or(line)));
-        at += line.len() + 1;
-    }
+    let lines = lines_at(text);
     let mut index = 0;
     while index < lines.len() {
         let (_, line) = lines[index];

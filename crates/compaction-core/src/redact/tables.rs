@@ -59,12 +59,7 @@ pub(super) fn secret_columns(text: &str, out: &mut Vec<Range<usize>>) {
     if !words.find_iter(text).any(|found| header_like(found.start())) {
         return;
     }
-    let mut lines = Vec::new();
-    let mut at = 0;
-    for line in text.split('\n') {
-        lines.push((at, line.strip_suffix('\r').unwrap_or(line)));
-        at += line.len() + 1;
-    }
+    let lines = lines_at(text);
     let mut index = 0;
     while index < lines.len() {
         let (_, header) = lines[index];
@@ -115,6 +110,18 @@ pub(super) fn secret_columns(text: &str, out: &mut Vec<Range<usize>>) {
             }
         }
     }
+}
+
+/// The lines of `text` (without a `\r` before the newline), each with the byte offset it
+/// starts at.
+pub(super) fn lines_at(text: &str) -> Vec<(usize, &str)> {
+    let mut lines = Vec::new();
+    let mut at = 0;
+    for line in text.split('\n') {
+        lines.push((at, line.strip_suffix('\r').unwrap_or(line)));
+        at += line.len() + 1;
+    }
+    lines
 }
 
 /// A value in a table drawn with bars (where a column of descriptions is common): one word,

@@ -16,7 +16,9 @@
 
 use serde_json::{Value, json};
 
-use super::{FAMILIES, Rng, Secret, run_in, secret, session_text, split_tally};
+use super::{
+    FAMILIES, Rng, Secret, assistant, run_in, secret, session_text, split_tally, turns, user,
+};
 
 /// Where the secret stands in the session.
 const PLACES: [&str; 5] =
@@ -28,14 +30,6 @@ const COMMANDS: [&str; 3] = ["run", "run -o --json", "plan"];
 /// Tokens kept verbatim: the later turns; the planted fact is in the summarized part.
 const KEEP_RECENT: &str = "1500";
 
-fn user(text: &str) -> Value {
-    json!({"role": "user", "content": text, "timestamp": 1})
-}
-
-fn assistant(text: &str) -> Value {
-    json!({"role": "assistant", "content": [{"type": "text", "text": text}], "timestamp": 1})
-}
-
 /// A bash call and its failed result.
 fn failed_call(id: &str, command: &str, output: &str) -> [Value; 2] {
     [
@@ -44,20 +38,6 @@ fn failed_call(id: &str, command: &str, output: &str) -> [Value; 2] {
         json!({"role": "toolResult", "toolCallId": id, "toolName": "bash",
             "content": [{"type": "text", "text": output}], "isError": true, "timestamp": 1}),
     ]
-}
-
-/// Ordinary turns, long enough that the session is worth compacting.
-fn turns(from: usize, to: usize, messages: &mut Vec<Value>) {
-    for turn in from..to {
-        messages.push(user(&format!(
-            "Step {turn}: {}",
-            "please go on with the migration of the billing module and keep me posted ".repeat(8)
-        )));
-        messages.push(assistant(&format!(
-            "Step {turn} done. {}",
-            "I moved another part of the billing module and the tests still pass ".repeat(8)
-        )));
-    }
 }
 
 /// The session with `secret` planted at `place`.
@@ -72,7 +52,7 @@ fn session(place: &str, secret: &Secret) -> String {
         _ => messages.push(user("Set up the deploy of the billing service.")),
     }
     messages.push(assistant("Understood."));
-    turns(0, 16, &mut messages);
+    messages.extend(turns(0, 16));
     match place {
         "latest-request" => {
             messages.push(user(&format!("Now push the release with the token {value} please.")))
@@ -92,7 +72,7 @@ fn session(place: &str, secret: &Secret) -> String {
         _ => messages.push(user("Carry on.")),
     }
     messages.push(assistant("On it."));
-    turns(16, 24, &mut messages);
+    messages.extend(turns(16, 24));
     session_text(&messages, &[])
 }
 

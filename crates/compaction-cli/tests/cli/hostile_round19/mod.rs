@@ -19,6 +19,8 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
+use serde_json::Value;
+
 use crate::child::{Ran, run_until};
 use crate::tally::Tally;
 
@@ -144,4 +146,30 @@ fn session_text(messages: &[serde_json::Value], extra: &[serde_json::Value]) -> 
     }
     lines.extend(extra.iter().cloned());
     lines.iter().map(|line| format!("{line}\n")).collect()
+}
+
+/// A user message of a session these suites (and round 20's) write.
+pub(crate) fn user(text: &str) -> Value {
+    serde_json::json!({"role": "user", "content": text, "timestamp": 1})
+}
+
+pub(crate) fn assistant(text: &str) -> Value {
+    serde_json::json!({"role": "assistant", "content": [{"type": "text", "text": text}],
+        "timestamp": 1})
+}
+
+/// Ordinary turns, long enough that the session is worth compacting.
+pub(crate) fn turns(from: usize, to: usize) -> Vec<Value> {
+    let mut messages = Vec::new();
+    for turn in from..to {
+        messages.push(user(&format!(
+            "Step {turn}: {}",
+            "please go on with the migration of the billing module and keep me posted ".repeat(8)
+        )));
+        messages.push(assistant(&format!(
+            "Step {turn} done. {}",
+            "I moved another part of the billing module and the tests still pass ".repeat(8)
+        )));
+    }
+    messages
 }

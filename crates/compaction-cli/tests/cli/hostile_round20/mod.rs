@@ -18,6 +18,7 @@
 
 use serde_json::Value;
 
+pub(super) use crate::hostile_round19::{assistant, turns, user};
 use crate::tally::Tally;
 
 mod paths;
@@ -62,29 +63,4 @@ fn entries(text: &str) -> Vec<Value> {
         .filter_map(|line| serde_json::from_str::<Value>(line).ok())
         .filter(|line| line.get("type").and_then(Value::as_str) != Some("session"))
         .collect()
-}
-
-fn user(text: &str) -> Value {
-    serde_json::json!({"role": "user", "content": text, "timestamp": 1})
-}
-
-fn assistant(text: &str) -> Value {
-    serde_json::json!({"role": "assistant", "content": [{"type": "text", "text": text}],
-        "timestamp": 1})
-}
-
-/// Ordinary turns, long enough that the session is worth compacting.
-fn turns(from: usize, to: usize) -> Vec<Value> {
-    let mut messages = Vec::new();
-    for turn in from..to {
-        messages.push(user(&format!(
-            "Step {turn}: {}",
-            "please go on with the migration of the billing module and keep me posted ".repeat(8)
-        )));
-        messages.push(assistant(&format!(
-            "Step {turn} done. {}",
-            "I moved another part of the billing module and the tests still pass ".repeat(8)
-        )));
-    }
-    messages
 }
