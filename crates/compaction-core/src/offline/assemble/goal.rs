@@ -122,7 +122,7 @@ impl Assembly<'_> {
                 });
                 // An earlier turn that ended with no words saying what it did is answered by
                 // the file it changed (its lines are on that file's Done item).
-                let edit = digest.turn_edits.get(index).cloned().flatten();
+                let edit = digest.turn_edits.get(index).and_then(Option::as_ref);
                 match (reply, edit) {
                     (Some(reply), _) => format!("{request} → reply: {reply}"),
                     (None, Some(edit)) => format!("{request} → {}", edit.named()),
@@ -185,7 +185,7 @@ impl Assembly<'_> {
             let edit = request_count
                 .checked_sub(1)
                 .filter(|last| digest.replies.get(*last).is_some_and(Option::is_none))
-                .and_then(|last| digest.turn_edits.get(last).cloned().flatten())
+                .and_then(|last| digest.turn_edits.get(last).and_then(Option::as_ref))
                 .map(|edit| format!(" → {}", edit.shown()))
                 .unwrap_or_default();
             self.sections.push_verbatim(Section::Goal, format!("{label}{latest}{edit}"), priority);
