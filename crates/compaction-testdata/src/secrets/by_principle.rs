@@ -23,7 +23,7 @@ fn encoded_text(secret: String, forms: Vec<String>, line: String) -> Made {
 /// `length` characters of the RFC 4648 base32 alphabet.
 fn base32(rng: &mut Rng, length: usize) -> String {
     const CHARS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-    (0..length).map(|_| char::from(CHARS[rng.below(CHARS.len())])).collect()
+    super::values::from_alphabet(rng, CHARS, length)
 }
 
 /// The base58 (Bitcoin alphabet) of `length` random bytes.
@@ -175,7 +175,7 @@ pub(super) const FAMILIES: &[Family] = &[
         const CHARS: &[u8] =
             b"ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789!#%&*+-=?@^_~";
         let length = rng.range(20, 32);
-        let pw: String = (0..length).map(|_| char::from(CHARS[rng.below(CHARS.len())])).collect();
+        let pw: String = super::values::from_alphabet(rng, CHARS, length);
         let line = pick_line(
             rng,
             vec![
@@ -555,15 +555,15 @@ pub(super) const FAMILIES: &[Family] = &[
         let tok: String = match rng.below(3) {
             0 => {
                 const CHARS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-                (0..length).map(|_| char::from(CHARS[rng.below(CHARS.len())])).collect()
+                super::values::from_alphabet(rng, CHARS, length)
             }
             1 => {
                 const CHARS: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
-                (0..length).map(|_| char::from(CHARS[rng.below(CHARS.len())])).collect()
+                super::values::from_alphabet(rng, CHARS, length)
             }
             _ => {
                 const CHARS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-                (0..length).map(|_| char::from(CHARS[rng.below(CHARS.len())])).collect()
+                super::values::from_alphabet(rng, CHARS, length)
             }
         };
         let line = pick_line(

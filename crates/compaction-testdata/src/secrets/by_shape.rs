@@ -16,13 +16,13 @@ use crate::random::Rng;
 fn prefix_between(rng: &mut Rng, low: usize, high: usize) -> String {
     const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyz";
     let length = rng.range(low, high);
-    (0..length).map(|_| char::from(LETTERS[rng.below(LETTERS.len())])).collect()
+    super::values::from_alphabet(rng, LETTERS, length)
 }
 
 /// `length` characters of Crockford's base32 alphabet.
 fn crockford(rng: &mut Rng, length: usize) -> String {
     const CHARS: &[u8] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-    (0..length).map(|_| char::from(CHARS[rng.below(CHARS.len())])).collect()
+    super::values::from_alphabet(rng, CHARS, length)
 }
 
 /// A line that carries a token with no name before it, or a neutral one.

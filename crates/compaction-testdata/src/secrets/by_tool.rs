@@ -24,8 +24,7 @@ fn quotable_password(rng: &mut Rng) -> String {
 fn fresh_prefix(rng: &mut Rng, low: usize, high: usize) -> String {
     const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyz";
     let length = rng.range(low, high);
-    let mut out: String =
-        (0..length).map(|_| char::from(LETTERS[rng.below(LETTERS.len())])).collect();
+    let mut out: String = super::values::from_alphabet(rng, LETTERS, length);
     if rng.chance(0.3) {
         out.push(char::from(b'0' + rng.below(10) as u8));
     }

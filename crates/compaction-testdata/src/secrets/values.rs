@@ -119,17 +119,22 @@ pub(super) fn base64url_bytes(rng: &mut Rng, length: usize) -> String {
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes(rng, length))
 }
 
+/// Characters drawn from `alphabet`, `length` of them.
+pub(super) fn from_alphabet(rng: &mut Rng, alphabet: &[u8], length: usize) -> String {
+    (0..length).map(|_| char::from(alphabet[rng.below(alphabet.len())])).collect()
+}
+
 /// An AWS-style 40-character secret access key.
 pub(super) fn secret_key40(rng: &mut Rng) -> String {
     const CHARS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    (0..40).map(|_| char::from(CHARS[rng.below(CHARS.len())])).collect()
+    from_alphabet(rng, CHARS, 40)
 }
 
 /// A random lower-case prefix of a made-up service (`qmx`, `trelo`).
 pub(super) fn prefix(rng: &mut Rng) -> String {
     const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyz";
     let length = rng.range(2, 6);
-    (0..length).map(|_| char::from(LETTERS[rng.below(LETTERS.len())])).collect()
+    from_alphabet(rng, LETTERS, length)
 }
 
 /// A UUID-shaped random value.

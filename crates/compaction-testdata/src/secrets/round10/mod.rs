@@ -18,7 +18,7 @@ mod ops;
 use base64::Engine as _;
 
 use super::families::{B64, Carrier, Family, Made};
-use super::values::{bytes, password};
+use super::values::{bytes, from_alphabet, password};
 use crate::random::Rng;
 
 /// Every round 10 family.
@@ -43,11 +43,6 @@ fn b64(text: &str) -> String {
 /// Base64 of `length` random bytes.
 fn b64_random(rng: &mut Rng, length: usize) -> String {
     B64.encode(bytes(rng, length))
-}
-
-/// Characters from `alphabet`, `length` of them.
-fn from_alphabet(rng: &mut Rng, alphabet: &[u8], length: usize) -> String {
-    (0..length).map(|_| char::from(alphabet[rng.below(alphabet.len())])).collect()
 }
 
 /// A secret whose needles are the secret and some encoded forms of it.

@@ -22,7 +22,7 @@ mod shell;
 use base64::Engine as _;
 
 use super::families::{B64, Carrier, Family, Made};
-use super::values::password;
+use super::values::{from_alphabet, password};
 use crate::random::Rng;
 
 /// Every round 11 family.
@@ -45,11 +45,6 @@ fn plain_pw(rng: &mut Rng) -> String {
 /// Base64 (standard) of a text.
 fn b64(text: &str) -> String {
     B64.encode(text)
-}
-
-/// Characters from `alphabet`, `length` of them.
-fn from_alphabet(rng: &mut Rng, alphabet: &[u8], length: usize) -> String {
-    (0..length).map(|_| char::from(alphabet[rng.below(alphabet.len())])).collect()
 }
 
 /// A secret whose needles are the secret and some other forms of it.

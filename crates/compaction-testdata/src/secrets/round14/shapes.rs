@@ -16,7 +16,7 @@ use crate::random::Rng;
 fn symbol_pw(rng: &mut Rng) -> String {
     const CHARS: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789!#$%&*+-=?@^_~";
     let length = rng.range(16, 24);
-    let mut out: String = (0..length).map(|_| char::from(CHARS[rng.below(CHARS.len())])).collect();
+    let mut out: String = super::super::values::from_alphabet(rng, CHARS, length);
     let tail = *rng.pick(&["#7", "@4", "%9", "&2"]);
     out.push_str(tail);
     out
@@ -28,7 +28,7 @@ fn grouped_key(rng: &mut Rng) -> String {
     let groups = rng.range(4, 6);
     let size = rng.range(4, 5);
     (0..groups)
-        .map(|_| (0..size).map(|_| char::from(CHARS[rng.below(CHARS.len())])).collect::<String>())
+        .map(|_| super::super::values::from_alphabet(rng, CHARS, size))
         .collect::<Vec<_>>()
         .join("-")
 }

@@ -46,7 +46,7 @@ fn symbolic_pw(rng: &mut Rng) -> String {
     const CHARS: &[u8] =
         b"ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789#%+-=?@^_~.:!*()[]";
     let length = rng.range(14, 22);
-    let mut out: String = (0..length).map(|_| char::from(CHARS[rng.below(CHARS.len())])).collect();
+    let mut out: String = super::values::from_alphabet(rng, CHARS, length);
     // At least one of each class, so that every value is a strong password.
     out.push(char::from(b"ABCDEFGHJKLMNPQRSTUVWXYZ"[rng.below(24)]));
     out.push(char::from(b"23456789"[rng.below(8)]));

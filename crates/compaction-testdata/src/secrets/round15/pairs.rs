@@ -20,7 +20,7 @@ fn setting_name(rng: &mut Rng) -> &'static str {
         "db.password",
         "auth.token",
     ];
-    NAMES[rng.below(NAMES.len())]
+    rng.pick::<&str>(&NAMES)
 }
 
 pub(super) const FAMILIES: &[Family] = &[

@@ -24,7 +24,7 @@ fn dice_phrase(rng: &mut Rng, sep: &str) -> String {
 fn product_key(rng: &mut Rng, groups: usize, size: usize) -> String {
     const CHARS: &[u8] = b"BCDFGHJKMPQRTVWXY2346789";
     (0..groups)
-        .map(|_| (0..size).map(|_| char::from(CHARS[rng.below(CHARS.len())])).collect::<String>())
+        .map(|_| super::super::values::from_alphabet(rng, CHARS, size))
         .collect::<Vec<_>>()
         .join("-")
 }

@@ -37,7 +37,7 @@ const STARTS: &[&str] = &[
 /// Lower-case letters and digits, no capital.
 fn lower_digits(rng: &mut Rng, length: usize) -> String {
     const CHARS: &[u8] = b"abcdefghijkmnopqrstuvwxyz0123456789";
-    let mut out: String = (0..length).map(|_| char::from(CHARS[rng.below(CHARS.len())])).collect();
+    let mut out: String = super::values::from_alphabet(rng, CHARS, length);
     // At least one digit, so that the part is no word.
     let at = rng.below(length);
     out.replace_range(at..=at, &char::from(b"23456789"[rng.below(8)]).to_string());
@@ -77,7 +77,7 @@ fn name_holding_pw(rng: &mut Rng) -> String {
 fn colon_bracket_pw(rng: &mut Rng) -> String {
     const CHARS: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789#%+-=?@^~.!*";
     let length = rng.range(12, 18);
-    let mut out: String = (0..length).map(|_| char::from(CHARS[rng.below(CHARS.len())])).collect();
+    let mut out: String = super::values::from_alphabet(rng, CHARS, length);
     let colon = rng.range(2, length - 3);
     out.insert(colon, ':');
     let bracket = rng.range(colon + 2, out.len());
@@ -123,5 +123,5 @@ fn generated_pw(rng: &mut Rng) -> String {
 fn user(rng: &mut Rng) -> &'static str {
     const USERS: &[&str] =
         &["deploy", "ops", "svc-backup", "ci", "grafana", "etl_reader", "admin", "jdoe"];
-    USERS[rng.below(USERS.len())]
+    rng.pick::<&str>(USERS)
 }

@@ -42,7 +42,7 @@ fn chosen_pw(rng: &mut Rng) -> String {
 fn user(rng: &mut Rng) -> &'static str {
     const USERS: &[&str] =
         &["svc_app", "deploy", "etl", "admin", "backup", "reporting", "ops", "mqadmin"];
-    USERS[rng.below(USERS.len())]
+    rng.pick::<&str>(USERS)
 }
 
 /// A host name.
@@ -55,5 +55,5 @@ fn host(rng: &mut Rng) -> &'static str {
         "pg.example.net",
         "sql-east.internal",
     ];
-    HOSTS[rng.below(HOSTS.len())]
+    rng.pick::<&str>(HOSTS)
 }

@@ -48,7 +48,7 @@ fn word_pw(rng: &mut Rng) -> String {
 fn user(rng: &mut Rng) -> &'static str {
     const USERS: &[&str] =
         &["svc_api", "deployer", "etl_ro", "admin", "backup", "grafana", "ci", "app_rw"];
-    USERS[rng.below(USERS.len())]
+    rng.pick::<&str>(USERS)
 }
 
 /// A host name.
@@ -61,5 +61,5 @@ fn host(rng: &mut Rng) -> &'static str {
         "pg-replica-3",
         "mq.example.org",
     ];
-    HOSTS[rng.below(HOSTS.len())]
+    rng.pick::<&str>(HOSTS)
 }

@@ -67,7 +67,7 @@ fn any_pw(rng: &mut Rng) -> String {
 fn user(rng: &mut Rng) -> &'static str {
     const USERS: &[&str] =
         &["svc_sync", "release", "report_ro", "root", "nightly", "metabase", "runner", "ops_rw"];
-    USERS[rng.below(USERS.len())]
+    rng.pick::<&str>(USERS)
 }
 
 /// A host name.
@@ -80,5 +80,5 @@ fn host(rng: &mut Rng) -> &'static str {
         "mysql-primary-1",
         "broker.example.org",
     ];
-    HOSTS[rng.below(HOSTS.len())]
+    rng.pick::<&str>(HOSTS)
 }

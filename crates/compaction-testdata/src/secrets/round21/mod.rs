@@ -67,7 +67,7 @@ fn any_secret(rng: &mut Rng) -> String {
 fn user(rng: &mut Rng) -> &'static str {
     const USERS: &[&str] =
         &["svc_ledger", "deploy", "etl_ro", "admin", "backup", "grafana", "ci_bot", "app_rw"];
-    USERS[rng.below(USERS.len())]
+    rng.pick::<&str>(USERS)
 }
 
 /// A host name.
@@ -80,5 +80,5 @@ fn host(rng: &mut Rng) -> &'static str {
         "smtp.mail.example.org",
         "queue01.prod",
     ];
-    HOSTS[rng.below(HOSTS.len())]
+    rng.pick::<&str>(HOSTS)
 }

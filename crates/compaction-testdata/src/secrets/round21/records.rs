@@ -11,7 +11,7 @@ use crate::random::Rng;
 fn secret_header(rng: &mut Rng) -> &'static str {
     const HEADERS: &[&str] =
         &["password", "Password", "Passwort", "secret", "API key", "pass", "Token", "pwd"];
-    HEADERS[rng.below(HEADERS.len())]
+    rng.pick::<&str>(HEADERS)
 }
 
 pub(super) const FAMILIES: &[Family] = &[

@@ -177,7 +177,7 @@ pub(super) const FAMILIES: &[Family] = &[
     }),
     ("php-defines-and-arrays", |rng| {
         const SALT: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!@#%^&*()-_[]<>~+=.:/?|";
-        let salt: String = (0..64).map(|_| char::from(SALT[rng.below(SALT.len())])).collect();
+        let salt: String = super::super::values::from_alphabet(rng, SALT, 64);
         let pw = plain_pw(rng);
         let tok = token_between(rng, 32, 40);
         let name = rng.pick(&["AUTH_KEY", "SECURE_AUTH_SALT", "LOGGED_IN_KEY", "NONCE_SALT"]);

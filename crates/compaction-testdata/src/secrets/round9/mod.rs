@@ -38,13 +38,13 @@ fn plain_pw(rng: &mut Rng) -> String {
 /// RFC 4648 base32 (A–Z, 2–7) of `length` characters, as OTP seeds are written.
 fn base32(rng: &mut Rng, length: usize) -> String {
     const CHARS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-    (0..length).map(|_| char::from(CHARS[rng.below(CHARS.len())])).collect()
+    super::values::from_alphabet(rng, CHARS, length)
 }
 
 /// Lower-case letters and digits (Mattermost hook ids, session ids).
 fn lower_alnum(rng: &mut Rng, length: usize) -> String {
     const CHARS: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
-    (0..length).map(|_| char::from(CHARS[rng.below(CHARS.len())])).collect()
+    super::values::from_alphabet(rng, CHARS, length)
 }
 
 /// Base64 (standard) of a text.
