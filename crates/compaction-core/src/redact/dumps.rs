@@ -108,21 +108,15 @@ fn item(bytes: &[u8], at: usize, notation: Notation) -> Option<(u8, usize)> {
 
 /// Whether `bytes` holds a hexadecimal literal of at least 16 digits after `0x`.
 fn hex_literal_at_any(bytes: &[u8]) -> bool {
-    let after = |prefix: &[u8]| {
-        memchr::memmem::find_iter(bytes, prefix).any(|at| {
-            bytes[at + 2..].iter().take(16).filter(|b| b.is_ascii_hexdigit()).count() == 16
-        })
-    };
-    after(b"0x") || !super::off("bytea-hex") && after(b"\\x")
+    memchr::memmem::find_iter(bytes, b"0x")
+        .any(|at| bytes[at + 2..].iter().take(16).filter(|b| b.is_ascii_hexdigit()).count() == 16)
 }
 
 /// A hexadecimal literal (`0x…`, 16 digits or more, an even number) that spells text, ASCII
 /// or UTF-16 (`CONVERT(NVARCHAR(100), 0x5000…)`): the text and the literal's width.
 fn hex_literal(bytes: &[u8], at: usize) -> Option<(Vec<u8>, usize)> {
     let rest = bytes.get(at..)?;
-    // `\x…` is PostgreSQL's `bytea` output (`\x44425f…`).
-    let bytea = rest.starts_with(b"\\x") && !super::off("bytea-hex");
-    if !(rest.starts_with(b"0x") || rest.starts_with(b"0X") || bytea) {
+    if !(rest.starts_with(b"0x") || rest.starts_with(b"0X")) {
         return None;
     }
     let digits = rest[2..].iter().take_while(|b| b.is_ascii_hexdigit()).count();

@@ -145,8 +145,16 @@ fn inflated_holds_secret(bytes: &[u8], depth: u8) -> bool {
 fn is_bare_secret(text: &str) -> bool {
     use super::checks::{looks_random, passes};
     let word = text.trim_end_matches(['\n', '\r']);
+    // A path, a list or a distinguished name, or URL encoding (`t/CN=D-TRUST%20…`,
+    // `…,O=D-Trust%20GmbH,C=DE` from a certificate's base64) is not a secret's word.
+    let url_encoded = word
+        .as_bytes()
+        .windows(3)
+        .any(|w| w[0] == b'%' && w[1].is_ascii_hexdigit() && w[2].is_ascii_hexdigit());
     (8..=100).contains(&word.len())
         && word.bytes().all(|b| b.is_ascii_graphic())
+        && !word.contains(['/', ','])
+        && !url_encoded
         && (passes(super::rules::Check::StrongValue, "", word, "", 0)
             || word.len() >= 16 && looks_random(word))
 }

@@ -31,7 +31,6 @@
 //! `postgres://user:`) stay, so a summary can still say a secret was there.
 
 mod accounts;
-mod auth_calls;
 mod blobs;
 mod checks;
 mod columns;
@@ -58,7 +57,6 @@ mod spaced;
 mod structure;
 mod tables;
 mod unnamed;
-mod user_files;
 mod views;
 mod words;
 

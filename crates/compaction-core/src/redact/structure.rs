@@ -55,8 +55,6 @@ pub(super) fn spans(text: &str) -> Vec<Range<usize>> {
     super::accounts::user_and_password_fields(text, &mut out);
     super::accounts::conversation_passwords(text, &mut out);
     super::positional::literal_arguments(text, &mut out);
-    super::auth_calls::auth_call_literals(text, &mut out);
-    super::user_files::user_file_entries(text, &mut out);
     super::quoted::quoted_values(text, &mut out);
     super::outputs::printed_values(text, &mut out);
     super::labels::labelled_values(text, &mut out);

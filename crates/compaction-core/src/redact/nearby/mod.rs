@@ -264,22 +264,13 @@ pub(super) fn values_after_names(text: &str, out: &mut Vec<Range<usize>>) {
                 taken = true;
             }
         }
-        // A later name among the words read (`Credentials[user=…, secret=…]`) is read on its
-        // own unless a value was taken past it.
-        next_free = if crate::redact::off("later-names") {
-            at
-        } else {
-            out.last().filter(|_| taken).map_or(found.end(), |last| last.end)
-        };
+        next_free = at;
     }
 }
 
 /// Whether a name of [`NAMES`] is the word for a password itself (in any language), not a
 /// token's, a key's, a PIN's or a login's.
 fn names_the_password(matched: &str) -> bool {
-    if matched == "secret" && !crate::redact::off("secret-word-number") {
-        return true;
-    }
     !matches!(
         matched,
         "secret"
