@@ -133,30 +133,7 @@ fn inflated_holds_secret(bytes: &[u8], depth: u8) -> bool {
     if text.chars().any(|c| c.is_control() && !c.is_whitespace()) {
         return false;
     }
-    is_user_password(text)
-        || super::holds_secret(text, depth)
-        || !super::off("decoded-bare") && is_bare_secret(text)
-}
-
-/// Whether decoded text is one word made like a generated or chosen password (a secret
-/// base64-encoded on its own, as Kubernetes' `data:`, FileZilla's `encoding="base64"` or a
-/// literal handed to `atob` hold it): 8 to 100 printable characters without a space, three
-/// of lower case, upper case, digits and symbols, or random letters and digits.
-fn is_bare_secret(text: &str) -> bool {
-    use super::checks::{looks_random, passes};
-    let word = text.trim_end_matches(['\n', '\r']);
-    // A path, a list or a distinguished name, or URL encoding (`t/CN=D-TRUST%20…`,
-    // `…,O=D-Trust%20GmbH,C=DE` from a certificate's base64) is not a secret's word.
-    let url_encoded = word
-        .as_bytes()
-        .windows(3)
-        .any(|w| w[0] == b'%' && w[1].is_ascii_hexdigit() && w[2].is_ascii_hexdigit());
-    (8..=100).contains(&word.len())
-        && word.bytes().all(|b| b.is_ascii_graphic())
-        && !word.contains(['/', ','])
-        && !url_encoded
-        && (passes(super::rules::Check::StrongValue, "", word, "", 0)
-            || word.len() >= 16 && looks_random(word))
+    is_user_password(text) || super::holds_secret(text, depth)
 }
 
 /// Longest text inflated from a compressed stream.

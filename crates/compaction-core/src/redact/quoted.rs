@@ -1,7 +1,8 @@
 //! A quoted literal after a secret's name is the value whole, whatever characters it holds:
 //! `password: "2tj!Fz#qv:u=y*[LR4"`, `define( 'AUTH_KEY', 'bWPj]t.4DP!fH?Jds[(M~…' );`,
-//! `db_password = "Ab3#kd9(Qz7wLp"`. The rules' value classes end a value at `;`, `(`, `[`,
-//! `{`, `<` or `=`, which a generated password may hold; the quotes say where it ends.
+//! `db_password = "Ab3#kd9(Qz7wLp"`, `` * _passphrase_: `qCze:%HNdA[e34T2` ``. The rules'
+//! value classes end a value at `;`, `(`, `[`, `{`, `<` or `=`, which a generated password
+//! may hold; the quotes (`"`, `'` or a backtick) say where it ends.
 //!
 //! Invariant: a range covers one literal's content on the name's line, never its quotes; the
 //! content has no space and is made like a generated value (three of lower case, upper case,
@@ -18,12 +19,12 @@ const MAX_VALUE: usize = 200;
 /// Ranges of `text` holding the content of a quoted literal after a secret's name.
 pub(super) fn quoted_values(text: &str, out: &mut Vec<Range<usize>>) {
     static NAME: OnceLock<Option<Regex>> = OnceLock::new();
-    if super::off("quoted-values") || !text.contains(['"', '\'']) {
+    if super::off("quoted-values") || !text.contains(['"', '\'', '`']) {
         return;
     }
     let Some(name) = super::structure::regex(
         &NAME,
-        r#"(?i)(?:password|passwd|passphrase|secret|token|api[_\-]?key|auth[_\-]?key|salt|credential|private[_\-]?key)[A-Za-z0-9_\-.]*["']?[ \t]*(?:=>|:=|=|:|,)[ \t]*["']"#,
+        r#"(?i)(?:pass|pwd|psk|secret|token|api[_\-]?key|auth[_\-]?key|salt|credential|private[_\-]?key)[A-Za-z0-9_\-.]*["'`]?[ \t]*(?:=>|:=|=|:|,)[ \t]*["'`]"#,
     ) else {
         return;
     };
@@ -81,6 +82,8 @@ mod tests {
             ["bWPj]t.4DP!fH?Jds[(M~jK/u"]
         );
         assert_eq!(found(r#"db_password = "Ab3#kd9(Qz7wLp""#), ["Ab3#kd9(Qz7wLp"]);
+        assert_eq!(found("* _passphrase_: `qCze:%HNdA[e34T2`"), ["qCze:%HNdA[e34T2"]);
+        assert_eq!(found(r#"SMTP_PASS='k4zzDw;PvKP(Gv7ER1B3'"#), ["k4zzDw;PvKP(Gv7ER1B3"]);
     }
 
     #[test]
