@@ -69,17 +69,6 @@ use regex_syntax::hir::{Hir, HirKind, Repetition};
 use checks::{cookie_values, passes};
 use rules::{Check, Rule};
 
-/// Temporary, for measuring round 22's rules one at a time: whether `name` is listed in the
-/// `S22_OFF` environment variable (comma-separated).
-pub(crate) fn off(name: &str) -> bool {
-    static OFF: OnceLock<Vec<String>> = OnceLock::new();
-    OFF.get_or_init(|| {
-        std::env::var("S22_OFF").unwrap_or_default().split(',').map(str::to_owned).collect()
-    })
-    .iter()
-    .any(|listed| listed == name)
-}
-
 /// The built-in rules in the order they are applied: the table, then the rules by context.
 fn all_rules() -> impl Iterator<Item = &'static Rule> {
     rules::RULES.iter().chain(context::RULES)
