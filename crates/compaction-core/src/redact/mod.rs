@@ -14,7 +14,8 @@
 //! (`spaced.rs`), and random-looking values next to secret-looking words.
 //! Besides the table: generated tokens recognised by their statistics alone, with no
 //! prefix or name (`shape.rs`), passwords given in the prose of any language (`prose.rs`),
-//! key material by its structure (`structure.rs`), the columns of a delimited table whose
+//! key material by its structure (`structure.rs`), a quoted literal after a secret's name
+//! taken whole, whatever symbols it holds (`quoted.rs`), the columns of a delimited table whose
 //! header names a secret (`tables.rs`), a value a few words after a secret's name in any
 //! syntax or on the line after a label (`nearby.rs`), a literal made like a password after
 //! another argument of a call (`positional.rs`), the one word a command that shows a
@@ -51,6 +52,7 @@ mod phrases;
 mod positional;
 mod preceding;
 mod prose;
+mod quoted;
 mod shape;
 mod spaced;
 mod structure;

@@ -55,6 +55,7 @@ pub(super) fn spans(text: &str) -> Vec<Range<usize>> {
     super::accounts::user_and_password_fields(text, &mut out);
     super::accounts::conversation_passwords(text, &mut out);
     super::positional::literal_arguments(text, &mut out);
+    super::quoted::quoted_values(text, &mut out);
     super::outputs::printed_values(text, &mut out);
     super::labels::labelled_values(text, &mut out);
     super::hex_keys::hex_keys(text, &mut out);

@@ -39,6 +39,7 @@ pub fn report_parts() -> Vec<ReportPart> {
     let (round16, round17) = (round16_family_names(), round17_family_names());
     let (round18, round19) = (round18_family_names(), round19_family_names());
     let (round20, round21) = (round20_family_names(), round21_family_names());
+    let round22 = round22_family_names();
     vec![
         part("test, earlier split", None, &earlier_test_families(), true),
         part("test, round 4 families", Some(true), &round4, true),
@@ -105,5 +106,10 @@ pub fn report_parts() -> Vec<ReportPart> {
         part("test, round 20 split", None, &before_round21_test_families(), true),
         part("dev, round 21 families", Some(false), &round21, true),
         part("test, round 21 families", Some(true), &round21, true),
+        part("dev, families before round 22", Some(false), &round22, false),
+        part("test, families before round 22", Some(true), &round22, false),
+        part("test, round 21 split", None, &before_round22_test_families(), true),
+        part("dev, round 22 families", Some(false), &round22, true),
+        part("test, round 22 families", Some(true), &round22, true),
     ]
 }

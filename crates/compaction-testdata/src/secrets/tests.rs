@@ -72,6 +72,11 @@ fn the_corpus_is_large_and_split_by_family() {
     assert!(before_round21.iter().all(|name| test.contains(name)), "a test family became dev");
     assert!(before_round20.iter().all(|name| before_round21.contains(name)));
     assert!(round21_family_names().len() >= 12);
+    // Nor did adding round 22's: every family held out before round 22 is still test.
+    let before_round22 = before_round22_test_families();
+    assert!(before_round22.iter().all(|name| test.contains(name)), "a test family became dev");
+    assert!(before_round21.iter().all(|name| before_round22.contains(name)));
+    assert!(round22_family_names().len() >= 13);
     let names = family_names();
     let distinct: std::collections::BTreeSet<&str> = names.iter().copied().collect();
     assert_eq!(distinct.len(), names.len(), "two families share a name");
