@@ -117,7 +117,7 @@ impl Sample {
 /// Every family, in the generator's order: the first ones, then those found by context, then
 /// those found by shape or through an encoding.
 fn all_families() -> Vec<Family> {
-    let mut all = families::FAMILIES.to_vec();
+    let mut all = families::families();
     all.extend_from_slice(by_context::FAMILIES);
     all.extend_from_slice(by_shape::FAMILIES);
     all.extend_from_slice(by_principle::FAMILIES);
