@@ -144,15 +144,22 @@ impl Fixed {
     }
 }
 
+/// A request the user made and what answered it.
+#[derive(Debug)]
+pub(super) struct Request {
+    pub(super) text: String,
+    /// What the assistant answered (see `extract::key_reply`).
+    pub(super) reply: Option<String>,
+    /// What the request's turn changed first (see `note_change`): its outcome when the turn
+    /// ended with no words that say it.
+    pub(super) edit: Option<super::changes::TurnEdit>,
+}
+
 #[derive(Debug, Default)]
 pub(super) struct Digest {
     pub(super) previous: Option<PreviousSummary>,
-    pub(super) requests: Vec<String>,
-    /// What the assistant answered to each request (see `extract::key_reply`), by index.
-    pub(super) replies: Vec<Option<String>>,
-    /// What each request's turn changed first (see `note_change`), by index: the request's
-    /// outcome when its turn ended with no words that say it.
-    pub(super) turn_edits: Vec<Option<super::changes::TurnEdit>>,
+    /// The requests of these messages, oldest first, each with what answered it.
+    pub(super) requests: Vec<Request>,
     /// The latest user message that makes a request, trimmed.
     pub(super) latest_request: Option<String>,
     pub(super) constraints: Vec<String>,

@@ -284,9 +284,7 @@ impl Digest {
             {
                 request = format!("{request} {error}");
             }
-            self.requests.push(request);
-            self.replies.push(None);
-            self.turn_edits.push(None);
+            self.requests.push(Request { text: request, reply: None, edit: None });
             self.latest_request = Some(verbatim_prefix(&prose, 1_000));
         }
         self.note_identifiers(head(&prose, 8_000));
@@ -453,8 +451,8 @@ impl Digest {
                     self.user_error_replies[at] = Some(reply.clone());
                 }
             }
-            if let Some(slot) = self.replies.last_mut() {
-                *slot = Some(reply);
+            if let Some(request) = self.requests.last_mut() {
+                request.reply = Some(reply);
             } else if self.user_turns == 0 && self.previous.is_some() {
                 // No request of these messages yet: the answer is the previous summary's.
                 match &mut self.carried_replies {

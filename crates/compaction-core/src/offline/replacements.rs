@@ -14,8 +14,8 @@ impl Digest {
         // A user's message opens a turn (recorded after this): every turn before it ended.
         // The assistant speaks within the latest turn, which it may still be answering.
         let (turns_at, requests_at) = match from_user {
-            true => (self.notes.len(), self.replies.len()),
-            false => (self.notes.len().saturating_sub(1), self.replies.len().saturating_sub(1)),
+            true => (self.notes.len(), self.requests.len()),
+            false => (self.notes.len().saturating_sub(1), self.requests.len().saturating_sub(1)),
         };
         for change in super::values::corrected_values(head(text, 8_000)) {
             self.note_value_change(change);

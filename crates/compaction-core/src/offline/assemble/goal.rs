@@ -117,16 +117,16 @@ impl Assembly<'_> {
             .enumerate()
             .map(|(index, request)| {
                 // What a later change of mind replaced is no longer the answer.
-                let reply = digest.replies.get(index).cloned().flatten().and_then(|reply| {
-                    current_sentences(&reply, |s| digest.superseded_reply(s, Some(index)))
+                let reply = request.reply.as_deref().and_then(|reply| {
+                    current_sentences(reply, |s| digest.superseded_reply(s, Some(index)))
                 });
                 // An earlier turn that ended with no words saying what it did is answered by
                 // the file it changed (its lines are on that file's Done item).
-                let edit = digest.turn_edits.get(index).and_then(Option::as_ref);
-                match (reply, edit) {
-                    (Some(reply), _) => format!("{request} → reply: {reply}"),
-                    (None, Some(edit)) => format!("{request} → {}", edit.named()),
-                    (None, None) => request.clone(),
+                let text = &request.text;
+                match (reply, &request.edit) {
+                    (Some(reply), _) => format!("{text} → reply: {reply}"),
+                    (None, Some(edit)) => format!("{text} → {}", edit.named()),
+                    (None, None) => text.clone(),
                 }
             })
             .collect();
@@ -182,10 +182,11 @@ impl Assembly<'_> {
             // The turn of the part's last request, so far without words that say what it
             // did: what it changed, with the line it put in (the work a resuming agent takes
             // up).
-            let edit = request_count
-                .checked_sub(1)
-                .filter(|last| digest.replies.get(*last).is_some_and(Option::is_none))
-                .and_then(|last| digest.turn_edits.get(last).and_then(Option::as_ref))
+            let edit = digest
+                .requests
+                .last()
+                .filter(|request| request.reply.is_none())
+                .and_then(|request| request.edit.as_ref())
                 .map(|edit| format!(" → {}", edit.shown()))
                 .unwrap_or_default();
             self.sections.push_verbatim(Section::Goal, format!("{label}{latest}{edit}"), priority);

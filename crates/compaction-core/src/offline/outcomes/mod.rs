@@ -245,8 +245,10 @@ impl Digest {
     ) {
         self.modified_files.insert(path.to_owned());
         self.edit_log.push(path.to_owned());
-        if let Some(slot @ None) = self.turn_edits.last_mut() {
-            *slot = Some(super::changes::TurnEdit::new(verb, path, &added));
+        if let Some(request) = self.requests.last_mut()
+            && request.edit.is_none()
+        {
+            request.edit = Some(super::changes::TurnEdit::new(verb, path, &added));
         }
         match self.changes.iter_mut().find(|change| change.path == path) {
             Some(change) => {
