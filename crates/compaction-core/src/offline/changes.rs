@@ -155,6 +155,10 @@ pub(super) struct TurnEdit {
 }
 
 impl TurnEdit {
+    /// The verbs a turn edit is named with: those of the tools that modify a file
+    /// (`calls::tool_role`), in lower case.
+    pub(super) const VERBS: [&'static str; 2] = ["edited", "wrote"];
+
     pub(super) fn new(verb: &str, path: &str, added: &Added) -> TurnEdit {
         let parts: Vec<&str> = path.split(['/', '\\']).filter(|part| !part.is_empty()).collect();
         TurnEdit {

@@ -94,13 +94,13 @@ impl Assembly<'_> {
                 {
                     // The notes stage carries them, at their own priority.
                 } else if let Some(error) = item.strip_prefix(USER_ERROR)
-                    && !error.contains(" → reply: ")
+                    && !error.contains(super::goal::REPLY)
                     && let Some((reply, _)) = &digest.carried_replies
                 {
                     // The first answer these messages open with is what was done about it.
                     self.sections.push(
                         Section::Critical,
-                        format!("{USER_ERROR}{error} → reply: {reply}"),
+                        format!("{USER_ERROR}{error}{}{reply}", super::goal::REPLY),
                         Self::carried_critical_priority(item),
                     );
                 } else if !item.contains("`aborted`") {
@@ -113,8 +113,10 @@ impl Assembly<'_> {
             }
         }
         for (error, reply) in digest.user_errors.iter().zip(&digest.user_error_replies) {
-            let reply =
-                reply.as_deref().map(|reply| format!(" → reply: {reply}")).unwrap_or_default();
+            let reply = reply
+                .as_deref()
+                .map(|reply| format!("{}{reply}", super::goal::REPLY))
+                .unwrap_or_default();
             self.sections.push(
                 Section::Critical,
                 format!("{USER_ERROR}{error}{reply}"),

@@ -40,17 +40,17 @@ impl Assembly<'_> {
         for (at, goal) in carried_goals.iter().enumerate() {
             let (label, text) = goal_label(goal);
             let current;
-            let text = match text.split_once(" → reply: ") {
+            let text = match text.split_once(REPLY) {
                 Some((request, reply)) => {
                     current = match current_sentences(reply, |s| digest.superseded_reply(s, None)) {
-                        Some(reply) => format!("{request} → reply: {reply}"),
+                        Some(reply) => format!("{request}{REPLY}{reply}"),
                         None => request.to_owned(),
                     };
                     current.as_str()
                 }
                 None => match &ended_on {
                     Some(reply) if label == GoalLabel::Earlier && at + 1 == carried_goals.len() => {
-                        current = format!("{text} → reply: {reply}");
+                        current = format!("{text}{REPLY}{reply}");
                         current.as_str()
                     }
                     _ => text,
@@ -84,8 +84,8 @@ impl Assembly<'_> {
             let reply =
                 digest.carried_replies.as_ref().map(|(_, reply)| reply).or(ended_on.as_ref());
             match reply {
-                Some(reply) if !request.contains(" → reply: ") => {
-                    format!("{request} → reply: {reply}")
+                Some(reply) if !request.contains(REPLY) => {
+                    format!("{request}{REPLY}{reply}")
                 }
                 Some(_) | None => request,
             }
@@ -124,7 +124,7 @@ impl Assembly<'_> {
                 // the file it changed (its lines are on that file's Done item).
                 let text = &request.text;
                 match (reply, &request.edit) {
-                    (Some(reply), _) => format!("{text} → reply: {reply}"),
+                    (Some(reply), _) => format!("{text}{REPLY}{reply}"),
                     (None, Some(edit)) => format!("{text} → {}", edit.named()),
                     (None, None) => text.clone(),
                 }
@@ -202,13 +202,22 @@ impl Assembly<'_> {
     }
 }
 
-/// A request line without the outcome after it (" → reply: …", " → edited `…`").
+/// What joins a request to the assistant's reply on its line.
+pub(super) const REPLY: &str = " → reply: ";
+
+/// A request line without the outcome after it ([`REPLY`] and the reply, or " → " and the
+/// file its turn changed, a [`TurnEdit`](crate::offline::changes::TurnEdit)).
 fn request_part(text: &str) -> &str {
-    [" → reply: ", " → edited `", " → wrote `"]
-        .iter()
-        .filter_map(|mark| text.find(mark))
-        .min()
-        .map_or(text, |at| &text[..at])
+    let outcome = |after: &str| {
+        after.starts_with(REPLY.trim_start_matches(" → "))
+            || super::super::changes::TurnEdit::VERBS
+                .iter()
+                .any(|verb| after.strip_prefix(verb).is_some_and(|rest| rest.starts_with(" `")))
+    };
+    text.match_indices(" → ")
+        .map(|(at, arrow)| (at, &text[at + arrow.len()..]))
+        .find(|(_, after)| outcome(after))
+        .map_or(text, |(at, _)| &text[..at])
 }
 
 /// How a carried Goal bullet is labelled.
