@@ -310,7 +310,6 @@ fn attack(command: &str, form: &str, secret: &Secret, url: &str, control: &str) 
 }
 
 #[test]
-#[ignore = "round 21's generator: run with --ignored until its fixes land"]
 fn a_urls_password_is_never_stored_or_shown_and_an_ordinary_url_stays() {
     let mut rng = Rng(21);
     let mut tally = split_tally();
