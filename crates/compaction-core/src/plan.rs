@@ -123,8 +123,8 @@ pub struct PlannedCompaction {
     /// `keepUserMessagesTokens`, at most a quarter of the tokens the compaction replaces:
     /// room for the user's words on top of the summary's budget.
     pub user_messages_budget: u64,
-    /// Upper bound of the context after compaction: kept messages + the summary's budget
-    /// + the verbatim user messages + the pins, twice: the summary's pinned section (which
+    /// Upper bound of the context after compaction: kept messages, the summary's budget,
+    /// the verbatim user messages and the pins twice: the summary's pinned section (which
     /// every summary carries whole on top of what it summarizes,
     /// [`crate::pins::pinned_section`]) and the pins message after the summary.
     pub estimated_tokens_after: u64,
@@ -284,7 +284,7 @@ pub fn pin_sizes(pins: &[Pin], estimator: &dyn TokenEstimator) -> Vec<PinSize> {
             PinSize { id: pin.id.clone(), tokens: estimator.text_tokens(&element) }
         })
         .collect();
-    sizes.sort_by(|a, b| b.tokens.cmp(&a.tokens));
+    sizes.sort_by_key(|size| std::cmp::Reverse(size.tokens));
     sizes
 }
 

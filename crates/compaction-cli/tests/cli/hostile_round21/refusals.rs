@@ -96,9 +96,12 @@ fn prepare(setup: &str, size: usize, rng: &mut Rng) -> Result<Prepared, String> 
             .map_or(0, |text| text.chars().count());
         pins.push((id, chars));
     }
-    pins.sort_by(|a, b| b.1.cmp(&a.1));
+    pins.sort_by_key(|pin| std::cmp::Reverse(pin.1));
     Ok(Prepared { text: std::fs::read_to_string(&file).unwrap(), pins })
 }
+
+/// A prepared session and what `run --json` did on a copy of it.
+type Run = (Prepared, Option<String>);
 
 /// What `run --json` does on a copy: `None` when it compacted, the refusal otherwise.
 fn reference_refusal(prepared: &Prepared) -> Option<String> {
@@ -192,8 +195,7 @@ fn a_refused_compaction_names_the_pin_and_plan_tells_beforehand() {
     let mut tally = split_tally();
     let mut index = 0;
     // Each session is set up once (and run once on a copy) and given every command.
-    let mut prepared: HashMap<(&str, usize), Result<(Prepared, Option<String>), String>> =
-        HashMap::new();
+    let mut prepared: HashMap<(&str, usize), Result<Run, String>> = HashMap::new();
     for setup in SETUPS {
         for size in SIZES {
             let made = prepare(setup, size, &mut rng).map(|made| {
