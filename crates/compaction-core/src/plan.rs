@@ -123,8 +123,10 @@ pub struct PlannedCompaction {
     /// `keepUserMessagesTokens`, at most a quarter of the tokens the compaction replaces:
     /// room for the user's words on top of the summary's budget.
     pub user_messages_budget: u64,
-    /// Upper bound of the context after compaction: kept messages + the summary's budget
-    /// + the verbatim user messages.
+    /// Upper bound of the context after compaction: kept messages, the summary's budget,
+    /// the verbatim user messages and the pins twice: the summary's pinned section (which
+    /// every summary carries whole on top of what it summarizes,
+    /// [`crate::pins::pinned_section`]) and the pins message after the summary.
     pub estimated_tokens_after: u64,
     /// The pins active at the leaf, oldest first: every request carries their texts, and
     /// the summary must hold them verbatim.
@@ -254,6 +256,36 @@ impl PlannedCompaction {
     pub fn pin_texts(&self) -> Vec<String> {
         self.pins.iter().map(|pin| pin.text.clone()).collect()
     }
+
+    /// The active pins' ids with the tokens each adds to the summary's pinned section,
+    /// largest first (ties oldest first): what to name when a compaction would not shrink
+    /// the context.
+    pub fn pin_sizes(&self, estimator: &dyn TokenEstimator) -> Vec<PinSize> {
+        pin_sizes(&self.pins, estimator)
+    }
+}
+
+/// A pin and the tokens it adds to a summary (its `<pinned-instruction>` element).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PinSize {
+    /// Id of the `compaction.pin` entry.
+    pub id: String,
+    /// Tokens of its element in the pinned section.
+    pub tokens: u64,
+}
+
+/// `pins`' sizes, largest first (see [`PlannedCompaction::pin_sizes`]).
+pub fn pin_sizes(pins: &[Pin], estimator: &dyn TokenEstimator) -> Vec<PinSize> {
+    let mut sizes: Vec<PinSize> = pins
+        .iter()
+        .map(|pin| {
+            let mut element = String::new();
+            crate::pins::push_pinned_element(&mut element, &pin.text);
+            PinSize { id: pin.id.clone(), tokens: estimator.text_tokens(&element) }
+        })
+        .collect();
+    sizes.sort_by_key(|size| std::cmp::Reverse(size.tokens));
+    sizes
 }
 
 /// Why a plan cannot run.
@@ -459,10 +491,15 @@ fn split_requests(
         estimator,
         &inputs.serialize.redactor,
     );
+    let pinned_tokens = crate::pins::pinned_section(&pin_texts).map_or(0, |section| {
+        estimator.text_tokens(&section)
+            + estimator.text_tokens(&crate::pins::pins_message_text(&pins))
+    });
     let estimated_tokens_after = preparation
         .kept_tokens
         .saturating_add(max_output)
-        .saturating_add(kept_user_messages.as_ref().map_or(0, |k| k.tokens));
+        .saturating_add(kept_user_messages.as_ref().map_or(0, |k| k.tokens))
+        .saturating_add(pinned_tokens);
     Ok(PlannedCompaction {
         preparation,
         history_chunks,

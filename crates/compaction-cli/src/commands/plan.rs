@@ -146,6 +146,12 @@ pub fn report(
                 "historyChunks": planned.history_chunk_count(),
                 "turnPrefixChunks": planned.turn_prefix_chunk_count(),
                 "mustKeep": must_keep_with_pins(preparation, &planned.pin_texts()),
+                // The tokens each pin adds to the summary, largest first (counted in
+                // estimatedTokensAfter).
+                "pinSizes": planned.pin_sizes(estimator).iter().map(|pin| json!({
+                    "id": pin.id,
+                    "tokens": pin.tokens,
+                })).collect::<Vec<_>>(),
                 "keptUserMessages": planned.kept_user_messages.as_ref().map(|kept| json!({
                     "messages": kept.messages,
                     "candidates": kept.candidates,
@@ -234,8 +240,25 @@ fn print_human(report: &Value) {
         }
     );
     let (before, after) = (number("estimatedTokensBefore"), number("estimatedTokensAfter"));
-    let change = if after <= before {
+    let pins: Vec<(String, u64)> = get("pinSizes")
+        .as_array()
+        .map(|pins| {
+            pins.iter()
+                .map(|pin| {
+                    let id = pin["id"].as_str().unwrap_or_default();
+                    (
+                        crate::output::visible(&crate::output::shown(id)).into_owned(),
+                        pin["tokens"].as_u64().unwrap_or(0),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let pinned: u64 = pins.iter().map(|(_, tokens)| tokens).sum();
+    let change = if after < before {
         format!("at most about {after} after (saves at least {})", before - after)
+    } else if pinned > 0 {
+        format!("up to about {after} after (could grow by {})", after - before)
     } else {
         format!(
             "up to about {after} after (could grow by {}: the summary budget is larger than \
@@ -244,9 +267,26 @@ fn print_human(report: &Value) {
         )
     };
     println!(
-        "tokens (estimated context): {before} before, {change}; {} kept verbatim + summary budget",
-        number("keptTokens")
+        "tokens (estimated context): {before} before, {change}; {} kept verbatim + summary \
+         budget{}",
+        number("keptTokens"),
+        if pinned > 0 {
+            format!(" + pins twice ({pinned} tokens each time)")
+        } else {
+            String::new()
+        }
     );
+    if after >= before && pinned > 0 {
+        let named: Vec<String> =
+            pins.iter().take(5).map(|(id, tokens)| format!("pin {id} ({tokens} tokens)")).collect();
+        println!(
+            "warning: the compaction may be refused, as the context could grow: every pin is \
+             carried whole in the summary and again in the pins message after it: {}{}; \
+             unpin or shorten the largest",
+            named.join(", "),
+            if pins.len() > 5 { format!(" and {} more", pins.len() - 5) } else { String::new() }
+        );
+    }
     if let Some(kept) = get("keptUserMessages").as_object() {
         let count = |key: &str| kept.get(key).and_then(Value::as_u64).unwrap_or(0);
         println!(

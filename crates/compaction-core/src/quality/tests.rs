@@ -300,3 +300,23 @@ fn the_length_floor_applies_only_below_the_highest_floor() {
     assert!(!length_floor_applies(&short, false));
     assert!(length_floor_applies(&tiny, false));
 }
+
+#[test]
+fn a_whole_repair_copies_no_pin_the_summary_already_carries() {
+    // Round 21: restating every fact (the structure is missing) copied each pin a second
+    // time beside the pinned section, so a long pin made the context after grow.
+    let must_keep = facts();
+    let pins = pins();
+    let gate =
+        GateFacts { must_keep: &must_keep, pins: &pins, checkpoint: true, summarized_tokens: 0 };
+    let section = crate::pins::pinned_section(&[pins[0].text.clone()]).unwrap();
+    let summary = format!("{section}\n\nSome text without the sections.");
+    let problems = check_summary(&summary, false, &gate);
+    assert!(problems.iter().any(|p| matches!(p, Problem::MissingSections { .. })), "{problems:?}");
+    let repaired = repair(&summary, &problems, &gate).unwrap();
+    assert_eq!(repaired.matches("<pinned-instruction>").count(), 1, "{repaired}");
+    assert!(repaired.contains("Latest request"), "{repaired}");
+    // A summary without its pin still gets it.
+    let repaired = repair("Some text.", &check_summary("Some text.", false, &gate), &gate).unwrap();
+    assert_eq!(repaired.matches("<pinned-instruction>").count(), 1, "{repaired}");
+}

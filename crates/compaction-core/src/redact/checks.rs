@@ -11,13 +11,14 @@ use super::rules::Check;
 /// Whether the match whose secret is `value`, preceded by `before` and followed by `after`
 /// (inside the match), is redacted.
 pub(super) fn passes(check: Check, before: &str, value: &str, after: &str, depth: u8) -> bool {
-    if !matches!(check, Check::None | Check::Encoded | Check::Cookies)
+    if !matches!(check, Check::None | Check::Encoded | Check::Cookies | Check::UrlPassword)
         && (super::words::names_an_ordinary_word(before) || ends_in_entity(value))
     {
         return false;
     }
     match check {
         Check::None => true,
+        Check::UrlPassword => !ends_in_entity(value) && !is_password_placeholder(value),
         Check::AssignedValue if is_env_assignment(before) => !is_env_reference(value),
         Check::AssignedValue => {
             !is_reference(value)
@@ -92,6 +93,42 @@ fn is_env_reference(value: &str) -> bool {
     value.starts_with(['$', '%', '<', '{']) && !generated_after_sigil(value)
         || value.starts_with(REDACTED)
         || value.chars().all(|c| matches!(c, 'x' | 'X' | '*' | '.' | '…' | '-' | '_' | '•'))
+}
+
+/// Words that, where a password goes (a URL's user info), name the field instead of
+/// filling it.
+const PASSWORD_PLACEHOLDERS: &[&str] = &[
+    "password",
+    "passwd",
+    "pass",
+    "pwd",
+    "pw",
+    "secret",
+    "token",
+    "mypassword",
+    "my_password",
+    "my-password",
+    "yourpassword",
+    "your_password",
+    "your-password",
+];
+
+/// Whether a value where a password goes stands for one instead of being one: a variable
+/// or a template (`$DB_PASSWORD`, `${PASS}`, `{password}`, `%s`, `%(password)s`,
+/// `%DB_PASS%`, `{{ pass }}`), a mask (`****`, `xxxx`, `...`), a redaction marker, or a
+/// word naming the field (`password`, `YOUR_PASSWORD`). A password that begins with a
+/// sigil and then looks generated (`$Xk9…`), or with a percent-encoded character (`%40…`),
+/// is a password.
+fn is_password_placeholder(value: &str) -> bool {
+    let percent_encoded = value.len() >= 3
+        && value.as_bytes()[0] == b'%'
+        && value.as_bytes()[1].is_ascii_hexdigit()
+        && value.as_bytes()[2].is_ascii_hexdigit()
+        && !value[1..].ends_with('%');
+    (value.starts_with(['$', '%', '{']) && !generated_after_sigil(value) && !percent_encoded)
+        || value.starts_with(REDACTED)
+        || value.chars().all(|c| matches!(c, 'x' | 'X' | '*' | '.' | '…' | '-' | '_' | '•'))
+        || PASSWORD_PLACEHOLDERS.contains(&value.to_ascii_lowercase().as_str())
 }
 
 /// Words that, assigned to a secret-looking name, are not secrets themselves.

@@ -38,6 +38,11 @@ pub enum Check {
     /// A word in prose after "password is": redact when it is made like a password (letters
     /// and a digit or symbol, not a reference).
     Password,
+    /// The password of a URL's user info (`scheme://user:PASSWORD@host`): the URL's syntax
+    /// says it is one, whatever it looks like (a word, letters only, digits), so it is
+    /// redacted unless it stands for one (a variable, a template, a mask, a word naming the
+    /// field; see `checks::is_password_placeholder`).
+    UrlPassword,
     /// A base64 run: redact when it decodes to text that holds a secret (`user:password`,
     /// a private key, an assignment the other rules redact).
     Encoded,
@@ -154,7 +159,7 @@ pub const RULES: &[Rule] = &[
     rule(
         "url-password",
         r#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:/@"'<>\\]{0,128}:(?P<secret>[^\s@/"'<>\\]{1,256})@"#,
-        Check::AssignedValue,
+        Check::UrlPassword,
     ),
     rule(
         "url-query-secret",

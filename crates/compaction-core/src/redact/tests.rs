@@ -76,6 +76,45 @@ fn secrets_are_replaced_and_their_context_kept() {
 }
 
 #[test]
+fn a_urls_password_is_redacted_whatever_it_looks_like_and_a_placeholder_stays() {
+    // Round 21: the URL's syntax names the password; no check of how random it looks.
+    for password in [
+        "HunterGatherer",
+        "iDsrHdLhtLzgqDuoZR",
+        "correcthorsebattery",
+        "zebra.mango_river",
+        "837492016655",
+        "p%40ss%3Aw0rd",
+        "$Xk9mQ2vLp7Rz",
+    ] {
+        for url in [
+            format!("postgres://app:{password}@db.internal:5432/billing"),
+            format!("ftp://anon:{password}@[2001:db8::7]:21/pub"),
+            format!("redis://:{password}@cache"),
+        ] {
+            let out = redact(&format!("connect with \"{url}\" now"));
+            assert!(!out.contains(password) && out.contains("[REDACTED]@"), "{out}");
+        }
+    }
+    for kept in [
+        "https://alice@example.com/docs",
+        "ssh://git@git.example.com:2222/team/repo.git",
+        "git@github.com:team/repo.git",
+        "postgres://app:${DB_PASSWORD}@db/billing",
+        "postgres://app:$DB_PASSWORD@db/billing",
+        "mysql://%s:%s@%s/%s",
+        "postgres://{user}:{password}@{host}",
+        "mysql://root:%DB_PASS%@db",
+        "https://user:password@host",
+        "https://user:YOUR_PASSWORD@host",
+        "mongodb+srv://u:****@c.mongodb.net",
+        "http://[::1]:8080/health",
+    ] {
+        assert_eq!(redact(kept), kept);
+    }
+}
+
+#[test]
 fn references_and_code_are_not_secrets() {
     for text in [
         "token = get_token()",

@@ -127,12 +127,21 @@ impl Compactor<'_> {
         let stored_summary =
             fields.get("summary").and_then(serde_json::Value::as_str).unwrap_or_default();
         let tokens_before = planned.preparation.tokens_before;
-        let tokens_after =
-            planned.preparation.kept_tokens + self.estimator.text_tokens(stored_summary);
+        // The context after holds the kept messages, the summary and, with pins, the pins
+        // message after it (which the kept tokens do not count).
+        let pins_message = if planned.pins.is_empty() {
+            0
+        } else {
+            self.estimator.text_tokens(&compaction_core::pins::pins_message_text(&planned.pins))
+        };
+        let tokens_after = planned.preparation.kept_tokens
+            + self.estimator.text_tokens(stored_summary)
+            + pins_message;
         if tokens_after >= estimated_tokens_before {
             return Err(CompactError::NotReducing {
                 before: estimated_tokens_before,
                 after: tokens_after,
+                pins: planned.pin_sizes(self.estimator),
             });
         }
         if cancel.is_cancelled() {

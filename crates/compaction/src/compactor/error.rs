@@ -48,17 +48,17 @@ pub enum CompactError {
     /// A summarizer call failed (after its own retries).
     #[error("summarizing failed: {0}")]
     Summarizer(#[from] SummarizerError),
-    /// The summary would not make the context smaller.
-    #[error(
-        "compaction refused: the context would grow from {before} to about {after} tokens \
-         (the summary plus the kept messages); lower keepRecentTokens, maxSummaryTokens or \
-         keepUserMessagesTokens"
-    )]
+    /// The summary would not make the context smaller. When pins are active, the message
+    /// names them, largest first, with the tokens each adds to the summary: every summary
+    /// carries each pin whole, so a large pin is what most often makes a compaction grow.
+    #[error("{}", NotReducingText { before: *.before, after: *.after, pins })]
     NotReducing {
         /// Context tokens before.
         before: u64,
         /// Estimated context tokens after.
         after: u64,
+        /// The active pins and the tokens each adds to the summary, largest first.
+        pins: Vec<compaction_core::plan::PinSize>,
     },
     /// The compaction did not finish within its deadline (`timeoutSeconds`); the
     /// summarizer requests under way were abandoned and nothing was written.
@@ -138,6 +138,51 @@ pub enum CompactError {
     },
 }
 
+/// Says that a compaction would grow the context, naming the pins it carries (at most
+/// five, largest first) and what to change.
+pub(crate) struct NotReducingText<'a> {
+    pub(crate) before: u64,
+    pub(crate) after: u64,
+    pub(crate) pins: &'a [compaction_core::plan::PinSize],
+}
+
+impl std::fmt::Display for NotReducingText<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "compaction refused: the context would grow from {} to about {} tokens (the \
+             summary plus the kept messages{})",
+            self.before,
+            self.after,
+            if self.pins.is_empty() { "" } else { " and the pins message" }
+        )?;
+        if self.pins.is_empty() {
+            return f
+                .write_str("; lower keepRecentTokens, maxSummaryTokens or keepUserMessagesTokens");
+        }
+        const SHOWN: usize = 5;
+        let total: u64 = self.pins.iter().map(|pin| pin.tokens).sum();
+        let named: Vec<String> = self
+            .pins
+            .iter()
+            .take(SHOWN)
+            .map(|pin| format!("pin {} ({} tokens)", pin.id, pin.tokens))
+            .collect();
+        let more = self.pins.len().saturating_sub(SHOWN);
+        write!(
+            f,
+            "; every pin is carried whole in the summary and again in the pins message after \
+             it, {total} tokens of {} each time: {}{}; unpin or \
+             shorten the largest (`compaction unpin FILE {}`), or lower keepRecentTokens, \
+             maxSummaryTokens or keepUserMessagesTokens",
+            plural(self.pins.len() as u64, "pin"),
+            named.join(", "),
+            if more > 0 { format!(" and {more} more") } else { String::new() },
+            self.pins[0].id
+        )
+    }
+}
+
 /// Says which deadline expired and how to change it.
 pub(crate) struct DeadlineText(pub(crate) &'static str, pub(crate) Duration);
 
@@ -159,5 +204,26 @@ impl From<PlanError> for CompactError {
             PlanError::NothingToCompact(nothing) => CompactError::Nothing(nothing),
             PlanError::NoRoom(no_room) => CompactError::NoRoom(no_room),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use compaction_core::plan::PinSize;
+
+    #[test]
+    fn a_refusal_to_grow_names_the_pins_largest_first_and_how_to_unpin() {
+        let pin = |id: &str, tokens| PinSize { id: id.into(), tokens };
+        let plain = CompactError::NotReducing { before: 10, after: 12, pins: vec![] }.to_string();
+        assert!(
+            plain.ends_with("lower keepRecentTokens, maxSummaryTokens or keepUserMessagesTokens")
+        );
+        assert!(!plain.contains("pin"), "{plain}");
+        let pins: Vec<PinSize> = (0..7).map(|i| pin(&format!("p{i}"), 100 - i)).collect();
+        let named = CompactError::NotReducing { before: 10, after: 900, pins }.to_string();
+        assert!(named.contains("pin p0 (100 tokens), pin p1 (99 tokens)"), "{named}");
+        assert!(named.contains("and 2 more") && !named.contains("pin p5 "), "{named}");
+        assert!(named.contains("`compaction unpin FILE p0`"), "{named}");
     }
 }

@@ -61,7 +61,7 @@ impl CompactingSession {
             Err(HarnessError::Compact(
                 CompactError::Nothing(_) | CompactError::NothingToPrune { .. },
             )) => Ok(false),
-            Err(HarnessError::Compact(CompactError::NotReducing { before, after })) => {
+            Err(HarnessError::Compact(CompactError::NotReducing { before, after, .. })) => {
                 self.guard.stalled = true;
                 Err(HarnessError::CompactionIneffective {
                     tokens: after.max(before),

@@ -31,14 +31,14 @@ fn split_tally() -> Tally {
 }
 
 /// A line of a session being written: a message, or another entry's fields.
-enum Item {
+pub(crate) enum Item {
     Message(Value),
     Entry(Value),
 }
 
 /// A session file's lines: the header, then `items` chained one under the other (`e0001`,
 /// `e0002`, …).
-fn session_text(items: &[Item]) -> String {
+pub(crate) fn session_text(items: &[Item]) -> String {
     let mut lines = vec![serde_json::json!({"type": "session", "version": 3, "id": "round20",
         "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/work"})];
     let mut parent: Option<String> = None;
@@ -58,7 +58,7 @@ fn session_text(items: &[Item]) -> String {
 }
 
 /// The entries (every line but the header) of a session file's text, as JSON.
-fn entries(text: &str) -> Vec<Value> {
+pub(crate) fn entries(text: &str) -> Vec<Value> {
     text.lines()
         .filter_map(|line| serde_json::from_str::<Value>(line).ok())
         .filter(|line| line.get("type").and_then(Value::as_str) != Some("session"))
