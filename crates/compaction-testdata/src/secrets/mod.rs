@@ -50,7 +50,7 @@ mod values;
 use base64::Engine as _;
 use serde_json::{Value, json};
 
-use families::{Carrier, Family};
+use families::{B64, B64URL, Carrier, Family, url_encode};
 
 use crate::random::Rng;
 
@@ -241,20 +241,6 @@ pub fn strings_of(value: &Value) -> String {
 /// holding a digit or a capital (a run of plain letters may be an ordinary word).
 pub fn leaks(output: &str, needle: &str) -> bool {
     telling_parts(needle).iter().any(|part| output.contains(part.as_str()))
-}
-
-const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
-const B64URL: base64::engine::GeneralPurpose = base64::engine::general_purpose::URL_SAFE_NO_PAD;
-
-fn url_encode(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                char::from(b).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 /// The encoded shape of a text: one of base64, base64url, hex, URL encoding, JSON escaping,

@@ -97,6 +97,18 @@ pub(super) fn word_and_digits(rng: &mut Rng, words: &[&str]) -> String {
     format!("{word}{}", rng.range(10, 9999))
 }
 
+/// A password people choose, built on `words`: [`chosen_password`] half the time,
+/// [`word_and_digits`] the other half.
+pub(super) fn any_password(rng: &mut Rng, words: &[&str]) -> String {
+    if rng.chance(0.5) { chosen_password(rng, words) } else { word_and_digits(rng, words) }
+}
+
+/// A random token ([`bare_token`]) half the time, a password people choose on `words`
+/// ([`any_password`]) the other half.
+pub(super) fn any_secret(rng: &mut Rng, words: &[&str]) -> String {
+    if rng.chance(0.5) { bare_token(rng) } else { any_password(rng, words) }
+}
+
 /// A random API token with no prefix: 28 to 40 letters and digits, ending in a digit.
 pub(super) fn bare_token(rng: &mut Rng) -> String {
     let mut out = token_between(rng, 28, 40);

@@ -48,19 +48,14 @@ fn chosen_pw(rng: &mut Rng) -> String {
     super::values::chosen_password(rng, WORDS)
 }
 
-/// A password of a word and digits only, from this round's words.
-fn word_pw(rng: &mut Rng) -> String {
-    super::values::word_and_digits(rng, WORDS)
-}
-
 /// A chosen password half the time, a word and digits the other half.
 fn any_pw(rng: &mut Rng) -> String {
-    if rng.chance(0.5) { chosen_pw(rng) } else { word_pw(rng) }
+    super::values::any_password(rng, WORDS)
 }
 
 /// A random token half the time, a password people choose the other half.
 fn any_secret(rng: &mut Rng) -> String {
-    if rng.chance(0.5) { super::values::bare_token(rng) } else { any_pw(rng) }
+    super::values::any_secret(rng, WORDS)
 }
 
 /// A login name.
