@@ -306,7 +306,7 @@ fn active_pins_text(active: &[Pin]) -> String {
         })
         .collect();
     format!(
-        "give one of the active pins' ids, or the entry a pin was copied from: {}",
+        "give the id of an active one, or of the entry one was copied from: {}",
         listed.join(", ")
     )
 }
@@ -498,9 +498,22 @@ mod tests {
         // The message names every active pin by the id `unpin` takes.
         assert_eq!(
             error.to_string(),
-            "`q` is not an active pin at this leaf; give one of the active pins' ids, or the \
-             entry a pin was copied from: p1 from entry a (\"x\"), p2 (\"y\")"
+            "`q` is not an active pin at this leaf; give the id of an active one, or of the \
+             entry one was copied from: p1 from entry a (\"x\"), p2 (\"y\")"
         );
+        // Ids made of digits alone stay whole through the redaction the message is printed
+        // with (after the word "pin" they read as a PIN code).
+        let digits: Vec<Pin> = pins
+            .iter()
+            .zip(["96682203", "12345678"])
+            .map(|(pin, id)| Pin {
+                id: id.to_owned(),
+                source_entry_id: Some("40917355".into()),
+                ..pin.clone()
+            })
+            .collect();
+        let message = resolve_unpin_ids(&digits, &["q".into()]).unwrap_err().to_string();
+        assert_eq!(crate::serialize::Redactor::default().redact(&message), message);
         let none = resolve_unpin_ids(&[], &["q".into()]).unwrap_err();
         assert_eq!(
             none.to_string(),

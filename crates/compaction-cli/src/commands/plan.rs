@@ -278,7 +278,7 @@ fn print_human(report: &Value) {
     );
     if after >= before && pinned > 0 {
         let named: Vec<String> =
-            pins.iter().take(5).map(|(id, tokens)| format!("pin {id} ({tokens} tokens)")).collect();
+            pins.iter().take(5).map(|(id, tokens)| format!("{id} ({tokens} tokens)")).collect();
         println!(
             "warning: the compaction may be refused, as the context could grow: every pin is \
              carried whole in the summary and again in the pins message after it: {}{}; \

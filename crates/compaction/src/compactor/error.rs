@@ -166,7 +166,9 @@ impl std::fmt::Display for NotReducingText<'_> {
             .pins
             .iter()
             .take(SHOWN)
-            .map(|pin| format!("pin {} ({} tokens)", pin.id, pin.tokens))
+            // An id right after the word "pin" reads as a PIN code to the redaction the
+            // message goes through when printed: ids that are all digits would be hidden.
+            .map(|pin| format!("{} ({} tokens)", pin.id, pin.tokens))
             .collect();
         let more = self.pins.len().saturating_sub(SHOWN);
         write!(
@@ -222,8 +224,20 @@ mod tests {
         assert!(!plain.contains("pin"), "{plain}");
         let pins: Vec<PinSize> = (0..7).map(|i| pin(&format!("p{i}"), 100 - i)).collect();
         let named = CompactError::NotReducing { before: 10, after: 900, pins }.to_string();
-        assert!(named.contains("pin p0 (100 tokens), pin p1 (99 tokens)"), "{named}");
-        assert!(named.contains("and 2 more") && !named.contains("pin p5 "), "{named}");
+        assert!(named.contains(": p0 (100 tokens), p1 (99 tokens)"), "{named}");
+        assert!(named.contains("and 2 more") && !named.contains("p5 ("), "{named}");
         assert!(named.contains("`compaction unpin FILE p0`"), "{named}");
+    }
+
+    #[test]
+    fn a_refusal_keeps_pin_ids_made_of_digits_through_the_redaction_it_is_printed_with() {
+        // One id in about forty is all digits; after the word "pin" it read as a PIN code.
+        let pins = vec![
+            PinSize { id: "96682203".into(), tokens: 1200 },
+            PinSize { id: "12345678".into(), tokens: 90 },
+        ];
+        let named = CompactError::NotReducing { before: 10, after: 900, pins }.to_string();
+        let redactor = compaction_core::serialize::Redactor::default();
+        assert_eq!(redactor.redact(&named), named);
     }
 }
