@@ -90,8 +90,12 @@ fn is_env_assignment(before: &str) -> bool {
 
 /// A `.env` value that points elsewhere: `$VAR`, `${VAR}`, `%VAR%`, a placeholder.
 fn is_env_reference(value: &str) -> bool {
-    value.starts_with(['$', '%', '<', '{']) && !generated_after_sigil(value)
-        || value.starts_with(REDACTED)
+    value.starts_with(['$', '%', '<', '{']) && !generated_after_sigil(value) || is_masked(value)
+}
+
+/// A value already hidden: a redaction marker, or a mask (`****`, `xxxx`, `...`).
+fn is_masked(value: &str) -> bool {
+    value.starts_with(REDACTED)
         || value.chars().all(|c| matches!(c, 'x' | 'X' | '*' | '.' | '…' | '-' | '_' | '•'))
 }
 
@@ -126,8 +130,7 @@ fn is_password_placeholder(value: &str) -> bool {
         && value.as_bytes()[2].is_ascii_hexdigit()
         && !value[1..].ends_with('%');
     (value.starts_with(['$', '%', '{']) && !generated_after_sigil(value) && !percent_encoded)
-        || value.starts_with(REDACTED)
-        || value.chars().all(|c| matches!(c, 'x' | 'X' | '*' | '.' | '…' | '-' | '_' | '•'))
+        || is_masked(value)
         || PASSWORD_PLACEHOLDERS.contains(&value.to_ascii_lowercase().as_str())
 }
 
@@ -531,6 +534,16 @@ pub(super) fn looks_like_password(value: &str) -> bool {
     letters > 0 && (digits > 0 || symbols > 0) || generated_letters(value)
 }
 
+/// How many of lower case, upper case, digits and symbols `value` holds (`_`, `-` and `.`
+/// join words and do not count as symbols).
+pub(super) fn character_classes(value: &str) -> usize {
+    let lower = value.chars().any(|c| c.is_ascii_lowercase());
+    let upper = value.chars().any(|c| c.is_ascii_uppercase());
+    let digit = value.chars().any(|c| c.is_ascii_digit());
+    let symbol = value.chars().any(|c| c.is_ascii_punctuation() && !matches!(c, '_' | '-' | '.'));
+    [lower, upper, digit, symbol].iter().filter(|&&class| class).count()
+}
+
 /// A value made like a chosen or a generated password, for a name followed by a space
 /// rather than `=` or `:`: 8 characters or more, not a reference, a path or a URL, and
 /// three of lower case, upper case, digits and symbols (`_`, `-`, `.` join words and do not
@@ -544,11 +557,7 @@ fn looks_like_strong_password(value: &str) -> bool {
     {
         return false;
     }
-    let lower = value.chars().any(|c| c.is_ascii_lowercase());
-    let upper = value.chars().any(|c| c.is_ascii_uppercase());
-    let digit = value.chars().any(|c| c.is_ascii_digit());
-    let symbol = value.chars().any(|c| c.is_ascii_punctuation() && !matches!(c, '_' | '-' | '.'));
-    let classes = [lower, upper, digit, symbol].iter().filter(|&&class| class).count();
+    let classes = character_classes(value);
     // A name in code (`OBJ_pkcs9`, `sk_type`) or a reference marked up in a comment
     // (`|certPriv|`, `` `token` ``) is not a password.
     let snake = value.contains('_')

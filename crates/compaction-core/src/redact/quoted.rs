@@ -56,11 +56,7 @@ fn is_generated_literal(value: &str) -> bool {
     {
         return false;
     }
-    let lower = value.chars().any(|c| c.is_ascii_lowercase());
-    let upper = value.chars().any(|c| c.is_ascii_uppercase());
-    let digit = value.chars().any(|c| c.is_ascii_digit());
-    let symbol = value.chars().any(|c| c.is_ascii_punctuation() && !matches!(c, '_' | '-' | '.'));
-    [lower, upper, digit, symbol].iter().filter(|&&class| class).count() >= 3
+    super::checks::character_classes(value) >= 3
         && super::checks::looks_random(&value.replace(|c: char| c.is_ascii_punctuation(), ""))
 }
 
