@@ -37,6 +37,13 @@ pub fn check_summary(summary: &str, truncated: bool, facts: &GateFacts<'_>) -> V
     problems
 }
 
+/// Whether a summary (as [`normalize`] gives it) holds `pin`'s text: copied as given, or
+/// as its element shows it (delimiters escaped).
+pub(super) fn holds_pin(normalized: &str, pin: &Pin) -> bool {
+    contains_words(normalized, &pin.text)
+        || contains_words(normalized, &crate::serialize::escape_delimiters(&pin.text))
+}
+
 /// The must-keep facts and pins `summary` lacks (no structural checks).
 pub fn missing_facts(summary: &str, facts: &GateFacts<'_>) -> Vec<Problem> {
     let normalized = normalize(summary);
@@ -65,10 +72,7 @@ pub fn missing_facts(summary: &str, facts: &GateFacts<'_>) -> Vec<Problem> {
         });
     }
     for pin in facts.pins {
-        // Copied as given, or as its element shows it (delimiters escaped).
-        if !contains_words(&normalized, &pin.text)
-            && !contains_words(&normalized, &crate::serialize::escape_delimiters(&pin.text))
-        {
+        if !holds_pin(&normalized, pin) {
             problems.push(Problem::MissingPin { id: pin.id.clone(), text: pin.text.clone() });
         }
     }

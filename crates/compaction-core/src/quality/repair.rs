@@ -113,13 +113,10 @@ pub fn repair(summary: &str, problems: &[Problem], facts: &GateFacts<'_>) -> Opt
     // A pin is copied only when the summary lacks it, even when every fact is restated: a
     // summary carries its pins whole (the pinned section), and a second copy of a long pin
     // could make the context after the compaction larger than before.
-    let missing_pins: Vec<Problem> = super::check::missing_facts(summary, facts)
-        .into_iter()
-        .filter(|problem| matches!(problem, Problem::MissingPin { .. }))
-        .collect();
+    let normalized = normalize(summary);
     for pin in facts.pins {
         let problem = Problem::MissingPin { id: pin.id.clone(), text: pin.text.clone() };
-        if problems.contains(&problem) || whole && missing_pins.contains(&problem) {
+        if problems.contains(&problem) || whole && !super::check::holds_pin(&normalized, pin) {
             section.push_str("- Pinned instruction:\n\n");
             crate::pins::push_pinned_element(&mut section, &pin.text);
             section.push('\n');
