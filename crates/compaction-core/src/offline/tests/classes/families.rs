@@ -61,6 +61,7 @@ pub(super) fn all() -> Vec<Instance> {
     out.extend(super::replies::replies_shown_with_their_requests());
     out.extend(super::instructions::instruction_file_sections());
     out.extend(super::done_by_edit::requests_answered_by_edits());
+    out.extend(super::not_rejected::noes_that_reject_nothing());
     out
 }
 

@@ -5,8 +5,8 @@
 //! with a bare "yes", output as the terminal colours it, a setting changed in place, a list
 //! that reports done work rather than a plan, a command a shell runs for another, a run
 //! behind setup steps, a reply shown with the wrong request, what an instruction file says
-//! under each heading, a request answered by an edit, and decay across rounds. Each class has several template families,
-//! each with several instances; the families are split once into a dev and a test part (a
+//! under each heading, a request answered by an edit, a "no" that rejects nothing, and decay
+//! across rounds. Each class has several template families, each with several instances; the families are split once into a dev and a test part (a
 //! family is in the test part iff its index is 2 modulo 3), and the rules are written
 //! against dev only. The test below reports both parts after 1 and 3 rounds.
 
@@ -18,6 +18,7 @@ mod done_by_edit;
 mod families;
 mod instructions;
 mod lists;
+mod not_rejected;
 mod replies;
 mod reported;
 mod setting;
