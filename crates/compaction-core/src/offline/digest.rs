@@ -200,6 +200,9 @@ pub(super) struct Digest {
     /// Whether the user just corrected the assistant: its next statement is the approach
     /// taken instead.
     pub(super) after_correction: bool,
+    /// Whether the user's latest message asked a question (ended with a question mark):
+    /// a "no, I mean …" after it restates the question (see `refuses_nothing`).
+    pub(super) user_asked: bool,
     /// Files moved and deleted by shell commands that succeeded, in order.
     pub(super) effects: Vec<FileEffect>,
     /// User messages seen so far.

@@ -163,6 +163,11 @@ impl Digest {
             return;
         }
         let (prose, pasted) = split_user_text(text);
+        let trimmed = prose.trim_end();
+        let after_question = std::mem::replace(
+            &mut self.user_asked,
+            trimmed.ends_with('?') || trimmed.ends_with('？'),
+        );
         let question = self.open_question.take();
         if let Some(question) = question.filter(|_| is_short_answer(&prose, &pasted)) {
             // A short reply to the assistant's question answers it; the request it belongs
@@ -197,7 +202,9 @@ impl Digest {
         self.turn_open = true;
         // A new request makes the previous turn's plan history.
         let stale_plan = std::mem::take(&mut self.plan);
-        let correction = is_correction(&prose);
+        // A "no" that reports the problem persisting, or restates the user's question,
+        // refuses nothing.
+        let correction = is_correction(&prose) && !refuses_nothing(&prose, after_question);
         // A correction whose switch replaces nothing the last turn said but something an
         // earlier turn said or decided ("No, keep the sessions in Postgres instead", long
         // after the recommendation) is a change of mind about that: recorded by its
@@ -263,7 +270,7 @@ impl Digest {
             });
             self.after_correction = true;
             self.add_constraint(words);
-        } else {
+        } else if !restates_question(&prose, after_question) {
             for constraint in constraints_of(&prose) {
                 self.add_constraint(constraint);
             }
@@ -367,6 +374,11 @@ impl Digest {
             .iter()
             .any(|decision| decision.starts_with(AFTER_CORRECTION));
         self.after_correction = !answered && last_request.is_some_and(is_correction);
+        // The earlier part ended on the user's question: a "no, I mean …" here restates it.
+        self.user_asked = previous.section(Section::Goal).last().is_some_and(|goal| {
+            let request = goal.split(super::assemble::REPLY).next().unwrap_or(goal).trim_end();
+            request.ends_with('?') || request.ends_with('？')
+        });
     }
 
     fn add_constraint(&mut self, constraint: String) {

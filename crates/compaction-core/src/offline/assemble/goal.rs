@@ -203,7 +203,7 @@ impl Assembly<'_> {
 }
 
 /// What joins a request to the assistant's reply on its line.
-pub(super) const REPLY: &str = " → reply: ";
+pub(in crate::offline) const REPLY: &str = " → reply: ";
 
 /// A request line without the outcome after it ([`REPLY`] and the reply, or " → " and the
 /// file its turn changed, a [`TurnEdit`](crate::offline::changes::TurnEdit)).

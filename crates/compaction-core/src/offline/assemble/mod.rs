@@ -21,6 +21,8 @@ mod notes;
 mod progress;
 mod replaced;
 
+pub(super) use goal::REPLY;
+
 use super::OfflineKind;
 use super::calls::command_family;
 use super::facts::*;

@@ -5,11 +5,12 @@
 //! lines copied from it (clipped), never invented wording.
 //!
 //! Stages: [`requests`] reads what a user message asks and requires (requests, rules,
-//! corrections, short answers), [`pasted`] separates what the user typed from what they
+//! corrections, short answers), [`refusals`] tells a "no" that refuses nothing, [`pasted`] separates what the user typed from what they
 //! pasted, [`assistant`] reads what an assistant text decides, diagnoses and plans.
 
 mod assistant;
 mod pasted;
+mod refusals;
 mod requests;
 
 pub(super) use super::origin::*;
@@ -19,4 +20,5 @@ use super::text::*;
 pub(super) use assistant::*;
 pub(crate) use pasted::is_slash_command;
 pub(super) use pasted::*;
+pub(super) use refusals::*;
 pub(super) use requests::*;
