@@ -10,7 +10,9 @@
 //! A summary that records either as "Rejected by the user: …" states a refusal the
 //! transcript never shows, and a later reader drops the answer or the fix from what was
 //! decided. Control families hold real refusals ("no, don't use Redis, use Postgres"),
-//! which must stay recorded as rejected. Each family is one kind in one language with three
+//! which must stay recorded as rejected, in seven languages (families 12 to 17 were added
+//! after the first measurement, to give the dev part refusals in languages other than
+//! English). Each family is one kind in one language with three
 //! cases; the split is the classes' (family index 2 modulo 3 is test).
 
 use super::super::*;
@@ -49,7 +51,7 @@ struct Family {
 }
 
 /// The families, in order (a family's index decides its part).
-const FAMILIES: [Family; 12] = [
+const FAMILIES: [Family; 18] = [
     // 0: the problem persists, English.
     Family {
         kind: Kind::Persists,
@@ -443,6 +445,204 @@ const FAMILIES: [Family; 12] = [
                 subject: "échoue",
                 expected: "échoue encore une fois sur trois",
                 term: "freezegun",
+            },
+        ],
+    },
+    // 12: control, a real refusal, German.
+    Family {
+        kind: Kind::Refuses,
+        cases: [
+            Case {
+                ask: "Wir brauchen einen Cache für die Preise.",
+                reply: "Ich würde die Preise in Memcached mit 5 Minuten Ablaufzeit cachen.",
+                no: "nein, kein Memcached, nimm den vorhandenen Redis",
+                answer: "Die Preise liegen jetzt im vorhandenen Redis.",
+                subject: "rejected",
+                expected: "memcached",
+                term: "memcached",
+            },
+            Case {
+                ask: "Wie sollen wir die Berichte erzeugen?",
+                reply: "Ich erzeuge die Berichte mit LaTeX im Build-Container.",
+                no: "nein, das ist zu schwer, HTML mit weasyprint reicht",
+                answer: "Die Berichte entstehen jetzt als HTML und werden mit weasyprint gedruckt.",
+                subject: "rejected",
+                expected: "latex",
+                term: "latex",
+            },
+            Case {
+                ask: "Welche ID sollen die Bestellungen bekommen?",
+                reply: "Ich nehme fortlaufende Integer-IDs für die Bestellungen.",
+                no: "nein, keine fortlaufenden IDs, die verraten das Volumen",
+                answer: "Die Bestellungen bekommen jetzt ULIDs.",
+                subject: "rejected",
+                expected: "integer-ids",
+                term: "integer-ids",
+            },
+        ],
+    },
+    // 13: control, a real refusal, Chinese.
+    Family {
+        kind: Kind::Refuses,
+        cases: [
+            Case {
+                ask: "任务队列放在哪里？",
+                reply: "我打算用 RabbitMQ 做任务队列。",
+                no: "不要 RabbitMQ，直接用 Postgres 表",
+                answer: "好的，任务队列改成 Postgres 的 `jobs` 表。",
+                subject: "rejected",
+                expected: "rabbitmq",
+                term: "rabbitmq",
+            },
+            Case {
+                ask: "头像怎么存？",
+                reply: "我把头像以 base64 存进 `users` 表。",
+                no: "不对，头像放到对象存储，表里只存 key",
+                answer: "头像已改为上传到对象存储，`users` 表只保存 `avatar_key`。",
+                subject: "rejected",
+                expected: "base64",
+                term: "base64",
+            },
+            Case {
+                ask: "前端的日期库用哪个？",
+                reply: "我准备引入 Moment.js 处理日期。",
+                no: "不行，Moment.js 太大了，用 dayjs",
+                answer: "已改用 dayjs。",
+                subject: "rejected",
+                expected: "moment.js",
+                term: "moment.js",
+            },
+        ],
+    },
+    // 14: control, a real refusal, Korean (test).
+    Family {
+        kind: Kind::Refuses,
+        cases: [
+            Case {
+                ask: "세션은 어디에 저장할까요?",
+                reply: "세션을 Redis에 저장하겠습니다.",
+                no: "아니요, Redis는 쓰지 말고 서명된 쿠키로 해주세요",
+                answer: "세션을 서명된 쿠키로 바꿨습니다.",
+                subject: "rejected",
+                expected: "redis",
+                term: "redis",
+            },
+            Case {
+                ask: "로그 형식은 어떻게 할까요?",
+                reply: "로그를 XML 파일로 남기겠습니다.",
+                no: "아니, XML 말고 JSON lines로 해",
+                answer: "로그를 JSON lines로 바꿨습니다.",
+                subject: "rejected",
+                expected: "xml",
+                term: "xml 파일",
+            },
+            Case {
+                ask: "이미지는 어떻게 리사이즈하죠?",
+                reply: "ImageMagick을 컨테이너에 설치해서 리사이즈하겠습니다.",
+                no: "아뇨, ImageMagick 말고 sharp를 써요",
+                answer: "sharp로 리사이즈하도록 바꿨습니다.",
+                subject: "rejected",
+                expected: "imagemagick",
+                term: "imagemagick을",
+            },
+        ],
+    },
+    // 15: control, a real refusal, Japanese.
+    Family {
+        kind: Kind::Refuses,
+        cases: [
+            Case {
+                ask: "通知はどう送りますか？",
+                reply: "通知は SendGrid でメール送信します。",
+                no: "いや、SendGrid じゃなくて Amazon SES にして",
+                answer: "通知を Amazon SES に切り替えました。",
+                subject: "rejected",
+                expected: "sendgrid",
+                term: "sendgrid で",
+            },
+            Case {
+                ask: "設定はどこに置きますか？",
+                reply: "設定を `config.xml` にまとめます。",
+                no: "違う、XML は使わないで TOML にして",
+                answer: "設定を `config.toml` に移しました。",
+                subject: "rejected",
+                expected: "config.xml",
+                term: "config.xml",
+            },
+            Case {
+                ask: "テストはどう並列化しますか？",
+                reply: "テストを Docker コンテナごとに分けて並列実行します。",
+                no: "いいえ、コンテナは重いので `pytest -n 4` で",
+                answer: "`pytest -n 4` で並列実行するようにしました。",
+                subject: "rejected",
+                expected: "docker",
+                term: "docker コンテナ",
+            },
+        ],
+    },
+    // 16: control, a real refusal, Portuguese.
+    Family {
+        kind: Kind::Refuses,
+        cases: [
+            Case {
+                ask: "Onde guardamos os arquivos enviados?",
+                reply: "Vou guardar os arquivos enviados no disco local em `/var/uploads`.",
+                no: "não, nada de disco local, coloca no bucket S3",
+                answer: "Os arquivos agora vão para o bucket S3.",
+                subject: "rejected",
+                expected: "/var/uploads",
+                term: "/var/uploads",
+            },
+            Case {
+                ask: "Como agendar os relatórios?",
+                reply: "Vou usar o Celery beat para agendar os relatórios.",
+                no: "não, é pesado demais, um cron basta",
+                answer: "Os relatórios saem de um cron às 6h.",
+                subject: "rejected",
+                expected: "celery beat",
+                term: "celery beat",
+            },
+            Case {
+                ask: "Qual biblioteca de gráficos?",
+                reply: "Vou adicionar o Highcharts para os gráficos.",
+                no: "não, Highcharts é pago, usa o Chart.js",
+                answer: "Os gráficos agora usam Chart.js.",
+                subject: "rejected",
+                expected: "highcharts",
+                term: "highcharts para",
+            },
+        ],
+    },
+    // 17: control, a real refusal, Italian (test).
+    Family {
+        kind: Kind::Refuses,
+        cases: [
+            Case {
+                ask: "Dove teniamo le sessioni?",
+                reply: "Terrei le sessioni in Memcached.",
+                no: "no, niente Memcached, usa i cookie firmati",
+                answer: "Le sessioni ora sono nei cookie firmati.",
+                subject: "rejected",
+                expected: "memcached",
+                term: "memcached",
+            },
+            Case {
+                ask: "Come generiamo le fatture?",
+                reply: "Genero le fatture con un servizio Java separato.",
+                no: "no, troppo pesante, basta weasyprint",
+                answer: "Le fatture ora si generano con weasyprint.",
+                subject: "rejected",
+                expected: "servizio java",
+                term: "servizio java",
+            },
+            Case {
+                ask: "Che formato per i log?",
+                reply: "Scrivo i log in XML in `logs/app.xml`.",
+                no: "macché, niente XML, metti JSON lines",
+                answer: "I log ora sono in JSON lines.",
+                subject: "rejected",
+                expected: "xml",
+                term: "logs/app.xml",
             },
         ],
     },
