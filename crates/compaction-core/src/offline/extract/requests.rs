@@ -317,7 +317,7 @@ const INTERJECTIONS: [&str; 12] =
     ["hmm", "hm", "hmmm", "um", "umm", "uh", "ugh", "oh", "ah", "erm", "meh", "well"];
 
 /// Openings of a user message that correct what the assistant just did or proposed.
-const CORRECTIONS: [&str; 24] = [
+const CORRECTIONS: [&str; 35] = [
     "nah",
     "not quite",
     "wait",
@@ -342,7 +342,24 @@ const CORRECTIONS: [&str; 24] = [
     "do not do that",
     "actually, no",
     "this is wrong",
+    // The same openings in the other languages users write to agents in.
+    "non,",
+    "non.",
+    "non!",
+    "non !",
+    "pas ça",
+    "c'est faux",
+    "nein",
+    "nö",
+    "falsch",
+    "não",
+    "macché",
 ];
+
+/// Openings in scripts without spaces between words, so any text may follow them:
+/// Chinese, Japanese, Korean.
+const CORRECTIONS_CJK: [&str; 11] =
+    ["不是", "不对", "不行", "错了", "いや", "いいえ", "違う", "ちがう", "아니", "아뇨", "잠깐"];
 
 /// Whether a user message opens by correcting the assistant.
 pub(in crate::offline) fn is_correction(prose: &str) -> bool {
@@ -361,7 +378,7 @@ pub(in crate::offline) fn is_correction(prose: &str) -> bool {
         lower
             .strip_prefix(opening)
             .is_some_and(|rest| rest.is_empty() || rest.starts_with(|c: char| !c.is_alphanumeric()))
-    })
+    }) || CORRECTIONS_CJK.iter().any(|opening| lower.starts_with(opening))
 }
 
 /// Whether `correction` quotes a code span that `statement` contains: the correction is
