@@ -274,6 +274,24 @@ pub struct PinSize {
     pub tokens: u64,
 }
 
+impl PinSize {
+    /// How messages name the largest of `pins` (given largest first): `ID (N tokens), …`,
+    /// at most five, then `and K more`. The ids stand alone: right after the word "pin" an
+    /// id of digits alone reads as a PIN code to the redaction every printed message goes
+    /// through, and would be hidden.
+    pub fn named(pins: &[PinSize]) -> String {
+        const SHOWN: usize = 5;
+        let named: Vec<String> = pins
+            .iter()
+            .take(SHOWN)
+            .map(|pin| format!("{} ({} tokens)", pin.id, pin.tokens))
+            .collect();
+        let more = pins.len().saturating_sub(SHOWN);
+        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+        format!("{}{more}", named.join(", "))
+    }
+}
+
 /// `pins`' sizes, largest first (see [`PlannedCompaction::pin_sizes`]).
 pub fn pin_sizes(pins: &[Pin], estimator: &dyn TokenEstimator) -> Vec<PinSize> {
     let mut sizes: Vec<PinSize> = pins

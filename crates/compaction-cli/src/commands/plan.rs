@@ -4,7 +4,7 @@
 //! calls planned are the calls `run` makes.
 
 use crate::output::plural;
-use compaction_core::plan::{CompactionPlan, PlanError, PlanInputs, plan_compaction};
+use compaction_core::plan::{CompactionPlan, PinSize, PlanError, PlanInputs, plan_compaction};
 use compaction_core::serialize::SerializeOptions;
 use serde_json::{Value, json};
 
@@ -240,21 +240,21 @@ fn print_human(report: &Value) {
         }
     );
     let (before, after) = (number("estimatedTokensBefore"), number("estimatedTokensAfter"));
-    let pins: Vec<(String, u64)> = get("pinSizes")
+    let pins: Vec<PinSize> = get("pinSizes")
         .as_array()
         .map(|pins| {
             pins.iter()
                 .map(|pin| {
                     let id = pin["id"].as_str().unwrap_or_default();
-                    (
-                        crate::output::visible(&crate::output::shown(id)).into_owned(),
-                        pin["tokens"].as_u64().unwrap_or(0),
-                    )
+                    PinSize {
+                        id: crate::output::visible(&crate::output::shown(id)).into_owned(),
+                        tokens: pin["tokens"].as_u64().unwrap_or(0),
+                    }
                 })
                 .collect()
         })
         .unwrap_or_default();
-    let pinned: u64 = pins.iter().map(|(_, tokens)| tokens).sum();
+    let pinned: u64 = pins.iter().map(|pin| pin.tokens).sum();
     let change = if after < before {
         format!("at most about {after} after (saves at least {})", before - after)
     } else if pinned > 0 {
@@ -277,14 +277,11 @@ fn print_human(report: &Value) {
         }
     );
     if after >= before && pinned > 0 {
-        let named: Vec<String> =
-            pins.iter().take(5).map(|(id, tokens)| format!("{id} ({tokens} tokens)")).collect();
         println!(
             "warning: the compaction may be refused, as the context could grow: every pin is \
-             carried whole in the summary and again in the pins message after it: {}{}; \
+             carried whole in the summary and again in the pins message after it: {}; \
              unpin or shorten the largest",
-            named.join(", "),
-            if pins.len() > 5 { format!(" and {} more", pins.len() - 5) } else { String::new() }
+            PinSize::named(&pins)
         );
     }
     if let Some(kept) = get("keptUserMessages").as_object() {

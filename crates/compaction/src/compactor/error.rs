@@ -160,26 +160,15 @@ impl std::fmt::Display for NotReducingText<'_> {
             return f
                 .write_str("; lower keepRecentTokens, maxSummaryTokens or keepUserMessagesTokens");
         }
-        const SHOWN: usize = 5;
         let total: u64 = self.pins.iter().map(|pin| pin.tokens).sum();
-        let named: Vec<String> = self
-            .pins
-            .iter()
-            .take(SHOWN)
-            // An id right after the word "pin" reads as a PIN code to the redaction the
-            // message goes through when printed: ids that are all digits would be hidden.
-            .map(|pin| format!("{} ({} tokens)", pin.id, pin.tokens))
-            .collect();
-        let more = self.pins.len().saturating_sub(SHOWN);
         write!(
             f,
             "; every pin is carried whole in the summary and again in the pins message after \
-             it, {total} tokens of {} each time: {}{}; unpin or \
+             it, {total} tokens of {} each time: {}; unpin or \
              shorten the largest (`compaction unpin FILE {}`), or lower keepRecentTokens, \
              maxSummaryTokens or keepUserMessagesTokens",
             plural(self.pins.len() as u64, "pin"),
-            named.join(", "),
-            if more > 0 { format!(" and {more} more") } else { String::new() },
+            compaction_core::plan::PinSize::named(self.pins),
             self.pins[0].id
         )
     }
