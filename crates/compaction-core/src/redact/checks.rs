@@ -12,13 +12,19 @@ use super::rules::Check;
 /// (inside the match), is redacted.
 pub(super) fn passes(check: Check, before: &str, value: &str, after: &str, depth: u8) -> bool {
     if !matches!(check, Check::None | Check::Encoded | Check::Cookies | Check::UrlPassword)
-        && (super::words::names_an_ordinary_word(before) || ends_in_entity(value))
+        && (super::words::names_an_ordinary_word(before)
+            || ends_in_entity(value)
+            || names_its_own_kind(value) && !super::off("fp-own-kind"))
     {
         return false;
     }
     match check {
         Check::None => true,
-        Check::UrlPassword => !ends_in_entity(value) && !is_password_placeholder(value),
+        Check::UrlPassword => {
+            !ends_in_entity(value)
+                && !is_password_placeholder(value)
+                && (value.chars().count() >= MIN_URL_PASSWORD || super::off("fp-url-short"))
+        }
         Check::AssignedValue if is_env_assignment(before) => !is_env_reference(value),
         Check::AssignedValue => {
             !is_reference(value)
@@ -39,6 +45,25 @@ pub(super) fn passes(check: Check, before: &str, value: &str, after: &str, depth
         // Cookie headers are replaced cookie by cookie (`cookie_values`), never whole.
         Check::Cookies => false,
     }
+}
+
+/// The fewest characters a URL's password is taken with: a shorter one (`https://a:b@…`,
+/// `abc:xyz@`, `abc:123@`) is found by trying every value of its length in well under a
+/// second, so hiding it protects nothing, and it is what documentation writes as a stand-in.
+const MIN_URL_PASSWORD: usize = 4;
+
+/// Whether `value` is words apart that name the kind of secret it stands in for
+/// (`'Password used to generate key'`, `'a secret'`, `'top secret'`, `'your api token'`): a
+/// value that describes itself is a stand-in in documentation or a prompt, not the secret. A
+/// value of one word (`Secret-Falcon-2024`, `tokenX9…`) is not read this way.
+pub(super) fn names_its_own_kind(value: &str) -> bool {
+    const KINDS: &[&str] =
+        &["password", "passwd", "passphrase", "secret", "key", "token", "pin", "credential"];
+    value.contains(' ')
+        && value.split_whitespace().any(|word| {
+            let word = word.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+            KINDS.contains(&word.to_ascii_lowercase().as_str())
+        })
 }
 
 /// Whether `value` is made like a chosen or generated password; words and a number count

@@ -25,9 +25,11 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 mod judge;
+mod siblings;
 
 use judge::judged_value;
 pub(super) use judge::{judged_bare, judged_secret};
+pub(super) use siblings::sibling_values;
 
 /// How many words after a name are read.
 const WORDS_AFTER: usize = 5;
@@ -51,6 +53,10 @@ const NAMES: &[&str] = &[
     "api_key",
     "api-key",
     "credential",
+    // A key named by its use in two words (`Your new API key`, `access key:`).
+    "api key",
+    "access key",
+    "license key",
     // The word for a password in other languages (as `prose.rs` has them), in either case
     // where the case is not ASCII.
     "passwort",
@@ -171,6 +177,13 @@ pub(super) fn values_after_names(text: &str, out: &mut Vec<Range<usize>>) {
         }
         let matched = text[found.range()].to_ascii_lowercase();
         let pin = PIN_NAMES.contains(&matched.as_str());
+        if matched.ends_with(" key") && super::off("spaced-key-names") {
+            continue;
+        }
+        // A two-word name starts a word (`an API key`, not `rapi key`).
+        if matched.ends_with(" key") && !is_whole_word(bytes, found.range()) {
+            continue;
+        }
         // A short form inside a word (`passes`, `bypassing`, `pwdx`) names nothing.
         if SHORT.contains(&matched.as_str())
             && bytes.get(found.end()).is_some_and(|b| b.is_ascii_alphanumeric())
