@@ -31,7 +31,7 @@ use super::unnamed::symbol_rich;
 
 /// Whether `name` is a login name: 2 to 32 characters of lower-case letters, digits, `-`,
 /// `_`, `.`, starting with a letter, or an address `user@host`.
-pub(super) fn is_login_name(name: &str) -> bool {
+fn is_login_name(name: &str) -> bool {
     let (user, host) = name.split_once('@').unwrap_or((name, ""));
     (2..=32).contains(&user.len())
         && user.starts_with(|c: char| c.is_ascii_lowercase())
@@ -77,7 +77,7 @@ fn bare_like_password(value: &str) -> bool {
 }
 
 /// Whether `value`, the field after a login name, is made like a password.
-pub(super) fn made_like_password(value: &str) -> bool {
+fn made_like_password(value: &str) -> bool {
     (8..=64).contains(&value.len())
         && (symbol_rich(value)
             || is_words_and_number(value)

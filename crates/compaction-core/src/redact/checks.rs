@@ -14,7 +14,7 @@ pub(super) fn passes(check: Check, before: &str, value: &str, after: &str, depth
     if !matches!(check, Check::None | Check::Encoded | Check::Cookies | Check::UrlPassword)
         && (super::words::names_an_ordinary_word(before)
             || ends_in_entity(value)
-            || names_its_own_kind(value) && !super::off("fp-own-kind"))
+            || names_its_own_kind(value))
     {
         return false;
     }
@@ -23,7 +23,7 @@ pub(super) fn passes(check: Check, before: &str, value: &str, after: &str, depth
         Check::UrlPassword => {
             !ends_in_entity(value)
                 && !is_password_placeholder(value)
-                && (value.chars().count() >= MIN_URL_PASSWORD || super::off("fp-url-short"))
+                && value.chars().count() >= MIN_URL_PASSWORD
         }
         Check::AssignedValue if is_env_assignment(before) => !is_env_reference(value),
         Check::AssignedValue => {
@@ -56,7 +56,7 @@ const MIN_URL_PASSWORD: usize = 4;
 /// (`'Password used to generate key'`, `'a secret'`, `'top secret'`, `'your api token'`): a
 /// value that describes itself is a stand-in in documentation or a prompt, not the secret. A
 /// value of one word (`Secret-Falcon-2024`, `tokenX9…`) is not read this way.
-pub(super) fn names_its_own_kind(value: &str) -> bool {
+fn names_its_own_kind(value: &str) -> bool {
     const KINDS: &[&str] =
         &["password", "passwd", "passphrase", "secret", "key", "token", "pin", "credential"];
     value.contains(' ')

@@ -32,7 +32,6 @@
 //! `postgres://user:`) stay, so a summary can still say a secret was there.
 
 mod accounts;
-mod asked;
 mod blobs;
 mod checks;
 mod columns;
@@ -59,7 +58,6 @@ mod spaced;
 mod structure;
 mod tables;
 mod unnamed;
-mod user_maps;
 mod views;
 mod words;
 
@@ -80,16 +78,6 @@ fn all_rules() -> impl Iterator<Item = &'static Rule> {
 /// The names of the built-in rules, in the order they are applied.
 pub fn rule_names() -> impl Iterator<Item = &'static str> {
     all_rules().map(|rule| rule.name)
-}
-
-/// Whether round 23's temporary switch `S23_OFF` (a comma-separated list) turns `rule` off.
-pub(crate) fn off(rule: &str) -> bool {
-    static OFF: OnceLock<Vec<String>> = OnceLock::new();
-    OFF.get_or_init(|| {
-        std::env::var("S23_OFF").unwrap_or_default().split(',').map(str::to_owned).collect()
-    })
-    .iter()
-    .any(|name| name == rule)
 }
 
 /// What a secret is replaced with.

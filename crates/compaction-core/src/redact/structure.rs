@@ -54,15 +54,6 @@ pub(super) fn spans(text: &str) -> Vec<Range<usize>> {
     super::unnamed::unnamed_passwords(text, &mut out);
     super::accounts::user_and_password_fields(text, &mut out);
     super::accounts::conversation_passwords(text, &mut out);
-    if !super::off("asked") {
-        super::asked::answers(text, &mut out);
-    }
-    if !super::off("xml-siblings") {
-        super::nearby::sibling_values(text, &mut out);
-    }
-    if !super::off("user-maps") {
-        super::user_maps::user_map_values(text, &mut out);
-    }
     super::positional::literal_arguments(text, &mut out);
     super::quoted::quoted_values(text, &mut out);
     super::outputs::printed_values(text, &mut out);

@@ -25,11 +25,9 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 mod judge;
-mod siblings;
 
 use judge::judged_value;
 pub(super) use judge::{judged_bare, judged_secret};
-pub(super) use siblings::sibling_values;
 
 /// How many words after a name are read.
 const WORDS_AFTER: usize = 5;
@@ -177,9 +175,6 @@ pub(super) fn values_after_names(text: &str, out: &mut Vec<Range<usize>>) {
         }
         let matched = text[found.range()].to_ascii_lowercase();
         let pin = PIN_NAMES.contains(&matched.as_str());
-        if matched.ends_with(" key") && super::off("spaced-key-names") {
-            continue;
-        }
         // A two-word name starts a word (`an API key`, not `rapi key`).
         if matched.ends_with(" key") && !is_whole_word(bytes, found.range()) {
             continue;
