@@ -14,7 +14,7 @@ pub(super) fn passes(check: Check, before: &str, value: &str, after: &str, depth
     if !matches!(check, Check::None | Check::Encoded | Check::Cookies | Check::UrlPassword)
         && (super::words::names_an_ordinary_word(before)
             || ends_in_entity(value)
-            || names_its_own_kind(value))
+            || super::words::names_its_own_kind(value))
     {
         return false;
     }
@@ -51,20 +51,6 @@ pub(super) fn passes(check: Check, before: &str, value: &str, after: &str, depth
 /// `abc:xyz@`, `abc:123@`) is found by trying every value of its length in well under a
 /// second, so hiding it protects nothing, and it is what documentation writes as a stand-in.
 const MIN_URL_PASSWORD: usize = 4;
-
-/// Whether `value` is words apart that name the kind of secret it stands in for
-/// (`'Password used to generate key'`, `'a secret'`, `'top secret'`, `'your api token'`): a
-/// value that describes itself is a stand-in in documentation or a prompt, not the secret. A
-/// value of one word (`Secret-Falcon-2024`, `tokenX9…`) is not read this way.
-fn names_its_own_kind(value: &str) -> bool {
-    const KINDS: &[&str] =
-        &["password", "passwd", "passphrase", "secret", "key", "token", "pin", "credential"];
-    value.contains(' ')
-        && value.split_whitespace().any(|word| {
-            let word = word.trim_matches(|c: char| !c.is_ascii_alphanumeric());
-            KINDS.contains(&word.to_ascii_lowercase().as_str())
-        })
-}
 
 /// Whether `value` is made like a chosen or generated password; words and a number count
 /// only when what names it names a password (`for_password`).
