@@ -55,11 +55,6 @@ const NAMES: &[&str] = &[
     "api key",
     "access key",
     "license key",
-    "pass phrase",
-    "pass-phrase",
-    "pass word",
-    "recovery code",
-    "backup code",
     // The word for a password in other languages (as `prose.rs` has them), in either case
     // where the case is not ASCII.
     "passwort",
@@ -181,7 +176,7 @@ pub(super) fn values_after_names(text: &str, out: &mut Vec<Range<usize>>) {
         let matched = text[found.range()].to_ascii_lowercase();
         let pin = PIN_NAMES.contains(&matched.as_str());
         // A two-word name starts a word (`an API key`, not `rapi key`).
-        if matched.contains([' ', '-']) && !is_whole_word(bytes, found.range()) {
+        if matched.ends_with(" key") && !is_whole_word(bytes, found.range()) {
             continue;
         }
         // A short form inside a word (`passes`, `bypassing`, `pwdx`) names nothing.
