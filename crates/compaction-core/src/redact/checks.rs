@@ -12,13 +12,19 @@ use super::rules::Check;
 /// (inside the match), is redacted.
 pub(super) fn passes(check: Check, before: &str, value: &str, after: &str, depth: u8) -> bool {
     if !matches!(check, Check::None | Check::Encoded | Check::Cookies | Check::UrlPassword)
-        && (super::words::names_an_ordinary_word(before) || ends_in_entity(value))
+        && (super::words::names_an_ordinary_word(before)
+            || ends_in_entity(value)
+            || super::words::names_its_own_kind(value))
     {
         return false;
     }
     match check {
         Check::None => true,
-        Check::UrlPassword => !ends_in_entity(value) && !is_password_placeholder(value),
+        Check::UrlPassword => {
+            !ends_in_entity(value)
+                && !is_password_placeholder(value)
+                && value.chars().count() >= MIN_URL_PASSWORD
+        }
         Check::AssignedValue if is_env_assignment(before) => !is_env_reference(value),
         Check::AssignedValue => {
             !is_reference(value)
@@ -40,6 +46,11 @@ pub(super) fn passes(check: Check, before: &str, value: &str, after: &str, depth
         Check::Cookies => false,
     }
 }
+
+/// The fewest characters a URL's password is taken with: a shorter one (`https://a:b@…`,
+/// `abc:xyz@`, `abc:123@`) is found by trying every value of its length in well under a
+/// second, so hiding it protects nothing, and it is what documentation writes as a stand-in.
+const MIN_URL_PASSWORD: usize = 4;
 
 /// Whether `value` is made like a chosen or generated password; words and a number count
 /// only when what names it names a password (`for_password`).

@@ -186,3 +186,26 @@ fn a_pipe_continued_onto_the_next_line_is_followed() {
         assert!(!out.contains("Falcon-orbit-761"), "{out}");
     }
 }
+
+#[test]
+fn documentation_stand_ins_stay_and_real_values_beside_them_go() {
+    let redactor = Redactor::default();
+    // A URL password under four characters, and a value of words naming its own kind.
+    for line in [
+        "const myURL = new URL('https://abc:xyz@example.com');",
+        "// Prints https://a:b@xn--g6w251d/?abc#foo",
+        "const password = 'Password used to generate key';",
+        "const hmac = createHmac('sha256', 'a secret');",
+        "    passphrase: 'top secret',",
+    ] {
+        assert_eq!(redactor.redact(line), line);
+    }
+    for (line, secret) in [
+        ("const myURL = new URL('https://abc:hunter2@example.com');", "hunter2"),
+        ("const hmac = createHmac('sha256', 'k9#Lw2qZ8vXr');", "k9#Lw2qZ8vXr"),
+        ("    passphrase: 'Tundra#8812 Fjord',", "Tundra#8812"),
+    ] {
+        let out = redactor.redact(line);
+        assert!(!out.contains(secret), "{line} -> {out}");
+    }
+}

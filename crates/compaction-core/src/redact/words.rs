@@ -3,9 +3,10 @@
 //! to be a name, not a value; a password built on an ordinary word stays a value.
 //!
 //! Also: whether the name before a value is an English word that only ends like a secret's
-//! name (`bypass`, `compass`), which `checks.rs` asks before judging the value.
+//! name (`bypass`, `compass`), which `checks.rs` asks before judging the value; and whether a
+//! value of words names its own kind (`'a secret'`), which it asks too.
 //!
-//! Invariant: looks at one word and never past it.
+//! Invariant: looks at one word (or one value) and never past it.
 
 use std::ops::Range;
 
@@ -67,6 +68,20 @@ pub(super) fn names_an_ordinary_word(before: &str) -> bool {
         .map_or(0, |(at, c)| at + c.len_utf8());
     let name = name[start..].to_ascii_lowercase();
     WORDS_ENDING_IN_PASS.iter().any(|word| name.ends_with(word))
+}
+
+/// Whether `value` is words apart that name the kind of secret it stands in for
+/// (`'Password used to generate key'`, `'a secret'`, `'top secret'`, `'your api token'`): a
+/// value that describes itself is a stand-in in documentation or a prompt, not the secret. A
+/// value of one word (`Secret-Falcon-2024`, `tokenX9…`) is not read this way.
+pub(super) fn names_its_own_kind(value: &str) -> bool {
+    const KINDS: &[&str] =
+        &["password", "passwd", "passphrase", "secret", "key", "token", "pin", "credential"];
+    value.contains(' ')
+        && value.split_whitespace().any(|word| {
+            let word = word.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+            KINDS.contains(&word.to_ascii_lowercase().as_str())
+        })
 }
 
 #[cfg(test)]

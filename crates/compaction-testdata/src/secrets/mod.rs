@@ -10,7 +10,7 @@
 //! prefixes, other URL schemes, two encodings at once; and in `round9/`, round 9's credentials
 //! in tools, configs and languages of 2024–2026 no earlier family covered; and in `round10/`,
 //! round 10's config languages, code, tool outputs, logs, diffs and text shapes no earlier
-//! family covered; and in `round11/` to `round22/`, the same for rounds 11 to 22), and plants
+//! family covered; and in `round11/` to `round23/`, the same for rounds 11 to 23), and plants
 //! each in
 //! several shapes: a chat message, a tool
 //! result, a config file, a tool call's JSON arguments and an encoded form. [`claude_transcript`]
@@ -43,6 +43,7 @@ mod round19;
 mod round20;
 mod round21;
 mod round22;
+mod round23;
 mod round9;
 mod splits;
 mod values;
@@ -60,12 +61,12 @@ pub use splits::{
     before_round12_test_families, before_round13_test_families, before_round14_test_families,
     before_round15_test_families, before_round16_test_families, before_round17_test_families,
     before_round18_test_families, before_round19_test_families, before_round20_test_families,
-    before_round21_test_families, before_round22_test_families, earlier_test_families,
-    family_names, round4_family_names, round9_family_names, round10_family_names,
-    round11_family_names, round12_family_names, round13_family_names, round14_family_names,
-    round15_family_names, round16_family_names, round17_family_names, round18_family_names,
-    round19_family_names, round20_family_names, round21_family_names, round22_family_names,
-    test_families,
+    before_round21_test_families, before_round22_test_families, before_round23_test_families,
+    earlier_test_families, family_names, round4_family_names, round9_family_names,
+    round10_family_names, round11_family_names, round12_family_names, round13_family_names,
+    round14_family_names, round15_family_names, round16_family_names, round17_family_names,
+    round18_family_names, round19_family_names, round20_family_names, round21_family_names,
+    round22_family_names, round23_family_names, test_families,
 };
 
 /// How many secrets each family makes.
@@ -136,6 +137,7 @@ fn all_families() -> Vec<Family> {
     all.extend(round20::families());
     all.extend(round21::families());
     all.extend(round22::families());
+    all.extend(round23::families());
     all
 }
 

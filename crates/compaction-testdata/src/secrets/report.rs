@@ -39,7 +39,7 @@ pub fn report_parts() -> Vec<ReportPart> {
     let (round16, round17) = (round16_family_names(), round17_family_names());
     let (round18, round19) = (round18_family_names(), round19_family_names());
     let (round20, round21) = (round20_family_names(), round21_family_names());
-    let round22 = round22_family_names();
+    let (round22, round23) = (round22_family_names(), round23_family_names());
     vec![
         part("test, earlier split", None, &earlier_test_families(), true),
         part("test, round 4 families", Some(true), &round4, true),
@@ -111,5 +111,10 @@ pub fn report_parts() -> Vec<ReportPart> {
         part("test, round 21 split", None, &before_round22_test_families(), true),
         part("dev, round 22 families", Some(false), &round22, true),
         part("test, round 22 families", Some(true), &round22, true),
+        part("dev, families before round 23", Some(false), &round23, false),
+        part("test, families before round 23", Some(true), &round23, false),
+        part("test, round 22 split", None, &before_round23_test_families(), true),
+        part("dev, round 23 families", Some(false), &round23, true),
+        part("test, round 23 families", Some(true), &round23, true),
     ]
 }

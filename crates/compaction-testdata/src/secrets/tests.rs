@@ -77,6 +77,11 @@ fn the_corpus_is_large_and_split_by_family() {
     assert!(before_round22.iter().all(|name| test.contains(name)), "a test family became dev");
     assert!(before_round21.iter().all(|name| before_round22.contains(name)));
     assert!(round22_family_names().len() >= 13);
+    // Nor did adding round 23's: every family held out before round 23 is still test.
+    let before_round23 = before_round23_test_families();
+    assert!(before_round23.iter().all(|name| test.contains(name)), "a test family became dev");
+    assert!(before_round22.iter().all(|name| before_round23.contains(name)));
+    assert!(round23_family_names().len() >= 12);
     let names = family_names();
     let distinct: std::collections::BTreeSet<&str> = names.iter().copied().collect();
     assert_eq!(distinct.len(), names.len(), "two families share a name");

@@ -51,6 +51,10 @@ const NAMES: &[&str] = &[
     "api_key",
     "api-key",
     "credential",
+    // A key named by its use in two words (`Your new API key`, `access key:`).
+    "api key",
+    "access key",
+    "license key",
     // The word for a password in other languages (as `prose.rs` has them), in either case
     // where the case is not ASCII.
     "passwort",
@@ -171,6 +175,10 @@ pub(super) fn values_after_names(text: &str, out: &mut Vec<Range<usize>>) {
         }
         let matched = text[found.range()].to_ascii_lowercase();
         let pin = PIN_NAMES.contains(&matched.as_str());
+        // A two-word name starts a word (`an API key`, not `rapi key`).
+        if matched.ends_with(" key") && !is_whole_word(bytes, found.range()) {
+            continue;
+        }
         // A short form inside a word (`passes`, `bypassing`, `pwdx`) names nothing.
         if SHORT.contains(&matched.as_str())
             && bytes.get(found.end()).is_some_and(|b| b.is_ascii_alphanumeric())

@@ -157,3 +157,17 @@ fn code_names_paths_and_addresses_after_a_name_stay() {
         assert_eq!(found(text), Vec::<&str>::new(), "{text}");
     }
 }
+
+#[test]
+fn a_value_after_a_key_named_in_two_words_is_found() {
+    assert_eq!(found("Your new API key\n\n    Gq7#vR2mLx9p\n\nCopy it now."), ["Gq7#vR2mLx9p"]);
+    assert_eq!(found("access key: hK3w#q9TzLmR2xQ"), ["hK3w#q9TzLmR2xQ"]);
+    assert_eq!(found("License key XJ7Q-9KdW2-Lp4rTz8"), ["XJ7Q-9KdW2-Lp4rTz8"]);
+    for text in [
+        "the API key is stored in the vault",
+        "rapi key Gq7#vR2mLx9p",
+        "access key rotation: every 90 days",
+    ] {
+        assert_eq!(found(text), Vec::<&str>::new(), "{text}");
+    }
+}
