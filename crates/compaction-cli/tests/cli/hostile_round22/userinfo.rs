@@ -79,7 +79,6 @@ fn user_info(shape: &str, rng: &mut Rng) -> (String, String) {
 }
 
 #[test]
-#[ignore = "round 22: fails before its fix (run with --ignored)"]
 fn a_urls_user_info_of_any_shape_is_never_stored_or_shown_and_an_ordinary_url_stays() {
     let mut rng = Rng(22);
     let mut tally = split_tally();
