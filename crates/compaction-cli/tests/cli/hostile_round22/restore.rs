@@ -163,7 +163,6 @@ fn attack(instance: &Instance, rng: &mut Rng) -> Option<String> {
 }
 
 #[test]
-#[ignore = "round 22: fails before its fix (run with --ignored)"]
 fn a_file_whose_path_the_redaction_changed_is_restored_and_no_other_file_is_read() {
     let mut rng = Rng(2022);
     let mut tally = split_tally();
