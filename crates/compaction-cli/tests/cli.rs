@@ -36,6 +36,8 @@ mod hostile_round19;
 mod hostile_round20;
 #[path = "cli/hostile_round21/mod.rs"]
 mod hostile_round21;
+#[path = "cli/hostile_round22/mod.rs"]
+mod hostile_round22;
 #[path = "cli/hostile_servers.rs"]
 mod hostile_servers;
 #[path = "cli/hostile_writes/mod.rs"]

@@ -14,15 +14,39 @@ use serde_json::Value;
 
 use crate::entry::EntryKind;
 use crate::message::AgentMessage;
+use crate::redact::{REDACTED, Redactor};
 use crate::session::Session;
 use crate::tokens::TokenEstimator;
 
 /// `customType` of the `custom_message` entry holding restored files.
 pub const RESTORED_FILES_CUSTOM_TYPE: &str = "compaction.restored-files";
 
+/// A file to restore: the name the compaction lists it under (redacted, as every stored
+/// path is: what is shown and written) and the name to read it under.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    /// The path as the compaction entry lists it.
+    pub shown: String,
+    /// The path to read: the one a `write` or `edit` call in the session gave (or the listed
+    /// one, when the redaction left it as it was); `None` when the redaction changed the
+    /// listed name and no call gives its original: a file at the redacted name
+    /// (`keys/[REDACTED]/app.conf`) is another file, never read in its place.
+    pub read: Option<String>,
+}
+
 /// The modified files of the compaction entry at `compaction` (an entry index), most
 /// recently modified first, at most `limit`.
-pub fn recent_modified_files(session: &Session, compaction: usize, limit: usize) -> Vec<String> {
+///
+/// The entry lists each path as `redactor` stored it; a path is matched to the `write` or
+/// `edit` calls on the session's path through the same redaction, and read under the name
+/// the call gave: a file whose name holds a secret comes back under its own name, shown
+/// redacted.
+pub fn recent_modified_files(
+    session: &Session,
+    compaction: usize,
+    limit: usize,
+    redactor: &Redactor,
+) -> Vec<Candidate> {
     let listed: Vec<String> = session.entries()[compaction]
         .kind
         .as_compaction()
@@ -31,11 +55,8 @@ pub fn recent_modified_files(session: &Session, compaction: usize, limit: usize)
         .and_then(Value::as_array)
         .map(|items| items.iter().filter_map(Value::as_str).map(str::to_owned).collect())
         .unwrap_or_default();
-    let mut ordered: Vec<String> = Vec::new();
+    let mut ordered: Vec<Candidate> = Vec::new();
     for &index in session.path(compaction).iter().rev() {
-        if ordered.len() == listed.len() {
-            break;
-        }
         let entry = &session.entries()[index];
         if !matches!(&entry.kind, EntryKind::Message { role } if role == "assistant") {
             continue;
@@ -46,14 +67,17 @@ pub fn recent_modified_files(session: &Session, compaction: usize, limit: usize)
                 continue;
             }
             let Some(path) = call.arguments.get("path").and_then(Value::as_str) else { continue };
-            if listed.iter().any(|listed| listed == path) && !ordered.iter().any(|p| p == path) {
-                ordered.push(path.to_owned());
+            let shown = redactor.redact(path).into_owned();
+            let read = Some(path.to_owned());
+            if listed.contains(&shown) && !ordered.iter().any(|known| known.read == read) {
+                ordered.push(Candidate { shown, read });
             }
         }
     }
     for path in listed {
-        if !ordered.contains(&path) {
-            ordered.push(path);
+        if !ordered.iter().any(|known| known.shown == path) {
+            let read = (!path.contains(REDACTED)).then(|| path.clone());
+            ordered.push(Candidate { shown: path, read });
         }
     }
     ordered.truncate(limit);
@@ -211,8 +235,47 @@ mod tests {
         }
         let session = parse_session(text.as_bytes());
         let k = session.index_of("k").unwrap();
-        assert_eq!(recent_modified_files(&session, k, 5), ["a.rs", "b.rs", "moved.rs"]);
-        assert_eq!(recent_modified_files(&session, k, 1), ["a.rs"]);
+        let shown = |limit| -> Vec<String> {
+            recent_modified_files(&session, k, limit, &Redactor::default())
+                .into_iter()
+                .map(|candidate| candidate.shown)
+                .collect()
+        };
+        assert_eq!(shown(5), ["a.rs", "b.rs", "moved.rs"]);
+        assert_eq!(shown(1), ["a.rs"]);
+    }
+
+    #[test]
+    fn a_path_the_redaction_changed_is_read_under_the_name_its_call_gave() {
+        let token = "ghp_Q7fW2xLm9RtZ4vBn8KcY3hJd6PsT1gXa5NeU";
+        let real = format!("keys/{token}/app.conf");
+        let mut text =
+            json!({"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/p"}).to_string();
+        let call = |id: &str, parent: Option<&str>, path: &str| json!({"type":"message","id":id,"parentId":parent,"timestamp":"t","message":{"role":"assistant","content":[{"type":"toolCall","id":id,"name":"write","arguments":{"path":path}}]}});
+        for line in [
+            call("a", None, &real),
+            call("b", Some("a"), "b.rs"),
+            json!({"type":"compaction","id":"k","parentId":"b","timestamp":"t","summary":"S","firstKeptEntryId":"b","tokensBefore":9,"details":{"modifiedFiles":["b.rs","keys/[REDACTED]/app.conf","moved/[REDACTED].txt"]}}),
+        ] {
+            text.push('\n');
+            text.push_str(&line.to_string());
+        }
+        let session = parse_session(text.as_bytes());
+        let k = session.index_of("k").unwrap();
+        let candidates = recent_modified_files(&session, k, 5, &Redactor::default());
+        let pairs: Vec<(&str, Option<&str>)> = candidates
+            .iter()
+            .map(|candidate| (candidate.shown.as_str(), candidate.read.as_deref()))
+            .collect();
+        assert_eq!(
+            pairs,
+            [
+                ("b.rs", Some("b.rs")),
+                ("keys/[REDACTED]/app.conf", Some(real.as_str())),
+                // Moved by a shell command: no call gives the original; never read.
+                ("moved/[REDACTED].txt", None),
+            ]
+        );
     }
 
     #[test]

@@ -10,7 +10,10 @@
 //! (`/proc`, `/sys`, `/dev`, `/etc`, `/boot`, `/run`)); and only regular files inside it,
 //! resolved through links, of at most [`MAX_RESTORE_BYTES`]. A path outside `cwd` —
 //! absolute elsewhere, climbing out with `..`, or leading out through a symlink — is
-//! refused; a missing, unreadable or binary file is skipped. Every refused path is named in
+//! refused; a missing, unreadable or binary file is skipped. A file is read under the name a
+//! `write` or `edit` call in the session gave it and named as the compaction lists it
+//! (redacted): a listed name the redaction changed that no call gives is never read (a file
+//! at `keys/[REDACTED]/app.conf` is not the one the user modified). Every refused path is named in
 //! the outcome (`skipped`), and a refused folder with its reason (`refused_folder`).
 //! Invariant: nothing is appended when no file was restored, the
 //! appended entry holds at most the configured token budgets of file text, and that text
@@ -72,6 +75,10 @@ pub enum SkipReason {
     /// The session's `cwd` is no project folder to restore files from (see
     /// [`restore_root`]); nothing in it was read.
     FolderRefused,
+    /// The redaction changed the listed name (`keys/[REDACTED]/app.conf`) and no `write` or
+    /// `edit` call in the session gives the original; a file at the redacted name is another
+    /// file, so nothing is read.
+    Redacted,
 }
 
 /// A session's folder that files are not restored from, and why.
@@ -220,7 +227,7 @@ pub fn restore_files(
     if limits.files == 0 {
         return Ok(RestoreOutcome::default());
     }
-    let candidates = recent_modified_files(session, compaction, limits.files);
+    let candidates = recent_modified_files(session, compaction, limits.files, redactor);
     let root = match std::fs::symlink_metadata(&cwd) {
         // A folder that is gone: its files are missing, as before.
         Err(error) if error.kind() == std::io::ErrorKind::NotFound && cwd.starts_with('/') => None,
@@ -229,7 +236,7 @@ pub fn restore_files(
             Err(reason) => {
                 let skipped = candidates
                     .into_iter()
-                    .map(|path| SkippedFile { path, reason: SkipReason::FolderRefused })
+                    .map(|file| SkippedFile { path: file.shown, reason: SkipReason::FolderRefused })
                     .collect();
                 let refused_folder = Some(RefusedFolder { cwd, reason });
                 return Ok(RestoreOutcome {
@@ -244,14 +251,17 @@ pub fn restore_files(
     let cwd = PathBuf::from(cwd);
     let mut readable = Vec::new();
     let mut skipped = Vec::new();
-    for path in candidates {
-        let read = match &root {
-            Some(canonical_cwd) => read_candidate(&cwd, canonical_cwd, &path),
-            None => Err(SkipReason::Missing),
+    // Each file is read under the name its tool call gave and named as the compaction lists
+    // it (redacted).
+    for file in candidates {
+        let read = match (&root, &file.read) {
+            (_, None) => Err(SkipReason::Redacted),
+            (Some(canonical_cwd), Some(name)) => read_candidate(&cwd, canonical_cwd, name),
+            (None, Some(_)) => Err(SkipReason::Missing),
         };
         match read {
-            Ok(text) => readable.push((path, redactor.redact(&text).into_owned())),
-            Err(reason) => skipped.push(SkippedFile { path, reason }),
+            Ok(text) => readable.push((file.shown, redactor.redact(&text).into_owned())),
+            Err(reason) => skipped.push(SkippedFile { path: file.shown, reason }),
         }
     }
     let total = total_room.map_or(limits.total_tokens, |room| room.min(limits.total_tokens));

@@ -60,6 +60,7 @@ fn skip_text(reason: compaction::restore::SkipReason) -> &'static str {
         SkipReason::NoBudget => "no token budget left",
         SkipReason::TooLarge => "larger than 16 MiB",
         SkipReason::FolderRefused => "the session's folder is no project folder",
+        SkipReason::Redacted => "its name holds a secret and no write or edit gives it",
     }
 }
 

@@ -156,9 +156,15 @@ pub const RULES: &[Rule] = &[
         r"\b(?P<secret>eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*)",
         Check::None,
     ),
+    // A URL's user info ends at the last `@` of the authority (the one after which no other
+    // `@` comes before the host ends at `/`, `?`, `#`, a space, a quote or the end), as URL
+    // parsers read it: a password written with a raw `@` or `/` (`u:p@ss@host`,
+    // `app:pa/ss@db`) is redacted whole, and a user written raw as an e-mail address
+    // (`first.last@corp.example:PW@host`) is a user. A password may hold a `/` but not begin
+    // with one, nor with digits and then one: `host:8080/@scope/pkg` is a port and a path.
     rule(
         "url-password",
-        r#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:/@"'<>\\]{0,128}:(?P<secret>[^\s@/"'<>\\]{1,256})@"#,
+        r#"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:/"'<>\\\[\]]{0,128}:(?P<secret>[0-9]*[^\s"'<>\\0-9/@][^\s"'<>\\]{0,255}?|[0-9]{1,256})@[^\s@/?#"'<>\\]*(?:[/?#\s"'<>\\]|$)"#,
         Check::UrlPassword,
     ),
     rule(

@@ -115,6 +115,58 @@ fn a_urls_password_is_redacted_whatever_it_looks_like_and_a_placeholder_stays() 
 }
 
 #[test]
+fn a_urls_user_info_ends_at_the_last_at_sign_of_its_authority() {
+    // Round 22: a password with a raw `@` or `/`, and a user written raw as an e-mail
+    // address; the password is redacted whole, the user and the host stay.
+    for (url, password, user) in [
+        (
+            "https://u:Kovebuta1994@Ramisoleku27@host.example.com/x",
+            "Kovebuta1994@Ramisoleku27",
+            "u",
+        ),
+        ("redis://:Tovema1@Lirusu2@Mebiko3@cache:6379/0", "Tovema1@Lirusu2@Mebiko3", ""),
+        (
+            "postgres://app:Zutovome2451/Sovovobi2863@db.internal/billing",
+            "Zutovome2451/Sovovobi2863",
+            "app",
+        ),
+        ("mysql://app:Dosu/Gasa@Govu@db:3306", "Dosu/Gasa@Govu", "app"),
+        (
+            "https://first.last@corp.example:Passw0rdNine@host.example.com/",
+            "Passw0rdNine",
+            "first.last@corp.example",
+        ),
+        ("mongodb://u:p@ss,w0rd@h1:27017,h2:27017/db?replicaSet=rs0", "p@ss,w0rd", "u"),
+        ("smtp://ci:Abc:Def#Ghi?Jkl@mail.example.com:587", "Abc:Def#Ghi?Jkl", "ci"),
+    ] {
+        let at = url.find("://").unwrap() + 3;
+        let expected = format!(
+            "{}{user}:[REDACTED]{}",
+            &url[..at],
+            &url[at + user.len() + 1 + password.len()..]
+        );
+        for text in
+            [url.to_owned(), format!("use \"{url}\" now"), format!("DATABASE_URL={url}\nX=1")]
+        {
+            let out = redact(&text);
+            assert_eq!(out, text.replace(url, &expected), "{text}");
+        }
+    }
+    for kept in [
+        "https://registry.example.com:4873/@babel/core",
+        "https://medium.com/@alice/notes-1",
+        "http://[::1]:8080/users/@me",
+        "https://cdn.example.com/npm/@scope/pkg@1.2.3/dist/x.js",
+        "https://api.example.com:8443/v1/users/alice@example.com",
+        "ssh://git@git.example.com:2222/team/repo.git",
+        "see https://alice@example.com/docs and mail bob@example.com",
+        "postgres://app:${DB_PASSWORD}@db.internal/billing",
+    ] {
+        assert_eq!(redact(kept), kept);
+    }
+}
+
+#[test]
 fn references_and_code_are_not_secrets() {
     for text in [
         "token = get_token()",

@@ -21,7 +21,7 @@
 use crate::tally::Tally;
 
 mod refusals;
-mod urls;
+pub(crate) mod urls;
 
 /// Dev and test tallies of one class: instance `i` is in the test part when `i % 3 == 2`
 /// (`ROUND21_SHOW_TEST` prints its misses in full).

@@ -46,7 +46,7 @@ const SHAPES: [&str; 8] = [
 const FORMS: [&str; 5] = ["prose", "quoted", "json", "env", "shell"];
 
 /// The commands each session is given.
-const COMMANDS: [&str; 9] = [
+pub(crate) const COMMANDS: [&str; 9] = [
     "run",
     "run -o --json",
     "plan",
@@ -58,7 +58,7 @@ const COMMANDS: [&str; 9] = [
     "export",
 ];
 
-const SCHEMES: [&str; 12] = [
+pub(crate) const SCHEMES: [&str; 12] = [
     "https",
     "postgres",
     "postgresql",
@@ -101,7 +101,7 @@ const LOWER: &str = "abcdefghijklmnopqrstuvwxyz";
 const LETTERS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 /// A made-up word: a consonant and a vowel, in turn.
-fn word(rng: &mut Rng, len: usize) -> String {
+pub(crate) fn word(rng: &mut Rng, len: usize) -> String {
     (0..len)
         .map(|i| {
             let set = if i % 2 == 0 { "bcdfghjklmnprstvz" } else { "aeiou" };
@@ -110,7 +110,7 @@ fn word(rng: &mut Rng, len: usize) -> String {
         .collect()
 }
 
-fn capitalized(word: &str) -> String {
+pub(crate) fn capitalized(word: &str) -> String {
     let mut chars = word.chars();
     chars.next().map(|c| c.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
 }
@@ -226,7 +226,13 @@ fn transcript(form: &str, url: &str, control: &str) -> String {
 }
 
 /// What one command shows or writes of the password, or how it fails; `None` when it holds.
-fn attack(command: &str, form: &str, secret: &Secret, url: &str, control: &str) -> Option<String> {
+pub(crate) fn attack(
+    command: &str,
+    form: &str,
+    secret: &Secret,
+    url: &str,
+    control: &str,
+) -> Option<String> {
     let work = tempfile::tempdir().unwrap();
     let home = tempfile::tempdir().unwrap();
     let file = work.path().join("session.jsonl");
