@@ -11,7 +11,6 @@
 //! (English, Spanish, Portuguese, French, Italian, German, Chinese, Japanese, Korean); a
 //! message that also asks for something else ("instead", "use …") stays a refusal.
 
-
 /// Whether a message that opens like a correction refuses nothing: it says the problem
 /// persists, or (when the user's previous message was a question) says which question
 /// the user meant, and it names no alternative.
