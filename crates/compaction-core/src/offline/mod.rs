@@ -35,6 +35,7 @@
 mod assemble;
 mod calls;
 mod changes;
+mod corrections;
 mod digest;
 mod documents;
 mod extract;
