@@ -317,7 +317,7 @@ const INTERJECTIONS: [&str; 12] =
     ["hmm", "hm", "hmmm", "um", "umm", "uh", "ugh", "oh", "ah", "erm", "meh", "well"];
 
 /// Openings of a user message that correct what the assistant just did or proposed.
-const CORRECTIONS: [&str; 35] = [
+const CORRECTIONS: [&str; 38] = [
     "nah",
     "not quite",
     "wait",
@@ -354,12 +354,16 @@ const CORRECTIONS: [&str; 35] = [
     "falsch",
     "não",
     "macché",
+    // Korean words are spaced: "아니" alone, never "아니면" ("or else").
+    "아니",
+    "아니요",
+    "아뇨",
 ];
 
 /// Openings in scripts without spaces between words, so any text may follow them:
-/// Chinese, Japanese, Korean.
-const CORRECTIONS_CJK: [&str; 11] =
-    ["不是", "不对", "不行", "错了", "いや", "いいえ", "違う", "ちがう", "아니", "아뇨", "잠깐"];
+/// Chinese and Japanese.
+const CORRECTIONS_CJK: [&str; 8] =
+    ["不是", "不对", "不行", "错了", "いや", "いいえ", "違う", "ちがう"];
 
 /// Whether a user message opens by correcting the assistant.
 pub(in crate::offline) fn is_correction(prose: &str) -> bool {

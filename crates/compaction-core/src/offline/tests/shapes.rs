@@ -98,6 +98,10 @@ fn a_correction_opened_by_an_interjection_rejects_the_proposal() {
     ];
     assert!(is_correction("Hmm, no. Not like that.") && is_correction("oh wait, skip it"));
     assert!(!is_correction("Hmm, what about the cache?") && !is_correction("Oh nice, thanks."));
+    // In other languages too; a word that only begins like "no" is none.
+    assert!(is_correction("non, pas Memcached") && is_correction("不对，头像放到对象存储"));
+    assert!(is_correction("아니, XML 말고 JSON lines로 해") && is_correction("아뇨, sharp를 써요"));
+    assert!(!is_correction("아니면 Redis는 어때요?") && !is_correction("nonce reuse is fine here"));
     let summary = summarize(&messages);
     let constraints = section_text(&summary, "## Constraints & Preferences");
     assert!(
