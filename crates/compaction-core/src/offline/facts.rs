@@ -164,11 +164,7 @@ impl Digest {
             return;
         }
         let (prose, pasted) = split_user_text(text);
-        let trimmed = prose.trim_end();
-        let after_question = std::mem::replace(
-            &mut self.user_asked,
-            trimmed.ends_with('?') || trimmed.ends_with('？'),
-        );
+        let after_question = std::mem::replace(&mut self.user_asked, asks(&prose));
         let question = self.open_question.take();
         if let Some(question) = question.filter(|_| is_short_answer(&prose, &pasted)) {
             // A short reply to the assistant's question answers it; the request it belongs
@@ -305,10 +301,10 @@ impl Digest {
             .any(|decision| decision.starts_with(AFTER_CORRECTION));
         self.after_correction = !answered && last_request.is_some_and(is_correction);
         // The earlier part ended on the user's question: a "no, I mean …" here restates it.
-        self.user_asked = previous.section(Section::Goal).last().is_some_and(|goal| {
-            let request = goal.split(super::assemble::REPLY).next().unwrap_or(goal).trim_end();
-            request.ends_with('?') || request.ends_with('？')
-        });
+        self.user_asked = previous
+            .section(Section::Goal)
+            .last()
+            .is_some_and(|goal| asks(goal.split(super::assemble::REPLY).next().unwrap_or(goal)));
     }
 
     pub(super) fn add_constraint(&mut self, constraint: String) {

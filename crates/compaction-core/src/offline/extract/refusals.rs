@@ -11,11 +11,13 @@
 //! (English, Spanish, Portuguese, French, Italian, German, Chinese, Japanese, Korean); a
 //! message that also asks for something else ("instead", "use …") stays a refusal.
 
+use crate::offline::text::is_wide;
+
 /// Whether a message that opens like a correction refuses nothing: it says the problem
 /// persists, or (when the user's previous message was a question) says which question
 /// the user meant, and it names no alternative.
 pub(in crate::offline) fn refuses_nothing(prose: &str, after_question: bool) -> bool {
-    let lower = padded_lower(prose);
+    let lower = lowered(prose);
     !has(&lower, &ALTERNATIVES)
         && (has(&lower, &PERSISTS) || (after_question && has(&lower, &MEANT)))
 }
@@ -23,19 +25,30 @@ pub(in crate::offline) fn refuses_nothing(prose: &str, after_question: bool) -> 
 /// Whether a message, after the user's own question, only says which question they meant
 /// ("no for the storage i mean"): neither a rule nor a refusal.
 pub(in crate::offline) fn restates_question(prose: &str, after_question: bool) -> bool {
-    let lower = padded_lower(prose);
+    let lower = lowered(prose);
     after_question && has(&lower, &MEANT) && !has(&lower, &ALTERNATIVES)
 }
 
-fn padded_lower(prose: &str) -> String {
-    format!(" {} ", prose.to_lowercase().replace(['’', '`'], "'"))
+/// Whether a user's message (or the request a summary kept of it) asks a question: it ends
+/// with a question mark. A "no, I mean …" right after it restates the question.
+pub(in crate::offline) fn asks(text: &str) -> bool {
+    text.trim_end().ends_with(['?', '？'])
+}
+
+/// `prose` in lower case, with its apostrophes made one (`didn’t`, `didn`t`).
+fn lowered(prose: &str) -> String {
+    prose.to_lowercase().replace(['’', '`'], "'")
 }
 
 /// Whether `lower` holds one of `markers`: words of alphabetic scripts whole, CJK ones
 /// anywhere (those scripts put no spaces between words).
 fn has(lower: &str, markers: &[&str]) -> bool {
     markers.iter().any(|marker| {
-        if is_cjk(marker) { lower.contains(marker) } else { contains_word(lower, marker) }
+        if marker.chars().any(is_wide) {
+            lower.contains(marker)
+        } else {
+            contains_word(lower, marker)
+        }
     })
 }
 
@@ -45,12 +58,6 @@ fn contains_word(text: &str, word: &str) -> bool {
         let before = text[..at].chars().next_back();
         let after = text[at + word.len()..].chars().next();
         !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
-    })
-}
-
-fn is_cjk(text: &str) -> bool {
-    text.chars().any(|c| {
-        matches!(c as u32, 0x3040..=0x30ff | 0x3400..=0x4dbf | 0x4e00..=0x9fff | 0xac00..=0xd7af)
     })
 }
 
